@@ -1,0 +1,47 @@
+# The two commands (see README.md): `make demo` and `make test`. Everything else is a helper.
+BUILD      ?= build
+BUILD_ASAN ?= build-asan
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+
+.PHONY: all deps build build-asan test test-fast demo bench format clean
+
+all: build
+
+deps:
+	@./scripts/install-deps.sh
+
+$(BUILD)/CMakeCache.txt:
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+
+$(BUILD_ASAN)/CMakeCache.txt:
+	@cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DREVPERF_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
+
+build: deps $(BUILD)/CMakeCache.txt
+	@cmake --build $(BUILD) -j $(JOBS)
+
+build-asan: deps $(BUILD_ASAN)/CMakeCache.txt
+	@cmake --build $(BUILD_ASAN) -j $(JOBS)
+
+# The whole suite, then again under AddressSanitizer + UndefinedBehaviorSanitizer.
+test: build build-asan
+	@echo "== tests (RelWithDebInfo)"
+	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	@echo "== tests (ASan + UBSan)"
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		ctest --test-dir $(BUILD_ASAN) --output-on-failure -j $(JOBS)
+
+test-fast: build
+	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+demo: build
+	@./examples/demo.sh $(BUILD)/revperf
+
+bench: build
+	@./bench/run-all.sh $(BUILD)/revperf
+
+format:
+	@clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(BUILD) $(BUILD_ASAN)

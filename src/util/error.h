@@ -1,0 +1,34 @@
+#ifndef REVPERF_UTIL_ERROR_H
+#define REVPERF_UTIL_ERROR_H
+
+/*
+ * Diagnostics. error() prints "revperf: error: <message>" on stderr and returns -1, so
+ * that engine code can `return error("...")`. warning() prints "revperf: warning: ...".
+ * Messages name the file, line or value and say what to do. Thread-safe (one fprintf).
+ */
+__attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);
+
+/* Exit codes of the revperf command (STYLE.md). */
+enum exit_code {
+	EXIT_OK = 0,
+	EXIT_REGRESSION = 1,
+	EXIT_USAGE = 2,
+	EXIT_INTERNAL = 3,
+};
+
+/*
+ * Engine error kinds: functions that can fail in more than one way return one of these
+ * (negated) so that commands can choose the exit code: input errors exit 2, internal 3.
+ */
+enum rp_err {
+	RP_OK = 0,
+	RP_EINPUT = -2,    /* bad input: config, revision, file, option value */
+	RP_EINTERNAL = -3, /* I/O failure, database failure, bug */
+	RP_EINTERRUPT = -4 /* the user interrupted (SIGINT/SIGTERM) */
+};
+
+/* Maps an rp_err to the process exit code. */
+int rp_err_exit_code(int err);
+
+#endif
