@@ -1,0 +1,80 @@
+#ifndef REVPERF_ANALYSIS_VERDICT_H
+#define REVPERF_ANALYSIS_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The agnostic three-way verdict of METHODS.md section 2 (plus undecided). */
+enum verdict {
+	VERDICT_UNDECIDED = 0,
+	VERDICT_EQUAL,
+	VERDICT_WORSE,
+	VERDICT_BETTER,
+};
+
+enum direction {
+	LOWER_IS_BETTER = 0, /* times, sizes, counts */
+	HIGHER_IS_BETTER,    /* throughput */
+};
+
+struct verdict_opts {
+	double alpha;     /* CI is (1 - alpha); default 0.01 */
+	double tolerance; /* delta, e.g. 0.02 for 2% */
+	enum direction direction;
+};
+
+struct verdict_result {
+	enum verdict verdict;
+	size_t n_a, n_b;
+	double ratio;        /* geometric mean B / geometric mean A */
+	double ci_lo, ci_hi; /* (1 - alpha) Welch CI of the ratio, log scale */
+	double p_welch;      /* two-sided Welch p on log values (NAN when degenerate) */
+	double p_mw;         /* Mann-Whitney U two-sided p (asymptotic, tie- and continuity-corrected) */
+	double p_tost;       /* TOST equivalence p on log values with margin 1+tolerance */
+	double mean_a, mean_b; /* arithmetic means of the raw values */
+	double sd_a, sd_b;     /* sample standard deviations of the raw values */
+	bool shifted;   /* values had zeros: logs taken of (x + 1), see docs/statistics.md */
+	bool degenerate; /* zero variance on both sides: decided from the exact ratio */
+};
+
+/*
+ * Decides B (target) against A (baseline). Needs n_a >= 2 and n_b >= 2 (returns -1 with
+ * an error otherwise) and finite values >= 0. Pure function: no allocation visible to the
+ * caller, thread-safe.
+ */
+int verdict_decide(const double *a, size_t n_a, const double *b, size_t n_b,
+		   const struct verdict_opts *opts, struct verdict_result *out);
+
+/* "worse", "better", "equal", "undecided". */
+const char *verdict_name(enum verdict v);
+
+/*
+ * Sequential sampling with repeated looks (METHODS.md 2.4). Looks happen at n = min_runs
+ * and then whenever n has grown by at least 25% since the previous look (and at max_runs);
+ * each look uses alpha / number_of_looks (Bonferroni), so that the chance of any false
+ * worse/better verdict over all looks stays at or below alpha.
+ */
+struct sequential_plan {
+	size_t min_runs, max_runs;
+	size_t n_looks;
+	size_t looks[64]; /* the sample sizes (per side) at which to look, ascending */
+	double alpha_per_look;
+};
+
+/* Fills plan for min..max runs per side and overall alpha. Returns -1 on min<2 or max<min. */
+int sequential_plan_init(struct sequential_plan *plan, size_t min_runs, size_t max_runs,
+			 double alpha);
+/* The smallest look >= n (max_runs when n is past every look). */
+size_t sequential_next_look(const struct sequential_plan *plan, size_t n);
+
+/*
+ * PeASS steady state for in-process iterations: the first index s such that the
+ * coefficient of variation (sd/mean, sample sd) of iters[s..s+k-1] is below cv_max.
+ * On success *value = mean of iters[s..n-1], *first_steady = s, returns true. When no
+ * window qualifies (or n < k), *value = mean of the last min(n, k) iterations,
+ * *first_steady = n - min(n, k), returns false (callers warn: not steady).
+ */
+bool steady_state(const double *iters, size_t n, size_t k, double cv_max, size_t *first_steady,
+		  double *value);
+
+#endif

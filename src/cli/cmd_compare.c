@@ -1,0 +1,267 @@
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "collect/proc.h"
+#include "core/build.h"
+#include "core/compare.h"
+#include "core/config.h"
+#include "core/revision.h"
+#include "core/store.h"
+#include "report/report.h"
+#include "util/common.h"
+
+static struct {
+	const char *config, *state_dir, *bench, *cmd_a, *cmd_b, *format;
+	bool quiet, no_color;
+	struct opt_overrides overrides;
+} o;
+
+static const struct option compare_options[] = {
+	{ OPT_STRING, 'c', "config", "FILE", "configuration file (default: revperf.ini at the "
+					     "repository root)", &o.config, NULL },
+	{ OPT_STRING, 0, "state-dir", "DIR", "where results, worktrees and logs live (default "
+					     ".revperf/ at the root)", &o.state_dir, NULL },
+	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
+	  NULL },
+	{ OPT_STRING, 0, "cmd-a", "CMD", "without git: the baseline command", &o.cmd_a, NULL },
+	{ OPT_STRING, 0, "cmd-b", "CMD", "without git: the target command", &o.cmd_b, NULL },
+	{ OPT_CONFIG, 0, "build-command", "CMD", "how to build a revision (empty: no build)",
+	  &o.overrides, "build.command" },
+	{ OPT_CONFIG, 'm', "metrics", "LIST", "metrics to report, e.g. wall,cpu,maxrss or all",
+	  &o.overrides, "metrics" },
+	{ OPT_CONFIG, 0, "primary", "LIST", "metrics that decide the exit code and stopping",
+	  &o.overrides, "primary" },
+	{ OPT_CONFIG, 't', "tolerance", "PCT", "changes smaller than this are equal (2%)",
+	  &o.overrides, "tolerance" },
+	{ OPT_CONFIG, 'r', "runs", "MIN..MAX", "runs per side (5..30)", &o.overrides, "runs" },
+	{ OPT_CONFIG, 'w', "warmup", "N", "discarded warm-up runs per side (1)", &o.overrides,
+	  "warmup" },
+	{ OPT_CONFIG, 0, "timeout", "DURATION", "per-run timeout (auto: 10 x baseline median, "
+						">= 60 s)", &o.overrides, "timeout" },
+	{ OPT_CONFIG, 0, "time-budget", "DURATION", "stop sampling a benchmark after this long",
+	  &o.overrides, "time-budget" },
+	{ OPT_CONFIG, 'a', "alpha", "A", "1 - confidence level of the verdict (0.01)",
+	  &o.overrides, "alpha" },
+	{ OPT_CONFIG, 0, "seed", "N", "seed of the randomized run order (reproducible)",
+	  &o.overrides, "seed" },
+	{ OPT_STRING, 'f', "format", "FMT", "text, json or markdown", &o.format, NULL },
+	{ OPT_FLAG, 'q', "quiet", NULL, "no progress line", &o.quiet, NULL },
+	{ OPT_FLAG, 0, "no-color", NULL, "no colour, even on a terminal", &o.no_color, NULL },
+	OPT_END_MARKER,
+};
+static const char *const compare_usage[] = {
+	"compare [options] BASE TARGET",
+	"compare [options] --cmd-a CMD --cmd-b CMD",
+	NULL,
+};
+const struct command_help compare_help = {
+	"compare", compare_usage,
+	"Builds both revisions (any expression git accepts), runs every benchmark of\n"
+	"revperf.ini on both in fresh processes, interleaved in random pairs, until the\n"
+	"statistics decide, stores every run in .revperf/revperf.db and prints a verdict per\n"
+	"benchmark and metric: worse, better, equal or undecided, with the ratio and its\n"
+	"confidence interval. Running it again reuses the stored runs and continues.\n"
+	"Exit status: 0 no regression, 1 a primary metric worse, 2 usage or input error,\n"
+	"3 internal failure, 130 interrupted.",
+	compare_options,
+};
+
+/* Applies flag overrides through the same validation as the file. */
+static int apply_overrides(struct config *cfg)
+{
+	size_t i;
+	for (i = 0; i < o.overrides.nr; i++) {
+		char flag[64];
+		const char *key = o.overrides.items[i].key;
+		snprintf(flag, sizeof(flag), "--%s", o.overrides.items[i].flag);
+		if (!strncmp(key, "build.", 6)) {
+			if (config_set(cfg, "build", key + 6, o.overrides.items[i].value, flag))
+				return -1;
+		} else if (config_set(cfg, NULL, key, o.overrides.items[i].value, flag)) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* --cmd-a/--cmd-b: one benchmark, no git, no build. */
+static int setup_commands(struct config *cfg, struct store *st, struct compare_request *req,
+			  struct store_build builds[2])
+{
+	struct strbuf def = STRBUF_INIT;
+	int ret;
+	strbuf_addf(&def, "A: %s\nB: %s", o.cmd_a, o.cmd_b);
+	ret = config_set(cfg, "benchmark \"command\"", "command", def.buf, "--cmd-a/--cmd-b");
+	strbuf_release(&def);
+	if (ret)
+		return ret;
+	config_bench(cfg, "command")->origin[0] = '\0';
+	for (int i = 0; i < 2; i++) {
+		builds[i].revision_id = 0;
+		builds[i].command = xstrdup(i ? o.cmd_b : o.cmd_a);
+		snprintf(builds[i].status, sizeof(builds[i].status), "ok");
+		if (store_build_save(st, &builds[i]))
+			return RP_EINTERNAL;
+	}
+	req->a.label = "A";
+	req->b.label = "B";
+	req->a.command = o.cmd_a;
+	req->b.command = o.cmd_b;
+	req->a.build_id = builds[0].id;
+	req->b.build_id = builds[1].id;
+	req->same_build = false;
+	return 0;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	const char *args[2];
+	struct config cfg;
+	struct repo *repo = NULL;
+	struct state_dir sd = { NULL, NULL, NULL, NULL };
+	struct store *st = NULL;
+	struct revision revs[2];
+	struct store_build builds[2];
+	struct compare_request req;
+	struct compare_result res;
+	enum report_format format = REPORT_TEXT;
+	char cwd[4096];
+	struct strbuf config_path = STRBUF_INIT;
+	int n, ret = EXIT_USAGE, err;
+	bool command_mode;
+
+	memset(&o, 0, sizeof(o));
+	memset(revs, 0, sizeof(revs));
+	memset(builds, 0, sizeof(builds));
+	memset(&req, 0, sizeof(req));
+	memset(&res, 0, sizeof(res));
+	config_init(&cfg);
+	n = parse_options(argc, argv, &compare_help, args, 2);
+	if (n == -2) {
+		ret = EXIT_OK;
+		goto out;
+	}
+	if (n < 0)
+		goto out;
+	if (o.format && report_format_parse(o.format, &format)) {
+		usage_error("compare", "unknown format '%s': use text, json or markdown", o.format);
+		goto out;
+	}
+	command_mode = o.cmd_a || o.cmd_b;
+	if (command_mode && (!o.cmd_a || !o.cmd_b || n)) {
+		usage_error("compare", "--cmd-a and --cmd-b go together, without revisions");
+		goto out;
+	}
+	if (!command_mode && n != 2) {
+		usage_error("compare", "expected BASE and TARGET revisions, got %d argument%s", n,
+			    n == 1 ? "" : "s");
+		goto out;
+	}
+	if (!getcwd(cwd, sizeof(cwd))) {
+		error("cannot read the current directory: %s", strerror(errno));
+		goto out;
+	}
+
+	if (!command_mode) {
+		if ((err = repo_open(cwd, &repo))) {
+			ret = rp_err_exit_code(err);
+			goto out;
+		}
+		if (o.config)
+			strbuf_addstr(&config_path, o.config);
+		else
+			strbuf_addf(&config_path, "%s/revperf.ini", repo_workdir(repo));
+		if (config_read(&cfg, config_path.buf))
+			goto out;
+		if (!cfg.nr_benches) {
+			error("%s defines no benchmark; add a [benchmark \"NAME\"] section with a "
+			      "command",
+			      config_path.buf);
+			goto out;
+		}
+	} else if (o.config && config_read(&cfg, o.config)) {
+		goto out;
+	}
+	if (apply_overrides(&cfg))
+		goto out;
+	if (command_mode) {
+		/* Only the two commands are compared; [benchmark] sections do not apply. */
+		config_select(&cfg, "");
+	} else if (o.bench && config_select(&cfg, o.bench)) {
+		goto out;
+	}
+
+	if ((err = state_dir_open(repo ? repo_workdir(repo) : cwd, o.state_dir, &sd)) ||
+	    (err = store_open(sd.db_path, &st))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	if (command_mode) {
+		if ((err = setup_commands(&cfg, st, &req, builds))) {
+			ret = rp_err_exit_code(err);
+			goto out;
+		}
+	} else {
+		for (int i = 0; i < 2; i++)
+			if ((err = repo_resolve(repo, args[i], &revs[i]))) {
+				ret = rp_err_exit_code(err);
+				goto out;
+			}
+	}
+	if (config_finish(&cfg))
+		goto out;
+	interrupt_install();
+	if (!command_mode) {
+		for (int i = 0; i < 2; i++) {
+			if ((err = build_ensure(st, repo, &sd, &revs[i], cfg.build_command,
+						&builds[i]))) {
+				ret = rp_err_exit_code(err);
+				goto out;
+			}
+		}
+		req.a.label = revs[0].expr;
+		req.b.label = revs[1].expr;
+		req.a.sha = revs[0].sha;
+		req.b.sha = revs[1].sha;
+		req.a.cwd = builds[0].worktree;
+		req.b.cwd = builds[1].worktree;
+		req.a.build_id = builds[0].id;
+		req.b.build_id = builds[1].id;
+		req.same_build = builds[0].id == builds[1].id;
+	}
+	req.cfg = &cfg;
+	req.st = st;
+	req.sd = &sd;
+	req.progress = !o.quiet && isatty(STDERR_FILENO);
+	err = compare_execute(&req, &res);
+	if (err && !res.nr_benches) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	if (report_compare(stdout, &res, format, !o.no_color && isatty(STDOUT_FILENO))) {
+		error("cannot write the report: %s", strerror(errno));
+		ret = EXIT_INTERNAL;
+		goto out;
+	}
+	if (err)
+		ret = rp_err_exit_code(err);
+	else if (res.interrupted)
+		ret = 128 + interrupt_signal();
+	else
+		ret = compare_exit_code(&res);
+out:
+	compare_result_release(&res);
+	store_build_release(&builds[0]);
+	store_build_release(&builds[1]);
+	revision_release(&revs[0]);
+	revision_release(&revs[1]);
+	store_close(st);
+	state_dir_release(&sd);
+	repo_close(repo);
+	config_release(&cfg);
+	strbuf_release(&config_path);
+	return ret;
+}

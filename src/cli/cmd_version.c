@@ -1,0 +1,28 @@
+#include <git2.h>
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stdio.h>
+
+#include "cli/commands.h"
+#include "util/common.h"
+
+static const struct option version_options[] = { OPT_END_MARKER };
+static const char *const version_usage[] = { "version", NULL };
+const struct command_help version_help = {
+	"version", version_usage, "Prints revperf's version and the versions of its libraries.",
+	version_options,
+};
+
+int cmd_version(int argc, char **argv)
+{
+	const char *args[1];
+	int n = parse_options(argc, argv, &version_help, args, 0), major, minor, rev;
+	if (n == -2)
+		return EXIT_OK;
+	if (n < 0)
+		return EXIT_USAGE;
+	git_libgit2_version(&major, &minor, &rev);
+	printf("revperf %s (sqlite %s, libgit2 %d.%d.%d, jansson %s)\n", REVPERF_VERSION,
+	       sqlite3_libversion(), major, minor, rev, jansson_version_str());
+	return EXIT_OK;
+}

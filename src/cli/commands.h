@@ -1,0 +1,29 @@
+#ifndef REVPERF_CLI_COMMANDS_H
+#define REVPERF_CLI_COMMANDS_H
+
+#include "cli/options.h"
+
+/* The static command table: dispatch, `revperf help` and the manual all read it. */
+struct command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+	const struct command_help *help;
+};
+
+extern const struct command commands[];
+extern const size_t nr_commands;
+
+const struct command *command_find(const char *name);
+
+int cmd_compare(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+int cmd_init(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+
+extern const struct command_help compare_help;
+extern const struct command_help help_help;
+extern const struct command_help init_help;
+extern const struct command_help version_help;
+
+#endif

@@ -1,0 +1,46 @@
+/* revperf: is this revision slower, heavier or more I/O-hungry than that one? */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "util/common.h"
+
+const struct command commands[] = {
+	{ "compare", "measure benchmarks on two revisions (or commands) and decide", cmd_compare,
+	  &compare_help },
+	{ "init", "write a commented revperf.ini template", cmd_init, &init_help },
+	{ "help", "show help for revperf or one of its commands", cmd_help, &help_help },
+	{ "version", "print revperf's version", cmd_version, &version_help },
+};
+const size_t nr_commands = ARRAY_SIZE(commands);
+
+const struct command *command_find(const char *name)
+{
+	size_t i;
+	for (i = 0; i < nr_commands; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *cmd;
+	if (argc < 2) {
+		char *help_argv[] = { (char *)"help", NULL };
+		cmd_help(1, help_argv);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v"))
+		return cmd_version(1, argv + 1);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return cmd_help(1, argv + 1);
+	cmd = command_find(argv[1]);
+	if (!cmd) {
+		fprintf(stderr,
+			"revperf: '%s' is not a revperf command; see 'revperf help' for the list\n",
+			argv[1]);
+		return EXIT_USAGE;
+	}
+	return cmd->run(argc - 1, argv + 1);
+}

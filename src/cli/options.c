@@ -1,0 +1,179 @@
+#include "cli/options.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include "util/common.h"
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_addf(&sb, "revperf %s: ", cmd);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	strbuf_addf(&sb, "; see 'revperf %s -h'\n", cmd);
+	fputs(sb.buf, stderr);
+	strbuf_release(&sb);
+	return -1;
+}
+
+static const struct option *find_long(const struct option *opts, const char *name, size_t len)
+{
+	for (; opts->type != OPT_END; opts++)
+		if (opts->long_name && strlen(opts->long_name) == len &&
+		    !strncmp(opts->long_name, name, len))
+			return opts;
+	return NULL;
+}
+
+static const struct option *find_short(const struct option *opts, char c)
+{
+	for (; opts->type != OPT_END; opts++)
+		if (opts->short_name == c)
+			return opts;
+	return NULL;
+}
+
+static int set_value(const struct command_help *help, const struct option *o, const char *arg)
+{
+	struct opt_overrides *ov;
+	switch (o->type) {
+	case OPT_FLAG:
+		*(bool *)o->value = true;
+		return 0;
+	case OPT_STRING:
+		*(const char **)o->value = arg;
+		return 0;
+	case OPT_CONFIG:
+		ov = o->value;
+		if (ov->nr >= ARRAY_SIZE(ov->items))
+			return usage_error(help->name, "too many options");
+		ov->items[ov->nr].key = o->config_key;
+		ov->items[ov->nr].value = arg;
+		ov->items[ov->nr].flag = o->long_name;
+		ov->nr++;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+int parse_options(int argc, char **argv, const struct command_help *help, const char **args,
+		  int max_args)
+{
+	int i, nargs = 0;
+	bool only_args = false;
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const struct option *o;
+		const char *arg = NULL;
+		if (only_args || a[0] != '-' || !a[1]) {
+			if (nargs >= max_args)
+				return usage_error(help->name, "unexpected argument '%s'", a);
+			args[nargs++] = a;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_args = true;
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			options_usage(stdout, help);
+			return -2;
+		}
+		if (a[1] == '-') {
+			const char *eq = strchr(a + 2, '=');
+			size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+			o = find_long(help->options, a + 2, len);
+			if (!o)
+				return usage_error(help->name, "unknown option '%.*s'", (int)len + 2,
+						   a);
+			if (o->type == OPT_FLAG) {
+				if (eq)
+					return usage_error(help->name, "option '--%s' takes no value",
+							   o->long_name);
+			} else if (eq) {
+				arg = eq + 1;
+			} else if (i + 1 < argc) {
+				arg = argv[++i];
+			} else {
+				return usage_error(help->name, "option '--%s' needs a value (%s)",
+						   o->long_name, o->argh);
+			}
+		} else {
+			o = find_short(help->options, a[1]);
+			if (!o)
+				return usage_error(help->name, "unknown option '-%c'", a[1]);
+			if (o->type == OPT_FLAG) {
+				if (a[2])
+					return usage_error(help->name, "option '-%c' takes no value",
+							   a[1]);
+			} else if (a[2]) {
+				arg = a + 2;
+			} else if (i + 1 < argc) {
+				arg = argv[++i];
+			} else {
+				return usage_error(help->name, "option '-%c' needs a value (%s)", a[1],
+						   o->argh);
+			}
+		}
+		if (set_value(help, o, arg))
+			return -1;
+	}
+	return nargs;
+}
+
+static void option_label(struct strbuf *sb, const struct option *o)
+{
+	if (o->short_name)
+		strbuf_addf(sb, "-%c, ", o->short_name);
+	strbuf_addf(sb, "--%s", o->long_name);
+	if (o->argh)
+		strbuf_addf(sb, " %s", o->argh);
+}
+
+void options_usage(FILE *f, const struct command_help *help)
+{
+	const struct option *o;
+	const char *const *u;
+	for (u = help->usage; *u; u++)
+		fprintf(f, "%s revperf %s\n", u == help->usage ? "usage:" : "   or:", *u);
+	fprintf(f, "\n%s\n", help->description);
+	if (help->options && help->options->type != OPT_END)
+		fputc('\n', f);
+	for (o = help->options; o && o->type != OPT_END; o++) {
+		struct strbuf sb = STRBUF_INIT;
+		option_label(&sb, o);
+		if (sb.len <= 24)
+			fprintf(f, "    %-24s  %s", sb.buf, o->help);
+		else
+			fprintf(f, "    %s\n    %-24s  %s", sb.buf, "", o->help);
+		if (o->config_key)
+			fprintf(f, " [config: %s]", o->config_key);
+		fputc('\n', f);
+		strbuf_release(&sb);
+	}
+	fprintf(f, "    %-24s  %s\n", "-h, --help", "show this help");
+}
+
+void options_usage_markdown(FILE *f, const struct command_help *help)
+{
+	const struct option *o;
+	const char *const *u;
+	fprintf(f, "## revperf %s\n\n```\n", help->name);
+	for (u = help->usage; *u; u++)
+		fprintf(f, "revperf %s\n", *u);
+	fprintf(f, "```\n\n%s\n\n", help->description);
+	for (o = help->options; o && o->type != OPT_END; o++) {
+		struct strbuf sb = STRBUF_INIT;
+		option_label(&sb, o);
+		fprintf(f, "- `%s`: %s", sb.buf, o->help);
+		if (o->config_key)
+			fprintf(f, " (config key `%s`)", o->config_key);
+		fputc('\n', f);
+		strbuf_release(&sb);
+	}
+	fprintf(f, "- `-h, --help`: show this help\n\n");
+}

@@ -1,0 +1,62 @@
+#ifndef REVPERF_CLI_OPTIONS_H
+#define REVPERF_CLI_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/*
+ * Per-command option tables: one table declares each option once and produces both the
+ * parsing and the -h text (and, through `revperf help --markdown`, the manual).
+ */
+enum opt_type {
+	OPT_END = 0,
+	OPT_FLAG,   /* bool *value */
+	OPT_STRING, /* const char **value */
+	OPT_CONFIG, /* a configuration option: recorded in struct opt_overrides *value */
+};
+
+struct option {
+	enum opt_type type;
+	char short_name;
+	const char *long_name;
+	const char *argh; /* "N", "FILE"; NULL for flags */
+	const char *help;
+	void *value;
+	const char *config_key; /* OPT_CONFIG: the revperf.ini key it overrides */
+};
+
+#define OPT_END_MARKER { OPT_END, 0, NULL, NULL, NULL, NULL, NULL }
+
+/* Configuration options given as flags, in order, for config_set(). */
+struct opt_overrides {
+	struct {
+		const char *key, *value, *flag;
+	} items[64];
+	size_t nr;
+};
+
+struct command_help {
+	const char *name;
+	const char *const *usage; /* NULL-terminated usage lines */
+	const char *description;
+	const struct option *options;
+};
+
+/*
+ * Parses argv[1..argc-1] of a command. Positional arguments are collected (in order) into
+ * args, at most max_args of them; "--" ends options. Returns the number of positional
+ * arguments, -2 when -h/--help was handled (help printed on stdout), or -1 on a usage
+ * error (one line printed on stderr, naming the option and pointing to -h).
+ */
+int parse_options(int argc, char **argv, const struct command_help *help, const char **args,
+		  int max_args);
+
+/* Prints the -h text of a command. */
+void options_usage(FILE *f, const struct command_help *help);
+/* Prints the same as Markdown, for docs/manual.md. */
+void options_usage_markdown(FILE *f, const struct command_help *help);
+
+/* A usage error: prints "revperf <cmd>: <message>; see revperf <cmd> -h" and returns -1. */
+__attribute__((format(printf, 2, 3))) int usage_error(const char *cmd, const char *fmt, ...);
+
+#endif

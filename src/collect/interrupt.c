@@ -1,0 +1,43 @@
+#include "collect/proc.h"
+
+#include <signal.h>
+#include <string.h>
+
+#include "util/common.h"
+
+/* The signal that asked revperf to stop, 0 while none arrived. */
+static volatile sig_atomic_t requested_signal;
+
+static void on_interrupt(int sig)
+{
+	requested_signal = sig;
+}
+
+void interrupt_install(void)
+{
+	static const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a blocking read or wait returns EINTR so that the caller notices. */
+	sa.sa_flags = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(signals); i++)
+		sigaction(signals[i], &sa, NULL);
+}
+
+bool interrupt_requested(void)
+{
+	return requested_signal != 0;
+}
+
+int interrupt_signal(void)
+{
+	return requested_signal;
+}
+
+void interrupt_reset(void)
+{
+	requested_signal = 0;
+}

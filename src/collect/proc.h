@@ -1,0 +1,100 @@
+#ifndef REVPERF_COLLECT_PROC_H
+#define REVPERF_COLLECT_PROC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util/common.h"
+
+/* The outcome of one run. Only RUN_OK runs enter the statistics. */
+enum run_status {
+	RUN_OK = 0,
+	RUN_FAILED,      /* exited with a non-zero status */
+	RUN_CRASHED,     /* killed by a signal it did not get from revperf */
+	RUN_TIMEOUT,     /* killed by the process guard */
+	RUN_NOT_STARTED, /* could not be started (command not found, cwd missing, ...) */
+	RUN_INTERRUPTED, /* the user interrupted revperf during the run */
+};
+const char *run_status_name(enum run_status s);
+
+/* perf_event counters; each may be unsupported on this machine (never reported as 0). */
+enum perf_counter {
+	PERF_TASK_CLOCK = 0,
+	PERF_INSTRUCTIONS,
+	PERF_CYCLES,
+	PERF_CACHE_MISSES,
+	PERF_BRANCH_MISSES,
+	PERF_COUNTER_MAX
+};
+
+struct proc_metrics {
+	ns_t wall_ns;
+	ns_t user_ns, sys_ns; /* whole process tree (waited-for descendants included) */
+	int64_t maxrss_kb;    /* largest RSS of any process in the tree */
+	int64_t minflt, majflt;
+	int64_t nvcsw, nivcsw;
+	int64_t rchar, wchar; /* /proc/<pid>/io semantics, descendants included */
+	bool io_valid;        /* false when /proc/<pid>/io could not be read */
+	bool perf_supported[PERF_COUNTER_MAX];
+	double perf_value[PERF_COUNTER_MAX]; /* task-clock in ns; others counts; scaled
+						when multiplexed */
+};
+
+struct proc_spec {
+	const char *command;  /* shell command line; exec'd directly when it has no shell syntax */
+	const char *cwd;      /* working directory, NULL = inherit */
+	const char *log_path; /* stdout and stderr (appended), NULL = /dev/null */
+	ns_t timeout_ns;      /* 0 = no timeout */
+	bool perf_counters;   /* open perf_event counters on the process tree */
+};
+
+struct proc_result {
+	enum run_status status;
+	int exit_code;   /* valid for RUN_OK / RUN_FAILED */
+	int signal;      /* valid for RUN_CRASHED / RUN_TIMEOUT (and RUN_INTERRUPTED) */
+	char detail[256]; /* human-readable reason for anything but RUN_OK */
+	pid_t pid;        /* the child, also its process group id; -1 when none was forked */
+	bool stragglers_killed; /* processes of its group outlived it and were killed */
+	bool shell;       /* run with /bin/sh -c (false: exec'd directly) */
+	struct proc_metrics m;
+};
+
+/*
+ * Runs one fresh process of spec->command and measures it. The child runs in its own
+ * process group; on timeout or interrupt the whole group is killed (SIGTERM, then SIGKILL
+ * after 1 s). Returns 0 when the run happened (whatever its status, see result->status),
+ * -1 on an internal failure (fork, pipe) with an error printed.
+ * Not thread-safe (uses SIGCHLD state of the process).
+ */
+int proc_run(const struct proc_spec *spec, struct proc_result *result);
+
+/* Which perf counters this machine and kernel support for an unprivileged child. Cached. */
+void proc_perf_probe(bool supported[PERF_COUNTER_MAX]);
+/*
+ * True when counter c is supported but only for user space (perf_event_paranoid >= 2 without
+ * CAP_PERFMON): instructions and cycles then exclude the kernel. Cached.
+ */
+bool proc_perf_user_only(enum perf_counter c);
+/* "task-clock", "instructions", ...; "unknown" for an out-of-range value. */
+const char *perf_counter_name(enum perf_counter c);
+
+/*
+ * For tests: when on, proc_run() waits with a waitpid(WNOHANG) sleep loop as on kernels
+ * without pidfd_open (< 5.3) instead of polling a pidfd.
+ */
+void proc_wait_fallback_force(bool on);
+
+/*
+ * Interrupt handling for long operations: interrupt_install() sets SIGINT/SIGTERM/SIGHUP
+ * handlers (without SA_RESTART) that only record the request; interrupt_requested() tells
+ * whether one arrived. The only process-global state of the engine, by necessity.
+ */
+void interrupt_install(void);
+bool interrupt_requested(void);
+/* The signal number that was received, 0 when none. */
+int interrupt_signal(void);
+/* Forgets a received interrupt (after it was handled, and in tests). */
+void interrupt_reset(void);
+
+#endif

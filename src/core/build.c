@@ -1,0 +1,170 @@
+#include "core/build.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collect/proc.h"
+#include "core/fsutil.h"
+#include "util/common.h"
+
+static char *join(const char *a, const char *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%s/%s", a, b);
+	return strbuf_detach(&sb);
+}
+
+int state_dir_open(const char *project_root, const char *dir, struct state_dir *out)
+{
+	struct strbuf probe = STRBUF_INIT;
+	int fd, ret = RP_EINPUT;
+	memset(out, 0, sizeof(*out));
+	out->root = dir ? xstrdup(dir) : join(project_root, ".revperf");
+	out->db_path = join(out->root, "revperf.db");
+	out->worktrees = join(out->root, "worktrees");
+	out->logs = join(out->root, "logs");
+	if (mkdir_p(out->root) || mkdir_p(out->worktrees) || mkdir_p(out->logs))
+		goto out;
+	strbuf_addf(&probe, "%s/.write-test-%ld", out->root, (long)getpid());
+	fd = open(probe.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		error("state directory %s is not writable (%s); fix its permissions or pass "
+		      "--state-dir DIR",
+		      out->root, strerror(errno));
+		goto out;
+	}
+	close(fd);
+	unlink(probe.buf);
+	ret = 0;
+out:
+	strbuf_release(&probe);
+	if (ret)
+		state_dir_release(out);
+	return ret;
+}
+
+void state_dir_release(struct state_dir *sd)
+{
+	if (!sd)
+		return;
+	free(sd->root);
+	free(sd->db_path);
+	free(sd->worktrees);
+	free(sd->logs);
+	memset(sd, 0, sizeof(*sd));
+}
+
+/* Prints the last lines of a log, indented, so that a failed build shows its cause. */
+static void print_log_tail(const char *path, size_t lines)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+	size_t seen = 0;
+	if (strbuf_read_file(&sb, path, 64 << 20) < 0 || !sb.len)
+		goto out;
+	p = sb.buf + sb.len;
+	if (p > sb.buf && p[-1] == '\n')
+		p--;
+	while (p > sb.buf && seen < lines) {
+		p--;
+		if (*p == '\n')
+			seen++;
+	}
+	if (*p == '\n')
+		p++;
+	for (const char *line = p; *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		fprintf(stderr, "    | %.*s\n", (int)len, line);
+		line += len + (nl ? 1 : 0);
+	}
+out:
+	strbuf_release(&sb);
+}
+
+int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd,
+		 const struct revision *rev, const char *command, struct store_build *out)
+{
+	int64_t rev_id;
+	struct strbuf worktree = STRBUF_INIT, stamp = STRBUF_INIT, log = STRBUF_INIT;
+	struct proc_spec spec = { 0 };
+	struct proc_result res;
+	struct timespec t0, t1;
+	int found, ret = RP_EINTERNAL;
+	const char *cmd = command ? command : "";
+
+	memset(out, 0, sizeof(*out));
+	memset(&res, 0, sizeof(res));
+	if (store_revision(st, rev->sha, rev->summary, rev->commit_time, &rev_id))
+		goto out;
+	strbuf_addf(&worktree, "%s/%s", sd->worktrees, rev->sha);
+	strbuf_addf(&stamp, "%s/.revperf-built", worktree.buf);
+
+	found = store_build_find(st, rev_id, cmd, out);
+	if (found < 0)
+		goto out;
+	if (found == 0 && !strcmp(out->status, "ok") && path_exists(stamp.buf)) {
+		ret = 0; /* cached */
+		goto out;
+	}
+	store_build_release(out);
+
+	if (!path_exists(worktree.buf) && repo_checkout(repo, rev, worktree.buf))
+		goto out;
+	unlink(stamp.buf);
+
+	memset(out, 0, sizeof(*out));
+	out->revision_id = rev_id;
+	out->command = xstrdup(cmd);
+	out->worktree = xstrdup(worktree.buf);
+	if (!*cmd) {
+		snprintf(out->status, sizeof(out->status), "ok");
+	} else {
+		strbuf_addf(&log, "%s/build-%.12s-%ld.log", sd->logs, rev->sha, (long)time(NULL));
+		out->log_path = xstrdup(log.buf);
+		fprintf(stderr, "revperf: building %.12s (%s): %s\n", rev->sha, rev->expr, cmd);
+		spec.command = cmd;
+		spec.cwd = worktree.buf;
+		spec.log_path = log.buf;
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		if (proc_run(&spec, &res))
+			goto out;
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		out->duration_ns = (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
+		if (res.status == RUN_INTERRUPTED) {
+			ret = RP_EINTERRUPT;
+			goto out;
+		}
+		snprintf(out->status, sizeof(out->status), "%s",
+			 res.status == RUN_OK ? "ok" : "failed");
+	}
+	if (store_build_save(st, out))
+		goto out;
+	if (strcmp(out->status, "ok")) {
+		error("build of %.12s (%s) failed: %s; see %s", rev->sha, rev->expr, res.detail,
+		      out->log_path);
+		print_log_tail(out->log_path, 8);
+		ret = RP_EINPUT;
+		goto out;
+	}
+	{
+		int fd = open(stamp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd < 0) {
+			error("cannot write %s: %s", stamp.buf, strerror(errno));
+			goto out;
+		}
+		close(fd);
+	}
+	ret = 0;
+out:
+	if (ret)
+		store_build_release(out);
+	strbuf_release(&worktree);
+	strbuf_release(&stamp);
+	strbuf_release(&log);
+	return ret;
+}

@@ -1,0 +1,34 @@
+#ifndef REVPERF_CORE_BUILD_H
+#define REVPERF_CORE_BUILD_H
+
+#include "core/revision.h"
+#include "core/store.h"
+#include "util/common.h"
+
+/* The .revperf/ directory of a project: database, worktrees, logs. */
+struct state_dir {
+	char *root;      /* .../.revperf */
+	char *db_path;   /* root/revperf.db */
+	char *worktrees; /* root/worktrees */
+	char *logs;      /* root/logs */
+};
+
+/*
+ * Creates (if needed) and checks the state directory: `dir` itself when given, else
+ * project_root/.revperf. Returns 0, or RP_EINPUT with an error when it cannot be created
+ * or written. Release with state_dir_release().
+ */
+int state_dir_open(const char *project_root, const char *dir, struct state_dir *out);
+void state_dir_release(struct state_dir *sd);
+
+/*
+ * Makes sure rev is checked out in sd->worktrees/<sha> and built with command, once per
+ * (commit, command): a successful build recorded in the store is reused. The build runs in
+ * the worktree with its output in sd->logs/build-<sha12>-<id>.log. On success *out is the
+ * build row (release with store_build_release()). A failed build is an error naming its
+ * log (RP_EINPUT: the project's problem, not revperf's); RP_EINTERNAL otherwise.
+ */
+int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd,
+		 const struct revision *rev, const char *command, struct store_build *out);
+
+#endif

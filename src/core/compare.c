@@ -1,0 +1,581 @@
+#include "core/compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis/stats.h"
+#include "core/fsutil.h"
+#include "util/rng.h"
+#include "util/common.h"
+
+/* A benchmark stops after this many consecutive failed runs on one side. */
+#define MAX_CONSECUTIVE_FAILURES 3
+/* Timeout of runs before the baseline has a median (METHODS.md 1: 10 x median, >= 60 s). */
+#define FIRST_RUN_TIMEOUT_NS (600LL * 1000000000LL)
+#define MIN_TIMEOUT_NS (60LL * 1000000000LL)
+
+/* Everything one benchmark's sampling loop needs. */
+struct bench_ctx {
+	const struct compare_request *req;
+	const struct bench_config *bench;
+	struct bench_outcome *out;
+	const struct metric_def **defs; /* measured metrics (primary ones included) */
+	size_t nr_defs;
+	bool want_iterations;
+	int64_t machine_id, comparison_id;
+	struct store_run_filter filter[2];
+	size_t seq[2];         /* runs started per side in this comparison, for log names */
+	size_t consecutive_failures[2];
+	struct rng *rng;
+	struct timespec started;
+	size_t planned_max;
+};
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static const struct compare_side *side_of(const struct bench_ctx *c, int side)
+{
+	return side ? &c->req->b : &c->req->a;
+}
+
+static void progress(const struct bench_ctx *c, int side, bool warmup)
+{
+	double elapsed;
+	size_t done, total;
+	if (!c->req->progress)
+		return;
+	elapsed = seconds_since(&c->started);
+	done = c->out->ok_a + c->out->ok_b + c->out->failed_a + c->out->failed_b;
+	total = 2 * c->planned_max;
+	if (warmup)
+		fprintf(stderr, "\r\033[K%s  %c  warm-up  %.1fs", c->out->name, side ? 'B' : 'A',
+			elapsed);
+	else if (done > 0)
+		fprintf(stderr, "\r\033[K%s  %c  run %zu of max %zu  %.1fs  ETA <= %.0fs",
+			c->out->name, side ? 'B' : 'A', (side ? c->out->ok_b : c->out->ok_a) + 1,
+			c->planned_max, elapsed,
+			elapsed / (double)done * (double)(total > done ? total - done : 0));
+	else
+		fprintf(stderr, "\r\033[K%s  %c  run 1 of max %zu  %.1fs", c->out->name,
+			side ? 'B' : 'A', c->planned_max, elapsed);
+	fflush(stderr);
+}
+
+static void progress_clear(const struct compare_request *req)
+{
+	if (req->progress) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+}
+
+/* Timeout of the next run: configured, else 10 x the baseline's median wall time. */
+static ns_t run_timeout(struct bench_ctx *c)
+{
+	double *v = NULL, med;
+	size_t n = 0;
+	ns_t t;
+	if (c->bench->timeout_ns)
+		return c->bench->timeout_ns;
+	if (store_run_values(c->req->st, &c->filter[0], "wall", &v, &n) || n == 0) {
+		free(v);
+		return FIRST_RUN_TIMEOUT_NS;
+	}
+	med = stats_percentile(v, n, 50.0);
+	free(v);
+	t = (ns_t)(med * 10 * 1e9);
+	return t < MIN_TIMEOUT_NS ? MIN_TIMEOUT_NS : t;
+}
+
+/* Mean steady-state iteration time from `revperf-iteration SECONDS` lines of a log. */
+static bool iterations_from_log(const char *path, double *value, bool *steady)
+{
+	struct strbuf sb = STRBUF_INIT;
+	double *it = NULL;
+	size_t n = 0, alloc = 0, first;
+	const char *p;
+	bool ok = false;
+	if (strbuf_read_file(&sb, path, 256 << 20) < 0)
+		goto out;
+	for (p = sb.buf; (p = strstr(p, "revperf-iteration ")) != NULL;) {
+		char *end;
+		double v;
+		bool at_line_start = p == sb.buf || p[-1] == '\n';
+		p += strlen("revperf-iteration ");
+		v = strtod(p, &end);
+		if (!at_line_start || end == p || !isfinite(v) || v < 0)
+			continue;
+		ALLOC_GROW(it, n + 1, alloc);
+		it[n++] = v;
+		p = end;
+	}
+	if (n) {
+		*steady = steady_state(it, n, 5, 0.02, &first, value);
+		ok = true;
+	}
+out:
+	free(it);
+	strbuf_release(&sb);
+	return ok;
+}
+
+/*
+ * Executes one run of a side and stores it. Returns 0 (whatever the run's status),
+ * RP_EINTERRUPT when the user interrupted, RP_EINTERNAL on a store or fork failure.
+ */
+static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status *status_out)
+{
+	const struct compare_side *s = side_of(c, side);
+	struct proc_spec spec = { 0 };
+	struct proc_result res;
+	struct store_run run = { 0 };
+	struct strbuf log = STRBUF_INIT, detail = STRBUF_INIT;
+	const char **names = xcalloc(c->nr_defs, sizeof(*names));
+	double *values = xcalloc(c->nr_defs, sizeof(*values));
+	size_t i, nv = 0;
+	int ret = RP_EINTERNAL;
+
+	c->seq[side]++;
+	strbuf_addf(&log, "%s/runs/%lld", c->req->sd->logs, (long long)c->comparison_id);
+	if (mkdir_p(log.buf))
+		goto out;
+	strbuf_addf(&log, "/%s-%c%s%zu.log", c->out->name, side ? 'B' : 'A', warmup ? "-warmup-" : "-",
+		    c->seq[side]);
+	for (i = 0; i < log.len; i++)
+		if (i > strlen(c->req->sd->logs) + 6 && log.buf[i] == ':')
+			log.buf[i] = '_';
+	spec.command = s->command ? s->command : c->bench->command;
+	spec.cwd = s->cwd;
+	spec.log_path = log.buf;
+	spec.timeout_ns = run_timeout(c);
+	spec.perf_counters = true;
+
+	progress(c, side, warmup);
+	run.started_at = (int64_t)time(NULL);
+	run.loadavg = machine_loadavg1();
+	if (proc_run(&spec, &res))
+		goto out;
+	if (res.status == RUN_INTERRUPTED) {
+		ret = RP_EINTERRUPT;
+		goto out;
+	}
+	strbuf_addstr(&detail, res.detail);
+	if (res.status == RUN_OK) {
+		for (i = 0; i < c->nr_defs; i++) {
+			double v;
+			if (!strcmp(c->defs[i]->name, "iteration"))
+				continue;
+			if (metric_value(c->defs[i], &res.m, &v)) {
+				names[nv] = c->defs[i]->name;
+				values[nv++] = v;
+			}
+		}
+		if (c->want_iterations) {
+			double v;
+			bool steady;
+			if (iterations_from_log(log.buf, &v, &steady)) {
+				names[nv] = "iteration";
+				values[nv++] = v;
+				if (!steady)
+					strbuf_addstr(&detail, "iterations never reached a steady state "
+							       "(CV of 5 consecutive >= 2%)");
+			} else {
+				strbuf_addstr(&detail, "no revperf-iteration lines in its output");
+			}
+		}
+	}
+	run.build_id = s->build_id;
+	run.benchmark_id = c->out->benchmark_id;
+	run.machine_id = c->machine_id;
+	run.comparison_id = c->comparison_id;
+	run.side = side ? 'B' : 'A';
+	run.warmup = warmup;
+	run.status = res.status;
+	run.exit_code = res.exit_code;
+	run.signal = res.signal;
+	run.detail = detail.buf;
+	run.log_path = log.buf;
+	if (store_run_insert(c->req->st, &run, names, values, nv))
+		goto out;
+	*status_out = res.status;
+	if (!warmup) {
+		if (res.status == RUN_OK)
+			*(side ? &c->out->ok_b : &c->out->ok_a) += 1;
+		else
+			*(side ? &c->out->failed_b : &c->out->failed_a) += 1;
+	}
+	c->consecutive_failures[side] = res.status == RUN_OK ? 0 : c->consecutive_failures[side] + 1;
+	if (res.status == RUN_NOT_STARTED) {
+		progress_clear(c->req);
+		error("benchmark '%s' cannot be started on side %c (%s): %s; check its command "
+		      "(%s)",
+		      c->out->name, side ? 'B' : 'A', s->label, res.detail,
+		      c->bench->origin[0] ? c->bench->origin : "--cmd-a/--cmd-b");
+		ret = RP_EINPUT;
+		goto out;
+	}
+	ret = 0;
+out:
+	free(names);
+	free(values);
+	strbuf_release(&log);
+	strbuf_release(&detail);
+	return ret;
+}
+
+/* Loads both sides' values of one metric and decides it at level alpha. */
+static int evaluate_metric(struct bench_ctx *c, struct metric_outcome *m, double alpha)
+{
+	double *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	struct verdict_opts opts;
+	int ret = RP_EINTERNAL;
+	if (store_run_values(c->req->st, &c->filter[0], m->def->name, &a, &na) ||
+	    store_run_values(c->req->st, &c->filter[1], m->def->name, &b, &nb))
+		goto out;
+	memset(&m->r, 0, sizeof(m->r));
+	m->r.n_a = na;
+	m->r.n_b = nb;
+	m->r.ratio = m->r.ci_lo = m->r.ci_hi = NAN;
+	m->r.p_welch = m->r.p_mw = m->r.p_tost = NAN;
+	m->r.verdict = VERDICT_UNDECIDED;
+	m->q_bh = NAN;
+	m->measured = na >= 2 && nb >= 2;
+	if (m->measured) {
+		opts.alpha = alpha;
+		opts.tolerance = c->bench->tolerance;
+		opts.direction = m->def->direction;
+		if (verdict_decide(a, na, b, nb, &opts, &m->r))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(a);
+	free(b);
+	return ret;
+}
+
+/* Evaluates the primary metrics; *all_decided tells whether sampling may stop. */
+static int evaluate_primaries(struct bench_ctx *c, double alpha, bool *all_decided)
+{
+	size_t i;
+	*all_decided = true;
+	c->out->looks++;
+	for (i = 0; i < c->out->nr_metrics; i++) {
+		struct metric_outcome *m = &c->out->metrics[i];
+		if (!m->primary)
+			continue;
+		if (evaluate_metric(c, m, alpha))
+			return RP_EINTERNAL;
+		if (m->measured && m->r.verdict == VERDICT_UNDECIDED)
+			*all_decided = false;
+		if (!m->measured && m->r.n_a + m->r.n_b > 0)
+			*all_decided = false;
+	}
+	return 0;
+}
+
+static bool budget_spent(const struct bench_ctx *c)
+{
+	return c->bench->time_budget_ns &&
+	       seconds_since(&c->started) * 1e9 >= (double)c->bench->time_budget_ns;
+}
+
+/* Why a side keeps failing, for the benchmark's error message. */
+static void set_failure(struct bench_ctx *c, int side)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%zu consecutive runs failed on side %c (%s); see the logs under %s/runs/%lld/",
+		    c->consecutive_failures[side], side ? 'B' : 'A', side_of(c, side)->label,
+		    c->req->sd->logs, (long long)c->comparison_id);
+	free(c->out->error);
+	c->out->error = strbuf_detach(&sb);
+	/* The target breaking where the baseline works is itself a regression. */
+	c->out->target_broken = side == 1 && c->consecutive_failures[0] == 0;
+}
+
+/* Runs side(s) whose count is below `look`, in a random order when both are. */
+static int run_round(struct bench_ctx *c, size_t look, bool *stop)
+{
+	int first = rng_coin(c->rng);
+	for (int k = 0; k < 2; k++) {
+		int side = k ? !first : first;
+		size_t ok = side ? c->out->ok_b : c->out->ok_a;
+		enum run_status status;
+		int ret;
+		if (ok >= look)
+			continue;
+		ret = run_once(c, side, false, &status);
+		if (ret)
+			return ret;
+		if (c->consecutive_failures[side] >= MAX_CONSECUTIVE_FAILURES) {
+			set_failure(c, side);
+			*stop = true;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static int parse_bench_metrics(struct bench_ctx *c)
+{
+	const struct metric_def **primary = NULL;
+	size_t nr_primary = 0, i, j;
+	const char *origin = c->bench->origin[0] ? c->bench->origin : "--metrics";
+	if (metric_parse_list(c->bench->metrics, origin, &c->defs, &c->nr_defs))
+		return RP_EINPUT;
+	if (metric_parse_list(c->bench->primary, origin, &primary, &nr_primary))
+		return RP_EINPUT;
+	/* A primary metric is always measured, even when the metrics list forgot it. */
+	for (i = 0; i < nr_primary; i++) {
+		for (j = 0; j < c->nr_defs; j++)
+			if (c->defs[j] == primary[i])
+				break;
+		if (j == c->nr_defs) {
+			c->defs = xrealloc(c->defs, (c->nr_defs + 1) * sizeof(*c->defs));
+			c->defs[c->nr_defs++] = primary[i];
+		}
+	}
+	c->out->metrics = xcalloc(c->nr_defs, sizeof(*c->out->metrics));
+	c->out->nr_metrics = c->nr_defs;
+	for (i = 0; i < c->nr_defs; i++) {
+		c->out->metrics[i].def = c->defs[i];
+		if (!strcmp(c->defs[i]->name, "iteration"))
+			c->want_iterations = true;
+		for (j = 0; j < nr_primary; j++)
+			if (primary[j] == c->defs[i])
+				c->out->metrics[i].primary = true;
+	}
+	free(primary);
+	return 0;
+}
+
+static int compare_bench(const struct compare_request *req, const struct bench_config *bench,
+			 struct bench_ctx *c)
+{
+	struct sequential_plan plan;
+	size_t i, w, look, n;
+	bool stop = false, decided = false;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &c->started);
+	ret = parse_bench_metrics(c);
+	if (ret)
+		return ret;
+	if (sequential_plan_init(&plan, bench->min_runs, bench->max_runs, req->cfg->alpha)) {
+		error("%s: invalid runs %zu..%zu", bench->origin, bench->min_runs, bench->max_runs);
+		return RP_EINPUT;
+	}
+	c->planned_max = bench->max_runs;
+	c->out->ci_alpha = plan.alpha_per_look;
+	c->out->tolerance = bench->tolerance;
+	if (store_benchmark(req->st, bench->name, bench->command, &c->out->benchmark_id))
+		return RP_EINTERNAL;
+	for (i = 0; i < 2; i++) {
+		c->filter[i].build_id = i ? req->b.build_id : req->a.build_id;
+		c->filter[i].benchmark_id = c->out->benchmark_id;
+		c->filter[i].machine_id = c->machine_id;
+		if (req->same_build || req->a.command) {
+			/* A/A or command mode: this comparison's own runs, sides apart. */
+			c->filter[i].comparison_id = c->comparison_id;
+			c->filter[i].side = i ? 'B' : 'A';
+		}
+	}
+	{
+		size_t failed;
+		if (store_run_counts(req->st, &c->filter[0], &c->out->ok_a, &failed) ||
+		    store_run_counts(req->st, &c->filter[1], &c->out->ok_b, &failed))
+			return RP_EINTERNAL;
+		c->out->reused_a = c->out->ok_a;
+		c->out->reused_b = c->out->ok_b;
+	}
+
+	/* Warm-up runs, discarded, in a random order too. */
+	for (w = 0; w < bench->warmup && !stop; w++) {
+		int first = rng_coin(c->rng);
+		for (int k = 0; k < 2; k++) {
+			enum run_status status;
+			int side = k ? !first : first;
+			ret = run_once(c, side, true, &status);
+			if (ret)
+				return ret;
+		}
+	}
+
+	n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
+	look = sequential_next_look(&plan, n > bench->min_runs ? n : bench->min_runs);
+	while (!stop) {
+		while (!stop && (c->out->ok_a < look || c->out->ok_b < look)) {
+			if (budget_spent(c))
+				break;
+			ret = run_round(c, look, &stop);
+			if (ret)
+				return ret;
+		}
+		if (stop)
+			break;
+		ret = evaluate_primaries(c, plan.alpha_per_look, &decided);
+		if (ret)
+			return ret;
+		n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
+		if (decided || n >= bench->max_runs || budget_spent(c))
+			break;
+		look = sequential_next_look(&plan, n + 1);
+	}
+	c->out->decided = decided && !c->out->error;
+	for (i = 0; i < c->out->nr_metrics; i++)
+		if (evaluate_metric(c, &c->out->metrics[i], plan.alpha_per_look))
+			return RP_EINTERNAL;
+	if (store_failed_runs(req->st, c->comparison_id, c->out->benchmark_id, &c->out->failed,
+			      &c->out->nr_failed))
+		return RP_EINTERNAL;
+	c->out->elapsed_s = seconds_since(&c->started);
+	return 0;
+}
+
+/* Benjamini-Hochberg over every measured (benchmark, metric) Welch p of the report. */
+static void adjust_p_values(struct compare_result *res)
+{
+	size_t n = 0, k = 0, i, j;
+	double *p, *q;
+	for (i = 0; i < res->nr_benches; i++)
+		for (j = 0; j < res->benches[i].nr_metrics; j++)
+			n += isfinite(res->benches[i].metrics[j].r.p_welch);
+	if (!n)
+		return;
+	p = xcalloc(n, sizeof(*p));
+	q = xcalloc(n, sizeof(*q));
+	for (i = 0; i < res->nr_benches; i++)
+		for (j = 0; j < res->benches[i].nr_metrics; j++)
+			if (isfinite(res->benches[i].metrics[j].r.p_welch))
+				p[k++] = res->benches[i].metrics[j].r.p_welch;
+	stats_benjamini_hochberg(p, n, q);
+	k = 0;
+	for (i = 0; i < res->nr_benches; i++)
+		for (j = 0; j < res->benches[i].nr_metrics; j++)
+			if (isfinite(res->benches[i].metrics[j].r.p_welch))
+				res->benches[i].metrics[j].q_bh = q[k++];
+	free(p);
+	free(q);
+}
+
+static int save_verdicts(const struct compare_request *req, struct compare_result *res)
+{
+	size_t i, j;
+	for (i = 0; i < res->nr_benches; i++) {
+		struct bench_outcome *b = &res->benches[i];
+		for (j = 0; j < b->nr_metrics; j++) {
+			struct metric_outcome *m = &b->metrics[j];
+			const char *v = m->measured ? verdict_name(m->r.verdict) : "unmeasured";
+			if (store_verdict_save(req->st, res->comparison_id, b->benchmark_id,
+					       m->def->name, m->primary, v, &m->r, m->q_bh))
+				return RP_EINTERNAL;
+		}
+	}
+	return 0;
+}
+
+int compare_execute(const struct compare_request *req, struct compare_result *out)
+{
+	struct store_comparison comp = { 0 };
+	struct rng rng;
+	int64_t machine_id;
+	size_t i;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->base_label = xstrdup(req->a.label);
+	out->target_label = xstrdup(req->b.label);
+	if (req->a.sha)
+		snprintf(out->base_sha, sizeof(out->base_sha), "%s", req->a.sha);
+	if (req->b.sha)
+		snprintf(out->target_sha, sizeof(out->target_sha), "%s", req->b.sha);
+	out->seed = req->cfg->seed_set ? req->cfg->seed : rng_fresh_seed();
+	out->alpha = req->cfg->alpha;
+	out->same_build = req->same_build;
+	rng_seed(&rng, out->seed);
+	machine_info_read(&out->machine);
+	if (store_machine(req->st, &out->machine, &machine_id))
+		return RP_EINTERNAL;
+	comp.base_build = req->a.build_id;
+	comp.target_build = req->b.build_id;
+	comp.base_label = req->a.label;
+	comp.target_label = req->b.label;
+	comp.seed = out->seed;
+	comp.alpha = out->alpha;
+	if (store_comparison_new(req->st, &comp))
+		return RP_EINTERNAL;
+	out->comparison_id = comp.id;
+	out->benches = xcalloc(req->cfg->nr_benches ? req->cfg->nr_benches : 1,
+			       sizeof(*out->benches));
+
+	for (i = 0; i < req->cfg->nr_benches; i++) {
+		struct bench_ctx c = { 0 };
+		struct bench_outcome *b = &out->benches[out->nr_benches++];
+		b->name = xstrdup(req->cfg->benches[i].name);
+		c.req = req;
+		c.bench = &req->cfg->benches[i];
+		c.out = b;
+		c.machine_id = machine_id;
+		c.comparison_id = comp.id;
+		c.rng = &rng;
+		ret = compare_bench(req, c.bench, &c);
+		free(c.defs);
+		progress_clear(req);
+		if (ret == RP_EINTERRUPT || interrupt_requested()) {
+			out->interrupted = true;
+			ret = 0;
+			break;
+		}
+		if (ret)
+			break;
+	}
+	adjust_p_values(out);
+	if (!ret && save_verdicts(req, out))
+		ret = RP_EINTERNAL;
+	if (store_comparison_finish(req->st, comp.id,
+				    out->interrupted ? "interrupted" : ret ? "failed" : "done"))
+		ret = ret ? ret : RP_EINTERNAL;
+	return ret;
+}
+
+void compare_result_release(struct compare_result *res)
+{
+	size_t i;
+	if (!res)
+		return;
+	for (i = 0; i < res->nr_benches; i++) {
+		free(res->benches[i].name);
+		free(res->benches[i].metrics);
+		free(res->benches[i].error);
+		store_failed_runs_free(res->benches[i].failed, res->benches[i].nr_failed);
+	}
+	free(res->benches);
+	free(res->base_label);
+	free(res->target_label);
+	memset(res, 0, sizeof(*res));
+}
+
+int compare_exit_code(const struct compare_result *res)
+{
+	size_t i, j;
+	for (i = 0; i < res->nr_benches; i++) {
+		const struct bench_outcome *b = &res->benches[i];
+		if (b->target_broken)
+			return EXIT_REGRESSION;
+		for (j = 0; j < b->nr_metrics; j++)
+			if (b->metrics[j].primary && b->metrics[j].measured &&
+			    b->metrics[j].r.verdict == VERDICT_WORSE)
+				return EXIT_REGRESSION;
+	}
+	return EXIT_OK;
+}

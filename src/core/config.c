@@ -1,0 +1,547 @@
+#include "core/config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "util/common.h"
+
+struct parse_ctx {
+	struct config *cfg;
+	const char *path;
+	int line;
+	int err;
+};
+
+static void bench_defaults(struct bench_config *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->metrics = xstrdup("wall, cpu, maxrss, wchar");
+	b->primary = xstrdup("wall");
+	b->tolerance = 0.02;
+	b->min_runs = 5;
+	b->max_runs = 30;
+	b->warmup = 1;
+}
+
+static void bench_release(struct bench_config *b)
+{
+	free(b->name);
+	free(b->command);
+	free(b->metrics);
+	free(b->primary);
+}
+
+static void bench_copy_defaults(struct bench_config *dst, const struct bench_config *def)
+{
+	dst->metrics = xstrdup(def->metrics);
+	dst->primary = xstrdup(def->primary);
+	dst->tolerance = def->tolerance;
+	dst->min_runs = def->min_runs;
+	dst->max_runs = def->max_runs;
+	dst->warmup = def->warmup;
+	dst->timeout_ns = def->timeout_ns;
+	dst->time_budget_ns = def->time_budget_ns;
+}
+
+void config_init(struct config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->alpha = 0.01;
+	bench_defaults(&cfg->defaults);
+}
+
+void config_release(struct config *cfg)
+{
+	size_t i;
+	if (!cfg)
+		return;
+	free(cfg->path);
+	free(cfg->build_command);
+	bench_release(&cfg->defaults);
+	for (i = 0; i < cfg->nr_benches; i++)
+		bench_release(&cfg->benches[i]);
+	free(cfg->benches);
+	for (i = 0; i < cfg->nr_overrides; i++) {
+		free(cfg->overrides[i].key);
+		free(cfg->overrides[i].value);
+		free(cfg->overrides[i].origin);
+	}
+	free(cfg->overrides);
+	memset(cfg, 0, sizeof(*cfg));
+}
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	while (*s == ' ')
+		s++;
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	while (*end == ' ')
+		end++;
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_double_suffix(const char *s, double *out, const char **suffix)
+{
+	char *end;
+	double v;
+	while (*s == ' ')
+		s++;
+	if (!*s)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v))
+		return -1;
+	while (*end == ' ')
+		end++;
+	*out = v;
+	*suffix = end;
+	return 0;
+}
+
+int parse_percent(const char *s, double *out)
+{
+	const char *suffix;
+	double v;
+	if (parse_double_suffix(s, &v, &suffix))
+		return -1;
+	if (!strcmp(suffix, "%"))
+		v /= 100.0;
+	else if (*suffix)
+		return -1;
+	if (v < 0 || v >= 10)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_duration(const char *s, ns_t *out)
+{
+	const char *suffix;
+	double v, scale;
+	if (parse_double_suffix(s, &v, &suffix))
+		return -1;
+	if (!*suffix || !strcmp(suffix, "s"))
+		scale = 1e9;
+	else if (!strcmp(suffix, "ms"))
+		scale = 1e6;
+	else if (!strcmp(suffix, "us"))
+		scale = 1e3;
+	else if (!strcmp(suffix, "m") || !strcmp(suffix, "min"))
+		scale = 60e9;
+	else if (!strcmp(suffix, "h"))
+		scale = 3600e9;
+	else
+		return -1;
+	if (v < 0 || v * scale > 9e18)
+		return -1;
+	*out = (ns_t)(v * scale);
+	return 0;
+}
+
+int parse_run_range(const char *s, size_t *min, size_t *max)
+{
+	const char *dots = strstr(s, "..");
+	uint64_t lo, hi;
+	if (!dots) {
+		if (parse_u64(s, &lo))
+			return -1;
+		hi = lo;
+	} else {
+		char *left = xstrndup(s, (size_t)(dots - s));
+		int bad = parse_u64(left, &lo) || parse_u64(dots + 2, &hi);
+		free(left);
+		if (bad)
+			return -1;
+	}
+	if (lo < 2 || hi < lo || hi > 10000)
+		return -1;
+	*min = lo;
+	*max = hi;
+	return 0;
+}
+
+static int bad_value(const char *origin, const char *key, const char *value, const char *expect)
+{
+	error("%s: invalid value '%s' for %s: expected %s", origin, value, key, expect);
+	return RP_EINPUT;
+}
+
+/* Sets a benchmark option on b. Returns 0, 1 when key is not a benchmark option, or
+ * RP_EINPUT. */
+static int bench_set(struct bench_config *b, const char *key, const char *value,
+		     const char *origin)
+{
+	if (!strcmp(key, "command")) {
+		if (!*value)
+			return bad_value(origin, key, value, "a command line");
+		free(b->command);
+		b->command = xstrdup(value);
+	} else if (!strcmp(key, "metrics")) {
+		if (!*value)
+			return bad_value(origin, key, value, "a list such as 'wall, cpu, maxrss'");
+		free(b->metrics);
+		b->metrics = xstrdup(value);
+	} else if (!strcmp(key, "primary")) {
+		if (!*value)
+			return bad_value(origin, key, value, "a list such as 'wall'");
+		free(b->primary);
+		b->primary = xstrdup(value);
+	} else if (!strcmp(key, "tolerance")) {
+		if (parse_percent(value, &b->tolerance) || b->tolerance <= 0)
+			return bad_value(origin, key, value, "a percentage such as 2%");
+	} else if (!strcmp(key, "runs")) {
+		if (parse_run_range(value, &b->min_runs, &b->max_runs))
+			return bad_value(origin, key, value,
+					 "MIN..MAX runs per side, such as 5..30, with MIN >= 2");
+	} else if (!strcmp(key, "warmup")) {
+		uint64_t v;
+		if (parse_u64(value, &v) || v > 1000)
+			return bad_value(origin, key, value, "a number of runs (0-1000)");
+		b->warmup = (size_t)v;
+	} else if (!strcmp(key, "timeout")) {
+		if (!strcmp(value, "auto"))
+			b->timeout_ns = 0;
+		else if (parse_duration(value, &b->timeout_ns) || !b->timeout_ns)
+			return bad_value(origin, key, value, "a duration such as 60s or 'auto'");
+	} else if (!strcmp(key, "time-budget")) {
+		if (!strcmp(value, "none"))
+			b->time_budget_ns = 0;
+		else if (parse_duration(value, &b->time_budget_ns))
+			return bad_value(origin, key, value, "a duration such as 5m or 'none'");
+	} else {
+		return 1;
+	}
+	return 0;
+}
+
+static struct bench_config *bench_add(struct config *cfg, const char *name)
+{
+	struct bench_config *b;
+	ALLOC_GROW(cfg->benches, cfg->nr_benches + 1, cfg->alloc_benches);
+	b = &cfg->benches[cfg->nr_benches++];
+	memset(b, 0, sizeof(*b));
+	b->name = xstrdup(name);
+	bench_copy_defaults(b, &cfg->defaults);
+	return b;
+}
+
+struct bench_config *config_bench(struct config *cfg, const char *name)
+{
+	size_t i;
+	for (i = 0; i < cfg->nr_benches; i++)
+		if (!strcmp(cfg->benches[i].name, name))
+			return &cfg->benches[i];
+	return NULL;
+}
+
+/* Extracts NAME from `benchmark "NAME"`; returns NULL when section is not one. */
+static char *bench_section_name(const char *section)
+{
+	const char *p = section, *q;
+	if (strncmp(p, "benchmark", 9))
+		return NULL;
+	p += 9;
+	while (*p == ' ')
+		p++;
+	if (*p != '"')
+		return NULL;
+	q = strchr(p + 1, '"');
+	if (!q || q == p + 1 || q[1])
+		return NULL;
+	return xstrndup(p + 1, (size_t)(q - p - 1));
+}
+
+static int valid_bench_name(const char *name)
+{
+	for (; *name; name++)
+		if (!(isalnum((unsigned char)*name) || strchr("-_.:/+", *name)))
+			return 0;
+	return 1;
+}
+
+int config_set(struct config *cfg, const char *section, const char *key, const char *value,
+	       const char *origin)
+{
+	char *name;
+	int ret;
+	if (!section || !strcmp(section, "defaults")) {
+		ret = bench_set(&cfg->defaults, key, value, origin);
+		if (ret == 0 && section == NULL) {
+			struct bench_override *o;
+			ALLOC_GROW(cfg->overrides, cfg->nr_overrides + 1, cfg->alloc_overrides);
+			o = &cfg->overrides[cfg->nr_overrides++];
+			o->key = xstrdup(key);
+			o->value = xstrdup(value);
+			o->origin = xstrdup(origin);
+		}
+		if (ret == 1 && !strcmp(key, "alpha")) {
+			double a;
+			if (parse_percent(value, &a) || a <= 0 || a >= 0.5)
+				return bad_value(origin, key, value, "a level such as 0.01 or 1%");
+			cfg->alpha = a;
+			return 0;
+		}
+		if (ret == 1 && !strcmp(key, "seed")) {
+			if (parse_u64(value, &cfg->seed))
+				return bad_value(origin, key, value, "a non-negative integer");
+			cfg->seed_set = true;
+			return 0;
+		}
+		if (ret == 1) {
+			error("%s: unknown option '%s' in [defaults]; see `revperf init` for the "
+			      "template",
+			      origin, key);
+			return RP_EINPUT;
+		}
+		return ret;
+	}
+	if (!strcmp(section, "build")) {
+		if (!strcmp(key, "command")) {
+			free(cfg->build_command);
+			cfg->build_command = *value ? xstrdup(value) : NULL;
+			return 0;
+		}
+		error("%s: unknown option '%s' in [build]; it takes 'command'", origin, key);
+		return RP_EINPUT;
+	}
+	name = bench_section_name(section);
+	if (!name) {
+		error("%s: unknown section [%s]; expected [build], [defaults] or "
+		      "[benchmark \"NAME\"]",
+		      origin, section);
+		return RP_EINPUT;
+	}
+	if (!valid_bench_name(name)) {
+		error("%s: benchmark name '%s' may only contain letters, digits and -_.:/+",
+		      origin, name);
+		free(name);
+		return RP_EINPUT;
+	}
+	{
+		struct bench_config *b = config_bench(cfg, name);
+		if (!b) {
+			b = bench_add(cfg, name);
+			snprintf(b->origin, sizeof(b->origin), "%s", origin);
+		}
+		free(name);
+		ret = bench_set(b, key, value, origin);
+		if (ret == 1) {
+			error("%s: unknown option '%s' in [%s]; see `revperf init` for the template",
+			      origin, key, section);
+			return RP_EINPUT;
+		}
+	}
+	return ret;
+}
+
+static int config_ini_handler(void *user, const char *section, const char *name, const char *value)
+{
+	struct parse_ctx *ctx = user;
+	char origin[4096 + 32];
+	snprintf(origin, sizeof(origin), "%s:%d", ctx->path, ctx->line);
+	if (!value)
+		value = "";
+	ctx->err = config_set(ctx->cfg, section, name, value, origin);
+	return ctx->err == 0;
+}
+
+/* inih's line reader, wrapped to count lines: the handler then knows file:line. */
+struct counting_reader {
+	FILE *f;
+	struct parse_ctx *ctx;
+};
+
+static char *counting_fgets(char *str, int num, void *stream)
+{
+	struct counting_reader *r = stream;
+	char *res = fgets(str, num, r->f);
+	if (res && (strchr(res, '\n') || feof(r->f)))
+		r->ctx->line++;
+	return res;
+}
+
+int config_read(struct config *cfg, const char *path)
+{
+	struct parse_ctx ctx = { cfg, path, 1, 0 };
+	struct counting_reader reader;
+	FILE *f;
+	int line;
+	struct stat st;
+
+	/* Heap line buffer that grows: long commands must not be truncated. */
+	ini_use_stack = false;
+	ini_allow_realloc = true;
+	ini_max_line = 1 << 16;
+	ini_stop_on_first_error = true;
+
+	f = fopen(path, "r");
+	if (!f) {
+		error("cannot read config %s: %s; run `revperf init` to write one, or pass "
+		      "--config FILE",
+		      path, strerror(errno));
+		return RP_EINPUT;
+	}
+	if (fstat(fileno(f), &st) == 0 && st.st_size > (1 << 20)) {
+		fclose(f);
+		error("config %s is larger than 1 MiB; is it the right file?", path);
+		return RP_EINPUT;
+	}
+	free(cfg->path);
+	cfg->path = xstrdup(path);
+	reader.f = f;
+	reader.ctx = &ctx;
+	/* counting_fgets advances ctx.line as each line is read, before inih calls the
+	 * handler for it, so the handler sees the number of its own line. */
+	ctx.line = 0;
+	line = ini_parse_stream(counting_fgets, &reader, config_ini_handler, &ctx);
+	fclose(f);
+	if (line == 0)
+		return 0;
+	if (line < 0)
+		error("cannot parse config %s: out of memory", path);
+	else if (!ctx.err)
+		error("%s:%d: syntax error: expected [section], 'key = value' or a comment", path,
+		      line);
+	return RP_EINPUT;
+}
+
+int config_finish(struct config *cfg)
+{
+	size_t i, j;
+	for (i = 0; i < cfg->nr_benches; i++) {
+		struct bench_config *b = &cfg->benches[i];
+		for (j = 0; j < cfg->nr_overrides; j++) {
+			int ret = bench_set(b, cfg->overrides[j].key, cfg->overrides[j].value,
+					    cfg->overrides[j].origin);
+			if (ret)
+				return RP_EINPUT;
+		}
+		if (!b->command) {
+			error("%s: [benchmark \"%s\"] has no 'command'; add 'command = ...'",
+			      b->origin, b->name);
+			return RP_EINPUT;
+		}
+	}
+	return 0;
+}
+
+static const char config_template[] =
+	"; revperf configuration: how to build this project and which benchmarks to run.\n"
+	"; Every option below also has a command-line flag that overrides it\n"
+	"; (`revperf compare -h` lists them). Comments start with ';' or '#'.\n"
+	"\n"
+	"[build]\n"
+	"; Runs once per (commit, command) in .revperf/worktrees/<sha>/, output in\n"
+	"; .revperf/logs/. Leave empty when there is nothing to build.\n"
+	"command = make -j2\n"
+	"\n"
+	"[defaults]\n"
+	"; Options for every benchmark (a [benchmark] section may override them).\n"
+	"; Metrics: wall, user, sys, cpu, maxrss, minflt, majflt, nvcsw, nivcsw, rchar,\n"
+	"; wchar, task-clock, instructions, cycles, cache-misses, branch-misses,\n"
+	"; iteration (from `revperf-iteration SECONDS` lines), or all.\n"
+	"metrics = wall, cpu, maxrss, wchar\n"
+	"; The metrics that decide the exit code and when to stop sampling.\n"
+	"primary = wall\n"
+	"; A change smaller than this counts as equal.\n"
+	"tolerance = 2%\n"
+	"; Runs per side: at least MIN, more pairs until the verdict is decided, at most MAX.\n"
+	"runs = 5..30\n"
+	"; Runs per side executed first and discarded.\n"
+	"warmup = 1\n"
+	"; Per run; auto = 10 x the baseline median, at least 60 s.\n"
+	"timeout = auto\n"
+	"; Stop sampling a benchmark after this long (none = only the run budget).\n"
+	"time-budget = none\n"
+	"; Confidence level of the verdict is 1 - alpha.\n"
+	"alpha = 0.01\n"
+	"\n"
+	"[benchmark \"example\"]\n"
+	"; Runs in the revision's worktree; shell syntax is allowed.\n"
+	"command = ./build/bench --size 10000\n";
+
+int config_write_template(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	size_t off = 0, len = sizeof(config_template) - 1;
+	if (fd < 0) {
+		if (errno == EEXIST)
+			error("%s already exists; remove it first or edit it", path);
+		else
+			error("cannot create %s: %s", path, strerror(errno));
+		return RP_EINPUT;
+	}
+	while (off < len) {
+		ssize_t n = write(fd, config_template + off, len - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			error("cannot write %s: %s", path, strerror(errno));
+			close(fd);
+			unlink(path);
+			return RP_EINPUT;
+		}
+		off += (size_t)n;
+	}
+	if (close(fd)) {
+		error("cannot write %s: %s", path, strerror(errno));
+		return RP_EINPUT;
+	}
+	return 0;
+}
+
+int config_select(struct config *cfg, const char *names)
+{
+	struct bench_config *kept = xcalloc(cfg->nr_benches + 1, sizeof(*kept));
+	size_t nr = 0, i;
+	char *list = xstrdup(names), *p, *save = NULL;
+	int ret = 0;
+	for (p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		struct bench_config *b;
+		while (*p == ' ')
+			p++;
+		b = config_bench(cfg, p);
+		if (!b) {
+			error("--bench: no benchmark '%s' in %s; its [benchmark \"NAME\"] sections "
+			      "name the choices",
+			      p, cfg->path ? cfg->path : "the configuration");
+			ret = RP_EINPUT;
+			break;
+		}
+		kept[nr++] = *b;
+		memset(b, 0, sizeof(*b));
+		b->name = xstrdup(""); /* a moved-out slot: never matches a name again */
+	}
+	free(list);
+	if (ret) {
+		/* Put nothing back half-way: the moved entries are released with kept. */
+		for (i = 0; i < nr; i++)
+			bench_release(&kept[i]);
+		free(kept);
+		return ret;
+	}
+	for (i = 0; i < cfg->nr_benches; i++)
+		bench_release(&cfg->benches[i]);
+	free(cfg->benches);
+	cfg->benches = kept;
+	cfg->nr_benches = nr;
+	cfg->alloc_benches = cfg->nr_benches + 1;
+	return 0;
+}

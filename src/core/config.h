@@ -1,0 +1,88 @@
+#ifndef REVPERF_CORE_CONFIG_H
+#define REVPERF_CORE_CONFIG_H
+
+#include "util/common.h"
+
+/*
+ * revperf.ini, parsed with libinih (DESIGN.md "Configuration"). Sections:
+ *   [build]              command
+ *   [defaults]           any benchmark option, for every benchmark
+ *   [benchmark "NAME"]   command and benchmark options
+ * Benchmark options: metrics, primary, tolerance, runs (MIN..MAX), warmup, timeout,
+ * time-budget. Command-line flags are applied through config_set() with the flag as
+ * origin, so that they are validated by the same code and override every section.
+ */
+
+struct bench_config {
+	char *name;
+	char *command;
+	char *metrics;      /* comma-separated metric names, or "all" */
+	char *primary;      /* comma-separated primary metrics (decide exit code + stopping) */
+	double tolerance;   /* 0.02 = 2% */
+	size_t min_runs, max_runs;
+	size_t warmup;
+	ns_t timeout_ns;     /* 0 = automatic: 10 x baseline median, at least 60 s */
+	ns_t time_budget_ns; /* 0 = none: stop sampling a benchmark after this much time */
+	char origin[64];     /* "revperf.ini:12" of its section header, for messages */
+};
+
+struct config {
+	char *path;          /* file it was read from, or NULL */
+	char *build_command; /* NULL = nothing to build */
+	double alpha;
+	uint64_t seed;       /* 0 = pick one from the clock */
+	bool seed_set;
+	struct bench_config defaults;
+	struct bench_config *benches;
+	size_t nr_benches, alloc_benches;
+	/* overrides from flags, applied to every benchmark after the file */
+	struct bench_override {
+		char *key, *value, *origin;
+	} *overrides;
+	size_t nr_overrides, alloc_overrides;
+};
+
+/* Initialises cfg with the built-in defaults. Release with config_release(). */
+void config_init(struct config *cfg);
+void config_release(struct config *cfg);
+
+/*
+ * Reads path into cfg. Returns 0, or RP_EINPUT after one error line naming path:line
+ * (a missing file, an unknown section or key, a value that does not parse).
+ */
+int config_read(struct config *cfg, const char *path);
+
+/*
+ * Sets one option as if it were in section (NULL = "defaults", "build", "core" or
+ * "benchmark \"NAME\""), origin names where it came from ("--tolerance"). A benchmark
+ * option given for the defaults is also recorded as an override that config_finish()
+ * applies to every benchmark. Returns 0 or RP_EINPUT with an error printed.
+ */
+int config_set(struct config *cfg, const char *section, const char *key, const char *value,
+	       const char *origin);
+
+/*
+ * Applies overrides and checks the result (every benchmark has a command, runs are
+ * consistent). Returns 0 or RP_EINPUT.
+ */
+int config_finish(struct config *cfg);
+
+/*
+ * Keeps only the benchmarks named in the comma-separated list names ("" keeps none), in
+ * that order. Returns 0, or RP_EINPUT after an error naming an unknown benchmark.
+ */
+int config_select(struct config *cfg, const char *names);
+
+/* The benchmark called name, or NULL. */
+struct bench_config *config_bench(struct config *cfg, const char *name);
+
+/* Writes the commented template of `revperf init` to path; refuses to overwrite. */
+int config_write_template(const char *path);
+
+/* Parsers shared with the command line; each returns 0 or -1 (no message). */
+int parse_percent(const char *s, double *out);    /* "2%", "0.02" */
+int parse_duration(const char *s, ns_t *out);     /* "60s", "500ms", "2m", "1.5" (s) */
+int parse_run_range(const char *s, size_t *min, size_t *max); /* "5..30", "10" */
+int parse_u64(const char *s, uint64_t *out);
+
+#endif

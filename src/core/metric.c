@@ -1,0 +1,196 @@
+#include "core/metric.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/common.h"
+
+static const struct metric_def metrics[] = {
+	{ "wall", UNIT_SECONDS, LOWER_IS_BETTER, "elapsed (wall-clock) time" },
+	{ "user", UNIT_SECONDS, LOWER_IS_BETTER, "user CPU time of the process tree" },
+	{ "sys", UNIT_SECONDS, LOWER_IS_BETTER, "system CPU time of the process tree" },
+	{ "cpu", UNIT_SECONDS, LOWER_IS_BETTER, "user + system CPU time" },
+	{ "maxrss", UNIT_BYTES, LOWER_IS_BETTER, "largest resident set of any process" },
+	{ "minflt", UNIT_COUNT, LOWER_IS_BETTER, "minor page faults" },
+	{ "majflt", UNIT_COUNT, LOWER_IS_BETTER, "major page faults" },
+	{ "nvcsw", UNIT_COUNT, LOWER_IS_BETTER, "voluntary context switches" },
+	{ "nivcsw", UNIT_COUNT, LOWER_IS_BETTER, "involuntary context switches" },
+	{ "rchar", UNIT_BYTES, LOWER_IS_BETTER, "bytes read through read-family calls" },
+	{ "wchar", UNIT_BYTES, LOWER_IS_BETTER, "bytes written through write-family calls" },
+	{ "task-clock", UNIT_SECONDS, LOWER_IS_BETTER, "perf task-clock (CPU time on task)" },
+	{ "instructions", UNIT_COUNT, LOWER_IS_BETTER, "retired instructions (perf)" },
+	{ "cycles", UNIT_COUNT, LOWER_IS_BETTER, "CPU cycles (perf)" },
+	{ "cache-misses", UNIT_COUNT, LOWER_IS_BETTER, "cache misses (perf)" },
+	{ "branch-misses", UNIT_COUNT, LOWER_IS_BETTER, "branch misses (perf)" },
+	{ "iteration", UNIT_SECONDS, LOWER_IS_BETTER,
+	  "mean steady-state in-process iteration time (revperf-iteration lines)" },
+};
+
+const struct metric_def *metric_find(const char *name)
+{
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(metrics); i++)
+		if (!strcmp(metrics[i].name, name))
+			return &metrics[i];
+	return NULL;
+}
+
+size_t metric_count(void)
+{
+	return ARRAY_SIZE(metrics);
+}
+
+const struct metric_def *metric_at(size_t i)
+{
+	return i < ARRAY_SIZE(metrics) ? &metrics[i] : NULL;
+}
+
+static void add_unique(const struct metric_def ***out, size_t *n, size_t *alloc,
+		       const struct metric_def *d)
+{
+	size_t i;
+	for (i = 0; i < *n; i++)
+		if ((*out)[i] == d)
+			return;
+	ALLOC_GROW(*out, *n + 1, *alloc);
+	(*out)[(*n)++] = d;
+}
+
+int metric_parse_list(const char *list, const char *origin, const struct metric_def ***out,
+		      size_t *n)
+{
+	const char *p = list;
+	size_t alloc = 0;
+	*out = NULL;
+	*n = 0;
+	while (*p) {
+		const char *start, *end;
+		char *name;
+		while (*p == ',' || isspace((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		start = p;
+		while (*p && *p != ',' && !isspace((unsigned char)*p))
+			p++;
+		end = p;
+		name = xstrndup(start, (size_t)(end - start));
+		if (!strcmp(name, "all")) {
+			size_t i;
+			for (i = 0; i < ARRAY_SIZE(metrics); i++)
+				if (strcmp(metrics[i].name, "iteration"))
+					add_unique(out, n, &alloc, &metrics[i]);
+		} else {
+			const struct metric_def *d = metric_find(name);
+			if (!d) {
+				error("%s: unknown metric '%s'; known metrics: wall, user, sys, cpu, "
+				      "maxrss, minflt, majflt, nvcsw, nivcsw, rchar, wchar, "
+				      "task-clock, instructions, cycles, cache-misses, "
+				      "branch-misses, iteration, all",
+				      origin, name);
+				free(name);
+				free(*out);
+				*out = NULL;
+				*n = 0;
+				return RP_EINPUT;
+			}
+			add_unique(out, n, &alloc, d);
+		}
+		free(name);
+	}
+	if (!*n) {
+		error("%s: empty metric list; name at least one metric, such as wall", origin);
+		return RP_EINPUT;
+	}
+	return 0;
+}
+
+bool metric_value(const struct metric_def *def, const struct proc_metrics *m, double *value)
+{
+	const char *n = def->name;
+	int perf = -1;
+	if (!strcmp(n, "wall"))
+		*value = (double)m->wall_ns / 1e9;
+	else if (!strcmp(n, "user"))
+		*value = (double)m->user_ns / 1e9;
+	else if (!strcmp(n, "sys"))
+		*value = (double)m->sys_ns / 1e9;
+	else if (!strcmp(n, "cpu"))
+		*value = (double)(m->user_ns + m->sys_ns) / 1e9;
+	else if (!strcmp(n, "maxrss"))
+		*value = (double)m->maxrss_kb * 1024.0;
+	else if (!strcmp(n, "minflt"))
+		*value = (double)m->minflt;
+	else if (!strcmp(n, "majflt"))
+		*value = (double)m->majflt;
+	else if (!strcmp(n, "nvcsw"))
+		*value = (double)m->nvcsw;
+	else if (!strcmp(n, "nivcsw"))
+		*value = (double)m->nivcsw;
+	else if (!strcmp(n, "rchar") || !strcmp(n, "wchar")) {
+		if (!m->io_valid)
+			return false;
+		*value = (double)(n[0] == 'r' ? m->rchar : m->wchar);
+	} else if (!strcmp(n, "task-clock"))
+		perf = PERF_TASK_CLOCK;
+	else if (!strcmp(n, "instructions"))
+		perf = PERF_INSTRUCTIONS;
+	else if (!strcmp(n, "cycles"))
+		perf = PERF_CYCLES;
+	else if (!strcmp(n, "cache-misses"))
+		perf = PERF_CACHE_MISSES;
+	else if (!strcmp(n, "branch-misses"))
+		perf = PERF_BRANCH_MISSES;
+	else
+		return false; /* iteration: parsed from the run's output by the caller */
+	if (perf >= 0) {
+		if (!m->perf_supported[perf])
+			return false;
+		*value = m->perf_value[perf];
+		if (perf == PERF_TASK_CLOCK)
+			*value /= 1e9;
+	}
+	return true;
+}
+
+void metric_format(const struct metric_def *def, double v, char *buf, size_t size)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, size, "n/a");
+		return;
+	}
+	switch (def->unit) {
+	case UNIT_SECONDS:
+		if (v >= 100)
+			snprintf(buf, size, "%.0f s", v);
+		else if (v >= 1)
+			snprintf(buf, size, "%.3g s", v);
+		else if (v >= 1e-3)
+			snprintf(buf, size, "%.3g ms", v * 1e3);
+		else
+			snprintf(buf, size, "%.3g us", v * 1e6);
+		break;
+	case UNIT_BYTES:
+		if (v >= 1024.0 * 1024 * 1024)
+			snprintf(buf, size, "%.3g GiB", v / (1024.0 * 1024 * 1024));
+		else if (v >= 1024.0 * 1024)
+			snprintf(buf, size, "%.3g MiB", v / (1024.0 * 1024));
+		else if (v >= 1024.0)
+			snprintf(buf, size, "%.3g KiB", v / 1024.0);
+		else
+			snprintf(buf, size, "%.0f B", v);
+		break;
+	case UNIT_COUNT:
+		if (v >= 1e9)
+			snprintf(buf, size, "%.3gG", v / 1e9);
+		else if (v >= 1e6)
+			snprintf(buf, size, "%.3gM", v / 1e6);
+		else if (v >= 1e4)
+			snprintf(buf, size, "%.3gk", v / 1e3);
+		else
+			snprintf(buf, size, "%.4g", v);
+		break;
+	}
+}

@@ -1,0 +1,46 @@
+#ifndef REVPERF_CORE_METRIC_H
+#define REVPERF_CORE_METRIC_H
+
+#include "analysis/verdict.h"
+#include "collect/proc.h"
+#include "util/common.h"
+
+/* How a metric's values are displayed; values are stored in these base units. */
+enum metric_unit {
+	UNIT_SECONDS,
+	UNIT_BYTES,
+	UNIT_COUNT,
+};
+
+/* One metric revperf can measure per run (METHODS.md section 1). A static table. */
+struct metric_def {
+	const char *name;
+	enum metric_unit unit;
+	enum direction direction;
+	const char *help;
+};
+
+/* The metric called name, or NULL. */
+const struct metric_def *metric_find(const char *name);
+size_t metric_count(void);
+const struct metric_def *metric_at(size_t i);
+
+/*
+ * Parses a comma-separated list ("wall, cpu" or "all") into *out (an array the caller
+ * frees; the pointed-to definitions are static). Duplicates are dropped. Returns 0, or
+ * RP_EINPUT after an error naming origin and the unknown name.
+ */
+int metric_parse_list(const char *list, const char *origin, const struct metric_def ***out,
+		      size_t *n);
+
+/*
+ * The metric's value from one run's measurements. Returns false when the machine could not
+ * measure it (an unsupported perf counter, unreadable /proc io, no iterations), so that it
+ * is reported as unsupported, never as zero.
+ */
+bool metric_value(const struct metric_def *def, const struct proc_metrics *m, double *value);
+
+/* Formats value with its unit ("12.3 ms", "4.1 MiB", "1234") into buf. */
+void metric_format(const struct metric_def *def, double value, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,143 @@
+#include "core/revision.h"
+
+#include <errno.h>
+#include <git2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/fsutil.h"
+#include "util/common.h"
+
+struct repo {
+	git_repository *repo;
+	char *workdir;
+};
+
+static const char *git_message(void)
+{
+	const git_error *e = git_error_last();
+	return e && e->message ? e->message : "unknown libgit2 error";
+}
+
+void revision_release(struct revision *rev)
+{
+	if (!rev)
+		return;
+	free(rev->expr);
+	free(rev->summary);
+	memset(rev, 0, sizeof(*rev));
+}
+
+int repo_open(const char *dir, struct repo **out)
+{
+	struct repo *r;
+	git_repository *repo = NULL;
+	const char *wd;
+	git_libgit2_init();
+	if (git_repository_open_ext(&repo, dir, 0, NULL) < 0) {
+		error("%s is not inside a git repository (%s); run revperf in your project, or "
+		      "compare commands with --cmd-a/--cmd-b",
+		      dir, git_message());
+		git_libgit2_shutdown();
+		return RP_EINPUT;
+	}
+	wd = git_repository_workdir(repo);
+	if (!wd) {
+		error("%s is a bare repository; revperf needs a work tree", dir);
+		git_repository_free(repo);
+		git_libgit2_shutdown();
+		return RP_EINPUT;
+	}
+	r = xcalloc(1, sizeof(*r));
+	r->repo = repo;
+	r->workdir = xstrdup(wd);
+	/* libgit2 ends the path with '/'; drop it for nicer joins. */
+	if (strlen(r->workdir) > 1 && r->workdir[strlen(r->workdir) - 1] == '/')
+		r->workdir[strlen(r->workdir) - 1] = '\0';
+	*out = r;
+	return 0;
+}
+
+void repo_close(struct repo *r)
+{
+	if (!r)
+		return;
+	git_repository_free(r->repo);
+	free(r->workdir);
+	free(r);
+	git_libgit2_shutdown();
+}
+
+const char *repo_workdir(const struct repo *r)
+{
+	return r->workdir;
+}
+
+int repo_resolve(struct repo *r, const char *expr, struct revision *out)
+{
+	git_object *obj = NULL;
+	git_commit *commit = NULL;
+	const char *summary;
+	int ret = RP_EINPUT;
+
+	memset(out, 0, sizeof(*out));
+	if (git_revparse_single(&obj, r->repo, expr) < 0) {
+		error("unknown revision '%s': %s; use a sha, branch, tag or expression such as "
+		      "HEAD~1",
+		      expr, git_message());
+		goto out;
+	}
+	if (git_object_peel((git_object **)&commit, obj, GIT_OBJECT_COMMIT) < 0) {
+		error("revision '%s' does not name a commit: %s", expr, git_message());
+		goto out;
+	}
+	git_oid_tostr(out->sha, sizeof(out->sha), git_commit_id(commit));
+	summary = git_commit_summary(commit);
+	out->summary = xstrdup(summary ? summary : "");
+	out->commit_time = (int64_t)git_commit_time(commit);
+	out->expr = xstrdup(expr);
+	ret = 0;
+out:
+	git_commit_free(commit);
+	git_object_free(obj);
+	return ret;
+}
+
+int repo_checkout(struct repo *r, const struct revision *rev, const char *dir)
+{
+	git_oid oid;
+	git_commit *commit = NULL;
+	git_checkout_options opts;
+	struct strbuf tmp = STRBUF_INIT;
+	int ret = RP_EINTERNAL;
+
+	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
+	strbuf_addf(&tmp, "%s.tmp-%ld", dir, (long)getpid());
+	if (remove_tree(tmp.buf) < 0)
+		goto out;
+	if (git_oid_fromstr(&oid, rev->sha) < 0 || git_commit_lookup(&commit, r->repo, &oid) < 0) {
+		error("cannot read commit %s: %s", rev->sha, git_message());
+		goto out;
+	}
+	/* An export of the tree into a directory of its own: the user's index and work tree
+	 * are never touched. */
+	opts.checkout_strategy = GIT_CHECKOUT_FORCE | GIT_CHECKOUT_DONT_UPDATE_INDEX;
+	opts.target_directory = tmp.buf;
+	if (git_checkout_tree(r->repo, (git_object *)commit, &opts) < 0) {
+		error("cannot check out %.12s into %s: %s", rev->sha, tmp.buf, git_message());
+		goto out;
+	}
+	if (rename(tmp.buf, dir) < 0) {
+		error("cannot move %s to %s: %s", tmp.buf, dir, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	if (ret)
+		remove_tree(tmp.buf);
+	git_commit_free(commit);
+	strbuf_release(&tmp);
+	return ret;
+}

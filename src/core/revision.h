@@ -1,0 +1,41 @@
+#ifndef REVPERF_CORE_REVISION_H
+#define REVPERF_CORE_REVISION_H
+
+#include "util/common.h"
+
+/* A git repository opened through libgit2. */
+struct repo;
+
+/* One resolved revision. */
+struct revision {
+	char sha[41];
+	char *expr;    /* what the user typed */
+	char *summary; /* first line of the message */
+	int64_t commit_time;
+};
+void revision_release(struct revision *rev);
+
+/*
+ * Opens the repository containing dir (searching upwards, as git does). Returns 0,
+ * RP_EINPUT when dir is not inside a git work tree, RP_EINTERNAL otherwise. Free with
+ * repo_close().
+ */
+int repo_open(const char *dir, struct repo **out);
+void repo_close(struct repo *r);
+/* The root of the work tree (owned by r). */
+const char *repo_workdir(const struct repo *r);
+
+/*
+ * Resolves any revision expression git accepts (sha, branch, tag, HEAD~3, origin/main) to
+ * a commit. Returns 0 or RP_EINPUT with an error naming expr.
+ */
+int repo_resolve(struct repo *r, const char *expr, struct revision *out);
+
+/*
+ * Writes the files of the commit's tree into dir (which must not exist): checked out into
+ * dir.tmp-<pid> first and renamed, so that an interrupted checkout never leaves a partial
+ * tree that looks complete. Returns 0 or RP_EINTERNAL.
+ */
+int repo_checkout(struct repo *r, const struct revision *rev, const char *dir);
+
+#endif

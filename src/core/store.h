@@ -1,0 +1,121 @@
+#ifndef REVPERF_CORE_STORE_H
+#define REVPERF_CORE_STORE_H
+
+#include "analysis/verdict.h"
+#include "collect/machine.h"
+#include "collect/proc.h"
+#include "util/common.h"
+
+/*
+ * The results database: .revperf/revperf.db, SQLite in WAL mode with a versioned schema
+ * (PRAGMA user_version) migrated forward on open, and PRAGMA application_id marking it as
+ * revperf's. Every write that belongs together happens in one transaction, so that an
+ * interrupted revperf loses nothing committed and leaves nothing half-written.
+ * Schema: docs/store.md. A store handle is not thread-safe.
+ */
+struct store;
+
+#define STORE_SCHEMA_VERSION 1
+
+/*
+ * Opens (creating and migrating as needed) the database at path. Returns 0, RP_EINPUT when
+ * the file is not a database, belongs to another program, is corrupt or comes from a newer
+ * revperf (one error line says which and what to do), RP_EINTERNAL otherwise.
+ * Free with store_close().
+ */
+int store_open(const char *path, struct store **out);
+void store_close(struct store *st);
+
+/* The machine row for m (created on first use). */
+int store_machine(struct store *st, const struct machine_info *m, int64_t *id);
+/* The revision row for a commit (created on first use). */
+int store_revision(struct store *st, const char *sha, const char *summary, int64_t commit_time,
+		   int64_t *id);
+
+struct store_build {
+	int64_t id;
+	int64_t revision_id; /* 0 for builds of the --cmd-a/--cmd-b mode */
+	char *command;       /* build command; "" when there is nothing to build */
+	char *worktree;
+	char *log_path;
+	char status[16]; /* "ok" or "failed" */
+	ns_t duration_ns;
+};
+void store_build_release(struct store_build *b);
+
+/* Finds the build of (revision, command). Returns 0 found, 1 not found, <0 error. */
+int store_build_find(struct store *st, int64_t revision_id, const char *command,
+		     struct store_build *out);
+/* Inserts or replaces the build of (revision, command); sets b->id. */
+int store_build_save(struct store *st, struct store_build *b);
+
+/* The benchmark row for a (name, command) definition (created on first use). */
+int store_benchmark(struct store *st, const char *name, const char *command, int64_t *id);
+
+struct store_comparison {
+	int64_t id;
+	int64_t base_build, target_build;
+	const char *base_label, *target_label;
+	uint64_t seed;
+	double alpha;
+};
+int store_comparison_new(struct store *st, struct store_comparison *c);
+int store_comparison_finish(struct store *st, int64_t id, const char *status);
+
+struct store_run {
+	int64_t id;
+	int64_t build_id, benchmark_id, machine_id, comparison_id;
+	char side; /* 'A' (baseline) or 'B' (target) */
+	bool warmup;
+	enum run_status status;
+	int exit_code, signal;
+	const char *detail, *log_path;
+	int64_t started_at; /* unix seconds */
+	double loadavg;
+};
+
+/*
+ * Inserts a run and its metric values (names[i] = values[i]) in one transaction; sets
+ * run->id. Returns 0 or RP_EINTERNAL.
+ */
+int store_run_insert(struct store *st, struct store_run *run, const char *const *names,
+		     const double *values, size_t n);
+
+/* Which runs a query selects: those of one build, benchmark and machine; comparison_id and
+ * side restrict further when non-zero (A/A comparisons keep their sides apart). */
+struct store_run_filter {
+	int64_t build_id, benchmark_id, machine_id, comparison_id;
+	char side;
+};
+
+/*
+ * The values of metric over the successful non-warm-up runs selected by f, oldest first,
+ * in *values (caller frees). Returns 0 or RP_EINTERNAL.
+ */
+int store_run_values(struct store *st, const struct store_run_filter *f, const char *metric,
+		     double **values, size_t *n);
+/* Counts of successful and of failed (any other status) non-warm-up runs for f. */
+int store_run_counts(struct store *st, const struct store_run_filter *f, size_t *ok,
+		     size_t *failed);
+
+/* One run that did not succeed, for the warnings of a report. */
+struct store_failed_run {
+	int64_t id;
+	char side;
+	enum run_status status;
+	int exit_code, signal;
+	char *detail, *log_path;
+};
+/* Failed runs (warm-up included) of a comparison and benchmark; caller frees with
+ * store_failed_runs_free(). */
+int store_failed_runs(struct store *st, int64_t comparison_id, int64_t benchmark_id,
+		      struct store_failed_run **out, size_t *n);
+void store_failed_runs_free(struct store_failed_run *runs, size_t n);
+
+int store_verdict_save(struct store *st, int64_t comparison_id, int64_t benchmark_id,
+		       const char *metric, bool primary, const char *verdict,
+		       const struct verdict_result *r, double q_bh);
+
+enum run_status run_status_parse(const char *s);
+
+#endif

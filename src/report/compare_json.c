@@ -1,0 +1,117 @@
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "util/common.h"
+
+/* A JSON number, or null for NaN/inf (JSON has no such numbers). */
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static const char *unit_name(enum metric_unit u)
+{
+	switch (u) {
+	case UNIT_SECONDS: return "s";
+	case UNIT_BYTES: return "bytes";
+	default: return "count";
+	}
+}
+
+static json_t *metric_json(const struct metric_outcome *m)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "name", json_string(m->def->name));
+	json_object_set_new(o, "unit", json_string(unit_name(m->def->unit)));
+	json_object_set_new(o, "direction", json_string(m->def->direction == HIGHER_IS_BETTER
+								 ? "higher-is-better"
+								 : "lower-is-better"));
+	json_object_set_new(o, "primary", json_boolean(m->primary));
+	json_object_set_new(o, "verdict",
+			    json_string(m->measured ? verdict_name(m->r.verdict) : "unmeasured"));
+	json_object_set_new(o, "ratio", num(m->measured ? m->r.ratio : NAN));
+	json_object_set_new(o, "ci", json_pack("[o, o]", num(m->measured ? m->r.ci_lo : NAN),
+					       num(m->measured ? m->r.ci_hi : NAN)));
+	json_object_set_new(o, "p_welch", num(m->r.p_welch));
+	json_object_set_new(o, "q_bh", num(m->q_bh));
+	json_object_set_new(o, "p_mann_whitney", num(m->r.p_mw));
+	json_object_set_new(o, "p_tost", num(m->r.p_tost));
+	json_object_set_new(o, "baseline", json_pack("{s:I, s:o, s:o}", "n", (json_int_t)m->r.n_a,
+						     "mean", num(m->r.mean_a), "sd",
+						     num(m->r.sd_a)));
+	json_object_set_new(o, "target", json_pack("{s:I, s:o, s:o}", "n", (json_int_t)m->r.n_b,
+						   "mean", num(m->r.mean_b), "sd", num(m->r.sd_b)));
+	json_object_set_new(o, "log_shifted", json_boolean(m->r.shifted));
+	json_object_set_new(o, "degenerate", json_boolean(m->r.degenerate));
+	return o;
+}
+
+static json_t *bench_json(const struct bench_outcome *b)
+{
+	json_t *o = json_object(), *metrics = json_array(), *failed = json_array();
+	size_t i;
+	json_object_set_new(o, "name", json_string(b->name));
+	json_object_set_new(o, "runs",
+			    json_pack("{s:{s:I, s:I, s:I}, s:{s:I, s:I, s:I}}", "baseline", "ok",
+				      (json_int_t)b->ok_a, "reused", (json_int_t)b->reused_a,
+				      "failed", (json_int_t)b->failed_a, "target", "ok",
+				      (json_int_t)b->ok_b, "reused", (json_int_t)b->reused_b,
+				      "failed", (json_int_t)b->failed_b));
+	json_object_set_new(o, "looks", json_integer((json_int_t)b->looks));
+	json_object_set_new(o, "decided", json_boolean(b->decided));
+	json_object_set_new(o, "tolerance", json_real(b->tolerance));
+	json_object_set_new(o, "ci_level", json_real(1.0 - b->ci_alpha));
+	json_object_set_new(o, "elapsed_s", json_real(b->elapsed_s));
+	json_object_set_new(o, "error", b->error ? json_string(b->error) : json_null());
+	json_object_set_new(o, "target_broken", json_boolean(b->target_broken));
+	for (i = 0; i < b->nr_metrics; i++)
+		json_array_append_new(metrics, metric_json(&b->metrics[i]));
+	json_object_set_new(o, "metrics", metrics);
+	for (i = 0; i < b->nr_failed; i++) {
+		const struct store_failed_run *r = &b->failed[i];
+		json_array_append_new(
+			failed, json_pack("{s:I, s:s, s:s, s:i, s:i, s:s?, s:s?}", "run_id",
+					  (json_int_t)r->id, "side", report_side_name(r->side),
+					  "status", run_status_name(r->status), "exit_code",
+					  r->exit_code, "signal", r->signal, "detail", r->detail,
+					  "log", r->log_path));
+	}
+	json_object_set_new(o, "failed_runs", failed);
+	return o;
+}
+
+int report_compare_json(FILE *f, const struct compare_result *res)
+{
+	json_t *root = json_object(), *benches = json_array();
+	size_t i;
+	int ret;
+	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
+	json_object_set_new(root, "schema", json_integer(1));
+	json_object_set_new(root, "comparison_id", json_integer((json_int_t)res->comparison_id));
+	json_object_set_new(root, "baseline",
+			    json_pack("{s:s, s:s?}", "label", res->base_label, "sha",
+				      res->base_sha[0] ? res->base_sha : NULL));
+	json_object_set_new(root, "target",
+			    json_pack("{s:s, s:s?}", "label", res->target_label, "sha",
+				      res->target_sha[0] ? res->target_sha : NULL));
+	json_object_set_new(root, "same_build", json_boolean(res->same_build));
+	json_object_set_new(root, "alpha", json_real(res->alpha));
+	json_object_set_new(root, "seed", json_integer((json_int_t)res->seed));
+	json_object_set_new(root, "machine",
+			    json_pack("{s:s, s:s, s:i, s:s, s:s}", "hostname",
+				      res->machine.hostname, "cpu_model", res->machine.cpu_model,
+				      "cores", res->machine.cores, "kernel", res->machine.kernel,
+				      "governor", res->machine.governor));
+	json_object_set_new(root, "interrupted", json_boolean(res->interrupted));
+	json_object_set_new(root, "exit_code", json_integer(compare_exit_code(res)));
+	for (i = 0; i < res->nr_benches; i++)
+		json_array_append_new(benches, bench_json(&res->benches[i]));
+	json_object_set_new(root, "benchmarks", benches);
+	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	fputc('\n', f);
+	json_decref(root);
+	return ret ? -1 : 0;
+}

@@ -1,0 +1,116 @@
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "util/common.h"
+
+#define RED "\033[31m"
+#define GREEN "\033[32m"
+#define YELLOW "\033[33m"
+#define BOLD "\033[1m"
+#define RESET "\033[0m"
+
+static const char *verdict_color(enum verdict v, const struct metric_def *def)
+{
+	UNUSED(def);
+	switch (v) {
+	case VERDICT_WORSE: return RED;
+	case VERDICT_BETTER: return GREEN;
+	case VERDICT_UNDECIDED: return YELLOW;
+	default: return "";
+	}
+}
+
+static void format_p(char *buf, size_t size, double p)
+{
+	if (!isfinite(p))
+		snprintf(buf, size, "-");
+	else if (p < 1e-4)
+		snprintf(buf, size, "%.1e", p);
+	else
+		snprintf(buf, size, "%.4f", p);
+}
+
+static void print_metric(FILE *f, const struct bench_outcome *b, const struct metric_outcome *m,
+			 bool color)
+{
+	char mean_a[32], mean_b[32], sd_a[32], sd_b[32], pw[16], q[16], pmw[16];
+	char name[32], ratio[64];
+	const char *verdict = m->measured ? verdict_name(m->r.verdict) : "unmeasured";
+	UNUSED(b);
+	snprintf(name, sizeof(name), "%s%s", m->def->name, m->primary ? " *" : "");
+	if (!m->measured) {
+		fprintf(f, "  %-16s %s%-10s%s %s\n", name, color ? YELLOW : "", verdict,
+			color ? RESET : "",
+			m->r.n_a + m->r.n_b ? "fewer than 2 values on a side"
+					    : "not supported on this machine");
+		return;
+	}
+	metric_format(m->def, m->r.mean_a, mean_a, sizeof(mean_a));
+	metric_format(m->def, m->r.mean_b, mean_b, sizeof(mean_b));
+	metric_format(m->def, m->r.sd_a, sd_a, sizeof(sd_a));
+	metric_format(m->def, m->r.sd_b, sd_b, sizeof(sd_b));
+	format_p(pw, sizeof(pw), m->r.p_welch);
+	format_p(q, sizeof(q), m->q_bh);
+	format_p(pmw, sizeof(pmw), m->r.p_mw);
+	snprintf(ratio, sizeof(ratio), "%.3f [%.3f, %.3f]", m->r.ratio, m->r.ci_lo, m->r.ci_hi);
+	fprintf(f, "  %-16s %s%-10s%s %-24s %11s ± %-9s %11s ± %-9s %8s %8s %8s\n", name,
+		color ? verdict_color(m->r.verdict, m->def) : "", verdict, color ? RESET : "",
+		ratio, mean_a, sd_a, mean_b, sd_b, pw, q, pmw);
+}
+
+int report_compare_text(FILE *f, const struct compare_result *res, bool color)
+{
+	size_t i, j;
+	fprintf(f, "%sbaseline%s %s", color ? BOLD : "", color ? RESET : "", res->base_label);
+	if (res->base_sha[0])
+		fprintf(f, " (%.12s)", res->base_sha);
+	fprintf(f, "  vs  %starget%s %s", color ? BOLD : "", color ? RESET : "",
+		res->target_label);
+	if (res->target_sha[0])
+		fprintf(f, " (%.12s)", res->target_sha);
+	fprintf(f, "\nmachine: %s, %s, %d cores, kernel %s, governor %s; alpha %g, seed %llu\n",
+		res->machine.hostname, res->machine.cpu_model, res->machine.cores,
+		res->machine.kernel, res->machine.governor, res->alpha,
+		(unsigned long long)res->seed);
+	if (res->same_build)
+		fprintf(f, "note: both sides are the same build (an A/A comparison)\n");
+	for (i = 0; i < res->nr_benches; i++) {
+		const struct bench_outcome *b = &res->benches[i];
+		fprintf(f, "\n%s%s%s: %zu + %zu runs", color ? BOLD : "", b->name,
+			color ? RESET : "", b->ok_a, b->ok_b);
+		if (b->reused_a || b->reused_b)
+			fprintf(f, " (%zu + %zu reused)", b->reused_a, b->reused_b);
+		fprintf(f, ", %zu look%s, %.1f s; ratio B/A with %.2f%% CI, tolerance %g%%\n",
+			b->looks, b->looks == 1 ? "" : "s", b->elapsed_s,
+			100.0 * (1.0 - b->ci_alpha), 100.0 * b->tolerance);
+		if (b->nr_metrics) {
+			fprintf(f, "  %-16s %-10s %-24s %23s %23s %8s %8s %8s\n", "metric",
+				"verdict", "ratio [CI]", "baseline mean ± sd",
+				"target mean ± sd", "p Welch", "q BH", "p MW");
+			for (j = 0; j < b->nr_metrics; j++)
+				print_metric(f, b, &b->metrics[j], color);
+		}
+		if (b->error)
+			fprintf(f, "  %s%s: %s%s\n", color ? RED : "",
+				b->target_broken ? "target broken" : "error", b->error,
+				color ? RESET : "");
+		else if (!b->decided && b->looks)
+			fprintf(f, "  undecided after the run budget: raise `runs` or the "
+				   "tolerance, or quiet the machine\n");
+		for (j = 0; j < b->nr_failed; j++) {
+			struct strbuf sb = STRBUF_INIT;
+			report_failed_run(&sb, &b->failed[j]);
+			fprintf(f, "  %swarning%s: excluded %s\n", color ? YELLOW : "",
+				color ? RESET : "", sb.buf);
+			strbuf_release(&sb);
+		}
+	}
+	fprintf(f, "\n* primary metric (decides the exit code). Verdict: the whole CI beyond "
+		   "the tolerance is worse/better, inside it equal, else undecided.\n");
+	if (res->interrupted)
+		fprintf(f, "interrupted: finished runs are stored; run the same command again to "
+			   "continue\n");
+	return 0;
+}

@@ -1,0 +1,47 @@
+#include "report/report.h"
+
+#include <string.h>
+
+#include "util/common.h"
+
+int report_format_parse(const char *s, enum report_format *out)
+{
+	if (!strcmp(s, "text"))
+		*out = REPORT_TEXT;
+	else if (!strcmp(s, "json"))
+		*out = REPORT_JSON;
+	else if (!strcmp(s, "markdown") || !strcmp(s, "md"))
+		*out = REPORT_MARKDOWN;
+	else
+		return -1;
+	return 0;
+}
+
+int report_compare(FILE *f, const struct compare_result *res, enum report_format format,
+		   bool color)
+{
+	int ret;
+	switch (format) {
+	case REPORT_JSON: ret = report_compare_json(f, res); break;
+	case REPORT_MARKDOWN: ret = report_compare_markdown(f, res); break;
+	default: ret = report_compare_text(f, res, color); break;
+	}
+	if (fflush(f) || ferror(f))
+		return -1;
+	return ret;
+}
+
+const char *report_side_name(char side)
+{
+	return side == 'A' ? "baseline" : "target";
+}
+
+void report_failed_run(struct strbuf *sb, const struct store_failed_run *r)
+{
+	strbuf_addf(sb, "%s run %lld %s", report_side_name(r->side), (long long)r->id,
+		    run_status_name(r->status));
+	if (r->detail && *r->detail)
+		strbuf_addf(sb, " (%s)", r->detail);
+	if (r->log_path)
+		strbuf_addf(sb, ", log %s", r->log_path);
+}

@@ -1,0 +1,33 @@
+#ifndef REVPERF_REPORT_REPORT_H
+#define REVPERF_REPORT_REPORT_H
+
+#include <stdio.h>
+
+#include "core/compare.h"
+
+enum report_format {
+	REPORT_TEXT = 0,
+	REPORT_JSON,
+	REPORT_MARKDOWN,
+};
+
+/* Parses "text", "json" or "markdown" (also "md"). Returns 0 or -1. */
+int report_format_parse(const char *s, enum report_format *out);
+
+/*
+ * Writes the comparison report to f. Text uses colour when `color` is set (a TTY).
+ * JSON follows docs/json-schema.md. Returns 0, or -1 on a write error.
+ */
+int report_compare(FILE *f, const struct compare_result *res, enum report_format format,
+		   bool color);
+
+int report_compare_text(FILE *f, const struct compare_result *res, bool color);
+int report_compare_json(FILE *f, const struct compare_result *res);
+int report_compare_markdown(FILE *f, const struct compare_result *res);
+
+/* Shared by the renderers. */
+const char *report_side_name(char side); /* 'A' -> "baseline", 'B' -> "target" */
+/* One failed run as "crashed (killed by SIGSEGV)" into sb. */
+void report_failed_run(struct strbuf *sb, const struct store_failed_run *r);
+
+#endif

@@ -1,0 +1,713 @@
+/*
+ * The runner (collect/proc.h) on real processes. The test binary is also its own fixture
+ * workload: run as `test_proc --burn MS` (and friends, see workload_main()) it burns CPU,
+ * touches memory or reports on its environment, so that no extra program has to be built.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "collect/cmdline.h"
+#include "collect/proc.h"
+#include "util/common.h"
+
+#define MS INT64_C(1000000)
+#define MIB (1024 * 1024)
+
+static char self_exe[PATH_MAX];
+static char tmpdir[] = "/tmp/revperf-test-proc-XXXXXX";
+
+/* ---- the fixture workloads, run in child processes ---- */
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int workload_main(int argc, char **argv)
+{
+	const char *mode = argv[1];
+	long n = argc > 2 ? strtol(argv[2], NULL, 10) : 0;
+
+	if (!strcmp(mode, "--burn")) {
+		/* Busy until n ms of CPU time were used: user time, whatever the machine load. */
+		double end = cpu_seconds() + (double)n / 1000.0;
+		volatile uint64_t x = 0;
+
+		while (cpu_seconds() < end)
+			for (int i = 0; i < 10000; i++)
+				x += (uint64_t)i;
+		return 0;
+	}
+	if (!strcmp(mode, "--touch")) {
+		size_t size = (size_t)n * MIB;
+		char *p = malloc(size);
+
+		if (!p)
+			return 2;
+		memset(p, 1, size);
+		printf("%d\n", p[size / 2]);
+		free(p);
+		return 0;
+	}
+	if (!strcmp(mode, "--pgid-check")) {
+		printf("%s\n", getpid() == getpgrp() ? "leader" : "member");
+		return 0;
+	}
+	if (!strcmp(mode, "--stdin-check")) {
+		char c;
+
+		printf("%s\n", read(STDIN_FILENO, &c, 1) == 0 ? "stdin-eof" : "stdin-data");
+		return 0;
+	}
+	if (!strcmp(mode, "--pwd")) {
+		char cwd[PATH_MAX];
+
+		printf("%s\n", getcwd(cwd, sizeof(cwd)) ? cwd : "?");
+		return 0;
+	}
+	fprintf(stderr, "unknown workload %s\n", mode);
+	return 2;
+}
+
+/* ---- helpers ---- */
+
+static void run(const char *command, ns_t timeout_ns, bool perf, const char *log,
+		struct proc_result *r)
+{
+	struct proc_spec spec = {
+	    .command = command,
+	    .log_path = log,
+	    .timeout_ns = timeout_ns,
+	    .perf_counters = perf,
+	};
+
+	assert_int_equal(proc_run(&spec, r), 0);
+}
+
+/* "'<this test binary>' ARGS" */
+static void self_command(struct strbuf *sb, const char *args)
+{
+	strbuf_reset(sb);
+	strbuf_addf(sb, "'%s' %s", self_exe, args);
+}
+
+static void tmp_path(struct strbuf *sb, const char *name)
+{
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%s/%s", tmpdir, name);
+}
+
+static void read_text(const char *path, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	assert_int_equal(strbuf_read_file(sb, path, 1 << 20), 0);
+}
+
+/* No process of the run's group is left, and no zombie child of ours either. */
+static void assert_group_gone(const struct proc_result *r)
+{
+	assert_true(r->pid > 0);
+	assert_int_equal(kill(-r->pid, 0), -1);
+	assert_int_equal(errno, ESRCH);
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_int_equal(errno, ECHILD);
+}
+
+static ns_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (ns_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* ---- exit statuses ---- */
+
+static void test_true_ok(void **state)
+{
+	struct proc_result r;
+
+	UNUSED(state);
+	run("true", 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_OK);
+	assert_int_equal(r.exit_code, 0);
+	assert_false(r.shell);
+	assert_true(r.m.wall_ns > 0);
+	assert_true(r.m.io_valid);
+	assert_string_equal(r.detail, "");
+	assert_group_gone(&r);
+}
+
+static void test_false_failed(void **state)
+{
+	struct proc_result r;
+
+	UNUSED(state);
+	run("false", 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_FAILED);
+	assert_int_equal(r.exit_code, 1);
+	assert_string_equal(r.detail, "exited with status 1");
+}
+
+static void test_exit_via_shell(void **state)
+{
+	struct proc_result r;
+
+	UNUSED(state);
+	run("exit 3", 0, false, NULL, &r);
+	assert_true(r.shell);
+	assert_int_equal(r.status, RUN_FAILED);
+	assert_int_equal(r.exit_code, 3);
+}
+
+static void test_signal_crashed(void **state)
+{
+	struct proc_result r;
+
+	UNUSED(state);
+	run("kill -SEGV $$", 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_CRASHED);
+	assert_int_equal(r.signal, SIGSEGV);
+	assert_non_null(strstr(r.detail, "killed by SIGSEGV"));
+	assert_group_gone(&r);
+}
+
+/* ---- runs that cannot start ---- */
+
+static void test_command_not_found(void **state)
+{
+	struct proc_result r;
+	char *path = xstrdup(getenv("PATH") ? getenv("PATH") : "");
+
+	UNUSED(state);
+	/* A PATH directory we may not search would make execvp report EACCES instead. */
+	setenv("PATH", "/usr/bin:/bin", 1);
+	run("revperf-no-such-command-4711 --flag", 0, false, NULL, &r);
+	setenv("PATH", path, 1);
+	free(path);
+	assert_int_equal(r.status, RUN_NOT_STARTED);
+	assert_non_null(strstr(r.detail, "revperf-no-such-command-4711"));
+	assert_non_null(strstr(r.detail, strerror(ENOENT)));
+	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+}
+
+static void test_not_executable(void **state)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct proc_result r;
+	FILE *f;
+
+	UNUSED(state);
+	tmp_path(&path, "not-executable");
+	f = fopen(path.buf, "w");
+	assert_non_null(f);
+	fputs("#!/bin/sh\nexit 0\n", f);
+	fclose(f);
+	assert_int_equal(chmod(path.buf, 0644), 0);
+	run(path.buf, 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_NOT_STARTED);
+	assert_non_null(strstr(r.detail, strerror(EACCES)));
+	strbuf_release(&path);
+}
+
+static void test_missing_cwd(void **state)
+{
+	struct proc_spec spec = {.command = "true", .cwd = "/nonexistent/revperf-cwd"};
+	struct proc_result r;
+
+	UNUSED(state);
+	assert_int_equal(proc_run(&spec, &r), 0);
+	assert_int_equal(r.status, RUN_NOT_STARTED);
+	assert_non_null(strstr(r.detail, "/nonexistent/revperf-cwd"));
+	assert_non_null(strstr(r.detail, strerror(ENOENT)));
+}
+
+static void test_log_not_writable(void **state)
+{
+	struct proc_spec spec = {.command = "true", .log_path = "/nonexistent/dir/log"};
+	struct proc_result r;
+
+	UNUSED(state);
+	assert_int_equal(proc_run(&spec, &r), -1);
+	assert_int_equal(r.pid, -1);
+}
+
+/* ---- the process guard ---- */
+
+static void test_timeout(void **state)
+{
+	struct proc_result r;
+	ns_t start = now_ns();
+
+	UNUSED(state);
+	run("sleep 10", 200 * MS, false, NULL, &r);
+	assert_int_equal(r.status, RUN_TIMEOUT);
+	assert_int_equal(r.signal, SIGTERM);
+	assert_non_null(strstr(r.detail, "timed out"));
+	/* Not a timing assertion: only that the guard acted long before sleep would end. */
+	assert_true(now_ns() - start < 5000 * MS);
+	assert_true(r.m.wall_ns >= 200 * MS);
+	assert_group_gone(&r);
+}
+
+static void test_timeout_term_ignored(void **state)
+{
+	struct proc_result r;
+
+	UNUSED(state);
+	/* Both the shell and sleep ignore SIGTERM: only the SIGKILL after 1 s ends them. */
+	run("trap '' TERM; sleep 10; true", 200 * MS, false, NULL, &r);
+	assert_int_equal(r.status, RUN_TIMEOUT);
+	assert_int_equal(r.signal, SIGKILL);
+	assert_non_null(strstr(r.detail, "SIGKILL"));
+	assert_true(r.m.wall_ns >= 1000 * MS);
+	assert_group_gone(&r);
+}
+
+static void test_straggler_killed(void **state)
+{
+	struct proc_result r;
+	ns_t start = now_ns();
+
+	UNUSED(state);
+	run("sleep 30 & exit 0", 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_OK);
+	assert_true(r.stragglers_killed);
+	assert_true(now_ns() - start < 5000 * MS);
+	/* The orphaned sleep came back to us (subreaper) and was reaped, not left a zombie. */
+	assert_group_gone(&r);
+}
+
+static void test_no_straggler(void **state)
+{
+	struct proc_result r;
+
+	UNUSED(state);
+	run("sleep 0; true", 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_OK);
+	assert_false(r.stragglers_killed);
+}
+
+static void fire_sigint_after(timer_t *timer, ns_t delay)
+{
+	struct sigevent sev;
+	struct itimerspec its;
+
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_SIGNAL;
+	sev.sigev_signo = SIGINT;
+	assert_int_equal(timer_create(CLOCK_MONOTONIC, &sev, timer), 0);
+	memset(&its, 0, sizeof(its));
+	its.it_value.tv_nsec = (long)delay;
+	assert_int_equal(timer_settime(*timer, 0, &its, NULL), 0);
+}
+
+static void check_interrupt(void)
+{
+	struct proc_result r;
+	timer_t timer;
+	ns_t start = now_ns();
+
+	interrupt_install();
+	interrupt_reset();
+	fire_sigint_after(&timer, 150 * MS);
+	run("sleep 10", 0, false, NULL, &r);
+	timer_delete(timer);
+	assert_true(interrupt_requested());
+	assert_int_equal(interrupt_signal(), SIGINT);
+	assert_int_equal(r.status, RUN_INTERRUPTED);
+	assert_int_equal(r.signal, SIGTERM);
+	assert_non_null(strstr(r.detail, "interrupted by SIGINT"));
+	assert_true(now_ns() - start < 5000 * MS);
+	assert_group_gone(&r);
+
+	/* Once interrupted, nothing new is started. */
+	run("true", 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_INTERRUPTED);
+	assert_int_equal(r.pid, -1);
+	assert_string_equal(r.detail, "not started: interrupted by SIGINT");
+
+	interrupt_reset();
+	assert_false(interrupt_requested());
+	run("true", 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_OK);
+}
+
+static void test_interrupt(void **state)
+{
+	UNUSED(state);
+	check_interrupt();
+}
+
+static void test_wait_fallback(void **state)
+{
+	struct proc_result r;
+
+	UNUSED(state);
+	proc_wait_fallback_force(true);
+	run("true", 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_OK);
+	run("exit 3", 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_FAILED);
+	assert_int_equal(r.exit_code, 3);
+	run("sleep 10", 200 * MS, false, NULL, &r);
+	assert_int_equal(r.status, RUN_TIMEOUT);
+	assert_group_gone(&r);
+	run("sleep 30 & exit 0", 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_OK);
+	assert_true(r.stragglers_killed);
+	assert_group_gone(&r);
+	check_interrupt();
+	proc_wait_fallback_force(false);
+}
+
+/* ---- metrics of the whole process tree ---- */
+
+static void test_cpu_direct_and_grandchild(void **state)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	struct proc_result r;
+
+	UNUSED(state);
+	self_command(&cmd, "--burn 100");
+	run(cmd.buf, 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_OK);
+	assert_false(r.shell);
+	assert_true(r.m.user_ns > 50 * MS);
+
+	/* Through sh, which waits for the burner: its CPU time is the grandchild's. */
+	self_command(&cmd, "--burn 100; true");
+	run(cmd.buf, 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_OK);
+	assert_true(r.shell);
+	assert_true(r.m.user_ns > 50 * MS);
+	assert_true(r.m.wall_ns >= r.m.user_ns / 2);
+	strbuf_release(&cmd);
+}
+
+static void test_grandchild_writes(void **state)
+{
+	struct strbuf out = STRBUF_INIT, cmd = STRBUF_INIT;
+	struct proc_result r;
+	struct stat st;
+
+	UNUSED(state);
+	tmp_path(&out, "dd.out");
+	strbuf_addf(&cmd, "dd if=/dev/zero of='%s' bs=1M count=4 2>/dev/null; true", out.buf);
+	run(cmd.buf, 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_OK);
+	assert_int_equal(stat(out.buf, &st), 0);
+	assert_int_equal(st.st_size, 4 * MIB);
+	assert_true(r.m.io_valid);
+	assert_true(r.m.wchar >= 4 * MIB);
+	assert_true(r.m.rchar >= 4 * MIB);
+
+	/* Read directly (no shell): rchar of the child itself. */
+	strbuf_reset(&cmd);
+	strbuf_addf(&cmd, "dd if='%s' of=/dev/null bs=65536", out.buf);
+	run(cmd.buf, 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_OK);
+	assert_false(r.shell);
+	assert_true(r.m.io_valid);
+	assert_true(r.m.rchar >= 4 * MIB);
+	strbuf_release(&cmd);
+	strbuf_release(&out);
+}
+
+static void test_maxrss(void **state)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	struct proc_result r;
+
+	UNUSED(state);
+	self_command(&cmd, "--touch 64; true");
+	run(cmd.buf, 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_OK);
+	assert_true(r.m.maxrss_kb >= 60000);
+	assert_true(r.m.minflt >= 60 * MIB / 4096 / 2);
+
+	run("true", 0, false, NULL, &r);
+	assert_true(r.m.maxrss_kb > 0);
+	assert_true(r.m.maxrss_kb < 60000);
+	strbuf_release(&cmd);
+}
+
+static void test_task_clock(void **state)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	bool supported[PERF_COUNTER_MAX];
+	struct proc_result r;
+	double cpu_ns, tc_ns;
+
+	UNUSED(state);
+	proc_perf_probe(supported);
+	if (!supported[PERF_TASK_CLOCK]) {
+		print_message("skipped: perf_event_open(task-clock) refused here "
+			      "(perf_event_paranoid 3 or seccomp)\n");
+		skip();
+	}
+	self_command(&cmd, "--burn 100; true");
+	run(cmd.buf, 0, true, NULL, &r);
+	assert_int_equal(r.status, RUN_OK);
+	assert_true(r.m.perf_supported[PERF_TASK_CLOCK]);
+	cpu_ns = (double)(r.m.user_ns + r.m.sys_ns);
+	tc_ns = r.m.perf_value[PERF_TASK_CLOCK];
+	/* Both include the grandchild; rusage is µs-resolution and includes pre-exec time. */
+	assert_true(tc_ns > 50.0 * MS);
+	assert_true(fabs(tc_ns - cpu_ns) <= 0.2 * cpu_ns + 10.0 * MS);
+	strbuf_release(&cmd);
+}
+
+static void test_hw_counters_never_zero(void **state)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	bool supported[PERF_COUNTER_MAX];
+	struct proc_result r;
+
+	UNUSED(state);
+	proc_perf_probe(supported);
+	self_command(&cmd, "--burn 20");
+	run(cmd.buf, 0, true, NULL, &r);
+	assert_int_equal(r.status, RUN_OK);
+	for (int c = PERF_INSTRUCTIONS; c < PERF_COUNTER_MAX; c++) {
+		if (!supported[c]) {
+			/* Unsupported is said so, and has no value that could pass for a count. */
+			assert_false(r.m.perf_supported[c]);
+			assert_true(isnan(r.m.perf_value[c]));
+		} else if (r.m.perf_supported[c] && c != PERF_CACHE_MISSES) {
+			assert_true(r.m.perf_value[c] > 0);
+		}
+	}
+	/* Not asked for: nothing reported. */
+	run("true", 0, false, NULL, &r);
+	for (int c = 0; c < PERF_COUNTER_MAX; c++) {
+		assert_false(r.m.perf_supported[c]);
+		assert_true(isnan(r.m.perf_value[c]));
+	}
+	assert_string_equal(perf_counter_name(PERF_TASK_CLOCK), "task-clock");
+	assert_string_equal(perf_counter_name(PERF_BRANCH_MISSES), "branch-misses");
+	strbuf_release(&cmd);
+}
+
+/* ---- the child's environment ---- */
+
+static void test_log_output(void **state)
+{
+	struct strbuf log = STRBUF_INIT, text = STRBUF_INIT;
+	struct proc_result r;
+
+	UNUSED(state);
+	tmp_path(&log, "run.log");
+	run("echo out; echo err >&2", 0, false, log.buf, &r);
+	assert_int_equal(r.status, RUN_OK);
+	run("echo direct", 0, false, log.buf, &r);
+	assert_false(r.shell);
+	run("echo out; echo err >&2", 0, false, log.buf, &r);
+	read_text(log.buf, &text);
+	/* Appended, stdout and stderr interleaved in order. */
+	assert_string_equal(text.buf, "out\nerr\ndirect\nout\nerr\n");
+	strbuf_release(&text);
+	strbuf_release(&log);
+}
+
+static void test_child_environment(void **state)
+{
+	struct strbuf log = STRBUF_INIT, text = STRBUF_INIT, cmd = STRBUF_INIT;
+	struct proc_spec spec = {.command = NULL};
+	struct proc_result r;
+	char real_tmp[PATH_MAX];
+
+	UNUSED(state);
+	tmp_path(&log, "env.log");
+	self_command(&cmd, "--stdin-check");
+	run(cmd.buf, 0, false, log.buf, &r);
+	/* Exec'd directly, the workload leads its own group; through sh it is a member. */
+	self_command(&cmd, "--pgid-check");
+	run(cmd.buf, 0, false, log.buf, &r);
+	self_command(&cmd, "--pgid-check; true");
+	run(cmd.buf, 0, false, log.buf, &r);
+	self_command(&cmd, "--pwd");
+	spec.command = cmd.buf;
+	spec.cwd = tmpdir;
+	spec.log_path = log.buf;
+	assert_int_equal(proc_run(&spec, &r), 0);
+	assert_int_equal(r.status, RUN_OK);
+	assert_non_null(realpath(tmpdir, real_tmp));
+	read_text(log.buf, &text);
+	strbuf_reset(&cmd);
+	strbuf_addf(&cmd, "stdin-eof\nleader\nmember\n%s\n", real_tmp);
+	assert_string_equal(text.buf, cmd.buf);
+	strbuf_release(&cmd);
+	strbuf_release(&text);
+	strbuf_release(&log);
+}
+
+/* ---- command lines ---- */
+
+static void test_shell_syntax_table(void **state)
+{
+	static const struct {
+		const char *command;
+		bool shell;
+	} cases[] = {
+	    {"true", false},
+	    {"./build/bench compress data/sample.bin", false},
+	    {"  bench\t--n=1000  ", false},
+	    {"bench 'a b' \"c d\"", false},
+	    {"bench key=value", false},
+	    {"bench -x 1,2 a:b @f %g ^h +i", false},
+	    {"echo $HOME", true},
+	    {"echo `date`", true},
+	    {"a | b", true},
+	    {"a && b", true},
+	    {"a & b", true},
+	    {"a; b", true},
+	    {"a < in", true},
+	    {"a > out", true},
+	    {"(a)", true},
+	    {"ls *.c", true},
+	    {"ls ?.c", true},
+	    {"ls [ab].c", true},
+	    {"ls ~", true},
+	    {"echo {a,b}", true},
+	    {"a # comment", true},
+	    {"a\nb", true},
+	    {"echo a\\ b", true},
+	    {"echo \"$HOME\"", true},
+	    {"echo \"a\\\"b\"", true},
+	    {"echo 'unterminated", true},
+	    {"FOO=1 bench", true},
+	    {"exit 3", true},
+	    {"cd /tmp", true},
+	    {"if", true},
+	    {". ./env", true},
+	    {"", true},
+	    {"   ", true},
+	    {"! false", true},
+	    {"echo '$HOME | x'", false},
+	};
+
+	UNUSED(state);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		if (cmdline_needs_shell(cases[i].command) != cases[i].shell)
+			fail_msg("case %zu: \"%s\" should %sneed a shell", i, cases[i].command,
+				 cases[i].shell ? "" : "not ");
+	}
+}
+
+static void test_split(void **state)
+{
+	static const struct {
+		const char *command;
+		const char *words[5];
+	} cases[] = {
+	    {"true", {"true"}},
+	    {"  a\tb  c ", {"a", "b", "c"}},
+	    {"bench 'a b' \"c d\"", {"bench", "a b", "c d"}},
+	    {"a x'y z'w \"\" ''", {"a", "xy zw", "", ""}},
+	    {"a '$HOME|*'", {"a", "$HOME|*"}},
+	};
+
+	UNUSED(state);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char **argv = cmdline_split(cases[i].command);
+		size_t n = 0;
+
+		assert_non_null(argv);
+		for (; cases[i].words[n]; n++) {
+			assert_non_null(argv[n]);
+			assert_string_equal(argv[n], cases[i].words[n]);
+		}
+		assert_null(argv[n]);
+		cmdline_free(argv);
+	}
+	assert_null(cmdline_split("a | b"));
+	cmdline_free(NULL);
+}
+
+static void test_status_names(void **state)
+{
+	UNUSED(state);
+	assert_string_equal(run_status_name(RUN_OK), "ok");
+	assert_string_equal(run_status_name(RUN_FAILED), "failed");
+	assert_string_equal(run_status_name(RUN_CRASHED), "crashed");
+	assert_string_equal(run_status_name(RUN_TIMEOUT), "timeout");
+	assert_string_equal(run_status_name(RUN_NOT_STARTED), "not-started");
+	assert_string_equal(run_status_name(RUN_INTERRUPTED), "interrupted");
+	assert_string_equal(run_status_name((enum run_status)42), "unknown");
+}
+
+static int setup(void **state)
+{
+	UNUSED(state);
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	struct proc_result r;
+
+	UNUSED(state);
+	strbuf_addf(&cmd, "rm -rf '%s'", tmpdir);
+	run(cmd.buf, 0, false, NULL, &r);
+	strbuf_release(&cmd);
+	return r.status == RUN_OK ? 0 : -1;
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_true_ok),
+	    cmocka_unit_test(test_false_failed),
+	    cmocka_unit_test(test_exit_via_shell),
+	    cmocka_unit_test(test_signal_crashed),
+	    cmocka_unit_test(test_command_not_found),
+	    cmocka_unit_test(test_not_executable),
+	    cmocka_unit_test(test_missing_cwd),
+	    cmocka_unit_test(test_log_not_writable),
+	    cmocka_unit_test(test_timeout),
+	    cmocka_unit_test(test_timeout_term_ignored),
+	    cmocka_unit_test(test_straggler_killed),
+	    cmocka_unit_test(test_no_straggler),
+	    cmocka_unit_test(test_interrupt),
+	    cmocka_unit_test(test_wait_fallback),
+	    cmocka_unit_test(test_cpu_direct_and_grandchild),
+	    cmocka_unit_test(test_grandchild_writes),
+	    cmocka_unit_test(test_maxrss),
+	    cmocka_unit_test(test_task_clock),
+	    cmocka_unit_test(test_hw_counters_never_zero),
+	    cmocka_unit_test(test_log_output),
+	    cmocka_unit_test(test_child_environment),
+	    cmocka_unit_test(test_shell_syntax_table),
+	    cmocka_unit_test(test_split),
+	    cmocka_unit_test(test_status_names),
+	};
+	ssize_t n;
+
+	if (argc > 1 && !strncmp(argv[1], "--", 2))
+		return workload_main(argc, argv);
+	n = readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1);
+	if (n <= 0)
+		return 1;
+	self_exe[n] = '\0';
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
