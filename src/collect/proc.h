@@ -63,9 +63,15 @@ struct proc_result {
 /*
  * Runs one fresh process of spec->command and measures it. The child runs in its own
  * process group; on timeout or interrupt the whole group is killed (SIGTERM, then SIGKILL
- * after 1 s). Returns 0 when the run happened (whatever its status, see result->status),
- * -1 on an internal failure (fork, pipe) with an error printed.
- * Not thread-safe (uses SIGCHLD state of the process).
+ * after 1 s), and whatever is left of the group when the child exits is killed and reaped
+ * (result->stragglers_killed). Wall time runs from the release of the child to its exec
+ * until its exit; the other metrics cover the child and the descendants it waited for.
+ * Returns 0 when the run happened (whatever its status, see result->status), -1 on an
+ * internal failure (fork, socketpair, log file) with an error printed.
+ * Side effects on the calling process: it becomes a child subreaper (orphaned descendants
+ * of benchmarks come back to it and are reaped). The child gets PR_SET_PDEATHSIG SIGKILL,
+ * so call it from a thread that outlives the run. SIGCHLD must not be SIG_IGN.
+ * Not thread-safe (waits for its child with waitid/wait4 and reaps by process group).
  */
 int proc_run(const struct proc_spec *spec, struct proc_result *result);
 

@@ -169,6 +169,9 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 		goto out;
 	}
 	strbuf_addstr(&detail, res.detail);
+	if (res.stragglers_killed)
+		strbuf_addf(&detail, "%sprocesses it left running were killed",
+			    detail.len ? "; " : "");
 	if (res.status == RUN_OK) {
 		for (i = 0; i < c->nr_defs; i++) {
 			double v;
@@ -186,10 +189,12 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 				names[nv] = "iteration";
 				values[nv++] = v;
 				if (!steady)
-					strbuf_addstr(&detail, "iterations never reached a steady state "
-							       "(CV of 5 consecutive >= 2%)");
+					strbuf_addf(&detail, "%siterations never reached a steady "
+						    "state (CV of 5 consecutive >= 2%%)",
+						    detail.len ? "; " : "");
 			} else {
-				strbuf_addstr(&detail, "no revperf-iteration lines in its output");
+				strbuf_addf(&detail, "%sno revperf-iteration lines in its output",
+					    detail.len ? "; " : "");
 			}
 		}
 	}

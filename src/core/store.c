@@ -395,20 +395,11 @@ int store_comparison_finish(struct store *st, int64_t id, const char *status)
 	return rc == SQLITE_DONE ? 0 : db_error(st, "cannot finish a comparison");
 }
 
-static const char *const status_names[] = {
-	[RUN_OK] = "ok",
-	[RUN_FAILED] = "failed",
-	[RUN_CRASHED] = "crashed",
-	[RUN_TIMEOUT] = "timeout",
-	[RUN_NOT_STARTED] = "not-started",
-	[RUN_INTERRUPTED] = "interrupted",
-};
-
 enum run_status run_status_parse(const char *s)
 {
-	size_t i;
-	for (i = 0; s && i < ARRAY_SIZE(status_names); i++)
-		if (!strcmp(status_names[i], s))
+	int i;
+	for (i = RUN_OK; s && i <= RUN_INTERRUPTED; i++)
+		if (!strcmp(run_status_name((enum run_status)i), s))
 			return (enum run_status)i;
 	return RUN_FAILED;
 }
@@ -438,7 +429,7 @@ int store_run_insert(struct store *st, struct store_run *run, const char *const 
 		sqlite3_bind_null(stmt, 4);
 	bind_text(stmt, 5, side);
 	sqlite3_bind_int(stmt, 6, run->warmup);
-	bind_text(stmt, 7, status_names[run->status]);
+	bind_text(stmt, 7, run_status_name(run->status));
 	sqlite3_bind_int(stmt, 8, run->exit_code);
 	sqlite3_bind_int(stmt, 9, run->signal);
 	bind_text(stmt, 10, run->detail && *run->detail ? run->detail : NULL);

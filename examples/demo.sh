@@ -1,0 +1,20 @@
+#!/bin/sh
+# make demo: create the example project's history in a temporary folder and let revperf
+# judge a neutral commit, a ~10% CPU regression and a commit that writes far more.
+set -eu
+REVPERF=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+dir=$(mktemp -d "${TMPDIR:-/tmp}/revperf-demo.XXXXXX")
+"$here/make-history.sh" "$dir/kvstore" >/dev/null
+cd "$dir/kvstore"
+echo "== example history in $dir/kvstore"
+git log --oneline --decorate | cat
+for target in neutral cpu-regression more-writes; do
+	echo
+	echo "== revperf compare baseline $target"
+	status=0
+	"$REVPERF" compare baseline "$target" || status=$?
+	echo "(exit status $status: 0 = no regression, 1 = a primary metric is worse)"
+done
+echo
+echo "Results are stored in $dir/kvstore/.revperf/revperf.db; run logs in .revperf/logs/."

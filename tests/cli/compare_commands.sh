@@ -1,0 +1,40 @@
+# --cmd-a/--cmd-b: two commands compared without git, in all three formats.
+. "$SRCDIR/tests/cli/lib/common.bash"
+
+# A 5x slower target is worse (exit 1) on wall time, decided within the budget.
+expect_exit 1 "$REVPERF" compare --cmd-a 'sleep 0.01' --cmd-b 'sleep 0.05' --runs 3..10 \
+	--seed 7 -f json
+json_get out.txt "d['benchmarks'][0]['metrics'][0]['name']" | grep -qx wall || fail "wall first"
+[ "$(json_get out.txt "d['benchmarks'][0]['metrics'][0]['verdict']")" = worse ] ||
+	fail "slower target not worse"
+[ "$(json_get out.txt "d['exit_code']")" = 1 ] || fail "json exit_code"
+[ "$(json_get out.txt "d['seed']")" = 7 ] || fail "seed not recorded"
+python3 - out.txt <<'PY' || fail "json invariants"
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["benchmarks"][0]["metrics"][0]
+lo, hi = m["ci"]
+assert lo <= m["ratio"] <= hi, m
+assert lo > 1.02, m                      # worse means the whole CI is beyond the tolerance
+assert m["baseline"]["n"] >= 3 and m["target"]["n"] >= 3
+assert 0 <= m["p_welch"] <= 1 and 0 <= m["q_bh"] <= 1
+assert d["machine"]["cores"] >= 1
+PY
+
+# The same command on both sides is never worse; text output shows the table.
+expect_exit 0 "$REVPERF" compare --cmd-a 'sleep 0.02' --cmd-b 'sleep 0.02' --runs 3..8 -q
+expect_grep '^  wall \* ' out.txt
+expect_no_grep 'worse' out.txt
+
+# Markdown for a pull-request comment.
+expect_exit 0 "$REVPERF" compare --cmd-a 'true' --cmd-b 'true' --runs 3..3 -f markdown \
+	--metrics wall,maxrss
+expect_grep '^\| benchmark \| metric \| verdict' out.txt
+expect_grep '^\| command \| maxrss \|' out.txt
+
+# A bad format is a usage error.
+expect_exit 2 "$REVPERF" compare --cmd-a true --cmd-b true -f xml
+expect_one_line err.txt
+# Runs are stored in .revperf/ of the current directory.
+[ -f .revperf/revperf.db ] || fail "no database"
+echo ok

@@ -1,0 +1,38 @@
+# Git mode on a tiny repository: builds cached per (commit, command), A/A kept apart,
+# reuse of stored runs, and the verdict of a real slowdown.
+. "$SRCDIR/tests/cli/lib/common.bash"
+
+make_tiny_repo repo
+cd repo
+printf 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done\n' >work.sh
+git commit -qam "ten times more work" && git tag slow
+
+expect_exit 1 "$REVPERF" compare base slow -q --seed 1 -f json
+[ "$(json_get out.txt "d['benchmarks'][0]['metrics'][0]['verdict']")" = worse ] || fail "not worse"
+expect_grep 'building [0-9a-f]{12} \(base\)' err.txt
+[ -f .revperf/worktrees/$(git rev-parse base)/built.txt ] || fail "build did not run in the worktree"
+ls .revperf/logs/build-*.log >/dev/null || fail "no build log"
+
+# Second time: builds cached, runs reused (and no new build).
+expect_exit 1 "$REVPERF" compare base slow -q -f json
+expect_no_grep 'building' err.txt
+reused=$(json_get out.txt "d['benchmarks'][0]['runs']['baseline']['reused']")
+[ "$reused" -ge 3 ] || fail "stored runs not reused ($reused)"
+
+# Revision expressions git accepts.
+expect_exit 1 "$REVPERF" compare HEAD~1 HEAD -q -f json
+[ "$(json_get out.txt "d['baseline']['sha']")" = "$(git rev-parse base)" ] || fail "HEAD~1"
+
+# A/A: same build on both sides; runs of the two sides are not shared, never worse/better.
+expect_exit 0 "$REVPERF" compare base base -q -f json --runs 4..4
+python3 - out.txt <<'PY' || fail "A/A"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["same_build"] is True
+b = d["benchmarks"][0]
+assert b["runs"]["baseline"]["reused"] == 0 and b["runs"]["target"]["reused"] == 0, b["runs"]
+m = b["metrics"][0]
+assert m["verdict"] in ("equal", "undecided"), m
+assert m["ratio"] != 1.0 or m["baseline"]["sd"] == 0, m   # two distinct samples
+PY
+echo ok

@@ -1,0 +1,48 @@
+# An interrupted compare keeps every finished run (SIGINT, SIGTERM, kill -9), and running
+# the same compare again reuses them and continues.
+. "$SRCDIR/tests/cli/lib/common.bash"
+
+make_tiny_repo repo
+cd repo
+printf '[build]\ncommand = true\n[benchmark "nap"]\ncommand = sleep 0.2\nruns = 8..8\nwarmup = 0\n' >revperf.ini
+git commit -qam "slow benchmark" && git tag nap
+
+count_runs() { python3 -c "import sqlite3; print(sqlite3.connect('.revperf/revperf.db').execute(\"select count(*) from runs where status='ok' and warmup=0\").fetchone()[0])"; }
+
+for sig in INT TERM KILL; do
+	rm -rf .revperf
+	"$REVPERF" compare nap nap -q >out.txt 2>err.txt &
+	pid=$!
+	sleep 2.2
+	kill -s $sig $pid
+	status=0
+	wait $pid || status=$?
+	case $sig in
+	INT) [ $status = 130 ] || fail "SIGINT exit $status" ;;
+	TERM) [ $status = 143 ] || fail "SIGTERM exit $status" ;;
+	KILL) [ $status = 137 ] || fail "kill -9 exit $status" ;;
+	esac
+	n=$(count_runs)
+	[ "$n" -ge 3 ] && [ "$n" -lt 16 ] || fail "after SIG$sig: $n finished runs stored"
+	# No stray benchmark left running.
+	! pgrep -f 'sleep 0.2' >/dev/null || fail "a benchmark process survived SIG$sig"
+	# The database is intact and the same compare continues from the stored runs
+	# (git mode, distinct commits, so that runs are reusable).
+	python3 -c "import sqlite3; assert sqlite3.connect('.revperf/revperf.db').execute('pragma integrity_check').fetchone()[0]=='ok'" ||
+		fail "database damaged by SIG$sig"
+done
+[ "$sig" = KILL ]
+echo "interrupted text report:"; cat out.txt
+
+# Resume across distinct revisions: interrupt, then finish with reuse.
+rm -rf .revperf
+"$REVPERF" compare base nap -q --config revperf.ini >/dev/null 2>&1 &
+pid=$!
+sleep 2.2
+kill -INT $pid; wait $pid || true
+before=$(count_runs)
+expect_exit 0 "$REVPERF" compare base nap -q -f json --metrics wall --tolerance 50%
+reused=$(json_get out.txt "d['benchmarks'][0]['runs']['baseline']['reused'] + d['benchmarks'][0]['runs']['target']['reused']")
+[ "$reused" -ge 2 ] && [ "$reused" -le "$before" ] || fail "reused $reused of $before stored runs"
+[ "$(json_get out.txt "d['benchmarks'][0]['runs']['target']['ok']")" = 8 ] || fail "did not continue to 8 runs"
+echo ok

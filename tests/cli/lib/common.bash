@@ -1,0 +1,53 @@
+# Shared by the CLI tests: a temp dir per test, assertions that print what failed.
+set -u
+: "${REVPERF:?REVPERF must point to the binary}"
+: "${SRCDIR:?SRCDIR must point to the source tree}"
+TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/revperf-cli.XXXXXX")
+trap 'rm -rf "$TEST_TMP"' EXIT
+cd "$TEST_TMP"
+export GIT_CONFIG_NOSYSTEM=1 HOME="$TEST_TMP"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# expect_exit CODE CMD...: runs CMD, stdout in out.txt, stderr in err.txt.
+expect_exit() {
+	local want=$1; shift
+	local got=0
+	"$@" >out.txt 2>err.txt || got=$?
+	if [ "$got" != "$want" ]; then
+		echo "--- stdout"; cat out.txt; echo "--- stderr"; cat err.txt
+		fail "expected exit $want, got $got: $*"
+	fi
+}
+
+expect_grep() { # PATTERN FILE
+	grep -q -E -- "$1" "$2" || { echo "--- $2"; cat "$2"; fail "no match for /$1/ in $2"; }
+}
+
+expect_no_grep() { # PATTERN FILE
+	! grep -q -E -- "$1" "$2" || { echo "--- $2"; cat "$2"; fail "unexpected /$1/ in $2"; }
+}
+
+# expect_one_line FILE: errors are one line.
+expect_one_line() {
+	[ "$(wc -l <"$1")" -eq 1 ] || { cat "$1"; fail "expected exactly one line in $1"; }
+}
+
+# json_get FILE EXPR: evaluates a Python expression on the parsed JSON as `d`.
+json_get() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
+
+# A small git project whose benchmark is a shell command, for fast tests.
+make_tiny_repo() {
+	mkdir -p "$1" && cd "$1"
+	git init -q . && git config user.email t@example.com && git config user.name test
+	cat >revperf.ini <<'INI'
+[build]
+command = echo built > built.txt
+[benchmark "spin"]
+command = sh ./work.sh
+runs = 3..6
+INI
+	printf 'i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done\n' >work.sh
+	git add . && git commit -qm base && git tag base
+	cd - >/dev/null
+}

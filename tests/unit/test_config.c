@@ -1,0 +1,208 @@
+/* Unit tests of the configuration layer: parsing, errors with file:line, overrides. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "core/config.h"
+#include "util/common.h"
+
+static char *write_tmp(const char *text)
+{
+	char *path = xstrdup("/tmp/revperf-test-config-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	return path;
+}
+
+/* Parses text; returns config_read's result and leaves cfg filled. */
+static int parse(struct config *cfg, const char *text)
+{
+	char *path = write_tmp(text);
+	int ret;
+	config_init(cfg);
+	ret = config_read(cfg, path);
+	if (!ret)
+		ret = config_finish(cfg);
+	unlink(path);
+	free(path);
+	return ret;
+}
+
+static void test_full_config(void **state)
+{
+	struct config cfg;
+	struct bench_config *b;
+	UNUSED(state);
+	assert_int_equal(parse(&cfg, "; comment\n[build]\ncommand = make -j2 bench\n"
+				     "[defaults]\ntolerance = 3%\nruns = 4..12\nalpha = 0.05\n"
+				     "[benchmark \"ingest\"]\ncommand = ./b ingest 10 ; inline\n"
+				     "metrics = wall, cpu\nprimary = cpu\ntimeout = 2m\nwarmup = 2\n"
+				     "[benchmark \"query\"]\ncommand = ./b query\ntolerance = 5%\n"),
+			 0);
+	assert_string_equal(cfg.build_command, "make -j2 bench");
+	assert_true(cfg.alpha == 0.05);
+	assert_int_equal(cfg.nr_benches, 2);
+	b = config_bench(&cfg, "ingest");
+	assert_non_null(b);
+	assert_string_equal(b->command, "./b ingest 10");
+	assert_string_equal(b->metrics, "wall, cpu");
+	assert_string_equal(b->primary, "cpu");
+	assert_true(b->tolerance == 0.03);
+	assert_int_equal(b->min_runs, 4);
+	assert_int_equal(b->max_runs, 12);
+	assert_int_equal(b->warmup, 2);
+	assert_true(b->timeout_ns == 120LL * 1000000000LL);
+	b = config_bench(&cfg, "query");
+	assert_true(b->tolerance == 0.05);
+	assert_string_equal(b->primary, "wall");
+	config_release(&cfg);
+}
+
+static void test_long_command_not_truncated(void **state)
+{
+	struct config cfg;
+	struct strbuf text = STRBUF_INIT, cmd = STRBUF_INIT;
+	UNUSED(state);
+	for (int i = 0; i < 200; i++)
+		strbuf_addf(&cmd, "arg%d ", i);
+	strbuf_addstr(&cmd, "end");
+	strbuf_addf(&text, "[benchmark \"long\"]\ncommand = %s\n", cmd.buf);
+	assert_int_equal(parse(&cfg, text.buf), 0);
+	assert_string_equal(config_bench(&cfg, "long")->command, cmd.buf);
+	config_release(&cfg);
+	strbuf_release(&text);
+	strbuf_release(&cmd);
+}
+
+static void test_errors(void **state)
+{
+	static const char *const bad[] = {
+		"[benchmark \"x\"]\ncommand = a\nfoo = 1\n",    /* unknown key */
+		"[nonsense]\nx = 1\n",                            /* unknown section */
+		"[benchmark \"x\"]\ncommand = a\ntolerance = lots\n",
+		"[benchmark \"x\"]\ncommand = a\nruns = 9..3\n",
+		"[benchmark \"x\"]\ncommand = a\nruns = 1..3\n",  /* min < 2 */
+		"[benchmark \"x\"]\ncommand = a\ntimeout = soon\n",
+		"[benchmark \"x\"]\nmetrics = wall\n",            /* no command */
+		"[benchmark \"x\"\ncommand = a\n",                /* syntax */
+		"[benchmark \"bad name\"]\ncommand = a\n",
+		"[defaults]\nalpha = 0.7\n",
+	};
+	UNUSED(state);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct config cfg;
+		assert_int_equal(parse(&cfg, bad[i]), RP_EINPUT);
+		config_release(&cfg);
+	}
+}
+
+static void test_missing_file(void **state)
+{
+	struct config cfg;
+	UNUSED(state);
+	config_init(&cfg);
+	assert_int_equal(config_read(&cfg, "/nonexistent/revperf.ini"), RP_EINPUT);
+	config_release(&cfg);
+}
+
+static void test_override_beats_file(void **state)
+{
+	struct config cfg;
+	char *path = write_tmp("[benchmark \"x\"]\ncommand = a\ntolerance = 5%\nruns = 3..4\n");
+	UNUSED(state);
+	config_init(&cfg);
+	assert_int_equal(config_read(&cfg, path), 0);
+	assert_int_equal(config_set(&cfg, NULL, "tolerance", "1%", "--tolerance"), 0);
+	assert_int_equal(config_set(&cfg, NULL, "runs", "6..8", "--runs"), 0);
+	assert_int_equal(config_set(&cfg, "build", "command", "make x", "--build-command"), 0);
+	assert_int_equal(config_set(&cfg, NULL, "tolerance", "many", "--tolerance"), RP_EINPUT);
+	assert_int_equal(config_finish(&cfg), 0);
+	assert_true(config_bench(&cfg, "x")->tolerance == 0.01);
+	assert_int_equal(config_bench(&cfg, "x")->min_runs, 6);
+	assert_string_equal(cfg.build_command, "make x");
+	config_release(&cfg);
+	unlink(path);
+	free(path);
+}
+
+static void test_select(void **state)
+{
+	struct config cfg;
+	UNUSED(state);
+	assert_int_equal(parse(&cfg, "[benchmark \"a\"]\ncommand = 1\n[benchmark \"b\"]\n"
+				     "command = 2\n[benchmark \"c\"]\ncommand = 3\n"),
+			 0);
+	assert_int_equal(config_select(&cfg, "c,a"), 0);
+	assert_int_equal(cfg.nr_benches, 2);
+	assert_string_equal(cfg.benches[0].name, "c");
+	assert_string_equal(cfg.benches[1].command, "1");
+	assert_int_equal(config_select(&cfg, "zzz"), RP_EINPUT);
+	config_release(&cfg);
+}
+
+static void test_template_parses(void **state)
+{
+	struct config cfg;
+	char path[] = "/tmp/revperf-test-template-XXXXXX";
+	int fd = mkstemp(path);
+	UNUSED(state);
+	close(fd);
+	unlink(path);
+	assert_int_equal(config_write_template(path), 0);
+	assert_int_equal(config_write_template(path), RP_EINPUT); /* never overwrites */
+	config_init(&cfg);
+	assert_int_equal(config_read(&cfg, path), 0);
+	assert_int_equal(config_finish(&cfg), 0);
+	assert_int_equal(cfg.nr_benches, 1);
+	assert_non_null(cfg.build_command);
+	config_release(&cfg);
+	unlink(path);
+}
+
+static void test_value_parsers(void **state)
+{
+	double d;
+	ns_t ns;
+	size_t lo, hi;
+	UNUSED(state);
+	assert_int_equal(parse_percent("2%", &d), 0);
+	assert_true(d == 0.02);
+	assert_int_equal(parse_percent("0.5", &d), 0);
+	assert_true(d == 0.5);
+	assert_int_equal(parse_percent("x%", &d), -1);
+	assert_int_equal(parse_duration("500ms", &ns), 0);
+	assert_true(ns == 500000000LL);
+	assert_int_equal(parse_duration("1.5", &ns), 0);
+	assert_true(ns == 1500000000LL);
+	assert_int_equal(parse_duration("5 parsecs", &ns), -1);
+	assert_int_equal(parse_run_range("5..30", &lo, &hi), 0);
+	assert_int_equal(lo, 5);
+	assert_int_equal(hi, 30);
+	assert_int_equal(parse_run_range("10", &lo, &hi), 0);
+	assert_int_equal(lo, 10);
+	assert_int_equal(hi, 10);
+	assert_int_equal(parse_run_range("5..", &lo, &hi), -1);
+	assert_int_equal(parse_run_range("-3..4", &lo, &hi), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_full_config),
+		cmocka_unit_test(test_long_command_not_truncated),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_override_beats_file),
+		cmocka_unit_test(test_select),
+		cmocka_unit_test(test_template_parses),
+		cmocka_unit_test(test_value_parsers),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

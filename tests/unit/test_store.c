@@ -1,0 +1,185 @@
+/* Unit tests of the SQLite store: schema, foreign files, runs, transactions. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sqlite3.h>
+#include <cmocka.h>
+
+#include "core/store.h"
+#include "util/common.h"
+
+static char *tmp_path(void)
+{
+	char *path = xstrdup("/tmp/revperf-test-store-XXXXXX");
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(path);
+	return path;
+}
+
+static void cleanup(char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	unlink(path);
+	strbuf_addf(&sb, "%s-wal", path);
+	unlink(sb.buf);
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s-shm", path);
+	unlink(sb.buf);
+	strbuf_release(&sb);
+	free(path);
+}
+
+static int64_t add_run(struct store *st, int64_t build, int64_t bench, int64_t machine,
+		       enum run_status status, bool warmup, double wall)
+{
+	struct store_run run = { 0 };
+	const char *names[] = { "wall", "cpu" };
+	double values[] = { wall, wall / 2 };
+	run.build_id = build;
+	run.benchmark_id = bench;
+	run.machine_id = machine;
+	run.side = 'A';
+	run.warmup = warmup;
+	run.status = status;
+	run.detail = status == RUN_OK ? "" : "exit status 1";
+	run.log_path = "/tmp/x.log";
+	run.started_at = 1;
+	assert_int_equal(store_run_insert(st, &run, names, values, 2), 0);
+	return run.id;
+}
+
+static void test_roundtrip_and_reopen(void **state)
+{
+	char *path = tmp_path();
+	struct store *st;
+	struct machine_info m = { "host", "cpu", 2, "6.1", "performance" };
+	struct store_build b = { 0 }, found = { 0 };
+	int64_t machine, machine2, rev, bench, bench2;
+	struct store_run_filter f = { 0 };
+	double *v;
+	size_t n, ok, failed;
+	UNUSED(state);
+
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_machine(st, &m, &machine), 0);
+	assert_int_equal(store_machine(st, &m, &machine2), 0);
+	assert_true(machine == machine2);
+	assert_int_equal(store_revision(st, "abc", "first", 10, &rev), 0);
+	assert_int_equal(store_build_find(st, rev, "make", &found), 1);
+	b.revision_id = rev;
+	b.command = xstrdup("make");
+	b.worktree = xstrdup("/w");
+	snprintf(b.status, sizeof(b.status), "ok");
+	assert_int_equal(store_build_save(st, &b), 0);
+	assert_int_equal(store_benchmark(st, "ingest", "./x", &bench), 0);
+	assert_int_equal(store_benchmark(st, "ingest", "./x --changed", &bench2), 0);
+	assert_true(bench != bench2); /* a changed definition is a new benchmark */
+
+	add_run(st, b.id, bench, machine, RUN_OK, true, 9.0); /* warm-up: never used */
+	add_run(st, b.id, bench, machine, RUN_OK, false, 1.0);
+	add_run(st, b.id, bench, machine, RUN_FAILED, false, 5.0);
+	add_run(st, b.id, bench, machine, RUN_OK, false, 2.0);
+	store_close(st);
+
+	/* Reopen: everything committed is there. */
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_build_find(st, rev, "make", &found), 0);
+	assert_int_equal(found.id, b.id);
+	assert_string_equal(found.worktree, "/w");
+	f.build_id = b.id;
+	f.benchmark_id = bench;
+	f.machine_id = machine;
+	assert_int_equal(store_run_values(st, &f, "wall", &v, &n), 0);
+	assert_int_equal(n, 2);
+	assert_true(v[0] == 1.0 && v[1] == 2.0);
+	free(v);
+	assert_int_equal(store_run_counts(st, &f, &ok, &failed), 0);
+	assert_int_equal(ok, 2);
+	assert_int_equal(failed, 1);
+	f.side = 'B';
+	assert_int_equal(store_run_values(st, &f, "wall", &v, &n), 0);
+	assert_int_equal(n, 0);
+	free(v);
+	store_close(st);
+	store_build_release(&b);
+	store_build_release(&found);
+	cleanup(path);
+}
+
+static void test_foreign_and_corrupt(void **state)
+{
+	char *path = tmp_path();
+	struct store *st = NULL;
+	sqlite3 *db;
+	FILE *f;
+	UNUSED(state);
+
+	/* Another program's SQLite database is refused, and left untouched. */
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE theirs(x); INSERT INTO theirs VALUES(42)",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_open(path, &st), RP_EINPUT);
+	assert_null(st);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "SELECT x FROM theirs", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	unlink(path);
+
+	/* A file that is not a database. */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	for (int i = 0; i < 200; i++)
+		fputs("this is not a database, just text\n", f);
+	fclose(f);
+	assert_int_equal(store_open(path, &st), RP_EINPUT);
+	unlink(path);
+
+	/* A database from a newer revperf. */
+	assert_int_equal(store_open(path, &st), 0);
+	store_close(st);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(store_open(path, &st), RP_EINPUT);
+	cleanup(path);
+}
+
+static void test_wal_mode(void **state)
+{
+	char *path = tmp_path();
+	struct store *st;
+	sqlite3 *db;
+	sqlite3_stmt *stmt;
+	UNUSED(state);
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &stmt, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(stmt, 0), "wal");
+	sqlite3_finalize(stmt);
+	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(stmt, 0), STORE_SCHEMA_VERSION);
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+	store_close(st);
+	cleanup(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip_and_reopen),
+		cmocka_unit_test(test_foreign_and_corrupt),
+		cmocka_unit_test(test_wal_mode),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
