@@ -32,7 +32,10 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#if defined(__GNUC__)
+/* Out of line and not cloned, so that profiles name it plainly. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define KV_NOINLINE __attribute__((noinline, noclone))
+#elif defined(__GNUC__)
 #define KV_NOINLINE __attribute__((noinline))
 #else
 #define KV_NOINLINE
@@ -51,10 +54,10 @@
 #define SCAN_COUNT 64
 #define SCORE_RANGE 1000000u
 
-/* Keys look like "accounts/eu-west-1/users/0123456789abcdef/profile/avatar": 56 bytes, no NUL. */
+/* Keys are 64 bytes, no NUL: "accounts/eu-west-1/users/<16 hex digits>/profile/settings/theme". */
 #define KEY_PREFIX "accounts/eu-west-1/users/"
-#define KEY_SUFFIX "/profile/avatar"
-#define KEY_BYTES 56
+#define KEY_SUFFIX "/profile/settings/theme"
+#define KEY_BYTES 64
 #define VALUE_BYTES 40
 
 /* On-disk record: u32 length, u64 id, u32 score, key, value, u32 crc. */

@@ -93,11 +93,11 @@ int stats_rank_average(const double *x, size_t n, double *ranks);
 
 /* Welch's unequal-variance t-test of b - a, and the (1 - alpha) interval of the difference. */
 struct stats_welch_result {
-	double diff;         /* mean(b) - mean(a) */
-	double se;           /* sqrt(var_a / n_a + var_b / n_b) */
-	double t;            /* diff / se (+-INFINITY or NAN when se == 0) */
-	double df;           /* Welch-Satterthwaite degrees of freedom (NAN when se == 0) */
-	double p;            /* two-sided p-value (NAN when se == 0) */
+	double diff;	     /* mean(b) - mean(a) */
+	double se;	     /* sqrt(var_a / n_a + var_b / n_b) */
+	double t;	     /* diff / se (+-INFINITY or NAN when se == 0) */
+	double df;	     /* Welch-Satterthwaite degrees of freedom (NAN when se == 0) */
+	double p;	     /* two-sided p-value (NAN when se == 0) */
 	double ci_lo, ci_hi; /* diff -+ t_ppf(1 - alpha/2, df) * se ([diff, diff] if se == 0) */
 };
 
@@ -111,7 +111,7 @@ int stats_welch(const double *a, size_t n_a, const double *b, size_t n_b, double
 /* Welch's test on log values, reported on the ratio scale. */
 struct stats_welch_log_result {
 	double t, df, p;     /* of the Welch test on ln(b) - ln(a), as stats_welch */
-	double ratio;        /* geometric mean of b / geometric mean of a */
+	double ratio;	     /* geometric mean of b / geometric mean of a */
 	double ci_lo, ci_hi; /* (1 - alpha) interval of that ratio: exp of the log interval */
 };
 
@@ -128,23 +128,23 @@ int stats_welch_log(const double *a, size_t n_a, const double *b, size_t n_b, do
  * equivalent). With zero standard error, 0 when low < diff < high and 1 otherwise.
  * Needs n_a, n_b >= 2, finite values, low < high.
  */
-int stats_tost(const double *a, size_t n_a, const double *b, size_t n_b, double low,
-	       double high, double *p_tost);
+int stats_tost(const double *a, size_t n_a, const double *b, size_t n_b, double low, double high,
+	       double *p_tost);
 
 /*
  * TOST on log values with a ratio margin: bounds -+ln(margin_ratio), i.e. equivalence
  * means the ratio of geometric means lies inside (1/margin_ratio, margin_ratio). Needs
  * values > 0 and margin_ratio > 1.
  */
-int stats_tost_log(const double *a, size_t n_a, const double *b, size_t n_b,
-		   double margin_ratio, double *p_tost);
+int stats_tost_log(const double *a, size_t n_a, const double *b, size_t n_b, double margin_ratio,
+		   double *p_tost);
 
 struct stats_mw_result {
-	double u_a;          /* U of sample a: pairs (a_i, b_j) with a_i > b_j, ties count 1/2 */
+	double u_a;	     /* U of sample a: pairs (a_i, b_j) with a_i > b_j, ties count 1/2 */
 	double p_asymptotic; /* two-sided, normal approximation, tie- and continuity-corrected */
-	double p_exact;      /* two-sided exact p (SciPy method='exact'); NAN with ties or when
-				n_a * n_b > STATS_MW_EXACT_MAX */
-	bool ties;           /* the pooled sample has ties */
+	double p_exact;	     /* two-sided exact p (SciPy method='exact'); NAN when not asked
+				for, with ties, or when n_a * n_b > STATS_MW_EXACT_MAX */
+	bool ties;	     /* the pooled sample has ties */
 };
 
 /* Largest n_a * n_b for which stats_mann_whitney computes the exact distribution. */
@@ -152,19 +152,20 @@ struct stats_mw_result {
 
 /*
  * Mann-Whitney U test, scipy.stats.mannwhitneyu(a, b, alternative='two-sided',
- * use_continuity=True) with method 'asymptotic' and 'exact'. Needs n_a, n_b >= 1 and no
- * NaN. When all values are tied, p_asymptotic is 1.
+ * use_continuity=True) with method 'asymptotic', and 'exact' too when exact is true (the
+ * exact null distribution costs O((n_a n_b)^2 / 4) time, hence the cap). Needs
+ * n_a, n_b >= 1 and no NaN. When all values are tied, p_asymptotic is 1.
  */
-int stats_mann_whitney(const double *a, size_t n_a, const double *b, size_t n_b,
+int stats_mann_whitney(const double *a, size_t n_a, const double *b, size_t n_b, bool exact,
 		       struct stats_mw_result *out);
 
 /* ---- Normality, density, correlation (stats_tests.c, stats.c) ---- */
 
 /*
- * Shapiro-Wilk W test, Royston's algorithm AS R94 exactly as scipy.stats.shapiro runs it
- * (the sorted sample minus x[n/2], then single-precision arithmetic like the Fortran
- * original, so W and p match SciPy's float32 results). Needs 3 <= n <= 5000 (Royston's
- * range) and finite values; a sample with zero range gives *w = 1, *p = 1 (as SciPy).
+ * Shapiro-Wilk W test, Royston's algorithm AS R94 exactly as scipy.stats.shapiro (1.10)
+ * runs it: the sample minus its median, sorted, then single-precision arithmetic like the
+ * Fortran original, so that W and p match SciPy's float32 results bit for bit. Needs 3 <= n <= 5000
+ * (Royston's range) and finite values; a sample with zero range gives *w = 1, *p = 1 (as SciPy).
  */
 int stats_shapiro_wilk(const double *x, size_t n, double *w, double *p);
 
@@ -190,8 +191,7 @@ struct stats_linreg {
 };
 
 /* Least squares y = slope * x + intercept, scipy.stats.linregress. Needs n >= 2, var(x) > 0. */
-int stats_linear_regression(const double *x, const double *y, size_t n,
-			    struct stats_linreg *out);
+int stats_linear_regression(const double *x, const double *y, size_t n, struct stats_linreg *out);
 
 /*
  * Spearman rank correlation and its two-sided p-value from the t approximation with n - 2
