@@ -2,6 +2,7 @@
 BUILD      ?= build
 BUILD_ASAN ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+MAKEFLAGS  += --no-print-directory
 CMAKE_FLAGS ?=
 
 .PHONY: all deps build build-asan test test-fast demo bench format clean

@@ -54,10 +54,10 @@
 #define SCAN_COUNT 64
 #define SCORE_RANGE 1000000u
 
-/* Keys are 64 bytes, no NUL: "accounts/eu-west-1/users/<16 hex digits>/profile/settings/theme". */
+/* Keys are 56 bytes, no NUL: "accounts/eu-west-1/users/<16 hex digits>/profile/avatar". */
 #define KEY_PREFIX "accounts/eu-west-1/users/"
-#define KEY_SUFFIX "/profile/settings/theme"
-#define KEY_BYTES 64
+#define KEY_SUFFIX "/profile/avatar"
+#define KEY_BYTES 56
 #define VALUE_BYTES 40
 
 /* On-disk record: u32 length, u64 id, u32 score, key, value, u32 crc. */

@@ -33,6 +33,7 @@ struct bench_ctx {
 	struct rng *rng;
 	struct timespec started;
 	size_t planned_max;
+	ns_t timeout_ns; /* of the next runs; refreshed at each look (run_timeout) */
 };
 
 static double seconds_since(const struct timespec *t0)
@@ -78,7 +79,11 @@ static void progress_clear(const struct compare_request *req)
 	}
 }
 
-/* Timeout of the next run: configured, else 10 x the baseline's median wall time. */
+/*
+ * Timeout of the next runs: configured, else 10 x the baseline's median wall time (at
+ * least 60 s; 600 s while the baseline has no successful run). Called before the first
+ * run and at each look, not per run: it reads every stored baseline value.
+ */
 static ns_t run_timeout(struct bench_ctx *c)
 {
 	double *v = NULL, med;
@@ -156,7 +161,7 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	spec.command = s->command ? s->command : c->bench->command;
 	spec.cwd = s->cwd;
 	spec.log_path = log.buf;
-	spec.timeout_ns = run_timeout(c);
+	spec.timeout_ns = c->timeout_ns;
 	spec.perf_counters = true;
 
 	progress(c, side, warmup);
@@ -212,6 +217,10 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	if (store_run_insert(c->req->st, &run, names, values, nv))
 		goto out;
 	*status_out = res.status;
+	/* The first baseline value replaces the provisional 600 s timeout. */
+	if (!warmup && side == 0 && res.status == RUN_OK && c->timeout_ns == FIRST_RUN_TIMEOUT_NS &&
+	    !c->bench->timeout_ns)
+		c->timeout_ns = run_timeout(c);
 	if (!warmup) {
 		if (res.status == RUN_OK)
 			*(side ? &c->out->ok_b : &c->out->ok_a) += 1;
@@ -404,6 +413,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		c->out->reused_b = c->out->ok_b;
 	}
 
+	c->timeout_ns = run_timeout(c);
 	/* Warm-up runs, discarded, in a random order too. */
 	for (w = 0; w < bench->warmup && !stop; w++) {
 		int first = rng_coin(c->rng);
@@ -428,6 +438,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		}
 		if (stop)
 			break;
+		c->timeout_ns = run_timeout(c);
 		ret = evaluate_primaries(c, plan.alpha_per_look, &decided);
 		if (ret)
 			return ret;
@@ -440,8 +451,8 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	for (i = 0; i < c->out->nr_metrics; i++)
 		if (evaluate_metric(c, &c->out->metrics[i], plan.alpha_per_look))
 			return RP_EINTERNAL;
-	if (store_failed_runs(req->st, c->comparison_id, c->out->benchmark_id, &c->out->failed,
-			      &c->out->nr_failed))
+	if (store_run_issues(req->st, c->comparison_id, c->out->benchmark_id, &c->out->issues,
+			      &c->out->nr_issues))
 		return RP_EINTERNAL;
 	c->out->elapsed_s = seconds_since(&c->started);
 	return 0;
@@ -562,7 +573,7 @@ void compare_result_release(struct compare_result *res)
 		free(res->benches[i].name);
 		free(res->benches[i].metrics);
 		free(res->benches[i].error);
-		store_failed_runs_free(res->benches[i].failed, res->benches[i].nr_failed);
+		store_run_issues_free(res->benches[i].issues, res->benches[i].nr_issues);
 	}
 	free(res->benches);
 	free(res->base_label);

@@ -49,8 +49,8 @@ struct bench_outcome {
 	bool decided;              /* every primary metric decided before the budget ran out */
 	char *error;               /* the benchmark could not be compared: why */
 	bool target_broken;        /* the baseline ran, the target fails: a regression */
-	struct store_failed_run *failed;
-	size_t nr_failed;
+	struct store_run_issue *issues; /* failed runs, and successful runs with a note */
+	size_t nr_issues;
 	double elapsed_s;
 };
 

@@ -529,12 +529,13 @@ int store_run_counts(struct store *st, const struct store_run_filter *f, size_t 
 	return rc == SQLITE_ROW ? 0 : db_error(st, "cannot count runs");
 }
 
-int store_failed_runs(struct store *st, int64_t comparison_id, int64_t benchmark_id,
-		      struct store_failed_run **out, size_t *n)
+int store_run_issues(struct store *st, int64_t comparison_id, int64_t benchmark_id,
+		      struct store_run_issue **out, size_t *n)
 {
 	sqlite3_stmt *stmt = prepare(st, "SELECT id, side, status, exit_code, signal, detail,"
 					 " log_path FROM runs WHERE comparison_id = ?1 AND"
-					 " benchmark_id = ?2 AND status <> 'ok' ORDER BY id");
+					 " benchmark_id = ?2 AND (status <> 'ok' OR detail IS NOT NULL)"
+					 " ORDER BY id");
 	size_t alloc = 0;
 	int rc;
 	*out = NULL;
@@ -544,7 +545,7 @@ int store_failed_runs(struct store *st, int64_t comparison_id, int64_t benchmark
 	sqlite3_bind_int64(stmt, 1, comparison_id);
 	sqlite3_bind_int64(stmt, 2, benchmark_id);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		struct store_failed_run *r;
+		struct store_run_issue *r;
 		ALLOC_GROW(*out, *n + 1, alloc);
 		r = &(*out)[(*n)++];
 		r->id = sqlite3_column_int64(stmt, 0);
@@ -557,11 +558,11 @@ int store_failed_runs(struct store *st, int64_t comparison_id, int64_t benchmark
 	}
 	sqlite3_finalize(stmt);
 	if (rc != SQLITE_DONE)
-		return db_error(st, "cannot read failed runs");
+		return db_error(st, "cannot read the runs' notes");
 	return 0;
 }
 
-void store_failed_runs_free(struct store_failed_run *runs, size_t n)
+void store_run_issues_free(struct store_run_issue *runs, size_t n)
 {
 	size_t i;
 	for (i = 0; i < n; i++) {

@@ -98,19 +98,19 @@ int store_run_values(struct store *st, const struct store_run_filter *f, const c
 int store_run_counts(struct store *st, const struct store_run_filter *f, size_t *ok,
 		     size_t *failed);
 
-/* One run that did not succeed, for the warnings of a report. */
-struct store_failed_run {
+/* A run that did not succeed, or succeeded with a note, for the warnings of a report. */
+struct store_run_issue {
 	int64_t id;
 	char side;
 	enum run_status status;
 	int exit_code, signal;
 	char *detail, *log_path;
 };
-/* Failed runs (warm-up included) of a comparison and benchmark; caller frees with
- * store_failed_runs_free(). */
-int store_failed_runs(struct store *st, int64_t comparison_id, int64_t benchmark_id,
-		      struct store_failed_run **out, size_t *n);
-void store_failed_runs_free(struct store_failed_run *runs, size_t n);
+/* The failed runs and the successful runs with a note (warm-ups included) of a comparison
+ * and benchmark, oldest first; caller frees with store_run_issues_free(). */
+int store_run_issues(struct store *st, int64_t comparison_id, int64_t benchmark_id,
+		      struct store_run_issue **out, size_t *n);
+void store_run_issues_free(struct store_run_issue *runs, size_t n);
 
 int store_verdict_save(struct store *st, int64_t comparison_id, int64_t benchmark_id,
 		       const char *metric, bool primary, const char *verdict,

@@ -70,8 +70,8 @@ static json_t *bench_json(const struct bench_outcome *b)
 	for (i = 0; i < b->nr_metrics; i++)
 		json_array_append_new(metrics, metric_json(&b->metrics[i]));
 	json_object_set_new(o, "metrics", metrics);
-	for (i = 0; i < b->nr_failed; i++) {
-		const struct store_failed_run *r = &b->failed[i];
+	for (i = 0; i < b->nr_issues; i++) {
+		const struct store_run_issue *r = &b->issues[i];
 		json_array_append_new(
 			failed, json_pack("{s:I, s:s, s:s, s:i, s:i, s:s?, s:s?}", "run_id",
 					  (json_int_t)r->id, "side", report_side_name(r->side),
@@ -79,7 +79,7 @@ static json_t *bench_json(const struct bench_outcome *b)
 					  r->exit_code, "signal", r->signal, "detail", r->detail,
 					  "log", r->log_path));
 	}
-	json_object_set_new(o, "failed_runs", failed);
+	json_object_set_new(o, "run_issues", failed);
 	return o;
 }
 

@@ -81,12 +81,12 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			md_cell(f, b->error);
 			fputc('\n', f);
 		}
-		for (j = 0; j < b->nr_failed; j++) {
+		for (j = 0; j < b->nr_issues; j++) {
 			struct strbuf sb = STRBUF_INIT;
-			report_failed_run(&sb, &b->failed[j]);
+			report_failed_run(&sb, &b->issues[j]);
 			fputs("\n> warning: ", f);
 			md_cell(f, b->name);
-			fputs(": excluded ", f);
+			fputs(b->issues[j].status == RUN_OK ? ": " : ": excluded ", f);
 			md_cell(f, sb.buf);
 			fputc('\n', f);
 			strbuf_release(&sb);

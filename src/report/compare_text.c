@@ -99,11 +99,11 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 		else if (!b->decided && b->looks)
 			fprintf(f, "  undecided after the run budget: raise `runs` or the "
 				   "tolerance, or quiet the machine\n");
-		for (j = 0; j < b->nr_failed; j++) {
+		for (j = 0; j < b->nr_issues; j++) {
 			struct strbuf sb = STRBUF_INIT;
-			report_failed_run(&sb, &b->failed[j]);
-			fprintf(f, "  %swarning%s: excluded %s\n", color ? YELLOW : "",
-				color ? RESET : "", sb.buf);
+			report_failed_run(&sb, &b->issues[j]);
+			fprintf(f, "  %swarning%s: %s%s\n", color ? YELLOW : "", color ? RESET : "",
+				b->issues[j].status == RUN_OK ? "" : "excluded ", sb.buf);
 			strbuf_release(&sb);
 		}
 	}

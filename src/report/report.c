@@ -36,7 +36,7 @@ const char *report_side_name(char side)
 	return side == 'A' ? "baseline" : "target";
 }
 
-void report_failed_run(struct strbuf *sb, const struct store_failed_run *r)
+void report_failed_run(struct strbuf *sb, const struct store_run_issue *r)
 {
 	strbuf_addf(sb, "%s run %lld %s", report_side_name(r->side), (long long)r->id,
 		    run_status_name(r->status));

@@ -28,6 +28,6 @@ int report_compare_markdown(FILE *f, const struct compare_result *res);
 /* Shared by the renderers. */
 const char *report_side_name(char side); /* 'A' -> "baseline", 'B' -> "target" */
 /* One failed run as "crashed (killed by SIGSEGV)" into sb. */
-void report_failed_run(struct strbuf *sb, const struct store_failed_run *r);
+void report_failed_run(struct strbuf *sb, const struct store_run_issue *r);
 
 #endif

@@ -14,9 +14,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 b = d["benchmarks"][0]
 assert b["target_broken"], b
-st = {r["status"] for r in b["failed_runs"] if r["side"] == "target"}
+st = {r["status"] for r in b["run_issues"] if r["side"] == "target"}
 assert st == {"timeout"}, st
-assert all(r["log"] for r in b["failed_runs"])
+assert all(r["log"] for r in b["run_issues"])
 PY
 
 # Intermittent failures: excluded, warned about, the comparison still decides on the rest.
@@ -31,11 +31,11 @@ python3 - out.txt <<'PY' || fail "flaky runs"
 import json, sys
 d = json.load(open(sys.argv[1]))
 b = d["benchmarks"][0]
-failed = [r for r in b["failed_runs"]]
+failed = [r for r in b["run_issues"] if r["status"] != "ok"]
 assert failed and all(r["status"] == "failed" and r["exit_code"] == 7 for r in failed), failed
 assert b["runs"]["baseline"]["ok"] >= 4 and b["runs"]["target"]["ok"] >= 4
 assert b["error"] is None
 PY
-log=$(json_get out.txt "d['benchmarks'][0]['failed_runs'][0]['log']")
+log=$(json_get out.txt "d['benchmarks'][0]['run_issues'][0]['log']")
 expect_grep '^flaky failure' "$log"
 echo ok

@@ -1,0 +1,7 @@
+#!/bin/sh
+# make bench: every benchmark of revperf itself, in the order of bench/RESULTS.md.
+set -eu
+here=$(dirname "$0")
+echo "== overhead";             "$here/overhead.sh" "$1" 1000 3
+echo "== sensitivity";          "$here/sensitivity.sh" "$1" 10
+echo "== A/A false verdicts";   "$here/aa_false_verdicts.sh" "$1" 100
