@@ -68,7 +68,7 @@ apply() {
 }
 
 cp -- "$src/kvstore.c" "$src/Makefile" .
-printf '%s\n' 'build/' 'data/' >.gitignore
+printf '%s\n' 'build/' 'data/' '.revperf/' >.gitignore
 cat >revperf.ini <<'EOF'
 ; revperf configuration for the kvstore example
 [build]

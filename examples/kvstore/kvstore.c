@@ -13,8 +13,8 @@
  *   4. print one line with the counts and a checksum of every answer, so
  *      that no work can be optimised away and two builds can be compared.
  *
- * The key hash, kv_hash(), is the largest single cost of a lookup (about a
- * third of a run); it is kept out of line so that profilers attribute its
+ * The key hash, kv_hash(), is the largest single cost of a lookup (about
+ * 30% of a run); it is kept out of line so that profilers attribute its
  * time to it, and a change to it shows in the whole-run time.
  *
  * Usage: kvstore [--records N] [--queries M] [--log PATH] [--seed S]
