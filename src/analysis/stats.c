@@ -102,7 +102,7 @@ int stats_percentiles(const double *x, size_t n, const double *q, size_t n_q, do
 
 double stats_percentile(const double *x, size_t n, double q)
 {
-	double v;
+	double v = NAN;
 
 	if (stats_percentiles(x, n, &q, 1, &v) < 0)
 		return NAN;

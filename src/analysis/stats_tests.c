@@ -91,7 +91,7 @@ static double *log_copy(const double *x, size_t n, const char *what)
 int stats_welch_log(const double *a, size_t n_a, const double *b, size_t n_b, double alpha,
 		    struct stats_welch_log_result *out)
 {
-	struct stats_welch_result w;
+	struct stats_welch_result w = {0};
 	double *la = NULL, *lb = NULL;
 	int ret = -1;
 
@@ -119,7 +119,7 @@ out:
 int stats_tost(const double *a, size_t n_a, const double *b, size_t n_b, double low, double high,
 	       double *p_tost)
 {
-	struct stats_welch_result w;
+	struct stats_welch_result w = {0};
 	double p_low, p_high;
 
 	if (!(low < high))

@@ -91,8 +91,8 @@ static enum verdict classify(double lo, double hi, double tolerance, enum direct
 int verdict_decide(const double *a, size_t n_a, const double *b, size_t n_b,
 		   const struct verdict_opts *opts, struct verdict_result *out)
 {
-	struct stats_welch_result w;
-	struct stats_mw_result mw;
+	struct stats_welch_result w = {0};
+	struct stats_mw_result mw = {0};
 	double *la = NULL, *lb = NULL, margin;
 	bool zero = false;
 	int ret = -1;

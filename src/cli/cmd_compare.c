@@ -15,7 +15,7 @@
 
 static struct {
 	const char *config, *state_dir, *bench, *cmd_a, *cmd_b, *format;
-	bool quiet, no_color;
+	bool quiet, no_color, fresh;
 	struct opt_overrides overrides;
 } o;
 
@@ -48,6 +48,8 @@ static const struct option compare_options[] = {
 	{ OPT_CONFIG, 0, "seed", "N", "seed of the randomized run order (reproducible)",
 	  &o.overrides, "seed" },
 	{ OPT_STRING, 'f', "format", "FMT", "text, json or markdown", &o.format, NULL },
+	{ OPT_FLAG, 0, "fresh", NULL, "ignore stored runs of this comparison; measure anew",
+	  &o.fresh, NULL },
 	{ OPT_FLAG, 'q', "quiet", NULL, "no progress line", &o.quiet, NULL },
 	{ OPT_FLAG, 0, "no-color", NULL, "no colour, even on a terminal", &o.no_color, NULL },
 	OPT_END_MARKER,
@@ -63,7 +65,8 @@ const struct command_help compare_help = {
 	"revperf.ini on both in fresh processes, interleaved in random pairs, until the\n"
 	"statistics decide, stores every run in .revperf/revperf.db and prints a verdict per\n"
 	"benchmark and metric: worse, better, equal or undecided, with the ratio and its\n"
-	"confidence interval. Running it again reuses the stored runs and continues.\n"
+	"confidence interval. Running the same comparison again reuses its stored runs\n"
+	"(same builds, benchmark command and machine) and continues; --fresh does not.\n"
 	"Exit status: 0 no regression, 1 a primary metric worse, 2 usage or input error,\n"
 	"3 internal failure, 130 interrupted.",
 	compare_options,
@@ -236,6 +239,7 @@ int cmd_compare(int argc, char **argv)
 	req.st = st;
 	req.sd = &sd;
 	req.progress = !o.quiet && isatty(STDERR_FILENO);
+	req.fresh = o.fresh;
 	err = compare_execute(&req, &res);
 	if (err && !res.nr_benches) {
 		ret = rp_err_exit_code(err);

@@ -395,14 +395,13 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	if (store_benchmark(req->st, bench->name, bench->command, &c->out->benchmark_id))
 		return RP_EINTERNAL;
 	for (i = 0; i < 2; i++) {
-		c->filter[i].build_id = i ? req->b.build_id : req->a.build_id;
+		c->filter[i].base_build = req->a.build_id;
+		c->filter[i].target_build = req->b.build_id;
+		c->filter[i].side = i ? 'B' : 'A';
 		c->filter[i].benchmark_id = c->out->benchmark_id;
 		c->filter[i].machine_id = c->machine_id;
-		if (req->same_build || req->a.command) {
-			/* A/A or command mode: this comparison's own runs, sides apart. */
+		if (req->fresh)
 			c->filter[i].comparison_id = c->comparison_id;
-			c->filter[i].side = i ? 'B' : 'A';
-		}
 	}
 	{
 		size_t failed;

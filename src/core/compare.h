@@ -24,6 +24,7 @@ struct compare_request {
 	struct compare_side a, b;
 	bool same_build; /* A/A: both sides are one build; their runs are kept apart */
 	bool progress;   /* a progress line on stderr (only when it is a TTY) */
+	bool fresh;      /* ignore stored runs: measure everything anew */
 };
 
 /* The verdict of one benchmark and metric. */
@@ -71,7 +72,9 @@ struct compare_result {
  * Runs every configured benchmark on both sides (warm-up runs, then randomized interleaved
  * pairs until the primary metrics are decided or the budget is spent, METHODS.md 1-2),
  * storing every run as it finishes, and fills *out with the verdicts (also stored).
- * Stored successful runs of the same build, benchmark definition and machine are reused.
+ * Stored successful runs of earlier comparisons of the same pair of builds (same
+ * direction), benchmark definition and machine are reused, each side apart, unless
+ * req->fresh.
  * Returns 0 (also when interrupted: out->interrupted), RP_EINPUT when a benchmark cannot be
  * started at all, RP_EINTERNAL on a store failure. Release out with compare_result_release().
  */

@@ -471,22 +471,25 @@ out:
 static void bind_filter(sqlite3_stmt *stmt, const struct store_run_filter *f)
 {
 	char side[2] = { f->side, 0 };
-	sqlite3_bind_int64(stmt, 1, f->build_id);
+	sqlite3_bind_int64(stmt, 1, f->side == 'A' ? f->base_build : f->target_build);
 	sqlite3_bind_int64(stmt, 2, f->benchmark_id);
 	sqlite3_bind_int64(stmt, 3, f->machine_id);
 	sqlite3_bind_int64(stmt, 4, f->comparison_id);
-	bind_text(stmt, 5, f->side ? side : "");
+	bind_text(stmt, 5, side);
+	sqlite3_bind_int64(stmt, 6, f->base_build);
+	sqlite3_bind_int64(stmt, 7, f->target_build);
 }
 
 #define FILTER_SQL                                                                         \
 	" r.build_id = ?1 AND r.benchmark_id = ?2 AND r.machine_id = ?3 AND r.warmup = 0"  \
-	" AND (?4 = 0 OR r.comparison_id = ?4) AND (?5 = '' OR r.side = ?5)"
+	" AND r.side = ?5 AND (?4 = 0 OR r.comparison_id = ?4) AND r.comparison_id IN"     \
+	" (SELECT id FROM comparisons WHERE base_build = ?6 AND target_build = ?7)"
 
 int store_run_values(struct store *st, const struct store_run_filter *f, const char *metric,
 		     double **values, size_t *n)
 {
 	sqlite3_stmt *stmt = prepare(st, "SELECT v.value FROM runs r JOIN metric_values v ON"
-					 " v.run_id = r.id AND v.metric = ?6 WHERE" FILTER_SQL
+					 " v.run_id = r.id AND v.metric = ?8 WHERE" FILTER_SQL
 					 " AND r.status = 'ok' ORDER BY r.id");
 	size_t alloc = 0;
 	int rc;
@@ -495,7 +498,7 @@ int store_run_values(struct store *st, const struct store_run_filter *f, const c
 	if (!stmt)
 		return RP_EINTERNAL;
 	bind_filter(stmt, f);
-	bind_text(stmt, 6, metric);
+	bind_text(stmt, 8, metric);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		ALLOC_GROW(*values, *n + 1, alloc);
 		(*values)[(*n)++] = sqlite3_column_double(stmt, 0);

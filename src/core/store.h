@@ -81,11 +81,18 @@ struct store_run {
 int store_run_insert(struct store *st, struct store_run *run, const char *const *names,
 		     const double *values, size_t n);
 
-/* Which runs a query selects: those of one build, benchmark and machine; comparison_id and
- * side restrict further when non-zero (A/A comparisons keep their sides apart). */
+/*
+ * Which runs a query selects: the runs of one side of a comparison pair (base build,
+ * target build), one benchmark and one machine. Only runs made by comparisons of the same
+ * pair are reused, so that every value comes from the randomized interleaving of this very
+ * comparison (runs of another pair were measured at another time). comparison_id, when
+ * non-zero, restricts to the runs of that one comparison (--fresh).
+ */
 struct store_run_filter {
-	int64_t build_id, benchmark_id, machine_id, comparison_id;
-	char side;
+	int64_t base_build, target_build;
+	char side; /* 'A': runs of base_build, 'B': runs of target_build */
+	int64_t benchmark_id, machine_id;
+	int64_t comparison_id;
 };
 
 /*

@@ -19,6 +19,14 @@ expect_no_grep 'building' err.txt
 reused=$(json_get out.txt "d['benchmarks'][0]['runs']['baseline']['reused']")
 [ "$reused" -ge 3 ] || fail "stored runs not reused ($reused)"
 
+# --fresh measures anew; another pair (here: the reversed one) never borrows these runs,
+# which were interleaved with a different partner at a different time.
+expect_exit 1 "$REVPERF" compare base slow -q -f json --fresh
+[ "$(json_get out.txt "d['benchmarks'][0]['runs']['baseline']['reused']")" = 0 ] || fail "--fresh reused"
+expect_exit 0 "$REVPERF" compare slow base -q -f json
+[ "$(json_get out.txt "d['benchmarks'][0]['runs']['baseline']['reused']")" = 0 ] || fail "reversed pair reused"
+[ "$(json_get out.txt "d['benchmarks'][0]['metrics'][0]['verdict']")" = better ] || fail "reversed not better"
+
 # Revision expressions git accepts.
 expect_exit 1 "$REVPERF" compare HEAD~1 HEAD -q -f json
 [ "$(json_get out.txt "d['baseline']['sha']")" = "$(git rev-parse base)" ] || fail "HEAD~1"

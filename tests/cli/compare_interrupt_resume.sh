@@ -4,7 +4,10 @@
 
 make_tiny_repo repo
 cd repo
-printf '[build]\ncommand = true\n[benchmark "nap"]\ncommand = sleep 0.2\nruns = 8..8\nwarmup = 0\n' >revperf.ini
+# A uniquely named sleeper, so that the check for survivors cannot see other tests' sleeps.
+nap=nap$RANDOM
+cp /bin/sleep "$TEST_TMP/$nap"
+printf '[build]\ncommand = true\n[benchmark "nap"]\ncommand = %s 0.2\nruns = 8..8\nwarmup = 0\n' "$TEST_TMP/$nap" >revperf.ini
 git commit -qam "slow benchmark" && git tag nap
 
 count_runs() { python3 -c "import sqlite3; print(sqlite3.connect('.revperf/revperf.db').execute(\"select count(*) from runs where status='ok' and warmup=0\").fetchone()[0])"; }
@@ -25,7 +28,13 @@ for sig in INT TERM KILL; do
 	n=$(count_runs)
 	[ "$n" -ge 3 ] && [ "$n" -lt 16 ] || fail "after SIG$sig: $n finished runs stored"
 	# No stray benchmark left running.
-	! pgrep -f 'sleep 0.2' >/dev/null || fail "a benchmark process survived SIG$sig"
+	# (after kill -9 the child dies of PDEATHSIG, asynchronously: give it a moment;
+	# zombies waiting for init to reap them are dead)
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		ps -C "$nap" -o stat= | grep -qv '^Z' || break
+		sleep 0.1
+	done
+	! ps -C "$nap" -o stat= | grep -qv '^Z' || fail "a benchmark process survived SIG$sig"
 	# The database is intact and the same compare continues from the stored runs
 	# (git mode, distinct commits, so that runs are reusable).
 	python3 -c "import sqlite3; assert sqlite3.connect('.revperf/revperf.db').execute('pragma integrity_check').fetchone()[0]=='ok'" ||

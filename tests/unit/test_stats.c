@@ -254,7 +254,7 @@ static size_t check_kde(const json_t *rows)
 		double *x = nums(r, "x", &n), *grid = nums(r, "grid", &ng);
 		double *want = nums(r, "density", &nd), *got = xmallocarray(ng, sizeof(*got));
 		const char *method = json_string_value(json_object_get(r, "bw_method"));
-		enum stats_bw bw;
+		enum stats_bw bw = STATS_BW_SCOTT; /* fail_msg() does not return either way */
 
 		assert_non_null(method);
 		if (strcmp(method, "scott") == 0)

@@ -35,13 +35,14 @@ static void cleanup(char *path)
 	free(path);
 }
 
-static int64_t add_run(struct store *st, int64_t build, int64_t bench, int64_t machine,
-		       enum run_status status, bool warmup, double wall)
+static int64_t add_run(struct store *st, int64_t comparison, int64_t build, int64_t bench,
+		       int64_t machine, enum run_status status, bool warmup, double wall)
 {
 	struct store_run run = { 0 };
 	const char *names[] = { "wall", "cpu" };
 	double values[] = { wall, wall / 2 };
 	run.build_id = build;
+	run.comparison_id = comparison;
 	run.benchmark_id = bench;
 	run.machine_id = machine;
 	run.side = 'A';
@@ -81,31 +82,62 @@ static void test_roundtrip_and_reopen(void **state)
 	assert_int_equal(store_benchmark(st, "ingest", "./x --changed", &bench2), 0);
 	assert_true(bench != bench2); /* a changed definition is a new benchmark */
 
-	add_run(st, b.id, bench, machine, RUN_OK, true, 9.0); /* warm-up: never used */
-	add_run(st, b.id, bench, machine, RUN_OK, false, 1.0);
-	add_run(st, b.id, bench, machine, RUN_FAILED, false, 5.0);
-	add_run(st, b.id, bench, machine, RUN_OK, false, 2.0);
-	store_close(st);
+	{
+		struct store_comparison c1 = { 0 }, c2 = { 0 };
+		struct store_build other = { 0 };
+		other.revision_id = rev;
+		other.command = xstrdup("make other");
+		snprintf(other.status, sizeof(other.status), "ok");
+		assert_int_equal(store_build_save(st, &other), 0);
+		c1.base_build = b.id;
+		c1.target_build = other.id; /* another pair: only its own runs */
+		c2.base_build = b.id;
+		c2.target_build = b.id;
+		c1.base_label = c2.base_label = "base";
+		c1.target_label = c2.target_label = "target";
+		assert_int_equal(store_comparison_new(st, &c1), 0);
+		assert_int_equal(store_comparison_new(st, &c2), 0);
+		add_run(st, c2.id, b.id, bench, machine, RUN_OK, true, 9.0); /* warm-up: unused */
+		add_run(st, c2.id, b.id, bench, machine, RUN_OK, false, 1.0);
+		add_run(st, c2.id, b.id, bench, machine, RUN_FAILED, false, 5.0);
+		add_run(st, c2.id, b.id, bench, machine, RUN_OK, false, 2.0);
+		add_run(st, c1.id, b.id, bench, machine, RUN_OK, false, 7.0); /* other pair */
+		store_close(st);
 
-	/* Reopen: everything committed is there. */
-	assert_int_equal(store_open(path, &st), 0);
-	assert_int_equal(store_build_find(st, rev, "make", &found), 0);
-	assert_int_equal(found.id, b.id);
-	assert_string_equal(found.worktree, "/w");
-	f.build_id = b.id;
-	f.benchmark_id = bench;
-	f.machine_id = machine;
-	assert_int_equal(store_run_values(st, &f, "wall", &v, &n), 0);
-	assert_int_equal(n, 2);
-	assert_true(v[0] == 1.0 && v[1] == 2.0);
-	free(v);
-	assert_int_equal(store_run_counts(st, &f, &ok, &failed), 0);
-	assert_int_equal(ok, 2);
-	assert_int_equal(failed, 1);
-	f.side = 'B';
-	assert_int_equal(store_run_values(st, &f, "wall", &v, &n), 0);
-	assert_int_equal(n, 0);
-	free(v);
+		/* Reopen: everything committed is there. */
+		assert_int_equal(store_open(path, &st), 0);
+		assert_int_equal(store_build_find(st, rev, "make", &found), 0);
+		assert_int_equal(found.id, b.id);
+		assert_string_equal(found.worktree, "/w");
+		f.base_build = b.id;
+		f.target_build = b.id;
+		f.side = 'A';
+		f.benchmark_id = bench;
+		f.machine_id = machine;
+		assert_int_equal(store_run_values(st, &f, "wall", &v, &n), 0);
+		assert_int_equal(n, 2);
+		assert_true(v[0] == 1.0 && v[1] == 2.0);
+		free(v);
+		assert_int_equal(store_run_counts(st, &f, &ok, &failed), 0);
+		assert_int_equal(ok, 2);
+		assert_int_equal(failed, 1);
+		f.comparison_id = c1.id; /* --fresh in another comparison: nothing */
+		assert_int_equal(store_run_values(st, &f, "wall", &v, &n), 0);
+		assert_int_equal(n, 0);
+		free(v);
+		f.comparison_id = 0;
+		f.side = 'B'; /* the other side of the pair */
+		assert_int_equal(store_run_values(st, &f, "wall", &v, &n), 0);
+		assert_int_equal(n, 0);
+		free(v);
+		f.side = 'A';
+		f.target_build = other.id; /* the other pair sees only its own run */
+		assert_int_equal(store_run_values(st, &f, "wall", &v, &n), 0);
+		assert_int_equal(n, 1);
+		assert_true(v[0] == 7.0);
+		free(v);
+		store_build_release(&other);
+	}
 	store_close(st);
 	store_build_release(&b);
 	store_build_release(&found);
