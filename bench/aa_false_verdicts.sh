@@ -7,7 +7,7 @@ i=0
 : >"$WORK/aa.tsv"
 while [ $i -lt "$N" ]; do
 	i=$((i + 1))
-	"$REVPERF" compare baseline baseline -q -f json >"$WORK/aa.json" || true
+	"$REVPERF" compare baseline baseline --fresh -q -f json >"$WORK/aa.json" || true
 	python3 - "$WORK/aa.json" >>"$WORK/aa.tsv" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

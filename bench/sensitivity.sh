@@ -1,6 +1,6 @@
 #!/bin/sh
-# Sensitivity: N independent comparisons (fresh state each) of baseline against the ~10% CPU
-# regression and against the neutral commit of the example history.
+# Sensitivity: N independent comparisons of baseline against the ~10% CPU
+# regression and against the neutral commit of the example history (--fresh: no reuse).
 # Usage: bench/sensitivity.sh REVPERF [N]   (default N = 10)
 . "$(dirname "$0")/lib.sh"
 N=${2:-10}
@@ -9,7 +9,7 @@ for target in cpu-regression neutral; do
 	i=0
 	while [ $i -lt "$N" ]; do
 		i=$((i + 1))
-		"$REVPERF" compare baseline "$target" --state-dir "$WORK/state-$target-$i" -q \
+		"$REVPERF" compare baseline "$target" --fresh -q \
 			-f json >"$WORK/s.json" || true
 		python3 - "$WORK/s.json" >>"$WORK/$target.tsv" <<'PY'
 import json, sys

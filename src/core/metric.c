@@ -161,6 +161,11 @@ void metric_format(const struct metric_def *def, double v, char *buf, size_t siz
 		snprintf(buf, size, "n/a");
 		return;
 	}
+	if (v == 0) {
+		snprintf(buf, size, "%s", def->unit == UNIT_SECONDS ? "0 s"
+					  : def->unit == UNIT_BYTES ? "0 B" : "0");
+		return;
+	}
 	switch (def->unit) {
 	case UNIT_SECONDS:
 		if (v >= 100)

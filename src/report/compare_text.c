@@ -60,6 +60,35 @@ static void print_metric(FILE *f, const struct bench_outcome *b, const struct me
 		ratio, mean_a, sd_a, mean_b, sd_b, pw, q, pmw);
 }
 
+/* One line per primary metric: the change in percent with its interval. */
+static void print_summary(FILE *f, const struct compare_result *res, bool color)
+{
+	size_t i, j;
+	fprintf(f, "\nsummary (target vs baseline):\n");
+	for (i = 0; i < res->nr_benches; i++) {
+		const struct bench_outcome *b = &res->benches[i];
+		if (b->error) {
+			fprintf(f, "  %s: %s%s%s\n", b->name, color ? RED : "",
+				b->target_broken ? "target broken" : "not compared", color ? RESET : "");
+			continue;
+		}
+		for (j = 0; j < b->nr_metrics; j++) {
+			const struct metric_outcome *m = &b->metrics[j];
+			if (!m->primary)
+				continue;
+			if (!m->measured) {
+				fprintf(f, "  %s %s: unmeasured\n", b->name, m->def->name);
+				continue;
+			}
+			fprintf(f, "  %s %s: %s%s%s, %+.1f%% (%.2f%% CI %+.1f%% to %+.1f%%, %zu + %zu runs)\n",
+				b->name, m->def->name, color ? verdict_color(m->r.verdict, m->def) : "",
+				verdict_name(m->r.verdict), color ? RESET : "",
+				100.0 * (m->r.ratio - 1), 100.0 * (1.0 - b->ci_alpha),
+				100.0 * (m->r.ci_lo - 1), 100.0 * (m->r.ci_hi - 1), m->r.n_a, m->r.n_b);
+		}
+	}
+}
+
 int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 {
 	size_t i, j;
@@ -109,6 +138,7 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 	}
 	fprintf(f, "\n* primary metric (decides the exit code). Verdict: the whole CI beyond "
 		   "the tolerance is worse/better, inside it equal, else undecided.\n");
+	print_summary(f, res, color);
 	if (res->interrupted)
 		fprintf(f, "interrupted: finished runs are stored; run the same command again to "
 			   "continue\n");
