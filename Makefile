@@ -5,7 +5,10 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 MAKEFLAGS  += --no-print-directory
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build build-asan test test-fast demo bench format clean
+BUILD_FUZZ ?= build-fuzz
+FUZZ_SECONDS ?= 60
+
+.PHONY: all deps build build-asan test test-fast demo bench fuzz format clean
 
 all: build
 
@@ -41,8 +44,15 @@ demo: build
 bench: build
 	@./bench/run-all.sh $(BUILD)/revperf
 
+# Not part of `make test`: fuzzes the ELF and symbol reader for FUZZ_SECONDS (clang).
+fuzz: deps
+	@cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DREVPERF_FUZZ=ON $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD_FUZZ) --target fuzz_elf -j $(JOBS)
+	@./tests/fuzz/run.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_elf $(FUZZ_SECONDS)
+
 format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(BUILD_ASAN)
+	rm -rf $(BUILD) $(BUILD_ASAN) $(BUILD_FUZZ)

@@ -8,6 +8,8 @@
 const struct command commands[] = {
 	{ "compare", "measure benchmarks on two revisions (or commands) and decide", cmd_compare,
 	  &compare_help },
+	{ "bindiff", "which functions two builds added, deleted, modified or renamed",
+	  cmd_bindiff, &bindiff_help },
 	{ "init", "write a commented revperf.ini template", cmd_init, &init_help },
 	{ "help", "show help for revperf or one of its commands", cmd_help, &help_help },
 	{ "version", "print revperf's version", cmd_version, &version_help },

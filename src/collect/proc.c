@@ -19,6 +19,8 @@
 
 #include "collect/cmdline.h"
 #include "collect/perf_counters.h"
+#include "collect/spawn_protocol.h"
+#include "collect/spawner.h"
 #include "util/common.h"
 
 #define NS_PER_SEC INT64_C(1000000000)
@@ -27,38 +29,27 @@
 #define GRACE_NS NS_PER_SEC
 /* How long SIGKILLed stragglers may take to disappear before we give up on them. */
 #define STRAGGLER_WAIT_NS NS_PER_SEC
-/* Polling step bounds of the waits without a pidfd. */
+/* Polling step bounds of the wait for stragglers to disappear. */
 #define POLL_STEP_MIN_NS INT64_C(20000)
 #define POLL_STEP_MAX_NS INT64_C(1000000)
 
-/* Why the child could not start, sent to the parent through the sync socket. */
-enum child_stage { STAGE_SETUP = 1, STAGE_CWD, STAGE_EXEC };
-struct child_report {
-	int stage;
-	int err;
-};
-
-/* What the child needs between fork and exec, prepared before the fork. */
-struct child_setup {
-	char *const *argv;
-	const char *cwd;
-	pid_t parent;
-	int stdin_fd, out_fd, sock;
-};
-
-/* The parent's view of one running child. */
+/*
+ * revperf's view of one running child. Its parent is the spawner (collect/spawner.h), which
+ * forks it, reaps it and reports on it; revperf releases it, times it, and guards it.
+ */
 struct child {
 	pid_t pid; /* also its process group id */
-	int pidfd; /* -1: wait with the waitid sleep loop */
-	int sock;  /* parent end of the sync socketpair */
-	int io_fd; /* /proc/<pid>/io, opened while the child was alive; -1 if refused */
+	int pidfd; /* -1: the spawner's report is the notification of the exit */
+	int sock;  /* revperf's end of the sync socketpair with the child */
 	ns_t start_ns, end_ns;
 	int sent_signal; /* last signal the process guard sent to the group, 0 if none */
+	bool reported;	 /* the spawner's report is in ex */
+	struct spawner_exit ex;
 };
 
 enum wait_outcome { WAIT_EXITED, WAIT_DEADLINE, WAIT_INTERRUPTED };
 
-/* Kernel facts, established once per process (the engine's only other global state). */
+/* Kernel facts, established once per process (besides the spawner, the only global state). */
 static bool pidfd_unavailable; /* pidfd_open() said ENOSYS, or a test forced the fallback */
 static bool subreaper_done;
 
@@ -78,6 +69,11 @@ const char *run_status_name(enum run_status s)
 void proc_wait_fallback_force(bool on)
 {
 	pidfd_unavailable = on;
+}
+
+void proc_spawner_stop(void)
+{
+	spawner_stop();
 }
 
 static ns_t now_ns(void)
@@ -107,6 +103,23 @@ static void sleep_ns(ns_t ns)
 	nanosleep(&ts, NULL);
 }
 
+/*
+ * A pidfd of the child (a child of the spawner: pidfd_open() works on any process), which
+ * becomes readable the moment it exits; -1 without one (Linux < 5.3), and then the
+ * spawner's report, sent once it reaped the child, is the notification.
+ */
+static int open_pidfd(pid_t pid)
+{
+	int fd;
+
+	if (pidfd_unavailable)
+		return -1;
+	fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd < 0 && errno == ENOSYS)
+		pidfd_unavailable = true;
+	return fd;
+}
+
 /* "SIGSEGV", or "signal 77" for a number without a name. */
 static void signal_name(char *buf, size_t size, int sig)
 {
@@ -119,8 +132,9 @@ static void signal_name(char *buf, size_t size, int sig)
 }
 
 /*
- * Orphaned descendants of a benchmark are re-parented to revperf instead of init, so that
- * the process guard can reap them. Per process and idempotent; a kernel without it (< 3.4)
+ * The spawner is the subreaper of the benchmarks; revperf is one too for the case that the
+ * spawner dies during a run: its children and their orphans then come back to revperf, and
+ * reap_stragglers() reaps them. Per process and idempotent; a kernel without it (< 3.4)
  * only loses that reaping.
  */
 static void become_subreaper(void)
@@ -140,57 +154,11 @@ static void result_init(struct proc_result *r)
 		r->m.perf_value[c] = NAN;
 }
 
-static _Noreturn void child_fail(int sock, int stage, int err)
-{
-	struct child_report rep = {.stage = stage, .err = err};
-	ssize_t n = write(sock, &rep, sizeof(rep));
-
-	UNUSED(n);
-	_exit(127);
-}
-
-/* Runs in the forked child: only async-signal-safe calls from here to exec. */
-static _Noreturn void child_main(const struct child_setup *cs)
-{
-	/* Ignored dispositions survive exec; a benchmark starts with the defaults. */
-	static const int reset_signals[] = {SIGPIPE, SIGINT,  SIGQUIT, SIGTERM, SIGHUP,	 SIGCHLD,
-					    SIGTSTP, SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2, SIGALRM};
-	struct sigaction dfl;
-	sigset_t none;
-	char go;
-	ssize_t n;
-
-	setpgid(0, 0);
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	for (size_t i = 0; i < ARRAY_SIZE(reset_signals); i++)
-		sigaction(reset_signals[i], &dfl, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	/* If revperf dies (even by SIGKILL) the benchmark must not run on unattended. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	if (getppid() != cs->parent)
-		_exit(127);
-	if (dup2(cs->stdin_fd, STDIN_FILENO) < 0 || dup2(cs->out_fd, STDOUT_FILENO) < 0 ||
-	    dup2(cs->out_fd, STDERR_FILENO) < 0)
-		child_fail(cs->sock, STAGE_SETUP, errno);
-	if (cs->cwd && chdir(cs->cwd) < 0)
-		child_fail(cs->sock, STAGE_CWD, errno);
-	/* Wait until the parent has attached the counters and started the clock. */
-	do
-		n = read(cs->sock, &go, 1);
-	while (n < 0 && errno == EINTR);
-	if (n != 1)
-		_exit(127);
-	execvp(cs->argv[0], cs->argv);
-	child_fail(cs->sock, STAGE_EXEC, errno);
-}
-
 /*
  * Reads the child's report: 1 when it could not start (rep filled), 0 when it exec'd (the
  * CLOEXEC socket end closed without a report).
  */
-static int read_report(int sock, struct child_report *rep)
+static int read_report(int sock, struct spawn_child_report *rep)
 {
 	size_t got = 0;
 
@@ -206,43 +174,21 @@ static int read_report(int sock, struct child_report *rep)
 	return got == sizeof(*rep);
 }
 
-static int open_pidfd(pid_t pid)
-{
-	int fd;
-
-	if (pidfd_unavailable)
-		return -1;
-	fd = (int)syscall(SYS_pidfd_open, pid, 0);
-	if (fd < 0 && errno == ENOSYS)
-		pidfd_unavailable = true;
-	return fd;
-}
-
-/* Whether the child has exited, without reaping it; -1 on error (printed). */
-static int child_exited(pid_t pid)
-{
-	siginfo_t si;
-
-	for (;;) {
-		memset(&si, 0, sizeof(si));
-		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0)
-			return si.si_pid == pid;
-		if (errno != EINTR)
-			return error("cannot wait for process %d: %s", (int)pid, strerror(errno));
-	}
-}
-
 /*
  * Waits until the child exits (end_ns is set then), the deadline passes or, when
- * watch_interrupt, the user interrupts revperf. The interrupt signals are blocked except
- * inside ppoll(), so that one arriving between the check and the wait is not lost.
+ * watch_interrupt, the user interrupts revperf. The exit is seen on the child's pidfd, or,
+ * without one, as the spawner's report; the spawner's socket is watched either way, so
+ * that its death ends the wait. The interrupt signals are blocked except inside ppoll(),
+ * so that one arriving between the check and the wait is not lost.
  * Returns 0 with *outcome set, or -1 on an internal error (printed).
  */
 static int wait_exit(struct child *c, ns_t deadline, bool watch_interrupt,
 		     enum wait_outcome *outcome)
 {
+	struct pollfd pfd[2] = {{.fd = spawner_fd(), .events = POLLIN},
+				{.fd = c->pidfd, .events = POLLIN}};
+	nfds_t nfds = c->pidfd >= 0 ? 2 : 1;
 	sigset_t block, old;
-	ns_t step = POLL_STEP_MIN_NS;
 	int ret = 0;
 
 	sigemptyset(&block);
@@ -253,6 +199,7 @@ static int wait_exit(struct child *c, ns_t deadline, bool watch_interrupt,
 	for (;;) {
 		ns_t left = NO_DEADLINE;
 		struct timespec ts;
+		int n;
 
 		if (watch_interrupt && interrupt_requested()) {
 			*outcome = WAIT_INTERRUPTED;
@@ -265,39 +212,25 @@ static int wait_exit(struct child *c, ns_t deadline, bool watch_interrupt,
 				break;
 			}
 		}
-		if (c->pidfd >= 0) {
-			struct pollfd pfd = {.fd = c->pidfd, .events = POLLIN};
-			int n;
-
-			ts = ns_to_timespec(left);
-			n = ppoll(&pfd, 1, left == NO_DEADLINE ? NULL : &ts, &old);
-			if (n > 0) {
-				c->end_ns = now_ns();
-				*outcome = WAIT_EXITED;
-				break;
-			}
-			if (n < 0 && errno != EINTR) {
-				ret = error("cannot poll process %d: %s", (int)c->pid,
-					    strerror(errno));
-				break;
-			}
-		} else {
-			int exited = child_exited(c->pid);
-
-			if (exited < 0) {
+		ts = ns_to_timespec(left);
+		n = ppoll(pfd, nfds, left == NO_DEADLINE ? NULL : &ts, &old);
+		if (n < 0 && errno != EINTR) {
+			ret = error("cannot poll process %d: %s", (int)c->pid, strerror(errno));
+			break;
+		}
+		if (n <= 0)
+			continue;
+		c->end_ns = now_ns();
+		/* The report (or the spawner's death) may come first when both are ready. */
+		if (!(nfds == 2 && pfd[1].revents)) {
+			if (spawner_wait(c->pid, &c->ex) < 0) {
 				ret = -1;
 				break;
 			}
-			if (exited) {
-				c->end_ns = now_ns();
-				*outcome = WAIT_EXITED;
-				break;
-			}
-			/* A sleep during which the interrupt signals can arrive. */
-			ts = ns_to_timespec(step < left ? step : left);
-			ppoll(NULL, 0, &ts, &old);
-			step = step * 2 < POLL_STEP_MAX_NS ? step * 2 : POLL_STEP_MAX_NS;
+			c->reported = true;
 		}
+		*outcome = WAIT_EXITED;
+		break;
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
@@ -322,42 +255,6 @@ static int stop_group(struct child *c)
 	return wait_exit(c, NO_DEADLINE, false, &w);
 }
 
-/*
- * Opened before the child runs: once it is a zombie (no mm), /proc/<pid>/ files belong to
- * root and only root could open them; an open file stays readable by the same user.
- */
-static int open_proc_io(pid_t pid)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/io", (int)pid);
-	return open(path, O_RDONLY | O_CLOEXEC);
-}
-
-/* rchar and wchar of a zombie: its own I/O plus that of the children it reaped. */
-static void read_proc_io(int fd, struct proc_metrics *m)
-{
-	char buf[512];
-	const char *r, *w;
-	ssize_t n;
-
-	if (fd < 0)
-		return;
-	do
-		n = read(fd, buf, sizeof(buf) - 1);
-	while (n < 0 && errno == EINTR);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
-	r = strstr(buf, "rchar: ");
-	w = strstr(buf, "wchar: ");
-	if (!r || !w)
-		return;
-	m->rchar = strtoll(r + 7, NULL, 10);
-	m->wchar = strtoll(w + 7, NULL, 10);
-	m->io_valid = true;
-}
-
 /* After the main child exited: the rest of its group must not run on (or stay a zombie). */
 static bool reap_stragglers(pid_t pgid)
 {
@@ -365,7 +262,10 @@ static bool reap_stragglers(pid_t pgid)
 	bool found = false;
 
 	for (;;) {
-		/* Ours when their parent died before them (we are the subreaper). */
+		/*
+		 * Orphans go to the spawner, which reaps them; ours only when the spawner died
+		 * (see become_subreaper()).
+		 */
 		while (waitpid(-pgid, NULL, WNOHANG) > 0)
 			;
 		if (kill(-pgid, 0) < 0 && errno == ESRCH)
@@ -428,51 +328,45 @@ static void describe_status(const struct child *c, int wstatus, enum run_status 
 }
 
 /*
- * Reaps an exited child: /proc/<pid>/io while it is a zombie, then the stragglers of its
- * group are killed (while the zombie still holds the group id, so the id cannot have been
- * reused), then wait4() for its status and rusage. Returns 0, or -1 (printed).
+ * Collects an exited child: the spawner read its /proc/<pid>/io while it was a zombie,
+ * killed the rest of its group, reaped it and reported; then the stragglers of the group
+ * are waited for (and killed again). Returns 0, or -1 (printed).
  */
 static int collect_exited(struct child *c, int *wstatus, struct proc_result *r)
 {
-	struct rusage ru;
-	siginfo_t si;
-	pid_t got;
+	const struct spawner_exit *ex = &c->ex;
 
-	while (waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOWAIT) < 0)
-		if (errno != EINTR)
-			return error("cannot wait for process %d: %s", (int)c->pid,
-				     strerror(errno));
-	read_proc_io(c->io_fd, &r->m);
-	kill(-c->pid, SIGKILL);
-	do
-		got = wait4(c->pid, wstatus, 0, &ru);
-	while (got < 0 && errno == EINTR);
-	if (got < 0)
-		return error("cannot reap process %d: %s", (int)c->pid, strerror(errno));
+	if (!c->reported && spawner_wait(c->pid, &c->ex) < 0)
+		return -1;
 	c->pid = -1;
-	r->stragglers_killed = reap_stragglers(r->pid);
+	/* Either way, wait until they are gone: the counters include them only then. */
+	r->stragglers_killed = reap_stragglers(r->pid) || ex->group_left;
+	*wstatus = ex->wstatus;
 	r->m.wall_ns = c->end_ns - c->start_ns;
-	r->m.user_ns = timeval_ns(ru.ru_utime);
-	r->m.sys_ns = timeval_ns(ru.ru_stime);
-	r->m.maxrss_kb = ru.ru_maxrss;
-	r->m.minflt = ru.ru_minflt;
-	r->m.majflt = ru.ru_majflt;
-	r->m.nvcsw = ru.ru_nvcsw;
-	r->m.nivcsw = ru.ru_nivcsw;
+	r->m.user_ns = timeval_ns(ex->ru.ru_utime);
+	r->m.sys_ns = timeval_ns(ex->ru.ru_stime);
+	r->m.maxrss_kb = ex->ru.ru_maxrss;
+	r->m.minflt = ex->ru.ru_minflt;
+	r->m.majflt = ex->ru.ru_majflt;
+	r->m.nvcsw = ex->ru.ru_nvcsw;
+	r->m.nivcsw = ex->ru.ru_nivcsw;
+	r->m.io_valid = ex->io_valid;
+	r->m.rchar = ex->rchar;
+	r->m.wchar = ex->wchar;
 	return 0;
 }
 
-static void describe_not_started(const struct child_report *rep, const struct proc_spec *spec,
+static void describe_not_started(const struct spawn_child_report *rep, const struct proc_spec *spec,
 				 const char *file, struct proc_result *r)
 {
 	const char *why = strerror(rep->err);
 
 	switch (rep->stage) {
-	case STAGE_CWD:
+	case SPAWN_STAGE_CWD:
 		snprintf(r->detail, sizeof(r->detail), "cannot change to directory '%s': %s",
-			 spec->cwd, why);
+			 spec->cwd ? spec->cwd : ".", why);
 		break;
-	case STAGE_EXEC:
+	case SPAWN_STAGE_EXEC:
 		snprintf(r->detail, sizeof(r->detail), "cannot execute '%s': %s", file, why);
 		break;
 	default:
@@ -488,33 +382,32 @@ static void abandon_child(struct child *c)
 		return;
 	kill(-c->pid, SIGKILL);
 	kill(c->pid, SIGKILL);
-	while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	/* Fails quietly when the spawner is gone; its children got SIGKILL with it. */
+	if (!c->reported)
+		spawner_wait(c->pid, NULL);
 	reap_stragglers(c->pid);
 	c->pid = -1;
 }
 
-/* The parent side of one run, from the fork to the reaping. */
+/* revperf's side of one run, from the spawner's fork to the reaping. */
 static int run_parent(const struct proc_spec *spec, const char *file, struct child *c,
 		      struct perf_set *perf, struct proc_result *r)
 {
 	enum run_status guard = RUN_OK;
-	struct child_report rep;
+	struct spawn_child_report rep;
 	enum wait_outcome w;
 	int wstatus = 0;
 
-	/* Also done by the child: whichever runs first, the group exists before exec. */
-	setpgid(c->pid, c->pid);
 	c->pidfd = open_pidfd(c->pid);
-	c->io_fd = open_proc_io(c->pid);
+	/* On a child of the spawner: same user, so allowed; it waits before exec. */
 	if (spec->perf_counters)
 		perf_set_open(perf, c->pid);
 	c->start_ns = now_ns();
 	if (send(c->sock, "g", 1, MSG_NOSIGNAL) < 0 && errno != EPIPE && errno != ECONNRESET)
 		return error("cannot release process %d: %s", (int)c->pid, strerror(errno));
 	if (read_report(c->sock, &rep)) {
-		while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
-			;
+		if (spawner_wait(c->pid, NULL) < 0)
+			return -1;
 		c->pid = -1;
 		r->status = RUN_NOT_STARTED;
 		describe_not_started(&rep, spec, file, r);
@@ -538,9 +431,9 @@ static int run_parent(const struct proc_spec *spec, const char *file, struct chi
 
 int proc_run(const struct proc_spec *spec, struct proc_result *result)
 {
-	struct child c = {.pid = -1, .pidfd = -1, .sock = -1, .io_fd = -1};
+	struct child c = {.pid = -1, .pidfd = -1, .sock = -1};
 	char *shell_argv[] = {(char *)"/bin/sh", (char *)"-c", (char *)spec->command, NULL};
-	struct child_setup cs;
+	struct spawner_run run;
 	struct perf_set perf;
 	char **argv = NULL;
 	int devnull = -1, out_fd = -1, sv[2] = {-1, -1};
@@ -577,32 +470,26 @@ int proc_run(const struct proc_spec *spec, struct proc_result *result)
 		error("cannot create a socket pair: %s", strerror(errno));
 		goto out;
 	}
-	cs.argv = argv ? argv : shell_argv;
-	cs.cwd = spec->cwd;
-	cs.parent = getpid();
-	cs.stdin_fd = devnull;
-	cs.out_fd = out_fd >= 0 ? out_fd : devnull;
-	cs.sock = sv[1];
-	c.pid = fork();
-	if (c.pid < 0) {
-		error("cannot fork: %s", strerror(errno));
+	run.argv = argv ? argv : shell_argv;
+	run.cwd = spec->cwd;
+	run.stdin_fd = devnull;
+	run.out_fd = out_fd >= 0 ? out_fd : devnull;
+	run.sync_fd = sv[1];
+	c.pid = spawner_run(&run);
+	if (c.pid < 0)
 		goto out;
-	}
-	if (c.pid == 0)
-		child_main(&cs);
 	result->pid = c.pid;
+	/* Now only the child holds this end: its exec closes it (CLOEXEC). */
 	close(sv[1]);
 	sv[1] = -1;
 	c.sock = sv[0];
-	ret = run_parent(spec, cs.argv[0], &c, &perf, result);
+	ret = run_parent(spec, run.argv[0], &c, &perf, result);
 out:
 	/* Only after an internal error is the child still there. */
 	abandon_child(&c);
 	perf_set_close(&perf);
 	if (c.pidfd >= 0)
 		close(c.pidfd);
-	if (c.io_fd >= 0)
-		close(c.io_fd);
 	if (sv[0] >= 0)
 		close(sv[0]);
 	if (sv[1] >= 0)

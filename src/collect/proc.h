@@ -61,17 +61,24 @@ struct proc_result {
 };
 
 /*
- * Runs one fresh process of spec->command and measures it. The child runs in its own
- * process group; on timeout or interrupt the whole group is killed (SIGTERM, then SIGKILL
- * after 1 s), and whatever is left of the group when the child exits is killed and reaped
- * (result->stragglers_killed). Wall time runs from the release of the child to its exec
- * until its exit; the other metrics cover the child and the descendants it waited for.
+ * Runs one fresh process of spec->command and measures it. The child is forked by the
+ * spawner, a small helper process (revperf-spawn, see docs/measurement.md), so that its
+ * max RSS does not include a copy of the caller's memory. The child runs in its own process
+ * group, with the caller's current environment, working directory and umask; on timeout or
+ * interrupt the whole group is killed (SIGTERM, then SIGKILL after 1 s), and whatever is
+ * left of the group when the child exits is killed and reaped (result->stragglers_killed).
+ * Wall time runs from the release of the child to its exec until its exit; the other
+ * metrics cover the child and the descendants it waited for.
  * Returns 0 when the run happened (whatever its status, see result->status), -1 on an
- * internal failure (fork, socketpair, log file) with an error printed.
- * Side effects on the calling process: it becomes a child subreaper (orphaned descendants
- * of benchmarks come back to it and are reaped). The child gets PR_SET_PDEATHSIG SIGKILL,
- * so call it from a thread that outlives the run. SIGCHLD must not be SIG_IGN.
- * Not thread-safe (waits for its child with waitid/wait4 and reaps by process group).
+ * internal failure (the spawner cannot be started or died, fork, socketpair, log file) with
+ * an error printed.
+ * Side effects on the calling process: the first call starts the spawner as its child,
+ * which lives until the caller exits or calls proc_spawner_stop(); the caller becomes a
+ * child subreaper (should the spawner die during a run, its children and their orphans
+ * come back to the caller, which reaps those of the run's group). The spawner gets
+ * PR_SET_PDEATHSIG SIGKILL (and passes it on to the child), so call it from a thread that
+ * outlives all runs. SIGCHLD must not be SIG_IGN.
+ * Not thread-safe (one run at a time, one spawner per process).
  */
 int proc_run(const struct proc_spec *spec, struct proc_result *result);
 
@@ -86,10 +93,16 @@ bool proc_perf_user_only(enum perf_counter c);
 const char *perf_counter_name(enum perf_counter c);
 
 /*
- * For tests: when on, proc_run() waits with a waitpid(WNOHANG) sleep loop as on kernels
- * without pidfd_open (< 5.3) instead of polling a pidfd.
+ * For tests: when on, proc_run() waits for the spawner's report on the exit, as on kernels
+ * without pidfd_open (< 5.3), instead of polling a pidfd.
  */
 void proc_wait_fallback_force(bool on);
+
+/*
+ * Stops the spawner process if one runs, and reaps it; the next proc_run() starts a new
+ * one. Not needed before exit (the spawner exits with its parent). Not thread-safe.
+ */
+void proc_spawner_stop(void);
 
 /*
  * Interrupt handling for long operations: interrupt_install() sets SIGINT/SIGTERM/SIGHUP

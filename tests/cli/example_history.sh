@@ -8,13 +8,14 @@ cd "$TEST_TMP/kv"
 [ "$(git tag | sort | tr '\n' ' ')" = "baseline cpu-regression more-writes neutral " ] ||
 	fail "unexpected tags: $(git tag)"
 
-expect_exit 1 "$REVPERF" compare baseline more-writes --runs 3..8 -q -f json
+# (cpu is primary too: fsync-bound wall time is noisy on a loaded machine, CPU time is not)
+expect_exit 1 "$REVPERF" compare baseline more-writes --runs 3..8 --primary wall,cpu -q -f json
 python3 - out.txt <<'PY' || fail "more-writes"
 import json, sys
 d = json.load(open(sys.argv[1]))
 m = {m["name"]: m for m in d["benchmarks"][0]["metrics"]}
-assert m["wall"]["verdict"] == "worse", m["wall"]
-assert m["wall"]["ci"][0] > 1.3, m["wall"]          # one fsync per record: far slower
+assert m["cpu"]["verdict"] == "worse", m["cpu"]      # one write + fsync per record
+assert m["wall"]["verdict"] in ("worse", "undecided"), m["wall"]
 assert m["wchar"]["verdict"] == "equal", m["wchar"]  # same bytes, many more calls
 PY
 

@@ -2,8 +2,11 @@
  * The runner (collect/proc.h) on real processes. The test binary is also its own fixture
  * workload: run as `test_proc --burn MS` (and friends, see workload_main()) it burns CPU,
  * touches memory or reports on its environment, so that no extra program has to be built.
+ * The runs go through revperf-spawn of the same build: $REVPERF_SPAWN, else the one in
+ * the build directory, the parent of this binary's directory (see main()).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -121,14 +124,49 @@ static void read_text(const char *path, struct strbuf *sb)
 	assert_int_equal(strbuf_read_file(sb, path, 1 << 20), 0);
 }
 
-/* No process of the run's group is left, and no zombie child of ours either. */
+/*
+ * No process of the run's group is left, not even a zombie (kill() finds zombies too), and
+ * no zombie child of ours: our only child is the spawner, which is alive.
+ */
 static void assert_group_gone(const struct proc_result *r)
 {
 	assert_true(r->pid > 0);
 	assert_int_equal(kill(-r->pid, 0), -1);
 	assert_int_equal(errno, ESRCH);
-	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
-	assert_int_equal(errno, ECHILD);
+	assert_true(waitpid(-1, NULL, WNOHANG) <= 0);
+}
+
+/* VmRSS of this process in KiB. */
+static long self_rss_kb(void)
+{
+	struct strbuf status = STRBUF_INIT;
+	const char *line;
+	long kb;
+
+	read_text("/proc/self/status", &status);
+	line = strstr(status.buf, "VmRSS:");
+	assert_non_null(line);
+	kb = strtol(line + 6, NULL, 10);
+	strbuf_release(&status);
+	return kb;
+}
+
+/* Sends our stderr to path until stderr_restore(); returns the saved descriptor. */
+static int stderr_to_file(const char *path)
+{
+	int saved = dup(STDERR_FILENO);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+	assert_true(saved >= 0 && fd >= 0);
+	assert_int_equal(dup2(fd, STDERR_FILENO), STDERR_FILENO);
+	close(fd);
+	return saved;
+}
+
+static void stderr_restore(int saved)
+{
+	assert_int_equal(dup2(saved, STDERR_FILENO), STDERR_FILENO);
+	close(saved);
 }
 
 static ns_t now_ns(void)
@@ -206,7 +244,7 @@ static void test_command_not_found(void **state)
 	assert_int_equal(r.status, RUN_NOT_STARTED);
 	assert_non_null(strstr(r.detail, "revperf-no-such-command-4711"));
 	assert_non_null(strstr(r.detail, strerror(ENOENT)));
-	assert_int_equal(waitpid(-1, NULL, WNOHANG), -1);
+	assert_group_gone(&r);
 }
 
 static void test_not_executable(void **state)
@@ -450,6 +488,53 @@ static void test_maxrss(void **state)
 	strbuf_release(&cmd);
 }
 
+/*
+ * What the spawner is for: a child forked by revperf itself reported at least revperf's
+ * RSS, because Linux carries the high-water RSS of the child's pre-exec copy of its parent
+ * into ru_maxrss. Here the parent holds 64 MiB; the child's max RSS must not show them.
+ */
+static void check_maxrss_excludes_parent(long parent_kb)
+{
+	struct proc_result r;
+
+	/* dd reads /dev/zero into one 8 MiB buffer (every page touched); no sanitizer runtime. */
+	run("dd if=/dev/zero of=/dev/null bs=8M count=1", 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_OK);
+	assert_false(r.shell);
+	assert_true(r.m.maxrss_kb >= 8 * 1024);
+	assert_true(r.m.maxrss_kb < 20 * 1024);
+	/* Through sh, which waits for dd: the tree's max is dd's. */
+	run("dd if=/dev/zero of=/dev/null bs=8M count=1 2>/dev/null; true", 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_OK);
+	assert_true(r.shell);
+	assert_true(r.m.maxrss_kb >= 8 * 1024);
+	assert_true(r.m.maxrss_kb < 20 * 1024);
+	run("/bin/true", 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_OK);
+	assert_true(r.m.maxrss_kb > 0);
+	assert_true(r.m.maxrss_kb < parent_kb / 8);
+}
+
+static void test_maxrss_excludes_parent(void **state)
+{
+	size_t size = 64 * MIB;
+	char *ballast = malloc(size);
+	long parent_kb;
+
+	UNUSED(state);
+	assert_non_null(ballast);
+	memset(ballast, 1, size);
+	parent_kb = self_rss_kb();
+	assert_true(parent_kb >= 64 * 1024);
+	check_maxrss_excludes_parent(parent_kb);
+	proc_wait_fallback_force(true);
+	check_maxrss_excludes_parent(parent_kb);
+	proc_wait_fallback_force(false);
+	/* The ballast stays alive (and touched) until all runs are done. */
+	assert_int_equal(ballast[size / 2], 1);
+	free(ballast);
+}
+
 static void test_task_clock(void **state)
 {
 	struct strbuf cmd = STRBUF_INIT;
@@ -558,6 +643,136 @@ static void test_child_environment(void **state)
 	strbuf_release(&cmd);
 	strbuf_release(&text);
 	strbuf_release(&log);
+}
+
+/* The environment, directory and umask at the time of the run, not at the spawner's start. */
+static void test_child_current_state(void **state)
+{
+	struct strbuf log = STRBUF_INIT, text = STRBUF_INIT, cmd = STRBUF_INIT, want = STRBUF_INIT;
+	struct proc_spec spec = {.command = NULL};
+	struct proc_result r;
+	char old_cwd[PATH_MAX], real_tmp[PATH_MAX];
+	mode_t old_mask;
+
+	UNUSED(state);
+	tmp_path(&log, "state.log");
+	run("true", 0, false, NULL, &r); /* the spawner runs already */
+	setenv("REVPERF_TEST_VALUE", "one", 1);
+	run("echo $REVPERF_TEST_VALUE", 0, false, log.buf, &r);
+	setenv("REVPERF_TEST_VALUE", "two", 1);
+	run("echo $REVPERF_TEST_VALUE", 0, false, log.buf, &r);
+	unsetenv("REVPERF_TEST_VALUE");
+	run("echo \"[$REVPERF_TEST_VALUE]\"", 0, false, log.buf, &r);
+	assert_non_null(getcwd(old_cwd, sizeof(old_cwd)));
+	assert_int_equal(chdir(tmpdir), 0);
+	assert_int_equal(mkdir("sub", 0755), 0);
+	self_command(&cmd, "--pwd");
+	spec.command = cmd.buf;
+	spec.log_path = log.buf;
+	/* A relative directory is relative to ours. */
+	spec.cwd = "sub";
+	assert_int_equal(proc_run(&spec, &r), 0);
+	assert_int_equal(r.status, RUN_OK);
+	spec.cwd = NULL;
+	assert_int_equal(proc_run(&spec, &r), 0);
+	assert_int_equal(r.status, RUN_OK);
+	assert_int_equal(chdir(old_cwd), 0);
+	old_mask = umask(027);
+	run("umask", 0, false, log.buf, &r);
+	umask(old_mask);
+	assert_non_null(realpath(tmpdir, real_tmp));
+	strbuf_addf(&want, "one\ntwo\n[]\n%s/sub\n%s\n0027\n", real_tmp, real_tmp);
+	read_text(log.buf, &text);
+	assert_string_equal(text.buf, want.buf);
+	strbuf_release(&want);
+	strbuf_release(&cmd);
+	strbuf_release(&text);
+	strbuf_release(&log);
+}
+
+/* ---- the spawner ---- */
+
+/* proc_run() of "true" with REVPERF_SPAWN=path: fails at once, with the message in *err. */
+static void check_bad_spawner(const char *path, struct strbuf *err)
+{
+	struct proc_spec spec = {.command = "true"};
+	char *saved_env = xstrdup(getenv("REVPERF_SPAWN"));
+	struct strbuf err_path = STRBUF_INIT;
+	struct proc_result r;
+	ns_t start = now_ns();
+	int saved_fd, ret;
+
+	proc_spawner_stop();
+	setenv("REVPERF_SPAWN", path, 1);
+	tmp_path(&err_path, "spawner.err");
+	saved_fd = stderr_to_file(err_path.buf);
+	ret = proc_run(&spec, &r);
+	stderr_restore(saved_fd);
+	setenv("REVPERF_SPAWN", saved_env, 1);
+	free(saved_env);
+	assert_int_equal(ret, -1);
+	assert_int_equal(r.pid, -1);
+	/* Not a timing assertion: only that it did not hang. */
+	assert_true(now_ns() - start < 5000 * MS);
+	read_text(err_path.buf, err);
+	assert_non_null(strstr(err->buf, path));
+	strbuf_release(&err_path);
+}
+
+static void test_spawner_missing(void **state)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct proc_result r;
+
+	UNUSED(state);
+	check_bad_spawner("/nonexistent/revperf-spawn", &err);
+	assert_non_null(strstr(err.buf, "cannot start the process spawner"));
+	assert_non_null(strstr(err.buf, strerror(ENOENT)));
+	assert_non_null(strstr(err.buf, "REVPERF_SPAWN"));
+	/* A program that is not a spawner: it exits without the hello. */
+	check_bad_spawner("/bin/true", &err);
+	assert_non_null(strstr(err.buf, "exited at its start"));
+	/* The right one again: runs work. */
+	run("true", 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_OK);
+	strbuf_release(&err);
+}
+
+/* The spawner killed during a run (by the benchmark: its parent is the spawner). */
+static void check_spawner_killed(void)
+{
+	struct proc_spec spec = {.command = "kill -9 $PPID; sleep 5"};
+	struct strbuf err_path = STRBUF_INIT, err = STRBUF_INIT;
+	struct proc_result r;
+	ns_t start = now_ns();
+	int saved_fd, ret;
+
+	tmp_path(&err_path, "spawner-killed.err");
+	saved_fd = stderr_to_file(err_path.buf);
+	ret = proc_run(&spec, &r);
+	stderr_restore(saved_fd);
+	assert_int_equal(ret, -1);
+	assert_true(now_ns() - start < 4000 * MS);
+	read_text(err_path.buf, &err);
+	assert_non_null(strstr(err.buf, "the process spawner"));
+	assert_non_null(strstr(err.buf, "stopped while"));
+	assert_non_null(strstr(err.buf, "killed by signal 9"));
+	assert_int_equal(kill(-r.pid, 0), -1);
+	/* The next run starts a new spawner. */
+	run("true", 0, false, NULL, &r);
+	assert_int_equal(r.status, RUN_OK);
+	assert_group_gone(&r);
+	strbuf_release(&err);
+	strbuf_release(&err_path);
+}
+
+static void test_spawner_killed(void **state)
+{
+	UNUSED(state);
+	check_spawner_killed();
+	proc_wait_fallback_force(true);
+	check_spawner_killed();
+	proc_wait_fallback_force(false);
 }
 
 /* ---- command lines ---- */
@@ -693,10 +908,14 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_cpu_direct_and_grandchild),
 	    cmocka_unit_test(test_grandchild_writes),
 	    cmocka_unit_test(test_maxrss),
+	    cmocka_unit_test(test_maxrss_excludes_parent),
 	    cmocka_unit_test(test_task_clock),
 	    cmocka_unit_test(test_hw_counters_never_zero),
 	    cmocka_unit_test(test_log_output),
 	    cmocka_unit_test(test_child_environment),
+	    cmocka_unit_test(test_child_current_state),
+	    cmocka_unit_test(test_spawner_missing),
+	    cmocka_unit_test(test_spawner_killed),
 	    cmocka_unit_test(test_shell_syntax_table),
 	    cmocka_unit_test(test_split),
 	    cmocka_unit_test(test_status_names),
@@ -709,5 +928,16 @@ int main(int argc, char **argv)
 	if (n <= 0)
 		return 1;
 	self_exe[n] = '\0';
+	if (!getenv("REVPERF_SPAWN")) {
+		/* This binary is in <build>/tests, revperf-spawn in <build>. */
+		struct strbuf spawn = STRBUF_INIT;
+
+		strbuf_addstr(&spawn, self_exe);
+		*strrchr(spawn.buf, '/') = '\0';
+		spawn.len = strlen(spawn.buf);
+		strbuf_addstr(&spawn, "/../revperf-spawn");
+		setenv("REVPERF_SPAWN", spawn.buf, 1);
+		strbuf_release(&spawn);
+	}
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

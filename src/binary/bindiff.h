@@ -1,0 +1,85 @@
+#ifndef REVPERF_BINARY_BINDIFF_H
+#define REVPERF_BINARY_BINDIFF_H
+
+/*
+ * The function-level binary diff (METHODS.md section 6): which functions two builds added,
+ * deleted, modified or renamed, judged on normalised machine code so that a function that
+ * merely moved, or a changed comment, is no change. Used by `revperf bindiff`, the CCT
+ * differencing (stages 1 and 2) and the benchmark predictor.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "binary/binfile.h"
+
+enum bindiff_class {
+	BINDIFF_MODIFIED,  /* same name, different normalised body */
+	BINDIFF_RENAMED,   /* different name, identical body, the only such pair */
+	BINDIFF_ADDED,     /* only in the new file */
+	BINDIFF_DELETED,   /* only in the old file */
+	BINDIFF_UNCHANGED, /* same name, same body */
+	BINDIFF_NR_CLASSES
+};
+
+struct bindiff_entry {
+	enum bindiff_class cls;
+	const struct binfunc *old_fn; /* NULL when added */
+	const struct binfunc *new_fn; /* NULL when deleted */
+	/* (new - old) / old instructions in %; NAN when added, deleted or old is empty. */
+	double change_pct;
+	/*
+	 * Modified functions only: other modified functions that the new build inlined into
+	 * this one (from DWARF; empty without it), i.e. this one may have changed because of
+	 * them. Names are borrowed from the new file.
+	 */
+	const char **inlines;
+	size_t nr_inlines;
+};
+
+struct bindiff {
+	struct binfile *old_file, *new_file; /* owned by the bindiff */
+	/* Sorted by class (in enum order), then by name. */
+	struct bindiff_entry *entries;
+	size_t nr_entries;
+	size_t count[BINDIFF_NR_CLASSES];
+	/* private: indices into entries by old and by new name, for bindiff_find() */
+	size_t *by_old, *by_new;
+	size_t nr_by_old, nr_by_new;
+};
+
+/*
+ * Loads both files (binfile_load() with `flags`) and differences them. On success fills
+ * *out, which the caller releases with bindiff_release(). On failure prints one error()
+ * line and returns RP_EINPUT (a file is missing, not ELF, corrupt, of an unsupported
+ * architecture, or the two architectures differ) or RP_EINTERNAL; *out is then empty.
+ * Not thread-safe for the same bindiff; independent diffs may run in parallel.
+ */
+int bindiff_files(const char *old_path, const char *new_path, unsigned flags,
+		  struct bindiff *out);
+
+/*
+ * Differences two loaded files, taking ownership of both (also on failure). Recomputes
+ * hashes of the new file's functions so that references to a renamed function compare
+ * equal to references to its old name. Returns 0, or RP_EINPUT when the architectures
+ * differ.
+ */
+int bindiff_compute(struct binfile *old_file, struct binfile *new_file, struct bindiff *out);
+
+/* Frees the entries and both files; accepts a zeroed or released bindiff. */
+void bindiff_release(struct bindiff *d);
+
+/* True when no function was added, deleted, modified or renamed. */
+bool bindiff_identical(const struct bindiff *d);
+
+/* "modified", "renamed", "added", "deleted", "unchanged". */
+const char *bindiff_class_name(enum bindiff_class cls);
+
+/*
+ * The entry of the function called `name` in the new build (new_side) or the old one;
+ * `cu` picks among same-named local functions (NULL: the first). NULL when there is none.
+ * O(log n).
+ */
+const struct bindiff_entry *bindiff_find(const struct bindiff *d, const char *name,
+					 const char *cu, bool new_side);
+
+#endif

@@ -1,0 +1,141 @@
+#ifndef REVPERF_BINARY_BINFILE_H
+#define REVPERF_BINARY_BINFILE_H
+
+/*
+ * One ELF file (executable, PIE, shared library or object file) as the binary diff sees
+ * it: its functions, each disassembled and normalised into a hash of its body (see
+ * docs/bindiff.md). Read with libelf, disassembled with Capstone, file:line from libdw.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+enum binfile_kind {
+	BINFILE_EXEC,   /* ET_EXEC: a non-PIE executable */
+	BINFILE_PIE,    /* ET_DYN with an interpreter */
+	BINFILE_SHARED, /* ET_DYN without one: a shared library */
+	BINFILE_OBJECT, /* ET_REL: an object file */
+};
+
+/* binfile_load() flags. */
+enum {
+	BINFILE_NO_DWARF = 1 << 0,  /* skip file:line and inline information */
+	BINFILE_NO_DISASM = 1 << 1, /* symbols only: no hash, no instruction count */
+};
+
+/* One function: a symbol with a size in an executable section, aliases folded. */
+struct binfunc {
+	const char *name;     /* canonical name among the aliases (borrowed from the file) */
+	const char *cu;       /* a local's compilation unit (file symbol or DWARF), or NULL */
+	const char *src_file; /* from DWARF, or NULL */
+	unsigned src_line;    /* 0 when unknown */
+	uint64_t addr;        /* address (object files: a synthetic layout of the sections) */
+	uint64_t size;        /* bytes */
+	uint64_t hash;        /* hash of the normalised body */
+	uint64_t name_hash;   /* hash of `name` */
+	uint64_t ref_hash;    /* what references to this function hash as (name, or renamed) */
+	uint64_t die;         /* DWARF DIE offset of its subprogram; 0 when unknown */
+	uint32_t nr_insns;    /* static instruction count */
+	uint32_t section;     /* section index */
+	uint32_t first_alias; /* aliases: binfile.aliases[first_alias .. + nr_aliases) */
+	uint32_t nr_aliases;
+	bool local;    /* STB_LOCAL */
+	bool dup_name; /* another function of this file has the same name */
+};
+
+struct bin_section;
+struct bin_object;
+struct bin_import;
+struct bin_reloc;
+struct bin_relsym;
+struct bin_dwarf;
+struct bin_disasm;
+
+struct binfile {
+	char *path;
+	const char *arch; /* "x86-64", "aarch64" */
+	uint16_t machine; /* EM_* */
+	enum binfile_kind kind;
+	bool from_dynsym; /* no .symtab: only exported functions */
+	bool has_dwarf;
+
+	struct binfunc *funcs; /* sorted by address */
+	size_t nr_funcs;
+	const char **aliases; /* other names of folded functions (borrowed) */
+	size_t nr_aliases;
+
+	/* The rest is private to src/binary/. */
+	unsigned flags;
+	bool analyzed;
+	int analyze_ret; /* binfile_analyze()'s result, when run in a thread */
+	int fd;
+	void *elf; /* Elf * */
+	unsigned char *image; /* owned copy of an in-memory file */
+	size_t image_size;
+	struct bin_section *sections;
+	size_t nr_sections;
+	uint32_t *alloc_sections; /* allocated sections by address, for binfile_section_at() */
+	size_t nr_alloc_sections;
+	struct bin_object *objects; /* data symbols, sorted by address */
+	size_t nr_objects;
+	struct bin_import *imports; /* PLT entries and GOT slots, sorted by address */
+	size_t nr_imports, alloc_imports;
+	struct bin_reloc *relocs; /* object files: relocations of code, sorted */
+	size_t nr_relocs;
+	struct bin_relsym *relsyms; /* object files: the symbol table, by index */
+	size_t nr_relsyms;
+	struct bin_dwarf *dwarf;
+	struct bin_disasm *disasm;
+};
+
+/*
+ * Reads the ELF file at `path`: functions, their normalised hashes and instruction counts,
+ * and (unless BINFILE_NO_DWARF) their file:line. On success *out is a new binfile the
+ * caller frees with binfile_free(). On failure prints one line with error() and returns
+ * RP_EINPUT (missing, not ELF, truncated, unsupported architecture, no function symbols)
+ * or RP_EINTERNAL. Falls back to .dynsym with a warning when there is no .symtab.
+ * Not thread-safe per binfile; distinct binfiles may be loaded in distinct threads.
+ */
+int binfile_load(const char *path, unsigned flags, struct binfile **out);
+
+/*
+ * binfile_load() in two steps, so that two files can be analysed in parallel after their
+ * errors (missing, not ELF, corrupt headers or symbols) were reported in order.
+ * binfile_open() reads the header, sections and symbols (quick; same results and
+ * ownership as binfile_load(), but no hashes, counts or DWARF yet); binfile_analyze() does
+ * the rest (slow) and returns 0 or RP_EINPUT / RP_EINTERNAL, the caller still freeing bf.
+ * binfile_analyze() may run on distinct binfiles in distinct threads at the same time.
+ */
+int binfile_open(const char *path, unsigned flags, struct binfile **out);
+int binfile_analyze(struct binfile *bf);
+
+/*
+ * The same for a file already in memory (the fuzz target, tests). The bytes are copied;
+ * `name` is used in messages.
+ */
+int binfile_load_memory(const char *name, const void *data, size_t size, unsigned flags,
+			struct binfile **out);
+
+/* Frees everything a binfile owns; accepts NULL. */
+void binfile_free(struct binfile *bf);
+
+/* "executable", "pie", "shared" or "object". */
+const char *binfile_kind_name(enum binfile_kind kind);
+
+/*
+ * Recomputes the hash of one function (after ref_hash of others changed, see bindiff).
+ * Returns 0, or -1 when the file was loaded with BINFILE_NO_DISASM.
+ */
+int binfile_rehash(struct binfile *bf, struct binfunc *f);
+
+/* The function containing addr, or NULL. O(log n). */
+struct binfunc *binfile_func_at(const struct binfile *bf, uint64_t addr);
+
+/*
+ * Calls fn(name, data) for each function inlined into f (DWARF inlined subroutines, each
+ * name once). Returns 0 (also when there is no DWARF), or -1 on corrupt DWARF.
+ */
+int binfile_inlined(const struct binfile *bf, const struct binfunc *f,
+		    void (*fn)(const char *name, void *data), void *data);
+
+#endif

@@ -1,0 +1,458 @@
+/*
+ * Symbols of a binfile: functions (aliases folded, locals tied to their compilation unit),
+ * data symbols, the names behind PLT entries and GOT slots, and the relocations of an
+ * object file's code. All of it is untrusted input: indices and ranges are checked.
+ */
+#include <elf.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "binary/binfile_impl.h"
+#include "util/common.h"
+
+/* A function symbol before aliases are folded. */
+struct fsym {
+	const char *name;
+	const char *file;
+	uint64_t addr, size;
+	uint32_t section;
+	int rank; /* 0 global, 1 weak, 2 local: the canonical name is the lowest */
+};
+
+struct symtab {
+	Elf_Data *data, *xndx;
+	size_t nr, strndx, index;
+};
+
+static int symtab_open(struct binfile *bf, size_t index, struct symtab *st)
+{
+	const struct bin_section *s = &bf->sections[index];
+	size_t i;
+	memset(st, 0, sizeof(*st));
+	st->index = index;
+	st->data = elf_getdata(s->scn, NULL);
+	if (!st->data || s->link >= bf->nr_sections ||
+	    bf->sections[s->link].type != SHT_STRTAB)
+		return error("%s: corrupt ELF symbol table %s", bf->path, s->name);
+	st->strndx = s->link;
+	st->nr = st->data->d_size / sizeof(Elf64_Sym);
+	if (st->nr > BINFILE_MAX_SYMBOLS)
+		return error("%s: corrupt ELF: %zu symbols in %s", bf->path, st->nr, s->name);
+	for (i = 1; i < bf->nr_sections; i++)
+		if (bf->sections[i].type == SHT_SYMTAB_SHNDX && bf->sections[i].link == index)
+			st->xndx = elf_getdata(bf->sections[i].scn, NULL);
+	return 0;
+}
+
+/* Symbol i; its section index in *shndx (0 when undefined or special). */
+static bool symtab_get(const struct binfile *bf, const struct symtab *st, size_t i,
+		       GElf_Sym *sym, const char **name, uint32_t *shndx)
+{
+	Elf32_Word x = 0;
+	if (!gelf_getsymshndx(st->data, st->xndx, (int)i, sym, &x))
+		return false;
+	*name = elf_strptr(bf->elf, st->strndx, sym->st_name);
+	if (!*name)
+		*name = "";
+	if (sym->st_shndx == SHN_XINDEX)
+		*shndx = x;
+	else if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE)
+		*shndx = 0;
+	else
+		*shndx = sym->st_shndx;
+	if (*shndx >= bf->nr_sections)
+		*shndx = 0;
+	return true;
+}
+
+/* The address of a symbol defined in section shndx (object files: synthetic layout). */
+static uint64_t sym_addr(const struct binfile *bf, const GElf_Sym *sym, uint32_t shndx)
+{
+	if (bf->kind == BINFILE_OBJECT)
+		return bf->sections[shndx].addr + sym->st_value;
+	return sym->st_value;
+}
+
+/* Does [addr, addr + size) lie inside section s? */
+static bool in_section(const struct bin_section *s, uint64_t addr, uint64_t size)
+{
+	return addr >= s->addr && size <= s->size && addr - s->addr <= s->size - size;
+}
+
+/* "counter.3" -> hash of "counter.": GCC numbers function-local statics per file. */
+static uint64_t object_name_hash(const char *name, bool local)
+{
+	size_t len = strlen(name), n = len;
+	if (local) {
+		while (n && name[n - 1] >= '0' && name[n - 1] <= '9')
+			n--;
+		if (n == len || !n || name[n - 1] != '.')
+			n = len;
+	}
+	return binhash_bytes(name, n);
+}
+
+static int leading_underscores(const char *s)
+{
+	int n = 0;
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* Order of alias candidates: address, then the preferred name first. */
+static int cmp_fsym(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+	int ux, uy;
+	size_t lx, ly;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	ux = leading_underscores(x->name);
+	uy = leading_underscores(y->name);
+	if (ux != uy)
+		return ux - uy;
+	lx = strlen(x->name);
+	ly = strlen(y->name);
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int cmp_object(const void *a, const void *b)
+{
+	const struct bin_object *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->size < y->size ? -1 : x->size > y->size;
+}
+
+static int cmp_func_name(const void *a, const void *b)
+{
+	const struct binfunc *const *x = a, *const *y = b;
+	return strcmp((*x)->name, (*y)->name);
+}
+
+/* Folds candidates at the same address into one function each, with aliases. */
+static void fold_aliases(struct binfile *bf, struct fsym *c, size_t nr)
+{
+	size_t i = 0, alloc_aliases = 0;
+	bf->funcs = xcalloc(nr ? nr : 1, sizeof(*bf->funcs));
+	while (i < nr) {
+		struct binfunc *f = &bf->funcs[bf->nr_funcs++];
+		size_t j = i + 1;
+		const struct bin_section *s = &bf->sections[c[i].section];
+		f->name = c[i].name;
+		f->cu = c[i].rank == 2 ? c[i].file : NULL;
+		f->local = c[i].rank == 2;
+		f->addr = c[i].addr;
+		f->size = c[i].size;
+		f->section = c[i].section;
+		f->first_alias = (uint32_t)bf->nr_aliases;
+		for (; j < nr && c[j].addr == c[i].addr; j++) {
+			size_t k;
+			bool seen = !strcmp(c[j].name, f->name);
+			for (k = f->first_alias; !seen && k < bf->nr_aliases; k++)
+				seen = !strcmp(bf->aliases[k], c[j].name);
+			if (c[j].size > f->size && in_section(s, f->addr, c[j].size))
+				f->size = c[j].size;
+			if (seen)
+				continue;
+			ALLOC_GROW(bf->aliases, bf->nr_aliases + 1, alloc_aliases);
+			bf->aliases[bf->nr_aliases++] = c[j].name;
+			f->nr_aliases++;
+		}
+		f->name_hash = binhash_str(f->name);
+		f->ref_hash = f->name_hash;
+		i = j;
+	}
+}
+
+/* Marks functions whose name another function of the file shares (locals of two CUs). */
+static void mark_duplicate_names(struct binfile *bf)
+{
+	struct binfunc **by_name = xmallocarray(bf->nr_funcs ? bf->nr_funcs : 1,
+						sizeof(*by_name));
+	size_t i;
+	for (i = 0; i < bf->nr_funcs; i++)
+		by_name[i] = &bf->funcs[i];
+	bin_sort(by_name, bf->nr_funcs, sizeof(*by_name), cmp_func_name);
+	for (i = 1; i < bf->nr_funcs; i++)
+		if (!strcmp(by_name[i - 1]->name, by_name[i]->name))
+			by_name[i - 1]->dup_name = by_name[i]->dup_name = true;
+	free(by_name);
+}
+
+/* Chooses .symtab, or .dynsym with a warning; returns its section index or 0. */
+static size_t choose_symtab(struct binfile *bf)
+{
+	size_t i, dynsym = 0;
+	for (i = 1; i < bf->nr_sections; i++) {
+		if (bf->sections[i].type == SHT_SYMTAB)
+			return i;
+		if (bf->sections[i].type == SHT_DYNSYM && !dynsym)
+			dynsym = i;
+	}
+	if (dynsym) {
+		bf->from_dynsym = true;
+		warning("%s has no .symtab (stripped); using .dynsym: only exported functions "
+			"are compared",
+			bf->path);
+	}
+	return dynsym;
+}
+
+static void add_relsym(struct binfile *bf, size_t i, const GElf_Sym *sym, const char *name,
+		       uint32_t shndx)
+{
+	struct bin_relsym *r = &bf->relsyms[i];
+	if (GELF_ST_TYPE(sym->st_info) == STT_SECTION && shndx) {
+		r->name_hash = bf->sections[shndx].name_hash;
+	} else {
+		r->name_hash = binhash_str(name);
+	}
+	if (shndx && (bf->sections[shndx].flags & SHF_ALLOC)) {
+		r->defined = true;
+		r->addr = sym_addr(bf, sym, shndx);
+	} else if (sym->st_shndx == SHN_ABS) {
+		r->defined = true;
+		r->addr = sym->st_value;
+	}
+}
+
+int symbols_read(struct binfile *bf)
+{
+	struct symtab st;
+	struct fsym *cand = NULL;
+	size_t nr_cand = 0, alloc_cand = 0, alloc_objects = 0, i, outside = 0;
+	const char *file = NULL;
+	size_t index = choose_symtab(bf);
+	int ret = RP_EINPUT;
+
+	if (!index) {
+		error("%s: no symbol table: the file is fully stripped; rebuild it without "
+		      "stripping",
+		      bf->path);
+		goto out;
+	}
+	if (symtab_open(bf, index, &st))
+		goto out;
+	if (bf->kind == BINFILE_OBJECT) {
+		bf->relsyms = xcalloc(st.nr ? st.nr : 1, sizeof(*bf->relsyms));
+		bf->nr_relsyms = st.nr;
+	}
+	for (i = 0; i < st.nr; i++) {
+		GElf_Sym sym;
+		const char *name;
+		uint32_t shndx;
+		int type, bind;
+		const struct bin_section *s;
+		if (!symtab_get(bf, &st, i, &sym, &name, &shndx)) {
+			error("%s: corrupt ELF symbol %zu (%s)", bf->path, i, elf_errmsg(-1));
+			goto out;
+		}
+		type = GELF_ST_TYPE(sym.st_info);
+		bind = GELF_ST_BIND(sym.st_info);
+		if (bf->relsyms)
+			add_relsym(bf, i, &sym, name, shndx);
+		if (type == STT_FILE) {
+			file = *name ? name : NULL;
+			continue;
+		}
+		s = &bf->sections[shndx];
+		if (!shndx || !sym.st_size || !*name || s->type == SHT_NOBITS)
+			continue;
+		if (type == STT_FUNC || type == STT_GNU_IFUNC) {
+			uint64_t addr = sym_addr(bf, &sym, shndx);
+			if (!(s->flags & SHF_EXECINSTR))
+				continue;
+			if (!in_section(s, addr, sym.st_size) || !s->data) {
+				outside++;
+				continue;
+			}
+			ALLOC_GROW(cand, nr_cand + 1, alloc_cand);
+			cand[nr_cand].name = name;
+			cand[nr_cand].file = bind == STB_LOCAL ? file : NULL;
+			cand[nr_cand].addr = addr;
+			cand[nr_cand].size = sym.st_size;
+			cand[nr_cand].section = shndx;
+			cand[nr_cand].rank = bind == STB_LOCAL ? 2 : bind == STB_WEAK ? 1 : 0;
+			nr_cand++;
+		} else if (type == STT_OBJECT && (s->flags & SHF_ALLOC) &&
+			   strncmp(name, ".L", 2)) {
+			/* (".L" names are the compiler's anonymous constants: by contents.) */
+			struct bin_object *o;
+			ALLOC_GROW(bf->objects, bf->nr_objects + 1, alloc_objects);
+			o = &bf->objects[bf->nr_objects++];
+			o->addr = sym_addr(bf, &sym, shndx);
+			o->size = sym.st_size;
+			o->name_hash = object_name_hash(name, bind == STB_LOCAL);
+		}
+	}
+	if (outside)
+		warning("%s: %zu function symbol%s outside %s section ignored (corrupt symbol "
+			"table?)",
+			bf->path, outside, outside == 1 ? "" : "s", outside == 1 ? "its" : "their");
+	if (bf->from_dynsym && !nr_cand) {
+		error("%s: stripped, and it exports no functions: nothing to compare; rebuild "
+		      "it without stripping",
+		      bf->path);
+		goto out;
+	}
+	bin_sort(cand, nr_cand, sizeof(*cand), cmp_fsym);
+	fold_aliases(bf, cand, nr_cand);
+	mark_duplicate_names(bf);
+	bin_sort(bf->objects, bf->nr_objects, sizeof(*bf->objects), cmp_object);
+	ret = 0;
+out:
+	free(cand);
+	return ret;
+}
+
+static int cmp_import(const void *a, const void *b)
+{
+	const struct bin_import *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (int)x->got - (int)y->got;
+}
+
+static bool is_got_reloc(unsigned machine, uint32_t type)
+{
+	if (machine == EM_X86_64)
+		return type == R_X86_64_JUMP_SLOT || type == R_X86_64_GLOB_DAT ||
+		       type == R_X86_64_64;
+	return type == R_AARCH64_JUMP_SLOT || type == R_AARCH64_GLOB_DAT ||
+	       type == R_AARCH64_ABS64;
+}
+
+/* GOT slots named by the dynamic relocations that fill them. */
+static int read_got_slots(struct binfile *bf, size_t dynsym)
+{
+	struct symtab st;
+	size_t i, j;
+	if (symtab_open(bf, dynsym, &st))
+		return -1;
+	for (i = 1; i < bf->nr_sections; i++) {
+		const struct bin_section *s = &bf->sections[i];
+		Elf_Data *d;
+		size_t n;
+		if (s->type != SHT_RELA || s->link != dynsym || !s->data)
+			continue;
+		d = elf_getdata(s->scn, NULL);
+		n = d ? d->d_size / sizeof(Elf64_Rela) : 0;
+		for (j = 0; j < n; j++) {
+			GElf_Rela r;
+			GElf_Sym sym;
+			const char *name;
+			uint32_t shndx;
+			size_t symi;
+			if (!gelf_getrela(d, (int)j, &r))
+				break;
+			symi = GELF_R_SYM(r.r_info);
+			if (!symi || symi >= st.nr ||
+			    !is_got_reloc(bf->machine, (uint32_t)GELF_R_TYPE(r.r_info)) ||
+			    !symtab_get(bf, &st, symi, &sym, &name, &shndx) || !*name)
+				continue;
+			ALLOC_GROW(bf->imports, bf->nr_imports + 1, bf->alloc_imports);
+			bf->imports[bf->nr_imports].addr = r.r_offset;
+			bf->imports[bf->nr_imports].name_hash = binhash_str(name);
+			bf->imports[bf->nr_imports].got = true;
+			bf->nr_imports++;
+		}
+	}
+	bin_sort(bf->imports, bf->nr_imports, sizeof(*bf->imports), cmp_import);
+	return 0;
+}
+
+/* A PLT entry that jumps through a named GOT slot takes the slot's name. */
+static void plt_reference(struct binfile *bf, const struct bin_section *sec, uint64_t insn_addr,
+			  uint64_t target)
+{
+	const struct bin_import *slot = binfile_import_at(bf, target);
+	uint64_t entsize = sec->entsize >= 4 && sec->entsize <= 64 ? sec->entsize : 16;
+	uint64_t entry = sec->addr + (insn_addr - sec->addr) / entsize * entsize;
+	if (!slot || !slot->got)
+		return;
+	ALLOC_GROW(bf->imports, bf->nr_imports + 1, bf->alloc_imports);
+	bf->imports[bf->nr_imports].addr = entry;
+	bf->imports[bf->nr_imports].name_hash = slot->name_hash;
+	bf->imports[bf->nr_imports].got = false;
+	bf->nr_imports++;
+}
+
+int imports_read(struct binfile *bf)
+{
+	size_t i, dynsym = 0, nr_slots, w;
+	for (i = 1; i < bf->nr_sections && !dynsym; i++)
+		if (bf->sections[i].type == SHT_DYNSYM)
+			dynsym = i;
+	if (!dynsym)
+		return 0;
+	if (read_got_slots(bf, dynsym))
+		return RP_EINPUT;
+	nr_slots = bf->nr_imports;
+	if (!nr_slots || bf->machine != EM_X86_64)
+		return 0;
+	for (i = 1; i < bf->nr_sections; i++) {
+		const struct bin_section *s = &bf->sections[i];
+		if ((s->flags & SHF_EXECINSTR) && s->data &&
+		    (!strcmp(s->name, ".plt") || !strcmp(s->name, ".plt.sec") ||
+		     !strcmp(s->name, ".plt.got")) &&
+		    disasm_plt(bf, s, plt_reference))
+			return RP_EINTERNAL;
+	}
+	/* binfile_import_at() needs the slots sorted while the entries are appended. */
+	bin_sort(bf->imports, bf->nr_imports, sizeof(*bf->imports), cmp_import);
+	for (i = w = 0; i < bf->nr_imports; i++)
+		if (!w || bf->imports[w - 1].addr != bf->imports[i].addr)
+			bf->imports[w++] = bf->imports[i];
+	bf->nr_imports = w;
+	return 0;
+}
+
+static int cmp_reloc(const void *a, const void *b)
+{
+	const struct bin_reloc *x = a, *y = b;
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
+	return 0;
+}
+
+int relocs_read(struct binfile *bf)
+{
+	size_t i, j, alloc = 0;
+	for (i = 1; i < bf->nr_sections; i++) {
+		const struct bin_section *s = &bf->sections[i], *t;
+		Elf_Data *d;
+		size_t n;
+		if (s->type != SHT_RELA || !s->data || s->info >= bf->nr_sections ||
+		    s->link >= bf->nr_sections || bf->sections[s->link].type != SHT_SYMTAB)
+			continue;
+		t = &bf->sections[s->info];
+		if (!(t->flags & SHF_EXECINSTR) || !(t->flags & SHF_ALLOC))
+			continue;
+		d = elf_getdata(s->scn, NULL);
+		n = d ? d->d_size / sizeof(Elf64_Rela) : 0;
+		for (j = 0; j < n; j++) {
+			GElf_Rela r;
+			struct bin_reloc *br;
+			if (!gelf_getrela(d, (int)j, &r))
+				break;
+			if (r.r_offset >= t->size || GELF_R_SYM(r.r_info) >= bf->nr_relsyms)
+				continue;
+			ALLOC_GROW(bf->relocs, bf->nr_relocs + 1, alloc);
+			br = &bf->relocs[bf->nr_relocs++];
+			br->pos = t->addr + r.r_offset;
+			br->addend = r.r_addend;
+			br->type = (uint32_t)GELF_R_TYPE(r.r_info);
+			br->sym = (uint32_t)GELF_R_SYM(r.r_info);
+		}
+	}
+	bin_sort(bf->relocs, bf->nr_relocs, sizeof(*bf->relocs), cmp_reloc);
+	return 0;
+}

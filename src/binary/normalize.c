@@ -1,0 +1,464 @@
+/*
+ * Disassembly (Capstone) and normalisation of one function into a hash of its body.
+ *
+ * Code that merely moved must hash the same, so every field that holds an address is
+ * replaced by what it points to: the function itself (an offset inside it), another
+ * function (its name, through ref_hash), an imported function or GOT slot (its name), a
+ * data symbol (name and offset), a string or constant in read-only data (its contents), or
+ * else the name of the section. Everything else (opcodes, registers, immediates) is hashed
+ * as it is. docs/bindiff.md describes the rules and their limits.
+ */
+#include <capstone/capstone.h>
+#include <elf.h>
+#include <string.h>
+
+#include "binary/binfile_impl.h"
+#include "util/common.h"
+
+struct bin_disasm {
+	csh cs;
+	cs_insn *insn;
+};
+
+/* What a hashed field stands for; distinct so that a string never hashes as a name. */
+enum tag {
+	TAG_LOCAL = 1, TAG_FUNC, TAG_IMPORT, TAG_GOT, TAG_OBJECT, TAG_STRING, TAG_CONST,
+	TAG_SECTION, TAG_UNDEF, TAG_NOWHERE, TAG_PAGE, TAG_BYTES, TAG_BAD, TAG_RELOC, TAG_INSN,
+	TAG_OPERAND,
+};
+
+/* How an instruction uses an address, which decides how much of the target is hashed. */
+enum access {
+	ACC_CODE,    /* a branch target */
+	ACC_ADDR,    /* the address is taken (lea, an immediate) */
+	ACC_LOAD,    /* a load or store of `size` bytes */
+	ACC_INDEXED, /* a table indexed by a register */
+};
+
+/* The state of normalising one function. */
+struct norm {
+	const struct binfile *bf;
+	const struct binfunc *f;
+	uint64_t h;
+	const struct bin_reloc *rel, *rel_end; /* object files: the function's relocations */
+};
+
+/* Strings in read-only data are hashed by contents when at most this long. */
+#define MAX_STRING 4096
+/* Constants loaded from read-only data are hashed by contents when at most this long. */
+#define MAX_CONST 64
+
+static void mix(struct norm *n, uint64_t v)
+{
+	n->h = binhash_mix(n->h, v);
+}
+
+/* A printable NUL-terminated string at off: its length in *len. */
+static bool string_at(const struct bin_section *s, uint64_t off, size_t *len)
+{
+	size_t i, max = s->data_size - off < MAX_STRING ? s->data_size - off : MAX_STRING;
+	for (i = 0; i < max; i++) {
+		unsigned char c = s->data[off + i];
+		if (!c) {
+			*len = i;
+			return true;
+		}
+		if ((c < 0x20 || c > 0x7e) && c != '\t' && c != '\n' && c != '\r')
+			return false;
+	}
+	return false;
+}
+
+static bool read_only_data(const struct bin_section *s)
+{
+	return (s->flags & SHF_ALLOC) && !(s->flags & (SHF_WRITE | SHF_EXECINSTR)) && s->data &&
+	       s->type != SHT_NOBITS;
+}
+
+/* Mixes in what target points to (see the top of this file). */
+static void mix_target(struct norm *n, uint64_t target, enum access acc, unsigned size)
+{
+	const struct binfile *bf = n->bf;
+	const struct binfunc *g;
+	const struct bin_import *imp;
+	const struct bin_object *o;
+	const struct bin_section *s;
+	size_t len;
+
+	if (target - n->f->addr < n->f->size) {
+		mix(n, TAG_LOCAL);
+		mix(n, target - n->f->addr);
+	} else if ((g = binfile_func_at(bf, target))) {
+		mix(n, TAG_FUNC);
+		mix(n, g->ref_hash);
+		mix(n, target - g->addr);
+	} else if ((imp = binfile_import_at(bf, target))) {
+		mix(n, imp->got ? TAG_GOT : TAG_IMPORT);
+		mix(n, imp->name_hash);
+	} else if ((o = binfile_object_at(bf, target))) {
+		mix(n, TAG_OBJECT);
+		mix(n, o->name_hash);
+		mix(n, target - o->addr);
+	} else if (!(s = binfile_section_at(bf, target))) {
+		mix(n, TAG_NOWHERE);
+	} else if (acc == ACC_LOAD && read_only_data(s) && size && size <= MAX_CONST &&
+		   size <= s->data_size && target - s->addr <= s->data_size - size) {
+		mix(n, TAG_CONST);
+		mix(n, binhash_bytes(s->data + (target - s->addr), size));
+	} else if (acc == ACC_ADDR && read_only_data(s) && target - s->addr < s->data_size &&
+		   string_at(s, target - s->addr, &len)) {
+		mix(n, TAG_STRING);
+		mix(n, binhash_bytes(s->data + (target - s->addr), len));
+	} else {
+		/* Offsets inside a section move with unrelated changes: the name only. */
+		mix(n, TAG_SECTION);
+		mix(n, s->name_hash);
+	}
+}
+
+static bool x86_pc_relative(uint32_t type)
+{
+	switch (type) {
+	case R_X86_64_PC32:
+	case R_X86_64_PLT32:
+	case R_X86_64_GOTPCREL:
+	case R_X86_64_PC16:
+	case R_X86_64_PC8:
+	case R_X86_64_TLSGD:
+	case R_X86_64_TLSLD:
+	case R_X86_64_GOTTPOFF:
+	case R_X86_64_PC64:
+	case R_X86_64_GOTPC32:
+	case R_X86_64_GOTPC32_TLSDESC:
+	case R_X86_64_GOTPCRELX:
+	case R_X86_64_REX_GOTPCRELX:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static unsigned x86_reloc_size(uint32_t type)
+{
+	switch (type) {
+	case R_X86_64_64:
+	case R_X86_64_PC64:
+	case R_X86_64_GOTOFF64:
+	case R_X86_64_DTPOFF64:
+	case R_X86_64_TPOFF64:
+		return 8;
+	case R_X86_64_16:
+	case R_X86_64_PC16:
+		return 2;
+	case R_X86_64_8:
+	case R_X86_64_PC8:
+		return 1;
+	default:
+		return 4;
+	}
+}
+
+/* A relocation of an object file: what the linker will put there. */
+static void mix_reloc(struct norm *n, const struct bin_reloc *r, uint64_t insn_end,
+		      enum access acc, unsigned size)
+{
+	const struct bin_relsym *s = &n->bf->relsyms[r->sym];
+	/* x86-64 PC-relative fields are relative to the end of the instruction. */
+	int64_t adj = n->bf->machine == EM_X86_64 && x86_pc_relative(r->type)
+			      ? (int64_t)(insn_end - r->pos)
+			      : 0;
+	mix(n, TAG_RELOC);
+	mix(n, r->type);
+	if (s->defined) {
+		mix_target(n, s->addr + (uint64_t)r->addend + (uint64_t)adj, acc, size);
+	} else {
+		mix(n, TAG_UNDEF);
+		mix(n, s->name_hash);
+		mix(n, (uint64_t)r->addend + (uint64_t)adj);
+	}
+}
+
+static bool has_group(const cs_insn *insn, uint8_t group)
+{
+	uint8_t i;
+	for (i = 0; i < insn->detail->groups_count; i++)
+		if (insn->detail->groups[i] == group)
+			return true;
+	return false;
+}
+
+/* Does v fall inside an allocated section (an absolute address in non-PIE code)? */
+static bool absolute_address(const struct binfile *bf, int64_t v)
+{
+	return bf->kind == BINFILE_EXEC && v > 0 && binfile_section_at(bf, (uint64_t)v);
+}
+
+static void mask(uint8_t *bytes, size_t len, size_t off, size_t size)
+{
+	if (off < len)
+		memset(bytes + off, 0, size < len - off ? size : len - off);
+}
+
+static void norm_x86(struct norm *n, const cs_insn *insn)
+{
+	const cs_x86 *x = &insn->detail->x86;
+	const cs_x86_encoding *e = &x->encoding;
+	uint64_t end = insn->address + insn->size, w[2] = { 0, 0 };
+	uint8_t bytes[16];
+	size_t len = insn->size < sizeof(bytes) ? insn->size : sizeof(bytes) - 1;
+	bool disp_done = false, imm_done = false, branch = has_group(insn, CS_GRP_BRANCH_RELATIVE);
+	enum access disp_acc = ACC_LOAD, imm_acc = branch ? ACC_CODE : ACC_ADDR;
+	unsigned disp_size = 0;
+	const struct bin_reloc *r;
+	uint8_t i;
+
+	memcpy(bytes, insn->bytes, len);
+	for (i = 0; i < x->op_count; i++)
+		if (x->operands[i].type == X86_OP_MEM) {
+			const x86_op_mem *m = &x->operands[i].mem;
+			disp_size = x->operands[i].size;
+			disp_acc = insn->id == X86_INS_LEA ? ACC_ADDR
+				   : m->index != X86_REG_INVALID ? ACC_INDEXED
+								 : ACC_LOAD;
+		}
+	/* Object files: relocations say which fields are addresses and what they hold. */
+	while (n->rel < n->rel_end && n->rel->pos < insn->address)
+		n->rel++;
+	for (r = n->rel; r < n->rel_end && r->pos < end; r++) {
+		size_t off = r->pos - insn->address;
+		bool is_disp = e->disp_size && off == e->disp_offset;
+		mask(bytes, len, off, x86_reloc_size(r->type));
+		disp_done |= is_disp;
+		imm_done |= e->imm_size && off == e->imm_offset;
+		mix_reloc(n, r, end, is_disp ? disp_acc : imm_acc, is_disp ? disp_size : 0);
+	}
+	for (i = 0; i < x->op_count; i++) {
+		const cs_x86_op *op = &x->operands[i];
+		if (op->type == X86_OP_IMM && e->imm_size && !imm_done &&
+		    (branch || (e->imm_size >= 4 && absolute_address(n->bf, op->imm)))) {
+			mask(bytes, len, e->imm_offset, e->imm_size);
+			mix_target(n, (uint64_t)op->imm, imm_acc, 0);
+			imm_done = true;
+		} else if (op->type == X86_OP_MEM && e->disp_size && !disp_done) {
+			if (op->mem.base == X86_REG_RIP) {
+				mask(bytes, len, e->disp_offset, e->disp_size);
+				mix_target(n, end + (uint64_t)op->mem.disp, disp_acc, op->size);
+				disp_done = true;
+			} else if (e->disp_size >= 4 && absolute_address(n->bf, op->mem.disp)) {
+				mask(bytes, len, e->disp_offset, e->disp_size);
+				mix_target(n, (uint64_t)op->mem.disp, disp_acc, op->size);
+				disp_done = true;
+			}
+		}
+	}
+	memcpy(w, bytes, len);
+	w[1] |= (uint64_t)len << 56;
+	mix(n, TAG_BYTES);
+	mix(n, w[0]);
+	mix(n, w[1]);
+}
+
+/* The operand of an aarch64 instruction that holds a PC-relative address, or -1. */
+static int arm64_address_operand(const cs_insn *insn, enum access *acc)
+{
+	const cs_arm64 *a = &insn->detail->arm64;
+	int i, last_imm = -1;
+	for (i = 0; i < a->op_count; i++)
+		if (a->operands[i].type == ARM64_OP_IMM)
+			last_imm = i;
+	switch (insn->id) {
+	case ARM64_INS_B:
+	case ARM64_INS_BL:
+	case ARM64_INS_CBZ:
+	case ARM64_INS_CBNZ:
+	case ARM64_INS_TBZ:
+	case ARM64_INS_TBNZ:
+		*acc = ACC_CODE;
+		return last_imm;
+	case ARM64_INS_ADR:
+		*acc = ACC_ADDR;
+		return last_imm;
+	case ARM64_INS_LDR:
+	case ARM64_INS_LDRSW:
+	case ARM64_INS_PRFM:
+		/* the literal form: ldr x0, label */
+		*acc = ACC_ADDR;
+		return last_imm == a->op_count - 1 && last_imm > 0 ? last_imm : -1;
+	default:
+		return -1;
+	}
+}
+
+static void norm_arm64(struct norm *n, const cs_insn *insn)
+{
+	const cs_arm64 *a = &insn->detail->arm64;
+	enum access acc = ACC_ADDR;
+	int addr_op = arm64_address_operand(insn, &acc);
+	bool reloc = false;
+	uint8_t i;
+
+	while (n->rel < n->rel_end && n->rel->pos < insn->address)
+		n->rel++;
+	if (n->rel < n->rel_end && n->rel->pos == insn->address) {
+		/* One field per instruction: its immediate or offset is the relocation. */
+		mix_reloc(n, n->rel, insn->address + insn->size, addr_op >= 0 ? acc : ACC_ADDR, 0);
+		reloc = true;
+	}
+	mix(n, TAG_INSN);
+	mix(n, insn->id | (uint64_t)a->cc << 16 | (uint64_t)a->update_flags << 32 |
+		       (uint64_t)a->writeback << 33 | (uint64_t)a->op_count << 40);
+	for (i = 0; i < a->op_count; i++) {
+		const cs_arm64_op *op = &a->operands[i];
+		uint64_t v = 0;
+		mix(n, TAG_OPERAND);
+		mix(n, (uint64_t)op->type | (uint64_t)op->vas << 8 | (uint64_t)op->vess << 16 |
+			       (uint64_t)op->shift.type << 24 | (uint64_t)op->ext << 32 |
+			       (uint64_t)(uint32_t)op->vector_index << 40);
+		mix(n, op->shift.value);
+		switch (op->type) {
+		case ARM64_OP_REG:
+		case ARM64_OP_REG_MRS:
+		case ARM64_OP_REG_MSR: v = op->reg; break;
+		case ARM64_OP_IMM:
+		case ARM64_OP_CIMM:
+			if (reloc && (addr_op < 0 || i == addr_op))
+				v = 0; /* the relocation said what goes here */
+			else if (i == addr_op)
+				mix_target(n, (uint64_t)op->imm, acc, 0);
+			else if (insn->id == ARM64_INS_ADRP)
+				v = TAG_PAGE; /* the page moves with the data: see docs */
+			else
+				v = (uint64_t)op->imm;
+			break;
+		case ARM64_OP_MEM:
+			mix(n, op->mem.base);
+			mix(n, op->mem.index);
+			v = reloc ? 0 : (uint64_t)(int64_t)op->mem.disp;
+			break;
+		case ARM64_OP_FP: memcpy(&v, &op->fp, sizeof(v)); break;
+		case ARM64_OP_PSTATE: v = op->pstate; break;
+		case ARM64_OP_SYS: v = op->sys; break;
+		case ARM64_OP_PREFETCH: v = op->prefetch; break;
+		case ARM64_OP_BARRIER: v = op->barrier; break;
+		default: break;
+		}
+		mix(n, v);
+	}
+}
+
+int disasm_open(struct binfile *bf)
+{
+	struct bin_disasm *d = xcalloc(1, sizeof(*d));
+	bool x86 = bf->machine == EM_X86_64;
+	cs_err err = cs_open(x86 ? CS_ARCH_X86 : CS_ARCH_ARM64, x86 ? CS_MODE_64 : CS_MODE_ARM,
+			     &d->cs);
+	if (err != CS_ERR_OK) {
+		free(d);
+		error("cannot start the Capstone disassembler for %s: %s", bf->arch,
+		      cs_strerror(err));
+		return RP_EINTERNAL;
+	}
+	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
+	d->insn = cs_malloc(d->cs);
+	bf->disasm = d;
+	return 0;
+}
+
+void disasm_close(struct binfile *bf)
+{
+	if (!bf->disasm)
+		return;
+	cs_free(bf->disasm->insn, 1);
+	cs_close(&bf->disasm->cs);
+	free(bf->disasm);
+	bf->disasm = NULL;
+}
+
+/* The first relocation at or after addr. */
+static const struct bin_reloc *reloc_from(const struct binfile *bf, uint64_t addr)
+{
+	size_t lo = 0, hi = bf->nr_relocs;
+	if (!bf->relocs)
+		return NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (bf->relocs[mid].pos < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return bf->relocs + lo;
+}
+
+int disasm_function(struct binfile *bf, struct binfunc *f)
+{
+	const struct bin_section *s = &bf->sections[f->section];
+	struct bin_disasm *d = bf->disasm;
+	struct norm n = { bf, f, 0x5BD1E9955BD1E995ULL, NULL, NULL };
+	const uint8_t *code;
+	size_t len;
+	uint64_t addr = f->addr, count = 0;
+	bool x86 = bf->machine == EM_X86_64;
+
+	if (!s->data || f->addr - s->addr >= s->data_size) {
+		f->hash = 0;
+		f->nr_insns = 0;
+		return 0;
+	}
+	code = s->data + (f->addr - s->addr);
+	len = s->data_size - (f->addr - s->addr);
+	if (len > f->size)
+		len = (size_t)f->size;
+	n.rel = reloc_from(bf, f->addr);
+	n.rel_end = reloc_from(bf, f->addr + len);
+	while (len) {
+		if (cs_disasm_iter(d->cs, &code, &len, &addr, d->insn)) {
+			if (x86)
+				norm_x86(&n, d->insn);
+			else
+				norm_arm64(&n, d->insn);
+		} else {
+			/* Not an instruction (data in code, or a truncated end): hash it raw. */
+			size_t skip = x86 || len < 4 ? 1 : 4;
+			uint64_t w = 0;
+			memcpy(&w, code, skip);
+			mix(&n, TAG_BAD);
+			mix(&n, w);
+			code += skip;
+			len -= skip;
+			addr += skip;
+		}
+		count++;
+	}
+	f->nr_insns = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
+	f->hash = binhash_final(binhash_mix(n.h, count));
+	return 0;
+}
+
+int disasm_plt(struct binfile *bf, const struct bin_section *sec,
+	       void (*fn)(struct binfile *bf, const struct bin_section *sec, uint64_t insn_addr,
+			  uint64_t target))
+{
+	struct bin_disasm *d = bf->disasm;
+	const uint8_t *code = sec->data;
+	size_t len = sec->data_size < sec->size ? sec->data_size : sec->size;
+	uint64_t addr = sec->addr;
+	while (len) {
+		const cs_x86 *x;
+		uint8_t i;
+		if (!cs_disasm_iter(d->cs, &code, &len, &addr, d->insn)) {
+			code++;
+			len--;
+			addr++;
+			continue;
+		}
+		x = &d->insn->detail->x86;
+		for (i = 0; i < x->op_count; i++)
+			if (x->operands[i].type == X86_OP_MEM &&
+			    x->operands[i].mem.base == X86_REG_RIP)
+				fn(bf, sec, d->insn->address,
+				   d->insn->address + d->insn->size +
+					   (uint64_t)x->operands[i].mem.disp);
+	}
+	return 0;
+}

@@ -1,0 +1,556 @@
+/*
+ * revperf-spawn: the parent of every benchmark process of one revperf process.
+ *
+ * Why a separate process: on Linux a child's ru_maxrss includes the high-water RSS of its
+ * pre-exec copy of the parent (fork copies the parent's RSS into the new mm's hiwater_rss,
+ * and exec folds the old mm's hiwater into the process's maxrss, which survives exec). A
+ * benchmark forked by revperf itself reported at least revperf's own RSS, which grows with
+ * its SQLite and libgit2 caches. Forked from this small static process, that floor is this
+ * process's RSS, below that of any dynamically linked program.
+ *
+ * It is kept small on purpose: no stdio streams, no malloc (one mmap per request, unmapped
+ * right after the fork), statically linked when libc.a exists, never built with sanitizers.
+ * The protocol is in collect/spawn_protocol.h. Started by revperf (collect/spawner.c) with
+ * the socket on SPAWN_SOCKET_FD; it exits when that socket reaches end of file, and gets
+ * SIGKILL when revperf dies (PR_SET_PDEATHSIG).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "collect/spawn_protocol.h"
+#include "util/banned.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The run in progress; child is 0 when none. */
+struct spawner {
+	int sock;
+	pid_t child;
+	int io_fd; /* its /proc/<pid>/io, opened while it was alive; -1 if refused */
+};
+
+/* A run request as received: the strings live in one mapping, unmapped after the fork. */
+struct run_request {
+	struct spawn_request hdr;
+	int fd[SPAWN_FD_COUNT];
+	char *map;
+	size_t map_len;
+	const char *cwd;
+	char **argv;
+	char **envp;
+};
+
+static volatile sig_atomic_t sigchld_seen;
+
+static void on_sigchld(int sig)
+{
+	(void)sig;
+	sigchld_seen = 1;
+}
+
+/* "revperf-spawn: <message>" on stderr, without stdio buffers. */
+__attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n = snprintf(buf, sizeof(buf), "revperf-spawn: ");
+
+	va_start(ap, fmt);
+	n += vsnprintf(buf + n, sizeof(buf) - (size_t)n - 1, fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof(buf) - 2)
+		n = (int)sizeof(buf) - 2;
+	buf[n++] = '\n';
+	if (write(STDERR_FILENO, buf, (size_t)n) < 0)
+		return;
+}
+
+static int write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* 0 when len bytes were read, -1 on end of file or error. */
+static int read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = read(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int send_reply(const struct spawner *sp, const struct spawn_reply *rep)
+{
+	if (write_full(sp->sock, rep, sizeof(*rep)) == 0)
+		return 0;
+	/* revperf is gone (or going): nothing to report to. */
+	return -1;
+}
+
+/* ---- the child, between fork and exec: async-signal-safe calls only ---- */
+
+static _Noreturn void child_fail(int sync_fd, int stage, int err)
+{
+	struct spawn_child_report rep = {.stage = stage, .err = err};
+	ssize_t n = write(sync_fd, &rep, sizeof(rep));
+
+	(void)n;
+	_exit(127);
+}
+
+static _Noreturn void child_main(const struct spawner *sp, const struct run_request *rq,
+				 pid_t parent)
+{
+	/* Ignored dispositions survive exec; a benchmark starts with the defaults. */
+	static const int reset_signals[] = {SIGPIPE, SIGINT,  SIGQUIT, SIGTERM, SIGHUP,	 SIGCHLD,
+					    SIGTSTP, SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2, SIGALRM};
+	int sync_fd = rq->fd[SPAWN_FD_SYNC];
+	struct sigaction dfl;
+	sigset_t none;
+	char go;
+	ssize_t n;
+
+	setpgid(0, 0);
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	for (size_t i = 0; i < ARRAY_SIZE(reset_signals); i++)
+		sigaction(reset_signals[i], &dfl, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	/* If this process dies (even by SIGKILL) the benchmark must not run on unattended. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (getppid() != parent)
+		_exit(127);
+	/* Only revperf's end of the sync socket may keep the child waiting. */
+	close(sp->sock);
+	umask((mode_t)rq->hdr.umask);
+	if (dup2(rq->fd[SPAWN_FD_STDIN], STDIN_FILENO) < 0 ||
+	    dup2(rq->fd[SPAWN_FD_OUT], STDOUT_FILENO) < 0 ||
+	    dup2(rq->fd[SPAWN_FD_OUT], STDERR_FILENO) < 0)
+		child_fail(sync_fd, SPAWN_STAGE_SETUP, errno);
+	/* revperf's working directory at the request, then the run's (relative to it). */
+	if (fchdir(rq->fd[SPAWN_FD_DIR]) < 0 || (*rq->cwd && chdir(rq->cwd) < 0))
+		child_fail(sync_fd, SPAWN_STAGE_CWD, errno);
+	/* Wait until revperf has attached the counters and started the clock. */
+	do
+		n = read(sync_fd, &go, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		_exit(127);
+	/* execvp() searches the PATH of environ: revperf's environment, not ours. */
+	environ = rq->envp;
+	execvp(rq->argv[0], rq->argv);
+	child_fail(sync_fd, SPAWN_STAGE_EXEC, errno);
+}
+
+/* ---- requests ---- */
+
+static void request_release(struct run_request *rq)
+{
+	for (int i = 0; i < SPAWN_FD_COUNT; i++)
+		if (rq->fd[i] >= 0)
+			close(rq->fd[i]);
+	if (rq->map)
+		munmap(rq->map, rq->map_len);
+}
+
+/*
+ * Receives one request header with its descriptors. Returns 1 at end of file, 0 with the
+ * header in rq->hdr, -1 on a broken message (printed).
+ */
+static int recv_header(int sock, struct run_request *rq, int *nfds)
+{
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int) * SPAWN_FD_COUNT)];
+	} control;
+	struct iovec iov = {.iov_base = &rq->hdr, .iov_len = sizeof(rq->hdr)};
+	struct msghdr msg = {.msg_iov = &iov,
+			     .msg_iovlen = 1,
+			     .msg_control = control.buf,
+			     .msg_controllen = sizeof(control.buf)};
+	ssize_t n;
+
+	*nfds = 0;
+	do
+		n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n == 0)
+		return 1;
+	if (n < 0) {
+		say("cannot read from revperf: %s", strerror(errno));
+		return -1;
+	}
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		*nfds = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+		if (*nfds > SPAWN_FD_COUNT)
+			*nfds = SPAWN_FD_COUNT;
+		memcpy(rq->fd, CMSG_DATA(c), sizeof(int) * (size_t)*nfds);
+	}
+	if (msg.msg_flags & MSG_CTRUNC) {
+		say("a request came with too many descriptors");
+		return -1;
+	}
+	if ((size_t)n < sizeof(rq->hdr) &&
+	    read_full(sock, (char *)&rq->hdr + n, sizeof(rq->hdr) - (size_t)n) < 0) {
+		say("a request was cut short");
+		return -1;
+	}
+	return 0;
+}
+
+/* Points *out at the next NUL-terminated string of [*p, end); -1 when there is none. */
+static int next_string(char **p, char *end, char **out)
+{
+	char *nul = memchr(*p, '\0', (size_t)(end - *p));
+
+	if (!nul)
+		return -1;
+	*out = *p;
+	*p = nul + 1;
+	return 0;
+}
+
+/* Reads and splits the payload of a run request. Returns 0, or -1 (printed). */
+static int recv_payload(int sock, struct run_request *rq)
+{
+	const struct spawn_request *h = &rq->hdr;
+	size_t strings = (size_t)h->argc + h->envc;
+	size_t arrays = (strings + 2) * sizeof(char *);
+	char *p, *end, **slot;
+
+	if (h->payload_len == 0 || h->payload_len > SPAWN_PAYLOAD_MAX || h->argc == 0 ||
+	    h->argc > SPAWN_STRINGS_MAX || h->envc > SPAWN_STRINGS_MAX) {
+		say("a run request has bad sizes (%u arguments, %u variables, %llu bytes)", h->argc,
+		    h->envc, (unsigned long long)h->payload_len);
+		return -1;
+	}
+	rq->map_len = arrays + (size_t)h->payload_len;
+	rq->map =
+	    mmap(NULL, rq->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (rq->map == MAP_FAILED) {
+		rq->map = NULL;
+		say("cannot map %zu bytes for a request: %s", rq->map_len, strerror(errno));
+		return -1;
+	}
+	p = rq->map + arrays;
+	end = p + h->payload_len;
+	if (read_full(sock, p, (size_t)h->payload_len) < 0) {
+		say("a run request was cut short");
+		return -1;
+	}
+	slot = (char **)(void *)rq->map;
+	rq->argv = slot;
+	rq->envp = slot + h->argc + 1;
+	if (next_string(&p, end, (char **)&rq->cwd) < 0)
+		goto bad;
+	for (uint32_t i = 0; i < h->argc; i++)
+		if (next_string(&p, end, &rq->argv[i]) < 0)
+			goto bad;
+	rq->argv[h->argc] = NULL;
+	for (uint32_t i = 0; i < h->envc; i++)
+		if (next_string(&p, end, &rq->envp[i]) < 0)
+			goto bad;
+	rq->envp[h->envc] = NULL;
+	if (p == end)
+		return 0;
+bad:
+	say("a run request does not hold the strings it announces");
+	return -1;
+}
+
+/*
+ * Opened while the child is alive: once it is a zombie (no mm), /proc/<pid>/ files belong
+ * to root and only root could open them; an open file stays readable by the same user.
+ */
+static int open_proc_io(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/io", (int)pid);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+static void handle_run(struct spawner *sp, struct run_request *rq)
+{
+	struct spawn_reply rep = {.type = SPAWN_REP_SPAWNED, .pid = -1};
+	pid_t self = getpid();
+
+	if (sp->child > 0) {
+		/* revperf runs one benchmark at a time; a second one is its bug. */
+		rep.err = EBUSY;
+	} else {
+		pid_t pid = fork();
+
+		if (pid == 0)
+			child_main(sp, rq, self);
+		if (pid < 0) {
+			rep.err = errno;
+		} else {
+			/* Also done by the child: whichever runs first, the group exists. */
+			setpgid(pid, pid);
+			sp->child = pid;
+			sp->io_fd = open_proc_io(pid);
+			rep.pid = pid;
+		}
+	}
+	/* Our copies go before the reply: revperf's sync end must see EOF at the exec. */
+	request_release(rq);
+	memset(rq, 0, sizeof(*rq));
+	for (int i = 0; i < SPAWN_FD_COUNT; i++)
+		rq->fd[i] = -1;
+	send_reply(sp, &rep);
+}
+
+static int64_t timeval_us(struct timeval tv)
+{
+	return (int64_t)tv.tv_sec * 1000000 + tv.tv_usec;
+}
+
+/* rchar and wchar of a zombie: its own I/O plus that of the children it reaped. */
+static void read_proc_io(int fd, struct spawn_reply *rep)
+{
+	char buf[512];
+	const char *r, *w;
+	ssize_t n;
+
+	if (fd < 0)
+		return;
+	do
+		n = read(fd, buf, sizeof(buf) - 1);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	r = strstr(buf, "rchar: ");
+	w = strstr(buf, "wchar: ");
+	if (!r || !w)
+		return;
+	rep->rchar = strtoll(r + 7, NULL, 10);
+	rep->wchar = strtoll(w + 7, NULL, 10);
+	rep->io_valid = 1;
+}
+
+/* Orphans that came back to us (we are the subreaper); nobody needs their status. */
+static void reap_orphans(void)
+{
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}
+
+/*
+ * The same while the run's child is alive: the first zombie among our children is reaped
+ * as long as it is not the run's child. Children are listed in the order they became ours,
+ * the run's child before its orphans, so this stops if the child just exited, leaving it
+ * and the rest to collect_child().
+ */
+static void reap_orphans_but(pid_t child)
+{
+	for (;;) {
+		siginfo_t si;
+
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid <= 0 ||
+		    si.si_pid == child)
+			return;
+		waitpid(si.si_pid, NULL, WNOHANG);
+	}
+}
+
+/*
+ * The run's child exited: /proc/<pid>/io while it is a zombie, then the rest of its group
+ * is killed (while the zombie still holds the group id, so the id cannot have been reused),
+ * then it is reaped and everything is reported to revperf, which times the run on its
+ * pidfd and waits for the group to disappear.
+ */
+static void collect_child(struct spawner *sp)
+{
+	struct spawn_reply rep = {.type = SPAWN_REP_REAPED, .pid = sp->child};
+	pid_t pid = sp->child;
+	struct rusage ru;
+	int wstatus = 0;
+	pid_t got;
+
+	read_proc_io(sp->io_fd, &rep);
+	kill(-pid, SIGKILL);
+	do
+		got = wait4(pid, &wstatus, 0, &ru);
+	while (got < 0 && errno == EINTR);
+	if (got != pid) {
+		rep.err = errno;
+	} else {
+		/* Decided before the orphans are reaped: what is left outlived the child. */
+		rep.group_left = kill(-pid, 0) == 0;
+		rep.wstatus = wstatus;
+		rep.utime_us = timeval_us(ru.ru_utime);
+		rep.stime_us = timeval_us(ru.ru_stime);
+		rep.maxrss_kb = ru.ru_maxrss;
+		rep.minflt = ru.ru_minflt;
+		rep.majflt = ru.ru_majflt;
+		rep.nvcsw = ru.ru_nvcsw;
+		rep.nivcsw = ru.ru_nivcsw;
+	}
+	if (sp->io_fd >= 0)
+		close(sp->io_fd);
+	sp->io_fd = -1;
+	sp->child = 0;
+	send_reply(sp, &rep);
+}
+
+/* After a SIGCHLD: the run's child, and orphans. */
+static void on_children(struct spawner *sp)
+{
+	if (sp->child > 0) {
+		siginfo_t si;
+
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)sp->child, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+		    si.si_pid == sp->child)
+			collect_child(sp);
+	}
+	if (sp->child > 0)
+		reap_orphans_but(sp->child);
+	else
+		reap_orphans();
+}
+
+/* Serves requests until end of file (0) or a broken request (-1). */
+static int serve(struct spawner *sp)
+{
+	sigset_t none;
+
+	sigemptyset(&none);
+	for (;;) {
+		struct run_request rq = {.fd = {-1, -1, -1, -1}};
+		struct pollfd pfd = {.fd = sp->sock, .events = POLLIN};
+		int nfds, r;
+
+		if (sigchld_seen) {
+			sigchld_seen = 0;
+			on_children(sp);
+		}
+		/* SIGCHLD is blocked except in here, so that none is lost between checks. */
+		if (ppoll(&pfd, 1, NULL, &none) < 0) {
+			if (errno == EINTR)
+				continue;
+			say("cannot poll the socket: %s", strerror(errno));
+			return -1;
+		}
+		r = recv_header(sp->sock, &rq, &nfds);
+		if (r == 0 && rq.hdr.type == SPAWN_REQ_RUN &&
+		    (nfds != SPAWN_FD_COUNT || recv_payload(sp->sock, &rq) < 0)) {
+			if (nfds != SPAWN_FD_COUNT)
+				say("a run request came with %d descriptors, not %d", nfds,
+				    SPAWN_FD_COUNT);
+			r = -1;
+		}
+		if (r == 0 && rq.hdr.type == SPAWN_REQ_RUN) {
+			handle_run(sp, &rq);
+		} else if (r == 0) {
+			say("unknown request type %u", rq.hdr.type);
+			r = -1;
+		}
+		request_release(&rq);
+		if (r != 0)
+			return r > 0 ? 0 : -1;
+	}
+}
+
+static int setup_signals(void)
+{
+	/* revperf handles interrupts and then stops the run through us: we must outlive it. */
+	static const int ignored[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+	struct sigaction sa;
+	sigset_t chld;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	for (size_t i = 0; i < ARRAY_SIZE(ignored); i++)
+		sigaction(ignored[i], &sa, NULL);
+	sa.sa_handler = on_sigchld;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	/* Blocked before the handler exists, unblocked only inside ppoll(). */
+	return sigprocmask(SIG_SETMASK, &chld, NULL) | sigaction(SIGCHLD, &sa, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	struct spawner sp = {.sock = SPAWN_SOCKET_FD, .io_fd = -1};
+	struct spawn_reply hello = {.type = SPAWN_REP_HELLO};
+	struct stat st;
+	char *end;
+	long parent;
+	int ret;
+
+	if (argc != 3 || strcmp(argv[1], SPAWN_ARG_MAGIC)) {
+		say("runs the benchmarks of revperf, which starts it; not meant to be run by hand");
+		return 2;
+	}
+	parent = strtol(argv[2], &end, 10);
+	/* Dies with revperf, even when revperf is SIGKILLed. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+	if (*end || getppid() != (pid_t)parent)
+		return 1;
+	if (fstat(sp.sock, &st) < 0 || !S_ISSOCK(st.st_mode)) {
+		say("descriptor %d is not revperf's socket", SPAWN_SOCKET_FD);
+		return 2;
+	}
+	/* Benchmarks must not inherit it (the child also closes it before exec). */
+	if (fcntl(sp.sock, F_SETFD, FD_CLOEXEC) < 0 || setup_signals() < 0) {
+		say("cannot set up: %s", strerror(errno));
+		return 3;
+	}
+	/* Orphaned descendants of benchmarks come back to us and are reaped. */
+	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+	hello.pid = getpid();
+	hello.wstatus = SPAWN_PROTOCOL_VERSION;
+	if (send_reply(&sp, &hello) < 0)
+		return 1;
+	ret = serve(&sp);
+	/* revperf is gone: so must be the run it left. */
+	if (sp.child > 0) {
+		kill(-sp.child, SIGKILL);
+		kill(sp.child, SIGKILL);
+	}
+	return ret < 0 ? 3 : 0;
+}

@@ -1,0 +1,86 @@
+#ifndef REVPERF_COLLECT_SPAWN_PROTOCOL_H
+#define REVPERF_COLLECT_SPAWN_PROTOCOL_H
+
+/*
+ * The wire format between revperf (collect/spawner.c) and revperf-spawn
+ * (collect/spawn/revperf_spawn.c), the small process that forks the benchmarks. Both are
+ * built from the same tree; the hello message carries SPAWN_PROTOCOL_VERSION so that a
+ * stale revperf-spawn is refused with a clear error instead of misread.
+ *
+ * The channel is an AF_UNIX stream socket, fd SPAWN_SOCKET_FD in revperf-spawn. Every
+ * message is a fixed-size struct; a run request is followed by payload_len bytes of
+ * NUL-terminated strings and carries four descriptors (SCM_RIGHTS, on the header):
+ * stdin, stdout+stderr, the sync socket and the directory to start from.
+ *
+ * One run at a time:
+ *   revperf                                  revperf-spawn
+ *                                      <-    SPAWN_REP_HELLO (once, at the start)
+ *   SPAWN_REQ_RUN (argv, env, fds)     ->    forks the child, opens /proc/<pid>/io
+ *                                      <-    SPAWN_REP_SPAWNED (pid or err)
+ *   opens the counters, releases the child through the sync socket, polls its pidfd
+ *                                            on SIGCHLD: reads /proc/<pid>/io of the
+ *                                            zombie, SIGKILLs the rest of its group,
+ *                                            reaps it with wait4()
+ *                                      <-    SPAWN_REP_REAPED (status, rusage, io)
+ * revperf-spawn exits when the socket reaches end of file.
+ */
+
+#include <stdint.h>
+
+#define SPAWN_PROTOCOL_VERSION 1
+/* The socket's descriptor number in revperf-spawn; argv[1] must be SPAWN_ARG_MAGIC. */
+#define SPAWN_SOCKET_FD 3
+#define SPAWN_ARG_MAGIC "--revperf-spawner"
+/* argv, environment and directory together; ARG_MAX on Linux is at most a quarter of this. */
+#define SPAWN_PAYLOAD_MAX (UINT64_C(16) << 20)
+#define SPAWN_STRINGS_MAX (1u << 20)
+
+enum spawn_request_type { SPAWN_REQ_RUN = 1 };
+enum spawn_reply_type { SPAWN_REP_HELLO = 1, SPAWN_REP_SPAWNED, SPAWN_REP_REAPED };
+
+/* The descriptors of a run request, in this order. */
+enum spawn_fd { SPAWN_FD_STDIN, SPAWN_FD_OUT, SPAWN_FD_SYNC, SPAWN_FD_DIR, SPAWN_FD_COUNT };
+
+struct spawn_request {
+	uint32_t type;
+	uint32_t umask;
+	/*
+	 * Then payload_len bytes: the directory to change to (relative to SPAWN_FD_DIR; empty:
+	 * stay there), argc argument strings and envc environment strings, NUL-terminated.
+	 */
+	uint32_t argc;
+	uint32_t envc;
+	uint64_t payload_len;
+};
+
+struct spawn_reply {
+	uint32_t type;
+	int32_t err;	 /* errno of a failed fork or wait4, else 0 */
+	int32_t pid;	 /* the child; HELLO: revperf-spawn itself */
+	int32_t wstatus; /* REAPED: as from wait4; HELLO: SPAWN_PROTOCOL_VERSION */
+	/*
+	 * REAPED: 1 when the child's process group still had members (alive, or killed and
+	 * not yet reaped) right after the child was reaped: processes that outlived it.
+	 */
+	int32_t group_left;
+	int32_t io_valid; /* REAPED: rchar and wchar were read from /proc/<pid>/io */
+	/* REAPED: the child's rusage (it and the descendants it waited for). */
+	int64_t utime_us, stime_us;
+	int64_t maxrss_kb;
+	int64_t minflt, majflt;
+	int64_t nvcsw, nivcsw;
+	/* REAPED: /proc/<pid>/io of the zombie (it and the descendants it waited for). */
+	int64_t rchar, wchar;
+};
+
+/*
+ * Why a child could not start, written by the child (between fork and exec) on the sync
+ * socket, whose CLOEXEC end closes without a report once exec succeeded.
+ */
+enum spawn_stage { SPAWN_STAGE_SETUP = 1, SPAWN_STAGE_CWD, SPAWN_STAGE_EXEC };
+struct spawn_child_report {
+	int32_t stage;
+	int32_t err;
+};
+
+#endif

@@ -1,0 +1,449 @@
+#include "collect/spawner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collect/spawn_protocol.h"
+#include "util/common.h"
+
+/* How long a starting spawner may take to say hello. */
+#define HELLO_TIMEOUT_MS 10000
+/* How long a stopped spawner may take to exit before it gets SIGKILL. */
+#define STOP_WAIT_MS 1000
+
+/*
+ * The one spawner of this process (see spawner.h for why this is global). pid 0: none.
+ * path is kept for the messages about its death.
+ */
+static struct {
+	pid_t pid;
+	int sock;
+	char path[PATH_MAX];
+} sp = {.pid = 0, .sock = -1};
+
+/* $REVPERF_SPAWN, else revperf-spawn next to the running executable. Returns 0 or -1. */
+static int spawner_path(char *buf, size_t size)
+{
+	const char *env = getenv("REVPERF_SPAWN");
+	char exe[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (env && *env) {
+		if ((size_t)snprintf(buf, size, "%s", env) >= size)
+			return error("REVPERF_SPAWN is longer than %zu bytes", size - 1);
+		return 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return error("cannot find the revperf executable (/proc/self/exe): %s; set "
+			     "REVPERF_SPAWN to the revperf-spawn program",
+			     n < 0 ? strerror(errno) : "empty");
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (slash)
+		slash[1] = '\0';
+	if ((size_t)snprintf(buf, size, "%srevperf-spawn", slash ? exe : "./") >= size)
+		return error("the path of revperf-spawn is too long");
+	return 0;
+}
+
+static void describe_wait_status(char *buf, size_t size, int wstatus)
+{
+	if (WIFEXITED(wstatus))
+		snprintf(buf, size, "exited with status %d", WEXITSTATUS(wstatus));
+	else if (WIFSIGNALED(wstatus))
+		snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(wstatus),
+			 strsignal(WTERMSIG(wstatus)));
+	else
+		snprintf(buf, size, "ended with wait status %#x", (unsigned)wstatus);
+}
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000};
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Waits up to ms for the spawner to exit, then kills it; reaps it either way. Returns its
+ * wait status, with *killed telling whether it had to be killed.
+ */
+static int reap_spawner(pid_t pid, int ms, bool *killed)
+{
+	int wstatus = 0;
+
+	*killed = false;
+	for (int waited = 0;; waited++) {
+		pid_t got = waitpid(pid, &wstatus, WNOHANG);
+
+		if (got == pid || (got < 0 && errno != EINTR))
+			return wstatus;
+		if (waited >= ms) {
+			kill(pid, SIGKILL);
+			*killed = true;
+			while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR)
+				;
+			return wstatus;
+		}
+		sleep_ms(1);
+	}
+}
+
+/* Closes the socket, reaps the spawner and forgets it. Returns its wait status. */
+static int forget_spawner(bool *killed)
+{
+	pid_t pid = sp.pid;
+
+	close(sp.sock);
+	sp.sock = -1;
+	sp.pid = 0;
+	/* Without its socket it exits at once; a hung one is killed after STOP_WAIT_MS. */
+	return reap_spawner(pid, STOP_WAIT_MS, killed);
+}
+
+/* The spawner stopped answering: report it, reap it, and forget it. Returns -1. */
+static int spawner_lost(const char *doing)
+{
+	char how[96] = "did not exit and was killed";
+	pid_t pid = sp.pid;
+	bool killed;
+	int wstatus = forget_spawner(&killed);
+
+	if (!killed)
+		describe_wait_status(how, sizeof(how), wstatus);
+	return error("the process spawner %s (pid %d) stopped while %s: it %s; the run was "
+		     "abandoned (a new spawner starts with the next run)",
+		     sp.path, (int)pid, doing, how);
+}
+
+static int send_all(const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = send(sp.sock, p, len, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Reads one whole reply; 0, or -1 at end of file or on an error. */
+static int recv_reply(struct spawn_reply *rep)
+{
+	size_t got = 0;
+
+	while (got < sizeof(*rep)) {
+		ssize_t n = recv(sp.sock, (char *)rep + got, sizeof(*rep) - got, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+/* The reply of the given type. Returns 0 or -1 (printed). */
+static int expect_reply(uint32_t type, struct spawn_reply *rep, const char *doing)
+{
+	if (recv_reply(rep) < 0)
+		return spawner_lost(doing);
+	if (rep->type != type) {
+		bool killed;
+
+		error("the process spawner %s sent message type %u while %s (expected %u), so it "
+		      "was stopped; is it a revperf-spawn from another build?",
+		      sp.path, rep->type, doing, type);
+		forget_spawner(&killed);
+		return -1;
+	}
+	return 0;
+}
+
+/* In the forked child of revperf, until exec: async-signal-safe calls only. */
+static _Noreturn void exec_spawner(const char *path, char *const argv[], int sock, int devnull)
+{
+	struct spawn_reply rep = {.type = SPAWN_REP_HELLO, .pid = -1};
+	ssize_t n;
+	/* Out of the way of 0, 1 and 3 first, so that no dup2() below is a no-op. */
+	int s = fcntl(sock, F_DUPFD, 10);
+	int null = fcntl(devnull, F_DUPFD, 10);
+
+	if (s < 0 || null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0 ||
+	    dup2(s, SPAWN_SOCKET_FD) < 0) {
+		rep.err = errno;
+		goto fail;
+	}
+	/* Nothing of revperf's but stderr and the socket reaches the spawner or benchmarks. */
+	if (syscall(SYS_close_range, SPAWN_SOCKET_FD + 1, ~0U, 0) < 0)
+		for (int fd = SPAWN_SOCKET_FD + 1; fd < 65536; fd++)
+			close(fd);
+	execv(path, argv);
+	rep.err = errno;
+	s = SPAWN_SOCKET_FD;
+fail:
+	n = write(s, &rep, sizeof(rep));
+	UNUSED(n);
+	_exit(127);
+}
+
+/* Waits for the hello of a starting spawner. Returns 0 or -1 (printed). */
+static int await_hello(void)
+{
+	struct pollfd pfd = {.fd = sp.sock, .events = POLLIN};
+	struct spawn_reply rep;
+	int n;
+
+	do
+		n = poll(&pfd, 1, HELLO_TIMEOUT_MS);
+	while (n < 0 && errno == EINTR);
+	if (n == 0)
+		return error("the process spawner %s did not answer within %d s; is it revperf's "
+			     "revperf-spawn?",
+			     sp.path, HELLO_TIMEOUT_MS / 1000);
+	if (n < 0 || recv_reply(&rep) < 0)
+		return error("the process spawner %s exited at its start (see its messages above, "
+			     "if any); is it revperf's revperf-spawn?",
+			     sp.path);
+	if (rep.type == SPAWN_REP_HELLO && rep.err)
+		return error("cannot start the process spawner %s: %s; it is built with revperf "
+			     "(target revperf-spawn) and must be in the directory of the revperf "
+			     "executable, or be named by the environment variable REVPERF_SPAWN",
+			     sp.path, strerror(rep.err));
+	if (rep.type != SPAWN_REP_HELLO || rep.wstatus != SPAWN_PROTOCOL_VERSION)
+		return error("the process spawner %s speaks another protocol (version %d, not %d): "
+			     "rebuild revperf-spawn with this revperf",
+			     sp.path, rep.type == SPAWN_REP_HELLO ? (int)rep.wstatus : -1,
+			     SPAWN_PROTOCOL_VERSION);
+	return 0;
+}
+
+static int spawner_start(void)
+{
+	char parent[24];
+	char *argv[] = {sp.path, (char *)SPAWN_ARG_MAGIC, parent, NULL};
+	int sv[2] = {-1, -1}, devnull = -1, ret = -1;
+	pid_t pid;
+
+	if (spawner_path(sp.path, sizeof(sp.path)) < 0)
+		return -1;
+	snprintf(parent, sizeof(parent), "%d", (int)getpid());
+	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (devnull < 0) {
+		error("cannot open /dev/null: %s", strerror(errno));
+		goto out;
+	}
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		error("cannot create a socket pair: %s", strerror(errno));
+		goto out;
+	}
+	pid = fork();
+	if (pid < 0) {
+		error("cannot fork the process spawner: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0)
+		exec_spawner(sp.path, argv, sv[1], devnull);
+	sp.pid = pid;
+	sp.sock = sv[0];
+	sv[0] = -1;
+	close(sv[1]);
+	sv[1] = -1;
+	if (await_hello() < 0) {
+		bool killed;
+
+		forget_spawner(&killed);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (sv[0] >= 0)
+		close(sv[0]);
+	if (sv[1] >= 0)
+		close(sv[1]);
+	if (devnull >= 0)
+		close(devnull);
+	return ret;
+}
+
+/* cwd, then argv, then environ, each NUL-terminated. */
+static void build_payload(struct strbuf *sb, const struct spawner_run *run, uint32_t *argc,
+			  uint32_t *envc)
+{
+	const char *cwd = run->cwd ? run->cwd : "";
+
+	strbuf_add(sb, cwd, strlen(cwd) + 1);
+	for (*argc = 0; run->argv[*argc]; (*argc)++)
+		strbuf_add(sb, run->argv[*argc], strlen(run->argv[*argc]) + 1);
+	*envc = 0;
+	for (char **e = environ; e && *e; e++, (*envc)++)
+		strbuf_add(sb, *e, strlen(*e) + 1);
+}
+
+/* The header with the descriptors, then the payload. Returns 0, or -1 with errno set. */
+static int send_request(const struct spawn_request *req, const int fds[SPAWN_FD_COUNT],
+			const struct strbuf *payload)
+{
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(int) * SPAWN_FD_COUNT)];
+	} control;
+	struct iovec iov = {.iov_base = (void *)req, .iov_len = sizeof(*req)};
+	struct msghdr msg = {.msg_iov = &iov,
+			     .msg_iovlen = 1,
+			     .msg_control = control.buf,
+			     .msg_controllen = sizeof(control.buf)};
+	struct cmsghdr *c;
+	ssize_t n;
+
+	memset(&control, 0, sizeof(control));
+	c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int) * SPAWN_FD_COUNT);
+	memcpy(CMSG_DATA(c), fds, sizeof(int) * SPAWN_FD_COUNT);
+	do
+		n = sendmsg(sp.sock, &msg, MSG_NOSIGNAL);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	/* The descriptors went with the first bytes; the rest is plain data. */
+	if ((size_t)n < sizeof(*req) && send_all((const char *)req + n, sizeof(*req) - (size_t)n))
+		return -1;
+	return send_all(payload->buf, payload->len);
+}
+
+pid_t spawner_run(const struct spawner_run *run)
+{
+	struct spawn_request req = {.type = SPAWN_REQ_RUN};
+	struct strbuf payload = STRBUF_INIT;
+	struct spawn_reply rep;
+	int fds[SPAWN_FD_COUNT];
+	int dir_fd = -1, wstatus = 0;
+	pid_t ret = -1;
+	mode_t mask;
+
+	if (sp.pid > 0 && waitpid(sp.pid, &wstatus, WNOHANG) == sp.pid) {
+		char how[96];
+
+		describe_wait_status(how, sizeof(how), wstatus);
+		warning("the process spawner %s (pid %d) %s since the last run; starting a new one",
+			sp.path, (int)sp.pid, how);
+		close(sp.sock);
+		sp.sock = -1;
+		sp.pid = 0;
+	}
+	if (sp.pid <= 0 && spawner_start() < 0)
+		goto out;
+	dir_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dir_fd < 0) {
+		error("cannot open the current directory: %s", strerror(errno));
+		goto out;
+	}
+	build_payload(&payload, run, &req.argc, &req.envc);
+	if (payload.len > SPAWN_PAYLOAD_MAX || req.argc > SPAWN_STRINGS_MAX ||
+	    req.envc > SPAWN_STRINGS_MAX) {
+		error("the command, its directory and the environment take %zu bytes in %u "
+		      "arguments and %u variables; at most %llu bytes and %u of each can be run",
+		      payload.len, req.argc, req.envc, (unsigned long long)SPAWN_PAYLOAD_MAX,
+		      SPAWN_STRINGS_MAX);
+		goto out;
+	}
+	req.payload_len = payload.len;
+	/* There is no call that only reads the umask (revperf is single-threaded here). */
+	mask = umask(022);
+	umask(mask);
+	req.umask = (uint32_t)mask;
+	fds[SPAWN_FD_STDIN] = run->stdin_fd;
+	fds[SPAWN_FD_OUT] = run->out_fd;
+	fds[SPAWN_FD_SYNC] = run->sync_fd;
+	fds[SPAWN_FD_DIR] = dir_fd;
+	if (send_request(&req, fds, &payload) < 0) {
+		spawner_lost("receiving a run request");
+		goto out;
+	}
+	if (expect_reply(SPAWN_REP_SPAWNED, &rep, "starting a run") < 0)
+		goto out;
+	if (rep.pid <= 0) {
+		error("the process spawner cannot fork: %s", strerror(rep.err));
+		goto out;
+	}
+	ret = rep.pid;
+out:
+	if (dir_fd >= 0)
+		close(dir_fd);
+	strbuf_release(&payload);
+	return ret;
+}
+
+int spawner_fd(void)
+{
+	return sp.sock;
+}
+
+static struct timeval us_timeval(int64_t us)
+{
+	struct timeval tv = {.tv_sec = (time_t)(us / 1000000),
+			     .tv_usec = (suseconds_t)(us % 1000000)};
+	return tv;
+}
+
+int spawner_wait(pid_t pid, struct spawner_exit *ex)
+{
+	struct spawn_reply rep;
+
+	if (sp.pid <= 0)
+		return -1;
+	if (expect_reply(SPAWN_REP_REAPED, &rep, "a benchmark ran") < 0)
+		return -1;
+	if (rep.pid != pid)
+		return error("the process spawner reported on process %d, not %d", (int)rep.pid,
+			     (int)pid);
+	if (rep.err)
+		return error("the process spawner cannot reap process %d: %s", (int)pid,
+			     strerror(rep.err));
+	if (ex) {
+		memset(ex, 0, sizeof(*ex));
+		ex->wstatus = rep.wstatus;
+		ex->ru.ru_utime = us_timeval(rep.utime_us);
+		ex->ru.ru_stime = us_timeval(rep.stime_us);
+		ex->ru.ru_maxrss = rep.maxrss_kb;
+		ex->ru.ru_minflt = rep.minflt;
+		ex->ru.ru_majflt = rep.majflt;
+		ex->ru.ru_nvcsw = rep.nvcsw;
+		ex->ru.ru_nivcsw = rep.nivcsw;
+		ex->group_left = rep.group_left != 0;
+		ex->io_valid = rep.io_valid != 0;
+		ex->rchar = rep.rchar;
+		ex->wchar = rep.wchar;
+	}
+	return 0;
+}
+
+void spawner_stop(void)
+{
+	bool killed;
+
+	if (sp.pid > 0)
+		forget_spawner(&killed);
+}

@@ -1,0 +1,64 @@
+#ifndef REVPERF_COLLECT_SPAWNER_H
+#define REVPERF_COLLECT_SPAWNER_H
+
+#include <stdbool.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+/*
+ * revperf's end of revperf-spawn (collect/spawn/revperf_spawn.c), the small process that
+ * forks and reaps the benchmarks, so that their max RSS does not include a copy of revperf's
+ * own memory (see docs/measurement.md). Internal to the runner (collect/proc.c).
+ *
+ * One spawner per revperf process, started on first use and kept until revperf exits (it
+ * sees end of file on its socket, or gets SIGKILL through PR_SET_PDEATHSIG when revperf
+ * dies). That is process-global state by nature: the spawner is this process's child. Its
+ * program is $REVPERF_SPAWN when set, else revperf-spawn in the directory of
+ * /proc/self/exe. When it dies, the call that notices prints an error and fails; the next
+ * spawner_run() starts a new one. Not thread-safe; PR_SET_PDEATHSIG ties the spawner to the
+ * thread that started it, so call from a thread that outlives all runs.
+ */
+
+struct spawner_run {
+	char *const *argv;    /* argv[0] is searched in PATH of the current environment */
+	const char *cwd;      /* relative to the current directory; NULL = the current one */
+	int stdin_fd, out_fd; /* stdout and stderr both go to out_fd */
+	int sync_fd;	      /* the child's end of the sync socket (collect/spawn_protocol.h) */
+};
+
+/*
+ * Starts the spawner if none runs, then has it fork a child for run: in its own process
+ * group, with the current environment, directory and umask, waiting before exec for one
+ * byte on the sync socket. Returns the child's pid (also its process group id), or -1 on an
+ * internal failure (printed: the spawner cannot be started or died, fork failed).
+ */
+pid_t spawner_run(const struct spawner_run *run);
+
+/*
+ * The spawner's socket, to poll while a child runs: readable when the spawner reported the
+ * child's end (then call spawner_wait(), which will not block) or died. -1 when none runs.
+ */
+int spawner_fd(void);
+
+/* What the spawner reports about a child it reaped. */
+struct spawner_exit {
+	int wstatus;
+	struct rusage ru; /* of the child and the descendants it waited for: only the times,
+			     maxrss, faults and context switches are filled in */
+	bool group_left;  /* its process group had other members when it was reaped (they
+			     were sent SIGKILL before) */
+	bool io_valid;	  /* rchar and wchar were read from /proc/<pid>/io */
+	int64_t rchar, wchar;
+};
+
+/*
+ * Waits for the spawner's report on pid, which it sends once pid exited and was reaped
+ * (after a SIGKILL to the rest of pid's process group), and fills *ex when not NULL.
+ * Returns 0, or -1 (printed, unless no spawner runs because its death was already reported).
+ */
+int spawner_wait(pid_t pid, struct spawner_exit *ex);
+
+/* Stops the spawner and reaps it; the next spawner_run() starts a new one. Safe anytime. */
+void spawner_stop(void);
+
+#endif

@@ -1,0 +1,95 @@
+/* The text report of a binary diff: a summary, then a table of the functions that differ. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/bindiff_report.h"
+#include "util/common.h"
+
+/* Names wider than this make their row longer rather than every row. */
+#define MAX_NAME_COLUMN 48
+
+static void file_line(FILE *f, const char *label, const struct binfile *bf)
+{
+	fprintf(f, "%s %s (%s %s, %zu function%s%s)\n", label, bf->path, bf->arch,
+		binfile_kind_name(bf->kind), bf->nr_funcs, bf->nr_funcs == 1 ? "" : "s",
+		bf->from_dynsym ? ", exported only: stripped" : "");
+}
+
+/* "name", or "name (unit.c)" for a local whose name another function shares. */
+static void add_name(struct strbuf *sb, const struct binfunc *fn)
+{
+	strbuf_addstr(sb, fn->name);
+	if (fn->dup_name && fn->cu)
+		strbuf_addf(sb, " (%s)", fn->cu);
+}
+
+static void entry_name(struct strbuf *sb, const struct bindiff_entry *e)
+{
+	if (e->cls == BINDIFF_RENAMED) {
+		add_name(sb, e->old_fn);
+		strbuf_addstr(sb, " -> ");
+	}
+	add_name(sb, e->new_fn ? e->new_fn : e->old_fn);
+}
+
+static void count_cell(FILE *f, const struct binfunc *fn)
+{
+	if (fn)
+		fprintf(f, "  %9u", (unsigned)fn->nr_insns);
+	else
+		fprintf(f, "  %9s", "-");
+}
+
+static void row(FILE *f, const struct bindiff_entry *e, int width)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const struct binfunc *src = e->new_fn ? e->new_fn : e->old_fn;
+	entry_name(&sb, e);
+	fprintf(f, "%-9s  %-*s", bindiff_class_name(e->cls), width, sb.buf);
+	count_cell(f, e->old_fn);
+	count_cell(f, e->new_fn);
+	if (isnan(e->change_pct))
+		fprintf(f, "  %8s", "-");
+	else
+		fprintf(f, "  %+7.1f%%", e->change_pct);
+	if (src->src_file)
+		fprintf(f, "  %s:%u", src->src_file, src->src_line);
+	for (size_t i = 0; i < e->nr_inlines; i++)
+		fprintf(f, "%s%s", i ? ", " : "  (inlines modified ", e->inlines[i]);
+	if (e->nr_inlines)
+		fputc(')', f);
+	fputc('\n', f);
+	strbuf_release(&sb);
+}
+
+int report_bindiff_text(FILE *f, const struct bindiff *d, bool all)
+{
+	size_t i, shown = 0;
+	int width = 8;
+	file_line(f, "old:", d->old_file);
+	file_line(f, "new:", d->new_file);
+	fprintf(f, "%zu modified, %zu renamed, %zu added, %zu deleted, %zu unchanged\n",
+		d->count[BINDIFF_MODIFIED], d->count[BINDIFF_RENAMED], d->count[BINDIFF_ADDED],
+		d->count[BINDIFF_DELETED], d->count[BINDIFF_UNCHANGED]);
+	for (i = 0; i < d->nr_entries; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		if (!all && d->entries[i].cls == BINDIFF_UNCHANGED)
+			continue;
+		entry_name(&sb, &d->entries[i]);
+		if ((int)sb.len > width)
+			width = sb.len > MAX_NAME_COLUMN ? MAX_NAME_COLUMN : (int)sb.len;
+		strbuf_release(&sb);
+		shown++;
+	}
+	if (bindiff_identical(d))
+		fprintf(f, "identical: no function added, deleted, modified or renamed\n");
+	if (shown) {
+		fprintf(f, "\n%-9s  %-*s  %9s  %9s  %8s  %s\n", "class", width, "function",
+			"insns old", "insns new", "change", "source");
+		for (i = 0; i < d->nr_entries; i++)
+			if (all || d->entries[i].cls != BINDIFF_UNCHANGED)
+				row(f, &d->entries[i], width);
+	}
+	return fflush(f) || ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,273 @@
+/*
+ * Unit tests of the ELF and symbol reader behind the binary diff: kinds of files, aliases,
+ * aarch64, fully stripped files, bad input (not ELF, truncated, other architectures), and
+ * corrupted real files, which must give an error and never a crash (the suite also runs
+ * under ASan and UBSan; tests/fuzz/ fuzzes the same entry point).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <fcntl.h>
+#include <cmocka.h>
+
+#include "binary/bindiff.h"
+#include "util/common.h"
+#include "util/rng.h"
+
+#include "bindiff_fixture.h"
+
+static const char prog_src[] =
+	"#include <stdio.h>\n"
+	"static int counter;\n"
+	"int scale(int x) { return x * 3 + 1; }\n"
+	"int twice(int x) { counter++; return scale(x) * 2; }\n"
+	"int also_twice(int x) __attribute__((alias(\"twice\")));\n"
+	"const char *name(int i) { static const char *const n[] = { \"zero\", \"one\" }; "
+	"return n[i & 1]; }\n"
+	"int pick(int x) { switch (x) { case 0: return 5; case 1: return 9; case 2: return 14;"
+	" case 3: return 20; case 4: return 27; default: return -1; } }\n"
+	"int main(int argc, char **argv) { (void)argv; puts(name(argc)); "
+	"return twice(argc) + pick(argc); }\n";
+
+static struct binfunc *find(struct binfile *bf, const char *name)
+{
+	for (size_t i = 0; i < bf->nr_funcs; i++)
+		if (!strcmp(bf->funcs[i].name, name))
+			return &bf->funcs[i];
+	return NULL;
+}
+
+static void test_kinds_and_aliases(void **state)
+{
+	static const struct {
+		const char *flags, *out;
+		enum binfile_kind kind;
+	} builds[] = {
+		{ "-O2 -fno-pie -no-pie", "exe", BINFILE_EXEC },
+		{ "-O2 -fPIE -pie", "pie", BINFILE_PIE },
+		{ "-O2 -fPIC -shared", "lib.so", BINFILE_SHARED },
+		{ "-O2 -c", "prog.o", BINFILE_OBJECT },
+	};
+	struct fixture fx;
+	UNUSED(state);
+	fx_init(&fx);
+	for (size_t i = 0; i < ARRAY_SIZE(builds); i++) {
+		struct binfile *bf;
+		struct binfunc *f;
+		fx_build(&fx, "prog", prog_src, builds[i].flags, builds[i].out);
+		assert_int_equal(binfile_load(fx_path(&fx, builds[i].out), 0, &bf), 0);
+		assert_int_equal(bf->kind, builds[i].kind);
+		assert_string_equal(bf->arch, "x86-64");
+		assert_false(bf->from_dynsym);
+		assert_true(bf->has_dwarf);
+		/* twice and also_twice are one function with an alias. */
+		f = find(bf, "also_twice") ? find(bf, "also_twice") : find(bf, "twice");
+		assert_non_null(f);
+		assert_int_equal(f->nr_aliases, 1);
+		assert_string_equal(bf->aliases[f->first_alias],
+				    strcmp(f->name, "twice") ? "twice" : "also_twice");
+		assert_true(f->nr_insns > 0);
+		/* Sorted by address, each with a hash and a line. */
+		for (size_t k = 1; k < bf->nr_funcs; k++)
+			assert_true(bf->funcs[k - 1].addr < bf->funcs[k].addr);
+		f = find(bf, "scale");
+		assert_int_equal(f->src_line, line_of(prog_src, "int scale("));
+		assert_ptr_equal(binfile_func_at(bf, f->addr + f->size - 1), f);
+		binfile_free(bf);
+	}
+	fx_release(&fx);
+}
+
+/* The same program twice gives the same hashes; a different build of it does not. */
+static void test_hash_is_deterministic(void **state)
+{
+	struct fixture fx;
+	struct binfile *a, *b;
+	UNUSED(state);
+	fx_init(&fx);
+	fx_build(&fx, "prog", prog_src, "-O2", "p1");
+	assert_int_equal(binfile_load(fx_path(&fx, "p1"), 0, &a), 0);
+	assert_int_equal(binfile_load(fx_path(&fx, "p1"), BINFILE_NO_DWARF, &b), 0);
+	assert_int_equal(a->nr_funcs, b->nr_funcs);
+	for (size_t i = 0; i < a->nr_funcs; i++) {
+		assert_true(a->funcs[i].hash == b->funcs[i].hash);
+		assert_int_equal(b->funcs[i].src_line, 0);
+	}
+	/* Distinct bodies hash differently. */
+	assert_true(find(a, "scale")->hash != find(a, "pick")->hash);
+	binfile_free(a);
+	binfile_free(b);
+	fx_release(&fx);
+}
+
+static void test_aarch64_objects(void **state)
+{
+	struct fixture fx;
+	struct bindiff d;
+	UNUSED(state);
+	fx_init(&fx);
+	fx_write(&fx, "a.c", "__attribute__((noinline)) int scale(int x) { return x * 3 + 1; }\n"
+			     "extern int ext(int);\ndouble ratio(double x) { return x * 1.5; }\n"
+			     "int call(int x) { return ext(x) + scale(x); }\n");
+	fx_write(&fx, "b.c", "/* moved */\ndouble ratio(double x) { return x * 1.5; }\n"
+			     "extern int ext(int);\n"
+			     "__attribute__((noinline)) int scale(int x) { return x * 5 + 1; }\n\n"
+			     "int call(int x) { return ext(x) + scale(x); }\n");
+	if (fx_sh(&fx, "clang --target=aarch64-linux-gnu -g -O1 -c a.c -o a.o 2>/dev/null && "
+		       "clang --target=aarch64-linux-gnu -g -O1 -c b.c -o b.o 2>/dev/null")) {
+		fx_release(&fx);
+		skip(); /* no clang with an aarch64 backend: nothing to compare */
+	}
+	assert_int_equal(bindiff_files(fx_path(&fx, "a.o"), fx_path(&fx, "b.o"), 0, &d), 0);
+	assert_string_equal(d.new_file->arch, "aarch64");
+	assert_int_equal(d.count[BINDIFF_MODIFIED], 1);
+	assert_int_equal(bindiff_find(&d, "scale", NULL, true)->cls, BINDIFF_MODIFIED);
+	assert_int_equal(bindiff_find(&d, "ratio", NULL, true)->cls, BINDIFF_UNCHANGED);
+	assert_int_equal(bindiff_find(&d, "call", NULL, true)->cls, BINDIFF_UNCHANGED);
+	assert_int_equal(bindiff_find(&d, "scale", NULL, true)->new_fn->src_line, 4);
+	bindiff_release(&d);
+	fx_release(&fx);
+}
+
+/* Reads a whole file into a new buffer. */
+static unsigned char *slurp(const char *path, size_t *size)
+{
+	struct strbuf sb = STRBUF_INIT;
+	assert_int_equal(strbuf_read_file(&sb, path, 1 << 24), 0);
+	*size = sb.len;
+	return (unsigned char *)strbuf_detach(&sb);
+}
+
+static void spew(const char *path, const void *data, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, size, f), size);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void test_bad_input(void **state)
+{
+	struct fixture fx;
+	struct binfile *bf = NULL;
+	struct bindiff d;
+	unsigned char *elf;
+	size_t size;
+	UNUSED(state);
+	fx_init(&fx);
+	fx_build(&fx, "prog", prog_src, "-O2 -c", "prog.o");
+	elf = slurp(fx_path(&fx, "prog.o"), &size);
+
+	assert_int_equal(binfile_load(fx_path(&fx, "missing"), 0, &bf), RP_EINPUT);
+	assert_null(bf);
+	assert_int_equal(binfile_load(fx.dir, 0, &bf), RP_EINPUT); /* a directory */
+	fx_write(&fx, "text", "just some text, long enough to be more than an ELF ident\n");
+	assert_int_equal(binfile_load(fx_path(&fx, "text"), 0, &bf), RP_EINPUT);
+	fx_write(&fx, "empty", "");
+	assert_int_equal(binfile_load(fx_path(&fx, "empty"), 0, &bf), RP_EINPUT);
+	spew(fx_path(&fx, "trunc"), elf, size / 2);
+	assert_int_equal(binfile_load(fx_path(&fx, "trunc"), 0, &bf), RP_EINPUT);
+	spew(fx_path(&fx, "trunc"), elf, 40);
+	assert_int_equal(binfile_load(fx_path(&fx, "trunc"), 0, &bf), RP_EINPUT);
+	/* Another architecture: the same file claiming to be RISC-V, or 32-bit. */
+	elf[18] = 243;
+	elf[19] = 0;
+	spew(fx_path(&fx, "riscv.o"), elf, size);
+	assert_int_equal(binfile_load(fx_path(&fx, "riscv.o"), 0, &bf), RP_EINPUT);
+	/* Two loadable files of different architectures are not compared. */
+	elf[18] = 183; /* EM_AARCH64 */
+	spew(fx_path(&fx, "arm.o"), elf, size);
+	assert_int_equal(bindiff_files(fx_path(&fx, "prog.o"), fx_path(&fx, "arm.o"), 0, &d),
+			 RP_EINPUT);
+	assert_null(d.entries);
+	elf[18] = 62;
+	elf[4] = 1; /* ELFCLASS32 */
+	assert_int_equal(binfile_load_memory("class32", elf, size, 0, &bf), RP_EINPUT);
+	assert_int_equal(binfile_load_memory("tiny", elf, 8, 0, &bf), RP_EINPUT);
+	/* A fully stripped executable has nothing to compare. */
+	fx_build(&fx, "prog", prog_src, "-O2", "stripped");
+	assert_int_equal(fx_sh(&fx, "strip stripped"), 0);
+	assert_int_equal(binfile_load(fx_path(&fx, "stripped"), 0, &bf), RP_EINPUT);
+	free(elf);
+	fx_release(&fx);
+}
+
+/* Loads data (errors silenced); the only acceptable outcomes are success or RP_EINPUT. */
+static void load_silently(const unsigned char *data, size_t size, int *ok, int *refused)
+{
+	struct binfile *bf;
+	int ret = binfile_load_memory("mutant", data, size, 0, &bf);
+	if (ret == 0) {
+		(*ok)++;
+		binfile_free(bf);
+	} else {
+		assert_int_equal(ret, RP_EINPUT);
+		(*refused)++;
+	}
+}
+
+/*
+ * Corrupted real files: cut at many lengths, and bytes overwritten in the headers and
+ * anywhere. A deterministic, quick cousin of tests/fuzz/.
+ */
+static void test_corrupt_files(void **state)
+{
+	static const char *const builds[][2] = {
+		{ "-O2 -c", "m.o" }, { "-O0 -fPIE -pie", "m.pie" }, { "-O2 -fPIC -shared", "m.so" },
+	};
+	struct fixture fx;
+	struct rng r;
+	int ok = 0, refused = 0, saved_stderr = dup(2), devnull = open("/dev/null", O_WRONLY);
+	UNUSED(state);
+	fx_init(&fx);
+	rng_seed(&r, 42);
+	assert_true(saved_stderr >= 0 && devnull >= 0);
+	for (size_t b = 0; b < ARRAY_SIZE(builds); b++) {
+		size_t size, i;
+		unsigned char *orig, *buf;
+		fx_build(&fx, "prog", prog_src, builds[b][0], builds[b][1]);
+		orig = slurp(fx_path(&fx, builds[b][1]), &size);
+		buf = xmalloc(size);
+		dup2(devnull, 2);
+		for (i = 0; i < 64; i++)
+			load_silently(orig, size * i / 64, &ok, &refused);
+		for (i = 0; i < 150; i++) {
+			uint64_t shoff;
+			memcpy(buf, orig, size);
+			memcpy(&shoff, orig + 0x28, sizeof(shoff));
+			for (int k = 0; k < 4; k++) {
+				/* Half the hits in the ELF and section headers, where they hurt. */
+				uint64_t v = rng_next(&r), at;
+				if (k & 1)
+					at = v % size;
+				else if (v & 1)
+					at = (v >> 1) % 64;
+				else
+					at = shoff + (v >> 1) % (size - shoff);
+				buf[at] = (unsigned char)(rng_next(&r) >> 56);
+			}
+			load_silently(buf, size, &ok, &refused);
+		}
+		dup2(saved_stderr, 2);
+		free(buf);
+		free(orig);
+	}
+	close(devnull);
+	close(saved_stderr);
+	print_message("corrupt files: %d loaded, %d refused\n", ok, refused);
+	assert_true(ok > 0 && refused > 0);
+	fx_release(&fx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kinds_and_aliases),
+		cmocka_unit_test(test_hash_is_deterministic),
+		cmocka_unit_test(test_aarch64_objects),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_corrupt_files),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
