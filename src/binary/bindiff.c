@@ -19,12 +19,12 @@
 struct side {
 	struct binfile *bf;
 	struct binfunc **fn; /* sorted by (name, cu) */
-	long *partner;       /* index into the other side's bf->funcs, or -1 */
+	long *partner;	     /* index into the other side's bf->funcs, or -1 */
 	bool *renamed;
 };
 
 static const char *const class_names[BINDIFF_NR_CLASSES] = {
-	"modified", "renamed", "added", "deleted", "unchanged",
+    "modified", "renamed", "added", "deleted", "unchanged",
 };
 
 const char *bindiff_class_name(enum bindiff_class cls)
@@ -229,7 +229,7 @@ static void collect_entries(struct bindiff *d, const struct side *o, const struc
 		}
 		fn = &n->bf->funcs[p];
 		add_entry(d, &alloc,
-			  o->renamed[i]	       ? BINDIFF_RENAMED
+			  o->renamed[i]		 ? BINDIFF_RENAMED
 			  : fo->hash == fn->hash ? BINDIFF_UNCHANGED
 						 : BINDIFF_MODIFIED,
 			  fo, fn);
@@ -278,7 +278,7 @@ static int cmp_index(const void *a, const void *b, void *arg)
 static size_t *build_index(const struct bindiff *d, bool new_side, size_t *nr)
 {
 	size_t *v = xmallocarray(d->nr_entries ? d->nr_entries : 1, sizeof(*v)), i;
-	struct index_sort s = { d, new_side };
+	struct index_sort s = {d, new_side};
 	*nr = 0;
 	for (i = 0; i < d->nr_entries; i++)
 		if (entry_fn(&d->entries[i], new_side))
@@ -287,8 +287,8 @@ static size_t *build_index(const struct bindiff *d, bool new_side, size_t *nr)
 	return v;
 }
 
-const struct bindiff_entry *bindiff_find(const struct bindiff *d, const char *name,
-					 const char *cu, bool new_side)
+const struct bindiff_entry *bindiff_find(const struct bindiff *d, const char *name, const char *cu,
+					 bool new_side)
 {
 	const size_t *v = new_side ? d->by_new : d->by_old;
 	size_t lo = 0, hi = new_side ? d->nr_by_new : d->nr_by_old;
@@ -332,7 +332,7 @@ static void find_inlines(struct bindiff *d)
 	if (!d->new_file->has_dwarf)
 		return;
 	for (i = 0; i < d->nr_entries && d->entries[i].cls == BINDIFF_MODIFIED; i++) {
-		struct inline_collect c = { d, &d->entries[i], 0 };
+		struct inline_collect c = {d, &d->entries[i], 0};
 		binfile_inlined(d->new_file, d->entries[i].new_fn, collect_inline, &c);
 	}
 }
@@ -341,8 +341,8 @@ static int check_same_arch(const struct binfile *a, const struct binfile *b)
 {
 	if (a->machine == b->machine)
 		return 0;
-	return error("%s is %s but %s is %s: compare two builds for the same architecture",
-		     a->path, a->arch, b->path, b->arch);
+	return error("%s is %s but %s is %s: compare two builds for the same architecture", a->path,
+		     a->arch, b->path, b->arch);
 }
 
 int bindiff_compute(struct binfile *old_file, struct binfile *new_file, struct bindiff *out)
@@ -395,15 +395,13 @@ static int analyze_both(struct binfile *a, struct binfile *b)
 	return a->analyze_ret ? a->analyze_ret : ret;
 }
 
-int bindiff_files(const char *old_path, const char *new_path, unsigned flags,
-		  struct bindiff *out)
+int bindiff_files(const char *old_path, const char *new_path, unsigned flags, struct bindiff *out)
 {
 	struct binfile *a = NULL, *b = NULL;
 	int ret;
 	memset(out, 0, sizeof(*out));
 	/* Open both first, so that errors come in order and before the slow part. */
-	if ((ret = binfile_open(old_path, flags, &a)) ||
-	    (ret = binfile_open(new_path, flags, &b)))
+	if ((ret = binfile_open(old_path, flags, &a)) || (ret = binfile_open(new_path, flags, &b)))
 		goto fail;
 	if (check_same_arch(a, b)) {
 		ret = RP_EINPUT;

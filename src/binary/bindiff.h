@@ -15,7 +15,7 @@
 enum bindiff_class {
 	BINDIFF_MODIFIED,  /* same name, different normalised body */
 	BINDIFF_RENAMED,   /* different name, identical body, the only such pair */
-	BINDIFF_ADDED,     /* only in the new file */
+	BINDIFF_ADDED,	   /* only in the new file */
 	BINDIFF_DELETED,   /* only in the old file */
 	BINDIFF_UNCHANGED, /* same name, same body */
 	BINDIFF_NR_CLASSES
@@ -54,8 +54,7 @@ struct bindiff {
  * architecture, or the two architectures differ) or RP_EINTERNAL; *out is then empty.
  * Not thread-safe for the same bindiff; independent diffs may run in parallel.
  */
-int bindiff_files(const char *old_path, const char *new_path, unsigned flags,
-		  struct bindiff *out);
+int bindiff_files(const char *old_path, const char *new_path, unsigned flags, struct bindiff *out);
 
 /*
  * Differences two loaded files, taking ownership of both (also on failure). Recomputes
@@ -79,7 +78,7 @@ const char *bindiff_class_name(enum bindiff_class cls);
  * `cu` picks among same-named local functions (NULL: the first). NULL when there is none.
  * O(log n).
  */
-const struct bindiff_entry *bindiff_find(const struct bindiff *d, const char *name,
-					 const char *cu, bool new_side);
+const struct bindiff_entry *bindiff_find(const struct bindiff *d, const char *name, const char *cu,
+					 bool new_side);
 
 #endif

@@ -70,7 +70,7 @@ static void index_sections(struct binfile *bf)
 			bf->alloc_sections[bf->nr_alloc_sections++] = (uint32_t)i;
 	}
 	bin_sort_r(bf->alloc_sections, bf->nr_alloc_sections, sizeof(*bf->alloc_sections),
-		cmp_section_addr, bf->sections);
+		   cmp_section_addr, bf->sections);
 }
 
 const struct bin_section *binfile_section_at(const struct binfile *bf, uint64_t addr)

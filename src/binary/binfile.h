@@ -11,8 +11,8 @@
 #include <stdbool.h>
 
 enum binfile_kind {
-	BINFILE_EXEC,   /* ET_EXEC: a non-PIE executable */
-	BINFILE_PIE,    /* ET_DYN with an interpreter */
+	BINFILE_EXEC,	/* ET_EXEC: a non-PIE executable */
+	BINFILE_PIE,	/* ET_DYN with an interpreter */
 	BINFILE_SHARED, /* ET_DYN without one: a shared library */
 	BINFILE_OBJECT, /* ET_REL: an object file */
 };
@@ -26,15 +26,15 @@ enum {
 /* One function: a symbol with a size in an executable section, aliases folded. */
 struct binfunc {
 	const char *name;     /* canonical name among the aliases (borrowed from the file) */
-	const char *cu;       /* a local's compilation unit (file symbol or DWARF), or NULL */
+	const char *cu;	      /* a local's compilation unit (file symbol or DWARF), or NULL */
 	const char *src_file; /* from DWARF, or NULL */
 	unsigned src_line;    /* 0 when unknown */
-	uint64_t addr;        /* address (object files: a synthetic layout of the sections) */
-	uint64_t size;        /* bytes */
-	uint64_t hash;        /* hash of the normalised body */
+	uint64_t addr;	      /* address (object files: a synthetic layout of the sections) */
+	uint64_t size;	      /* bytes */
+	uint64_t hash;	      /* hash of the normalised body */
 	uint64_t name_hash;   /* hash of `name` */
 	uint64_t ref_hash;    /* what references to this function hash as (name, or renamed) */
-	uint64_t die;         /* DWARF DIE offset of its subprogram; 0 when unknown */
+	uint64_t die;	      /* DWARF DIE offset of its subprogram; 0 when unknown */
 	uint32_t nr_insns;    /* static instruction count */
 	uint32_t section;     /* section index */
 	uint32_t first_alias; /* aliases: binfile.aliases[first_alias .. + nr_aliases) */
@@ -69,7 +69,7 @@ struct binfile {
 	bool analyzed;
 	int analyze_ret; /* binfile_analyze()'s result, when run in a thread */
 	int fd;
-	void *elf; /* Elf * */
+	void *elf;	      /* Elf * */
 	unsigned char *image; /* owned copy of an in-memory file */
 	size_t image_size;
 	struct bin_section *sections;

@@ -21,7 +21,7 @@ struct bin_section {
 	uint64_t addr; /* object files: synthetic, see elf_read.c */
 	uint64_t size;
 	uint64_t flags; /* sh_flags */
-	uint32_t type;  /* sh_type */
+	uint32_t type;	/* sh_type */
 	uint32_t link, info;
 	uint64_t entsize;
 	const unsigned char *data; /* NULL for SHT_NOBITS or unreadable */

@@ -17,8 +17,8 @@
 
 struct bin_dwarf {
 	Dwarf *dw;
-	Dwfl *dwfl; /* object files: owns dw, relocated by libdwfl */
-	char *image; /* in-memory object files: libdwfl's copy, which it relocates */
+	Dwfl *dwfl;		  /* object files: owns dw, relocated by libdwfl */
+	char *image;		  /* in-memory object files: libdwfl's copy, which it relocates */
 	struct binfunc **by_name; /* object files: DIEs are matched to functions by name */
 	size_t nr_by_name;
 };
@@ -68,12 +68,13 @@ static void visit_subprogram(struct binfile *bf, Dwarf_Die *die, const char *cu_
 
 	if (d->by_name) {
 		Dwarf_Attribute attr;
-		const char *name = dwarf_formstring(
-			dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
+		const char *name =
+		    dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &attr));
 		struct binfunc *f;
 		if (!name)
 			name = dwarf_diename(die);
-		if (name && (dwarf_hasattr(die, DW_AT_low_pc) || dwarf_hasattr(die, DW_AT_ranges)) &&
+		if (name &&
+		    (dwarf_hasattr(die, DW_AT_low_pc) || dwarf_hasattr(die, DW_AT_ranges)) &&
 		    (f = func_by_name(d, name)))
 			describe(f, die, cu_name);
 		return;
@@ -85,24 +86,18 @@ static void visit_subprogram(struct binfile *bf, Dwarf_Die *die, const char *cu_
 	}
 }
 
-static void visit_children(struct binfile *bf, Dwarf_Die *parent, const char *cu_name,
-			   int depth)
+static void visit_children(struct binfile *bf, Dwarf_Die *parent, const char *cu_name, int depth)
 {
 	Dwarf_Die child;
 	if (depth > MAX_DEPTH || dwarf_child(parent, &child))
 		return;
 	do {
 		switch (dwarf_tag(&child)) {
-		case DW_TAG_subprogram:
-			visit_subprogram(bf, &child, cu_name);
-			break;
+		case DW_TAG_subprogram: visit_subprogram(bf, &child, cu_name); break;
 		case DW_TAG_namespace:
 		case DW_TAG_class_type:
-		case DW_TAG_structure_type:
-			visit_children(bf, &child, cu_name, depth + 1);
-			break;
-		default:
-			break;
+		case DW_TAG_structure_type: visit_children(bf, &child, cu_name, depth + 1); break;
+		default: break;
 		}
 	} while (!dwarf_siblingof(&child, &child));
 }
@@ -119,9 +114,9 @@ static void index_by_name(struct binfile *bf)
 }
 
 /* Separate debug files are not looked for: only the DWARF inside the file is used. */
-static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			Dwarf_Addr base, const char *file_name, const char *debuglink_file,
-			GElf_Word debuglink_crc, char **debuginfo_file_name)
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			char **debuginfo_file_name)
 {
 	UNUSED(mod);
 	UNUSED(userdata);
@@ -135,8 +130,8 @@ static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 }
 
 static const Dwfl_Callbacks offline_callbacks = {
-	.find_debuginfo = no_debuginfo,
-	.section_address = dwfl_offline_section_address,
+    .find_debuginfo = no_debuginfo,
+    .section_address = dwfl_offline_section_address,
 };
 
 /*
@@ -157,8 +152,7 @@ static Dwarf *open_relocated(struct binfile *bf, Dwfl **out, char **image)
 	if (bf->image) {
 		*image = xmalloc(bf->image_size);
 		memcpy(*image, bf->image, bf->image_size);
-		mod = dwfl_report_offline_memory(dwfl, bf->path, bf->path, *image,
-						 bf->image_size);
+		mod = dwfl_report_offline_memory(dwfl, bf->path, bf->path, *image, bf->image_size);
 	} else if ((fd = dup(bf->fd)) >= 0) {
 		/* dwfl_report_offline() takes the descriptor. */
 		mod = dwfl_report_offline(dwfl, bf->path, bf->path, fd);

@@ -38,8 +38,7 @@ static int check_header(struct binfile *bf, Elf *elf, GElf_Ehdr *eh)
 			     "and object files)",
 			     bf->path);
 	if (!gelf_getehdr(elf, eh))
-		return error("%s: truncated or corrupt ELF header (%s)", bf->path,
-			     elf_errmsg(-1));
+		return error("%s: truncated or corrupt ELF header (%s)", bf->path, elf_errmsg(-1));
 	m = machine_name(eh->e_machine);
 	if ((eh->e_machine != EM_X86_64 && eh->e_machine != EM_AARCH64) ||
 	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB) {
@@ -80,8 +79,7 @@ static int check_extent(struct binfile *bf, Elf *elf, const GElf_Ehdr *eh)
 			     "beyond its end (%zu bytes)",
 			     bf->path, (unsigned long long)eh->e_shoff, size);
 	if (!eh->e_shoff)
-		return error("%s: ELF file without a section table; bindiff needs one",
-			     bf->path);
+		return error("%s: ELF file without a section table; bindiff needs one", bf->path);
 	return 0;
 }
 
@@ -107,12 +105,9 @@ static bool wanted(const GElf_Shdr *sh)
 	case SHT_DYNSYM:
 	case SHT_STRTAB:
 	case SHT_RELA:
-	case SHT_SYMTAB_SHNDX:
-		return true;
-	case SHT_NOBITS:
-		return false;
-	default:
-		return (sh->sh_flags & SHF_ALLOC) != 0;
+	case SHT_SYMTAB_SHNDX: return true;
+	case SHT_NOBITS: return false;
+	default: return (sh->sh_flags & SHF_ALLOC) != 0;
 	}
 }
 
@@ -136,8 +131,8 @@ static int read_section(struct binfile *bf, Elf *elf, size_t shstrndx, Elf_Scn *
 	s->scn = scn;
 	s->addr = sh.sh_addr;
 	if (bf->kind == BINFILE_OBJECT && (sh.sh_flags & SHF_ALLOC)) {
-		uint64_t align = sh.sh_addralign > 16 && sh.sh_addralign <= 4096 ? sh.sh_addralign
-										  : 16;
+		uint64_t align =
+		    sh.sh_addralign > 16 && sh.sh_addralign <= 4096 ? sh.sh_addralign : 16;
 		/* The layout must not wrap: sizes are untrusted. */
 		if (sh.sh_size > BINFILE_MAX_BYTES)
 			return error("%s: corrupt ELF: section %s is larger than the file",

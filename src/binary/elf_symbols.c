@@ -33,8 +33,7 @@ static int symtab_open(struct binfile *bf, size_t index, struct symtab *st)
 	memset(st, 0, sizeof(*st));
 	st->index = index;
 	st->data = elf_getdata(s->scn, NULL);
-	if (!st->data || s->link >= bf->nr_sections ||
-	    bf->sections[s->link].type != SHT_STRTAB)
+	if (!st->data || s->link >= bf->nr_sections || bf->sections[s->link].type != SHT_STRTAB)
 		return error("%s: corrupt ELF symbol table %s", bf->path, s->name);
 	st->strndx = s->link;
 	st->nr = st->data->d_size / sizeof(Elf64_Sym);
@@ -47,8 +46,8 @@ static int symtab_open(struct binfile *bf, size_t index, struct symtab *st)
 }
 
 /* Symbol i; its section index in *shndx (0 when undefined or special). */
-static bool symtab_get(const struct binfile *bf, const struct symtab *st, size_t i,
-		       GElf_Sym *sym, const char **name, uint32_t *shndx)
+static bool symtab_get(const struct binfile *bf, const struct symtab *st, size_t i, GElf_Sym *sym,
+		       const char **name, uint32_t *shndx)
 {
 	Elf32_Word x = 0;
 	if (!gelf_getsymshndx(st->data, st->xndx, (int)i, sym, &x))
@@ -175,8 +174,7 @@ static void fold_aliases(struct binfile *bf, struct fsym *c, size_t nr)
 /* Marks functions whose name another function of the file shares (locals of two CUs). */
 static void mark_duplicate_names(struct binfile *bf)
 {
-	struct binfunc **by_name = xmallocarray(bf->nr_funcs ? bf->nr_funcs : 1,
-						sizeof(*by_name));
+	struct binfunc **by_name = xmallocarray(bf->nr_funcs ? bf->nr_funcs : 1, sizeof(*by_name));
 	size_t i;
 	for (i = 0; i < bf->nr_funcs; i++)
 		by_name[i] = &bf->funcs[i];
@@ -282,8 +280,7 @@ int symbols_read(struct binfile *bf)
 			cand[nr_cand].section = shndx;
 			cand[nr_cand].rank = bind == STB_LOCAL ? 2 : bind == STB_WEAK ? 1 : 0;
 			nr_cand++;
-		} else if (type == STT_OBJECT && (s->flags & SHF_ALLOC) &&
-			   strncmp(name, ".L", 2)) {
+		} else if (type == STT_OBJECT && (s->flags & SHF_ALLOC) && strncmp(name, ".L", 2)) {
 			/* (".L" names are the compiler's anonymous constants: by contents.) */
 			struct bin_object *o;
 			ALLOC_GROW(bf->objects, bf->nr_objects + 1, alloc_objects);
@@ -326,8 +323,7 @@ static bool is_got_reloc(unsigned machine, uint32_t type)
 	if (machine == EM_X86_64)
 		return type == R_X86_64_JUMP_SLOT || type == R_X86_64_GLOB_DAT ||
 		       type == R_X86_64_64;
-	return type == R_AARCH64_JUMP_SLOT || type == R_AARCH64_GLOB_DAT ||
-	       type == R_AARCH64_ABS64;
+	return type == R_AARCH64_JUMP_SLOT || type == R_AARCH64_GLOB_DAT || type == R_AARCH64_ABS64;
 }
 
 /* GOT slots named by the dynamic relocations that fill them. */

@@ -22,8 +22,21 @@ struct bin_disasm {
 
 /* What a hashed field stands for; distinct so that a string never hashes as a name. */
 enum tag {
-	TAG_LOCAL = 1, TAG_FUNC, TAG_IMPORT, TAG_GOT, TAG_OBJECT, TAG_STRING, TAG_CONST,
-	TAG_SECTION, TAG_UNDEF, TAG_NOWHERE, TAG_PAGE, TAG_BYTES, TAG_BAD, TAG_RELOC, TAG_INSN,
+	TAG_LOCAL = 1,
+	TAG_FUNC,
+	TAG_IMPORT,
+	TAG_GOT,
+	TAG_OBJECT,
+	TAG_STRING,
+	TAG_CONST,
+	TAG_SECTION,
+	TAG_UNDEF,
+	TAG_NOWHERE,
+	TAG_PAGE,
+	TAG_BYTES,
+	TAG_BAD,
+	TAG_RELOC,
+	TAG_INSN,
 	TAG_OPERAND,
 };
 
@@ -131,10 +144,8 @@ static bool x86_pc_relative(uint32_t type)
 	case R_X86_64_GOTPC32:
 	case R_X86_64_GOTPC32_TLSDESC:
 	case R_X86_64_GOTPCRELX:
-	case R_X86_64_REX_GOTPCRELX:
-		return true;
-	default:
-		return false;
+	case R_X86_64_REX_GOTPCRELX: return true;
+	default: return false;
 	}
 }
 
@@ -145,28 +156,24 @@ static unsigned x86_reloc_size(uint32_t type)
 	case R_X86_64_PC64:
 	case R_X86_64_GOTOFF64:
 	case R_X86_64_DTPOFF64:
-	case R_X86_64_TPOFF64:
-		return 8;
+	case R_X86_64_TPOFF64: return 8;
 	case R_X86_64_16:
-	case R_X86_64_PC16:
-		return 2;
+	case R_X86_64_PC16: return 2;
 	case R_X86_64_8:
-	case R_X86_64_PC8:
-		return 1;
-	default:
-		return 4;
+	case R_X86_64_PC8: return 1;
+	default: return 4;
 	}
 }
 
 /* A relocation of an object file: what the linker will put there. */
-static void mix_reloc(struct norm *n, const struct bin_reloc *r, uint64_t insn_end,
-		      enum access acc, unsigned size)
+static void mix_reloc(struct norm *n, const struct bin_reloc *r, uint64_t insn_end, enum access acc,
+		      unsigned size)
 {
 	const struct bin_relsym *s = &n->bf->relsyms[r->sym];
 	/* x86-64 PC-relative fields are relative to the end of the instruction. */
 	int64_t adj = n->bf->machine == EM_X86_64 && x86_pc_relative(r->type)
-			      ? (int64_t)(insn_end - r->pos)
-			      : 0;
+			  ? (int64_t)(insn_end - r->pos)
+			  : 0;
 	mix(n, TAG_RELOC);
 	mix(n, r->type);
 	if (s->defined) {
@@ -203,7 +210,7 @@ static void norm_x86(struct norm *n, const cs_insn *insn)
 {
 	const cs_x86 *x = &insn->detail->x86;
 	const cs_x86_encoding *e = &x->encoding;
-	uint64_t end = insn->address + insn->size, w[2] = { 0, 0 };
+	uint64_t end = insn->address + insn->size, w[2] = {0, 0};
 	uint8_t bytes[16];
 	size_t len = insn->size < sizeof(bytes) ? insn->size : sizeof(bytes) - 1;
 	bool disp_done = false, imm_done = false, branch = has_group(insn, CS_GRP_BRANCH_RELATIVE);
@@ -217,7 +224,7 @@ static void norm_x86(struct norm *n, const cs_insn *insn)
 		if (x->operands[i].type == X86_OP_MEM) {
 			const x86_op_mem *m = &x->operands[i].mem;
 			disp_size = x->operands[i].size;
-			disp_acc = insn->id == X86_INS_LEA ? ACC_ADDR
+			disp_acc = insn->id == X86_INS_LEA	 ? ACC_ADDR
 				   : m->index != X86_REG_INVALID ? ACC_INDEXED
 								 : ACC_LOAD;
 		}
@@ -272,20 +279,15 @@ static int arm64_address_operand(const cs_insn *insn, enum access *acc)
 	case ARM64_INS_CBZ:
 	case ARM64_INS_CBNZ:
 	case ARM64_INS_TBZ:
-	case ARM64_INS_TBNZ:
-		*acc = ACC_CODE;
-		return last_imm;
-	case ARM64_INS_ADR:
-		*acc = ACC_ADDR;
-		return last_imm;
+	case ARM64_INS_TBNZ: *acc = ACC_CODE; return last_imm;
+	case ARM64_INS_ADR: *acc = ACC_ADDR; return last_imm;
 	case ARM64_INS_LDR:
 	case ARM64_INS_LDRSW:
 	case ARM64_INS_PRFM:
 		/* the literal form: ldr x0, label */
 		*acc = ACC_ADDR;
 		return last_imm == a->op_count - 1 && last_imm > 0 ? last_imm : -1;
-	default:
-		return -1;
+	default: return -1;
 	}
 }
 
@@ -306,14 +308,14 @@ static void norm_arm64(struct norm *n, const cs_insn *insn)
 	}
 	mix(n, TAG_INSN);
 	mix(n, insn->id | (uint64_t)a->cc << 16 | (uint64_t)a->update_flags << 32 |
-		       (uint64_t)a->writeback << 33 | (uint64_t)a->op_count << 40);
+		   (uint64_t)a->writeback << 33 | (uint64_t)a->op_count << 40);
 	for (i = 0; i < a->op_count; i++) {
 		const cs_arm64_op *op = &a->operands[i];
 		uint64_t v = 0;
 		mix(n, TAG_OPERAND);
 		mix(n, (uint64_t)op->type | (uint64_t)op->vas << 8 | (uint64_t)op->vess << 16 |
-			       (uint64_t)op->shift.type << 24 | (uint64_t)op->ext << 32 |
-			       (uint64_t)(uint32_t)op->vector_index << 40);
+			   (uint64_t)op->shift.type << 24 | (uint64_t)op->ext << 32 |
+			   (uint64_t)(uint32_t)op->vector_index << 40);
 		mix(n, op->shift.value);
 		switch (op->type) {
 		case ARM64_OP_REG:
@@ -350,8 +352,8 @@ int disasm_open(struct binfile *bf)
 {
 	struct bin_disasm *d = xcalloc(1, sizeof(*d));
 	bool x86 = bf->machine == EM_X86_64;
-	cs_err err = cs_open(x86 ? CS_ARCH_X86 : CS_ARCH_ARM64, x86 ? CS_MODE_64 : CS_MODE_ARM,
-			     &d->cs);
+	cs_err err =
+	    cs_open(x86 ? CS_ARCH_X86 : CS_ARCH_ARM64, x86 ? CS_MODE_64 : CS_MODE_ARM, &d->cs);
 	if (err != CS_ERR_OK) {
 		free(d);
 		error("cannot start the Capstone disassembler for %s: %s", bf->arch,
@@ -394,7 +396,7 @@ int disasm_function(struct binfile *bf, struct binfunc *f)
 {
 	const struct bin_section *s = &bf->sections[f->section];
 	struct bin_disasm *d = bf->disasm;
-	struct norm n = { bf, f, 0x5BD1E9955BD1E995ULL, NULL, NULL };
+	struct norm n = {bf, f, 0x5BD1E9955BD1E995ULL, NULL, NULL};
 	const uint8_t *code;
 	size_t len;
 	uint64_t addr = f->addr, count = 0;
@@ -458,7 +460,7 @@ int disasm_plt(struct binfile *bf, const struct bin_section *sec,
 			    x->operands[i].mem.base == X86_REG_RIP)
 				fn(bf, sec, d->insn->address,
 				   d->insn->address + d->insn->size +
-					   (uint64_t)x->operands[i].mem.disp);
+				       (uint64_t)x->operands[i].mem.disp);
 	}
 	return 0;
 }

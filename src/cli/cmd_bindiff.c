@@ -63,7 +63,8 @@ int cmd_bindiff(int argc, char **argv)
 	}
 	if ((err = bindiff_files(args[0], args[1], o.no_dwarf ? BINFILE_NO_DWARF : 0, &d)))
 		return rp_err_exit_code(err);
-	if (json ? report_bindiff_json(stdout, &d, o.all) : report_bindiff_text(stdout, &d, o.all)) {
+	if (json ? report_bindiff_json(stdout, &d, o.all)
+		 : report_bindiff_text(stdout, &d, o.all)) {
 		error("cannot write the report: %s", strerror(errno));
 		ret = EXIT_INTERNAL;
 		goto out;

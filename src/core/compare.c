@@ -1,6 +1,8 @@
 #include "core/compare.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +36,7 @@ struct bench_ctx {
 	struct timespec started;
 	size_t planned_max;
 	ns_t timeout_ns; /* of the next runs; refreshed at each look (run_timeout) */
+	char *log_prefix; /* logs/runs/<comparison>/<benchmark>-: + "A.log" or "B.log" */
 };
 
 static double seconds_since(const struct timespec *t0)
@@ -101,20 +104,65 @@ static ns_t run_timeout(struct bench_ctx *c)
 	return t < MIN_TIMEOUT_NS ? MIN_TIMEOUT_NS : t;
 }
 
-/* Mean steady-state iteration time from `revperf-iteration SECONDS` lines of a log. */
-static bool iterations_from_log(const char *path, double *value, bool *steady)
+/*
+ * Appends a header line for the next run to the side's log and returns the offset where
+ * the run's own output will start, or -1 after an error.
+ */
+static int64_t log_begin_run(const char *path, const char *header)
 {
-	struct strbuf sb = STRBUF_INIT;
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	struct stat st;
+	size_t len = strlen(header);
+	int64_t off = -1;
+	if (fd < 0) {
+		error("cannot open log %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (write(fd, header, len) != (ssize_t)len || fstat(fd, &st) < 0)
+		error("cannot write log %s: %s", path, strerror(errno));
+	else
+		off = (int64_t)st.st_size;
+	close(fd);
+	return off;
+}
+
+static int64_t file_size(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) < 0 ? -1 : (int64_t)st.st_size;
+}
+
+/* Reads [off, off + len) of a file (at most 256 MiB) into sb. */
+static int read_segment(const char *path, int64_t off, int64_t len, struct strbuf *sb)
+{
+	int fd;
+	ssize_t n;
+	if (len < 0 || len > (256 << 20))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	strbuf_grow(sb, (size_t)len);
+	n = pread(fd, sb->buf + sb->len, (size_t)len, (off_t)off);
+	close(fd);
+	if (n < 0)
+		return -1;
+	sb->len += (size_t)n;
+	sb->buf[sb->len] = '\0';
+	return 0;
+}
+
+/* Mean steady-state iteration time from `revperf-iteration SECONDS` lines of a run's output. */
+static bool iterations_from_output(const char *out, double *value, bool *steady)
+{
 	double *it = NULL;
 	size_t n = 0, alloc = 0, first;
 	const char *p;
 	bool ok = false;
-	if (strbuf_read_file(&sb, path, 256 << 20) < 0)
-		goto out;
-	for (p = sb.buf; (p = strstr(p, "revperf-iteration ")) != NULL;) {
+	for (p = out; (p = strstr(p, "revperf-iteration ")) != NULL;) {
 		char *end;
 		double v;
-		bool at_line_start = p == sb.buf || p[-1] == '\n';
+		bool at_line_start = p == out || p[-1] == '\n';
 		p += strlen("revperf-iteration ");
 		v = strtod(p, &end);
 		if (!at_line_start || end == p || !isfinite(v) || v < 0)
@@ -127,9 +175,7 @@ static bool iterations_from_log(const char *path, double *value, bool *steady)
 		*steady = steady_state(it, n, 5, 0.02, &first, value);
 		ok = true;
 	}
-out:
 	free(it);
-	strbuf_release(&sb);
 	return ok;
 }
 
@@ -143,21 +189,20 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	struct proc_spec spec = { 0 };
 	struct proc_result res;
 	struct store_run run = { 0 };
-	struct strbuf log = STRBUF_INIT, detail = STRBUF_INIT;
+	struct strbuf log = STRBUF_INIT, detail = STRBUF_INIT, header = STRBUF_INIT;
+	int64_t log_offset, log_length;
 	const char **names = xcalloc(c->nr_defs, sizeof(*names));
 	double *values = xcalloc(c->nr_defs, sizeof(*values));
 	size_t i, nv = 0;
 	int ret = RP_EINTERNAL;
 
 	c->seq[side]++;
-	strbuf_addf(&log, "%s/runs/%lld", c->req->sd->logs, (long long)c->comparison_id);
-	if (mkdir_p(log.buf))
+	strbuf_addf(&log, "%s%c.log", c->log_prefix, side ? 'B' : 'A');
+	strbuf_addf(&header, "==> %s run %zu%s (%s) <==\n", side ? "target" : "baseline",
+		    c->seq[side], warmup ? ", warm-up" : "", s->label);
+	log_offset = log_begin_run(log.buf, header.buf);
+	if (log_offset < 0)
 		goto out;
-	strbuf_addf(&log, "/%s-%c%s%zu.log", c->out->name, side ? 'B' : 'A', warmup ? "-warmup-" : "-",
-		    c->seq[side]);
-	for (i = 0; i < log.len; i++)
-		if (i > strlen(c->req->sd->logs) + 6 && log.buf[i] == ':')
-			log.buf[i] = '_';
 	spec.command = s->command ? s->command : c->bench->command;
 	spec.cwd = s->cwd;
 	spec.log_path = log.buf;
@@ -173,6 +218,9 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 		ret = RP_EINTERRUPT;
 		goto out;
 	}
+	log_length = file_size(log.buf) - log_offset;
+	if (log_length < 0)
+		log_length = 0;
 	strbuf_addstr(&detail, res.detail);
 	if (res.stragglers_killed)
 		strbuf_addf(&detail, "%sprocesses it left running were killed",
@@ -190,7 +238,11 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 		if (c->want_iterations) {
 			double v;
 			bool steady;
-			if (iterations_from_log(log.buf, &v, &steady)) {
+			struct strbuf output = STRBUF_INIT;
+			bool found = !read_segment(log.buf, log_offset, log_length, &output) &&
+				     iterations_from_output(output.buf, &v, &steady);
+			strbuf_release(&output);
+			if (found) {
 				names[nv] = "iteration";
 				values[nv++] = v;
 				if (!steady)
@@ -214,6 +266,8 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	run.signal = res.signal;
 	run.detail = detail.buf;
 	run.log_path = log.buf;
+	run.log_offset = log_offset;
+	run.log_length = log_length;
 	if (store_run_insert(c->req->st, &run, names, values, nv))
 		goto out;
 	*status_out = res.status;
@@ -243,6 +297,7 @@ out:
 	free(values);
 	strbuf_release(&log);
 	strbuf_release(&detail);
+	strbuf_release(&header);
 	return ret;
 }
 
@@ -412,6 +467,21 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		c->out->reused_b = c->out->ok_b;
 	}
 
+	{
+		struct strbuf dir = STRBUF_INIT;
+		size_t k;
+		strbuf_addf(&dir, "%s/runs/%lld", req->sd->logs, (long long)c->comparison_id);
+		if (mkdir_p(dir.buf)) {
+			strbuf_release(&dir);
+			return RP_EINTERNAL;
+		}
+		strbuf_addf(&dir, "/%s-", bench->name);
+		/* benchmark names may contain '/' and ':'; file names get '_' instead */
+		for (k = dir.len - strlen(bench->name) - 1; k < dir.len; k++)
+			if (dir.buf[k] == '/' || dir.buf[k] == ':')
+				dir.buf[k] = '_';
+		c->log_prefix = strbuf_detach(&dir);
+	}
 	c->timeout_ns = run_timeout(c);
 	/* Warm-up runs, discarded, in a random order too. */
 	for (w = 0; w < bench->warmup && !stop; w++) {
@@ -545,6 +615,7 @@ int compare_execute(const struct compare_request *req, struct compare_result *ou
 		c.rng = &rng;
 		ret = compare_bench(req, c.bench, &c);
 		free(c.defs);
+		free(c.log_prefix);
 		progress_clear(req);
 		if (ret == RP_EINTERRUPT || interrupt_requested()) {
 			out->interrupted = true;

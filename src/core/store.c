@@ -48,7 +48,8 @@ static const char *const migrations[] = {
 	"  comparison_id INTEGER REFERENCES comparisons(id),"
 	"  side TEXT NOT NULL CHECK(side IN ('A', 'B')),"
 	"  warmup INTEGER NOT NULL, status TEXT NOT NULL, exit_code INTEGER, signal INTEGER,"
-	"  detail TEXT, log_path TEXT, started_at INTEGER NOT NULL, loadavg REAL);"
+	"  detail TEXT, log_path TEXT, log_offset INTEGER, log_length INTEGER,"
+	"  started_at INTEGER NOT NULL, loadavg REAL);"
 	"CREATE INDEX runs_by_build ON runs(build_id, benchmark_id, machine_id, warmup, status);"
 	"CREATE INDEX runs_by_comparison ON runs(comparison_id, benchmark_id);"
 	"CREATE TABLE metric_values("
@@ -416,8 +417,8 @@ int store_run_insert(struct store *st, struct store_run *run, const char *const 
 		return RP_EINTERNAL;
 	stmt = prepare(st, "INSERT INTO runs(build_id, benchmark_id, machine_id, comparison_id,"
 			   " side, warmup, status, exit_code, signal, detail, log_path,"
-			   " started_at, loadavg) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-			   " ?11, ?12, ?13) RETURNING id");
+			   " started_at, loadavg, log_offset, log_length) VALUES(?1, ?2, ?3, ?4,"
+			   " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) RETURNING id");
 	if (!stmt)
 		goto out;
 	sqlite3_bind_int64(stmt, 1, run->build_id);
@@ -436,6 +437,8 @@ int store_run_insert(struct store *st, struct store_run *run, const char *const 
 	bind_text(stmt, 11, run->log_path);
 	sqlite3_bind_int64(stmt, 12, run->started_at);
 	bind_real(stmt, 13, run->loadavg);
+	sqlite3_bind_int64(stmt, 14, run->log_offset);
+	sqlite3_bind_int64(stmt, 15, run->log_length);
 	rc = sqlite3_step(stmt);
 	if (rc != SQLITE_ROW) {
 		db_error(st, "cannot record a run");
@@ -536,7 +539,7 @@ int store_run_issues(struct store *st, int64_t comparison_id, int64_t benchmark_
 		      struct store_run_issue **out, size_t *n)
 {
 	sqlite3_stmt *stmt = prepare(st, "SELECT id, side, status, exit_code, signal, detail,"
-					 " log_path FROM runs WHERE comparison_id = ?1 AND"
+					 " log_path, log_offset, warmup FROM runs WHERE comparison_id = ?1 AND"
 					 " benchmark_id = ?2 AND (status <> 'ok' OR detail IS NOT NULL)"
 					 " ORDER BY id");
 	size_t alloc = 0;
@@ -558,6 +561,8 @@ int store_run_issues(struct store *st, int64_t comparison_id, int64_t benchmark_
 		r->signal = sqlite3_column_int(stmt, 4);
 		r->detail = column_dup(stmt, 5);
 		r->log_path = column_dup(stmt, 6);
+		r->log_offset = sqlite3_column_int64(stmt, 7);
+		r->warmup = sqlite3_column_int(stmt, 8) != 0;
 	}
 	sqlite3_finalize(stmt);
 	if (rc != SQLITE_DONE)

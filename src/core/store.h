@@ -69,7 +69,9 @@ struct store_run {
 	bool warmup;
 	enum run_status status;
 	int exit_code, signal;
-	const char *detail, *log_path;
+	const char *detail;
+	const char *log_path; /* shared by the runs of one side: this run's output is */
+	int64_t log_offset, log_length; /* log_length bytes from log_offset */
 	int64_t started_at; /* unix seconds */
 	double loadavg;
 };
@@ -112,6 +114,8 @@ struct store_run_issue {
 	enum run_status status;
 	int exit_code, signal;
 	char *detail, *log_path;
+	int64_t log_offset;
+	bool warmup;
 };
 /* The failed runs and the successful runs with a note (warm-ups included) of a comparison
  * and benchmark, oldest first; caller frees with store_run_issues_free(). */

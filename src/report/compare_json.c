@@ -73,11 +73,12 @@ static json_t *bench_json(const struct bench_outcome *b)
 	for (i = 0; i < b->nr_issues; i++) {
 		const struct store_run_issue *r = &b->issues[i];
 		json_array_append_new(
-			failed, json_pack("{s:I, s:s, s:s, s:i, s:i, s:s?, s:s?}", "run_id",
+			failed, json_pack("{s:I, s:s, s:s, s:i, s:i, s:s?, s:s?, s:I, s:b}", "run_id",
 					  (json_int_t)r->id, "side", report_side_name(r->side),
 					  "status", run_status_name(r->status), "exit_code",
 					  r->exit_code, "signal", r->signal, "detail", r->detail,
-					  "log", r->log_path));
+					  "log", r->log_path, "log_offset", (json_int_t)r->log_offset,
+					  "warmup", r->warmup));
 	}
 	json_object_set_new(o, "run_issues", failed);
 	return o;

@@ -38,10 +38,10 @@ const char *report_side_name(char side)
 
 void report_failed_run(struct strbuf *sb, const struct store_run_issue *r)
 {
-	strbuf_addf(sb, "%s run %lld %s", report_side_name(r->side), (long long)r->id,
+	strbuf_addf(sb, "%s%s run %s", report_side_name(r->side), r->warmup ? " warm-up" : "",
 		    run_status_name(r->status));
 	if (r->detail && *r->detail)
 		strbuf_addf(sb, " (%s)", r->detail);
 	if (r->log_path)
-		strbuf_addf(sb, ", log %s", r->log_path);
+		strbuf_addf(sb, ", log %s from byte %lld", r->log_path, (long long)r->log_offset);
 }

@@ -5,7 +5,7 @@
 # The target crashes every time: target broken, exit 1, the crash in the report.
 expect_exit 1 "$REVPERF" compare --cmd-a 'true' --cmd-b 'kill -SEGV $$' --runs 3..5 -q
 expect_grep 'target broken: 3 consecutive runs failed on side B' out.txt
-expect_grep 'warning: excluded target run [0-9]+ crashed \(killed by SIGSEGV' out.txt
+expect_grep 'warning: excluded target run crashed \(killed by SIGSEGV' out.txt
 
 # A run that exceeds the timeout is killed, recorded as a timeout.
 expect_exit 1 "$REVPERF" compare --cmd-a 'true' --cmd-b 'sleep 5' --timeout 300ms --runs 3..3 -q -f json

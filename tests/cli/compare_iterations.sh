@@ -24,6 +24,6 @@ expect_exit 0 "$REVPERF" compare --cmd-a true --cmd-b true --metrics wall,iterat
 printf 'for t in 0.01 0.02 0.01 0.02 0.01 0.02 0.01 0.02; do echo "revperf-iteration $t"; done\n' >noisy.sh
 expect_exit 0 "$REVPERF" compare --cmd-a 'sh noisy.sh' --cmd-b 'sh noisy.sh' --metrics iteration \
 	--primary iteration --runs 3..3 --warmup 0 -q
-expect_grep 'warning: baseline run [0-9]+ ok \(iterations never reached a steady state' out.txt
+expect_grep 'warning: baseline run ok \(iterations never reached a steady state' out.txt
 [ "$(grep -c 'never reached a steady state' out.txt)" = 6 ] || fail "not every run flagged"
 echo ok

@@ -17,62 +17,62 @@
 #include "bindiff_fixture.h"
 
 /* The program of every test, in pieces so that variants can reorder and change them. */
-#define HEAD                                                                                 \
-	"#include <stdio.h>\n#include <string.h>\n"                                          \
-	"int scale(int x);\nint compute(int n);\ndouble ratio(double x);\n"                 \
+#define HEAD                                                                                       \
+	"#include <stdio.h>\n#include <string.h>\n"                                                \
+	"int scale(int x);\nint compute(int n);\ndouble ratio(double x);\n"                        \
 	"int legacy(int x);\nstatic int helper(int x);\nstatic int counter;\n"
 #define SCALE "int scale(int x) { return x * 3 + 1; }\n"
 #define HELPER "static int helper(int x) { counter++; return x ^ 0x55; }\n"
-#define COMPUTE                                                                              \
-	"int compute(int n) { int s = 0; for (int i = 0; i < n; i++) s += scale(i) + "       \
+#define COMPUTE                                                                                    \
+	"int compute(int n) { int s = 0; for (int i = 0; i < n; i++) s += scale(i) + "             \
 	"helper(i); return s; }\n"
 #define RATIO "double ratio(double x) { return x * 1.5; }\n"
 #define LEGACY "int legacy(int x) { return x * 11 - 4; }\n"
-#define MAIN                                                                                 \
-	"int main(int argc, char **argv) { printf(\"hello %d %f\\n\", compute(argc * 10), "  \
+#define MAIN                                                                                       \
+	"int main(int argc, char **argv) { printf(\"hello %d %f\\n\", compute(argc * 10), "        \
 	"ratio(argc)); puts(\"done\"); return strlen(argv[0]) > 3; }\n"
 
 static const char base_src[] = HEAD SCALE HELPER COMPUTE RATIO LEGACY MAIN;
 
 /* Only comments and whitespace differ, and the functions are in another order. */
-#define MOVED_BODY                                                                           \
-	"/* The same program, reformatted: every function moves. */\n" HEAD                  \
-	"\n/* a legacy entry point */\nint legacy(int x)\n{\n\treturn x * 11 - 4;\n}\n\n"    \
-	"double ratio(double x)\n{\n\treturn x * 1.5; /* the ratio */\n}\n\n"                \
+#define MOVED_BODY                                                                                 \
+	"/* The same program, reformatted: every function moves. */\n" HEAD                        \
+	"\n/* a legacy entry point */\nint legacy(int x)\n{\n\treturn x * 11 - 4;\n}\n\n"          \
+	"double ratio(double x)\n{\n\treturn x * 1.5; /* the ratio */\n}\n\n"                      \
 	"static int helper(int x)\n{\n\tcounter++;\n\n\treturn x ^ 0x55;\n}\n\n"
 static const char moved_src[] = MOVED_BODY SCALE COMPUTE "\n\n" MAIN;
 
 /* The moved program with one function changed (and longer). */
 static const char changed_src[] =
-	MOVED_BODY "int scale(int x) { return (x * 3 + 1) ^ (x >> 2); }\n" COMPUTE MAIN;
+    MOVED_BODY "int scale(int x) { return (x * 3 + 1) ^ (x >> 2); }\n" COMPUTE MAIN;
 
 /* ratio is now called proportion. */
 static const char renamed_src[] =
-	"#include <stdio.h>\n#include <string.h>\n"
-	"int scale(int x);\nint compute(int n);\ndouble proportion(double x);\n"
-	"int legacy(int x);\nstatic int helper(int x);\nstatic int counter;\n" SCALE HELPER COMPUTE
-	"double proportion(double x) { return x * 1.5; }\n" LEGACY
-	"int main(int argc, char **argv) { printf(\"hello %d %f\\n\", compute(argc * 10), "
-	"proportion(argc)); puts(\"done\"); return strlen(argv[0]) > 3; }\n";
+    "#include <stdio.h>\n#include <string.h>\n"
+    "int scale(int x);\nint compute(int n);\ndouble proportion(double x);\n"
+    "int legacy(int x);\nstatic int helper(int x);\nstatic int counter;\n" SCALE HELPER COMPUTE
+    "double proportion(double x) { return x * 1.5; }\n" LEGACY
+    "int main(int argc, char **argv) { printf(\"hello %d %f\\n\", compute(argc * 10), "
+    "proportion(argc)); puts(\"done\"); return strlen(argv[0]) > 3; }\n";
 
 /* legacy is gone, fresh is new. */
-static const char adddel_src[] = HEAD SCALE HELPER COMPUTE RATIO
-	"int fresh(int x) { return x * 13 + 2; }\n" MAIN;
+static const char adddel_src[] =
+    HEAD SCALE HELPER COMPUTE RATIO "int fresh(int x) { return x * 13 + 2; }\n" MAIN;
 
 /* The same as a library. */
 static const char lib_src[] = HEAD SCALE HELPER COMPUTE RATIO LEGACY
-	"int api(int n) { return compute(n) + (int)ratio(n); }\n";
-static const char lib_moved_src[] = MOVED_BODY SCALE COMPUTE
-	"\nint api(int n)\n{\n\treturn compute(n) + (int)ratio(n);\n}\n";
-static const char lib_changed_src[] = MOVED_BODY
-	"int scale(int x) { return (x * 3 + 1) ^ (x >> 2); }\n" COMPUTE
-	"int api(int n) { return compute(n) + (int)ratio(n); }\n";
+    "int api(int n) { return compute(n) + (int)ratio(n); }\n";
+static const char lib_moved_src[] =
+    MOVED_BODY SCALE COMPUTE "\nint api(int n)\n{\n\treturn compute(n) + (int)ratio(n);\n}\n";
+static const char lib_changed_src[] =
+    MOVED_BODY "int scale(int x) { return (x * 3 + 1) ^ (x >> 2); }\n" COMPUTE
+	       "int api(int n) { return compute(n) + (int)ratio(n); }\n";
 
 static const char *const exe_flags[] = {
-	"-O0 -fPIE -pie",
-	"-O2 -fPIE -pie",
-	"-O0 -fno-pie -no-pie",
-	"-O2 -fno-pie -no-pie",
+    "-O0 -fPIE -pie",
+    "-O2 -fPIE -pie",
+    "-O0 -fno-pie -no-pie",
+    "-O2 -fno-pie -no-pie",
 };
 
 static void dump(const struct bindiff *d)
@@ -84,13 +84,14 @@ static void dump(const struct bindiff *d)
 			print_message("  %s %s%s%s\n", bindiff_class_name(e->cls),
 				      e->old_fn ? e->old_fn->name : "",
 				      e->cls == BINDIFF_RENAMED ? " -> " : "",
-				      e->old_fn && e->cls != BINDIFF_RENAMED ? "" : e->new_fn->name);
+				      e->old_fn && e->cls != BINDIFF_RENAMED ? ""
+									     : e->new_fn->name);
 	}
 }
 
 /* Builds a and b from two sources with flags (out names "a" and "b") and diffs them. */
-static void diff_builds(struct fixture *fx, const char *src_a, const char *src_b,
-			const char *flags, struct bindiff *d)
+static void diff_builds(struct fixture *fx, const char *src_a, const char *src_b, const char *flags,
+			struct bindiff *d)
 {
 	char a[512], b[512];
 	fx_build(fx, "a", src_a, flags, "a");
@@ -129,9 +130,8 @@ static void assert_only_modified(const struct bindiff *d, const char *name, size
 			fail_msg("%s is modified but does not inline %s", m->new_fn->name, name);
 		(*inliners)++;
 	}
-	assert_int_equal(d->count[BINDIFF_ADDED] + d->count[BINDIFF_DELETED] +
-				 d->count[BINDIFF_RENAMED],
-			 0);
+	assert_int_equal(
+	    d->count[BINDIFF_ADDED] + d->count[BINDIFF_DELETED] + d->count[BINDIFF_RENAMED], 0);
 }
 
 static void test_moved_code_is_unchanged(void **state)
@@ -169,9 +169,9 @@ static void test_one_function_changed(void **state)
 		e = bindiff_find(&d, "scale", NULL, true);
 		/* The body grew: the change in % is that of the instruction counts. */
 		assert_true(e->new_fn->nr_insns > e->old_fn->nr_insns);
-		assert_true(fabs(e->change_pct - ((double)e->new_fn->nr_insns -
-						  e->old_fn->nr_insns) * 100.0 /
-							 e->old_fn->nr_insns) < 1e-9);
+		assert_true(
+		    fabs(e->change_pct - ((double)e->new_fn->nr_insns - e->old_fn->nr_insns) *
+					     100.0 / e->old_fn->nr_insns) < 1e-9);
 		if (strstr(exe_flags[i], "-O0")) {
 			assert_int_equal(d.count[BINDIFF_MODIFIED], 1);
 		} else {
@@ -314,15 +314,19 @@ static void test_same_named_locals(void **state)
 	const struct bindiff_entry *e;
 	UNUSED(state);
 	fx_init(&fx);
-	fx_write(&fx, "one.c", "static int helper(int x) { return x * 7; }\n"
-			       "int one(int x) { return helper(x) + 1; }\n");
-	fx_write(&fx, "two.c", "static int helper(int x) { return x - 9; }\n"
-			       "int two(int x) { return helper(x) * 2; }\n");
-	fx_write(&fx, "main.c", "int one(int); int two(int);\n"
-				"int main(int c, char **v) { (void)v; return one(c) + two(c); }\n");
+	fx_write(&fx, "one.c",
+		 "static int helper(int x) { return x * 7; }\n"
+		 "int one(int x) { return helper(x) + 1; }\n");
+	fx_write(&fx, "two.c",
+		 "static int helper(int x) { return x - 9; }\n"
+		 "int two(int x) { return helper(x) * 2; }\n");
+	fx_write(&fx, "main.c",
+		 "int one(int); int two(int);\n"
+		 "int main(int c, char **v) { (void)v; return one(c) + two(c); }\n");
 	assert_int_equal(fx_sh(&fx, "cc -O0 -o a main.c one.c two.c"), 0);
-	fx_write(&fx, "two.c", "static int helper(int x) { return x - 10; }\n"
-			       "int two(int x) { return helper(x) * 2; }\n");
+	fx_write(&fx, "two.c",
+		 "static int helper(int x) { return x - 10; }\n"
+		 "int two(int x) { return helper(x) * 2; }\n");
 	/* Another link order: everything moves. */
 	assert_int_equal(fx_sh(&fx, "cc -O0 -o b two.c main.c one.c"), 0);
 	assert_int_equal(bindiff_files(fx_path(&fx, "a"), fx_path(&fx, "b"), 0, &d), 0);
@@ -342,7 +346,7 @@ static void test_same_named_locals(void **state)
 /* A string or a constant that the code loads is part of it; its address is not. */
 static void test_constants_and_strings(void **state)
 {
-	static const char *const flags[] = { "-O2 -fPIE -pie", "-O2 -fno-pie -no-pie", "-O2 -c" };
+	static const char *const flags[] = {"-O2 -fPIE -pie", "-O2 -fno-pie -no-pie", "-O2 -c"};
 	struct fixture fx;
 	UNUSED(state);
 	fx_init(&fx);
@@ -366,15 +370,15 @@ static void test_constants_and_strings(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_moved_code_is_unchanged),
-		cmocka_unit_test(test_one_function_changed),
-		cmocka_unit_test(test_renamed_function),
-		cmocka_unit_test(test_added_and_deleted),
-		cmocka_unit_test(test_shared_library),
-		cmocka_unit_test(test_stripped_library),
-		cmocka_unit_test(test_object_files),
-		cmocka_unit_test(test_same_named_locals),
-		cmocka_unit_test(test_constants_and_strings),
+	    cmocka_unit_test(test_moved_code_is_unchanged),
+	    cmocka_unit_test(test_one_function_changed),
+	    cmocka_unit_test(test_renamed_function),
+	    cmocka_unit_test(test_added_and_deleted),
+	    cmocka_unit_test(test_shared_library),
+	    cmocka_unit_test(test_stripped_library),
+	    cmocka_unit_test(test_object_files),
+	    cmocka_unit_test(test_same_named_locals),
+	    cmocka_unit_test(test_constants_and_strings),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

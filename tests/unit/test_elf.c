@@ -18,17 +18,17 @@
 #include "bindiff_fixture.h"
 
 static const char prog_src[] =
-	"#include <stdio.h>\n"
-	"static int counter;\n"
-	"int scale(int x) { return x * 3 + 1; }\n"
-	"int twice(int x) { counter++; return scale(x) * 2; }\n"
-	"int also_twice(int x) __attribute__((alias(\"twice\")));\n"
-	"const char *name(int i) { static const char *const n[] = { \"zero\", \"one\" }; "
-	"return n[i & 1]; }\n"
-	"int pick(int x) { switch (x) { case 0: return 5; case 1: return 9; case 2: return 14;"
-	" case 3: return 20; case 4: return 27; default: return -1; } }\n"
-	"int main(int argc, char **argv) { (void)argv; puts(name(argc)); "
-	"return twice(argc) + pick(argc); }\n";
+    "#include <stdio.h>\n"
+    "static int counter;\n"
+    "int scale(int x) { return x * 3 + 1; }\n"
+    "int twice(int x) { counter++; return scale(x) * 2; }\n"
+    "int also_twice(int x) __attribute__((alias(\"twice\")));\n"
+    "const char *name(int i) { static const char *const n[] = { \"zero\", \"one\" }; "
+    "return n[i & 1]; }\n"
+    "int pick(int x) { switch (x) { case 0: return 5; case 1: return 9; case 2: return 14;"
+    " case 3: return 20; case 4: return 27; default: return -1; } }\n"
+    "int main(int argc, char **argv) { (void)argv; puts(name(argc)); "
+    "return twice(argc) + pick(argc); }\n";
 
 static struct binfunc *find(struct binfile *bf, const char *name)
 {
@@ -44,10 +44,10 @@ static void test_kinds_and_aliases(void **state)
 		const char *flags, *out;
 		enum binfile_kind kind;
 	} builds[] = {
-		{ "-O2 -fno-pie -no-pie", "exe", BINFILE_EXEC },
-		{ "-O2 -fPIE -pie", "pie", BINFILE_PIE },
-		{ "-O2 -fPIC -shared", "lib.so", BINFILE_SHARED },
-		{ "-O2 -c", "prog.o", BINFILE_OBJECT },
+	    {"-O2 -fno-pie -no-pie", "exe", BINFILE_EXEC},
+	    {"-O2 -fPIE -pie", "pie", BINFILE_PIE},
+	    {"-O2 -fPIC -shared", "lib.so", BINFILE_SHARED},
+	    {"-O2 -c", "prog.o", BINFILE_OBJECT},
 	};
 	struct fixture fx;
 	UNUSED(state);
@@ -107,13 +107,15 @@ static void test_aarch64_objects(void **state)
 	struct bindiff d;
 	UNUSED(state);
 	fx_init(&fx);
-	fx_write(&fx, "a.c", "__attribute__((noinline)) int scale(int x) { return x * 3 + 1; }\n"
-			     "extern int ext(int);\ndouble ratio(double x) { return x * 1.5; }\n"
-			     "int call(int x) { return ext(x) + scale(x); }\n");
-	fx_write(&fx, "b.c", "/* moved */\ndouble ratio(double x) { return x * 1.5; }\n"
-			     "extern int ext(int);\n"
-			     "__attribute__((noinline)) int scale(int x) { return x * 5 + 1; }\n\n"
-			     "int call(int x) { return ext(x) + scale(x); }\n");
+	fx_write(&fx, "a.c",
+		 "__attribute__((noinline)) int scale(int x) { return x * 3 + 1; }\n"
+		 "extern int ext(int);\ndouble ratio(double x) { return x * 1.5; }\n"
+		 "int call(int x) { return ext(x) + scale(x); }\n");
+	fx_write(&fx, "b.c",
+		 "/* moved */\ndouble ratio(double x) { return x * 1.5; }\n"
+		 "extern int ext(int);\n"
+		 "__attribute__((noinline)) int scale(int x) { return x * 5 + 1; }\n\n"
+		 "int call(int x) { return ext(x) + scale(x); }\n");
 	if (fx_sh(&fx, "clang --target=aarch64-linux-gnu -g -O1 -c a.c -o a.o 2>/dev/null && "
 		       "clang --target=aarch64-linux-gnu -g -O1 -c b.c -o b.o 2>/dev/null")) {
 		fx_release(&fx);
@@ -214,7 +216,9 @@ static void load_silently(const unsigned char *data, size_t size, int *ok, int *
 static void test_corrupt_files(void **state)
 {
 	static const char *const builds[][2] = {
-		{ "-O2 -c", "m.o" }, { "-O0 -fPIE -pie", "m.pie" }, { "-O2 -fPIC -shared", "m.so" },
+	    {"-O2 -c", "m.o"},
+	    {"-O0 -fPIE -pie", "m.pie"},
+	    {"-O2 -fPIC -shared", "m.so"},
 	};
 	struct fixture fx;
 	struct rng r;
@@ -263,11 +267,9 @@ static void test_corrupt_files(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_kinds_and_aliases),
-		cmocka_unit_test(test_hash_is_deterministic),
-		cmocka_unit_test(test_aarch64_objects),
-		cmocka_unit_test(test_bad_input),
-		cmocka_unit_test(test_corrupt_files),
+	    cmocka_unit_test(test_kinds_and_aliases), cmocka_unit_test(test_hash_is_deterministic),
+	    cmocka_unit_test(test_aarch64_objects),   cmocka_unit_test(test_bad_input),
+	    cmocka_unit_test(test_corrupt_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
