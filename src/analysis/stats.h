@@ -111,6 +111,21 @@ struct stats_welch_result {
 int stats_welch(const double *a, size_t n_a, const double *b, size_t n_b, double alpha,
 		struct stats_welch_result *out);
 
+/*
+ * One-sample t test and (1 - alpha) interval of the mean of d (scipy.stats.ttest_1samp(d, 0)):
+ * the paired analysis of interleaved pairs, d[i] = ln B_i - ln A_i. Fills out as
+ * stats_welch does (diff = mean, se = sd / sqrt(n), df = n - 1); with zero variance t is
+ * +-INFINITY or NAN, df and p NAN, the interval [diff, diff]. Returns -1 when n < 2 or a
+ * value is not finite, or alpha is outside (0, 1).
+ */
+int stats_t_one_sample(const double *d, size_t n, double alpha, struct stats_welch_result *out);
+
+/*
+ * TOST for the mean of d against the equivalence interval (low, high): max of the two
+ * one-sided p-values of the one-sample t test. Zero variance: 0 inside, 1 outside.
+ */
+int stats_tost_one_sample(const double *d, size_t n, double low, double high, double *p_tost);
+
 /* Welch's test on log values, reported on the ratio scale. */
 struct stats_welch_log_result {
 	double t, df, p;     /* of the Welch test on ln(b) - ln(a), as stats_welch */

@@ -70,6 +70,66 @@ int stats_welch(const double *a, size_t n_a, const double *b, size_t n_b, double
 	return 0;
 }
 
+static int one_sample_core(const double *d, size_t n, struct stats_welch_result *out,
+			   const char *what)
+{
+	size_t i;
+	memset(out, 0, sizeof(*out));
+	if (n < 2)
+		return error("%s: %zu value(s); at least 2 are needed", what, n);
+	for (i = 0; i < n; i++)
+		if (!isfinite(d[i]))
+			return error("%s: value %zu is not finite", what, i);
+	out->diff = stats_mean(d, n);
+	out->se = stats_sd(d, n) / sqrt((double)n);
+	out->ci_lo = out->ci_hi = out->diff;
+	if (out->se > 0) {
+		out->df = (double)(n - 1);
+		out->t = out->diff / out->se;
+		out->p = 2 * stats_t_sf(fabs(out->t), out->df);
+		if (out->p > 1)
+			out->p = 1;
+	} else {
+		out->df = NAN;
+		out->p = NAN;
+		out->t = out->diff == 0 ? NAN : out->diff > 0 ? INFINITY : -INFINITY;
+	}
+	return 0;
+}
+
+int stats_t_one_sample(const double *d, size_t n, double alpha, struct stats_welch_result *out)
+{
+	double q;
+	if (!(alpha > 0 && alpha < 1))
+		return error("one-sample t test: alpha %g is outside (0, 1)", alpha);
+	if (one_sample_core(d, n, out, "one-sample t test") < 0)
+		return -1;
+	if (out->se > 0) {
+		q = stats_t_ppf(1 - alpha / 2, out->df);
+		out->ci_lo = out->diff - q * out->se;
+		out->ci_hi = out->diff + q * out->se;
+	}
+	return 0;
+}
+
+int stats_tost_one_sample(const double *d, size_t n, double low, double high, double *p_tost)
+{
+	struct stats_welch_result w;
+	double p_low, p_high;
+	if (!(low < high))
+		return error("equivalence test: bounds [%g, %g] are empty", low, high);
+	if (one_sample_core(d, n, &w, "equivalence test") < 0)
+		return -1;
+	if (w.se == 0) {
+		*p_tost = low < w.diff && w.diff < high ? 0 : 1;
+		return 0;
+	}
+	p_low = stats_t_sf((w.diff - low) / w.se, w.df);
+	p_high = stats_t_cdf((w.diff - high) / w.se, w.df);
+	*p_tost = p_low > p_high ? p_low : p_high;
+	return 0;
+}
+
 /* ln of every value into a new array (the caller frees it); NULL unless all are > 0. */
 static double *log_copy(const double *x, size_t n, const char *what)
 {

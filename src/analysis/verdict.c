@@ -126,6 +126,7 @@ int verdict_decide(const double *a, size_t n_a, const double *b, size_t n_b,
 		out->ratio = zero ? (b[0] + 1) / (a[0] + 1) : b[0] / a[0];
 		out->ci_lo = out->ci_hi = out->ratio;
 		out->p_welch = NAN;
+		out->p = NAN;
 		out->verdict =
 		    classify(out->ratio, out->ratio, opts->tolerance, opts->direction, true);
 		out->p_tost = out->verdict == VERDICT_EQUAL ? 0 : 1;
@@ -140,6 +141,7 @@ int verdict_decide(const double *a, size_t n_a, const double *b, size_t n_b,
 	out->ci_lo = exp(w.ci_lo);
 	out->ci_hi = exp(w.ci_hi);
 	out->p_welch = w.p;
+	out->p = w.p;
 	margin = log1p(opts->tolerance);
 	if (margin > 0) {
 		if (stats_tost(la, n_a, lb, n_b, -margin, margin, &out->p_tost) < 0)
@@ -150,6 +152,51 @@ int verdict_decide(const double *a, size_t n_a, const double *b, size_t n_b,
 	out->verdict = classify(out->ci_lo, out->ci_hi, opts->tolerance, opts->direction, false);
 	ret = 0;
 out:
+	free(lb);
+	free(la);
+	return ret;
+}
+
+int verdict_decide_paired(const double *a, const double *b, size_t n,
+			  const struct verdict_opts *opts, struct verdict_result *out)
+{
+	struct stats_welch_result t;
+	double *la = NULL, *lb = NULL, *d = NULL, margin;
+	size_t i;
+	int ret = -1;
+
+	if (!opts)
+		opts = &default_opts;
+	/* Everything but the interval as for unpaired samples (checks, means, Welch, MW). */
+	if (verdict_decide(a, n, b, n, opts, out) < 0)
+		return -1;
+	out->paired = true;
+	if (out->degenerate)
+		return 0;
+	la = log_values(a, n, out->shifted);
+	lb = log_values(b, n, out->shifted);
+	d = xmallocarray(n, sizeof(*d));
+	for (i = 0; i < n; i++)
+		d[i] = lb[i] - la[i];
+	if (stats_t_one_sample(d, n, opts->alpha, &t) < 0)
+		goto out;
+	out->ratio = exp(t.diff);
+	out->ci_lo = exp(t.ci_lo);
+	out->ci_hi = exp(t.ci_hi);
+	out->p = t.p;
+	margin = log1p(opts->tolerance);
+	if (margin > 0) {
+		if (stats_tost_one_sample(d, n, -margin, margin, &out->p_tost) < 0)
+			goto out;
+	} else {
+		out->p_tost = 1;
+	}
+	/* Identical differences: the ratio is known exactly; decide as in the degenerate case. */
+	out->verdict = classify(out->ci_lo, out->ci_hi, opts->tolerance, opts->direction,
+				t.se == 0);
+	ret = 0;
+out:
+	free(d);
 	free(lb);
 	free(la);
 	return ret;

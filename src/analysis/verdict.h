@@ -28,6 +28,8 @@ struct verdict_result {
 	size_t n_a, n_b;
 	double ratio;        /* geometric mean B / geometric mean A */
 	double ci_lo, ci_hi; /* (1 - alpha) Welch CI of the ratio, log scale */
+	bool paired;         /* the CI is the paired one (verdict_decide_paired) */
+	double p;            /* two-sided p of the test behind the CI: paired t or Welch */
 	double p_welch;      /* two-sided Welch p on log values (NAN when degenerate) */
 	double p_mw;         /* Mann-Whitney U two-sided p (asymptotic, tie- and continuity-corrected) */
 	double p_tost;       /* TOST equivalence p on log values with margin 1+tolerance */
@@ -44,6 +46,17 @@ struct verdict_result {
  */
 int verdict_decide(const double *a, size_t n_a, const double *b, size_t n_b,
 		   const struct verdict_opts *opts, struct verdict_result *out);
+
+/*
+ * The same decision for n interleaved pairs (a[i], b[i]) measured back to back: the CI of
+ * the ratio is the one-sample t interval of the mean of d[i] = ln b[i] - ln a[i] (logs of
+ * x + 1 when a value is 0), exponentiated. Noise shared by the two runs of a pair (machine
+ * regimes, drift) cancels in d, which the unpaired Welch interval cannot exploit. Welch,
+ * Mann-Whitney and the means/sds are still computed on the same values for reporting.
+ * Needs n >= 2. Pure function, thread-safe.
+ */
+int verdict_decide_paired(const double *a, const double *b, size_t n,
+			  const struct verdict_opts *opts, struct verdict_result *out);
 
 /* "worse", "better", "equal", "undecided". */
 const char *verdict_name(enum verdict v);

@@ -30,7 +30,8 @@ struct bench_ctx {
 	bool want_iterations;
 	int64_t machine_id, comparison_id;
 	struct store_run_filter filter[2];
-	size_t seq[2];         /* runs started per side in this comparison, for log names */
+	size_t seq[2];         /* runs started per side in this comparison, for log headers */
+	int64_t pair_seq;      /* the current round: both runs of an interleaved pair share it */
 	size_t consecutive_failures[2];
 	struct rng *rng;
 	struct timespec started;
@@ -261,6 +262,7 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	run.comparison_id = c->comparison_id;
 	run.side = side ? 'B' : 'A';
 	run.warmup = warmup;
+	run.pair_seq = warmup ? 0 : c->pair_seq;
 	run.status = res.status;
 	run.exit_code = res.exit_code;
 	run.signal = res.signal;
@@ -301,35 +303,44 @@ out:
 	return ret;
 }
 
-/* Loads both sides' values of one metric and decides it at level alpha. */
+/*
+ * Loads both sides' values of one metric and decides it at level alpha: from the
+ * interleaved pairs when there are at least two complete ones (the design's noise
+ * cancellation), else from the unpaired values (Welch).
+ */
 static int evaluate_metric(struct bench_ctx *c, struct metric_outcome *m, double alpha)
 {
-	double *a = NULL, *b = NULL;
-	size_t na = 0, nb = 0;
+	double *a = NULL, *b = NULL, *pa = NULL, *pb = NULL;
+	size_t na = 0, nb = 0, np = 0;
 	struct verdict_opts opts;
 	int ret = RP_EINTERNAL;
 	if (store_run_values(c->req->st, &c->filter[0], m->def->name, &a, &na) ||
-	    store_run_values(c->req->st, &c->filter[1], m->def->name, &b, &nb))
+	    store_run_values(c->req->st, &c->filter[1], m->def->name, &b, &nb) ||
+	    store_run_pairs(c->req->st, &c->filter[0], m->def->name, &pa, &pb, &np))
 		goto out;
 	memset(&m->r, 0, sizeof(m->r));
 	m->r.n_a = na;
 	m->r.n_b = nb;
 	m->r.ratio = m->r.ci_lo = m->r.ci_hi = NAN;
-	m->r.p_welch = m->r.p_mw = m->r.p_tost = NAN;
+	m->r.p = m->r.p_welch = m->r.p_mw = m->r.p_tost = NAN;
 	m->r.verdict = VERDICT_UNDECIDED;
 	m->q_bh = NAN;
 	m->measured = na >= 2 && nb >= 2;
+	m->n_pairs = np;
 	if (m->measured) {
 		opts.alpha = alpha;
 		opts.tolerance = c->bench->tolerance;
 		opts.direction = m->def->direction;
-		if (verdict_decide(a, na, b, nb, &opts, &m->r))
+		if (np >= 2 ? verdict_decide_paired(pa, pb, np, &opts, &m->r)
+			    : verdict_decide(a, na, b, nb, &opts, &m->r))
 			goto out;
 	}
 	ret = 0;
 out:
 	free(a);
 	free(b);
+	free(pa);
+	free(pb);
 	return ret;
 }
 
@@ -376,6 +387,7 @@ static void set_failure(struct bench_ctx *c, int side)
 static int run_round(struct bench_ctx *c, size_t look, bool *stop)
 {
 	int first = rng_coin(c->rng);
+	c->pair_seq++;
 	for (int k = 0; k < 2; k++) {
 		int side = k ? !first : first;
 		size_t ok = side ? c->out->ok_b : c->out->ok_a;
@@ -527,27 +539,27 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	return 0;
 }
 
-/* Benjamini-Hochberg over every measured (benchmark, metric) Welch p of the report. */
+/* Benjamini-Hochberg over the p-values behind every measured (benchmark, metric) verdict. */
 static void adjust_p_values(struct compare_result *res)
 {
 	size_t n = 0, k = 0, i, j;
 	double *p, *q;
 	for (i = 0; i < res->nr_benches; i++)
 		for (j = 0; j < res->benches[i].nr_metrics; j++)
-			n += isfinite(res->benches[i].metrics[j].r.p_welch);
+			n += isfinite(res->benches[i].metrics[j].r.p);
 	if (!n)
 		return;
 	p = xcalloc(n, sizeof(*p));
 	q = xcalloc(n, sizeof(*q));
 	for (i = 0; i < res->nr_benches; i++)
 		for (j = 0; j < res->benches[i].nr_metrics; j++)
-			if (isfinite(res->benches[i].metrics[j].r.p_welch))
-				p[k++] = res->benches[i].metrics[j].r.p_welch;
+			if (isfinite(res->benches[i].metrics[j].r.p))
+				p[k++] = res->benches[i].metrics[j].r.p;
 	stats_benjamini_hochberg(p, n, q);
 	k = 0;
 	for (i = 0; i < res->nr_benches; i++)
 		for (j = 0; j < res->benches[i].nr_metrics; j++)
-			if (isfinite(res->benches[i].metrics[j].r.p_welch))
+			if (isfinite(res->benches[i].metrics[j].r.p))
 				res->benches[i].metrics[j].q_bh = q[k++];
 	free(p);
 	free(q);
@@ -562,7 +574,7 @@ static int save_verdicts(const struct compare_request *req, struct compare_resul
 			struct metric_outcome *m = &b->metrics[j];
 			const char *v = m->measured ? verdict_name(m->r.verdict) : "unmeasured";
 			if (store_verdict_save(req->st, res->comparison_id, b->benchmark_id,
-					       m->def->name, m->primary, v, &m->r, m->q_bh))
+					       m->def->name, m->primary, v, &m->r, m->n_pairs, m->q_bh))
 				return RP_EINTERNAL;
 		}
 	}
@@ -622,8 +634,13 @@ int compare_execute(const struct compare_request *req, struct compare_result *ou
 			ret = 0;
 			break;
 		}
-		if (ret)
+		if (ret) {
+			/* Its verdicts were never computed: say so rather than show empty rows. */
+			free(b->error);
+			b->error = xstrdup("not completed: see the error above");
+			b->nr_metrics = 0;
 			break;
+		}
 	}
 	adjust_p_values(out);
 	if (!ret && save_verdicts(req, out))

@@ -32,8 +32,9 @@ struct metric_outcome {
 	const struct metric_def *def;
 	bool primary;
 	bool measured; /* at least two values on each side */
+	size_t n_pairs; /* complete interleaved pairs; >= 2: the verdict is paired */
 	struct verdict_result r;
-	double q_bh; /* Benjamini-Hochberg adjusted Welch p over the whole report */
+	double q_bh; /* Benjamini-Hochberg adjusted r.p over the whole report */
 };
 
 struct bench_outcome {

@@ -48,6 +48,7 @@ static const char *const migrations[] = {
 	"  comparison_id INTEGER REFERENCES comparisons(id),"
 	"  side TEXT NOT NULL CHECK(side IN ('A', 'B')),"
 	"  warmup INTEGER NOT NULL, status TEXT NOT NULL, exit_code INTEGER, signal INTEGER,"
+	"  pair_seq INTEGER,"
 	"  detail TEXT, log_path TEXT, log_offset INTEGER, log_length INTEGER,"
 	"  started_at INTEGER NOT NULL, loadavg REAL);"
 	"CREATE INDEX runs_by_build ON runs(build_id, benchmark_id, machine_id, warmup, status);"
@@ -60,6 +61,7 @@ static const char *const migrations[] = {
 	"  comparison_id INTEGER NOT NULL REFERENCES comparisons(id),"
 	"  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id),"
 	"  metric TEXT NOT NULL, is_primary INTEGER NOT NULL, verdict TEXT NOT NULL,"
+	"  method TEXT, n_pairs INTEGER, p REAL,"
 	"  ratio REAL, ci_lo REAL, ci_hi REAL, p_welch REAL, p_mw REAL, p_tost REAL, q_bh REAL,"
 	"  n_a INTEGER, n_b INTEGER, mean_a REAL, mean_b REAL, sd_a REAL, sd_b REAL,"
 	"  PRIMARY KEY(comparison_id, benchmark_id, metric));",
@@ -417,8 +419,9 @@ int store_run_insert(struct store *st, struct store_run *run, const char *const 
 		return RP_EINTERNAL;
 	stmt = prepare(st, "INSERT INTO runs(build_id, benchmark_id, machine_id, comparison_id,"
 			   " side, warmup, status, exit_code, signal, detail, log_path,"
-			   " started_at, loadavg, log_offset, log_length) VALUES(?1, ?2, ?3, ?4,"
-			   " ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15) RETURNING id");
+			   " started_at, loadavg, log_offset, log_length, pair_seq) VALUES(?1, ?2,"
+			   " ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
+			   " RETURNING id");
 	if (!stmt)
 		goto out;
 	sqlite3_bind_int64(stmt, 1, run->build_id);
@@ -439,6 +442,10 @@ int store_run_insert(struct store *st, struct store_run *run, const char *const 
 	bind_real(stmt, 13, run->loadavg);
 	sqlite3_bind_int64(stmt, 14, run->log_offset);
 	sqlite3_bind_int64(stmt, 15, run->log_length);
+	if (run->pair_seq)
+		sqlite3_bind_int64(stmt, 16, run->pair_seq);
+	else
+		sqlite3_bind_null(stmt, 16);
 	rc = sqlite3_step(stmt);
 	if (rc != SQLITE_ROW) {
 		db_error(st, "cannot record a run");
@@ -516,6 +523,46 @@ int store_run_values(struct store *st, const struct store_run_filter *f, const c
 	return 0;
 }
 
+int store_run_pairs(struct store *st, const struct store_run_filter *f, const char *metric,
+		    double **a, double **b, size_t *n)
+{
+	struct store_run_filter fa = *f;
+	sqlite3_stmt *stmt;
+	size_t alloc = 0, alloc_b = 0;
+	int rc;
+	*a = *b = NULL;
+	*n = 0;
+	fa.side = 'A';
+	stmt = prepare(st, "SELECT va.value, vb.value FROM runs r"
+			   " JOIN runs rb ON rb.comparison_id = r.comparison_id"
+			   "  AND rb.benchmark_id = r.benchmark_id AND rb.pair_seq = r.pair_seq"
+			   "  AND rb.side = 'B' AND rb.build_id = ?7 AND rb.status = 'ok'"
+			   "  AND rb.warmup = 0"
+			   " JOIN metric_values va ON va.run_id = r.id AND va.metric = ?8"
+			   " JOIN metric_values vb ON vb.run_id = rb.id AND vb.metric = ?8"
+			   " WHERE" FILTER_SQL " AND r.status = 'ok' AND r.pair_seq IS NOT NULL"
+			   " ORDER BY r.id");
+	if (!stmt)
+		return RP_EINTERNAL;
+	bind_filter(stmt, &fa);
+	bind_text(stmt, 8, metric);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		ALLOC_GROW(*a, *n + 1, alloc);
+		ALLOC_GROW(*b, *n + 1, alloc_b);
+		(*a)[*n] = sqlite3_column_double(stmt, 0);
+		(*b)[(*n)++] = sqlite3_column_double(stmt, 1);
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		free(*a);
+		free(*b);
+		*a = *b = NULL;
+		*n = 0;
+		return db_error(st, "cannot read run pairs");
+	}
+	return 0;
+}
+
 int store_run_counts(struct store *st, const struct store_run_filter *f, size_t *ok,
 		     size_t *failed)
 {
@@ -582,13 +629,14 @@ void store_run_issues_free(struct store_run_issue *runs, size_t n)
 
 int store_verdict_save(struct store *st, int64_t comparison_id, int64_t benchmark_id,
 		       const char *metric, bool primary, const char *verdict,
-		       const struct verdict_result *r, double q_bh)
+		       const struct verdict_result *r, size_t n_pairs, double q_bh)
 {
 	sqlite3_stmt *stmt = prepare(st, "INSERT OR REPLACE INTO verdicts(comparison_id,"
 					 " benchmark_id, metric, is_primary, verdict, ratio, ci_lo,"
 					 " ci_hi, p_welch, p_mw, p_tost, q_bh, n_a, n_b, mean_a,"
-					 " mean_b, sd_a, sd_b) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
-					 " ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)");
+					 " mean_b, sd_a, sd_b, method, n_pairs, p) VALUES(?1, ?2, ?3,"
+					 " ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
+					 " ?17, ?18, ?19, ?20, ?21)");
 	int rc;
 	if (!stmt)
 		return RP_EINTERNAL;
@@ -610,6 +658,9 @@ int store_verdict_save(struct store *st, int64_t comparison_id, int64_t benchmar
 	bind_real(stmt, 16, r->mean_b);
 	bind_real(stmt, 17, r->sd_a);
 	bind_real(stmt, 18, r->sd_b);
+	bind_text(stmt, 19, r->paired ? "paired-t" : "welch");
+	sqlite3_bind_int64(stmt, 20, (int64_t)n_pairs);
+	bind_real(stmt, 21, r->p);
 	rc = sqlite3_step(stmt);
 	sqlite3_finalize(stmt);
 	return rc == SQLITE_DONE ? 0 : db_error(st, "cannot record a verdict");

@@ -74,6 +74,7 @@ struct store_run {
 	int64_t log_offset, log_length; /* log_length bytes from log_offset */
 	int64_t started_at; /* unix seconds */
 	double loadavg;
+	int64_t pair_seq; /* the interleaved pair (round) within its comparison; 0 = none */
 };
 
 /*
@@ -103,6 +104,14 @@ struct store_run_filter {
  */
 int store_run_values(struct store *st, const struct store_run_filter *f, const char *metric,
 		     double **values, size_t *n);
+/*
+ * The complete pairs among the runs selected by f (its side is ignored): for each round of
+ * a comparison in which both the baseline and the target run succeeded and have metric,
+ * (*a)[i] and (*b)[i], oldest first. Arrays are the caller's to free.
+ */
+int store_run_pairs(struct store *st, const struct store_run_filter *f, const char *metric,
+		    double **a, double **b, size_t *n);
+
 /* Counts of successful and of failed (any other status) non-warm-up runs for f. */
 int store_run_counts(struct store *st, const struct store_run_filter *f, size_t *ok,
 		     size_t *failed);
@@ -125,7 +134,7 @@ void store_run_issues_free(struct store_run_issue *runs, size_t n);
 
 int store_verdict_save(struct store *st, int64_t comparison_id, int64_t benchmark_id,
 		       const char *metric, bool primary, const char *verdict,
-		       const struct verdict_result *r, double q_bh);
+		       const struct verdict_result *r, size_t n_pairs, double q_bh);
 
 enum run_status run_status_parse(const char *s);
 

@@ -35,6 +35,10 @@ static json_t *metric_json(const struct metric_outcome *m)
 	json_object_set_new(o, "ratio", num(m->measured ? m->r.ratio : NAN));
 	json_object_set_new(o, "ci", json_pack("[o, o]", num(m->measured ? m->r.ci_lo : NAN),
 					       num(m->measured ? m->r.ci_hi : NAN)));
+	json_object_set_new(o, "method", !m->measured ? json_null()
+				    : json_string(m->r.degenerate ? "exact" : m->r.paired ? "paired-t" : "welch"));
+	json_object_set_new(o, "pairs", json_integer((json_int_t)m->n_pairs));
+	json_object_set_new(o, "p", num(m->r.p));
 	json_object_set_new(o, "p_welch", num(m->r.p_welch));
 	json_object_set_new(o, "q_bh", num(m->q_bh));
 	json_object_set_new(o, "p_mann_whitney", num(m->r.p_mw));

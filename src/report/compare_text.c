@@ -22,6 +22,17 @@ static const char *verdict_color(enum verdict v, const struct metric_def *def)
 	}
 }
 
+/* How the CIs of a benchmark were computed, from its first measured non-exact metric. */
+static const char *bench_method(const struct bench_outcome *b)
+{
+	size_t j;
+	for (j = 0; j < b->nr_metrics; j++)
+		if (b->metrics[j].measured && !b->metrics[j].r.degenerate)
+			return b->metrics[j].r.paired ? "paired t over interleaved pairs"
+						      : "Welch, unpaired";
+	return "-";
+}
+
 static void format_p(char *buf, size_t size, double p)
 {
 	if (!isfinite(p))
@@ -51,7 +62,7 @@ static void print_metric(FILE *f, const struct bench_outcome *b, const struct me
 	metric_format(m->def, m->r.mean_b, mean_b, sizeof(mean_b));
 	metric_format(m->def, m->r.sd_a, sd_a, sizeof(sd_a));
 	metric_format(m->def, m->r.sd_b, sd_b, sizeof(sd_b));
-	format_p(pw, sizeof(pw), m->r.p_welch);
+	format_p(pw, sizeof(pw), m->r.p);
 	format_p(q, sizeof(q), m->q_bh);
 	format_p(pmw, sizeof(pmw), m->r.p_mw);
 	snprintf(ratio, sizeof(ratio), "%.3f [%.3f, %.3f]", m->r.ratio, m->r.ci_lo, m->r.ci_hi);
@@ -111,13 +122,13 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 			color ? RESET : "", b->ok_a, b->ok_b);
 		if (b->reused_a || b->reused_b)
 			fprintf(f, " (%zu + %zu reused)", b->reused_a, b->reused_b);
-		fprintf(f, ", %zu look%s, %.1f s; ratio B/A with %.2f%% CI, tolerance %g%%\n",
+		fprintf(f, ", %zu look%s, %.1f s; ratio B/A with %.2f%% CI (%s), tolerance %g%%\n",
 			b->looks, b->looks == 1 ? "" : "s", b->elapsed_s,
-			100.0 * (1.0 - b->ci_alpha), 100.0 * b->tolerance);
+			100.0 * (1.0 - b->ci_alpha), bench_method(b), 100.0 * b->tolerance);
 		if (b->nr_metrics) {
 			fprintf(f, "  %-16s %-10s %-24s %23s %23s %8s %8s %8s\n", "metric",
 				"verdict", "ratio [CI]", "baseline mean ± sd",
-				"target mean ± sd", "p Welch", "q BH", "p MW");
+				"target mean ± sd", "p", "q BH", "p MW");
 			for (j = 0; j < b->nr_metrics; j++)
 				print_metric(f, b, &b->metrics[j], color);
 		}

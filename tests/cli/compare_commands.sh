@@ -17,7 +17,8 @@ lo, hi = m["ci"]
 assert lo <= m["ratio"] <= hi, m
 assert lo > 1.02, m                      # worse means the whole CI is beyond the tolerance
 assert m["baseline"]["n"] >= 3 and m["target"]["n"] >= 3
-assert 0 <= m["p_welch"] <= 1 and 0 <= m["q_bh"] <= 1
+assert 0 <= m["p_welch"] <= 1 and 0 <= m["q_bh"] <= 1 and 0 <= m["p"] <= 1
+assert m["method"] == "paired-t" and m["pairs"] >= 3, m   # interleaved pairs analysed as pairs
 assert d["machine"]["cores"] >= 1
 PY
 

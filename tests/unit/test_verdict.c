@@ -296,6 +296,95 @@ static void test_sequential_aa_false_rate(void **state)
 	assert_true(naive > alpha);
 }
 
+/*
+ * The paired analysis (verdict_decide_paired): runs of a pair share the machine's regime
+ * (here a bimodal 1.0x / 1.45x speed, as measured on the 2-core VM), which cancels in the
+ * per-pair log ratio. A 10% slowdown with 1% run noise is then decided worse, while the
+ * unpaired Welch interval over the same values is too wide to decide.
+ */
+static void test_paired_cancels_shared_noise(void **state)
+{
+	struct verdict_opts opts = {.alpha = 0.01 / 8, .tolerance = 0.02};
+	struct verdict_result paired, welch;
+	double a[12], b[12];
+	struct rng r;
+	size_t i;
+	UNUSED(state);
+	rng_seed(&r, 7);
+	for (i = 0; i < 12; i++) {
+		double regime = (i % 3 == 0) ? 1.45 : 1.0;
+		a[i] = 0.130 * regime * exp(0.01 * gaussian(&r));
+		b[i] = 0.143 * regime * exp(0.01 * gaussian(&r));
+	}
+	assert_int_equal(verdict_decide_paired(a, b, 12, &opts, &paired), 0);
+	assert_int_equal(verdict_decide(a, 12, b, 12, &opts, &welch), 0);
+	assert_true(paired.paired && !welch.paired);
+	assert_int_equal(paired.verdict, VERDICT_WORSE);
+	assert_int_equal(welch.verdict, VERDICT_UNDECIDED);
+	assert_true(paired.ci_lo > 1.02 && paired.ci_hi < 1.2);
+	/* the same point estimate: the geometric mean ratio */
+	assert_true(fabs(paired.ratio - welch.ratio) < 1e-12);
+	assert_true(paired.p < welch.p_welch);
+	assert_true(isfinite(paired.p_welch) && isfinite(paired.p_mw));
+}
+
+/* The one-sample t test behind the paired interval, on d = 1..5 (hand-computable). */
+static void test_one_sample_t(void **state)
+{
+	const double d[] = {1, 2, 3, 4, 5};
+	struct stats_welch_result t;
+	double se = sqrt(2.5) / sqrt(5.0), q = stats_t_ppf(0.975, 4), p_tost;
+	UNUSED(state);
+	assert_int_equal(stats_t_one_sample(d, 5, 0.05, &t), 0);
+	assert_true(fabs(t.diff - 3) < 1e-12);
+	assert_true(fabs(t.t - 3 / se) < 1e-12);           /* 4.242640687... */
+	assert_true(fabs(t.df - 4) < 1e-12);
+	assert_true(fabs(q - 2.7764451051977987) < 1e-9); /* scipy.stats.t.ppf(0.975, 4) */
+	assert_true(fabs(t.ci_lo - (3 - q * se)) < 1e-12);
+	assert_true(fabs(t.ci_hi - (3 + q * se)) < 1e-12);
+	assert_true(fabs(t.p - 2 * stats_t_sf(3 / se, 4)) < 1e-15);
+	assert_true(t.p > 0.0132 && t.p < 0.0133); /* scipy.stats.ttest_1samp: 0.013236 */
+	assert_int_equal(stats_tost_one_sample(d, 5, -10, 10, &p_tost), 0);
+	assert_true(p_tost < 0.01);
+	assert_int_equal(stats_t_one_sample(d, 1, 0.05, &t), -1);
+}
+
+/* Paired A/A: shared regime noise, the planned per-look alpha keeps false verdicts <= alpha. */
+static void test_paired_aa_false_rate(void **state)
+{
+	const double alpha = 0.05;
+	struct sequential_plan plan;
+	struct verdict_opts opts;
+	double a[64], b[64];
+	size_t t, k, n = 0, false_verdicts = 0, trials = 2000;
+	struct rng r;
+	UNUSED(state);
+	assert_int_equal(sequential_plan_init(&plan, 5, 30, alpha), 0);
+	opts.alpha = plan.alpha_per_look;
+	opts.tolerance = 0;
+	opts.direction = LOWER_IS_BETTER;
+	rng_seed(&r, 99);
+	for (t = 0; t < trials; t++) {
+		for (k = 0; k < plan.n_looks; k++) {
+			struct verdict_result res;
+			for (; n < plan.looks[k]; n++) {
+				double regime = (rng_next(&r) >> 62) == 0 ? 1.45 : 1.0;
+				a[n] = regime * exp(0.03 * gaussian(&r));
+				b[n] = regime * exp(0.03 * gaussian(&r));
+			}
+			assert_int_equal(verdict_decide_paired(a, b, n, &opts, &res), 0);
+			if (res.verdict == VERDICT_WORSE || res.verdict == VERDICT_BETTER) {
+				false_verdicts++;
+				break;
+			}
+		}
+		n = 0;
+	}
+	print_message("paired A/A false worse/better rate: %.4f\n",
+		      (double)false_verdicts / (double)trials);
+	assert_true((double)false_verdicts / (double)trials <= alpha);
+}
+
 static const struct steady_case {
 	const char *name;
 	double iters[16];
@@ -355,6 +444,9 @@ int main(void)
 	    cmocka_unit_test(test_sequential_plan),
 	    cmocka_unit_test(test_sequential_aa_false_rate),
 	    cmocka_unit_test(test_steady_state),
+	    cmocka_unit_test(test_paired_cancels_shared_noise),
+	    cmocka_unit_test(test_one_sample_t),
+	    cmocka_unit_test(test_paired_aa_false_rate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
