@@ -70,6 +70,20 @@ int stats_welch(const double *a, size_t n_a, const double *b, size_t n_b, double
 	return 0;
 }
 
+/*
+ * TOST from a t statistic's pieces: H0 diff <= low is rejected for large t, H0 diff >= high
+ * for small t; the larger p wins. Without variance the answer is exact: 0 inside, 1 out.
+ */
+static double tost_p(const struct stats_welch_result *w, double low, double high)
+{
+	double p_low, p_high;
+	if (w->se == 0)
+		return low < w->diff && w->diff < high ? 0 : 1;
+	p_low = stats_t_sf((w->diff - low) / w->se, w->df);
+	p_high = stats_t_cdf((w->diff - high) / w->se, w->df);
+	return p_low > p_high ? p_low : p_high;
+}
+
 static int one_sample_core(const double *d, size_t n, struct stats_welch_result *out,
 			   const char *what)
 {
@@ -115,18 +129,11 @@ int stats_t_one_sample(const double *d, size_t n, double alpha, struct stats_wel
 int stats_tost_one_sample(const double *d, size_t n, double low, double high, double *p_tost)
 {
 	struct stats_welch_result w;
-	double p_low, p_high;
 	if (!(low < high))
 		return error("equivalence test: bounds [%g, %g] are empty", low, high);
 	if (one_sample_core(d, n, &w, "equivalence test") < 0)
 		return -1;
-	if (w.se == 0) {
-		*p_tost = low < w.diff && w.diff < high ? 0 : 1;
-		return 0;
-	}
-	p_low = stats_t_sf((w.diff - low) / w.se, w.df);
-	p_high = stats_t_cdf((w.diff - high) / w.se, w.df);
-	*p_tost = p_low > p_high ? p_low : p_high;
+	*p_tost = tost_p(&w, low, high);
 	return 0;
 }
 
@@ -180,20 +187,12 @@ int stats_tost(const double *a, size_t n_a, const double *b, size_t n_b, double 
 	       double *p_tost)
 {
 	struct stats_welch_result w = {0};
-	double p_low, p_high;
 
 	if (!(low < high))
 		return error("equivalence test: bounds [%g, %g] are empty", low, high);
 	if (welch_core(a, n_a, b, n_b, &w, "equivalence test") < 0)
 		return -1;
-	if (w.se == 0) {
-		*p_tost = low < w.diff && w.diff < high ? 0 : 1;
-		return 0;
-	}
-	/* H0 diff <= low, rejected for large t; H0 diff >= high, rejected for small t */
-	p_low = stats_t_sf((w.diff - low) / w.se, w.df);
-	p_high = stats_t_cdf((w.diff - high) / w.se, w.df);
-	*p_tost = p_low > p_high ? p_low : p_high;
+	*p_tost = tost_p(&w, low, high);
 	return 0;
 }
 

@@ -671,6 +671,7 @@ void compare_result_release(struct compare_result *res)
 int compare_exit_code(const struct compare_result *res)
 {
 	size_t i, j;
+	int code = EXIT_OK;
 	for (i = 0; i < res->nr_benches; i++) {
 		const struct bench_outcome *b = &res->benches[i];
 		if (b->target_broken)
@@ -679,6 +680,10 @@ int compare_exit_code(const struct compare_result *res)
 			if (b->metrics[j].primary && b->metrics[j].measured &&
 			    b->metrics[j].r.verdict == VERDICT_WORSE)
 				return EXIT_REGRESSION;
+		/* A benchmark that could not be compared (its baseline fails) is an input
+		 * problem, unless another one shows a regression. */
+		if (b->error)
+			code = EXIT_USAGE;
 	}
-	return EXIT_OK;
+	return code;
 }

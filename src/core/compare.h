@@ -82,7 +82,10 @@ struct compare_result {
 int compare_execute(const struct compare_request *req, struct compare_result *out);
 void compare_result_release(struct compare_result *res);
 
-/* 1 when a primary metric of some benchmark is worse (or the target broke), else 0. */
+/*
+ * 1 when a primary metric of some benchmark is worse (or the target broke); else 2 when a
+ * benchmark could not be compared (its baseline keeps failing); else 0.
+ */
 int compare_exit_code(const struct compare_result *res);
 
 #endif

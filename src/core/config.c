@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "core/metric.h"
 #include "util/common.h"
 
 struct parse_ctx {
@@ -193,16 +194,16 @@ static int bench_set(struct bench_config *b, const char *key, const char *value,
 			return bad_value(origin, key, value, "a command line");
 		free(b->command);
 		b->command = xstrdup(value);
-	} else if (!strcmp(key, "metrics")) {
-		if (!*value)
-			return bad_value(origin, key, value, "a list such as 'wall, cpu, maxrss'");
-		free(b->metrics);
-		b->metrics = xstrdup(value);
-	} else if (!strcmp(key, "primary")) {
-		if (!*value)
-			return bad_value(origin, key, value, "a list such as 'wall'");
-		free(b->primary);
-		b->primary = xstrdup(value);
+	} else if (!strcmp(key, "metrics") || !strcmp(key, "primary")) {
+		const struct metric_def **defs;
+		size_t n;
+		char **field = key[0] == 'm' ? &b->metrics : &b->primary;
+		/* Validated now, so that a typo fails before anything is built. */
+		if (metric_parse_list(value, origin, &defs, &n))
+			return RP_EINPUT;
+		free(defs);
+		free(*field);
+		*field = xstrdup(value);
 	} else if (!strcmp(key, "tolerance")) {
 		if (parse_percent(value, &b->tolerance) || b->tolerance <= 0)
 			return bad_value(origin, key, value, "a percentage such as 2%");

@@ -28,6 +28,10 @@ expect_exit 2 "$REVPERF" compare base base --tolerance lots
 expect_grep "^revperf: error: --tolerance: invalid value 'lots'" err.txt
 expect_exit 2 "$REVPERF" compare base base --metrics wall,speed
 expect_grep "unknown metric 'speed'" err.txt
+expect_no_grep 'building' err.txt   # caught before anything is built
+printf '[benchmark "x"]\ncommand = true\nprimary = wal\n' >typo.ini
+expect_exit 2 "$REVPERF" compare base base --config typo.ini
+expect_grep "typo.ini:3: unknown metric 'wal'" err.txt
 expect_exit 2 "$REVPERF" compare base base --bench nope
 expect_grep "no benchmark 'nope'" err.txt
 

@@ -7,6 +7,10 @@ expect_exit 1 "$REVPERF" compare --cmd-a 'true' --cmd-b 'kill -SEGV $$' --runs 3
 expect_grep 'target broken: 3 consecutive runs failed on side B' out.txt
 expect_grep 'warning: excluded target run crashed \(killed by SIGSEGV' out.txt
 
+# The baseline itself keeps failing: nothing can be compared, an input error (exit 2).
+expect_exit 2 "$REVPERF" compare --cmd-a 'exit 4' --cmd-b 'true' --runs 3..5 -q
+expect_grep 'error: 3 consecutive runs failed on side A' out.txt
+
 # A run that exceeds the timeout is killed, recorded as a timeout.
 expect_exit 1 "$REVPERF" compare --cmd-a 'true' --cmd-b 'sleep 5' --timeout 300ms --runs 3..3 -q -f json
 python3 - out.txt <<'PY' || fail "timeouts not recorded"
