@@ -52,7 +52,7 @@ static const char *const migrations[] = {
 	"  detail TEXT, log_path TEXT, log_offset INTEGER, log_length INTEGER,"
 	"  started_at INTEGER NOT NULL, loadavg REAL);"
 	"CREATE INDEX runs_by_build ON runs(build_id, benchmark_id, machine_id, warmup, status);"
-	"CREATE INDEX runs_by_comparison ON runs(comparison_id, benchmark_id);"
+	"CREATE INDEX runs_by_pair ON runs(comparison_id, benchmark_id, pair_seq, side);"
 	"CREATE TABLE metric_values("
 	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
 	"  metric TEXT NOT NULL, value REAL NOT NULL,"
