@@ -651,6 +651,12 @@ int compare_execute(const struct compare_request *req, struct compare_result *ou
 	return ret;
 }
 
+void compare_result_own_def(struct compare_result *res, struct metric_def *def)
+{
+	ALLOC_GROW(res->owned_defs, res->nr_owned_defs + 1, res->alloc_owned_defs);
+	res->owned_defs[res->nr_owned_defs++] = def;
+}
+
 void compare_result_release(struct compare_result *res)
 {
 	size_t i;
@@ -663,6 +669,9 @@ void compare_result_release(struct compare_result *res)
 		store_run_issues_free(res->benches[i].issues, res->benches[i].nr_issues);
 	}
 	free(res->benches);
+	for (i = 0; i < res->nr_owned_defs; i++)
+		metric_def_free(res->owned_defs[i]);
+	free(res->owned_defs);
 	free(res->base_label);
 	free(res->target_label);
 	memset(res, 0, sizeof(*res));

@@ -67,7 +67,13 @@ struct compare_result {
 	size_t nr_benches;
 	bool interrupted;
 	bool same_build;
+	/* run-time metric definitions the outcomes point to; freed with the result */
+	struct metric_def **owned_defs;
+	size_t nr_owned_defs, alloc_owned_defs;
 };
+
+/* Hands a run-time metric definition to res (freed by compare_result_release()). */
+void compare_result_own_def(struct compare_result *res, struct metric_def *def);
 
 /*
  * Runs every configured benchmark on both sides (warm-up runs, then randomized interleaved

@@ -8,24 +8,24 @@
 #include "util/common.h"
 
 static const struct metric_def metrics[] = {
-	{ "wall", UNIT_SECONDS, LOWER_IS_BETTER, "elapsed (wall-clock) time" },
-	{ "user", UNIT_SECONDS, LOWER_IS_BETTER, "user CPU time of the process tree" },
-	{ "sys", UNIT_SECONDS, LOWER_IS_BETTER, "system CPU time of the process tree" },
-	{ "cpu", UNIT_SECONDS, LOWER_IS_BETTER, "user + system CPU time" },
-	{ "maxrss", UNIT_BYTES, LOWER_IS_BETTER, "largest resident set of any process" },
-	{ "minflt", UNIT_COUNT, LOWER_IS_BETTER, "minor page faults" },
-	{ "majflt", UNIT_COUNT, LOWER_IS_BETTER, "major page faults" },
-	{ "nvcsw", UNIT_COUNT, LOWER_IS_BETTER, "voluntary context switches" },
-	{ "nivcsw", UNIT_COUNT, LOWER_IS_BETTER, "involuntary context switches" },
-	{ "rchar", UNIT_BYTES, LOWER_IS_BETTER, "bytes read through read-family calls" },
-	{ "wchar", UNIT_BYTES, LOWER_IS_BETTER, "bytes written through write-family calls" },
-	{ "task-clock", UNIT_SECONDS, LOWER_IS_BETTER, "perf task-clock (CPU time on task)" },
-	{ "instructions", UNIT_COUNT, LOWER_IS_BETTER, "retired instructions (perf)" },
-	{ "cycles", UNIT_COUNT, LOWER_IS_BETTER, "CPU cycles (perf)" },
-	{ "cache-misses", UNIT_COUNT, LOWER_IS_BETTER, "cache misses (perf)" },
-	{ "branch-misses", UNIT_COUNT, LOWER_IS_BETTER, "branch misses (perf)" },
+	{ "wall", UNIT_SECONDS, LOWER_IS_BETTER, "elapsed (wall-clock) time", NULL },
+	{ "user", UNIT_SECONDS, LOWER_IS_BETTER, "user CPU time of the process tree", NULL },
+	{ "sys", UNIT_SECONDS, LOWER_IS_BETTER, "system CPU time of the process tree", NULL },
+	{ "cpu", UNIT_SECONDS, LOWER_IS_BETTER, "user + system CPU time", NULL },
+	{ "maxrss", UNIT_BYTES, LOWER_IS_BETTER, "largest resident set of any process", NULL },
+	{ "minflt", UNIT_COUNT, LOWER_IS_BETTER, "minor page faults", NULL },
+	{ "majflt", UNIT_COUNT, LOWER_IS_BETTER, "major page faults", NULL },
+	{ "nvcsw", UNIT_COUNT, LOWER_IS_BETTER, "voluntary context switches", NULL },
+	{ "nivcsw", UNIT_COUNT, LOWER_IS_BETTER, "involuntary context switches", NULL },
+	{ "rchar", UNIT_BYTES, LOWER_IS_BETTER, "bytes read through read-family calls", NULL },
+	{ "wchar", UNIT_BYTES, LOWER_IS_BETTER, "bytes written through write-family calls", NULL },
+	{ "task-clock", UNIT_SECONDS, LOWER_IS_BETTER, "perf task-clock (CPU time on task)", NULL },
+	{ "instructions", UNIT_COUNT, LOWER_IS_BETTER, "retired instructions (perf)", NULL },
+	{ "cycles", UNIT_COUNT, LOWER_IS_BETTER, "CPU cycles (perf)", NULL },
+	{ "cache-misses", UNIT_COUNT, LOWER_IS_BETTER, "cache misses (perf)", NULL },
+	{ "branch-misses", UNIT_COUNT, LOWER_IS_BETTER, "branch misses (perf)", NULL },
 	{ "iteration", UNIT_SECONDS, LOWER_IS_BETTER,
-	  "mean steady-state in-process iteration time (revperf-iteration lines)" },
+	  "mean steady-state in-process iteration time (revperf-iteration lines)", NULL },
 };
 
 const struct metric_def *metric_find(const char *name)
@@ -58,8 +58,36 @@ static void add_unique(const struct metric_def ***out, size_t *n, size_t *alloc,
 	(*out)[(*n)++] = d;
 }
 
+struct metric_def *metric_def_new(const char *name, enum metric_unit unit, const char *unit_label,
+				  enum direction direction, const char *help)
+{
+	struct metric_def *d = xcalloc(1, sizeof(*d));
+	d->name = xstrdup(name);
+	d->unit = unit;
+	d->unit_label = unit_label ? xstrdup(unit_label) : NULL;
+	d->direction = direction;
+	d->help = xstrdup(help ? help : "");
+	return d;
+}
+
+void metric_def_free(struct metric_def *def)
+{
+	if (!def)
+		return;
+	free((char *)def->name);
+	free((char *)def->unit_label);
+	free((char *)def->help);
+	free(def);
+}
+
 int metric_parse_list(const char *list, const char *origin, const struct metric_def ***out,
 		      size_t *n)
+{
+	return metric_parse_list_with(list, origin, NULL, 0, out, n);
+}
+
+int metric_parse_list_with(const char *list, const char *origin, const struct metric_def *const *extra,
+			   size_t n_extra, const struct metric_def ***out, size_t *n)
 {
 	const char *p = list;
 	size_t alloc = 0;
@@ -84,11 +112,15 @@ int metric_parse_list(const char *list, const char *origin, const struct metric_
 					add_unique(out, n, &alloc, &metrics[i]);
 		} else {
 			const struct metric_def *d = metric_find(name);
+			for (size_t k = 0; !d && k < n_extra; k++)
+				if (!strcmp(extra[k]->name, name))
+					d = extra[k];
 			if (!d) {
 				error("%s: unknown metric '%s'; known metrics: wall, user, sys, cpu, "
 				      "maxrss, minflt, majflt, nvcsw, nivcsw, rchar, wchar, "
 				      "task-clock, instructions, cycles, cache-misses, "
-				      "branch-misses, iteration, all",
+				      "branch-misses, iteration, all, or a metric.NAME of the "
+				      "benchmark",
 				      origin, name);
 				free(name);
 				free(*out);
@@ -162,9 +194,11 @@ void metric_format(const struct metric_def *def, double v, char *buf, size_t siz
 		return;
 	}
 	if (v == 0) {
-		snprintf(buf, size, "%s", def->unit == UNIT_SECONDS ? "0 s"
-					  : def->unit == UNIT_BYTES ? "0 B" : "0");
-		return;
+		if (def->unit != UNIT_CUSTOM) {
+			snprintf(buf, size, "%s", def->unit == UNIT_SECONDS ? "0 s"
+						  : def->unit == UNIT_BYTES ? "0 B" : "0");
+			return;
+		}
 	}
 	switch (def->unit) {
 	case UNIT_SECONDS:
@@ -186,6 +220,10 @@ void metric_format(const struct metric_def *def, double v, char *buf, size_t siz
 			snprintf(buf, size, "%.3g KiB", v / 1024.0);
 		else
 			snprintf(buf, size, "%.0f B", v);
+		break;
+	case UNIT_CUSTOM:
+		snprintf(buf, size, "%.4g%s%s", v, def->unit_label ? " " : "",
+			 def->unit_label ? def->unit_label : "");
 		break;
 	case UNIT_COUNT:
 		if (v >= 1e9)

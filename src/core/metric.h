@@ -10,6 +10,7 @@ enum metric_unit {
 	UNIT_SECONDS,
 	UNIT_BYTES,
 	UNIT_COUNT,
+	UNIT_CUSTOM, /* a unit named by unit_label ("MB/s"), values shown as they are */
 };
 
 /* One metric revperf can measure per run (METHODS.md section 1). A static table. */
@@ -18,7 +19,17 @@ struct metric_def {
 	enum metric_unit unit;
 	enum direction direction;
 	const char *help;
+	const char *unit_label; /* UNIT_CUSTOM only */
 };
+
+/*
+ * A metric defined at run time (reported by a benchmark, or imported). Returns a heap
+ * object with copies of the strings (unit_label may be NULL: no unit); free it with
+ * metric_def_free(). Built-in metrics are static and never freed.
+ */
+struct metric_def *metric_def_new(const char *name, enum metric_unit unit, const char *unit_label,
+				  enum direction direction, const char *help);
+void metric_def_free(struct metric_def *def);
 
 /* The metric called name, or NULL. */
 const struct metric_def *metric_find(const char *name);
@@ -32,6 +43,9 @@ const struct metric_def *metric_at(size_t i);
  */
 int metric_parse_list(const char *list, const char *origin, const struct metric_def ***out,
 		      size_t *n);
+/* The same, where names may also be those of the n_extra run-time metrics in extra. */
+int metric_parse_list_with(const char *list, const char *origin, const struct metric_def *const *extra,
+			   size_t n_extra, const struct metric_def ***out, size_t *n);
 
 /*
  * The metric's value from one run's measurements. Returns false when the machine could not
