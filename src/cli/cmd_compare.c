@@ -34,6 +34,8 @@ static const struct option compare_options[] = {
 	  &o.overrides, "metrics" },
 	{ OPT_CONFIG, 0, "primary", "LIST", "metrics that decide the exit code and stopping",
 	  &o.overrides, "primary" },
+	{ OPT_CONFIG, 0, "metric", "NAME=SPEC", "a metric the benchmark prints, e.g. "
+	  "'speed=/([0-9.]+) MB\\/s/ higher-is-better unit=MB/s'", &o.overrides, "metric.*" },
 	{ OPT_CONFIG, 't', "tolerance", "PCT", "changes smaller than this are equal (2%)",
 	  &o.overrides, "tolerance" },
 	{ OPT_CONFIG, 'r', "runs", "MIN..MAX", "runs per side (5..30)", &o.overrides, "runs" },
@@ -82,6 +84,20 @@ static int apply_overrides(struct config *cfg)
 		snprintf(flag, sizeof(flag), "--%s", o.overrides.items[i].flag);
 		if (!strncmp(key, "build.", 6)) {
 			if (config_set(cfg, "build", key + 6, o.overrides.items[i].value, flag))
+				return -1;
+		} else if (!strcmp(key, "metric.*")) {
+			/* NAME=SPEC becomes the key metric.NAME */
+			const char *v = o.overrides.items[i].value, *eq = strchr(v, '=');
+			struct strbuf k = STRBUF_INIT;
+			int bad;
+			if (!eq || eq == v) {
+				error("--metric: expected NAME=/REGEX/ [options], got '%s'", v);
+				return -1;
+			}
+			strbuf_addf(&k, "metric.%.*s", (int)(eq - v), v);
+			bad = config_set(cfg, NULL, k.buf, eq + 1, flag);
+			strbuf_release(&k);
+			if (bad)
 				return -1;
 		} else if (config_set(cfg, NULL, key, o.overrides.items[i].value, flag)) {
 			return -1;

@@ -181,6 +181,54 @@ static bool iterations_from_output(const char *out, double *value, bool *steady)
 }
 
 /*
+ * The value of a reported metric in a run's output: the first capture group of the last
+ * match (or the mean over all matches). Returns true with *value, or false with a note for
+ * the run (no match, or a match that is not a number): never a made-up zero.
+ */
+static bool reported_value(const struct reported_metric *rm, const char *out, double *value,
+			   struct strbuf *note)
+{
+	regmatch_t m[2];
+	const char *p = out;
+	double sum = 0, last = 0;
+	size_t n = 0;
+	int eflags = 0;
+	while (*p && regexec(&rm->re, p, 2, m, eflags) == 0) {
+		char num[64], *end;
+		size_t len;
+		double v;
+		if (m[1].rm_so < 0) { /* the group did not take part in this match */
+			p += m[0].rm_eo > 0 ? m[0].rm_eo : 1;
+			continue;
+		}
+		len = (size_t)(m[1].rm_eo - m[1].rm_so);
+		snprintf(num, sizeof(num), "%.*s", (int)(len < 63 ? len : 63), p + m[1].rm_so);
+		v = strtod(num, &end);
+		while (*end == ' ')
+			end++;
+		if (end == num || *end || !isfinite(v) || len >= 63) {
+			strbuf_addf(note, "%smetric %s: '%s' is not a number (from /%s/)",
+				    note->len ? "; " : "", rm->def->name, num, rm->pattern);
+			return false;
+		}
+		sum += v;
+		last = v;
+		n++;
+		p += m[0].rm_eo > 0 ? m[0].rm_eo : 1;
+		eflags = REG_NOTBOL;
+		if (p > out && p[-1] == '\n')
+			eflags = 0;
+	}
+	if (!n) {
+		strbuf_addf(note, "%smetric %s: no match for /%s/ in the run's output",
+			    note->len ? "; " : "", rm->def->name, rm->pattern);
+		return false;
+	}
+	*value = rm->mean ? sum / (double)n : last;
+	return true;
+}
+
+/*
  * Executes one run of a side and stores it. Returns 0 (whatever the run's status),
  * RP_EINTERRUPT when the user interrupted, RP_EINTERNAL on a store or fork failure.
  */
@@ -236,13 +284,20 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 				values[nv++] = v;
 			}
 		}
+		struct strbuf output = STRBUF_INIT;
+		bool have_output = (c->want_iterations || c->bench->nr_reported) &&
+				   !read_segment(log.buf, log_offset, log_length, &output);
+		for (i = 0; have_output && i < c->bench->nr_reported; i++) {
+			double v;
+			if (reported_value(&c->bench->reported[i], output.buf, &v, &detail)) {
+				names[nv] = c->bench->reported[i].def->name;
+				values[nv++] = v;
+			}
+		}
 		if (c->want_iterations) {
 			double v;
 			bool steady;
-			struct strbuf output = STRBUF_INIT;
-			bool found = !read_segment(log.buf, log_offset, log_length, &output) &&
-				     iterations_from_output(output.buf, &v, &steady);
-			strbuf_release(&output);
+			bool found = have_output && iterations_from_output(output.buf, &v, &steady);
 			if (found) {
 				names[nv] = "iteration";
 				values[nv++] = v;
@@ -255,6 +310,7 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 					    detail.len ? "; " : "");
 			}
 		}
+		strbuf_release(&output);
 	}
 	run.build_id = s->build_id;
 	run.benchmark_id = c->out->benchmark_id;
@@ -412,10 +468,27 @@ static int parse_bench_metrics(struct bench_ctx *c)
 	const struct metric_def **primary = NULL;
 	size_t nr_primary = 0, i, j;
 	const char *origin = c->bench->origin[0] ? c->bench->origin : "--metrics";
-	if (metric_parse_list(c->bench->metrics, origin, &c->defs, &c->nr_defs))
-		return RP_EINPUT;
-	if (metric_parse_list(c->bench->primary, origin, &primary, &nr_primary))
-		return RP_EINPUT;
+	const struct metric_def **reported = bench_reported_defs(c->bench);
+	int ret = RP_EINPUT;
+	if (metric_parse_list_with(c->bench->metrics, origin, reported, c->bench->nr_reported,
+				   &c->defs, &c->nr_defs) ||
+	    metric_parse_list_with(c->bench->primary, origin, reported, c->bench->nr_reported,
+				   &primary, &nr_primary)) {
+		free(reported);
+		free(primary);
+		return ret;
+	}
+	/* Metrics the benchmark reports are always measured, next to the listed ones. */
+	for (i = 0; i < c->bench->nr_reported; i++) {
+		for (j = 0; j < c->nr_defs; j++)
+			if (c->defs[j] == reported[i])
+				break;
+		if (j == c->nr_defs) {
+			c->defs = xrealloc(c->defs, (c->nr_defs + 1) * sizeof(*c->defs));
+			c->defs[c->nr_defs++] = reported[i];
+		}
+	}
+	free(reported);
 	/* A primary metric is always measured, even when the metrics list forgot it. */
 	for (i = 0; i < nr_primary; i++) {
 		for (j = 0; j < c->nr_defs; j++)

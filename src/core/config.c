@@ -34,6 +34,13 @@ static void bench_defaults(struct bench_config *b)
 
 static void bench_release(struct bench_config *b)
 {
+	size_t i;
+	for (i = 0; i < b->nr_reported; i++) {
+		metric_def_free(b->reported[i].def);
+		free(b->reported[i].pattern);
+		regfree(&b->reported[i].re);
+	}
+	free(b->reported);
 	free(b->name);
 	free(b->command);
 	free(b->metrics);
@@ -44,6 +51,8 @@ static void bench_copy_defaults(struct bench_config *dst, const struct bench_con
 {
 	dst->metrics = xstrdup(def->metrics);
 	dst->primary = xstrdup(def->primary);
+	memcpy(dst->metrics_origin, def->metrics_origin, sizeof(dst->metrics_origin));
+	memcpy(dst->primary_origin, def->primary_origin, sizeof(dst->primary_origin));
 	dst->tolerance = def->tolerance;
 	dst->min_runs = def->min_runs;
 	dst->max_runs = def->max_runs;
@@ -184,6 +193,131 @@ static int bad_value(const char *origin, const char *key, const char *value, con
 	return RP_EINPUT;
 }
 
+/* Copies the ERE between the slashes of value into sb, "\\/" as "/"; the rest in *rest. */
+static int split_slashed(const char *value, struct strbuf *sb, const char **rest)
+{
+	const char *p = value;
+	if (*p != '/')
+		return -1;
+	for (p++; *p && *p != '/'; p++) {
+		if (*p == '\\' && p[1] == '/') {
+			strbuf_addch(sb, '/');
+			p++;
+		} else if (*p == '\\' && p[1]) {
+			strbuf_add(sb, p, 2);
+			p++;
+		} else {
+			strbuf_addch(sb, *p);
+		}
+	}
+	if (*p != '/')
+		return -1;
+	*rest = p + 1;
+	return 0;
+}
+
+static int valid_metric_name(const char *name)
+{
+	if (!*name || strlen(name) > 48)
+		return 0;
+	for (; *name; name++)
+		if (!(islower((unsigned char)*name) || isdigit((unsigned char)*name) ||
+		      *name == '_' || *name == '-'))
+			return 0;
+	return 1;
+}
+
+/* metric.NAME = /ERE/ [higher-is-better|lower-is-better] [unit=LABEL] [match=last|mean] */
+static int reported_metric_add(struct bench_config *b, const char *name, const char *value,
+			       const char *origin)
+{
+	struct strbuf pattern = STRBUF_INIT;
+	struct reported_metric rm;
+	const char *rest, *unit = NULL;
+	char *opts = NULL, *tok, *save = NULL, errbuf[256];
+	enum direction dir = LOWER_IS_BETTER;
+	int rc, ret = RP_EINPUT;
+	size_t i;
+
+	memset(&rm, 0, sizeof(rm));
+	if (!valid_metric_name(name) || metric_find(name)) {
+		error("%s: metric.%s: a reported metric needs a new name of lower-case letters, "
+		      "digits, '-' and '_' (not a built-in metric such as wall)",
+		      origin, name);
+		goto out;
+	}
+	for (i = 0; i < b->nr_reported; i++)
+		if (!strcmp(b->reported[i].def->name, name)) {
+			if (origin[0] == '-') { /* a flag replaces the file's definition */
+				metric_def_free(b->reported[i].def);
+				free(b->reported[i].pattern);
+				regfree(&b->reported[i].re);
+				b->reported[i] = b->reported[--b->nr_reported];
+				break;
+			}
+			error("%s: metric.%s is defined twice in this benchmark", origin, name);
+			goto out;
+		}
+	if (split_slashed(value, &pattern, &rest)) {
+		error("%s: metric.%s: expected /REGEX/ followed by options, such as "
+		      "/([0-9.]+) MB\\/s/ higher-is-better unit=MB/s",
+		      origin, name);
+		goto out;
+	}
+	opts = xstrdup(rest);
+	for (tok = strtok_r(opts, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		if (!strcmp(tok, "higher-is-better"))
+			dir = HIGHER_IS_BETTER;
+		else if (!strcmp(tok, "lower-is-better"))
+			dir = LOWER_IS_BETTER;
+		else if (!strncmp(tok, "unit=", 5) && tok[5])
+			unit = tok + 5;
+		else if (!strcmp(tok, "match=last"))
+			rm.mean = false;
+		else if (!strcmp(tok, "match=mean"))
+			rm.mean = true;
+		else {
+			error("%s: metric.%s: unknown option '%s'; use higher-is-better, "
+			      "lower-is-better, unit=LABEL, match=last or match=mean",
+			      origin, name, tok);
+			goto out;
+		}
+	}
+	rc = regcomp(&rm.re, pattern.buf, REG_EXTENDED | REG_NEWLINE);
+	if (rc) {
+		regerror(rc, &rm.re, errbuf, sizeof(errbuf));
+		error("%s: metric.%s: the regex /%s/ does not compile: %s", origin, name,
+		      pattern.buf, errbuf);
+		goto out;
+	}
+	if (rm.re.re_nsub < 1) {
+		regfree(&rm.re);
+		error("%s: metric.%s: the regex /%s/ has no capture group; put the number in "
+		      "parentheses, e.g. /([0-9.]+) MB\\/s/",
+		      origin, name, pattern.buf);
+		goto out;
+	}
+	rm.def = metric_def_new(name, UNIT_CUSTOM, unit, dir, "reported by the benchmark");
+	rm.pattern = strbuf_detach(&pattern);
+	snprintf(rm.origin, sizeof(rm.origin), "%s", origin);
+	ALLOC_GROW(b->reported, b->nr_reported + 1, b->alloc_reported);
+	b->reported[b->nr_reported++] = rm;
+	ret = 0;
+out:
+	free(opts);
+	strbuf_release(&pattern);
+	return ret;
+}
+
+const struct metric_def **bench_reported_defs(const struct bench_config *b)
+{
+	const struct metric_def **defs = xcalloc(b->nr_reported + 1, sizeof(*defs));
+	size_t i;
+	for (i = 0; i < b->nr_reported; i++)
+		defs[i] = b->reported[i].def;
+	return defs;
+}
+
 /* Sets a benchmark option on b. Returns 0, 1 when key is not a benchmark option, or
  * RP_EINPUT. */
 static int bench_set(struct bench_config *b, const char *key, const char *value,
@@ -195,15 +329,16 @@ static int bench_set(struct bench_config *b, const char *key, const char *value,
 		free(b->command);
 		b->command = xstrdup(value);
 	} else if (!strcmp(key, "metrics") || !strcmp(key, "primary")) {
-		const struct metric_def **defs;
-		size_t n;
-		char **field = key[0] == 'm' ? &b->metrics : &b->primary;
-		/* Validated now, so that a typo fails before anything is built. */
-		if (metric_parse_list(value, origin, &defs, &n))
-			return RP_EINPUT;
-		free(defs);
-		free(*field);
-		*field = xstrdup(value);
+		/* Checked by config_finish(), once the benchmark's metric.NAME keys are known. */
+		bool m = key[0] == 'm';
+		if (!*value)
+			return bad_value(origin, key, value, "a list such as 'wall, cpu'");
+		free(m ? b->metrics : b->primary);
+		*(m ? &b->metrics : &b->primary) = xstrdup(value);
+		snprintf(m ? b->metrics_origin : b->primary_origin, sizeof(b->metrics_origin), "%s",
+			 origin);
+	} else if (!strncmp(key, "metric.", 7)) {
+		return reported_metric_add(b, key + 7, value, origin);
 	} else if (!strcmp(key, "tolerance")) {
 		if (parse_percent(value, &b->tolerance) || b->tolerance <= 0)
 			return bad_value(origin, key, value, "a percentage such as 2%");
@@ -282,7 +417,30 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 {
 	char *name;
 	int ret;
+	if (!section && !strncmp(key, "metric.", 7)) {
+		/* A flag: checked now on a scratch benchmark, applied to every benchmark by
+		 * config_finish() (replacing a definition of the same name). */
+		struct bench_config scratch;
+		struct bench_override *o;
+		memset(&scratch, 0, sizeof(scratch));
+		ret = reported_metric_add(&scratch, key + 7, value, origin);
+		bench_release(&scratch);
+		if (ret)
+			return ret;
+		ALLOC_GROW(cfg->overrides, cfg->nr_overrides + 1, cfg->alloc_overrides);
+		o = &cfg->overrides[cfg->nr_overrides++];
+		o->key = xstrdup(key);
+		o->value = xstrdup(value);
+		o->origin = xstrdup(origin);
+		return 0;
+	}
 	if (!section || !strcmp(section, "defaults")) {
+		if (!strncmp(key, "metric.", 7)) {
+			error("%s: %s belongs in a [benchmark \"NAME\"] section: each benchmark "
+			      "reports its own metrics",
+			      origin, key);
+			return RP_EINPUT;
+		}
 		ret = bench_set(&cfg->defaults, key, value, origin);
 		if (ret == 0 && section == NULL) {
 			struct bench_override *o;
@@ -423,6 +581,25 @@ int config_read(struct config *cfg, const char *path)
 	return RP_EINPUT;
 }
 
+/* The metrics and primary lists name known metrics (built-in or this benchmark's own). */
+static int bench_check_metrics(const struct bench_config *b)
+{
+	const struct metric_def **extra = bench_reported_defs(b), **defs = NULL;
+	size_t n;
+	int ret = metric_parse_list_with(b->metrics, b->metrics_origin[0] ? b->metrics_origin
+									: "metrics",
+					 extra, b->nr_reported, &defs, &n);
+	free(defs);
+	defs = NULL;
+	if (!ret)
+		ret = metric_parse_list_with(b->primary, b->primary_origin[0] ? b->primary_origin
+									   : "primary",
+					     extra, b->nr_reported, &defs, &n);
+	free(defs);
+	free(extra);
+	return ret;
+}
+
 int config_finish(struct config *cfg)
 {
 	size_t i, j;
@@ -439,6 +616,8 @@ int config_finish(struct config *cfg)
 			      b->origin, b->name);
 			return RP_EINPUT;
 		}
+		if (bench_check_metrics(b))
+			return RP_EINPUT;
 	}
 	return 0;
 }

@@ -1,6 +1,9 @@
 #ifndef REVPERF_CORE_CONFIG_H
 #define REVPERF_CORE_CONFIG_H
 
+#include <regex.h>
+
+#include "core/metric.h"
 #include "util/common.h"
 
 /*
@@ -13,6 +16,19 @@
  * origin, so that they are validated by the same code and override every section.
  */
 
+/*
+ * A metric the benchmark reports itself, read from its output (stdout and stderr as
+ * captured in the run's log): `metric.NAME = /ERE/ [higher-is-better|lower-is-better]
+ * [unit=LABEL] [match=last|mean]`. The first capture group of each match is the number.
+ */
+struct reported_metric {
+	struct metric_def *def; /* owned */
+	char *pattern;          /* the ERE as written between the slashes, unescaped */
+	regex_t re;
+	bool mean;              /* mean of all matches; default: the last match */
+	char origin[64];
+};
+
 struct bench_config {
 	char *name;
 	char *command;
@@ -24,6 +40,9 @@ struct bench_config {
 	ns_t timeout_ns;     /* 0 = automatic: 10 x baseline median, at least 60 s */
 	ns_t time_budget_ns; /* 0 = none: stop sampling a benchmark after this much time */
 	char origin[64];     /* "revperf.ini:12" of its section header, for messages */
+	char metrics_origin[64], primary_origin[64]; /* where those lists were set */
+	struct reported_metric *reported;
+	size_t nr_reported, alloc_reported;
 };
 
 struct config {
@@ -72,6 +91,9 @@ int config_finish(struct config *cfg);
  * that order. Returns 0, or RP_EINPUT after an error naming an unknown benchmark.
  */
 int config_select(struct config *cfg, const char *names);
+
+/* The run-time metric definitions of b's reported metrics, in an array the caller frees. */
+const struct metric_def **bench_reported_defs(const struct bench_config *b);
 
 /* The benchmark called name, or NULL. */
 struct bench_config *config_bench(struct config *cfg, const char *name);

@@ -17,7 +17,6 @@ static const char *unit_name(enum metric_unit u)
 	switch (u) {
 	case UNIT_SECONDS: return "s";
 	case UNIT_BYTES: return "bytes";
-	case UNIT_CUSTOM: return "custom";
 	default: return "count";
 	}
 }
@@ -26,9 +25,11 @@ static json_t *metric_json(const struct metric_outcome *m)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "name", json_string(m->def->name));
-	json_object_set_new(o, "unit", json_string(m->def->unit == UNIT_CUSTOM && m->def->unit_label
-							   ? m->def->unit_label
-							   : unit_name(m->def->unit)));
+	if (m->def->unit == UNIT_CUSTOM)
+		json_object_set_new(o, "unit", m->def->unit_label ? json_string(m->def->unit_label)
+								  : json_null());
+	else
+		json_object_set_new(o, "unit", json_string(unit_name(m->def->unit)));
 	json_object_set_new(o, "direction", json_string(m->def->direction == HIGHER_IS_BETTER
 								 ? "higher-is-better"
 								 : "lower-is-better"));
