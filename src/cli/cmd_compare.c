@@ -7,7 +7,9 @@
 #include "collect/proc.h"
 #include "core/build.h"
 #include "core/compare.h"
+#include "core/compare_import.h"
 #include "core/config.h"
+#include "core/import.h"
 #include "core/revision.h"
 #include "core/store.h"
 #include "report/report.h"
@@ -15,7 +17,7 @@
 
 static struct {
 	const char *config, *state_dir, *bench, *cmd_a, *cmd_b, *format;
-	bool quiet, no_color, fresh;
+	bool quiet, no_color, fresh, import;
 	struct opt_overrides overrides;
 } o;
 
@@ -28,6 +30,8 @@ static const struct option compare_options[] = {
 	  NULL },
 	{ OPT_STRING, 0, "cmd-a", "CMD", "without git: the baseline command", &o.cmd_a, NULL },
 	{ OPT_STRING, 0, "cmd-b", "CMD", "without git: the target command", &o.cmd_b, NULL },
+	{ OPT_FLAG, 0, "import", NULL, "judge two result files (hyperfine or Google Benchmark "
+				       "JSON) instead of revisions", &o.import, NULL },
 	{ OPT_CONFIG, 0, "build-command", "CMD", "how to build a revision (empty: no build)",
 	  &o.overrides, "build.command" },
 	{ OPT_CONFIG, 'm', "metrics", "LIST", "metrics to report, e.g. wall,cpu,maxrss or all",
@@ -59,6 +63,7 @@ static const struct option compare_options[] = {
 static const char *const compare_usage[] = {
 	"compare [options] BASE TARGET",
 	"compare [options] --cmd-a CMD --cmd-b CMD",
+	"compare [--tolerance PCT] [--alpha A] [-f FMT] --import FILE_A FILE_B",
 	NULL,
 };
 const struct command_help compare_help = {
@@ -69,6 +74,8 @@ const struct command_help compare_help = {
 	"benchmark and metric: worse, better, equal or undecided, with the ratio and its\n"
 	"confidence interval. Running the same comparison again reuses its stored runs\n"
 	"(same builds, benchmark command and machine) and continues; --fresh does not.\n"
+	"With --import, nothing is run: the samples of two hyperfine exports or two Google\n"
+	"Benchmark JSON files (baseline first) are judged the same way (docs/import.md).\n"
 	"Exit status: 0 no regression, 1 a primary metric worse, 2 usage or input error,\n"
 	"3 internal failure, 130 interrupted.",
 	compare_options,
@@ -104,6 +111,62 @@ static int apply_overrides(struct config *cfg)
 		}
 	}
 	return 0;
+}
+
+/* --import: judges two result files; no git, no build, no store. */
+static int compare_import_files(const char *const *files, int n, enum report_format format)
+{
+	struct config cfg;
+	struct import_set sets[2];
+	struct compare_result res;
+	size_t i;
+	int ret = EXIT_USAGE, err;
+
+	config_init(&cfg);
+	memset(sets, 0, sizeof(sets));
+	memset(&res, 0, sizeof(res));
+	if (n != 2) {
+		usage_error("compare", "--import expects two result files, FILE_A FILE_B; got %d", n);
+		goto out;
+	}
+	if (o.cmd_a || o.cmd_b || o.bench || o.config || o.state_dir || o.fresh) {
+		usage_error("compare", "--import judges two files: --cmd-a, --cmd-b, --bench, "
+				       "--config, --state-dir and --fresh do not apply");
+		goto out;
+	}
+	for (i = 0; i < o.overrides.nr; i++) {
+		const char *key = o.overrides.items[i].key;
+		if (strcmp(key, "tolerance") && strcmp(key, "alpha")) {
+			usage_error("compare", "--%s does not apply to --import (--tolerance and "
+					       "--alpha do)",
+				    o.overrides.items[i].flag);
+			goto out;
+		}
+	}
+	if (apply_overrides(&cfg))
+		goto out;
+	for (i = 0; i < 2; i++)
+		if ((err = import_read_file(files[i], &sets[i]))) {
+			ret = rp_err_exit_code(err);
+			goto out;
+		}
+	if ((err = compare_imported(&sets[0], &sets[1], cfg.alpha, cfg.defaults.tolerance,
+				    &res))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	if (report_compare(stdout, &res, format, !o.no_color && isatty(STDOUT_FILENO))) {
+		error("cannot write the report: %s", strerror(errno));
+		ret = EXIT_INTERNAL;
+		goto out;
+	}
+	ret = compare_exit_code(&res);
+out:
+	compare_result_release(&res);
+	import_set_release(&sets[0]);
+	import_set_release(&sets[1]);
+	config_release(&cfg);
+	return ret;
 }
 
 /* --cmd-a/--cmd-b: one benchmark, no git, no build. */
@@ -167,6 +230,10 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	if (o.format && report_format_parse(o.format, &format)) {
 		usage_error("compare", "unknown format '%s': use text, json or markdown", o.format);
+		goto out;
+	}
+	if (o.import) {
+		ret = compare_import_files(args, n, format);
 		goto out;
 	}
 	command_mode = o.cmd_a || o.cmd_b;

@@ -1,5 +1,6 @@
 #include "core/compare.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,6 +12,7 @@
 
 #include "analysis/stats.h"
 #include "core/fsutil.h"
+#include "core/import.h"
 #include "util/rng.h"
 #include "util/common.h"
 
@@ -229,6 +231,38 @@ static bool reported_value(const struct reported_metric *rm, const char *out, do
 }
 
 /*
+ * A gbench case's values from the JSON its run wrote: for each of the case's metrics the
+ * mean over the run's repetitions. Missing values become notes, never zeros.
+ */
+static void gbench_values(const struct bench_config *b, const char *path, const char **names,
+			  double *values, size_t *nv, struct strbuf *note)
+{
+	struct import_set set;
+	size_t i, j;
+	memset(&set, 0, sizeof(set));
+	if (import_read_file(path, &set) || set.nr_benches != 1) {
+		strbuf_addf(note, "%sno Google Benchmark result for this case in %s",
+			    note->len ? "; " : "", path);
+		import_set_release(&set);
+		return;
+	}
+	for (i = 0; i < b->nr_case_defs; i++) {
+		const struct import_metric *m = NULL;
+		for (j = 0; j < set.benches[0].nr_metrics; j++)
+			if (!strcmp(set.benches[0].metrics[j].def->name, b->case_defs[i]->name))
+				m = &set.benches[0].metrics[j];
+		if (!m || !m->n) {
+			strbuf_addf(note, "%sno %s in the Google Benchmark output",
+				    note->len ? "; " : "", b->case_defs[i]->name);
+			continue;
+		}
+		names[*nv] = b->case_defs[i]->name;
+		values[(*nv)++] = stats_mean(m->values, m->n);
+	}
+	import_set_release(&set);
+}
+
+/*
  * Executes one run of a side and stores it. Returns 0 (whatever the run's status),
  * RP_EINTERRUPT when the user interrupted, RP_EINTERNAL on a store or fork failure.
  */
@@ -239,6 +273,7 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	struct proc_result res;
 	struct store_run run = { 0 };
 	struct strbuf log = STRBUF_INIT, detail = STRBUF_INIT, header = STRBUF_INIT;
+	struct strbuf gbench_out = STRBUF_INIT, command = STRBUF_INIT;
 	int64_t log_offset, log_length;
 	const char **names = xcalloc(c->nr_defs, sizeof(*names));
 	double *values = xcalloc(c->nr_defs, sizeof(*values));
@@ -253,6 +288,14 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	if (log_offset < 0)
 		goto out;
 	spec.command = s->command ? s->command : c->bench->command;
+	if (c->bench->nr_case_defs) {
+		/* a Google Benchmark case: its JSON next to the side's log, read after the run */
+		strbuf_addf(&gbench_out, "%sgbench.json", c->log_prefix);
+		unlink(gbench_out.buf);
+		strbuf_addf(&command, "%s --benchmark_out='%s' --benchmark_out_format=json",
+			    spec.command, gbench_out.buf);
+		spec.command = command.buf;
+	}
 	spec.cwd = s->cwd;
 	spec.log_path = log.buf;
 	spec.timeout_ns = c->timeout_ns;
@@ -285,7 +328,10 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 			}
 		}
 		struct strbuf output = STRBUF_INIT;
-		bool have_output = (c->want_iterations || c->bench->nr_reported) &&
+		bool have_output;
+		if (c->bench->nr_case_defs)
+			gbench_values(c->bench, gbench_out.buf, names, values, &nv, &detail);
+		have_output = (c->want_iterations || c->bench->nr_reported) &&
 				   !read_segment(log.buf, log_offset, log_length, &output);
 		for (i = 0; have_output && i < c->bench->nr_reported; i++) {
 			double v;
@@ -356,6 +402,8 @@ out:
 	strbuf_release(&log);
 	strbuf_release(&detail);
 	strbuf_release(&header);
+	strbuf_release(&gbench_out);
+	strbuf_release(&command);
 	return ret;
 }
 
@@ -468,18 +516,19 @@ static int parse_bench_metrics(struct bench_ctx *c)
 	const struct metric_def **primary = NULL;
 	size_t nr_primary = 0, i, j;
 	const char *origin = c->bench->origin[0] ? c->bench->origin : "--metrics";
-	const struct metric_def **reported = bench_reported_defs(c->bench);
+	size_t nr_reported;
+	const struct metric_def **reported = bench_runtime_defs(c->bench, &nr_reported);
 	int ret = RP_EINPUT;
-	if (metric_parse_list_with(c->bench->metrics, origin, reported, c->bench->nr_reported,
-				   &c->defs, &c->nr_defs) ||
-	    metric_parse_list_with(c->bench->primary, origin, reported, c->bench->nr_reported,
-				   &primary, &nr_primary)) {
+	if (metric_parse_list_with(c->bench->metrics, origin, reported, nr_reported, &c->defs,
+				   &c->nr_defs) ||
+	    metric_parse_list_with(c->bench->primary, origin, reported, nr_reported, &primary,
+				   &nr_primary)) {
 		free(reported);
 		free(primary);
 		return ret;
 	}
 	/* Metrics the benchmark reports are always measured, next to the listed ones. */
-	for (i = 0; i < c->bench->nr_reported; i++) {
+	for (i = 0; i < nr_reported; i++) {
 		for (j = 0; j < c->nr_defs; j++)
 			if (c->defs[j] == reported[i])
 				break;
@@ -561,9 +610,10 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 			return RP_EINTERNAL;
 		}
 		strbuf_addf(&dir, "/%s-", bench->name);
-		/* benchmark names may contain '/' and ':'; file names get '_' instead */
-		for (k = dir.len - strlen(bench->name) - 1; k < dir.len; k++)
-			if (dir.buf[k] == '/' || dir.buf[k] == ':')
+		/* benchmark names may contain '/', ':' (and gbench cases '<', ','...): file
+		 * names keep letters, digits, '-', '_', '.' and get '_' for the rest */
+		for (k = dir.len - strlen(bench->name) - 1; k < dir.len - 1; k++)
+			if (!isalnum((unsigned char)dir.buf[k]) && !strchr("-_.", dir.buf[k]))
 				dir.buf[k] = '_';
 		c->log_prefix = strbuf_detach(&dir);
 	}
@@ -654,12 +704,155 @@ static int save_verdicts(const struct compare_request *req, struct compare_resul
 	return 0;
 }
 
+/* Appends s to sb quoted for /bin/sh (single quotes). */
+static void shell_quote(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '\'');
+}
+
+/*
+ * The discovery run of a Google Benchmark binary: once, in the target's worktree, every
+ * case with one repetition, to learn the cases and their metrics (real_time, cpu_time,
+ * user counters). Returns 0, or RP_EINPUT with an error naming the log.
+ */
+static int gbench_discover(const struct compare_request *req, const struct bench_config *b,
+			   int64_t comparison_id, struct import_set *cases)
+{
+	struct strbuf dir = STRBUF_INIT, out = STRBUF_INIT, log = STRBUF_INIT, cmd = STRBUF_INIT;
+	struct proc_spec spec = { 0 };
+	struct proc_result res;
+	int ret = RP_EINTERNAL;
+	strbuf_addf(&dir, "%s/runs/%lld", req->sd->logs, (long long)comparison_id);
+	if (mkdir_p(dir.buf))
+		goto out;
+	strbuf_addf(&out, "%s/discovery-%zu.json", dir.buf, (size_t)(b - req->cfg->benches));
+	strbuf_addf(&log, "%s/discovery-%zu.log", dir.buf, (size_t)(b - req->cfg->benches));
+	strbuf_addf(&cmd, "%s --benchmark_repetitions=1 --benchmark_out=", b->command);
+	shell_quote(&cmd, out.buf);
+	strbuf_addstr(&cmd, " --benchmark_out_format=json");
+	spec.command = cmd.buf;
+	spec.cwd = req->b.cwd;
+	spec.log_path = log.buf;
+	spec.timeout_ns = b->timeout_ns ? b->timeout_ns : FIRST_RUN_TIMEOUT_NS;
+	if (proc_run(&spec, &res))
+		goto out;
+	ret = RP_EINPUT;
+	if (res.status != RUN_OK) {
+		error("benchmark '%s' (format = gbench): the discovery run failed (%s); see %s",
+		      b->name, res.detail, log.buf);
+		goto out;
+	}
+	if (!path_exists(out.buf)) {
+		error("benchmark '%s' (format = gbench): the discovery run wrote no "
+		      "--benchmark_out file; is '%s' a Google Benchmark binary? see %s",
+		      b->name, b->command, log.buf);
+		goto out;
+	}
+	if (import_read_file(out.buf, cases))
+		goto out;
+	if (!cases->nr_benches) {
+		error("benchmark '%s' (format = gbench): the binary ran no benchmark case; see %s",
+		      b->name, log.buf);
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&dir);
+	strbuf_release(&out);
+	strbuf_release(&log);
+	strbuf_release(&cmd);
+	return ret;
+}
+
+/*
+ * The revperf benchmark of one gbench case: the parent's options, the name PARENT/CASE,
+ * the command restricted to the case, and the case's metrics (handed to res). Release the
+ * returned name and command with gbench_case_release().
+ */
+static void gbench_case_init(struct bench_config *cb, const struct bench_config *parent,
+			     const struct import_bench *ib, struct compare_result *res)
+{
+	struct strbuf name = STRBUF_INIT, cmd = STRBUF_INIT, re = STRBUF_INIT;
+	const struct metric_def **defs = xcalloc(ib->nr_metrics + 1, sizeof(*defs));
+	const char *p;
+	size_t i;
+	*cb = *parent; /* shallow: only name, command, primary and case_defs differ */
+	strbuf_addf(&name, "%s/%s", parent->name, ib->name);
+	strbuf_addch(&re, '^');
+	for (p = ib->name; *p; p++) {
+		if (strchr("\\^$.|?*+()[]{}", *p))
+			strbuf_addch(&re, '\\');
+		strbuf_addch(&re, *p);
+	}
+	strbuf_addch(&re, '$');
+	strbuf_addf(&cmd, "%s --benchmark_filter=", parent->command);
+	shell_quote(&cmd, re.buf);
+	for (i = 0; i < ib->nr_metrics; i++) {
+		const struct metric_def *d = ib->metrics[i].def;
+		struct metric_def *own =
+			metric_def_new(d->name, d->unit, d->unit_label, d->direction, d->help);
+		compare_result_own_def(res, own);
+		defs[i] = own;
+	}
+	cb->name = strbuf_detach(&name);
+	cb->command = strbuf_detach(&cmd);
+	cb->case_defs = defs;
+	cb->nr_case_defs = ib->nr_metrics;
+	if (!parent->primary_origin[0])
+		cb->primary = (char *)"real_time"; /* gbench's own measure, unless set */
+	strbuf_release(&re);
+}
+
+static void gbench_case_release(struct bench_config *cb)
+{
+	free(cb->name);
+	free(cb->command);
+	free(cb->case_defs);
+}
+
+/* One benchmark's sampling loop, recorded as the next outcome of out. */
+static int compare_one(const struct compare_request *req, const struct bench_config *bench,
+		       struct compare_result *out, size_t *alloc, int64_t machine_id, struct rng *rng)
+{
+	struct bench_ctx c = { 0 };
+	struct bench_outcome *b;
+	int ret;
+	ALLOC_GROW(out->benches, out->nr_benches + 1, *alloc);
+	b = &out->benches[out->nr_benches++];
+	memset(b, 0, sizeof(*b));
+	b->name = xstrdup(bench->name);
+	c.req = req;
+	c.bench = bench;
+	c.out = b;
+	c.machine_id = machine_id;
+	c.comparison_id = out->comparison_id;
+	c.rng = rng;
+	ret = compare_bench(req, bench, &c);
+	free(c.defs);
+	free(c.log_prefix);
+	progress_clear(req);
+	if (ret && ret != RP_EINTERRUPT && !interrupt_requested()) {
+		/* Its verdicts were never computed: say so rather than show empty rows. */
+		free(b->error);
+		b->error = xstrdup("not completed: see the error above");
+		b->nr_metrics = 0;
+	}
+	return ret;
+}
+
 int compare_execute(const struct compare_request *req, struct compare_result *out)
 {
 	struct store_comparison comp = { 0 };
 	struct rng rng;
 	int64_t machine_id;
-	size_t i;
+	size_t i, alloc = 0;
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -685,33 +878,25 @@ int compare_execute(const struct compare_request *req, struct compare_result *ou
 	if (store_comparison_new(req->st, &comp))
 		return RP_EINTERNAL;
 	out->comparison_id = comp.id;
-	out->benches = xcalloc(req->cfg->nr_benches ? req->cfg->nr_benches : 1,
-			       sizeof(*out->benches));
-
-	for (i = 0; i < req->cfg->nr_benches; i++) {
-		struct bench_ctx c = { 0 };
-		struct bench_outcome *b = &out->benches[out->nr_benches++];
-		b->name = xstrdup(req->cfg->benches[i].name);
-		c.req = req;
-		c.bench = &req->cfg->benches[i];
-		c.out = b;
-		c.machine_id = machine_id;
-		c.comparison_id = comp.id;
-		c.rng = &rng;
-		ret = compare_bench(req, c.bench, &c);
-		free(c.defs);
-		free(c.log_prefix);
-		progress_clear(req);
+	for (i = 0; i < req->cfg->nr_benches && !ret; i++) {
+		const struct bench_config *bench = &req->cfg->benches[i];
+		if (bench->format == BENCH_GBENCH) {
+			struct import_set cases;
+			memset(&cases, 0, sizeof(cases));
+			ret = gbench_discover(req, bench, comp.id, &cases);
+			for (size_t k = 0; !ret && k < cases.nr_benches; k++) {
+				struct bench_config cb;
+				gbench_case_init(&cb, bench, &cases.benches[k], out);
+				ret = compare_one(req, &cb, out, &alloc, machine_id, &rng);
+				gbench_case_release(&cb);
+			}
+			import_set_release(&cases);
+		} else {
+			ret = compare_one(req, bench, out, &alloc, machine_id, &rng);
+		}
 		if (ret == RP_EINTERRUPT || interrupt_requested()) {
 			out->interrupted = true;
 			ret = 0;
-			break;
-		}
-		if (ret) {
-			/* Its verdicts were never computed: say so rather than show empty rows. */
-			free(b->error);
-			b->error = xstrdup("not completed: see the error above");
-			b->nr_metrics = 0;
 			break;
 		}
 	}

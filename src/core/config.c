@@ -58,6 +58,7 @@ static void bench_copy_defaults(struct bench_config *dst, const struct bench_con
 	dst->max_runs = def->max_runs;
 	dst->warmup = def->warmup;
 	dst->timeout_ns = def->timeout_ns;
+	dst->format = def->format;
 	dst->time_budget_ns = def->time_budget_ns;
 }
 
@@ -309,12 +310,16 @@ out:
 	return ret;
 }
 
-const struct metric_def **bench_reported_defs(const struct bench_config *b)
+const struct metric_def **bench_runtime_defs(const struct bench_config *b, size_t *n)
 {
-	const struct metric_def **defs = xcalloc(b->nr_reported + 1, sizeof(*defs));
+	const struct metric_def **defs =
+		xcalloc(b->nr_reported + b->nr_case_defs + 1, sizeof(*defs));
 	size_t i;
 	for (i = 0; i < b->nr_reported; i++)
 		defs[i] = b->reported[i].def;
+	for (i = 0; i < b->nr_case_defs; i++)
+		defs[b->nr_reported + i] = b->case_defs[i];
+	*n = b->nr_reported + b->nr_case_defs;
 	return defs;
 }
 
@@ -339,6 +344,14 @@ static int bench_set(struct bench_config *b, const char *key, const char *value,
 			 origin);
 	} else if (!strncmp(key, "metric.", 7)) {
 		return reported_metric_add(b, key + 7, value, origin);
+	} else if (!strcmp(key, "format")) {
+		if (!strcmp(value, "plain"))
+			b->format = BENCH_PLAIN;
+		else if (!strcmp(value, "gbench"))
+			b->format = BENCH_GBENCH;
+		else
+			return bad_value(origin, key, value,
+					 "plain, or gbench for a Google Benchmark binary");
 	} else if (!strcmp(key, "tolerance")) {
 		if (parse_percent(value, &b->tolerance) || b->tolerance <= 0)
 			return bad_value(origin, key, value, "a percentage such as 2%");
@@ -584,17 +597,19 @@ int config_read(struct config *cfg, const char *path)
 /* The metrics and primary lists name known metrics (built-in or this benchmark's own). */
 static int bench_check_metrics(const struct bench_config *b)
 {
-	const struct metric_def **extra = bench_reported_defs(b), **defs = NULL;
-	size_t n;
+	if (b->format == BENCH_GBENCH)
+		return 0; /* its metrics are known after the discovery run (compare.c) */
+	size_t n, n_extra;
+	const struct metric_def **extra = bench_runtime_defs(b, &n_extra), **defs = NULL;
 	int ret = metric_parse_list_with(b->metrics, b->metrics_origin[0] ? b->metrics_origin
 									: "metrics",
-					 extra, b->nr_reported, &defs, &n);
+					 extra, n_extra, &defs, &n);
 	free(defs);
 	defs = NULL;
 	if (!ret)
 		ret = metric_parse_list_with(b->primary, b->primary_origin[0] ? b->primary_origin
 									   : "primary",
-					     extra, b->nr_reported, &defs, &n);
+					     extra, n_extra, &defs, &n);
 	free(defs);
 	free(extra);
 	return ret;

@@ -12,7 +12,7 @@
  *   [defaults]           any benchmark option, for every benchmark
  *   [benchmark "NAME"]   command and benchmark options
  * Benchmark options: metrics, primary, tolerance, runs (MIN..MAX), warmup, timeout,
- * time-budget. Command-line flags are applied through config_set() with the flag as
+ * time-budget, format (plain or gbench), metric.NAME. Command-line flags are applied through config_set() with the flag as
  * origin, so that they are validated by the same code and override every section.
  */
 
@@ -29,6 +29,11 @@ struct reported_metric {
 	char origin[64];
 };
 
+enum bench_format {
+	BENCH_PLAIN = 0, /* any program: revperf measures it (and reads metric.NAME) */
+	BENCH_GBENCH,    /* a Google Benchmark binary: one revperf benchmark per case */
+};
+
 struct bench_config {
 	char *name;
 	char *command;
@@ -43,6 +48,10 @@ struct bench_config {
 	char metrics_origin[64], primary_origin[64]; /* where those lists were set */
 	struct reported_metric *reported;
 	size_t nr_reported, alloc_reported;
+	enum bench_format format;
+	/* a case of a gbench benchmark (set by compare, not by the file): its metrics */
+	const struct metric_def **case_defs;
+	size_t nr_case_defs;
 };
 
 struct config {
@@ -92,8 +101,11 @@ int config_finish(struct config *cfg);
  */
 int config_select(struct config *cfg, const char *names);
 
-/* The run-time metric definitions of b's reported metrics, in an array the caller frees. */
-const struct metric_def **bench_reported_defs(const struct bench_config *b);
+/*
+ * The run-time metric definitions of b (its metric.NAME ones, then a gbench case's), in an
+ * array the caller frees (the definitions stay b's); *n is their number.
+ */
+const struct metric_def **bench_runtime_defs(const struct bench_config *b, size_t *n);
 
 /* The benchmark called name, or NULL. */
 struct bench_config *config_bench(struct config *cfg, const char *name);

@@ -665,3 +665,117 @@ int store_verdict_save(struct store *st, int64_t comparison_id, int64_t benchmar
 	sqlite3_finalize(stmt);
 	return rc == SQLITE_DONE ? 0 : db_error(st, "cannot record a verdict");
 }
+
+int store_transaction_begin(struct store *st)
+{
+	return exec_sql(st, "BEGIN IMMEDIATE");
+}
+
+int store_transaction_commit(struct store *st)
+{
+	return exec_sql(st, "COMMIT");
+}
+
+void store_transaction_rollback(struct store *st)
+{
+	if (st && !sqlite3_get_autocommit(st->db))
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int store_build_runs_delete(struct store *st, int64_t build_id)
+{
+	sqlite3_stmt *stmt = prepare(st, "DELETE FROM runs WHERE build_id = ?1");
+	int rc;
+	if (!stmt)
+		return RP_EINTERNAL;
+	sqlite3_bind_int64(stmt, 1, build_id);
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE ? 0 : db_error(st, "cannot delete the runs of a build");
+}
+
+/* One run of store_import_runs(): the row, then its metric values (statements prepared). */
+static int import_run_one(struct store *st, sqlite3_stmt *run_stmt, sqlite3_stmt *value_stmt,
+			  const struct store_run *t, const char *const *names, const double *values,
+			  size_t nr_metrics)
+{
+	char side[2] = { t->side, 0 };
+	int64_t id;
+	size_t k;
+	sqlite3_reset(run_stmt);
+	sqlite3_bind_int64(run_stmt, 1, t->build_id);
+	sqlite3_bind_int64(run_stmt, 2, t->benchmark_id);
+	sqlite3_bind_int64(run_stmt, 3, t->machine_id);
+	if (t->comparison_id)
+		sqlite3_bind_int64(run_stmt, 4, t->comparison_id);
+	else
+		sqlite3_bind_null(run_stmt, 4);
+	bind_text(run_stmt, 5, side);
+	sqlite3_bind_int(run_stmt, 6, t->warmup);
+	bind_text(run_stmt, 7, run_status_name(t->status));
+	sqlite3_bind_int(run_stmt, 8, t->exit_code);
+	sqlite3_bind_int(run_stmt, 9, t->signal);
+	bind_text(run_stmt, 10, t->detail && *t->detail ? t->detail : NULL);
+	bind_text(run_stmt, 11, t->log_path);
+	sqlite3_bind_int64(run_stmt, 12, t->started_at);
+	bind_real(run_stmt, 13, t->loadavg);
+	sqlite3_bind_int64(run_stmt, 14, t->log_offset);
+	sqlite3_bind_int64(run_stmt, 15, t->log_length);
+	if (t->pair_seq)
+		sqlite3_bind_int64(run_stmt, 16, t->pair_seq);
+	else
+		sqlite3_bind_null(run_stmt, 16);
+	if (sqlite3_step(run_stmt) != SQLITE_ROW)
+		return db_error(st, "cannot record an imported run");
+	id = sqlite3_column_int64(run_stmt, 0);
+	/* RETURNING: the statement finishes only when stepped to its end. */
+	if (sqlite3_step(run_stmt) != SQLITE_DONE)
+		return db_error(st, "cannot record an imported run");
+	for (k = 0; k < nr_metrics; k++) {
+		if (!isfinite(values[k]))
+			continue;
+		sqlite3_reset(value_stmt);
+		sqlite3_bind_int64(value_stmt, 1, id);
+		bind_text(value_stmt, 2, names[k]);
+		sqlite3_bind_double(value_stmt, 3, values[k]);
+		if (sqlite3_step(value_stmt) != SQLITE_DONE)
+			return db_error(st, "cannot record an imported metric value");
+	}
+	return 0;
+}
+
+int store_import_runs(struct store *st, const struct store_run *tmpl, const char *const *names,
+		      const double *values, size_t nr_metrics, size_t nr_runs)
+{
+	sqlite3_stmt *run_stmt = NULL, *value_stmt = NULL;
+	size_t i;
+	int ret = RP_EINTERNAL;
+
+	if (exec_sql(st, "SAVEPOINT import_runs"))
+		return RP_EINTERNAL;
+	run_stmt = prepare(st, "INSERT INTO runs(build_id, benchmark_id, machine_id,"
+			       " comparison_id, side, warmup, status, exit_code, signal, detail,"
+			       " log_path, started_at, loadavg, log_offset, log_length, pair_seq)"
+			       " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+			       " ?15, ?16) RETURNING id");
+	value_stmt = prepare(st, "INSERT INTO metric_values(run_id, metric, value)"
+				 " VALUES(?1, ?2, ?3)");
+	if (!run_stmt || !value_stmt)
+		goto out;
+	for (i = 0; i < nr_runs; i++)
+		if (import_run_one(st, run_stmt, value_stmt, tmpl, names, values + i * nr_metrics,
+				   nr_metrics))
+			goto out;
+	ret = 0;
+out:
+	sqlite3_finalize(run_stmt);
+	sqlite3_finalize(value_stmt);
+	/* Outside a transaction, RELEASE is the commit and may fail: then roll back too. */
+	if (!ret && exec_sql(st, "RELEASE import_runs"))
+		ret = RP_EINTERNAL;
+	if (ret) {
+		sqlite3_exec(st->db, "ROLLBACK TO import_runs", NULL, NULL, NULL);
+		sqlite3_exec(st->db, "RELEASE import_runs", NULL, NULL, NULL);
+	}
+	return ret;
+}

@@ -136,6 +136,30 @@ int store_verdict_save(struct store *st, int64_t comparison_id, int64_t benchmar
 		       const char *metric, bool primary, const char *verdict,
 		       const struct verdict_result *r, size_t n_pairs, double q_bh);
 
+/*
+ * One transaction spanning several calls (an import: build, benchmarks and runs are
+ * stored together or not at all). Inside it, call only functions that do not open a
+ * transaction of their own: store_machine, store_revision, store_build_save,
+ * store_benchmark, store_build_runs_delete, store_import_runs (store_run_insert opens
+ * one). Each returns 0 or RP_EINTERNAL; rollback cannot fail (and accepts no open
+ * transaction). Not nestable.
+ */
+int store_transaction_begin(struct store *st);
+int store_transaction_commit(struct store *st);
+void store_transaction_rollback(struct store *st);
+
+/* Deletes every run (and its metric values) of a build: a re-import replaces the last. */
+int store_build_runs_delete(struct store *st, int64_t build_id);
+
+/*
+ * Inserts nr_runs runs that are copies of *tmpl (its id is ignored), run i with the
+ * metric values values[i * nr_metrics + k] named names[k]; non-finite values are skipped
+ * (the run lacks that metric). Atomic on its own (a savepoint), and also inside
+ * store_transaction_begin(). Returns 0 or RP_EINTERNAL.
+ */
+int store_import_runs(struct store *st, const struct store_run *tmpl, const char *const *names,
+		      const double *values, size_t nr_metrics, size_t nr_runs);
+
 enum run_status run_status_parse(const char *s);
 
 #endif

@@ -1,0 +1,124 @@
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "collect/machine.h"
+#include "core/build.h"
+#include "core/import.h"
+#include "core/import_store.h"
+#include "core/revision.h"
+#include "core/store.h"
+#include "util/common.h"
+
+#define MAX_FILES 64
+
+static struct {
+	const char *rev, *state_dir;
+	bool quiet;
+} o;
+
+static const struct option import_options[] = {
+	{ OPT_STRING, 'r', "rev", "REV", "the revision the results belong to (any expression git "
+					 "accepts; required)", &o.rev, NULL },
+	{ OPT_STRING, 0, "state-dir", "DIR", "where results live (default .revperf/ at the "
+					     "repository root)", &o.state_dir, NULL },
+	{ OPT_FLAG, 'q', "quiet", NULL, "no summary line", &o.quiet, NULL },
+	OPT_END_MARKER,
+};
+static const char *const import_usage[] = {
+	"import --rev REV FILE...",
+	NULL,
+};
+const struct command_help import_help = {
+	"import", import_usage,
+	"Stores results measured by another tool as results of the revision REV in\n"
+	".revperf/revperf.db: hyperfine exports (--export-json, per-run times) and Google\n"
+	"Benchmark JSON (--benchmark_format=json, with --benchmark_repetitions). Each file is\n"
+	"stored in one transaction, as a build \"import:FORMAT:FILE\" of the revision with a\n"
+	"run per sample; importing a file of the same name again replaces it. The results\n"
+	"were measured elsewhere: the machine recorded is the one that imports them. To judge\n"
+	"two files directly, see `revperf compare --import`. Details: docs/import.md.\n"
+	"Exit status: 0 stored, 2 usage or input error (nothing stored), 3 internal failure.",
+	import_options,
+};
+
+static void print_summary(const struct import_set *set, const struct revision *rev,
+			  const struct import_store_summary *s)
+{
+	printf("imported %s (%s): %zu benchmark%s, %zu run%s as results of %.12s (%s)", set->origin,
+	       set->source, s->nr_benches, s->nr_benches == 1 ? "" : "s", s->nr_runs,
+	       s->nr_runs == 1 ? "" : "s", rev->sha, rev->expr);
+	if (s->nr_excluded)
+		printf("; %zu run%s excluded", s->nr_excluded, s->nr_excluded == 1 ? "" : "s");
+	if (s->replaced)
+		printf("; replaces the earlier import of this file");
+	putchar('\n');
+}
+
+int cmd_import(int argc, char **argv)
+{
+	const char *files[MAX_FILES];
+	struct import_set sets[MAX_FILES];
+	struct repo *repo = NULL;
+	struct revision rev = { 0 };
+	struct state_dir sd = { NULL, NULL, NULL, NULL };
+	struct store *st = NULL;
+	struct machine_info machine;
+	char cwd[4096];
+	int n, i, ret = EXIT_USAGE, err;
+
+	memset(&o, 0, sizeof(o));
+	memset(sets, 0, sizeof(sets));
+	n = parse_options(argc, argv, &import_help, files, MAX_FILES);
+	if (n == -2) {
+		ret = EXIT_OK;
+		goto out;
+	}
+	if (n < 0)
+		goto out;
+	if (!o.rev) {
+		usage_error("import", "--rev REV is required: the revision the results belong to");
+		goto out;
+	}
+	if (n == 0) {
+		usage_error("import", "expected a result FILE (hyperfine or Google Benchmark JSON)");
+		goto out;
+	}
+	/* Every file is read before anything is stored: a bad one stores nothing. */
+	for (i = 0; i < n; i++)
+		if ((err = import_read_file(files[i], &sets[i]))) {
+			ret = rp_err_exit_code(err);
+			goto out;
+		}
+	if (!getcwd(cwd, sizeof(cwd))) {
+		error("cannot read the current directory: %s", strerror(errno));
+		goto out;
+	}
+	if ((err = repo_open(cwd, &repo)) || (err = repo_resolve(repo, o.rev, &rev)) ||
+	    (err = state_dir_open(repo_workdir(repo), o.state_dir, &sd)) ||
+	    (err = store_open(sd.db_path, &st))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	machine_info_read(&machine);
+	for (i = 0; i < n; i++) {
+		struct import_store_summary summary;
+		if ((err = import_store(st, &rev, &sets[i], &machine, &summary))) {
+			ret = rp_err_exit_code(err);
+			goto out;
+		}
+		if (!o.quiet)
+			print_summary(&sets[i], &rev, &summary);
+	}
+	ret = EXIT_OK;
+out:
+	for (i = 0; i < MAX_FILES; i++)
+		import_set_release(&sets[i]);
+	store_close(st);
+	state_dir_release(&sd);
+	revision_release(&rev);
+	repo_close(repo);
+	return ret;
+}
