@@ -2,8 +2,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,7 +10,9 @@
 
 #include "analysis/stats.h"
 #include "core/fsutil.h"
+#include "core/gbench.h"
 #include "core/import.h"
+#include "core/run_output.h"
 #include "util/rng.h"
 #include "util/common.h"
 
@@ -108,161 +108,6 @@ static ns_t run_timeout(struct bench_ctx *c)
 }
 
 /*
- * Appends a header line for the next run to the side's log and returns the offset where
- * the run's own output will start, or -1 after an error.
- */
-static int64_t log_begin_run(const char *path, const char *header)
-{
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-	struct stat st;
-	size_t len = strlen(header);
-	int64_t off = -1;
-	if (fd < 0) {
-		error("cannot open log %s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (write(fd, header, len) != (ssize_t)len || fstat(fd, &st) < 0)
-		error("cannot write log %s: %s", path, strerror(errno));
-	else
-		off = (int64_t)st.st_size;
-	close(fd);
-	return off;
-}
-
-static int64_t file_size(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) < 0 ? -1 : (int64_t)st.st_size;
-}
-
-/* Reads [off, off + len) of a file (at most 256 MiB) into sb. */
-static int read_segment(const char *path, int64_t off, int64_t len, struct strbuf *sb)
-{
-	int fd;
-	ssize_t n;
-	if (len < 0 || len > (256 << 20))
-		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	strbuf_grow(sb, (size_t)len);
-	n = pread(fd, sb->buf + sb->len, (size_t)len, (off_t)off);
-	close(fd);
-	if (n < 0)
-		return -1;
-	sb->len += (size_t)n;
-	sb->buf[sb->len] = '\0';
-	return 0;
-}
-
-/* Mean steady-state iteration time from `revperf-iteration SECONDS` lines of a run's output. */
-static bool iterations_from_output(const char *out, double *value, bool *steady)
-{
-	double *it = NULL;
-	size_t n = 0, alloc = 0, first;
-	const char *p;
-	bool ok = false;
-	for (p = out; (p = strstr(p, "revperf-iteration ")) != NULL;) {
-		char *end;
-		double v;
-		bool at_line_start = p == out || p[-1] == '\n';
-		p += strlen("revperf-iteration ");
-		v = strtod(p, &end);
-		if (!at_line_start || end == p || !isfinite(v) || v < 0)
-			continue;
-		ALLOC_GROW(it, n + 1, alloc);
-		it[n++] = v;
-		p = end;
-	}
-	if (n) {
-		*steady = steady_state(it, n, 5, 0.02, &first, value);
-		ok = true;
-	}
-	free(it);
-	return ok;
-}
-
-/*
- * The value of a reported metric in a run's output: the first capture group of the last
- * match (or the mean over all matches). Returns true with *value, or false with a note for
- * the run (no match, or a match that is not a number): never a made-up zero.
- */
-static bool reported_value(const struct reported_metric *rm, const char *out, double *value,
-			   struct strbuf *note)
-{
-	regmatch_t m[2];
-	const char *p = out;
-	double sum = 0, last = 0;
-	size_t n = 0;
-	int eflags = 0;
-	while (*p && regexec(&rm->re, p, 2, m, eflags) == 0) {
-		char num[64], *end;
-		size_t len;
-		double v;
-		if (m[1].rm_so < 0) { /* the group did not take part in this match */
-			p += m[0].rm_eo > 0 ? m[0].rm_eo : 1;
-			continue;
-		}
-		len = (size_t)(m[1].rm_eo - m[1].rm_so);
-		snprintf(num, sizeof(num), "%.*s", (int)(len < 63 ? len : 63), p + m[1].rm_so);
-		v = strtod(num, &end);
-		while (*end == ' ')
-			end++;
-		if (end == num || *end || !isfinite(v) || len >= 63) {
-			strbuf_addf(note, "%smetric %s: '%s' is not a number (from /%s/)",
-				    note->len ? "; " : "", rm->def->name, num, rm->pattern);
-			return false;
-		}
-		sum += v;
-		last = v;
-		n++;
-		p += m[0].rm_eo > 0 ? m[0].rm_eo : 1;
-		eflags = REG_NOTBOL;
-		if (p > out && p[-1] == '\n')
-			eflags = 0;
-	}
-	if (!n) {
-		strbuf_addf(note, "%smetric %s: no match for /%s/ in the run's output",
-			    note->len ? "; " : "", rm->def->name, rm->pattern);
-		return false;
-	}
-	*value = rm->mean ? sum / (double)n : last;
-	return true;
-}
-
-/*
- * A gbench case's values from the JSON its run wrote: for each of the case's metrics the
- * mean over the run's repetitions. Missing values become notes, never zeros.
- */
-static void gbench_values(const struct bench_config *b, const char *path, const char **names,
-			  double *values, size_t *nv, struct strbuf *note)
-{
-	struct import_set set;
-	size_t i, j;
-	memset(&set, 0, sizeof(set));
-	if (import_read_file(path, &set) || set.nr_benches != 1) {
-		strbuf_addf(note, "%sno Google Benchmark result for this case in %s",
-			    note->len ? "; " : "", path);
-		import_set_release(&set);
-		return;
-	}
-	for (i = 0; i < b->nr_case_defs; i++) {
-		const struct import_metric *m = NULL;
-		for (j = 0; j < set.benches[0].nr_metrics; j++)
-			if (!strcmp(set.benches[0].metrics[j].def->name, b->case_defs[i]->name))
-				m = &set.benches[0].metrics[j];
-		if (!m || !m->n) {
-			strbuf_addf(note, "%sno %s in the Google Benchmark output",
-				    note->len ? "; " : "", b->case_defs[i]->name);
-			continue;
-		}
-		names[*nv] = b->case_defs[i]->name;
-		values[(*nv)++] = stats_mean(m->values, m->n);
-	}
-	import_set_release(&set);
-}
-
-/*
  * Executes one run of a side and stores it. Returns 0 (whatever the run's status),
  * RP_EINTERRUPT when the user interrupted, RP_EINTERNAL on a store or fork failure.
  */
@@ -284,7 +129,7 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	strbuf_addf(&log, "%s%c.log", c->log_prefix, side ? 'B' : 'A');
 	strbuf_addf(&header, "==> %s run %zu%s (%s) <==\n", side ? "target" : "baseline",
 		    c->seq[side], warmup ? ", warm-up" : "", s->label);
-	log_offset = log_begin_run(log.buf, header.buf);
+	log_offset = run_log_begin(log.buf, header.buf);
 	if (log_offset < 0)
 		goto out;
 	spec.command = s->command ? s->command : c->bench->command;
@@ -310,7 +155,7 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 		ret = RP_EINTERRUPT;
 		goto out;
 	}
-	log_length = file_size(log.buf) - log_offset;
+	log_length = run_log_size(log.buf) - log_offset;
 	if (log_length < 0)
 		log_length = 0;
 	strbuf_addstr(&detail, res.detail);
@@ -332,10 +177,10 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 		if (c->bench->nr_case_defs)
 			gbench_values(c->bench, gbench_out.buf, names, values, &nv, &detail);
 		have_output = (c->want_iterations || c->bench->nr_reported) &&
-				   !read_segment(log.buf, log_offset, log_length, &output);
+				   !run_log_read(log.buf, log_offset, log_length, &output);
 		for (i = 0; have_output && i < c->bench->nr_reported; i++) {
 			double v;
-			if (reported_value(&c->bench->reported[i], output.buf, &v, &detail)) {
+			if (run_output_reported(&c->bench->reported[i], output.buf, &v, &detail)) {
 				names[nv] = c->bench->reported[i].def->name;
 				values[nv++] = v;
 			}
@@ -343,7 +188,7 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 		if (c->want_iterations) {
 			double v;
 			bool steady;
-			bool found = have_output && iterations_from_output(output.buf, &v, &steady);
+			bool found = have_output && run_output_iterations(output.buf, &v, &steady);
 			if (found) {
 				names[nv] = "iteration";
 				values[nv++] = v;
@@ -702,119 +547,6 @@ static int save_verdicts(const struct compare_request *req, struct compare_resul
 		}
 	}
 	return 0;
-}
-
-/* Appends s to sb quoted for /bin/sh (single quotes). */
-static void shell_quote(struct strbuf *sb, const char *s)
-{
-	strbuf_addch(sb, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			strbuf_addstr(sb, "'\\''");
-		else
-			strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '\'');
-}
-
-/*
- * The discovery run of a Google Benchmark binary: once, in the target's worktree, every
- * case with one repetition, to learn the cases and their metrics (real_time, cpu_time,
- * user counters). Returns 0, or RP_EINPUT with an error naming the log.
- */
-static int gbench_discover(const struct compare_request *req, const struct bench_config *b,
-			   int64_t comparison_id, struct import_set *cases)
-{
-	struct strbuf dir = STRBUF_INIT, out = STRBUF_INIT, log = STRBUF_INIT, cmd = STRBUF_INIT;
-	struct proc_spec spec = { 0 };
-	struct proc_result res;
-	int ret = RP_EINTERNAL;
-	strbuf_addf(&dir, "%s/runs/%lld", req->sd->logs, (long long)comparison_id);
-	if (mkdir_p(dir.buf))
-		goto out;
-	strbuf_addf(&out, "%s/discovery-%zu.json", dir.buf, (size_t)(b - req->cfg->benches));
-	strbuf_addf(&log, "%s/discovery-%zu.log", dir.buf, (size_t)(b - req->cfg->benches));
-	strbuf_addf(&cmd, "%s --benchmark_repetitions=1 --benchmark_out=", b->command);
-	shell_quote(&cmd, out.buf);
-	strbuf_addstr(&cmd, " --benchmark_out_format=json");
-	spec.command = cmd.buf;
-	spec.cwd = req->b.cwd;
-	spec.log_path = log.buf;
-	spec.timeout_ns = b->timeout_ns ? b->timeout_ns : FIRST_RUN_TIMEOUT_NS;
-	if (proc_run(&spec, &res))
-		goto out;
-	ret = RP_EINPUT;
-	if (res.status != RUN_OK) {
-		error("benchmark '%s' (format = gbench): the discovery run failed (%s); see %s",
-		      b->name, res.detail, log.buf);
-		goto out;
-	}
-	if (!path_exists(out.buf)) {
-		error("benchmark '%s' (format = gbench): the discovery run wrote no "
-		      "--benchmark_out file; is '%s' a Google Benchmark binary? see %s",
-		      b->name, b->command, log.buf);
-		goto out;
-	}
-	if (import_read_file(out.buf, cases))
-		goto out;
-	if (!cases->nr_benches) {
-		error("benchmark '%s' (format = gbench): the binary ran no benchmark case; see %s",
-		      b->name, log.buf);
-		goto out;
-	}
-	ret = 0;
-out:
-	strbuf_release(&dir);
-	strbuf_release(&out);
-	strbuf_release(&log);
-	strbuf_release(&cmd);
-	return ret;
-}
-
-/*
- * The revperf benchmark of one gbench case: the parent's options, the name PARENT/CASE,
- * the command restricted to the case, and the case's metrics (handed to res). Release the
- * returned name and command with gbench_case_release().
- */
-static void gbench_case_init(struct bench_config *cb, const struct bench_config *parent,
-			     const struct import_bench *ib, struct compare_result *res)
-{
-	struct strbuf name = STRBUF_INIT, cmd = STRBUF_INIT, re = STRBUF_INIT;
-	const struct metric_def **defs = xcalloc(ib->nr_metrics + 1, sizeof(*defs));
-	const char *p;
-	size_t i;
-	*cb = *parent; /* shallow: only name, command, primary and case_defs differ */
-	strbuf_addf(&name, "%s/%s", parent->name, ib->name);
-	strbuf_addch(&re, '^');
-	for (p = ib->name; *p; p++) {
-		if (strchr("\\^$.|?*+()[]{}", *p))
-			strbuf_addch(&re, '\\');
-		strbuf_addch(&re, *p);
-	}
-	strbuf_addch(&re, '$');
-	strbuf_addf(&cmd, "%s --benchmark_filter=", parent->command);
-	shell_quote(&cmd, re.buf);
-	for (i = 0; i < ib->nr_metrics; i++) {
-		const struct metric_def *d = ib->metrics[i].def;
-		struct metric_def *own =
-			metric_def_new(d->name, d->unit, d->unit_label, d->direction, d->help);
-		compare_result_own_def(res, own);
-		defs[i] = own;
-	}
-	cb->name = strbuf_detach(&name);
-	cb->command = strbuf_detach(&cmd);
-	cb->case_defs = defs;
-	cb->nr_case_defs = ib->nr_metrics;
-	if (!parent->primary_origin[0])
-		cb->primary = (char *)"real_time"; /* gbench's own measure, unless set */
-	strbuf_release(&re);
-}
-
-static void gbench_case_release(struct bench_config *cb)
-{
-	free(cb->name);
-	free(cb->command);
-	free(cb->case_defs);
 }
 
 /* One benchmark's sampling loop, recorded as the next outcome of out. */

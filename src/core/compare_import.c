@@ -113,7 +113,13 @@ static void judge_bench(struct compare_result *res, const struct import_set *sa,
 	size_t i, alloc;
 	bool decided = true, measured_primary = false;
 
-	bo->name = xstrdup(any->name);
+	if (ba && bb && strcmp(ba->name, bb->name)) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s vs %s", ba->name, bb->name);
+		bo->name = strbuf_detach(&sb);
+	} else {
+		bo->name = xstrdup(any->name);
+	}
 	bo->tolerance = tolerance;
 	bo->ci_alpha = res->alpha;
 	bo->ok_a = ba ? ba->nr_samples : 0;
@@ -133,14 +139,14 @@ static void judge_bench(struct compare_result *res, const struct import_set *sa,
 	for (i = 0; ba && i < ba->nr_metrics; i++) {
 		const struct import_metric *ma = &ba->metrics[i];
 		const struct import_metric *mb = bb ? import_bench_metric(bb, ma->def->name) : NULL;
-		judge_metric(res, sa, sb, any->name, &bo->metrics[bo->nr_metrics++], ma, mb,
+		judge_metric(res, sa, sb, bo->name, &bo->metrics[bo->nr_metrics++], ma, mb,
 			     bb != NULL, i == 0, tolerance);
 	}
 	for (i = 0; bb && i < bb->nr_metrics; i++) {
 		const struct import_metric *mb = &bb->metrics[i];
 		if (ba && import_bench_metric(ba, mb->def->name))
 			continue;
-		judge_metric(res, sa, sb, any->name, &bo->metrics[bo->nr_metrics++], NULL, mb,
+		judge_metric(res, sa, sb, bo->name, &bo->metrics[bo->nr_metrics++], NULL, mb,
 			     ba != NULL, !ba && i == 0, tolerance);
 	}
 	for (i = 0; i < bo->nr_metrics; i++) {
@@ -207,19 +213,32 @@ int compare_imported(const struct import_set *a, const struct import_set *b, dou
 	}
 	for (i = 0; i < a->nr_benches; i++)
 		common += import_set_find(b, a->benches[i].name) != NULL;
-	if (!common) {
+	if (!common && a->nr_benches != b->nr_benches) {
 		error("%s and %s have no benchmark in common (hyperfine: the same command or "
 		      "--command-name; Google Benchmark: the same case names)",
 		      out->base_label, out->target_label);
 		goto out;
 	}
 	out->benches = xcalloc(a->nr_benches + b->nr_benches, sizeof(*out->benches));
-	for (i = 0; i < a->nr_benches; i++)
-		judge_bench(out, a, b, &a->benches[i], import_set_find(b, a->benches[i].name),
-			    tolerance);
-	for (i = 0; i < b->nr_benches; i++)
-		if (!import_set_find(a, b->benches[i].name))
-			judge_bench(out, a, b, NULL, &b->benches[i], tolerance);
+	if (!common) {
+		/*
+		 * Commands often differ only by the path of the build they ran (./old/prog vs
+		 * ./new/prog): with no name in common, the i-th of a is the i-th of b.
+		 */
+		warning("%s and %s have no benchmark name in common; pairing their %zu "
+			"benchmark%s in order (name them alike with hyperfine --command-name)",
+			out->base_label, out->target_label, a->nr_benches,
+			a->nr_benches == 1 ? "" : "s");
+		for (i = 0; i < a->nr_benches; i++)
+			judge_bench(out, a, b, &a->benches[i], &b->benches[i], tolerance);
+	} else {
+		for (i = 0; i < a->nr_benches; i++)
+			judge_bench(out, a, b, &a->benches[i],
+				    import_set_find(b, a->benches[i].name), tolerance);
+		for (i = 0; i < b->nr_benches; i++)
+			if (!import_set_find(a, b->benches[i].name))
+				judge_bench(out, a, b, NULL, &b->benches[i], tolerance);
+	}
 	adjust_q(out);
 	ret = 0;
 out:
