@@ -5,3 +5,4 @@ here=$(dirname "$0")
 echo "== overhead";             "$here/overhead.sh" "$1" 1000 3
 echo "== sensitivity";          "$here/sensitivity.sh" "$1" 10
 echo "== A/A false verdicts";   "$here/aa_false_verdicts.sh" "$1" 100
+echo "== bindiff";               "$here/bindiff.sh" "$1" 20000 10
