@@ -44,12 +44,14 @@ demo: build
 bench: build
 	@./bench/run-all.sh $(BUILD)/revperf
 
-# Not part of `make test`: fuzzes the ELF and symbol reader for FUZZ_SECONDS (clang).
+# Not part of `make test`: fuzzes the ELF and symbol reader, then the JSON importers
+# (hyperfine, Google Benchmark), for FUZZ_SECONDS each (clang).
 fuzz: deps
 	@cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DREVPERF_FUZZ=ON $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(BUILD_FUZZ) --target fuzz_elf -j $(JOBS)
+	@cmake --build $(BUILD_FUZZ) --target fuzz_elf fuzz_import -j $(JOBS)
 	@./tests/fuzz/run.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_elf $(FUZZ_SECONDS)
+	@./tests/fuzz/run_import.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_import $(FUZZ_SECONDS)
 
 format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')

@@ -83,7 +83,8 @@ int cmd_import(int argc, char **argv)
 		goto out;
 	}
 	if (n == 0) {
-		usage_error("import", "expected a result FILE (hyperfine or Google Benchmark JSON)");
+		usage_error("import",
+			    "expected a result FILE (hyperfine or Google Benchmark JSON)");
 		goto out;
 	}
 	/* Every file is read before anything is stored: a bad one stores nothing. */

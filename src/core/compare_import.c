@@ -73,12 +73,13 @@ static void judge_metric(struct compare_result *res, const struct import_set *sa
 			"values >= 0, so it is not compared",
 			bench, any->def->name);
 	} else if (na < 2 || nb < 2) {
+		const char *hint = strcmp(sa->source, "gbench")
+					   ? ""
+					   : " (run with --benchmark_repetitions=N)";
 		if (primary)
-			warning("benchmark '%s': metric %s has %zu and %zu samples; at least 2 per side "
-				"are needed%s",
-				bench, any->def->name, na, nb,
-				strcmp(sa->source, "gbench") ? ""
-							      : " (run with --benchmark_repetitions=N)");
+			warning("benchmark '%s': metric %s has %zu and %zu samples; at least 2 "
+				"per side are needed%s",
+				bench, any->def->name, na, nb, hint);
 	} else {
 		struct verdict_opts opts = { res->alpha, tolerance, any->def->direction };
 		mo->measured = verdict_decide(va, na, vb, nb, &opts, &mo->r) == 0;

@@ -693,8 +693,8 @@ static int parse_as(const char *text, size_t len, const char *origin, enum impor
 		bool hf = json_object_get(root, "results") != NULL;
 		bool gb = json_object_get(root, "benchmarks") != NULL;
 		if (hf && gb) {
-			ret = bad(&c, "has both \"results\" and \"benchmarks\": neither a hyperfine "
-				      "export nor Google Benchmark JSON");
+			ret = bad(&c, "has both \"results\" and \"benchmarks\": neither a "
+				      "hyperfine export nor Google Benchmark JSON");
 			goto out;
 		}
 		if (!hf && !gb) {

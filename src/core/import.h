@@ -55,7 +55,8 @@ void import_set_release(struct import_set *s);
  * NUL-terminated. Thread-safe; *out is the caller's to release with import_set_release().
  */
 int import_parse(const char *text, size_t len, const char *origin, struct import_set *out);
-int import_parse_hyperfine(const char *text, size_t len, const char *origin, struct import_set *out);
+int import_parse_hyperfine(const char *text, size_t len, const char *origin,
+			   struct import_set *out);
 int import_parse_gbench(const char *text, size_t len, const char *origin, struct import_set *out);
 
 /* Reads path (at most 256 MiB) and parses it. RP_EINPUT on a missing or unreadable file. */

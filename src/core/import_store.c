@@ -77,14 +77,17 @@ int import_store(struct store *st, const struct revision *rev, const struct impo
 	tmpl.started_at = (int64_t)time(NULL);
 	tmpl.loadavg = NAN; /* not known: measured elsewhere */
 	for (i = 0; i < set->nr_benches; i++) {
+		out->nr_excluded += set->benches[i].nr_excluded;
+		/* A case whose every repetition failed has nothing to store. */
+		if (!set->benches[i].nr_samples)
+			continue;
 		if (store_bench(st, &set->benches[i], bench_cmd.buf, &tmpl, &out->nr_runs))
 			goto out;
-		out->nr_excluded += set->benches[i].nr_excluded;
+		out->nr_benches++;
 	}
 	if (store_transaction_commit(st))
 		goto out;
 	out->build_id = build.id;
-	out->nr_benches = set->nr_benches;
 	ret = 0;
 out:
 	if (ret)

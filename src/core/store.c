@@ -756,8 +756,8 @@ int store_import_runs(struct store *st, const struct store_run *tmpl, const char
 	run_stmt = prepare(st, "INSERT INTO runs(build_id, benchmark_id, machine_id,"
 			       " comparison_id, side, warmup, status, exit_code, signal, detail,"
 			       " log_path, started_at, loadavg, log_offset, log_length, pair_seq)"
-			       " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-			       " ?15, ?16) RETURNING id");
+			       " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
+			       " ?14, ?15, ?16) RETURNING id");
 	value_stmt = prepare(st, "INSERT INTO metric_values(run_id, metric, value)"
 				 " VALUES(?1, ?2, ?3)");
 	if (!run_stmt || !value_stmt)

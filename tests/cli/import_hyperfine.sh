@@ -1,0 +1,77 @@
+# compare --import with hyperfine exports produced here: a slower command is worse (exit 1),
+# the reverse better, the same command on both sides never worse or better; excluded runs.
+. "$SRCDIR/tests/cli/lib/common.bash"
+command -v hyperfine >/dev/null || fail "hyperfine is not installed (scripts/install-deps.sh installs it)"
+
+hf() { # OUT COMMAND...: ten runs, no shell, exported per run
+	local out=$1; shift
+	hyperfine -N --runs 10 --warmup 1 --style none --export-json "$out" "$@" >/dev/null 2>hf.err ||
+		{ cat hf.err; fail "hyperfine failed"; }
+}
+hf a.json 'sleep 0.01'
+hf b.json 'sleep 0.02'
+hf a2.json 'sleep 0.01'
+
+# Twice as long: worse, whatever the format.
+expect_exit 1 "$REVPERF" compare --import a.json b.json -f json
+python3 - out.txt <<'PY' || fail "slower command not judged worse"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["baseline"]["label"] == "a.json" and d["target"]["label"] == "b.json", d
+assert d["exit_code"] == 1, d["exit_code"]
+[b] = d["benchmarks"]
+m = b["metrics"][0]
+assert m["name"] == "wall" and m["primary"] and m["unit"] == "s", m
+assert m["verdict"] == "worse", m
+assert m["method"] == "welch" and m["pairs"] == 0, m   # imported samples are not pairs
+assert m["baseline"]["n"] == 10 and m["target"]["n"] == 10, m
+assert 1.3 < m["ratio"] < 3, m["ratio"]
+assert m["q_bh"] is not None and m["q_bh"] >= m["p"] - 1e-12, m
+PY
+# the two commands differ: paired in order, with a warning that says so
+expect_grep 'no benchmark name in common; pairing their 1 benchmark in order' err.txt
+expect_exit 1 "$REVPERF" compare --import a.json b.json
+expect_grep '^  wall \* +worse ' out.txt
+expect_grep '^baseline a.json  vs  target b.json' out.txt
+expect_exit 1 "$REVPERF" compare --import a.json b.json -f markdown
+expect_grep '\| wall \(primary\) \| :red_circle: \*\*worse\*\* \|' out.txt
+
+# Reversed: better, no regression.
+expect_exit 0 "$REVPERF" compare --import b.json a.json -f json
+[ "$(json_get out.txt "d['benchmarks'][0]['metrics'][0]['verdict']")" = better ] || fail "reverse not better"
+
+# The same command on both sides (A/A), matched by name: never worse or better.
+expect_exit 0 "$REVPERF" compare --import a.json a2.json -f json
+expect_no_grep 'pairing' err.txt
+v=$(json_get out.txt "d['benchmarks'][0]['metrics'][0]['verdict']")
+case $v in equal|undecided) ;; *) fail "A/A verdict is $v" ;; esac
+expect_exit 0 "$REVPERF" compare --import a.json a.json -f json
+v=$(json_get out.txt "d['benchmarks'][0]['metrics'][0]['verdict']")
+case $v in equal|undecided) ;; *) fail "identical files: verdict is $v" ;; esac
+
+# --tolerance and --alpha apply; a tolerance wider than the change makes it not worse.
+expect_exit 0 "$REVPERF" compare --import a.json b.json --tolerance 400% --alpha 0.05 -f json
+[ "$(json_get out.txt "d['alpha']")" = 0.05 ] || fail "--alpha not applied"
+[ "$(json_get out.txt "d['benchmarks'][0]['tolerance']")" = 4.0 ] || fail "--tolerance not applied"
+[ "$(json_get out.txt "d['benchmarks'][0]['metrics'][0]['verdict']")" = equal ] || fail "not equal within 400%"
+
+# A run with a non-zero exit code is excluded, with a warning, and listed in the report.
+python3 - b.json b-failed.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["results"][0]["exit_codes"][2] = 1
+d["results"][0]["times"][2] = 99.0   # would dominate the mean if it were kept
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_exit 1 "$REVPERF" compare --import a.json b-failed.json -f json
+expect_grep 'b-failed.json: results\[0\] run 3: exit code 1 \(.sleep 0.02.\): excluded' err.txt
+python3 - out.txt <<'PY' || fail "excluded run"
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["benchmarks"][0]
+assert b["runs"]["target"] == {"ok": 9, "reused": 0, "failed": 1}, b["runs"]
+[issue] = b["run_issues"]
+assert issue["side"] == "target" and issue["status"] == "failed" and issue["exit_code"] == 1, issue
+assert b["metrics"][0]["target"]["n"] == 9 and b["metrics"][0]["target"]["mean"] < 1, b["metrics"][0]
+PY
+echo ok
