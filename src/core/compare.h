@@ -67,6 +67,7 @@ struct compare_result {
 	size_t nr_benches;
 	bool interrupted;
 	bool same_build;
+	bool imported; /* built from other tools' result files: no runs, machine unknown */
 	/* run-time metric definitions the outcomes point to; freed with the result */
 	struct metric_def **owned_defs;
 	size_t nr_owned_defs, alloc_owned_defs;

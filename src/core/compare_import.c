@@ -202,6 +202,7 @@ int compare_imported(const struct import_set *a, const struct import_set *b, dou
 	out->target_label = xstrdup(b->origin ? b->origin : "B");
 	out->alpha = alpha;
 	/* The machine that measured them is not known here (docs/import.md). */
+	out->imported = true;
 	snprintf(out->machine.hostname, sizeof(out->machine.hostname), "unknown (imported)");
 	snprintf(out->machine.cpu_model, sizeof(out->machine.cpu_model), "unknown");
 	snprintf(out->machine.kernel, sizeof(out->machine.kernel), "unknown");

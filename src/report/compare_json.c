@@ -107,6 +107,7 @@ int report_compare_json(FILE *f, const struct compare_result *res)
 			    json_pack("{s:s, s:s?}", "label", res->target_label, "sha",
 				      res->target_sha[0] ? res->target_sha : NULL));
 	json_object_set_new(root, "same_build", json_boolean(res->same_build));
+	json_object_set_new(root, "imported", json_boolean(res->imported));
 	json_object_set_new(root, "alpha", json_real(res->alpha));
 	json_object_set_new(root, "seed", json_integer((json_int_t)res->seed));
 	json_object_set_new(root, "machine",

@@ -110,10 +110,15 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 		res->target_label);
 	if (res->target_sha[0])
 		fprintf(f, " (%.12s)", res->target_sha);
-	fprintf(f, "\nmachine: %s, %s, %d cores, kernel %s, governor %s; alpha %g, seed %llu\n",
-		res->machine.hostname, res->machine.cpu_model, res->machine.cores,
-		res->machine.kernel, res->machine.governor, res->alpha,
-		(unsigned long long)res->seed);
+	if (res->imported)
+		fprintf(f, "\nimported results (measured elsewhere, by another tool); alpha %g\n",
+			res->alpha);
+	else
+		fprintf(f, "\nmachine: %s, %s, %d cores, kernel %s, governor %s; alpha %g, seed "
+			   "%llu\n",
+			res->machine.hostname, res->machine.cpu_model, res->machine.cores,
+			res->machine.kernel, res->machine.governor, res->alpha,
+			(unsigned long long)res->seed);
 	if (res->same_build)
 		fprintf(f, "note: both sides are the same build (an A/A comparison)\n");
 	for (i = 0; i < res->nr_benches; i++) {
@@ -122,9 +127,14 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 			color ? RESET : "", b->ok_a, b->ok_b);
 		if (b->reused_a || b->reused_b)
 			fprintf(f, " (%zu + %zu reused)", b->reused_a, b->reused_b);
-		fprintf(f, ", %zu look%s, %.1f s; ratio B/A with %.2f%% CI (%s), tolerance %g%%\n",
-			b->looks, b->looks == 1 ? "" : "s", b->elapsed_s,
-			100.0 * (1.0 - b->ci_alpha), bench_method(b), 100.0 * b->tolerance);
+		if (res->imported)
+			fprintf(f, "; ratio B/A with %.2f%% CI (%s), tolerance %g%%\n",
+				100.0 * (1.0 - b->ci_alpha), bench_method(b), 100.0 * b->tolerance);
+		else
+			fprintf(f, ", %zu look%s, %.1f s; ratio B/A with %.2f%% CI (%s), tolerance "
+				   "%g%%\n",
+				b->looks, b->looks == 1 ? "" : "s", b->elapsed_s,
+				100.0 * (1.0 - b->ci_alpha), bench_method(b), 100.0 * b->tolerance);
 		if (b->nr_metrics) {
 			fprintf(f, "  %-16s %-10s %-24s %23s %23s %8s %8s %8s\n", "metric",
 				"verdict", "ratio [CI]", "baseline mean ± sd",
@@ -136,6 +146,9 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 			fprintf(f, "  %s%s: %s%s\n", color ? RED : "",
 				b->target_broken ? "target broken" : "error", b->error,
 				color ? RESET : "");
+		else if (!b->decided && b->looks && res->imported)
+			fprintf(f, "  undecided: the imported samples are too few or too noisy; "
+				   "measure more runs with the other tool, or raise the tolerance\n");
 		else if (!b->decided && b->looks)
 			fprintf(f, "  undecided after the run budget: raise `runs` or the "
 				   "tolerance, or quiet the machine\n");
