@@ -15,6 +15,12 @@ for target in neutral cpu-regression more-writes; do
 	status=0
 	"$REVPERF" compare baseline "$target" || status=$?
 	echo "(exit status $status: 0 = no regression, 1 = a primary metric is worse)"
+	if [ "$target" = cpu-regression ]; then
+		echo
+		echo "== revperf bindiff: which functions the commit changed in the built code"
+		"$REVPERF" bindiff ".revperf/worktrees/$(git rev-parse baseline)/build/kvstore" \
+			".revperf/worktrees/$(git rev-parse cpu-regression)/build/kvstore" || true
+	fi
 done
 echo
 echo "Results are stored in $dir/kvstore/.revperf/revperf.db; run logs in .revperf/logs/."
