@@ -81,6 +81,14 @@ const struct command_help compare_help = {
 	compare_options,
 };
 
+/* The report on stdout, in colour on a terminal unless --no-color. */
+static int print_report(const struct compare_result *res, enum report_format format)
+{
+	if (report_compare(stdout, res, format, !o.no_color && isatty(STDOUT_FILENO)))
+		return error("cannot write the report: %s", strerror(errno));
+	return 0;
+}
+
 /* Applies flag overrides through the same validation as the file. */
 static int apply_overrides(struct config *cfg)
 {
@@ -155,8 +163,7 @@ static int compare_import_files(const char *const *files, int n, enum report_for
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	if (report_compare(stdout, &res, format, !o.no_color && isatty(STDOUT_FILENO))) {
-		error("cannot write the report: %s", strerror(errno));
+	if (print_report(&res, format)) {
 		ret = EXIT_INTERNAL;
 		goto out;
 	}
@@ -328,8 +335,7 @@ int cmd_compare(int argc, char **argv)
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	if (report_compare(stdout, &res, format, !o.no_color && isatty(STDOUT_FILENO))) {
-		error("cannot write the report: %s", strerror(errno));
+	if (print_report(&res, format)) {
 		ret = EXIT_INTERNAL;
 		goto out;
 	}
