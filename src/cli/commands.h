@@ -18,6 +18,7 @@ const struct command *command_find(const char *name);
 
 int cmd_bindiff(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_init(int argc, char **argv);
@@ -25,6 +26,7 @@ int cmd_version(int argc, char **argv);
 
 extern const struct command_help bindiff_help;
 extern const struct command_help compare_help;
+extern const struct command_help diff_help;
 extern const struct command_help help_help;
 extern const struct command_help import_help;
 extern const struct command_help init_help;

@@ -10,6 +10,8 @@ const struct command commands[] = {
 	  &compare_help },
 	{ "bindiff", "which functions two builds added, deleted, modified or renamed",
 	  cmd_bindiff, &bindiff_help },
+	{ "diff", "which call paths got heavier, appeared or vanished between two profiles",
+	  cmd_diff, &diff_help },
 	{ "import", "store hyperfine or Google Benchmark results as a revision's results",
 	  cmd_import, &import_help },
 	{ "init", "write a commented revperf.ini template", cmd_init, &init_help },

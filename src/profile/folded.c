@@ -1,0 +1,136 @@
+#include "profile/folded.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "util/common.h"
+
+/* Parses the weight token [s, s + len) into *out; false when it is not a finite number >= 0. */
+static bool parse_weight(const char *s, size_t len, double *out)
+{
+	char buf[64];
+	char *end;
+
+	if (!len || len >= sizeof(buf))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!strchr("0123456789.eE+-", s[i]))
+			return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	double v = strtod(buf, &end);
+	if (errno || *end || !isfinite(v) || v < 0)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* Adds one line [line, line + len) to the tree; 0, or RP_EINPUT after error(). */
+static int parse_line(struct cct *t, const char *line, size_t len, const char *origin,
+		      size_t lineno)
+{
+	const char *space = NULL;
+	double weight;
+
+	for (size_t i = len; i-- > 0;)
+		if (line[i] == ' ' || line[i] == '\t') {
+			space = line + i;
+			break;
+		}
+	if (!space || space == line) {
+		error("%s:%zu: expected 'frame;frame count', found no count", origin, lineno);
+		return RP_EINPUT;
+	}
+	const char *num = space + 1;
+	if (!parse_weight(num, (size_t)(line + len - num), &weight)) {
+		error("%s:%zu: expected 'frame;frame count', the count '%.*s' is not a number >= 0",
+		      origin, lineno, (int)(line + len - num), num);
+		return RP_EINPUT;
+	}
+	/* Spaces between the frames and the count are not part of the last frame. */
+	const char *stack_end = space;
+	while (stack_end > line && (stack_end[-1] == ' ' || stack_end[-1] == '\t'))
+		stack_end--;
+
+	uint32_t node = CCT_ROOT;
+	const char *frame = line;
+	for (;;) {
+		const char *semi = memchr(frame, ';', (size_t)(stack_end - frame));
+		const char *frame_end = semi ? semi : stack_end;
+		if (frame_end == frame) {
+			error("%s:%zu: expected 'frame;frame count', found an empty frame", origin,
+			      lineno);
+			return RP_EINPUT;
+		}
+		uint32_t name = cct_intern_len(t, frame, (size_t)(frame_end - frame));
+		node = cct_child(t, node, name, 0);
+		if (node == CCT_NONE)
+			return RP_EINPUT;
+		if (!semi)
+			break;
+		frame = semi + 1;
+	}
+	t->nodes[node].excl += weight;
+	return 0;
+}
+
+int folded_parse(const char *text, size_t len, const char *origin, struct cct *out)
+{
+	size_t lineno = 0;
+	size_t pos = 0;
+	int ret = 0;
+
+	cct_init(out);
+	while (pos < len) {
+		const char *line = text + pos;
+		const char *nl = memchr(line, '\n', len - pos);
+		size_t line_len = nl ? (size_t)(nl - line) : len - pos;
+		pos += line_len + (nl ? 1 : 0);
+		lineno++;
+		if (line_len && line[line_len - 1] == '\r')
+			line_len--;
+		if (!line_len)
+			continue;
+		ret = parse_line(out, line, line_len, origin, lineno);
+		if (ret)
+			goto out;
+	}
+	cct_compute_inclusive(out);
+out:
+	if (ret) {
+		cct_release(out);
+		cct_init(out);
+	}
+	return ret;
+}
+
+int folded_read(const char *path, struct cct *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	if (strbuf_read_file(&sb, path, FOLDED_MAX_BYTES) < 0) {
+		/* A missing, unreadable or oversized file is the user's input to fix. */
+		error("cannot read folded stacks '%s': %s", path, strerror(errno));
+		cct_init(out);
+		ret = RP_EINPUT;
+		goto out;
+	}
+	ret = folded_parse(sb.buf, sb.len, path, out);
+out:
+	strbuf_release(&sb);
+	return ret;
+}
+
+void folded_write(const struct cct *t, struct strbuf *sb)
+{
+	for (size_t i = 1; i < t->nr_nodes; i++) {
+		if (t->nodes[i].excl == 0.0)
+			continue;
+		cct_path(t, (uint32_t)i, sb);
+		/* %.17g writes integral weights as integers and keeps others exact. */
+		strbuf_addf(sb, " %.17g\n", t->nodes[i].excl);
+	}
+}
