@@ -40,8 +40,10 @@ expect_grep '\| wall \(primary\) \| :red_circle: \*\*worse\*\* \|' out.txt
 expect_exit 0 "$REVPERF" compare --import b.json a.json -f json
 [ "$(json_get out.txt "d['benchmarks'][0]['metrics'][0]['verdict']")" = better ] || fail "reverse not better"
 
-# The same command on both sides (A/A), matched by name: never worse or better.
-expect_exit 0 "$REVPERF" compare --import a.json a2.json -f json
+# The same command on both sides (A/A), matched by name: never worse or better. The two
+# exports were measured one after the other, not interleaved, so machine drift between them
+# is real (2% is easily exceeded on a loaded CI machine): judge with a 25% tolerance.
+expect_exit 0 "$REVPERF" compare --import a.json a2.json -f json --tolerance 25%
 expect_no_grep 'pairing' err.txt
 v=$(json_get out.txt "d['benchmarks'][0]['metrics'][0]['verdict']")
 case $v in equal|undecided) ;; *) fail "A/A verdict is $v" ;; esac
