@@ -330,25 +330,35 @@ double stats_t_pdf(double t, double df)
 }
 
 /*
+ * x = df / (df + s^2) and y = 1 - x from u = s / sqrt(df), each formed directly so that
+ * neither cancels (small u) nor overflows (large u).
+ */
+static void t_beta_args(double u, double *x, double *y)
+{
+	double r;
+	if (u < 1) {
+		r = u * u;
+		*x = 1 / (1 + r);
+		*y = r / (1 + r);
+	} else {
+		r = 1 / u;
+		r *= r;
+		*x = r / (1 + r);
+		*y = 1 / (1 + r);
+	}
+}
+
+/*
  * P(T > s) for s >= 0: 0.5 * I_x(df/2, 1/2) with x = df / (df + s^2). x and 1 - x are
  * formed from s / sqrt(df) so that neither cancels nor overflows early.
  */
 static double t_upper_tail(double s, double df)
 {
-	double u = s / sqrt(df), r, x, y, ix, iy;
+	double u = s / sqrt(df), x, y, ix, iy;
 
 	if (df > T_DF_NORMAL)
 		return stats_normal_sf(s);
-	if (u < 1) {
-		r = u * u;
-		x = 1 / (1 + r);
-		y = r / (1 + r);
-	} else {
-		r = 1 / u;
-		r *= r;
-		x = r / (1 + r);
-		y = 1 / (1 + r);
-	}
+	t_beta_args(u, &x, &y);
 	incbeta_pair(0.5 * df, 0.5, x, y, &ix, &iy);
 	return 0.5 * ix;
 }
@@ -415,20 +425,11 @@ static double t_ppf_start(double q, double df)
  * relative accuracy for small s. */
 static double t_central(double s, double df)
 {
-	double u = s / sqrt(df), r, x, y, ix, iy;
+	double u = s / sqrt(df), x, y, ix, iy;
 
 	if (df > T_DF_NORMAL)
 		return 0.5 * erf(s * M_SQRT1_2);
-	if (u < 1) {
-		r = u * u;
-		x = 1 / (1 + r);
-		y = r / (1 + r);
-	} else {
-		r = 1 / u;
-		r *= r;
-		x = r / (1 + r);
-		y = 1 / (1 + r);
-	}
+	t_beta_args(u, &x, &y);
 	incbeta_pair(0.5 * df, 0.5, x, y, &ix, &iy);
 	return 0.5 * iy;
 }

@@ -53,20 +53,25 @@ static int welch_core(const double *a, size_t n_a, const double *b, size_t n_b,
 	return 0;
 }
 
+/* The (1 - alpha) t interval diff +- t(1 - alpha/2, df) se; left as [diff, diff] when se = 0. */
+static void t_interval(struct stats_welch_result *out, double alpha)
+{
+	double q;
+	if (!(out->se > 0))
+		return;
+	q = stats_t_ppf(1 - alpha / 2, out->df);
+	out->ci_lo = out->diff - q * out->se;
+	out->ci_hi = out->diff + q * out->se;
+}
+
 int stats_welch(const double *a, size_t n_a, const double *b, size_t n_b, double alpha,
 		struct stats_welch_result *out)
 {
-	double q;
-
 	if (!(alpha > 0 && alpha < 1))
 		return error("Welch test: alpha %g is outside (0, 1)", alpha);
 	if (welch_core(a, n_a, b, n_b, out, "Welch test") < 0)
 		return -1;
-	if (out->se > 0) {
-		q = stats_t_ppf(1 - alpha / 2, out->df);
-		out->ci_lo = out->diff - q * out->se;
-		out->ci_hi = out->diff + q * out->se;
-	}
+	t_interval(out, alpha);
 	return 0;
 }
 
@@ -113,16 +118,11 @@ static int one_sample_core(const double *d, size_t n, struct stats_welch_result 
 
 int stats_t_one_sample(const double *d, size_t n, double alpha, struct stats_welch_result *out)
 {
-	double q;
 	if (!(alpha > 0 && alpha < 1))
 		return error("one-sample t test: alpha %g is outside (0, 1)", alpha);
 	if (one_sample_core(d, n, out, "one-sample t test") < 0)
 		return -1;
-	if (out->se > 0) {
-		q = stats_t_ppf(1 - alpha / 2, out->df);
-		out->ci_lo = out->diff - q * out->se;
-		out->ci_hi = out->diff + q * out->se;
-	}
+	t_interval(out, alpha);
 	return 0;
 }
 

@@ -268,6 +268,8 @@ int store_revision(struct store *st, const char *sha, const char *summary, int64
 	return get_or_create(st,
 			     "INSERT OR IGNORE INTO revisions(sha, summary, commit_time)"
 			     " VALUES(?1, ?2, ?3)",
+			     /* get_or_create binds every text to both statements: the SELECT
+			      * names ?2 and ?3 in no-op terms so that the binds are valid */
 			     "SELECT id FROM revisions WHERE sha = ?1 AND ?2 = ?2 AND ?3 = ?3", texts,
 			     3, id);
 }

@@ -26,9 +26,11 @@ expect_exit 2 "$REVPERF" compare base base --config bad2.ini
 expect_grep 'bad2.ini:3: syntax error' err.txt
 expect_exit 2 "$REVPERF" compare base base --tolerance lots
 expect_grep "^revperf: error: --tolerance: invalid value 'lots'" err.txt
-expect_exit 2 "$REVPERF" compare base base --metrics wall,speed
+# (in a fresh state dir: had it built anything, "building" would be on stderr)
+expect_exit 2 "$REVPERF" compare base base --metrics wall,speed --state-dir fresh-state
 expect_grep "unknown metric 'speed'" err.txt
 expect_no_grep 'building' err.txt   # caught before anything is built
+[ ! -d fresh-state/worktrees ] || [ -z "$(ls fresh-state/worktrees)" ] || fail "checked out before the error"
 printf '[benchmark "x"]\ncommand = true\nprimary = wal\n' >typo.ini
 expect_exit 2 "$REVPERF" compare base base --config typo.ini
 expect_grep "typo.ini:3: unknown metric 'wal'" err.txt
