@@ -475,6 +475,7 @@ int proc_run(const struct proc_spec *spec, struct proc_result *result)
 	run.stdin_fd = devnull;
 	run.out_fd = out_fd >= 0 ? out_fd : devnull;
 	run.sync_fd = sv[1];
+	run.env_set = spec->env_set;
 	c.pid = spawner_run(&run);
 	if (c.pid < 0)
 		goto out;

@@ -47,6 +47,9 @@ struct proc_spec {
 	const char *log_path; /* stdout and stderr (appended), NULL = /dev/null */
 	ns_t timeout_ns;      /* 0 = no timeout */
 	bool perf_counters;   /* open perf_event counters on the process tree */
+	/* "NAME=VALUE" strings added to (or replacing in) the caller's environment for the
+	 * child; NULL-terminated; NULL = the caller's environment as it is. */
+	const char *const *env_set;
 };
 
 struct proc_result {
@@ -64,8 +67,8 @@ struct proc_result {
  * Runs one fresh process of spec->command and measures it. The child is forked by the
  * spawner, a small helper process (revperf-spawn, see docs/measurement.md), so that its
  * max RSS does not include a copy of the caller's memory. The child runs in its own process
- * group, with the caller's current environment, working directory and umask; on timeout or
- * interrupt the whole group is killed (SIGTERM, then SIGKILL after 1 s), and whatever is
+ * group, with the caller's current environment (plus spec->env_set), working directory and
+ * umask; on timeout or interrupt the whole group is killed (SIGTERM, then SIGKILL after 1 s), and whatever is
  * left of the group when the child exits is killed and reaped (result->stragglers_killed).
  * Wall time runs from the release of the child to its exec until its exit; the other
  * metrics cover the child and the descendants it waited for.

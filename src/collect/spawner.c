@@ -286,7 +286,18 @@ out:
 	return ret;
 }
 
-/* cwd, then argv, then environ, each NUL-terminated. */
+/* True when the environment string e ("NAME=...") sets a name that one of set sets. */
+static bool env_overridden(const char *e, const char *const *set)
+{
+	const char *eq = strchr(e, '=');
+	size_t len = eq ? (size_t)(eq - e) : strlen(e);
+	for (; set && *set; set++)
+		if (!strncmp(*set, e, len) && (*set)[len] == '=')
+			return true;
+	return false;
+}
+
+/* cwd, then argv, then environ with run->env_set applied, each NUL-terminated. */
 static void build_payload(struct strbuf *sb, const struct spawner_run *run, uint32_t *argc,
 			  uint32_t *envc)
 {
@@ -296,7 +307,13 @@ static void build_payload(struct strbuf *sb, const struct spawner_run *run, uint
 	for (*argc = 0; run->argv[*argc]; (*argc)++)
 		strbuf_add(sb, run->argv[*argc], strlen(run->argv[*argc]) + 1);
 	*envc = 0;
-	for (char **e = environ; e && *e; e++, (*envc)++)
+	for (char **e = environ; e && *e; e++) {
+		if (env_overridden(*e, run->env_set))
+			continue;
+		strbuf_add(sb, *e, strlen(*e) + 1);
+		(*envc)++;
+	}
+	for (const char *const *e = run->env_set; e && *e; e++, (*envc)++)
 		strbuf_add(sb, *e, strlen(*e) + 1);
 }
 

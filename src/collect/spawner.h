@@ -24,6 +24,9 @@ struct spawner_run {
 	const char *cwd;      /* relative to the current directory; NULL = the current one */
 	int stdin_fd, out_fd; /* stdout and stderr both go to out_fd */
 	int sync_fd;	      /* the child's end of the sync socket (collect/spawn_protocol.h) */
+	/* "NAME=VALUE" strings set in the child's environment, replacing the current
+	 * environment's NAME; NULL-terminated; NULL = none. */
+	const char *const *env_set;
 };
 
 /*

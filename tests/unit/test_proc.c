@@ -690,6 +690,33 @@ static void test_child_current_state(void **state)
 	strbuf_release(&log);
 }
 
+/* env_set adds variables and replaces same-named ones; the rest of environ is kept. */
+static void test_child_env_set(void **state)
+{
+	struct strbuf log = STRBUF_INIT, text = STRBUF_INIT;
+	const char *const env[] = {"REVPERF_TEST_A=new", "REVPERF_TEST_B=b=c", NULL};
+	struct proc_spec spec = {
+	    .command = "echo \"$REVPERF_TEST_A|$REVPERF_TEST_B|$REVPERF_TEST_C|$REVPERF_TEST_AB\""};
+	struct proc_result r;
+
+	UNUSED(state);
+	tmp_path(&log, "envset.log");
+	setenv("REVPERF_TEST_A", "old", 1);
+	setenv("REVPERF_TEST_C", "kept", 1);
+	setenv("REVPERF_TEST_AB", "prefix", 1); /* shares a prefix with A: not replaced */
+	spec.log_path = log.buf;
+	spec.env_set = env;
+	assert_int_equal(proc_run(&spec, &r), 0);
+	assert_int_equal(r.status, RUN_OK);
+	unsetenv("REVPERF_TEST_A");
+	unsetenv("REVPERF_TEST_C");
+	unsetenv("REVPERF_TEST_AB");
+	read_text(log.buf, &text);
+	assert_string_equal(text.buf, "new|b=c|kept|prefix\n");
+	strbuf_release(&text);
+	strbuf_release(&log);
+}
+
 /* ---- the spawner ---- */
 
 /* proc_run() of "true" with REVPERF_SPAWN=path: fails at once, with the message in *err. */
@@ -914,6 +941,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_log_output),
 	    cmocka_unit_test(test_child_environment),
 	    cmocka_unit_test(test_child_current_state),
+	    cmocka_unit_test(test_child_env_set),
 	    cmocka_unit_test(test_spawner_missing),
 	    cmocka_unit_test(test_spawner_killed),
 	    cmocka_unit_test(test_shell_syntax_table),
