@@ -309,7 +309,7 @@ int cmd_compare(int argc, char **argv)
 	interrupt_install();
 	if (!command_mode) {
 		for (int i = 0; i < 2; i++) {
-			if ((err = build_ensure(st, repo, &sd, &revs[i], cfg.build_command,
+			if ((err = build_ensure(st, repo, &sd, &revs[i], cfg.build_command, NULL,
 						&builds[i]))) {
 				ret = rp_err_exit_code(err);
 				goto out;

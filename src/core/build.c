@@ -87,7 +87,8 @@ out:
 }
 
 int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd,
-		 const struct revision *rev, const char *command, struct store_build *out)
+		 const struct revision *rev, const char *command, const char *variant,
+		 struct store_build *out)
 {
 	int64_t rev_id;
 	struct strbuf worktree = STRBUF_INIT, stamp = STRBUF_INIT, log = STRBUF_INIT;
@@ -101,10 +102,13 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 	memset(&res, 0, sizeof(res));
 	if (store_revision(st, rev->sha, rev->summary, rev->commit_time, &rev_id))
 		goto out;
-	strbuf_addf(&worktree, "%s/%s", sd->worktrees, rev->sha);
+	if (!variant)
+		variant = "";
+	strbuf_addf(&worktree, "%s/%s%s%s", sd->worktrees, rev->sha, *variant ? "-" : "",
+		    variant);
 	strbuf_addf(&stamp, "%s/.revperf-built", worktree.buf);
 
-	found = store_build_find(st, rev_id, cmd, out);
+	found = store_build_find(st, rev_id, cmd, variant, out);
 	if (found < 0)
 		goto out;
 	if (found == 0 && !strcmp(out->status, "ok") && path_exists(stamp.buf)) {
@@ -120,13 +124,16 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 	memset(out, 0, sizeof(*out));
 	out->revision_id = rev_id;
 	out->command = xstrdup(cmd);
+	snprintf(out->variant, sizeof(out->variant), "%s", variant);
 	out->worktree = xstrdup(worktree.buf);
 	if (!*cmd) {
 		snprintf(out->status, sizeof(out->status), "ok");
 	} else {
-		strbuf_addf(&log, "%s/build-%.12s-%ld.log", sd->logs, rev->sha, (long)time(NULL));
+		strbuf_addf(&log, "%s/build-%.12s%s%s-%ld.log", sd->logs, rev->sha,
+			    *variant ? "-" : "", variant, (long)time(NULL));
 		out->log_path = xstrdup(log.buf);
-		fprintf(stderr, "revperf: building %.12s (%s): %s\n", rev->sha, rev->expr, cmd);
+		fprintf(stderr, "revperf: building %.12s (%s)%s%s: %s\n", rev->sha, rev->expr,
+			*variant ? ", variant " : "", variant, cmd);
 		spec.command = cmd;
 		spec.cwd = worktree.buf;
 		spec.log_path = log.buf;

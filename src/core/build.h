@@ -23,12 +23,15 @@ void state_dir_release(struct state_dir *sd);
 
 /*
  * Makes sure rev is checked out in sd->worktrees/<sha> and built with command, once per
- * (commit, command): a successful build recorded in the store is reused. The build runs in
+ * (commit, command, variant): a successful build recorded in the store is reused. A
+ * variant (NULL or "" = none; "cct" = instrumented for profiling) has its own worktree,
+ * sd->worktrees/<sha>-<variant>, so that it never overwrites the files of the build. The build runs in
  * the worktree with its output in sd->logs/build-<sha12>-<id>.log. On success *out is the
  * build row (release with store_build_release()). A failed build is an error naming its
  * log (RP_EINPUT: the project's problem, not revperf's); RP_EINTERNAL otherwise.
  */
 int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd,
-		 const struct revision *rev, const char *command, struct store_build *out);
+		 const struct revision *rev, const char *command, const char *variant,
+		 struct store_build *out);
 
 #endif

@@ -30,6 +30,7 @@ static void bench_defaults(struct bench_config *b)
 	b->min_runs = 5;
 	b->max_runs = 30;
 	b->warmup = 1;
+	b->profile_runs = 3;
 }
 
 static void bench_release(struct bench_config *b)
@@ -60,6 +61,8 @@ static void bench_copy_defaults(struct bench_config *dst, const struct bench_con
 	dst->timeout_ns = def->timeout_ns;
 	dst->format = def->format;
 	dst->time_budget_ns = def->time_budget_ns;
+	dst->profiles = def->profiles;
+	dst->profile_runs = def->profile_runs;
 }
 
 void config_init(struct config *cfg)
@@ -76,6 +79,7 @@ void config_release(struct config *cfg)
 		return;
 	free(cfg->path);
 	free(cfg->build_command);
+	free(cfg->profile_build_command);
 	bench_release(&cfg->defaults);
 	for (i = 0; i < cfg->nr_benches; i++)
 		bench_release(&cfg->benches[i]);
@@ -323,6 +327,34 @@ const struct metric_def **bench_runtime_defs(const struct bench_config *b, size_
 	return defs;
 }
 
+/* "cct", "none", or a comma-separated list of profile kinds. Returns 0 or -1. */
+static int parse_profiles(const char *value, unsigned *out)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} kinds[] = { { "cct", PROFILE_CCT }, { "none", 0 } };
+	unsigned bits = 0;
+	const char *p = value;
+	while (*p) {
+		size_t len, i;
+		while (*p == ' ' || *p == ',')
+			p++;
+		len = strcspn(p, ", ");
+		if (!len)
+			break;
+		for (i = 0; i < ARRAY_SIZE(kinds); i++)
+			if (strlen(kinds[i].name) == len && !strncmp(p, kinds[i].name, len))
+				break;
+		if (i == ARRAY_SIZE(kinds))
+			return -1;
+		bits |= kinds[i].bit;
+		p += len;
+	}
+	*out = bits;
+	return 0;
+}
+
 /* Sets a benchmark option on b. Returns 0, 1 when key is not a benchmark option, or
  * RP_EINPUT. */
 static int bench_set(struct bench_config *b, const char *key, const char *value,
@@ -369,6 +401,15 @@ static int bench_set(struct bench_config *b, const char *key, const char *value,
 			b->timeout_ns = 0;
 		else if (parse_duration(value, &b->timeout_ns) || !b->timeout_ns)
 			return bad_value(origin, key, value, "a duration such as 60s or 'auto'");
+	} else if (!strcmp(key, "profile")) {
+		if (parse_profiles(value, &b->profiles))
+			return bad_value(origin, key, value,
+					 "'cct' (calling context tree), or 'none'");
+	} else if (!strcmp(key, "profile-runs")) {
+		uint64_t v;
+		if (parse_u64(value, &v) || v < 1 || v > 100)
+			return bad_value(origin, key, value, "a number of runs per side (1-100)");
+		b->profile_runs = (size_t)v;
 	} else if (!strcmp(key, "time-budget")) {
 		if (!strcmp(value, "none"))
 			b->time_budget_ns = 0;
@@ -490,7 +531,16 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 			cfg->build_command = *value ? xstrdup(value) : NULL;
 			return 0;
 		}
-		error("%s: unknown option '%s' in [build]; it takes 'command'", origin, key);
+		if (!strcmp(key, "profile-command")) {
+			free(cfg->profile_build_command);
+			cfg->profile_build_command = *value ? xstrdup(value) : NULL;
+			snprintf(cfg->profile_build_origin, sizeof(cfg->profile_build_origin), "%s",
+				 origin);
+			return 0;
+		}
+		error("%s: unknown option '%s' in [build]; it takes 'command' and "
+		      "'profile-command'",
+		      origin, key);
 		return RP_EINPUT;
 	}
 	name = bench_section_name(section);
@@ -646,6 +696,9 @@ static const char config_template[] =
 	"; Runs once per (commit, command) in .revperf/worktrees/<sha>/, output in\n"
 	"; .revperf/logs/. Leave empty when there is nothing to build.\n"
 	"command = make -j2\n"
+	"; The build of profiled runs (benchmarks with profile = cct), in its own worktree:\n"
+	"; the same program compiled with -finstrument-functions.\n"
+	"; profile-command = make -j2 CFLAGS='-O2 -g -finstrument-functions'\n"
 	"\n"
 	"[defaults]\n"
 	"; Options for every benchmark (a [benchmark] section may override them).\n"
@@ -665,6 +718,11 @@ static const char config_template[] =
 	"timeout = auto\n"
 	"; Stop sampling a benchmark after this long (none = only the run budget).\n"
 	"time-budget = none\n"
+	"; Extra runs that profile the program after the timing runs (never mixed with them):\n"
+	"; cct = a calling context tree per side, differenced under the verdict. none = off.\n"
+	"profile = none\n"
+	"; Profiled runs per side.\n"
+	"profile-runs = 3\n"
 	"; Confidence level of the verdict is 1 - alpha.\n"
 	"alpha = 0.01\n"
 	"\n"

@@ -12,7 +12,7 @@
  *   [defaults]           any benchmark option, for every benchmark
  *   [benchmark "NAME"]   command and benchmark options
  * Benchmark options: metrics, primary, tolerance, runs (MIN..MAX), warmup, timeout,
- * time-budget, format (plain or gbench), metric.NAME. Command-line flags are applied through config_set() with the flag as
+ * time-budget, format (plain or gbench), profile (cct), profile-runs, metric.NAME. Command-line flags are applied through config_set() with the flag as
  * origin, so that they are validated by the same code and override every section.
  */
 
@@ -27,6 +27,11 @@ struct reported_metric {
 	regex_t re;
 	bool mean;              /* mean of all matches; default: the last match */
 	char origin[64];
+};
+
+/* Profiles taken in extra runs, apart from the timing runs (`profile = cct`). */
+enum bench_profile {
+	PROFILE_CCT = 1u << 0, /* calling context tree: runtime/ preloaded, instrumented build */
 };
 
 enum bench_format {
@@ -49,6 +54,8 @@ struct bench_config {
 	struct reported_metric *reported;
 	size_t nr_reported, alloc_reported;
 	enum bench_format format;
+	unsigned profiles;   /* PROFILE_* bits: extra profiled runs after the timing runs */
+	size_t profile_runs; /* profiled runs per side (default 3) */
 	/* a case of a gbench benchmark (set by compare, not by the file): its metrics */
 	const struct metric_def **case_defs;
 	size_t nr_case_defs;
@@ -57,6 +64,10 @@ struct bench_config {
 struct config {
 	char *path;          /* file it was read from, or NULL */
 	char *build_command; /* NULL = nothing to build */
+	/* The build of profiled runs (profile = cct): NULL = none configured. Built in its own
+	 * worktree so that the timing runs keep the normal build. */
+	char *profile_build_command;
+	char profile_build_origin[64];
 	double alpha;
 	uint64_t seed;       /* 0 = pick one from the clock */
 	bool seed_set;

@@ -58,7 +58,7 @@ int import_store(struct store *st, const struct revision *rev, const struct impo
 	if (store_revision(st, rev->sha, rev->summary, rev->commit_time, &build.revision_id) ||
 	    store_machine(st, machine, &tmpl.machine_id))
 		goto out;
-	found = store_build_find(st, build.revision_id, build_cmd.buf, &build);
+	found = store_build_find(st, build.revision_id, build_cmd.buf, NULL, &build);
 	if (found < 0)
 		goto out;
 	out->replaced = found == 0;

@@ -1,4 +1,5 @@
 #include "core/store.h"
+#include "core/store_impl.h"
 
 #include <errno.h>
 #include <math.h>
@@ -11,10 +12,6 @@
 
 #define REVPERF_APPLICATION_ID 0x52455650 /* "REVP" */
 
-struct store {
-	sqlite3 *db;
-	char *path;
-};
 
 /* Forward migrations: migrations[i] takes the schema from version i to i + 1. */
 static const char *const migrations[] = {
@@ -65,6 +62,29 @@ static const char *const migrations[] = {
 	"  ratio REAL, ci_lo REAL, ci_hi REAL, p_welch REAL, p_mw REAL, p_tost REAL, q_bh REAL,"
 	"  n_a INTEGER, n_b INTEGER, mean_a REAL, mean_b REAL, sd_a REAL, sd_b REAL,"
 	"  PRIMARY KEY(comparison_id, benchmark_id, metric));",
+	/* 1 -> 2: build variants (the instrumented build of profiled runs) and profiles.
+	 * SQLite cannot change a UNIQUE constraint: the table is rebuilt, ids kept (foreign
+	 * keys are off while migrating, see store_open()). */
+	"CREATE TABLE builds_v2("
+	"  id INTEGER PRIMARY KEY, revision_id INTEGER REFERENCES revisions(id),"
+	"  command TEXT NOT NULL, variant TEXT NOT NULL DEFAULT '', worktree TEXT,"
+	"  log_path TEXT, status TEXT NOT NULL CHECK(status IN ('ok', 'failed')),"
+	"  duration_ns INTEGER, created_at INTEGER NOT NULL,"
+	"  UNIQUE(revision_id, command, variant));"
+	"INSERT INTO builds_v2(id, revision_id, command, worktree, log_path, status,"
+	"  duration_ns, created_at) SELECT id, revision_id, command, worktree, log_path,"
+	"  status, duration_ns, created_at FROM builds;"
+	"DROP TABLE builds;"
+	"ALTER TABLE builds_v2 RENAME TO builds;"
+	"CREATE TABLE profiles("
+	"  id INTEGER PRIMARY KEY,"
+	"  build_id INTEGER NOT NULL REFERENCES builds(id),"
+	"  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id),"
+	"  machine_id INTEGER NOT NULL REFERENCES machines(id),"
+	"  comparison_id INTEGER REFERENCES comparisons(id),"
+	"  kind TEXT NOT NULL, status TEXT NOT NULL, detail TEXT,"
+	"  path TEXT NOT NULL, log_path TEXT, started_at INTEGER NOT NULL);"
+	"CREATE INDEX profiles_by_build ON profiles(build_id, benchmark_id, machine_id, kind);",
 };
 
 static int db_error(struct store *st, const char *what)
@@ -299,21 +319,24 @@ static char *column_dup(sqlite3_stmt *stmt, int i)
 }
 
 int store_build_find(struct store *st, int64_t revision_id, const char *command,
-		     struct store_build *out)
+		     const char *variant, struct store_build *out)
 {
 	sqlite3_stmt *stmt = prepare(st, "SELECT id, worktree, log_path, status, duration_ns"
-					 " FROM builds WHERE revision_id = ?1 AND command = ?2");
+					 " FROM builds WHERE revision_id = ?1 AND command = ?2"
+					 " AND variant = ?3");
 	int rc, ret = 1;
 	if (!stmt)
 		return RP_EINTERNAL;
 	sqlite3_bind_int64(stmt, 1, revision_id);
 	bind_text(stmt, 2, command);
+	bind_text(stmt, 3, variant ? variant : "");
 	rc = sqlite3_step(stmt);
 	if (rc == SQLITE_ROW) {
 		memset(out, 0, sizeof(*out));
 		out->id = sqlite3_column_int64(stmt, 0);
 		out->revision_id = revision_id;
 		out->command = xstrdup(command);
+		snprintf(out->variant, sizeof(out->variant), "%s", variant ? variant : "");
 		out->worktree = column_dup(stmt, 1);
 		out->log_path = column_dup(stmt, 2);
 		snprintf(out->status, sizeof(out->status), "%s",
@@ -333,14 +356,14 @@ int store_build_save(struct store *st, struct store_build *b)
 	int rc;
 	if (b->revision_id) {
 		stmt = prepare(st, "INSERT INTO builds(revision_id, command, worktree, log_path,"
-				   " status, duration_ns, created_at) VALUES(?1, ?2, ?3, ?4, ?5,"
-				   " ?6, ?7) ON CONFLICT(revision_id, command) DO UPDATE SET"
-				   " worktree = ?3, log_path = ?4, status = ?5, duration_ns = ?6,"
-				   " created_at = ?7 RETURNING id");
+				   " status, duration_ns, created_at, variant) VALUES(?1, ?2, ?3,"
+				   " ?4, ?5, ?6, ?7, ?8) ON CONFLICT(revision_id, command, variant)"
+				   " DO UPDATE SET worktree = ?3, log_path = ?4, status = ?5,"
+				   " duration_ns = ?6, created_at = ?7 RETURNING id");
 	} else {
 		stmt = prepare(st, "INSERT INTO builds(revision_id, command, worktree, log_path,"
-				   " status, duration_ns, created_at) VALUES(NULL, ?2, ?3, ?4, ?5,"
-				   " ?6, ?7) RETURNING id");
+				   " status, duration_ns, created_at, variant) VALUES(NULL, ?2, ?3,"
+				   " ?4, ?5, ?6, ?7, ?8) RETURNING id");
 	}
 	if (!stmt)
 		return RP_EINTERNAL;
@@ -352,6 +375,7 @@ int store_build_save(struct store *st, struct store_build *b)
 	bind_text(stmt, 5, b->status);
 	sqlite3_bind_int64(stmt, 6, b->duration_ns);
 	sqlite3_bind_int64(stmt, 7, (int64_t)time(NULL));
+	bind_text(stmt, 8, b->variant);
 	rc = sqlite3_step(stmt);
 	if (rc == SQLITE_ROW)
 		b->id = sqlite3_column_int64(stmt, 0);
@@ -780,4 +804,25 @@ out:
 		sqlite3_exec(st->db, "RELEASE import_runs", NULL, NULL, NULL);
 	}
 	return ret;
+}
+
+/* The helpers above, for the other files of the store (store_impl.h). */
+int store_db_error(struct store *st, const char *what)
+{
+	return db_error(st, what);
+}
+
+sqlite3_stmt *store_prepare(struct store *st, const char *sql)
+{
+	return prepare(st, sql);
+}
+
+void store_bind_text(sqlite3_stmt *stmt, int i, const char *s)
+{
+	bind_text(stmt, i, s);
+}
+
+char *store_column_dup(sqlite3_stmt *stmt, int i)
+{
+	return column_dup(stmt, i);
 }

@@ -15,7 +15,7 @@
  */
 struct store;
 
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 /*
  * Opens (creating and migrating as needed) the database at path. Returns 0, RP_EINPUT when
@@ -39,14 +39,18 @@ struct store_build {
 	char *worktree;
 	char *log_path;
 	char status[16]; /* "ok" or "failed" */
+	char variant[16]; /* "" the build itself; "cct" the instrumented build of profiles */
 	ns_t duration_ns;
 };
 void store_build_release(struct store_build *b);
 
-/* Finds the build of (revision, command). Returns 0 found, 1 not found, <0 error. */
+/*
+ * Finds the build of (revision, command, variant; NULL = ""). Returns 0 found, 1 not found,
+ * <0 error.
+ */
 int store_build_find(struct store *st, int64_t revision_id, const char *command,
-		     struct store_build *out);
-/* Inserts or replaces the build of (revision, command); sets b->id. */
+		     const char *variant, struct store_build *out);
+/* Inserts or replaces the build of (revision, command, variant); sets b->id. */
 int store_build_save(struct store *st, struct store_build *b);
 
 /* The benchmark row for a (name, command) definition (created on first use). */
@@ -161,5 +165,40 @@ int store_import_runs(struct store *st, const struct store_run *tmpl, const char
 		      const double *values, size_t nr_metrics, size_t nr_runs);
 
 enum run_status run_status_parse(const char *s);
+
+/* A profiled run (profile = cct): the files it wrote live in a directory of their own. */
+struct store_profile {
+	int64_t id;
+	int64_t build_id; /* the build that ran (for cct: the instrumented variant) */
+	int64_t benchmark_id, machine_id;
+	int64_t comparison_id; /* the comparison that took it; 0 = none */
+	char kind[8];	       /* "cct" */
+	enum run_status status;
+	char *detail;	       /* why the run was not ok; NULL when it was */
+	char *path;	       /* directory of the profile files */
+	char *log_path;	       /* the run's output */
+	int64_t started_at;    /* unix time */
+};
+
+/* Inserts p (its id is ignored, then set). Returns 0 or RP_EINTERNAL. */
+int store_profile_add(struct store *st, struct store_profile *p);
+
+/*
+ * The successful profiles of kind taken on (build, benchmark, machine), oldest first, in
+ * an array the caller frees with store_profiles_free(). Returns 0 or RP_EINTERNAL.
+ */
+int store_profiles_find(struct store *st, int64_t build_id, int64_t benchmark_id,
+			int64_t machine_id, const char *kind, struct store_profile **out,
+			size_t *n);
+
+/*
+ * The successful profiles of kind of the benchmark called bench on the commit sha (any
+ * machine), from the build that took the latest of them, oldest first. *n = 0 when there
+ * are none. Free with store_profiles_free(). Returns 0 or RP_EINTERNAL.
+ */
+int store_profiles_of_revision(struct store *st, const char *sha, const char *bench,
+			       const char *kind, struct store_profile **out, size_t *n);
+
+void store_profiles_free(struct store_profile *p, size_t n);
 
 #endif

@@ -72,7 +72,7 @@ static void test_roundtrip_and_reopen(void **state)
 	assert_int_equal(store_machine(st, &m, &machine2), 0);
 	assert_true(machine == machine2);
 	assert_int_equal(store_revision(st, "abc", "first", 10, &rev), 0);
-	assert_int_equal(store_build_find(st, rev, "make", &found), 1);
+	assert_int_equal(store_build_find(st, rev, "make", NULL, &found), 1);
 	b.revision_id = rev;
 	b.command = xstrdup("make");
 	b.worktree = xstrdup("/w");
@@ -106,7 +106,7 @@ static void test_roundtrip_and_reopen(void **state)
 
 		/* Reopen: everything committed is there. */
 		assert_int_equal(store_open(path, &st), 0);
-		assert_int_equal(store_build_find(st, rev, "make", &found), 0);
+		assert_int_equal(store_build_find(st, rev, "make", NULL, &found), 0);
 		assert_int_equal(found.id, b.id);
 		assert_string_equal(found.worktree, "/w");
 		f.base_build = b.id;
@@ -206,12 +206,123 @@ static void test_wal_mode(void **state)
 	cleanup(path);
 }
 
+/* A database of schema 1 (before build variants) keeps its builds and gains profiles. */
+static void test_migrate_from_v1(void **state)
+{
+	char *path = tmp_path();
+	struct store *st;
+	struct store_build found = { 0 }, cct = { 0 };
+	sqlite3 *db;
+	UNUSED(state);
+
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+				      "CREATE TABLE revisions(id INTEGER PRIMARY KEY, sha TEXT NOT"
+				      " NULL UNIQUE, summary TEXT, commit_time INTEGER);"
+				      "CREATE TABLE builds(id INTEGER PRIMARY KEY, revision_id"
+				      " INTEGER REFERENCES revisions(id), command TEXT NOT NULL,"
+				      " worktree TEXT, log_path TEXT, status TEXT NOT NULL,"
+				      " duration_ns INTEGER, created_at INTEGER NOT NULL,"
+				      " UNIQUE(revision_id, command));"
+				      "INSERT INTO revisions VALUES(7, 'abc', 's', 1);"
+				      "INSERT INTO builds VALUES(42, 7, 'make', '/w/abc', NULL, 'ok',"
+				      " 5, 1);"
+				      "PRAGMA application_id = 1380275792; PRAGMA user_version = 1;",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	/* The tables of schema 1 that the migration does not touch are not needed here. */
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_build_find(st, 7, "make", NULL, &found), 0);
+	assert_int_equal(found.id, 42);
+	assert_string_equal(found.worktree, "/w/abc");
+	assert_string_equal(found.variant, "");
+	store_build_release(&found);
+	/* The same command as another variant is another build. */
+	assert_int_equal(store_build_find(st, 7, "make", "cct", &cct), 1);
+	cct.revision_id = 7;
+	cct.command = xstrdup("make");
+	cct.worktree = xstrdup("/w/abc-cct");
+	snprintf(cct.variant, sizeof(cct.variant), "cct");
+	snprintf(cct.status, sizeof(cct.status), "ok");
+	assert_int_equal(store_build_save(st, &cct), 0);
+	assert_true(cct.id != 42);
+	assert_int_equal(store_build_find(st, 7, "make", NULL, &found), 0);
+	assert_int_equal(found.id, 42);
+	store_build_release(&found);
+	assert_int_equal(store_build_find(st, 7, "make", "cct", &found), 0);
+	assert_int_equal(found.id, cct.id);
+	assert_string_equal(found.variant, "cct");
+	store_build_release(&found);
+	store_build_release(&cct);
+	store_close(st);
+	cleanup(path);
+}
+
+/* Profiled runs: recorded, found by build and by revision, failed ones left out. */
+static void test_profiles(void **state)
+{
+	char *path = tmp_path();
+	struct store *st;
+	struct store_build cct = { 0 };
+	struct store_profile p = { 0 }, *list;
+	struct machine_info m = { "host", "cpu", 2, "6.1", "performance" };
+	int64_t rev, bench, machine;
+	size_t n;
+	UNUSED(state);
+
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_revision(st, "abc", "s", 1, &rev), 0);
+	assert_int_equal(store_benchmark(st, "ingest", "./x", &bench), 0);
+	assert_int_equal(store_machine(st, &m, &machine), 0);
+	cct.revision_id = rev;
+	cct.command = xstrdup("make");
+	snprintf(cct.variant, sizeof(cct.variant), "cct");
+	snprintf(cct.status, sizeof(cct.status), "ok");
+	assert_int_equal(store_build_save(st, &cct), 0);
+	p.build_id = cct.id;
+	p.benchmark_id = bench;
+	p.machine_id = machine;
+	snprintf(p.kind, sizeof(p.kind), "cct");
+	p.path = (char *)"/p/1";
+	assert_int_equal(store_profile_add(st, &p), 0);
+	p.path = (char *)"/p/2";
+	p.status = RUN_CRASHED;
+	p.detail = (char *)"killed by SIGSEGV";
+	assert_int_equal(store_profile_add(st, &p), 0);
+	p.path = (char *)"/p/3";
+	p.status = RUN_OK;
+	p.detail = NULL;
+	assert_int_equal(store_profile_add(st, &p), 0);
+	assert_int_equal(store_profiles_find(st, cct.id, bench, machine, "cct", &list, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(list[0].path, "/p/1");
+	assert_string_equal(list[1].path, "/p/3");
+	assert_int_equal(list[1].status, RUN_OK);
+	store_profiles_free(list, n);
+	assert_int_equal(store_profiles_find(st, cct.id, bench, machine, "io", &list, &n), 0);
+	assert_int_equal(n, 0);
+	store_profiles_free(list, n);
+	assert_int_equal(store_profiles_of_revision(st, "abc", "ingest", "cct", &list, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(list[1].path, "/p/3");
+	store_profiles_free(list, n);
+	assert_int_equal(store_profiles_of_revision(st, "abc", "other", "cct", &list, &n), 0);
+	assert_int_equal(n, 0);
+	store_profiles_free(list, n);
+	store_build_release(&cct);
+	store_close(st);
+	cleanup(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip_and_reopen),
 		cmocka_unit_test(test_foreign_and_corrupt),
 		cmocka_unit_test(test_wal_mode),
+		cmocka_unit_test(test_migrate_from_v1),
+		cmocka_unit_test(test_profiles),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
