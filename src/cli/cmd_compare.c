@@ -49,6 +49,14 @@ static const struct option compare_options[] = {
 						">= 60 s)", &o.overrides, "timeout" },
 	{ OPT_CONFIG, 0, "time-budget", "DURATION", "stop sampling a benchmark after this long",
 	  &o.overrides, "time-budget" },
+	{ OPT_CONFIG, 0, "profile", "KIND", "extra profiled runs after the timing runs: cct "
+					    "(calling context tree) or none", &o.overrides,
+	  "profile" },
+	{ OPT_CONFIG, 0, "profile-runs", "N", "profiled runs per side (3)", &o.overrides,
+	  "profile-runs" },
+	{ OPT_CONFIG, 0, "profile-command", "CMD", "how to build a revision for profiled runs "
+						   "(with -finstrument-functions)",
+	  &o.overrides, "build.profile-command" },
 	{ OPT_CONFIG, 'a', "alpha", "A", "1 - confidence level of the verdict (0.01)",
 	  &o.overrides, "alpha" },
 	{ OPT_CONFIG, 0, "seed", "N", "seed of the randomized run order (reproducible)",
@@ -205,6 +213,39 @@ static int setup_commands(struct config *cfg, struct store *st, struct compare_r
 	return 0;
 }
 
+/*
+ * The instrumented builds of profiled runs (a benchmark with profile = cct), in worktrees
+ * of their own. Returns 0 (also when no benchmark profiles) or an RP_E* code.
+ */
+static int build_profiling(const struct config *cfg, const struct state_dir *sd,
+			   struct store *st, struct repo *repo, const struct revision revs[2],
+			   struct compare_request *req, struct store_build out[2])
+{
+	const struct bench_config *needs = NULL;
+	int err;
+	for (size_t i = 0; i < cfg->nr_benches && !needs; i++)
+		if (cfg->benches[i].profiles & PROFILE_CCT)
+			needs = &cfg->benches[i];
+	if (!needs)
+		return 0;
+	if (!cfg->profile_build_command) {
+		error("%s: benchmark '%s' has profile = cct, which needs a build compiled with "
+		      "-finstrument-functions: add to [build] a line such as profile-command = "
+		      "make CFLAGS='-O2 -g -finstrument-functions'",
+		      cfg->path ? cfg->path : "revperf.ini", needs->name);
+		return RP_EINPUT;
+	}
+	for (int i = 0; i < 2; i++)
+		if ((err = build_ensure(st, repo, sd, &revs[i], cfg->profile_build_command, "cct",
+					&out[i])))
+			return err;
+	req->a.profile_build_id = out[0].id;
+	req->b.profile_build_id = out[1].id;
+	req->a.profile_cwd = out[0].worktree;
+	req->b.profile_cwd = out[1].worktree;
+	return 0;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	const char *args[2];
@@ -213,7 +254,7 @@ int cmd_compare(int argc, char **argv)
 	struct state_dir sd = { NULL, NULL, NULL, NULL };
 	struct store *st = NULL;
 	struct revision revs[2];
-	struct store_build builds[2];
+	struct store_build builds[2], profile_builds[2];
 	struct compare_request req;
 	struct compare_result res;
 	enum report_format format = REPORT_TEXT;
@@ -225,6 +266,7 @@ int cmd_compare(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	memset(revs, 0, sizeof(revs));
 	memset(builds, 0, sizeof(builds));
+	memset(profile_builds, 0, sizeof(profile_builds));
 	memset(&req, 0, sizeof(req));
 	memset(&res, 0, sizeof(res));
 	config_init(&cfg);
@@ -324,6 +366,13 @@ int cmd_compare(int argc, char **argv)
 		req.a.build_id = builds[0].id;
 		req.b.build_id = builds[1].id;
 		req.same_build = builds[0].id == builds[1].id;
+		if ((err = build_profiling(&cfg, &sd, st, repo, revs, &req, profile_builds))) {
+			ret = rp_err_exit_code(err);
+			goto out;
+		}
+	} else {
+		req.a.profile_build_id = req.a.build_id;
+		req.b.profile_build_id = req.b.build_id;
 	}
 	req.cfg = &cfg;
 	req.st = st;
@@ -349,6 +398,8 @@ out:
 	compare_result_release(&res);
 	store_build_release(&builds[0]);
 	store_build_release(&builds[1]);
+	store_build_release(&profile_builds[0]);
+	store_build_release(&profile_builds[1]);
 	revision_release(&revs[0]);
 	revision_release(&revs[1]);
 	store_close(st);

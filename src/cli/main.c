@@ -12,6 +12,8 @@ const struct command commands[] = {
 	  cmd_bindiff, &bindiff_help },
 	{ "diff", "which call paths got heavier, appeared or vanished between two profiles",
 	  cmd_diff, &diff_help },
+	{ "profile", "run a program once and show its calling context tree", cmd_profile,
+	  &profile_help },
 	{ "import", "store hyperfine or Google Benchmark results as a revision's results",
 	  cmd_import, &import_help },
 	{ "init", "write a commented revperf.ini template", cmd_init, &init_help },

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "analysis/stats.h"
+#include "core/compare_profile.h"
 #include "core/fsutil.h"
 #include "core/gbench.h"
 #include "core/import.h"
@@ -567,6 +568,14 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 	c.comparison_id = out->comparison_id;
 	c.rng = rng;
 	ret = compare_bench(req, bench, &c);
+	/* Profiles after the verdict's runs, never among them: they do not disturb it. */
+	if (!ret && !b->error && (bench->profiles & PROFILE_CCT) && !interrupt_requested()) {
+		if (req->progress)
+			fprintf(stderr, "\r\033[K%s  profiling (%zu runs per side)", b->name,
+				bench->profile_runs);
+		ret = compare_profile_cct(req, bench, b->benchmark_id, machine_id,
+					  out->comparison_id, &b->cct);
+	}
 	free(c.defs);
 	free(c.log_prefix);
 	progress_clear(req);
@@ -656,6 +665,7 @@ void compare_result_release(struct compare_result *res)
 		free(res->benches[i].name);
 		free(res->benches[i].metrics);
 		free(res->benches[i].error);
+		cct_attribution_free(res->benches[i].cct);
 		store_run_issues_free(res->benches[i].issues, res->benches[i].nr_issues);
 	}
 	free(res->benches);

@@ -15,6 +15,9 @@ struct compare_side {
 	int64_t build_id;
 	const char *cwd;     /* worktree of the revision; NULL = current directory */
 	const char *command; /* command mode: this side's command; NULL = the benchmark's */
+	/* profiled runs (profile = cct): the instrumented build and its worktree */
+	int64_t profile_build_id;
+	const char *profile_cwd;
 };
 
 struct compare_request {
@@ -26,6 +29,8 @@ struct compare_request {
 	bool progress;   /* a progress line on stderr (only when it is a TTY) */
 	bool fresh;      /* ignore stored runs: measure everything anew */
 };
+
+struct cct_attribution;
 
 /* The verdict of one benchmark and metric. */
 struct metric_outcome {
@@ -54,6 +59,7 @@ struct bench_outcome {
 	struct store_run_issue *issues; /* failed runs, and successful runs with a note */
 	size_t nr_issues;
 	double elapsed_s;
+	struct cct_attribution *cct; /* profile = cct: the attribution, NULL otherwise */
 };
 
 struct compare_result {

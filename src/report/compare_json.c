@@ -89,6 +89,8 @@ static json_t *bench_json(const struct bench_outcome *b)
 					  "warmup", r->warmup));
 	}
 	json_object_set_new(o, "run_issues", failed);
+	json_object_set_new(o, "attribution",
+			    b->cct ? report_attribution_json(b->cct) : json_null());
 	return o;
 }
 

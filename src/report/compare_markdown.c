@@ -92,6 +92,17 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			strbuf_release(&sb);
 		}
 	}
+	for (i = 0; i < res->nr_benches; i++) {
+		const struct bench_outcome *b = &res->benches[i];
+		if (!b->cct)
+			continue;
+		/* A fenced block: names from the program need no escaping there. */
+		fputs("\n<details><summary>Attribution: ", f);
+		md_cell(f, b->name);
+		fputs("</summary>\n\n```\n", f);
+		report_attribution_text(f, b->cct, 10, "");
+		fputs("```\n\n</details>\n", f);
+	}
 	if (res->interrupted)
 		fputs("\n> interrupted: finished runs are stored; run again to continue.\n", f);
 	return 0;

@@ -159,6 +159,8 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 				b->issues[j].status == RUN_OK ? "" : "excluded ", sb.buf);
 			strbuf_release(&sb);
 		}
+		if (b->cct)
+			report_attribution_text(f, b->cct, 5, "  ");
 	}
 	fprintf(f, "\n* primary metric (decides the exit code). Verdict: the whole CI beyond "
 		   "the tolerance is worse/better, inside it equal, else undecided.\n");

@@ -30,4 +30,16 @@ const char *report_side_name(char side); /* 'A' -> "baseline", 'B' -> "target" *
 /* One failed run as "crashed (killed by SIGSEGV)" into sb. */
 void report_failed_run(struct strbuf *sb, const struct store_run_issue *r);
 
+/*
+ * The attribution under a benchmark's verdict (profile = cct, core/compare_profile.h):
+ * the largest topological and weight differences of the calling context trees, at most
+ * `top` of each kind, and where the flame graph is. `indent` prefixes every line.
+ */
+struct cct_attribution;
+void report_attribution_text(FILE *f, const struct cct_attribution *a, size_t top,
+			     const char *indent);
+/* The attribution as a JSON object (docs/json-schema.md): a new reference. */
+struct json_t;
+struct json_t *report_attribution_json(const struct cct_attribution *a);
+
 #endif

@@ -1,0 +1,44 @@
+#ifndef REVPERF_CORE_COMPARE_PROFILE_H
+#define REVPERF_CORE_COMPARE_PROFILE_H
+
+/*
+ * The attribution under a benchmark's verdict (`profile = cct`): extra runs of each side
+ * with the CCT runtime, in builds of their own (the timing runs never carry the
+ * instrumentation), merged per side and differenced (METHODS.md section 5).
+ */
+#include "analysis/cct_diff.h"
+#include "core/compare.h"
+#include "profile/cct.h"
+
+struct cct_attribution {
+	char *error;		   /* why there is no diff (NULL when there is one) */
+	size_t runs[2];		   /* profiled runs used per side (A, B) */
+	size_t reused[2];	   /* of which were stored before this comparison */
+	size_t failed[2];	   /* profiled runs that failed in this comparison */
+	struct cct trees[2];	   /* per side: the runs merged (mean and sd per node) */
+	struct cct_changes changes;
+	bool have_bindiff;	   /* stages 1 and 2 use a binary diff of the two programs */
+	char *bindiff_note;	   /* why not, when not */
+	char exe[2][4096];	   /* the programs differenced by the binary diff */
+	struct cct_diff diff;	   /* borrows trees[] */
+	double threshold;	   /* the overlap the weight adjustment stops at, % */
+	bool threshold_from_runs;  /* ... measured between two runs of the target */
+	char *svg_path;		   /* the differential flame graph, NULL when not written */
+	char *dir;		   /* where the profiles of this comparison are */
+};
+
+/*
+ * Takes bench->profile_runs profiled runs per side (reusing stored successful profiles of
+ * the same instrumented builds, benchmark and machine unless req->fresh), records them in
+ * the store, and differences the merged trees. Fills a new *out (free it with
+ * cct_attribution_free()); a problem that leaves no diff (no profile written, every run
+ * failed) is out->error, not a failure. Returns 0, RP_EINTERRUPT when the user
+ * interrupted, RP_EINTERNAL on a store failure.
+ */
+int compare_profile_cct(const struct compare_request *req, const struct bench_config *bench,
+			int64_t benchmark_id, int64_t machine_id, int64_t comparison_id,
+			struct cct_attribution **out);
+
+void cct_attribution_free(struct cct_attribution *a);
+
+#endif

@@ -1,0 +1,257 @@
+#include "profile/profile_load.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "binary/symbolize.h"
+#include "profile/callgrind.h"
+#include "profile/cct_file.h"
+#include "profile/folded.h"
+#include "util/common.h"
+
+static const char *const format_names[] = {
+	[PROFILE_FORMAT_AUTO] = "auto",
+	[PROFILE_FORMAT_CCT] = "cct",
+	[PROFILE_FORMAT_CALLGRIND] = "callgrind",
+	[PROFILE_FORMAT_FOLDED] = "folded",
+};
+
+int profile_format_parse(const char *s, enum profile_format *out)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(format_names); i++)
+		if (!strcmp(s, format_names[i])) {
+			*out = (enum profile_format)i;
+			return 0;
+		}
+	return -1;
+}
+
+const char *profile_format_name(enum profile_format f)
+{
+	return (size_t)f < ARRAY_SIZE(format_names) ? format_names[f] : "unknown";
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n > m && !strcmp(s + n - m, suffix);
+}
+
+/* Converts parsed CCT profiles with the caller's symbolizer or one of its own. */
+static int convert(const struct cct_profile *const *profiles, size_t nr,
+		   const struct profile_load_options *o, struct cct *out)
+{
+	struct symbolizer *own = o->sym ? NULL : symbolizer_new();
+	int ret = cct_profile_to_cct(profiles, nr, o->sym ? o->sym : own, !o->separate_threads,
+				     out);
+	symbolizer_free(own);
+	return ret;
+}
+
+/* A directory of one run's CCT profiles: every complete *.cct file, in name order. */
+static int load_cct_dir(const char *dir, const struct profile_load_options *o, struct cct *out,
+			struct profile_source *src)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL;
+	struct cct_profile *profiles = NULL;
+	const struct cct_profile **ptrs = NULL;
+	size_t nr = 0, alloc = 0, parsed = 0, i;
+	struct strbuf path = STRBUF_INIT;
+	int ret = RP_EINPUT;
+
+	if (!d) {
+		error("cannot read the profile directory '%s': %s", dir, strerror(errno));
+		cct_init(out);
+		return RP_EINPUT;
+	}
+	while ((de = readdir(d))) {
+		if (has_suffix(de->d_name, ".cct.tmp")) {
+			src->nr_skipped++;
+			continue;
+		}
+		if (!has_suffix(de->d_name, ".cct"))
+			continue;
+		ALLOC_GROW(names, nr + 1, alloc);
+		names[nr++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (!nr) {
+		error("'%s' holds no complete CCT profile (*.cct)%s; was the program built with "
+		      "-finstrument-functions and run with librevperf_cct.so preloaded?",
+		      dir, src->nr_skipped ? " (only incomplete *.cct.tmp files of killed "
+					     "processes)" : "");
+		cct_init(out);
+		goto out;
+	}
+	if (src->nr_skipped)
+		warning("%s: %u process profile(s) incomplete (*.cct.tmp: the process was "
+			"killed before it could finish writing); they are left out",
+			dir, src->nr_skipped);
+	qsort(names, nr, sizeof(*names), by_name);
+	profiles = xcalloc(nr, sizeof(*profiles));
+	ptrs = xcalloc(nr, sizeof(*ptrs));
+	for (parsed = 0; parsed < nr; parsed++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir, names[parsed]);
+		if (cct_file_read(path.buf, &profiles[parsed])) {
+			cct_init(out);
+			goto out;
+		}
+		ptrs[parsed] = &profiles[parsed];
+	}
+	src->nr_files = (unsigned)nr;
+	/* The program: that of the process with the largest tree (a shell that started the
+	 * instrumented program writes a profile of its own, with no calls in it). */
+	{
+		size_t best = 0, best_nodes = 0;
+		for (i = 0; i < nr; i++) {
+			size_t nodes = 0;
+			for (size_t t = 0; t < profiles[i].nr_threads; t++)
+				nodes += profiles[i].threads[t].nr_nodes;
+			if (nodes > best_nodes) {
+				best_nodes = nodes;
+				best = i;
+			}
+		}
+		if (profiles[best].exe)
+			snprintf(src->exe, sizeof(src->exe), "%s", profiles[best].exe);
+	}
+	ret = convert(ptrs, nr, o, out);
+out:
+	for (i = 0; i < parsed; i++)
+		cct_profile_release(&profiles[i]);
+	for (i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	free(profiles);
+	free(ptrs);
+	strbuf_release(&path);
+	return ret;
+}
+
+static int load_text(const char *path, const char *text, size_t len,
+		     const struct profile_load_options *o, struct cct *out,
+		     struct profile_source *src)
+{
+	enum profile_format f = o->format;
+	int ret;
+
+	if (f == PROFILE_FORMAT_AUTO) {
+		if (cct_file_sniff(text, len))
+			f = PROFILE_FORMAT_CCT;
+		else if (callgrind_sniff(text, len))
+			f = PROFILE_FORMAT_CALLGRIND;
+		else
+			f = PROFILE_FORMAT_FOLDED;
+	}
+	src->format = f;
+	switch (f) {
+	case PROFILE_FORMAT_CCT: {
+		struct cct_profile p;
+		const struct cct_profile *one = &p;
+		if ((ret = cct_file_parse(text, len, path, &p))) {
+			cct_init(out);
+			return ret;
+		}
+		src->nr_files = 1;
+		if (p.exe)
+			snprintf(src->exe, sizeof(src->exe), "%s", p.exe);
+		ret = convert(&one, 1, o, out);
+		cct_profile_release(&p);
+		return ret;
+	}
+	case PROFILE_FORMAT_CALLGRIND:
+		return callgrind_parse(text, len, path, o->event, out);
+	default:
+		return folded_parse(text, len, path, out);
+	}
+}
+
+int profile_load(const char *path, const struct profile_load_options *o, struct cct *out,
+		 struct profile_source *src)
+{
+	static const struct profile_load_options defaults;
+	struct profile_source scratch;
+	struct strbuf sb = STRBUF_INIT;
+	struct stat st;
+	int ret;
+
+	if (!o)
+		o = &defaults;
+	if (!src)
+		src = &scratch;
+	memset(src, 0, sizeof(*src));
+	if (stat(path, &st)) {
+		error("cannot read profile '%s': %s", path, strerror(errno));
+		cct_init(out);
+		return RP_EINPUT;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		if (o->format != PROFILE_FORMAT_AUTO && o->format != PROFILE_FORMAT_CCT) {
+			error("'%s' is a directory: only CCT profiles come as a directory (one "
+			      "run's *.cct files), not %s",
+			      path, profile_format_name(o->format));
+			cct_init(out);
+			return RP_EINPUT;
+		}
+		src->format = PROFILE_FORMAT_CCT;
+		ret = load_cct_dir(path, o, out, src);
+	} else if (strbuf_read_file(&sb, path, CCT_FILE_MAX_BYTES) < 0) {
+		error("cannot read profile '%s': %s", path,
+		      errno == EFBIG ? "larger than 2 GiB" : strerror(errno));
+		cct_init(out);
+		ret = RP_EINPUT;
+	} else {
+		ret = load_text(path, sb.buf, sb.len, o, out, src);
+	}
+	strbuf_release(&sb);
+	if (!ret && o->plain) {
+		struct cct plain;
+		cct_plain(out, &plain);
+		cct_release(out);
+		*out = plain;
+	}
+	return ret;
+}
+
+int profile_load_runs(const char *const *paths, size_t nr, const struct profile_load_options *o,
+		      struct cct *out, struct profile_source *src)
+{
+	struct cct *runs;
+	const struct cct **ptrs;
+	size_t loaded;
+	int ret = 0;
+
+	if (nr == 1)
+		return profile_load(paths[0], o, out, src);
+	runs = xcalloc(nr ? nr : 1, sizeof(*runs));
+	ptrs = xcalloc(nr ? nr : 1, sizeof(*ptrs));
+	for (loaded = 0; loaded < nr; loaded++) {
+		struct profile_source s;
+		if ((ret = profile_load(paths[loaded], o, &runs[loaded], loaded ? &s : src))) {
+			cct_release(&runs[loaded]);
+			break;
+		}
+		ptrs[loaded] = &runs[loaded];
+	}
+	if (ret)
+		cct_init(out);
+	else
+		ret = cct_merge(ptrs, nr, out);
+	while (loaded-- > 0)
+		cct_release(&runs[loaded]);
+	free(runs);
+	free(ptrs);
+	return ret;
+}
