@@ -217,24 +217,34 @@ static int setup_commands(struct config *cfg, struct store *st, struct compare_r
  * The instrumented builds of profiled runs (a benchmark with profile = cct), in worktrees
  * of their own. Returns 0 (also when no benchmark profiles) or an RP_E* code.
  */
+static const struct bench_config *profiled_bench(const struct config *cfg)
+{
+	for (size_t i = 0; i < cfg->nr_benches; i++)
+		if (cfg->benches[i].profiles & PROFILE_CCT)
+			return &cfg->benches[i];
+	return NULL;
+}
+
+/* Before anything is built: profile = cct in git mode needs [build] profile-command. */
+static int check_profiling(const struct config *cfg)
+{
+	const struct bench_config *needs = profiled_bench(cfg);
+	if (!needs || cfg->profile_build_command)
+		return 0;
+	error("%s: benchmark '%s' has profile = cct, which needs a build compiled with "
+	      "-finstrument-functions: add to [build] a line such as profile-command = "
+	      "make CFLAGS='-O2 -g -finstrument-functions'",
+	      cfg->path ? cfg->path : "revperf.ini", needs->name);
+	return RP_EINPUT;
+}
+
 static int build_profiling(const struct config *cfg, const struct state_dir *sd,
 			   struct store *st, struct repo *repo, const struct revision revs[2],
 			   struct compare_request *req, struct store_build out[2])
 {
-	const struct bench_config *needs = NULL;
 	int err;
-	for (size_t i = 0; i < cfg->nr_benches && !needs; i++)
-		if (cfg->benches[i].profiles & PROFILE_CCT)
-			needs = &cfg->benches[i];
-	if (!needs)
+	if (!profiled_bench(cfg))
 		return 0;
-	if (!cfg->profile_build_command) {
-		error("%s: benchmark '%s' has profile = cct, which needs a build compiled with "
-		      "-finstrument-functions: add to [build] a line such as profile-command = "
-		      "make CFLAGS='-O2 -g -finstrument-functions'",
-		      cfg->path ? cfg->path : "revperf.ini", needs->name);
-		return RP_EINPUT;
-	}
 	for (int i = 0; i < 2; i++)
 		if ((err = build_ensure(st, repo, sd, &revs[i], cfg->profile_build_command, "cct",
 					&out[i])))
@@ -346,7 +356,7 @@ int cmd_compare(int argc, char **argv)
 				goto out;
 			}
 	}
-	if (config_finish(&cfg))
+	if (config_finish(&cfg) || (!command_mode && check_profiling(&cfg)))
 		goto out;
 	interrupt_install();
 	if (!command_mode) {

@@ -204,6 +204,8 @@ int compare_profile_cct(const struct compare_request *req, const struct bench_co
 	int ret = 0;
 
 	*out = a;
+	a->labels[0] = req->a.label;
+	a->labels[1] = req->b.label;
 	cct_changes_init(&a->changes);
 	strbuf_addf(&sb, "%s/profiles/%lld/", req->sd->root, (long long)comparison_id);
 	add_safe_name(&sb, bench->name);
@@ -263,8 +265,8 @@ int compare_profile_cct(const struct compare_request *req, const struct bench_co
 		struct cct_report_options ro = { 0 };
 		FILE *f;
 		strbuf_addf(&sb, "%s/flamegraph.svg", a->dir);
-		ro.old_label = side_of(req, 0)->label;
-		ro.new_label = side_of(req, 1)->label;
+		ro.old_label = a->labels[0];
+		ro.new_label = a->labels[1];
 		ro.title = bench->name;
 		f = fopen(sb.buf, "w");
 		if (f && !cct_diff_report_svg(f, &a->diff, &ro) && !fclose(f))

@@ -25,6 +25,7 @@ struct cct_attribution {
 	bool threshold_from_runs;  /* ... measured between two runs of the target */
 	char *svg_path;		   /* the differential flame graph, NULL when not written */
 	char *dir;		   /* where the profiles of this comparison are */
+	const char *labels[2];	   /* the sides' labels (borrowed from the request) */
 };
 
 /*

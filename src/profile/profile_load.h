@@ -32,6 +32,8 @@ struct profile_load_options {
 	const char *event;	    /* callgrind: the event to read (NULL: the first, Ir) */
 	bool separate_threads;	    /* CCT: each thread under "[thread K]" (default: merged) */
 	bool plain;		    /* merge call sites into plain contexts (cct_plain()) */
+	bool weight_calls;	    /* weigh nodes by their calls instead of time/cost: the
+				       exclusive weight of a node becomes its call count */
 	struct symbolizer *sym;	    /* CCT: names functions; NULL = a symbolizer of its own */
 };
 

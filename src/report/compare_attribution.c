@@ -104,7 +104,9 @@ json_t *report_attribution_json(const struct cct_attribution *a)
 		o = json_object();
 		json_object_set_new(o, "error", json_string(a->error));
 	} else {
-		o = cct_diff_to_json(&a->diff, NULL);
+		struct cct_report_options ro = { .old_label = a->labels[0],
+						  .new_label = a->labels[1] };
+		o = cct_diff_to_json(&a->diff, &ro);
 		json_object_set_new(o, "error", json_null());
 	}
 	json_object_set_new(o, "runs", json_pack("{s:I, s:I}", "baseline", (json_int_t)a->runs[0],

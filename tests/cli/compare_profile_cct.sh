@@ -1,0 +1,67 @@
+# compare with profile = cct: profiled runs of instrumented builds apart from the timing
+# runs, and the attribution under the verdict (docs/cct-diff.md). The project is
+# tests/workloads/cct_versions.c: version 2 makes slow_me slower, adds helper_new (called by
+# caller_x) and has mod_fn call existing_fn.
+. "$SRCDIR/tests/cli/lib/common.bash"
+
+mkdir proj && cd proj
+git init -q . && git config user.email t@example.com && git config user.name test
+cp "$SRCDIR/tests/workloads/cct_versions.c" prog.c
+cat >revperf.ini <<'INI'
+[build]
+command = cc -O2 -o prog prog.c
+profile-command = cc -O2 -g -finstrument-functions -o prog prog.c
+[benchmark "versions"]
+command = ./prog 1000
+primary = cpu
+runs = 2..3
+warmup = 0
+profile = cct
+profile-runs = 3
+INI
+git add . && git commit -qm v1 && git tag v1
+sed -i 's/^#define VERSION 1$/#define VERSION 2/' prog.c
+grep -q '^#define VERSION 2$' prog.c || fail "could not make version 2"
+git commit -qam v2 && git tag v2
+
+expect_exit 1 "$REVPERF" compare -q --tolerance 20% -f json v1 v2
+cp out.txt compare.json
+a='d["benchmarks"][0]["attribution"]'
+[ "$(json_get compare.json "$a['error']")" = None ] || fail "attribution error: $(json_get compare.json "$a['error']")"
+[ "$(json_get compare.json "$a['binary_diff']")" = True ] || fail "no binary diff"
+[ "$(json_get compare.json "$a['runs']['target']")" = 3 ] || fail "expected 3 profiled runs"
+# Stage 1: helper_new appeared, attributed to its caller caller_x.
+[ "$(json_get compare.json "[t['caller'][-1] for t in $a['topological'] if t['stage'] == 1 and t['in'] == 'new' and t['path'][-1] == 'helper_new']")" = "['caller_x']" ] ||
+	fail "helper_new is not a stage 1 difference under caller_x"
+# Stage 2: mod_fn calls existing_fn now, mod_fn first in the attribution list.
+[ "$(json_get compare.json "[t['attribution'][0] for t in $a['topological'] if t['stage'] == 2 and t['path'][-2:] == ['mod_fn', 'existing_fn']]")" = "['mod_fn']" ] ||
+	fail "mod_fn;existing_fn is not a stage 2 difference attributed to mod_fn"
+# The function made slower comes first in the weight differences.
+[ "$(json_get compare.json "$a['weight_differences'][0]['path'][-1]")" = slow_me ] ||
+	fail "slow_me is not the first weight difference"
+svg=$(json_get compare.json "$a['flame_graph']")
+[ -s "$svg" ] || fail "no flame graph at $svg"
+python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$svg" ||
+	fail "the flame graph is not well-formed XML"
+
+# The timing runs used the plain build, the profiled runs the instrumented one.
+for w in .revperf/worktrees/*; do
+	case "$w" in
+	*-cct) nm "$w/prog" | grep -q __cyg_profile_func_enter || fail "$w/prog is not instrumented" ;;
+	*) ! nm "$w/prog" | grep -q __cyg_profile_func_enter || fail "$w/prog is instrumented" ;;
+	esac
+done
+[ "$(ls -d .revperf/worktrees/*-cct | wc -l)" = 2 ] || fail "expected two instrumented worktrees"
+
+# Text: the attribution section under the verdict.
+expect_exit 1 "$REVPERF" compare -q --tolerance 20% v1 v2
+expect_grep '^  attribution \(calling context trees, 3 \+ 3 profiled runs, 3 \+ 3 reused\)' out.txt
+expect_grep '\+ added/deleted .*helper_new  \(called by caller_x\)' out.txt
+expect_grep 'differential flame graph: ' out.txt
+
+# Without profile-command, profile = cct is a configuration error naming what to add.
+sed -i '/^profile-command/d' revperf.ini
+git commit -qam "no profile build"
+expect_exit 2 "$REVPERF" compare -q v1 HEAD
+expect_grep "profile-command" err.txt
+expect_one_line err.txt
