@@ -1,0 +1,123 @@
+#ifndef REVPERF_BINARY_SYMBOLIZE_H
+#define REVPERF_BINARY_SYMBOLIZE_H
+
+/*
+ * Symbolization after the run: run-time addresses of a process that may have exited are
+ * named from its memory map (/proc/PID/maps lines, kept by the profile) and the ELF files
+ * that were mapped.
+ *
+ * 1. struct proc_maps turns a run-time address into (mapped file, offset in that file):
+ *    the address minus the mapping's start plus the mapping's file offset. Pure data, no
+ *    file is opened.
+ * 2. struct symbolizer turns a file offset into the ELF virtual address of that file (its
+ *    PT_LOAD program headers: p_vaddr + (offset - p_offset); vaddr == offset is never
+ *    assumed), and a virtual address into the function that contains it (.symtab, or
+ *    .dynsym when stripped; C++ names demangled) and the source file:line (the DWARF line
+ *    table inside the file; separate debug files are not looked for).
+ *
+ * Each module is opened once (libdwfl) and kept open until symbolizer_free(); results are
+ * cached per (module, address). A module that is missing, not a regular file or not ELF
+ * is reported once with warning() and its addresses stay unnamed ("libfoo.so+0x1234"
+ * is then the caller's to print). Neither structure is thread-safe; distinct instances
+ * may be used from distinct threads.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One mapping: one line of /proc/PID/maps. */
+struct proc_map {
+	uint64_t start, end; /* [start, end): run-time addresses */
+	uint64_t offset;     /* file offset mapped at `start` */
+	uint64_t inode;
+	unsigned dev_major, dev_minor;
+	char perms[5]; /* "r-xp" */
+	char *path;    /* NULL when anonymous; "[vdso]", "[stack]"... kept as they are */
+	bool deleted;  /* the kernel said " (deleted)": the file was removed or replaced */
+};
+
+/* A process's memory map, sorted by start address. */
+struct proc_maps {
+	struct proc_map *maps;
+	size_t nr, alloc;
+};
+
+/* Initialises an empty map. Release with proc_maps_release(). */
+void proc_maps_init(struct proc_maps *m);
+
+/* Frees the mappings and their paths; accepts a zeroed or released map. */
+void proc_maps_release(struct proc_maps *m);
+
+/*
+ * Adds one /proc/PID/maps line ("START-END PERMS OFFSET MAJ:MIN INODE [PATH]"; `len`
+ * bytes, no newline needed; PATH may contain spaces, a trailing " (deleted)" is removed
+ * and sets `deleted`). Lines may come in any order. Returns 0, or -1 when the line is
+ * malformed (nothing added, nothing printed: the caller names its file and line).
+ */
+int proc_maps_add_line(struct proc_maps *m, const char *line, size_t len);
+
+/*
+ * Reads a maps file (e.g. "/proc/1234/maps") into `m` (initialised by the caller).
+ * Returns 0, or RP_EINPUT after error() when it cannot be read or a line is malformed.
+ */
+int proc_maps_read(struct proc_maps *m, const char *path);
+
+/* The mapping containing `addr`, or NULL. O(log n). */
+const struct proc_map *proc_maps_find(const struct proc_maps *m, uint64_t addr);
+
+/*
+ * The file and file offset of the run-time address `addr`: *module is the mapping's path
+ * (borrowed from `m`), *file_offset = addr - start + offset. Returns 0, or -1 when no
+ * mapping contains `addr` or the mapping has no file (anonymous memory, JIT code); the
+ * outputs are then NULL and addr. Convert the offset to an ELF virtual address with
+ * symbolizer_file_vaddr() (or use symbolizer_lookup_runtime(), which does both).
+ */
+int proc_maps_resolve(const struct proc_maps *m, uint64_t addr, const char **module,
+		      uint64_t *file_offset);
+
+/* Where an address is: all strings are owned by the symbolizer, valid until symbolizer_free(). */
+struct sym_loc {
+	const char *function;	/* demangled; NULL when no symbol covers the address */
+	const char *src_file;	/* NULL when the module has no DWARF line for the address */
+	unsigned line;		/* 0 when src_file is NULL */
+	uint64_t fn_offset;	/* address - the function's start (0 at its entry) */
+	const char *module;	/* the module's path; NULL for an address in no file */
+	uint64_t module_offset; /* the ELF virtual address in `module` (run-time address if none) */
+};
+
+struct symbolizer;
+
+/* A new symbolizer with no module open. Free with symbolizer_free(). */
+struct symbolizer *symbolizer_new(void);
+
+/* Closes every module and frees every string handed out; accepts NULL. */
+void symbolizer_free(struct symbolizer *sym);
+
+/*
+ * The ELF virtual address of byte `file_offset` of `module_path`, from the PT_LOAD segment
+ * whose file range contains it. Returns 0, or -1 (then *vaddr = file_offset) when the
+ * module cannot be read (warned once) or no segment maps that offset.
+ */
+int symbolizer_file_vaddr(struct symbolizer *sym, const char *module_path, uint64_t file_offset,
+			  uint64_t *vaddr);
+
+/*
+ * Names the ELF virtual address `file_vaddr` of `module_path` into *out (see struct
+ * sym_loc; module and module_offset are always set). For a return address, pass the
+ * address minus 1 to get the line of the call. Returns 0 when the module was read (the
+ * function may still be unknown: out->function NULL), or -1 when the module cannot be
+ * read (a warning the first time).
+ */
+int symbolizer_lookup(struct symbolizer *sym, const char *module_path, uint64_t file_vaddr,
+		      struct sym_loc *out);
+
+/*
+ * proc_maps_resolve(), symbolizer_file_vaddr() and symbolizer_lookup() in one call for a
+ * run-time address of the process that `maps` describes. Returns 0 when the address is
+ * in a readable module (out->function may still be NULL), or -1 when it is in no file
+ * (out->module NULL, out->module_offset = addr) or its module cannot be read.
+ */
+int symbolizer_lookup_runtime(struct symbolizer *sym, const struct proc_maps *maps, uint64_t addr,
+			      struct sym_loc *out);
+
+#endif
