@@ -6,10 +6,11 @@
 #include "analysis/cct_diff.h"
 #include "cli/commands.h"
 #include "profile/folded.h"
+#include "report/cct_report.h"
 #include "util/common.h"
 
 static struct {
-	const char *threshold, *top;
+	const char *threshold, *top, *format, *out;
 	bool plain;
 } o;
 
@@ -20,6 +21,10 @@ static const struct option diff_options[] = {
 	  &o.top, NULL },
 	{ OPT_FLAG, 0, "plain", NULL, "merge call sites into plain contexts first", &o.plain,
 	  NULL },
+	{ OPT_STRING, 'f', "format", "FMT",
+	  "text (default), json, or svg: a differential flame graph", &o.format, NULL },
+	{ OPT_STRING, 'o', "out", "FILE", "write the report to FILE instead of stdout", &o.out,
+	  NULL },
 	OPT_END_MARKER,
 };
 static const char *const diff_usage[] = { "diff [options] OLD NEW", NULL };
@@ -28,39 +33,47 @@ const struct command_help diff_help = {
 	"Differences two calling context trees given as folded stacks ('a;b;c 123' per line,\n"
 	"as perf script + stackcollapse write them): the call paths found in one tree only\n"
 	"(topological differences, stage 3 without a binary diff), the overlap of the common\n"
-	"trees in %, and the contexts whose share of the total weight changed most. See\n"
-	"docs/cct-diff.md.\n"
+	"trees in %, and the contexts whose share of the total weight changed most. As JSON,\n"
+	"or as a differential flame graph in SVG (the new tree's layout; red: a larger share\n"
+	"than in the old tree, blue: smaller, hatched: new; a table of the vanished contexts).\n"
+	"See docs/cct-diff.md.\n"
 	"Exit status: 0 no difference, 1 different, 2 usage or input error (a missing file, a\n"
 	"line without a count, named by file:line), 3 internal failure.",
 	diff_options,
 };
 
-static int print_diff(FILE *f, const struct cct_diff *d)
-{
-	struct strbuf sb = STRBUF_INIT;
+enum diff_format { DIFF_TEXT, DIFF_JSON, DIFF_SVG };
 
-	fprintf(f, "overlap %.2f%% of the common trees (%zu matched contexts)\n", d->overlap,
-		d->nr_matched);
-	if (d->nr_topo)
-		fprintf(f, "\ncontexts in one tree only:\n");
-	for (size_t i = 0; i < d->nr_topo; i++) {
-		const struct cct_topo_diff *e = &d->topo[i];
-		const struct cct *t = e->in_new ? d->new_tree : d->old_tree;
-		strbuf_reset(&sb);
-		cct_path(t, e->node, &sb);
-		fprintf(f, "  %s %-13s %6.2f%%  %s\n", e->in_new ? "+" : "-",
-			cct_diff_stage_name(e->stage), e->pweight, sb.buf);
+static int write_report(FILE *f, enum diff_format format, const struct cct_diff *d,
+			const struct cct_report_options *ro)
+{
+	switch (format) {
+	case DIFF_JSON: return cct_diff_report_json(f, d, ro);
+	case DIFF_SVG: return cct_diff_report_svg(f, d, ro);
+	default: return cct_diff_report_text(f, d, ro);
 	}
-	if (d->nr_pairs)
-		fprintf(f, "\nweight differences (%% of total, old -> new):\n");
-	for (size_t i = 0; i < d->nr_pairs; i++) {
-		const struct cct_weight_pair *p = &d->pairs[i];
-		strbuf_reset(&sb);
-		cct_path(d->old_tree, p->old_node, &sb);
-		fprintf(f, "  %6.2f%% -> %6.2f%%  %s\n", p->old_pweight, p->new_pweight, sb.buf);
+}
+
+/* The report to stdout or to `path`, which is removed again when it could not be written. */
+static int output(const char *path, enum diff_format format, const struct cct_diff *d,
+		  const struct cct_report_options *ro)
+{
+	FILE *f = stdout;
+	int err;
+	if (path && !(f = fopen(path, "w"))) {
+		error("cannot create %s: %s", path, strerror(errno));
+		return EXIT_USAGE;
 	}
-	strbuf_release(&sb);
-	return ferror(f) ? -1 : 0;
+	err = write_report(f, format, d, ro);
+	if (path && fclose(f))
+		err = -1;
+	if (err) {
+		error("cannot write the report to %s: %s", path ? path : "stdout", strerror(errno));
+		if (path)
+			remove(path);
+		return EXIT_INTERNAL;
+	}
+	return EXIT_OK;
 }
 
 static bool parse_number(const char *s, double min, double max, double *out)
@@ -80,6 +93,8 @@ int cmd_diff(int argc, char **argv)
 	struct cct trees[2], plain;
 	struct cct_diff d;
 	struct cct_diff_options opts = { .threshold = 100, .max_pairs = 20 };
+	struct cct_report_options ro = { 0 };
+	enum diff_format format = DIFF_TEXT;
 	double v;
 	int n, err, ret = EXIT_USAGE;
 	size_t loaded = 0;
@@ -94,6 +109,20 @@ int cmd_diff(int argc, char **argv)
 	if (n != 2) {
 		usage_error("diff", "expected OLD and NEW profiles, got %d argument%s", n,
 			    n == 1 ? "" : "s");
+		return EXIT_USAGE;
+	}
+	if (o.format) {
+		if (!strcmp(o.format, "json")) {
+			format = DIFF_JSON;
+		} else if (!strcmp(o.format, "svg")) {
+			format = DIFF_SVG;
+		} else if (strcmp(o.format, "text")) {
+			usage_error("diff", "unknown format '%s': use text, json or svg", o.format);
+			return EXIT_USAGE;
+		}
+	}
+	if (o.out && !*o.out) {
+		usage_error("diff", "--out needs a file name");
 		return EXIT_USAGE;
 	}
 	if (o.threshold) {
@@ -124,11 +153,10 @@ int cmd_diff(int argc, char **argv)
 		}
 	}
 	cct_diff_compute(&trees[0], &trees[1], NULL, &opts, &d);
-	if (print_diff(stdout, &d)) {
-		error("cannot write the report: %s", strerror(errno));
-		ret = EXIT_INTERNAL;
+	ro.old_label = args[0];
+	ro.new_label = args[1];
+	if ((ret = output(o.out, format, &d, &ro)) != EXIT_OK)
 		goto out;
-	}
 	ret = d.nr_topo || d.nr_pairs ? EXIT_REGRESSION : EXIT_OK;
 out:
 	cct_diff_release(&d);
