@@ -2,21 +2,29 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/cct_diff.h"
 #include "cli/commands.h"
-#include "profile/folded.h"
+#include "binary/bindiff.h"
+#include "binary/symbolize.h"
+#include "core/build.h"
+#include "core/revision.h"
+#include "core/store.h"
+#include "profile/profile_load.h"
 #include "report/cct_report.h"
 #include "util/common.h"
 
 static struct {
-	const char *threshold, *top, *format, *out;
-	bool plain;
+	const char *threshold, *top, *format, *out, *input_format, *event, *weight, *bench;
+	const char *old_binary, *new_binary, *state_dir;
+	bool plain, threads, no_bindiff;
 } o;
 
 static const struct option diff_options[] = {
-	{ OPT_STRING, 't', "threshold", "PCT",
-	  "stop adjusting weights at this overlap in % (default 100)", &o.threshold, NULL },
+	{ OPT_STRING, 't', "threshold", "PCT", "stop adjusting weights at this overlap in % "
+					       "(default 100; with --bench and two target runs: "
+					       "their overlap)", &o.threshold, NULL },
 	{ OPT_STRING, 'k', "top", "K", "report at most K weight differences (default 20; 0 = all)",
 	  &o.top, NULL },
 	{ OPT_FLAG, 0, "plain", NULL, "merge call sites into plain contexts first", &o.plain,
@@ -25,18 +33,46 @@ static const struct option diff_options[] = {
 	  "text (default), json, or svg: a differential flame graph", &o.format, NULL },
 	{ OPT_STRING, 'o', "out", "FILE", "write the report to FILE instead of stdout", &o.out,
 	  NULL },
+	{ OPT_STRING, 'i', "input-format", "FMT", "auto (default), cct, callgrind or folded",
+	  &o.input_format, NULL },
+	{ OPT_STRING, 0, "event", "EV", "callgrind: the event to weigh by (default: the first, "
+					"Ir)", &o.event, NULL },
+	{ OPT_STRING, 'w', "weight", "W", "time (default: the profile's weight) or calls",
+	  &o.weight, NULL },
+	{ OPT_FLAG, 0, "threads", NULL, "CCT profiles: keep each thread's tree apart",
+	  &o.threads, NULL },
+	{ OPT_STRING, 'b', "bench", "NAME", "OLD and NEW are revisions: diff the profiles "
+					   "`compare` stored for this benchmark", &o.bench, NULL },
+	{ OPT_STRING, 0, "state-dir", "DIR", "with --bench: where the results are (default "
+					     ".revperf/ at the repository root)", &o.state_dir,
+	  NULL },
+	{ OPT_STRING, 0, "old-binary", "FILE", "the old program, for the binary diff that "
+					       "drives stages 1 and 2", &o.old_binary, NULL },
+	{ OPT_STRING, 0, "new-binary", "FILE", "the new program (default for both: the "
+					       "programs CCT profiles name)", &o.new_binary, NULL },
+	{ OPT_FLAG, 0, "no-bindiff", NULL, "no binary diff: every difference is stage 3",
+	  &o.no_bindiff, NULL },
 	OPT_END_MARKER,
 };
-static const char *const diff_usage[] = { "diff [options] OLD NEW", NULL };
+static const char *const diff_usage[] = { "diff [options] OLD NEW",
+					   "diff [options] --bench NAME OLD_REV NEW_REV", NULL };
 const struct command_help diff_help = {
 	"diff", diff_usage,
-	"Differences two calling context trees given as folded stacks ('a;b;c 123' per line,\n"
-	"as perf script + stackcollapse write them): the call paths found in one tree only\n"
-	"(topological differences, stage 3 without a binary diff), the overlap of the common\n"
-	"trees in %, and the contexts whose share of the total weight changed most. As JSON,\n"
-	"or as a differential flame graph in SVG (the new tree's layout; red: a larger share\n"
-	"than in the old tree, blue: smaller, hatched: new; a table of the vanished contexts).\n"
-	"See docs/cct-diff.md.\n"
+	"Differences two calling context trees (METHODS.md section 5, PARCS): the call paths\n"
+	"found in one tree only, in three stages driven by the binary diff of the two programs\n"
+	"(1: a subtree of an added or deleted function, attributed to its caller; 2: inside a\n"
+	"modified function, attributed to it and its modified callers; 3: side effect or\n"
+	"noise), the overlap of the common trees in %, and the contexts whose share of the\n"
+	"total weight changed most. OLD and NEW are profiles of any kind, recognised from\n"
+	"their content: revperf's CCT runtime (a file, or a directory of one run's files,\n"
+	"e.g. from `revperf profile --cct --dir`), valgrind callgrind output, or folded\n"
+	"stacks ('a;b;c 123' per line, as perf script + stackcollapse write them). With\n"
+	"--bench, OLD and NEW are revisions whose profiled runs `compare` stored (profile =\n"
+	"cct); the runs of each side are merged (mean and sd per node). The binary diff is of\n"
+	"--old-binary and --new-binary, or of the programs that CCT profiles name. As text,\n"
+	"JSON, or a differential flame graph in SVG (the new tree's layout; red: a larger\n"
+	"share than in the old tree, blue: smaller, hatched: new; a table of the vanished\n"
+	"contexts). See docs/cct-diff.md.\n"
 	"Exit status: 0 no difference, 1 different, 2 usage or input error (a missing file, a\n"
 	"line without a count, named by file:line), 3 internal failure.",
 	diff_options,
@@ -87,28 +123,132 @@ static bool parse_number(const char *s, double min, double max, double *out)
 	return true;
 }
 
+/* One side: a profile path, or (--bench) the stored runs of a revision, merged. */
+struct side {
+	struct cct tree;
+	bool loaded;
+	struct profile_source src;
+	char *label;
+	double overlap_of_runs; /* --bench, two runs or more: overlap of the first two; else NAN */
+};
+
+/* The stored profiles of a revision's benchmark, each loaded, then merged. */
+static int load_stored(struct store *st, struct repo *repo, const char *expr,
+		       const struct profile_load_options *lo, struct side *s)
+{
+	struct revision rev = { 0 };
+	struct store_profile *runs = NULL;
+	struct cct *trees = NULL;
+	const struct cct **ptrs = NULL;
+	size_t n = 0, loaded = 0;
+	int err;
+
+	if ((err = repo_resolve(repo, expr, &rev)))
+		return err;
+	if ((err = store_profiles_of_revision(st, rev.sha, o.bench, "cct", &runs, &n)))
+		goto out;
+	if (!n) {
+		error("no stored profile of benchmark '%s' at %s (%.12s): run `revperf compare` "
+		      "with profile = cct for it first",
+		      o.bench, expr, rev.sha);
+		err = RP_EINPUT;
+		goto out;
+	}
+	trees = xcalloc(n, sizeof(*trees));
+	ptrs = xcalloc(n, sizeof(*ptrs));
+	for (; loaded < n; loaded++) {
+		if ((err = profile_load(runs[loaded].path, lo, &trees[loaded],
+					loaded ? NULL : &s->src))) {
+			cct_release(&trees[loaded]);
+			goto out;
+		}
+		ptrs[loaded] = &trees[loaded];
+	}
+	if (n >= 2)
+		s->overlap_of_runs = cct_overlap(&trees[0], &trees[1]);
+	s->loaded = true; /* cct_merge() leaves a tree to release, also on failure */
+	if ((err = cct_merge(ptrs, n, &s->tree)))
+		goto out;
+	{
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s (%.12s, %zu run%s)", expr, rev.sha, n, n == 1 ? "" : "s");
+		s->label = strbuf_detach(&sb);
+	}
+out:
+	while (loaded-- > 0)
+		cct_release(&trees[loaded]);
+	free(trees);
+	free(ptrs);
+	store_profiles_free(runs, n);
+	revision_release(&rev);
+	return err;
+}
+
+/* Opens the repository of the current directory and its store, for --bench. */
+static int open_store(struct repo **repo, struct state_dir *sd, struct store **st)
+{
+	char cwd[4096];
+	int err;
+	if (!getcwd(cwd, sizeof(cwd))) {
+		error("cannot read the current directory: %s", strerror(errno));
+		return RP_EINTERNAL;
+	}
+	if ((err = repo_open(cwd, repo)) ||
+	    (err = state_dir_open(repo_workdir(*repo), o.state_dir, sd)) ||
+	    (err = store_open(sd->db_path, st)))
+		return err;
+	return 0;
+}
+
+/* Stages 1 and 2: the binary diff of the two programs, when they are known. */
+static void add_bindiff(const struct side sides[2], struct cct_changes *changes, bool *have)
+{
+	const char *old_bin = o.old_binary ? o.old_binary : sides[0].src.exe;
+	const char *new_bin = o.new_binary ? o.new_binary : sides[1].src.exe;
+	struct bindiff bd;
+	*have = false;
+	if (o.no_bindiff || !*old_bin || !*new_bin)
+		return;
+	memset(&bd, 0, sizeof(bd));
+	if (bindiff_files(old_bin, new_bin, 0, &bd)) {
+		warning("no binary diff of %s and %s (see above): every difference is stage 3",
+			old_bin, new_bin);
+		return;
+	}
+	cct_diff_changes_from_bindiff(&bd, changes);
+	bindiff_release(&bd);
+	*have = true;
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	const char *args[2];
-	struct cct trees[2], plain;
+	struct side sides[2];
 	struct cct_diff d;
 	struct cct_diff_options opts = { .threshold = 100, .max_pairs = 20 };
 	struct cct_report_options ro = { 0 };
+	struct profile_load_options lo = { 0 };
+	struct cct_changes changes;
+	struct repo *repo = NULL;
+	struct state_dir sd = { NULL, NULL, NULL, NULL };
+	struct store *st = NULL;
 	enum diff_format format = DIFF_TEXT;
+	bool have_bindiff = false;
 	double v;
 	int n, err, ret = EXIT_USAGE;
-	size_t loaded = 0;
 
 	memset(&o, 0, sizeof(o));
 	memset(&d, 0, sizeof(d));
+	memset(sides, 0, sizeof(sides));
+	cct_changes_init(&changes);
 	n = parse_options(argc, argv, &diff_help, args, 2);
 	if (n == -2)
 		return EXIT_OK;
 	if (n < 0)
 		return EXIT_USAGE;
 	if (n != 2) {
-		usage_error("diff", "expected OLD and NEW profiles, got %d argument%s", n,
-			    n == 1 ? "" : "s");
+		usage_error("diff", "expected OLD and NEW %s, got %d argument%s",
+			    o.bench ? "revisions" : "profiles", n, n == 1 ? "" : "s");
 		return EXIT_USAGE;
 	}
 	if (o.format) {
@@ -140,27 +280,76 @@ int cmd_diff(int argc, char **argv)
 		}
 		opts.max_pairs = (size_t)v;
 	}
-	for (; loaded < 2; loaded++) {
-		if ((err = folded_read(args[loaded], &trees[loaded]))) {
-			cct_release(&trees[loaded]);
+	if (o.input_format && profile_format_parse(o.input_format, &lo.format)) {
+		usage_error("diff", "unknown input format '%s': use auto, cct, callgrind or folded",
+			    o.input_format);
+		return EXIT_USAGE;
+	}
+	if (o.weight) {
+		if (!strcmp(o.weight, "calls")) {
+			lo.weight_calls = true;
+		} else if (strcmp(o.weight, "time")) {
+			usage_error("diff", "unknown weight '%s': use time or calls", o.weight);
+			return EXIT_USAGE;
+		}
+	}
+	if ((o.old_binary != NULL) != (o.new_binary != NULL)) {
+		usage_error("diff", "--old-binary and --new-binary go together");
+		return EXIT_USAGE;
+	}
+	if (o.state_dir && !o.bench) {
+		usage_error("diff", "--state-dir goes with --bench");
+		return EXIT_USAGE;
+	}
+	lo.event = o.event;
+	lo.plain = o.plain;
+	lo.separate_threads = o.threads;
+	lo.sym = symbolizer_new();
+	if (o.bench && (err = open_store(&repo, &sd, &st))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	for (int i = 0; i < 2; i++) {
+		sides[i].overlap_of_runs = NAN;
+		if (o.bench) {
+			err = load_stored(st, repo, args[i], &lo, &sides[i]);
+		} else {
+			sides[i].loaded = true; /* a tree to release, also on failure */
+			err = profile_load(args[i], &lo, &sides[i].tree, &sides[i].src);
+		}
+		if (err) {
 			ret = rp_err_exit_code(err);
 			goto out;
 		}
-		if (o.plain) {
-			cct_plain(&trees[loaded], &plain);
-			cct_release(&trees[loaded]);
-			trees[loaded] = plain;
+		if (lo.weight_calls && !cct_total(&sides[i].tree)) {
+			error("%s has no call counts (folded stacks have none): --weight calls "
+			      "needs CCT or callgrind profiles",
+			      args[i]);
+			goto out;
 		}
 	}
-	cct_diff_compute(&trees[0], &trees[1], NULL, &opts, &d);
-	ro.old_label = args[0];
-	ro.new_label = args[1];
+	/* The noise floor: two runs of the target differ this much already. */
+	if (!o.threshold && isfinite(sides[1].overlap_of_runs))
+		opts.threshold = sides[1].overlap_of_runs;
+	add_bindiff(sides, &changes, &have_bindiff);
+	cct_diff_compute(&sides[0].tree, &sides[1].tree, have_bindiff ? &changes : NULL, &opts,
+			 &d);
+	ro.old_label = sides[0].label ? sides[0].label : args[0];
+	ro.new_label = sides[1].label ? sides[1].label : args[1];
 	if ((ret = output(o.out, format, &d, &ro)) != EXIT_OK)
 		goto out;
 	ret = d.nr_topo || d.nr_pairs ? EXIT_REGRESSION : EXIT_OK;
 out:
 	cct_diff_release(&d);
-	while (loaded-- > 0)
-		cct_release(&trees[loaded]);
+	cct_changes_release(&changes);
+	for (int i = 0; i < 2; i++) {
+		if (sides[i].loaded)
+			cct_release(&sides[i].tree);
+		free(sides[i].label);
+	}
+	symbolizer_free(lo.sym);
+	store_close(st);
+	state_dir_release(&sd);
+	repo_close(repo);
 	return ret;
 }

@@ -16,7 +16,7 @@
 
 static struct {
 	bool cct, plain, threads;
-	const char *out_dir, *format, *top, *timeout, *output;
+	const char *out_dir, *format, *top, *timeout, *out;
 } o;
 
 static const struct option profile_options[] = {
@@ -26,8 +26,8 @@ static const struct option profile_options[] = {
 					 "temporary directory, removed)", &o.out_dir, NULL },
 	{ OPT_STRING, 'f', "format", "FMT", "text, json, or folded (the whole tree as folded "
 					    "stacks)", &o.format, NULL },
-	{ OPT_STRING, 'o', "output", "FILE", "write the report to FILE instead of stdout",
-	  &o.output, NULL },
+	{ OPT_STRING, 'o', "out", "FILE", "write the report to FILE instead of stdout", &o.out,
+	  NULL },
 	{ OPT_STRING, 'k', "top", "K", "contexts per list (20)", &o.top, NULL },
 	{ OPT_FLAG, 0, "plain", NULL, "merge call sites (a function called from two places of "
 				      "its caller is one context)", &o.plain, NULL },
@@ -164,8 +164,14 @@ int cmd_profile(int argc, char **argv)
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	if (o.output && !(out = fopen(o.output, "w"))) {
-		error("cannot write '%s': %s", o.output, strerror(errno));
+	if (tree.nr_nodes <= 1) {
+		error("%s: no instrumented function ran: compile the program with "
+		      "-finstrument-functions",
+		      args[0]);
+		goto out;
+	}
+	if (o.out && !(out = fopen(o.out, "w"))) {
+		error("cannot write '%s': %s", o.out, strerror(errno));
 		out = stdout;
 		goto out;
 	}

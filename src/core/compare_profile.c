@@ -241,6 +241,15 @@ int compare_profile_cct(const struct compare_request *req, const struct bench_co
 			goto out;
 		}
 		snprintf(a->exe[side], sizeof(a->exe[side]), "%s", src.exe);
+		if (runs[side][0].nr_nodes <= 1) {
+			strbuf_addf(&sb, "no instrumented function ran in the profiled runs of side "
+					 "%c: does [build] profile-command compile with "
+					 "-finstrument-functions?",
+				    side ? 'B' : 'A');
+			a->error = strbuf_detach(&sb);
+			free(ptrs);
+			goto out;
+		}
 		for (size_t i = 0; i < nr[side]; i++)
 			ptrs[i] = &runs[side][i];
 		ret = cct_merge(ptrs, nr[side], &a->trees[side]);

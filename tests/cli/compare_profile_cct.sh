@@ -59,6 +59,15 @@ expect_grep '^  attribution \(calling context trees, 3 \+ 3 profiled runs, 3 \+ 
 expect_grep '\+ added/deleted .*helper_new  \(called by caller_x\)' out.txt
 expect_grep 'differential flame graph: ' out.txt
 
+# The stored profiles, differenced again by revperf diff --bench (merged runs per side).
+expect_exit 1 "$REVPERF" diff -f json --bench versions v1 v2
+[ "$(json_get out.txt "d['old']['runs'], d['new']['runs']")" = "3 3" ] ||
+	fail "diff --bench: expected 3 runs per side"
+[ "$(json_get out.txt "[t['stage'] for t in d['topological'] if t['path'][-1] == 'helper_new']")" = "[1]" ] ||
+	fail "diff --bench: helper_new is not stage 1"
+expect_exit 2 "$REVPERF" diff --bench nosuch v1 v2
+expect_grep "no stored profile of benchmark 'nosuch'" err.txt
+
 # Without profile-command, profile = cct is a configuration error naming what to add.
 sed -i '/^profile-command/d' revperf.ini
 git commit -qam "no profile build"
