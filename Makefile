@@ -44,14 +44,21 @@ demo: build
 bench: build
 	@./bench/run-all.sh $(BUILD)/revperf
 
-# Not part of `make test`: fuzzes the ELF and symbol reader, then the JSON importers
-# (hyperfine, Google Benchmark), for FUZZ_SECONDS each (clang).
+# Not part of `make test`: fuzzes the ELF and symbol reader, the JSON importers (hyperfine,
+# Google Benchmark) and the profile readers (CCT runtime, callgrind, folded stacks), for
+# FUZZ_SECONDS each (clang).
 fuzz: deps
 	@cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DREVPERF_FUZZ=ON $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(BUILD_FUZZ) --target fuzz_elf fuzz_import -j $(JOBS)
+	@cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_elf fuzz_import fuzz_cct_file \
+		fuzz_callgrind fuzz_folded
 	@./tests/fuzz/run.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_elf $(FUZZ_SECONDS)
 	@./tests/fuzz/run_import.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_import $(FUZZ_SECONDS)
+	@./tests/fuzz/run_cct_file.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_cct_file $(FUZZ_SECONDS)
+	@./tests/fuzz/run_reader.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_callgrind $(FUZZ_SECONDS) \
+		tests/data/callgrind/*.callgrind tests/data/callgrind/*.out
+	@./tests/fuzz/run_reader.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_folded $(FUZZ_SECONDS) \
+		tests/data/folded/*.folded
 
 format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')

@@ -34,6 +34,11 @@ static int parse_line(struct cct *t, const char *line, size_t len, const char *o
 	const char *space = NULL;
 	double weight;
 
+	/* Names are C strings: a NUL would cut a frame short (and this is not text). */
+	if (memchr(line, '\0', len)) {
+		error("%s:%zu: a NUL byte: folded stacks are text", origin, lineno);
+		return RP_EINPUT;
+	}
 	for (size_t i = len; i-- > 0;)
 		if (line[i] == ' ' || line[i] == '\t') {
 			space = line + i;
