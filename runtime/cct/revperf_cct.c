@@ -1,12 +1,19 @@
 /* librevperf_cct.so: a per-thread, call-site-aware calling context tree built from the
  * -finstrument-functions hooks, written as docs/cct-format.md describes.
  *
- * Hot path (the two hooks): no malloc, stdio or locks. Each thread owns a state mapped once
- * (node pool, open-addressing hash of (parent, fn, site) -> node, bounded shadow stack);
- * a per-thread guard drops hooks that run inside a hook (signal handlers). On pool
+ * Hot path (the two hooks): no malloc, stdio or locks; one TLS access and one clock read
+ * per hook (none with REVPERF_CCT_CLOCK=none: calls only), the rest is a few loads and
+ * stores in lines the hook touched just before. The clock is chosen once at setup; each
+ * hook is compiled once per clock (hook_enter(), hook_exit()) and picks its copy with one
+ * well-predicted branch on that read-mostly choice.
+ * Each thread owns a state mapped once (node pool, open-addressing hash of
+ * (parent, fn, site) -> node, bounded shadow stack); each node caches a few children by
+ * call site, so that the hash is only consulted when a child is new or evicted. A guard in
+ * the thread's state drops hooks that run inside a hook (signal handlers). On pool
  * exhaustion the thread stops being profiled and is marked truncated; beyond the shadow
- * stack bound calls are counted as lost. longjmp and exceptions are repaired on exit by
- * comparing the stack pointer recorded at entry with the current one.
+ * stack bound calls are counted as lost. longjmp and exceptions are repaired by comparing
+ * the stack pointer recorded at entry with the current one (out of line: the usual exit
+ * finds its frame on top, with the same stack pointer).
  *
  * The whole file is written once per process image: at exit (library destructor), before
  * exec (interposed execve/execv/execvp/execvpe), and in a fatal-signal handler that then
@@ -34,83 +41,129 @@
 #endif
 
 #define EXPORT __attribute__((visibility("default")))
+#define HOT __attribute__((hot))
+#define COLD __attribute__((cold, noinline))
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* Keeps the compiler from moving memory accesses across the guard's stores: a signal
+ * handler on this thread must see the guard set before the state changes. No code. */
+#define SIGNAL_FENCE() __atomic_signal_fence(__ATOMIC_SEQ_CST)
 
 #define DEFAULT_NODES (1u << 18) /* per thread; REVPERF_CCT_NODES overrides */
 #define DEFAULT_DEPTH (1u << 14) /* shadow stack frames; REVPERF_CCT_DEPTH overrides */
 #define MAX_NODES (1u << 26)
 #define MAX_DEPTH (1u << 22)
+#define KID_SLOTS 4 /* per-node direct-mapped cache of children, by call site */
 
+/* One cache line. kids[] caches child ids (0 = none) in front of the hash table: the
+ * hook finds the child of a call site with one load and one compare in the usual case. */
 struct cct_node {
 	uintptr_t fn, site;
-	uint32_t parent, next_sibling_unused;
 	uint64_t calls;
 	uint64_t incl_ticks, excl_ticks;
-};
+	uint32_t parent;
+	uint32_t kids[KID_SLOTS];
+	uint32_t pad;
+} __attribute__((aligned(64)));
 
 struct cct_frame {
 	uintptr_t sp; /* the hook's frame address at entry: deeper frames have lower values */
 	uintptr_t fn, site;
-	uint32_t node, last_child; /* last_child: one-entry cache before the hash */
 	uint64_t t0, child_ticks;
+	uint32_t node, pad;
 };
 
 struct cct_thread {
+	/* Read by every hook: kept together at the start. */
+	volatile int busy; /* re-entrancy guard: a hook running inside a hook does nothing */
+	volatile int off;  /* 1: no longer profiled (pool full, thread ended, fork, writing) */
+	uint32_t depth, cap_depth;
+	uint64_t overflow; /* open frames beyond the shadow stack bound */
 	struct cct_node *nodes;
-	uint32_t *hash; /* node ids, 0 = empty (the root is never hashed) */
 	struct cct_frame *stack;
-	uint32_t n_nodes, cap_nodes, hash_mask, depth, cap_depth, max_depth;
-	uint64_t overflow;   /* open frames beyond the shadow stack bound */
+	/* Used when a node is created or the file is written. */
+	uint32_t *hash; /* node ids, 0 = empty (the root is never hashed) */
+	uint32_t n_nodes, cap_nodes, hash_mask, max_depth;
 	uint64_t lost_calls; /* calls counted but not added to the tree */
 	int truncated;
-	volatile int off;      /* 1: no longer profiled (pool full, thread ended, fork) */
-	uint64_t off_ticks;    /* when `off` was set by pool exhaustion */
+	int pool_full;	    /* `off` was set by pool exhaustion (for good), at off_ticks */
+	uint64_t off_ticks; /* with the clock NONE, always 0 */
 	pid_t tid;
 	size_t map_bytes;
 	struct cct_thread *next; /* registry, pushed once per thread */
 };
 
+/* The thread's state: NULL until its first hook, then its own state, or one of two
+ * shared placeholders that make every hook return at once (they are never written). */
 static __thread struct cct_thread *t_state __attribute__((tls_model("initial-exec")));
-static __thread int t_busy __attribute__((tls_model("initial-exec")));
+static struct cct_thread g_dead = {.off = 1};	   /* no state: the mapping failed */
+static struct cct_thread g_creating = {.busy = 1}; /* the state is being created */
+
+/* The clock of the profile: the TSC (invariant), CLOCK_MONOTONIC, or none (calls only: no
+ * clock read, every time is 0). RT_CLOCK_TSC, the value before setup, reads nothing that
+ * is kept: no thread records a call before setup. */
+enum rt_clock { RT_CLOCK_TSC, RT_CLOCK_MONOTONIC, RT_CLOCK_NONE };
 
 static struct cct_thread *g_threads; /* accessed with __atomic builtins */
-static int g_use_tsc;
+static int g_clock;		     /* enum rt_clock, written once by runtime_setup() */
 static uint64_t g_tsc0, g_mono0;
 static uint32_t g_cap_nodes = DEFAULT_NODES, g_cap_depth = DEFAULT_DEPTH;
 static pthread_key_t g_key;
 static int g_key_ok;
+static pthread_once_t g_setup_once = PTHREAD_ONCE_INIT;
 static int g_writing;
 static pid_t g_pid;
 static uint64_t g_start_ns;
-static char g_out[PATH_MAX]; /* REVPERF_CCT_OUT, read once in the constructor */
+static char g_out[PATH_MAX]; /* REVPERF_CCT_OUT, read once at setup */
 static int g_out_is_dir;
 
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
 				    SIGTERM, SIGINT, SIGHUP, SIGQUIT};
 
-static uint64_t mono_ns(void)
+static void runtime_setup(void);
+
+/* Out of line: inlined, its struct timespec would give the hooks a stack frame and
+ * register saves on the TSC path too. */
+static __attribute__((noinline)) uint64_t mono_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static inline uint64_t now_ticks(void)
+/* Reads clock `kind`; a constant `kind` leaves only its own read. */
+static inline __attribute__((always_inline)) uint64_t clock_read(int kind)
 {
+	if (kind == RT_CLOCK_NONE)
+		return 0;
 #if defined(__x86_64__)
-	if (LIKELY(g_use_tsc))
+	if (LIKELY(kind == RT_CLOCK_TSC))
 		return __rdtsc();
 #endif
 	return mono_ns();
+}
+
+/* The profile's clock, for the code out of the hooks' usual case. */
+static inline uint64_t now_ticks(void)
+{
+	return clock_read(g_clock);
+}
+
+/* The thread's own state when it has one (not a placeholder), else NULL. */
+static struct cct_thread *thread_self(void)
+{
+	struct cct_thread *t = t_state;
+	return t == &g_dead || t == &g_creating ? NULL : t;
 }
 
 /* ---- per-thread state ---------------------------------------------------------------- */
 
 static void thread_finish(void *arg);
 
+/* Maps and registers the calling thread's state; NULL when the mapping fails. */
 static struct cct_thread *thread_new(void)
 {
+	pthread_once(&g_setup_once, runtime_setup);
 	uint32_t hash_cap = 1;
 	while (hash_cap < 2 * g_cap_nodes)
 		hash_cap <<= 1;
@@ -119,9 +172,10 @@ static struct cct_thread *thread_new(void)
 	size_t sz_hash = (size_t)hash_cap * sizeof(uint32_t);
 	size_t sz_stack = (size_t)(g_cap_depth + 1) * sizeof(struct cct_frame);
 	size_t total = sz_state + sz_nodes + sz_hash + sz_stack;
-	/* MAP_NORESERVE: only the touched pages cost memory. */
-	char *p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		       -1, 0);
+	/* MAP_NORESERVE: only the touched pages cost memory. The mapping is page-aligned and
+	 * sz_state a multiple of 64, so every node sits in one cache line. */
+	char *p = mmap(NULL, total, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
 	struct cct_thread *t = (struct cct_thread *)p;
@@ -133,21 +187,32 @@ static struct cct_thread *thread_new(void)
 	t->cap_depth = g_cap_depth + 1; /* frame 0 is the root */
 	t->n_nodes = 1;
 	t->depth = 1;
+	t->max_depth = 1;
 	t->stack[0].sp = UINTPTR_MAX;
 	t->tid = (pid_t)syscall(SYS_gettid);
 	t->map_bytes = total;
 	struct cct_thread *head = g_threads;
 	do
 		t->next = head;
-	while (!__atomic_compare_exchange_n(&g_threads, &head, t, 1,
-					    __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+	while (!__atomic_compare_exchange_n(&g_threads, &head, t, 1, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED));
 	if (g_key_ok)
 		pthread_setspecific(g_key, t);
 	return t;
 }
 
-/* Closes every open frame at `now`: the time they were open so far is counted. */
-static void pop_frame(struct cct_thread *t, uint64_t now)
+/* The first hook of a thread: creates its state; a placeholder when that fails. */
+static COLD struct cct_thread *thread_start(void)
+{
+	t_state = &g_creating; /* a hook inside (a signal handler) returns at once */
+	SIGNAL_FENCE();
+	struct cct_thread *t = thread_new();
+	t_state = t ? t : &g_dead; /* g_dead: never retried */
+	return t_state;
+}
+
+/* Closes the top frame at `now`. */
+static inline void pop_frame(struct cct_thread *t, uint64_t now)
 {
 	struct cct_frame *f = &t->stack[--t->depth];
 	uint64_t d = now > f->t0 ? now - f->t0 : 0;
@@ -157,6 +222,7 @@ static void pop_frame(struct cct_thread *t, uint64_t now)
 	t->stack[t->depth - 1].child_ticks += d;
 }
 
+/* Closes every open frame at `now`: the time they were open so far is counted. */
 static void close_all_frames(struct cct_thread *t, uint64_t now)
 {
 	while (t->depth > 1)
@@ -181,8 +247,17 @@ static uint32_t hash_key(uint32_t parent, uintptr_t fn, uintptr_t site)
 	return (uint32_t)(h >> 32) ^ (uint32_t)h;
 }
 
-/* Returns the child of `parent` for (fn, site), creating it; 0 when the pool is full. */
-static uint32_t child_get(struct cct_thread *t, uint32_t parent, uintptr_t fn, uintptr_t site)
+/* The kids[] slot of a call site: call instructions are at least 2 bytes apart, so the
+ * low bits of nearby sites differ. */
+static inline uint32_t kid_slot(uintptr_t site)
+{
+	return (uint32_t)(site ^ (site >> 2)) & (KID_SLOTS - 1);
+}
+
+/* Returns the child of `parent` for (fn, site), creating it as a node at frame depth
+ * `depth`; 0 when the pool is full. Behind the kids[] cache of the hooks. */
+static COLD uint32_t child_get(struct cct_thread *t, uint32_t parent, uintptr_t fn, uintptr_t site,
+			       uint32_t depth)
 {
 	uint32_t i = hash_key(parent, fn, site) & t->hash_mask;
 	for (;;) {
@@ -198,87 +273,89 @@ static uint32_t child_get(struct cct_thread *t, uint32_t parent, uintptr_t fn, u
 		return 0;
 	uint32_t id = t->n_nodes++;
 	struct cct_node *n = &t->nodes[id];
+	memset(n, 0, sizeof *n); /* after a fork the pool is reused */
 	n->fn = fn;
 	n->site = site;
 	n->parent = parent;
 	t->hash[i] = id;
+	if (depth + 1 > t->max_depth)
+		t->max_depth = depth + 1;
 	return id;
 }
 
-/* ---- hooks --------------------------------------------------------------------------- */
-
-EXPORT void __cyg_profile_func_enter(void *fn, void *site);
-EXPORT void __cyg_profile_func_exit(void *fn, void *site);
-
-void __cyg_profile_func_enter(void *fn_, void *site_)
+/* Opens a frame for node `id` on top of the stack; the clock `kind` is read last, so that
+ * the hook's own cost is mostly outside the call. Without a clock the times of a frame
+ * are not kept: t0 and child_ticks stay 0 (pop_frame() then adds 0). */
+static inline __attribute__((always_inline)) void frame_open(struct cct_thread *t, uint32_t id,
+							     uintptr_t fn, uintptr_t site,
+							     uintptr_t sp, int kind)
 {
-	if (UNLIKELY(t_busy))
-		return;
-	t_busy = 1;
-	struct cct_thread *t = t_state;
-	if (UNLIKELY(!t)) {
-		t = t_state = thread_new();
-		if (!t) {
-			t_state = (struct cct_thread *)-1; /* never retry */
-			goto out;
-		}
-	}
-	if (UNLIKELY(t == (struct cct_thread *)-1 || t->off))
-		goto out;
-	uintptr_t fn = (uintptr_t)fn_, site = (uintptr_t)site_;
-	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-	/* A frame at or below the new one cannot be its caller: it was left by longjmp. */
-	if (UNLIKELY(t->stack[t->depth - 1].sp <= sp)) {
-		uint64_t now = now_ticks();
-		t->overflow = 0;
-		while (t->depth > 1 && t->stack[t->depth - 1].sp <= sp)
-			pop_frame(t, now);
-	}
-	if (UNLIKELY(t->depth >= t->cap_depth)) {
-		t->overflow++;
-		t->lost_calls++;
-		t->truncated = 1;
-		goto out;
-	}
-	struct cct_frame *parent = &t->stack[t->depth - 1];
-	uint32_t id = parent->last_child;
-	if (!(id && t->nodes[id].fn == fn && t->nodes[id].site == site)) {
-		id = child_get(t, parent->node, fn, site);
-		if (UNLIKELY(!id)) {
-			t->off = 1;
-			t->truncated = 1;
-			t->off_ticks = now_ticks();
-			goto out;
-		}
-		parent->last_child = id;
-	}
 	t->nodes[id].calls++;
 	struct cct_frame *f = &t->stack[t->depth++];
 	f->sp = sp;
 	f->fn = fn;
 	f->site = site;
 	f->node = id;
-	f->last_child = 0;
-	f->child_ticks = 0;
-	if (t->depth > t->max_depth)
-		t->max_depth = t->depth;
-	f->t0 = now_ticks(); /* last, so that the hook's own cost is mostly outside */
-out:
-	t_busy = 0;
+	if (kind != RT_CLOCK_NONE) {
+		f->child_ticks = 0;
+		f->t0 = clock_read(kind);
+	}
 }
 
-void __cyg_profile_func_exit(void *fn_, void *site_)
+/* The entry hook's general case, with the guard not held: the thread's first hook, a
+ * thread that is not profiled, frames left by longjmp, the shadow stack bound, a child
+ * that is new or not in its parent's cache. */
+static COLD void enter_slow(struct cct_thread *t, uintptr_t fn, uintptr_t site, uintptr_t sp)
 {
-	uint64_t now = now_ticks(); /* first, for the same reason */
-	(void)site_;
-	if (UNLIKELY(t_busy))
+	if (!t)
+		t = thread_start();
+	if (t->busy | t->off)
 		return;
-	struct cct_thread *t = t_state;
-	if (UNLIKELY(!t || t == (struct cct_thread *)-1 || t->off))
+	t->busy = 1;
+	SIGNAL_FENCE();
+	/* A frame at or below the new one cannot be its caller: it was left by longjmp. */
+	if (t->stack[t->depth - 1].sp <= sp) {
+		uint64_t now = now_ticks();
+		t->overflow = 0;
+		while (t->depth > 1 && t->stack[t->depth - 1].sp <= sp)
+			pop_frame(t, now);
+	}
+	if (t->depth >= t->cap_depth) {
+		t->overflow++;
+		t->lost_calls++;
+		t->truncated = 1;
+		goto out;
+	}
+	uint32_t parent = t->stack[t->depth - 1].node;
+	uint32_t *slot = &t->nodes[parent].kids[kid_slot(site)];
+	uint32_t id = *slot;
+	if (t->nodes[id].fn != fn || t->nodes[id].site != site) {
+		id = child_get(t, parent, fn, site, t->depth);
+		if (!id) {
+			t->off = 1;
+			t->truncated = 1;
+			t->pool_full = 1;
+			t->off_ticks = now_ticks();
+			goto out;
+		}
+		*slot = id;
+	}
+	frame_open(t, id, fn, site, sp, g_clock);
+out:
+	SIGNAL_FENCE();
+	t->busy = 0;
+}
+
+/* The exit hook's general case, with the guard not held: unrecorded frames beyond the
+ * bound, frames skipped by longjmp or an unwinder, an exit whose stack pointer differs
+ * from its entry's. */
+static COLD void exit_slow(struct cct_thread *t, uintptr_t fn, uintptr_t sp, uint64_t now)
+{
+	if (!t || (t->busy | t->off))
 		return;
-	t_busy = 1;
-	uintptr_t fn = (uintptr_t)fn_, sp = (uintptr_t)__builtin_frame_address(0);
-	if (UNLIKELY(t->overflow)) {
+	t->busy = 1;
+	SIGNAL_FENCE();
+	if (t->overflow) {
 		if (sp < t->stack[t->depth - 1].sp) { /* an unrecorded frame beyond the bound */
 			t->overflow--;
 			goto out;
@@ -295,7 +372,91 @@ void __cyg_profile_func_exit(void *fn_, void *site_)
 	if (last_popped != fn && t->depth > 1 && t->stack[t->depth - 1].fn == fn)
 		pop_frame(t, now);
 out:
-	t_busy = 0;
+	SIGNAL_FENCE();
+	t->busy = 0;
+}
+
+/* ---- hooks --------------------------------------------------------------------------- */
+
+/* Each hook handles the usual case inline and hands everything else, before it has
+ * changed anything, to its _slow function: a tail call, so that the usual case needs no
+ * saved registers. hook_enter() and hook_exit() are instantiated once per clock `kind`
+ * (a constant): the calls-only copy reads no clock and keeps no times. */
+
+static inline __attribute__((always_inline)) void hook_enter(uintptr_t fn, uintptr_t site,
+							     uintptr_t sp, int kind)
+{
+	struct cct_thread *t = t_state; /* the one TLS access */
+	if (UNLIKELY(!t || (t->busy | t->off)))
+		goto slow;
+	/* The root frame's sp is UINTPTR_MAX: this tests longjmp only. */
+	struct cct_frame *top = &t->stack[t->depth - 1];
+	if (UNLIKELY(top->sp <= sp || t->depth >= t->cap_depth))
+		goto slow;
+	uint32_t id = t->nodes[top->node].kids[kid_slot(site)];
+	/* Node 0 (an empty slot) has fn 0, which no function has. */
+	if (UNLIKELY(t->nodes[id].fn != fn || t->nodes[id].site != site))
+		goto slow;
+	t->busy = 1;
+	SIGNAL_FENCE();
+	frame_open(t, id, fn, site, sp, kind);
+	SIGNAL_FENCE();
+	t->busy = 0;
+	return;
+slow:
+	enter_slow(t, fn, site, sp);
+}
+
+static inline __attribute__((always_inline)) void hook_exit(uintptr_t fn, uintptr_t sp, int kind)
+{
+	uint64_t now = clock_read(kind); /* first, so that the hook's own cost is mostly outside */
+	struct cct_thread *t = t_state;
+	if (UNLIKELY(!t || (t->busy | t->off)))
+		return;
+	/* The usual return: the top frame, same stack pointer, nothing beyond the bound. The
+	 * root frame (fn 0, sp UINTPTR_MAX) never matches. */
+	struct cct_frame *top = &t->stack[t->depth - 1];
+	if (UNLIKELY(top->sp != sp || top->fn != fn || t->overflow)) {
+		exit_slow(t, fn, sp, now);
+		return;
+	}
+	t->busy = 1;
+	SIGNAL_FENCE();
+	if (kind == RT_CLOCK_NONE)
+		t->depth--;
+	else
+		pop_frame(t, now);
+	SIGNAL_FENCE();
+	t->busy = 0;
+}
+
+EXPORT void __cyg_profile_func_enter(void *fn, void *site);
+EXPORT void __cyg_profile_func_exit(void *fn, void *site);
+
+HOT void __cyg_profile_func_enter(void *fn_, void *site_)
+{
+	uintptr_t fn = (uintptr_t)fn_, site = (uintptr_t)site_;
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+	int kind = g_clock;
+	if (LIKELY(kind == RT_CLOCK_TSC))
+		hook_enter(fn, site, sp, RT_CLOCK_TSC);
+	else if (kind == RT_CLOCK_NONE)
+		hook_enter(fn, site, sp, RT_CLOCK_NONE);
+	else
+		hook_enter(fn, site, sp, RT_CLOCK_MONOTONIC);
+}
+
+HOT void __cyg_profile_func_exit(void *fn_, void *site_)
+{
+	(void)site_;
+	uintptr_t fn = (uintptr_t)fn_, sp = (uintptr_t)__builtin_frame_address(0);
+	int kind = g_clock;
+	if (LIKELY(kind == RT_CLOCK_TSC))
+		hook_exit(fn, sp, RT_CLOCK_TSC);
+	else if (kind == RT_CLOCK_NONE)
+		hook_exit(fn, sp, RT_CLOCK_NONE);
+	else
+		hook_exit(fn, sp, RT_CLOCK_MONOTONIC);
 }
 
 /* ---- writing ------------------------------------------------------------------------- */
@@ -337,7 +498,10 @@ static void buf_mem(struct out_buf *b, const char *s, size_t n)
 	}
 }
 
-static void buf_str(struct out_buf *b, const char *s) { buf_mem(b, s, strlen(s)); }
+static void buf_str(struct out_buf *b, const char *s)
+{
+	buf_mem(b, s, strlen(s));
+}
 
 static void buf_u64(struct out_buf *b, uint64_t v)
 {
@@ -409,7 +573,7 @@ static void write_maps(struct out_buf *b)
 
 static uint64_t to_ns(uint64_t ticks, double ns_per_tick)
 {
-	return g_use_tsc ? (uint64_t)((double)ticks * ns_per_tick) : ticks;
+	return g_clock == RT_CLOCK_TSC ? (uint64_t)((double)ticks * ns_per_tick) : ticks;
 }
 
 static void write_thread(struct out_buf *b, struct cct_thread *t, double ns_per_tick)
@@ -459,18 +623,20 @@ static void profile_write(const char *reason, int sig)
 		goto out_errno;
 	uint64_t now = now_ticks();
 	double ns_per_tick = 1.0;
-	if (g_use_tsc) {
+#if defined(__x86_64__)
+	if (g_clock == RT_CLOCK_TSC) {
 		uint64_t mono = mono_ns(), tsc = __rdtsc();
 		if (tsc > g_tsc0 && mono > g_mono0)
 			ns_per_tick = (double)(mono - g_mono0) / (double)(tsc - g_tsc0);
 	}
+#endif
 	/* Close the open frames of every thread: this one's call stack, and the threads still
 	 * running (their hooks stop once `off` is set; a hook already running may race). */
 	for (struct cct_thread *t = g_threads; t; t = t->next) {
 		if (!t->off) {
 			t->off = 1;
 			close_all_frames(t, now);
-		} else if (t->off_ticks) {
+		} else if (t->pool_full) {
 			close_all_frames(t, t->off_ticks);
 		}
 	}
@@ -506,7 +672,9 @@ static void profile_write(const char *reason, int sig)
 		buf_mem(b, exe, (size_t)el);
 	}
 	buf_str(b, "\n" CCT_TAG_CLOCK " ");
-	buf_str(b, g_use_tsc ? "tsc" : "monotonic");
+	buf_str(b, g_clock == RT_CLOCK_TSC	 ? CCT_CLOCK_NAME_TSC
+		   : g_clock == RT_CLOCK_NONE ? CCT_CLOCK_NAME_NONE
+					      : CCT_CLOCK_NAME_MONOTONIC);
 	buf_str(b, "\n" CCT_TAG_REASON " ");
 	buf_str(b, reason);
 	if (sig) {
@@ -533,9 +701,35 @@ out_errno:
 
 static struct sigaction g_old_action[65];
 
+/* Blocks this thread's hooks outside the hooks (writing the file, exec). Returns the
+ * state to give guard_restore() with the guard's previous value in *was_busy. */
+static struct cct_thread *guard_block(int *was_busy)
+{
+	struct cct_thread *t = t_state;
+	*was_busy = 0;
+	if (!t)
+		t_state = &g_creating;
+	else if (t != &g_dead && t != &g_creating) {
+		*was_busy = t->busy;
+		t->busy = 1;
+	}
+	SIGNAL_FENCE();
+	return t;
+}
+
+static void guard_restore(struct cct_thread *t, int was_busy)
+{
+	SIGNAL_FENCE();
+	if (!t)
+		t_state = NULL;
+	else if (t != &g_dead && t != &g_creating)
+		t->busy = was_busy;
+}
+
 static void on_fatal_signal(int sig)
 {
-	t_busy = 1; /* the handler runs on some thread: no hooks while writing */
+	int busy;
+	guard_block(&busy); /* the handler runs on some thread: no hooks while writing */
 	profile_write("signal", sig);
 	/* Re-raise with the disposition the program had (the default: we only install over
 	 * SIG_DFL), so that it dies exactly as it would have without us. */
@@ -569,8 +763,8 @@ static void on_fork_child(void)
 	g_pid = getpid();
 	g_start_ns = mono_ns();
 	g_writing = 0;
-	struct cct_thread *t = t_state;
-	if (!t || t == (struct cct_thread *)-1) {
+	struct cct_thread *t = thread_self();
+	if (!t) {
 		g_threads = NULL;
 		return;
 	}
@@ -583,19 +777,18 @@ static void on_fork_child(void)
 	t->lost_calls = 0;
 	t->truncated = t->overflow != 0;
 	t->off = 0;
+	t->pool_full = 0;
 	t->off_ticks = 0;
 	uint64_t now = now_ticks();
 	t->stack[0].child_ticks = 0;
-	t->stack[0].last_child = 0;
+	t->max_depth = 1;
 	for (uint32_t d = 1; d < t->depth; d++) {
 		struct cct_frame *f = &t->stack[d];
-		f->node = child_get(t, t->stack[d - 1].node, f->fn, f->site);
+		/* The pool holds at least as many nodes as the parent had open frames. */
+		f->node = child_get(t, t->stack[d - 1].node, f->fn, f->site, d);
 		f->t0 = now;
 		f->child_ticks = 0;
-		f->last_child = 0;
-		t->stack[d - 1].last_child = f->node;
 	}
-	t->max_depth = t->depth;
 }
 
 typedef int (*execve_fn)(const char *, char *const[], char *const[]);
@@ -607,19 +800,22 @@ EXPORT int execvp(const char *file, char *const argv[]);
 EXPORT int execvpe(const char *file, char *const argv[], char *const envp[]);
 
 /* Looks up the next definition of an interposed name; NULL when there is none. */
-static void *next_symbol(const char *name) { return dlsym(RTLD_NEXT, name); }
+static void *next_symbol(const char *name)
+{
+	return dlsym(RTLD_NEXT, name);
+}
 
 /* Before exec the profile is written; if exec fails, profiling goes on and the file is
  * written again (complete) at exit. Errno is what the real function set. */
-#define BEFORE_EXEC()                                                                          \
-	do {                                                                                   \
-		int busy = t_busy;                                                             \
-		t_busy = 1;                                                                    \
-		profile_write("exec", 0);                                                      \
-		for (struct cct_thread *t = g_threads; t; t = t->next)                         \
-			if (!t->off_ticks)                                                     \
-				t->off = 0;                                                    \
-		t_busy = busy;                                                                 \
+#define BEFORE_EXEC()                                                                              \
+	do {                                                                                       \
+		int busy;                                                                          \
+		struct cct_thread *self = guard_block(&busy);                                      \
+		profile_write("exec", 0);                                                          \
+		for (struct cct_thread *t = g_threads; t; t = t->next)                             \
+			if (!t->pool_full)                                                         \
+				t->off = 0;                                                        \
+		guard_restore(self, busy);                                                         \
 	} while (0)
 
 int execve(const char *path, char *const argv[], char *const envp[])
@@ -680,14 +876,10 @@ static uint32_t env_u32(const char *name, uint32_t dflt, uint32_t lo, uint32_t h
 	return (uint32_t)v;
 }
 
-/* The TSC is used when the CPU says it is invariant (constant_tsc and nonstop_tsc);
- * REVPERF_CCT_CLOCK=monotonic forces clock_gettime. */
+/* True when the CPU says the TSC is invariant (constant_tsc and nonstop_tsc). */
 static int tsc_usable(void)
 {
 #if defined(__x86_64__)
-	const char *c = getenv("REVPERF_CCT_CLOCK");
-	if (c && strcmp(c, "monotonic") == 0)
-		return 0;
 	int fd = open("/proc/cpuinfo", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
@@ -703,10 +895,14 @@ static int tsc_usable(void)
 #endif
 }
 
-__attribute__((constructor)) static void cct_init(void)
+/* Reads the environment, picks the clock, installs the handlers: once per process, from
+ * the library constructor or from the first hook if instrumented code (another library's
+ * constructor) runs before it, so that every timestamp comes from one clock. */
+static void runtime_setup(void)
 {
 	int saved_errno = errno;
-	t_busy = 1;
+	int busy;
+	struct cct_thread *self = guard_block(&busy);
 	g_pid = getpid();
 	g_start_ns = mono_ns();
 	const char *out = getenv("REVPERF_CCT_OUT");
@@ -725,9 +921,17 @@ __attribute__((constructor)) static void cct_init(void)
 	}
 	g_cap_nodes = env_u32("REVPERF_CCT_NODES", DEFAULT_NODES, 16, MAX_NODES);
 	g_cap_depth = env_u32("REVPERF_CCT_DEPTH", DEFAULT_DEPTH, 4, MAX_DEPTH);
-	g_use_tsc = tsc_usable();
+	/* REVPERF_CCT_CLOCK=none: calls only; =monotonic: clock_gettime; else the TSC when it
+	 * is invariant. */
+	const char *clock = getenv("REVPERF_CCT_CLOCK");
+	if (clock && strcmp(clock, CCT_CLOCK_NAME_NONE) == 0)
+		g_clock = RT_CLOCK_NONE;
+	else if ((clock && strcmp(clock, CCT_CLOCK_NAME_MONOTONIC) == 0) || !tsc_usable())
+		g_clock = RT_CLOCK_MONOTONIC;
+	else
+		g_clock = RT_CLOCK_TSC;
 #if defined(__x86_64__)
-	if (g_use_tsc) {
+	if (g_clock == RT_CLOCK_TSC) {
 		g_mono0 = mono_ns();
 		g_tsc0 = __rdtsc();
 	}
@@ -735,14 +939,19 @@ __attribute__((constructor)) static void cct_init(void)
 	g_key_ok = pthread_key_create(&g_key, thread_finish) == 0;
 	pthread_atfork(NULL, NULL, on_fork_child);
 	install_signal_handlers();
-	t_busy = 0;
+	guard_restore(self, busy);
 	errno = saved_errno;
+}
+
+__attribute__((constructor)) static void cct_init(void)
+{
+	pthread_once(&g_setup_once, runtime_setup);
 }
 
 __attribute__((destructor)) static void cct_fini(void)
 {
-	int busy = t_busy;
-	t_busy = 1;
+	int busy;
+	struct cct_thread *self = guard_block(&busy);
 	profile_write("exit", 0);
-	t_busy = busy;
+	guard_restore(self, busy);
 }

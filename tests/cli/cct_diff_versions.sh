@@ -23,11 +23,11 @@ for opt in -O0 -O2; do
 		cc $opt -g -finstrument-functions -DVERSION=$v "$W" -o "v$v$opt" ||
 			fail "cannot build version $v at $opt"
 	done
-	expect_exit 0 "$REVPERF" profile --cct -d "p1$opt" -- "./v1$opt" 300
+	expect_exit 0 "$REVPERF" profile --cct -d "p1$opt" -- "./v1$opt" 1000
 	expect_grep '^total .* in 6 contexts$' out.txt
-	expect_grep ' 300  main;slow_me$' out.txt
-	expect_exit 0 "$REVPERF" profile --cct -d "p1b$opt" -- "./v1$opt" 300
-	expect_exit 0 "$REVPERF" profile --cct -d "p2$opt" -f json -o "top2$opt.json" -- "./v2$opt" 300
+	expect_grep ' 1000  main;slow_me$' out.txt
+	expect_exit 0 "$REVPERF" profile --cct -d "p1b$opt" -- "./v1$opt" 1000
+	expect_exit 0 "$REVPERF" profile --cct -d "p2$opt" -f json -o "top2$opt.json" -- "./v2$opt" 1000
 	[ "$(json_get "top2$opt.json" "d['contexts']")" = 8 ] || fail "version 2 should have 8 contexts"
 
 	# The binary diff of the programs the profiles name drives stages 1 and 2.
@@ -45,9 +45,9 @@ for opt in -O0 -O2; do
 	json_get out.txt "d['overlap'] >= 99" | grep -qx True || fail "same binary: calls overlap < 99%"
 
 	# Folded stacks exported by profile diff like the originals (stage 3: no programs).
-	expect_exit 0 "$REVPERF" profile --cct -f folded -o "v1$opt.folded" -- "./v1$opt" 300
+	expect_exit 0 "$REVPERF" profile --cct -f folded -o "v1$opt.folded" -- "./v1$opt" 1000
 	expect_grep '^main;slow_me [0-9]+$' "v1$opt.folded"
-	expect_exit 0 "$REVPERF" profile --cct -f folded -o "v2$opt.folded" -- "./v2$opt" 300
+	expect_exit 0 "$REVPERF" profile --cct -f folded -o "v2$opt.folded" -- "./v2$opt" 1000
 	expect_exit 1 "$REVPERF" diff -f json "v1$opt.folded" "v2$opt.folded"
 	[ "$(json_get out.txt "d['weight_differences'][0]['path']")" = "['main', 'slow_me']" ] ||
 		fail "folded: slow_me is not the first weight difference"

@@ -4,13 +4,15 @@
  * stage 1 difference attributed to its caller; a modified function calling something new is
  * stage 2 with that function first in the attribution list; identical trees have no
  * topological difference and overlap 100; child matching keeps relative order (LCS); the
- * threshold and K stop the adjustment; the bindiff adapter sorts functions into the sets.
+ * threshold and K stop the adjustment; wide child lists match the same way and many weight
+ * pairs keep their order whatever K; the bindiff adapter sorts functions into the sets.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -206,6 +208,73 @@ static void test_lcs_order(void **state)
 	cct_release(&b);
 }
 
+/*
+ * 100 callees under the root (w0..w99, 8 or 40 leaves each); the new tree lists w9..w0 first,
+ * then w10..w99, and adds 1 to every third leaf's weight.
+ */
+static void wide_tree(struct cct *t, bool is_new)
+{
+	char name[32];
+
+	cct_init(t);
+	for (unsigned k = 0; k < 100; k++) {
+		unsigned i = is_new && k < 10 ? 9 - k : k;
+		snprintf(name, sizeof(name), "w%u", i);
+		uint32_t w = cct_child(t, CCT_ROOT, cct_intern(t, name), 0);
+		for (unsigned j = 0; j < (i < 10 ? 8u : 40u); j++) {
+			snprintf(name, sizeof(name), "leaf%u", j);
+			uint32_t l = cct_child(t, w, cct_intern(t, name), 0);
+			t->nodes[l].excl = 1 + (i * 31 + j * 17) % 23 + (is_new && j % 3 == 0);
+		}
+	}
+	cct_compute_inclusive(t);
+}
+
+/*
+ * Wide child lists (hashed rather than scanned) match as a longest common subsequence, and
+ * the weight pairs come in report order (larger difference first, ties in old node order)
+ * however many there are: K = 20 gives the head of the unlimited list, a K larger than the
+ * list the whole list.
+ */
+static void test_wide_and_many_pairs(void **state)
+{
+	struct cct a, b;
+	struct cct_diff all, head, big;
+	struct cct_diff_options o_all = {100, 0}, o_head = {100, 20}, o_big = {100, 5000};
+	size_t ties = 0;
+	UNUSED(state);
+	wide_tree(&a, false);
+	wide_tree(&b, true);
+	assert_int_equal(cct_diff_compute(&a, &b, NULL, &o_all, &all), 0);
+	/* root, one of w0..w9 and w10..w99, their 8 + 90 * 40 leaves */
+	assert_int_equal(all.nr_matched, 1 + 91 + 8 + 90 * 40);
+	assert_int_equal(all.nr_topo, 18); /* the other 9 of w0..w9 in each tree */
+	assert_true(all.nr_pairs > 1024);
+	assert_true(fabs(all.overlap_after - 100.0) < 1e-6);
+	for (size_t k = 1; k < all.nr_pairs; k++) {
+		const struct cct_weight_pair *p = &all.pairs[k - 1], *q = &all.pairs[k];
+		double dp = fabs(p->old_pweight - p->new_pweight);
+		double dq = fabs(q->old_pweight - q->new_pweight);
+		assert_true(dp >= dq);
+		if (dp == dq) {
+			assert_true(p->old_node < q->old_node);
+			ties++;
+		}
+	}
+	assert_true(ties > 0);
+	assert_int_equal(cct_diff_compute(&a, &b, NULL, &o_head, &head), 0);
+	assert_int_equal(head.nr_pairs, 20);
+	assert_memory_equal(head.pairs, all.pairs, 20 * sizeof(*head.pairs));
+	assert_int_equal(cct_diff_compute(&a, &b, NULL, &o_big, &big), 0);
+	assert_int_equal(big.nr_pairs, all.nr_pairs);
+	assert_memory_equal(big.pairs, all.pairs, all.nr_pairs * sizeof(*all.pairs));
+	cct_diff_release(&big);
+	cct_diff_release(&head);
+	cct_diff_release(&all);
+	cct_release(&a);
+	cct_release(&b);
+}
+
 static void test_changes_from_bindiff(void **state)
 {
 	struct binfunc f_old[4], f_new[4];
@@ -250,6 +319,7 @@ int main(void)
 	    cmocka_unit_test(test_new_callee_stage1),
 	    cmocka_unit_test(test_modified_calls_new_stage2),
 	    cmocka_unit_test(test_lcs_order),
+	    cmocka_unit_test(test_wide_and_many_pairs),
 	    cmocka_unit_test(test_changes_from_bindiff),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

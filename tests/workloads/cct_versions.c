@@ -1,6 +1,6 @@
 /* Two versions of one program for the CCT differencing tests (tests/cli/cct_diff_*.sh),
  * built with -DVERSION=1 or 2, at -O0 and -O2, with -finstrument-functions. From 1 to 2:
- * - slow_me does four times the work (a function made slower: first in the weight diff);
+ * - slow_me does eight times the work (a function made slower: first in the weight diff);
  * - caller_x calls a new function, helper_new (stage 1, attributed to caller_x);
  * - mod_fn now calls existing_fn, which both versions have (stage 2, mod_fn attributed);
  * - steady and existing_fn (at its old call site) are unchanged.
@@ -28,7 +28,7 @@ static void spin(unsigned long n)
 
 KEEP void slow_me(void)
 {
-	spin(VERSION == 2 ? 80000 : 20000);
+	spin(VERSION == 2 ? 160000 : 20000);
 }
 
 KEEP void steady(void)
