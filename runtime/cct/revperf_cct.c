@@ -286,9 +286,8 @@ static COLD uint32_t child_get(struct cct_thread *t, uint32_t parent, uintptr_t 
 /* Opens a frame for node `id` on top of the stack; the clock `kind` is read last, so that
  * the hook's own cost is mostly outside the call. Without a clock the times of a frame
  * are not kept: t0 and child_ticks stay 0 (pop_frame() then adds 0). */
-static inline __attribute__((always_inline)) void frame_open(struct cct_thread *t, uint32_t id,
-							     uintptr_t fn, uintptr_t site,
-							     uintptr_t sp, int kind)
+static inline __attribute__((always_inline)) void
+frame_open(struct cct_thread *t, uint32_t id, uintptr_t fn, uintptr_t site, uintptr_t sp, int kind)
 {
 	t->nodes[id].calls++;
 	struct cct_frame *f = &t->stack[t->depth++];
@@ -672,7 +671,7 @@ static void profile_write(const char *reason, int sig)
 		buf_mem(b, exe, (size_t)el);
 	}
 	buf_str(b, "\n" CCT_TAG_CLOCK " ");
-	buf_str(b, g_clock == RT_CLOCK_TSC	 ? CCT_CLOCK_NAME_TSC
+	buf_str(b, g_clock == RT_CLOCK_TSC    ? CCT_CLOCK_NAME_TSC
 		   : g_clock == RT_CLOCK_NONE ? CCT_CLOCK_NAME_NONE
 					      : CCT_CLOCK_NAME_MONOTONIC);
 	buf_str(b, "\n" CCT_TAG_REASON " ");

@@ -254,14 +254,16 @@ static int parse_header(struct parser *ps, const char *tag, size_t tag_len)
 			return out_of_order(ps);
 		if (!field(ps, &f, &n))
 			return parse_error(ps, "'clock' record: the clock is missing");
-		if (n == 3 && !memcmp(f, "tsc", 3))
+		if (tag_is(f, n, CCT_CLOCK_NAME_TSC))
 			p->clock = CCT_CLOCK_TSC;
-		else if (n == 9 && !memcmp(f, "monotonic", 9))
+		else if (tag_is(f, n, CCT_CLOCK_NAME_MONOTONIC))
 			p->clock = CCT_CLOCK_MONOTONIC;
+		else if (tag_is(f, n, CCT_CLOCK_NAME_NONE))
+			p->clock = CCT_CLOCK_NONE;
 		else
 			return parse_error(ps,
-					   "'clock' record: unknown clock '%.*s' (tsc or "
-					   "monotonic)",
+					   "'clock' record: unknown clock '%.*s' (tsc, monotonic "
+					   "or none)",
 					   QUOTE_LEN(n), f);
 		ps->stage = ST_CLOCK;
 	} else if (TAG_IS(CCT_TAG_REASON)) {
@@ -370,6 +372,11 @@ static int parse_node(struct parser *ps)
 		if (!n.fn)
 			return parse_error(ps, "node %" PRIu64 " has function address 0x0", id);
 	}
+	if (ps->p->clock == CCT_CLOCK_NONE && (n.incl_ns || n.excl_ns))
+		return parse_error(ps,
+				   "node %" PRIu64 ": the profile has no clock (calls only) but "
+				   "times %" PRIu64 " and %" PRIu64 " ns",
+				   id, n.incl_ns, n.excl_ns);
 	if (n.incl_ns < n.excl_ns)
 		return parse_error(ps,
 				   "node %" PRIu64 ": inclusive time %" PRIu64
@@ -754,6 +761,40 @@ static int convert_level(struct conv *c, struct raw *raw, const size_t *level, s
 	return 0;
 }
 
+static const char *clock_name(enum cct_file_clock clock)
+{
+	switch (clock) {
+	case CCT_CLOCK_TSC: return CCT_CLOCK_NAME_TSC;
+	case CCT_CLOCK_MONOTONIC: return CCT_CLOCK_NAME_MONOTONIC;
+	case CCT_CLOCK_NONE: break;
+	}
+	return CCT_CLOCK_NAME_NONE;
+}
+
+/* Sets *calls_only when every profile is calls-only; RP_EINPUT after error() when only
+ * some are: call counts and times are not one weight. */
+static int check_clocks(const struct cct_profile *const *profiles, size_t nr, bool *calls_only)
+{
+	const struct cct_profile *none = NULL, *timed = NULL;
+	for (size_t i = 0; i < nr; i++) {
+		if (profiles[i]->clock == CCT_CLOCK_NONE) {
+			if (!none)
+				none = profiles[i];
+		} else if (!timed) {
+			timed = profiles[i];
+		}
+	}
+	*calls_only = !timed;
+	if (none && timed) {
+		error("%s: a calls-only profile (clock none) cannot be converted together with "
+		      "%s, which has times (clock %s); profile them with the same "
+		      "REVPERF_CCT_CLOCK",
+		      none->origin, timed->origin, clock_name(timed->clock));
+		return RP_EINPUT;
+	}
+	return 0;
+}
+
 int cct_profile_to_cct(const struct cct_profile *const *profiles, size_t nr, struct symbolizer *sym,
 		       bool merge_threads, struct cct *out)
 {
@@ -764,6 +805,7 @@ int cct_profile_to_cct(const struct cct_profile *const *profiles, size_t nr, str
 	size_t *count = NULL, *level = NULL;
 	struct level_entry *entries = NULL;
 	uint32_t max_depth = 0;
+	bool calls_only;
 	int ret = RP_EINPUT;
 
 	cct_init(out);
@@ -771,6 +813,8 @@ int cct_profile_to_cct(const struct cct_profile *const *profiles, size_t nr, str
 		error("cct: no profiles to convert");
 		goto out;
 	}
+	if (check_clocks(profiles, nr, &calls_only))
+		goto out;
 	for (size_t i = 0; i < nr; i++) {
 		const struct cct_profile *p = profiles[i];
 		size_t first = nr_threads;
@@ -835,6 +879,11 @@ int cct_profile_to_cct(const struct cct_profile *const *profiles, size_t nr, str
 	for (size_t d = 1; d <= max_depth; d++)
 		if (convert_level(&c, raw, level + count[d], count[d + 1] - count[d], entries))
 			goto out;
+	if (calls_only) {
+		for (size_t i = 0; i < out->nr_nodes; i++)
+			out->nodes[i].excl = out->nodes[i].calls;
+		cct_compute_inclusive(out);
+	}
 	ret = 0;
 out:
 	if (ret) {

@@ -27,7 +27,7 @@ struct cct_file_node {
 	uint64_t fn;	  /* run-time address of the function */
 	uint64_t site;	  /* run-time return address in the caller (the call site) */
 	uint64_t calls;	  /* 0 for the root and for frames open at fork */
-	uint64_t incl_ns; /* >= excl_ns */
+	uint64_t incl_ns; /* >= excl_ns; 0 with CCT_CLOCK_NONE */
 	uint64_t excl_ns;
 };
 
@@ -43,6 +43,7 @@ struct cct_file_thread {
 enum cct_file_clock {
 	CCT_CLOCK_TSC,	     /* the invariant TSC, converted to ns by the runtime */
 	CCT_CLOCK_MONOTONIC, /* clock_gettime(CLOCK_MONOTONIC) */
+	CCT_CLOCK_NONE,	     /* calls only (REVPERF_CCT_CLOCK=none): every time is 0 */
 };
 
 /* One process image's profile. */
@@ -103,12 +104,17 @@ void cct_profile_release(struct cct_profile *p);
  * - Metrics: calls, incl and excl in ns, as written (not recomputed); nodes of different
  *   threads and profiles with the same context add up. The root (and a "[thread K]" node)
  *   has 0 calls, 0 exclusive time and the sum of the threads' root times as inclusive.
+ * - Calls-only profiles (clock CCT_CLOCK_NONE, no times): when every profile given is one,
+ *   the tree is weighted by calls instead: each node's exclusive weight is its calls and
+ *   its inclusive weight the calls of its whole subtree (cct_compute_inclusive()), the
+ *   root's the total number of calls. Profiles with and without times cannot be mixed in
+ *   one conversion (RP_EINPUT).
  *   Children are in order of first call (profiles in the order given, then threads as
  *   above, then node ids, which the runtime assigns at first call).
  * - A truncated thread is warned about (its tree is incomplete).
  *
- * Returns 0, or RP_EINPUT after error() when nr is 0 or the tree passes CCT_MAX_NODES
- * (`out` then holds only the root).
+ * Returns 0, or RP_EINPUT after error() when nr is 0, calls-only and timed profiles are
+ * mixed, or the tree passes CCT_MAX_NODES (`out` then holds only the root).
  */
 int cct_profile_to_cct(const struct cct_profile *const *profiles, size_t nr, struct symbolizer *sym,
 		       bool merge_threads, struct cct *out);

@@ -267,6 +267,102 @@ static void test_convert_deleted(void **state)
 	strbuf_release(&err);
 }
 
+/* A calls-only profile (clock none): read, then converted into a tree weighted by calls;
+ * mixing it with a timed profile is refused. */
+static void test_calls_only(void **state)
+{
+	static const char text[] = "revperf-cct 1\npid 7\nppid 1\nclock none\nreason exit\n"
+				   "thread 8 3 0 0 1\n"
+				   "n 0 0 0x0 0x0 0 0 0\n"
+				   "n 1 0 0x40 0x900 1 0 0\n"
+				   "n 2 1 0x50 0x48 4 0 0\n"
+				   "thread 7 5 0 0 2\n"
+				   "n 0 0 0x0 0x0 0 0 0\n"
+				   "n 1 0 0x10 0x900 1 0 0\n"
+				   "n 2 1 0x20 0x14 3 0 0\n"
+				   "n 3 2 0x30 0x24 10 0 0\n"
+				   "n 4 1 0x20 0x18 2 0 0\n"
+				   "end\n";
+	struct cct_profile p, timed;
+	const struct cct_profile *one[] = {&p}, *two[] = {&p, &p}, *mixed[] = {&p, &timed};
+	struct cct t;
+	struct strbuf err = STRBUF_INIT;
+	UNUSED(state);
+	assert_int_equal(cct_file_parse(text, sizeof(text) - 1, "none.cct", &p), 0);
+	assert_int_equal(p.clock, CCT_CLOCK_NONE);
+	assert_int_equal(p.nr_threads, 2);
+	assert_int_equal(p.threads[1].nodes[3].calls, 10);
+
+	/* Threads merged: exclusive weight = calls, inclusive = calls of the subtree. */
+	struct convert_args a = {one, 1, NULL, true, &t};
+	assert_int_equal(capture(&err, convert, &a), 0);
+	assert_string_equal(err.buf, "");
+	static const struct {
+		const char *path;
+		double calls, incl;
+	} want[] = {
+	    {"0x10", 1, 16},	   {"0x10;0x20", 3, 13}, {"0x10;0x20;0x30", 10, 10},
+	    {"0x10;0x20#1", 2, 2}, {"0x40", 1, 5},	 {"0x40;0x50", 4, 4},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
+		uint32_t node = node_at(&t, want[i].path);
+		assert_int_not_equal(node, CCT_NONE);
+		if (t.nodes[node].calls != want[i].calls || t.nodes[node].excl != want[i].calls ||
+		    t.nodes[node].incl != want[i].incl)
+			fail_msg("%s: calls %g excl %g incl %g, expected %g %g %g", want[i].path,
+				 t.nodes[node].calls, t.nodes[node].excl, t.nodes[node].incl,
+				 want[i].calls, want[i].calls, want[i].incl);
+	}
+	assert_true(t.nodes[CCT_ROOT].calls == 0 && t.nodes[CCT_ROOT].excl == 0);
+	assert_true(t.nodes[CCT_ROOT].incl == 21);
+	assert_true(cct_total(&t) == 21);
+	assert_int_equal(t.nr_nodes, 7);
+	expect_consistent(&t);
+	cct_release(&t);
+
+	/* Threads apart: a "[thread K]" node weighs its thread's calls. */
+	a.merge = false;
+	assert_int_equal(capture(&err, convert, &a), 0);
+	uint32_t main_thread = node_at(&t, "[thread 0]"), other = node_at(&t, "[thread 1]");
+	assert_true(t.nodes[main_thread].incl == 16 && t.nodes[main_thread].excl == 0);
+	assert_true(t.nodes[other].incl == 5 && t.nodes[other].calls == 0);
+	assert_true(t.nodes[node_at(&t, "[thread 0];0x10;0x20")].incl == 13);
+	assert_true(t.nodes[CCT_ROOT].incl == 21);
+	cct_release(&t);
+
+	/* Two calls-only profiles add up. */
+	a.profiles = two;
+	a.nr = 2;
+	a.merge = true;
+	assert_int_equal(capture(&err, convert, &a), 0);
+	assert_true(t.nodes[node_at(&t, "0x10;0x20")].excl == 6);
+	assert_true(t.nodes[node_at(&t, "0x10;0x20")].incl == 26);
+	assert_true(t.nodes[CCT_ROOT].incl == 42);
+	cct_release(&t);
+
+	/* Calls-only and timed together: an error naming both, the tree left empty. */
+	assert_int_equal(cct_file_read(TESTDATA_DIR "/cct-file/two-threads.cct", &timed), 0);
+	a.profiles = mixed;
+	assert_int_equal(capture(&err, convert, &a), RP_EINPUT);
+	assert_int_equal(count_of(err.buf, "revperf: error: "), 1);
+	assert_int_equal(count_of(err.buf, "\n"), 1);
+	assert_non_null(strstr(err.buf, "none.cct: a calls-only profile (clock none) cannot be "
+					"converted together with "));
+	assert_non_null(strstr(err.buf, "two-threads.cct, which has times (clock monotonic)"));
+	assert_int_equal(t.nr_nodes, 1);
+	cct_release(&t);
+	/* The other order too. */
+	const struct cct_profile *mixed2[] = {&timed, &p};
+	a.profiles = mixed2;
+	assert_int_equal(capture(&err, convert, &a), RP_EINPUT);
+	assert_non_null(strstr(err.buf, "none.cct: a calls-only profile"));
+	assert_int_equal(t.nr_nodes, 1);
+	cct_release(&t);
+	cct_profile_release(&timed);
+	cct_profile_release(&p);
+	strbuf_release(&err);
+}
+
 /* ---- bad input ------------------------------------------------------------------------ */
 
 struct parse_args {
@@ -361,7 +457,17 @@ static void test_bad_input(void **state)
 	    {"revperf-cct 1\npid 5\nppid 1\nexe\n",
 	     "t.cct:4: 'exe' record: the executable's path is missing"},
 	    {"revperf-cct 1\npid 5\nppid 1\nclock sundial\n",
-	     "t.cct:4: 'clock' record: unknown clock 'sundial'"},
+	     "t.cct:4: 'clock' record: unknown clock 'sundial' (tsc, monotonic or none)"},
+	    {"revperf-cct 1\npid 5\nppid 1\nclock None\n",
+	     "t.cct:4: 'clock' record: unknown clock 'None'"},
+	    {"revperf-cct 1\npid 5\nppid 1\nclock none 1\n",
+	     "t.cct:4: 'clock' record: unexpected text after its fields: '1'"},
+	    {"revperf-cct 1\npid 5\nppid 1\nclock none\nreason exit\nthread 5 2 0 0 1\n"
+	     "n 0 0 0x0 0x0 0 0 0\nn 1 0 0x10 0x20 1 0 3\nend\n",
+	     "t.cct:8: node 1: the profile has no clock (calls only) but times 0 and 3 ns"},
+	    {"revperf-cct 1\npid 5\nppid 1\nclock none\nreason exit\nthread 5 1 0 0 1\n"
+	     "n 0 0 0x0 0x0 0 10 0\nend\n",
+	     "t.cct:7: node 0: the profile has no clock (calls only) but times 10 and 0 ns"},
 	    {"revperf-cct 1\npid 5\nppid 1\nclock tsc\nreason boredom\n",
 	     "t.cct:5: 'reason' record: unknown reason 'boredom'"},
 	    {"revperf-cct 1\npid 5\nppid 1\nclock tsc\nreason signal 99\n",
@@ -645,8 +751,9 @@ struct run {
 	size_t nr;
 };
 
-/* Runs `exe args` under the runtime into a fresh directory and reads every profile. */
-static void run_profiled(struct run *r, const char *exe, const char *args)
+/* Runs `exe args` under the runtime into a fresh directory, with the environment
+ * assignments `env` ("" for none), and reads every profile. */
+static void run_profiled_env(struct run *r, const char *env, const char *exe, const char *args)
 {
 	char *names[8];
 	size_t nr_names = 0;
@@ -654,8 +761,8 @@ static void run_profiled(struct run *r, const char *exe, const char *args)
 	struct dirent *de;
 
 	strbuf_addf(&dir, "%s/out-%s", work_dir, exe);
-	sh("rm -rf '%s' && mkdir '%s' && REVPERF_CCT_OUT='%s' LD_PRELOAD='%s' ./%s %s", dir.buf,
-	   dir.buf, dir.buf, runtime_path, exe, args);
+	sh("rm -rf '%s' && mkdir '%s' && %s REVPERF_CCT_OUT='%s' LD_PRELOAD='%s' ./%s %s", dir.buf,
+	   dir.buf, env, dir.buf, runtime_path, exe, args);
 	DIR *d = opendir(dir.buf);
 	assert_non_null(d);
 	while ((de = readdir(d))) {
@@ -678,6 +785,11 @@ static void run_profiled(struct run *r, const char *exe, const char *args)
 		free(names[i]);
 	}
 	strbuf_release(&dir);
+}
+
+static void run_profiled(struct run *r, const char *exe, const char *args)
+{
+	run_profiled_env(r, "", exe, args);
 }
 
 static void run_release(struct run *r)
@@ -860,17 +972,106 @@ static void test_run_cxx(void **state)
 	symbolizer_free(sym);
 }
 
+/* Every node's exclusive weight is its calls and its inclusive weight the calls of its
+ * subtree; the raw profiles say clock none and hold no time. */
+static void expect_weighted_by_calls(const struct cct *t, const struct run *r)
+{
+	for (size_t i = 0; i < r->nr; i++) {
+		assert_int_equal(r->profiles[i].clock, CCT_CLOCK_NONE);
+		for (size_t j = 0; j < r->profiles[i].nr_threads; j++) {
+			const struct cct_file_thread *th = &r->profiles[i].threads[j];
+			for (size_t k = 0; k < th->nr_nodes; k++)
+				assert_true(th->nodes[k].incl_ns == 0 && th->nodes[k].excl_ns == 0);
+		}
+	}
+	double total = 0;
+	for (size_t i = 0; i < t->nr_nodes; i++) {
+		const struct cct_node *n = &t->nodes[i];
+		double below = 0;
+		for (uint32_t c = n->first_child; c != CCT_NONE; c = t->nodes[c].next_sibling)
+			below += t->nodes[c].incl;
+		if (n->excl != n->calls || n->incl != n->calls + below)
+			fail_msg("node %zu: calls %g, excl %g, incl %g (children %g)", i, n->calls,
+				 n->excl, n->incl, below);
+		total += n->calls;
+	}
+	assert_true(t->nodes[CCT_ROOT].incl == total);
+}
+
+/* REVPERF_CCT_CLOCK=none: exact calls, no time, a tree weighted by calls; in one process,
+ * with threads and with a forked child. */
+static void test_run_calls_only(void **state)
+{
+	struct run r;
+	struct cct t;
+	struct symbolizer *sym = symbolizer_new();
+	UNUSED(state);
+	run_profiled_env(&r, "REVPERF_CCT_CLOCK=none", "work-pie-O2", "calls 100");
+	assert_int_equal(r.nr, 1);
+	assert_int_equal(cct_profile_to_cct(r.ptrs, 1, sym, true, &t), 0);
+	expect_all_named(&t);
+	expect_weighted_by_calls(&t, &r);
+	expect_calls(&t, "main", 1);
+	expect_calls(&t, "main;work;leaf", 100);
+	expect_calls(&t, "main;lib_entry;lib_inner", 100);
+	double first = calls_at(&t, "main;two_sites;leaf");
+	double second = calls_at(&t, "main;two_sites;leaf#1");
+	assert_true((first == 7 && second == 3) || (first == 3 && second == 7));
+	assert_int_equal(t.nr_nodes, 9);
+	/* main 1, work 1 + 100, two_sites 1 + 10, lib_entry 1 + 100. */
+	assert_true(t.nodes[node_at(&t, "main")].incl == 214);
+	assert_true(t.nodes[node_at(&t, "main;two_sites")].incl == 11);
+	cct_release(&t);
+	run_release(&r);
+
+	run_profiled_env(&r, "REVPERF_CCT_CLOCK=none", "work-pie-O0", "threads 10");
+	assert_int_equal(r.nr, 1);
+	assert_int_equal(r.profiles[0].nr_threads, 2);
+	assert_int_equal(cct_profile_to_cct(r.ptrs, 1, sym, true, &t), 0);
+	expect_weighted_by_calls(&t, &r);
+	expect_calls(&t, "main;work;leaf", 10);
+	expect_calls(&t, "worker;work;leaf", 5);
+	assert_true(t.nodes[CCT_ROOT].incl == 12 + 7);
+	cct_release(&t);
+	run_release(&r);
+
+	run_profiled_env(&r, "REVPERF_CCT_CLOCK=none", "work-pie-O2", "fork 10");
+	assert_int_equal(r.nr, 2);
+	assert_int_equal(cct_profile_to_cct(r.ptrs, 2, sym, true, &t), 0);
+	expect_weighted_by_calls(&t, &r);
+	expect_calls(&t, "main", 1);
+	expect_calls(&t, "main;work", 2);
+	expect_calls(&t, "main;work;leaf", 20);
+	assert_true(t.nodes[CCT_ROOT].incl == 23);
+	cct_release(&t);
+
+	/* A timed run of the same program cannot be converted with it. */
+	struct run timed;
+	run_profiled(&timed, "work-pie-O2", "calls 3");
+	const struct cct_profile *mixed[] = {r.ptrs[0], timed.ptrs[0]};
+	struct strbuf err = STRBUF_INIT;
+	struct convert_args a = {mixed, 2, sym, true, &t};
+	assert_int_equal(capture(&err, convert, &a), RP_EINPUT);
+	assert_non_null(strstr(err.buf, "cannot be converted together with"));
+	cct_release(&t);
+	strbuf_release(&err);
+	run_release(&timed);
+	run_release(&r);
+	symbolizer_free(sym);
+}
+
 int main(void)
 {
 	const struct CMUnitTest files[] = {
 	    cmocka_unit_test(test_parse_fixture),   cmocka_unit_test(test_convert_fixture),
-	    cmocka_unit_test(test_convert_deleted), cmocka_unit_test(test_bad_input),
-	    cmocka_unit_test(test_valid_edges),
+	    cmocka_unit_test(test_convert_deleted), cmocka_unit_test(test_calls_only),
+	    cmocka_unit_test(test_bad_input),	    cmocka_unit_test(test_valid_edges),
 	};
 	const struct CMUnitTest runs[] = {
-	    cmocka_unit_test(test_run_pie_O0),	 cmocka_unit_test(test_run_pie_O2),
-	    cmocka_unit_test(test_run_nopie_O2), cmocka_unit_test(test_run_threads),
-	    cmocka_unit_test(test_run_fork),	 cmocka_unit_test(test_run_cxx),
+	    cmocka_unit_test(test_run_pie_O0),	   cmocka_unit_test(test_run_pie_O2),
+	    cmocka_unit_test(test_run_nopie_O2),   cmocka_unit_test(test_run_threads),
+	    cmocka_unit_test(test_run_fork),	   cmocka_unit_test(test_run_cxx),
+	    cmocka_unit_test(test_run_calls_only),
 	};
 	int failed = cmocka_run_group_tests(files, NULL, NULL);
 	return failed + cmocka_run_group_tests(runs, setup_runs, teardown_runs);
