@@ -8,6 +8,8 @@
 #   plain    the workload built without -finstrument-functions
 #   noop     built with -finstrument-functions, LD_PRELOAD=librevperf_cct_noop.so
 #   cct      the same binary, LD_PRELOAD=librevperf_cct.so (the profile is checked)
+#   none     the same, REVPERF_CCT_CLOCK=none: calls only, no clock read (the profile is
+#            checked: every call, clock none, every time 0)
 #   noclock  diagnostic only: runtime/cct/revperf_cct.c built by this script with the TSC
 #            read replaced by 0 (its times are meaningless): what the clock costs
 #   uftrace  the same binary, `uftrace record -d DIR` (the trace is written to TMPDIR)
@@ -55,6 +57,8 @@ run() {
 	plain) set -- ./plain "$it" ;;
 	noop) set -- env LD_PRELOAD="$RT/librevperf_cct_noop.so" ./instr "$it" ;;
 	cct) set -- env REVPERF_CCT_OUT="$WORK/out" LD_PRELOAD="$RT/librevperf_cct.so" ./instr "$it" ;;
+	none) set -- env REVPERF_CCT_CLOCK=none REVPERF_CCT_OUT="$WORK/out" \
+		LD_PRELOAD="$RT/librevperf_cct.so" ./instr "$it" ;;
 	noclock) set -- env REVPERF_CCT_OUT="$WORK/out" LD_PRELOAD="$WORK/libnoclock.so" ./instr "$it" ;;
 	uftrace) set -- uftrace record -d "$WORK/ut" ./instr "$it" ;;
 	esac
@@ -64,11 +68,18 @@ run() {
 	local calls cpu
 	calls=$(cat calls.txt)
 	cpu=$(awk '{print $1 + $2}' cpu.txt)
-	if [ "$v" = cct ]; then
+	if [ "$v" = cct ] || [ "$v" = none ]; then
 		# Every call must be in the profile: the sum of the node call counts.
 		local got
 		got=$(awk '$1 == "n" {s += $6} END {print s + 0}' out/*.cct)
-		[ "$got" = "$calls" ] || { echo "cct_runtime.sh: profile has $got calls, expected $calls" >&2; exit 1; }
+		[ "$got" = "$calls" ] || { echo "cct_runtime.sh: $v profile has $got calls, expected $calls" >&2; exit 1; }
+	fi
+	if [ "$v" = none ]; then
+		local clock times
+		clock=$(awk '$1 == "clock" {print $2}' out/*.cct)
+		times=$(awk '$1 == "n" && ($7 != 0 || $8 != 0)' out/*.cct | wc -l)
+		[ "$clock" = none ] && [ "$times" = 0 ] ||
+			{ echo "cct_runtime.sh: none: clock '$clock', $times nodes with times" >&2; exit 1; }
 	fi
 	echo "$v $it $((t1 - t0)) $cpu $calls" >>times.txt
 }
@@ -82,7 +93,7 @@ have_lock=1
 
 echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 ./clock_cost 5000000
-variants=(plain noop cct noclock uftrace)
+variants=(plain noop cct none noclock uftrace)
 : >times.txt
 for r in $(seq 1 "$ROUNDS"); do
 	# Rotate the order so that no variant always runs first or after the heaviest one.
@@ -108,7 +119,7 @@ for line in open(path):
         continue
     v, it, wall, cpu, calls = f[0], int(f[1]), int(f[2]), float(f[3]), int(f[4])
     cur.setdefault(v, {})[it] = (wall, cpu, calls)
-names = ["plain", "noop", "cct", "noclock", "uftrace"]
+names = ["plain", "noop", "cct", "none", "noclock", "uftrace"]
 def per_call(r, v, k):
     big, small = r[v][n], r[v][0]
     scale = 1.0 if k == 0 else 1e9
@@ -126,9 +137,17 @@ for k, label in ((0, "wall"), (1, "cpu (user+sys)")):
         ap = [per_call(r, v, k) - per_call(r, "plain", k) for r in rounds]
         an = [per_call(r, v, k) - per_call(r, "noop", k) for r in rounds]
         print(f"  {v:8} {fmt(tot):>24} {fmt(ap):>24} {fmt(an):>24}")
-    for base in ("plain", "noop"):
-        ratio = [(per_call(r, "uftrace", k) - per_call(r, base, k)) /
-                 (per_call(r, "cct", k) - per_call(r, base, k)) for r in rounds]
-        print(f"  uftrace / cct, above {base}: {statistics.median(ratio):.2f}"
-              f" [{min(ratio):.2f} - {max(ratio):.2f}]")
+    for v in ("cct", "none"):
+        for base in ("plain", "noop"):
+            # A round whose difference is not above the noise (0.1 ns) gives no ratio.
+            ratio = [(per_call(r, "uftrace", k) - per_call(r, base, k)) /
+                     (per_call(r, v, k) - per_call(r, base, k)) for r in rounds
+                     if per_call(r, v, k) - per_call(r, base, k) > 0.1]
+            left = len(rounds) - len(ratio)
+            note = f" ({left} rounds left out: {v} not above {base})" if left else ""
+            if not ratio:
+                print(f"  uftrace / {v}, above {base}: n/a{note}")
+                continue
+            print(f"  uftrace / {v}, above {base}: {statistics.median(ratio):.2f}"
+                  f" [{min(ratio):.2f} - {max(ratio):.2f}]{note}")
 PY

@@ -86,8 +86,8 @@ struct cct_thread {
 	uint32_t n_nodes, cap_nodes, hash_mask, max_depth;
 	uint64_t lost_calls; /* calls counted but not added to the tree */
 	int truncated;
-	int pool_full;	    /* `off` was set by pool exhaustion (for good), at off_ticks */
-	uint64_t off_ticks; /* with the clock NONE, always 0 */
+	int pool_full;	    /* `off` was set by pool exhaustion, for good */
+	uint64_t off_ticks; /* when pool_full: the time it was set (0 without a clock) */
 	pid_t tid;
 	size_t map_bytes;
 	struct cct_thread *next; /* registry, pushed once per thread */
@@ -105,7 +105,7 @@ static struct cct_thread g_creating = {.busy = 1}; /* the state is being created
 enum rt_clock { RT_CLOCK_TSC, RT_CLOCK_MONOTONIC, RT_CLOCK_NONE };
 
 static struct cct_thread *g_threads; /* accessed with __atomic builtins */
-static int g_clock;		     /* enum rt_clock, written once by runtime_setup() */
+static int g_clock; /* enum rt_clock, written once by runtime_setup(); relaxed atomics */
 static uint64_t g_tsc0, g_mono0;
 static uint32_t g_cap_nodes = DEFAULT_NODES, g_cap_depth = DEFAULT_DEPTH;
 static pthread_key_t g_key;
@@ -146,7 +146,7 @@ static inline __attribute__((always_inline)) uint64_t clock_read(int kind)
 /* The profile's clock, for the code out of the hooks' usual case. */
 static inline uint64_t now_ticks(void)
 {
-	return clock_read(g_clock);
+	return clock_read(__atomic_load_n(&g_clock, __ATOMIC_RELAXED));
 }
 
 /* The thread's own state when it has one (not a placeholder), else NULL. */
@@ -429,33 +429,46 @@ static inline __attribute__((always_inline)) void hook_exit(uintptr_t fn, uintpt
 	t->busy = 0;
 }
 
+/* The monotonic clock's copies, out of line: its clock_gettime() call needs saved
+ * registers, which would otherwise be pushed in the other copies too. */
+static __attribute__((noinline)) void enter_monotonic(uintptr_t fn, uintptr_t site, uintptr_t sp)
+{
+	hook_enter(fn, site, sp, RT_CLOCK_MONOTONIC);
+}
+
+static __attribute__((noinline)) void exit_monotonic(uintptr_t fn, uintptr_t sp)
+{
+	hook_exit(fn, sp, RT_CLOCK_MONOTONIC);
+}
+
 EXPORT void __cyg_profile_func_enter(void *fn, void *site);
 EXPORT void __cyg_profile_func_exit(void *fn, void *site);
 
+/* The stack pointer is taken here, in the exported hook, in every copy. */
 HOT void __cyg_profile_func_enter(void *fn_, void *site_)
 {
 	uintptr_t fn = (uintptr_t)fn_, site = (uintptr_t)site_;
 	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
-	int kind = g_clock;
+	int kind = __atomic_load_n(&g_clock, __ATOMIC_RELAXED);
 	if (LIKELY(kind == RT_CLOCK_TSC))
 		hook_enter(fn, site, sp, RT_CLOCK_TSC);
 	else if (kind == RT_CLOCK_NONE)
 		hook_enter(fn, site, sp, RT_CLOCK_NONE);
 	else
-		hook_enter(fn, site, sp, RT_CLOCK_MONOTONIC);
+		enter_monotonic(fn, site, sp);
 }
 
 HOT void __cyg_profile_func_exit(void *fn_, void *site_)
 {
 	(void)site_;
 	uintptr_t fn = (uintptr_t)fn_, sp = (uintptr_t)__builtin_frame_address(0);
-	int kind = g_clock;
+	int kind = __atomic_load_n(&g_clock, __ATOMIC_RELAXED);
 	if (LIKELY(kind == RT_CLOCK_TSC))
 		hook_exit(fn, sp, RT_CLOCK_TSC);
 	else if (kind == RT_CLOCK_NONE)
 		hook_exit(fn, sp, RT_CLOCK_NONE);
 	else
-		hook_exit(fn, sp, RT_CLOCK_MONOTONIC);
+		exit_monotonic(fn, sp);
 }
 
 /* ---- writing ------------------------------------------------------------------------- */
@@ -923,14 +936,14 @@ static void runtime_setup(void)
 	/* REVPERF_CCT_CLOCK=none: calls only; =monotonic: clock_gettime; else the TSC when it
 	 * is invariant. */
 	const char *clock = getenv("REVPERF_CCT_CLOCK");
+	int kind = RT_CLOCK_TSC;
 	if (clock && strcmp(clock, CCT_CLOCK_NAME_NONE) == 0)
-		g_clock = RT_CLOCK_NONE;
+		kind = RT_CLOCK_NONE;
 	else if ((clock && strcmp(clock, CCT_CLOCK_NAME_MONOTONIC) == 0) || !tsc_usable())
-		g_clock = RT_CLOCK_MONOTONIC;
-	else
-		g_clock = RT_CLOCK_TSC;
+		kind = RT_CLOCK_MONOTONIC;
+	__atomic_store_n(&g_clock, kind, __ATOMIC_RELAXED);
 #if defined(__x86_64__)
-	if (g_clock == RT_CLOCK_TSC) {
+	if (kind == RT_CLOCK_TSC) {
 		g_mono0 = mono_ns();
 		g_tsc0 = __rdtsc();
 	}

@@ -1,18 +1,19 @@
 # librevperf_cct.so on real processes: call structure and call sites, threads, fork, exec,
 # exit(), a fatal signal, longjmp, deep recursion and a C++ exception, with the workloads
-# of tests/workloads/ built by gcc and clang at -O0 and -O2 (docs/cct-format.md).
+# of tests/workloads/ built by gcc and clang at -O0 and -O2 (docs/cct-format.md); and the
+# same scenarios calls-only (REVPERF_CCT_CLOCK=none: exact calls, no times).
 . "$SRCDIR/tests/cli/lib/common.bash"
 RT="$BUILDDIR/runtime/librevperf_cct.so"
 CHECK="$SRCDIR/tests/workloads/cct_check.py"
 [ -f "$RT" ] || fail "no runtime at $RT"
 
-# run SCENARIO EXE WANT_EXIT ARGS...: runs EXE with the runtime into a fresh directory,
-# then checks every profile written.
+# run SCENARIO EXE WANT_EXIT ARGS...: runs EXE with the runtime (and the environment
+# assignments in RUN_ENV) into a fresh directory, then checks every profile written.
 run() {
 	local scenario=$1 exe=$2 want=$3; shift 3
 	rm -rf out && mkdir out
 	local got=0
-	REVPERF_CCT_OUT="$TEST_TMP/out" LD_PRELOAD="$RT" "$exe" "$@" >stdout.txt 2>stderr.txt || got=$?
+	env ${RUN_ENV:-} REVPERF_CCT_OUT="$TEST_TMP/out" LD_PRELOAD="$RT" "$exe" "$@" >stdout.txt 2>stderr.txt || got=$?
 	[ "$got" = "$want" ] || { cat stderr.txt; fail "$exe $*: exit $got, expected $want"; }
 	ls out/*.cct >/dev/null 2>&1 || fail "$exe $*: no profile written"
 	! ls out/*.tmp >/dev/null 2>&1 || fail "$exe $*: temporary file left"
@@ -35,6 +36,16 @@ for cc in $compilers; do
 		run exec "$exe" 0 exec
 		run segv "$exe" 139 segv
 	done
+done
+
+# Calls only: the same call counts and structure, clock none, every time 0.
+for opt in -O0 -O2; do
+	exe="$TEST_TMP/calls-gcc$opt"
+	for s in "calls calls 1000" "threads threads" "fork fork" "longjmp longjmp" "exec exec"; do
+		set -- $s
+		RUN_ENV=REVPERF_CCT_CLOCK=none run "none:$1" "$exe" 0 "${@:2}"
+	done
+	RUN_ENV=REVPERF_CCT_CLOCK=none run none:segv "$exe" 139 segv
 done
 
 cxx=""

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Reads profiles of librevperf_cct.so (docs/cct-format.md) and checks what the runtime
-tests expect of each workload scenario. Usage: cct_check.py SCENARIO EXE FILE...
-Exits non-zero with a message naming the file and what was wrong."""
+tests expect of each workload scenario. Usage: cct_check.py [none:]SCENARIO EXE FILE...
+With "none:" the profiles must also be calls-only (clock none, every time 0: the run used
+REVPERF_CCT_CLOCK=none). Exits non-zero with a message naming the file and what was
+wrong."""
 import subprocess
 import sys
 
@@ -11,7 +13,7 @@ def fail(msg):
 
 
 def load(path):
-    prof = {"path": path, "maps": [], "threads": [], "reason": None}
+    prof = {"path": path, "maps": [], "threads": [], "reason": None, "clock": None}
     lines = open(path).read().split("\n")
     if lines[0] != "revperf-cct 1":
         fail(f"{path}:1: bad magic/version {lines[0]!r}")
@@ -23,6 +25,10 @@ def load(path):
         f = rest.split(" ")
         if tag == "pid":
             prof["pid"] = int(f[0])
+        elif tag == "clock":
+            if rest not in ("tsc", "monotonic", "none"):
+                fail(f"{path}:{no}: unknown clock {rest!r}")
+            prof["clock"] = rest
         elif tag == "reason":
             prof["reason"] = rest
         elif tag == "map":
@@ -40,7 +46,7 @@ def load(path):
             th["nodes"].append({"id": i, "parent": parent, "fn": int(f[2], 16),
                                 "site": int(f[3], 16), "calls": calls, "incl": incl,
                                 "excl": excl})
-        elif tag not in ("ppid", "exe", "clock"):
+        elif tag not in ("ppid", "exe"):
             fail(f"{path}:{no}: unknown record {tag!r}")
     for t in prof["threads"]:
         if t["n"] != len(t["nodes"]):
@@ -102,6 +108,15 @@ def expect(cond, msg):
 def main():
     scenario, exe, files = sys.argv[1], sys.argv[2], sys.argv[3:]
     profs = [load(f) for f in files]
+    if scenario.startswith("none:"):
+        scenario = scenario[len("none:"):]
+        for p in profs:
+            expect(p["clock"] == "none", f"{p['path']}: clock {p['clock']}, expected none")
+            expect(all(n["incl"] == 0 and n["excl"] == 0 for t in p["threads"]
+                       for n in t["nodes"]), f"{p['path']}: calls only, yet times")
+    else:
+        for p in profs:
+            expect(p["clock"] in ("tsc", "monotonic"), f"{p['path']}: clock {p['clock']}")
     if scenario == "calls":
         n = 1000
         (p,) = profs
