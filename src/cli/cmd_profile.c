@@ -175,6 +175,8 @@ int cmd_profile(int argc, char **argv)
 		out = stdout;
 		goto out;
 	}
+	if (src.calls_only)
+		to.unit = "calls"; /* REVPERF_CCT_CLOCK=none: the weights are call counts */
 	if (format == FOLDED) {
 		struct strbuf sb = STRBUF_INIT;
 		folded_write(&tree, &sb);

@@ -111,6 +111,7 @@ static int load_cct_dir(const char *dir, const struct profile_load_options *o, s
 		ptrs[parsed] = &profiles[parsed];
 	}
 	src->nr_files = (unsigned)nr;
+	src->calls_only = profiles[0].clock == CCT_CLOCK_NONE;
 	/* The program: that of the process with the largest tree (a shell that started the
 	 * instrumented program writes a profile of its own, with no calls in it). */
 	{
@@ -165,6 +166,7 @@ static int load_text(const char *path, const char *text, size_t len,
 			return ret;
 		}
 		src->nr_files = 1;
+		src->calls_only = p.clock == CCT_CLOCK_NONE;
 		if (p.exe)
 			snprintf(src->exe, sizeof(src->exe), "%s", p.exe);
 		ret = convert(&one, 1, o, out);

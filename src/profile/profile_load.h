@@ -42,6 +42,7 @@ struct profile_source {
 	enum profile_format format;
 	unsigned nr_files;  /* CCT: process profiles read (a directory may hold several) */
 	unsigned nr_skipped; /* CCT: incomplete files (*.tmp) of processes that were killed */
+	bool calls_only;    /* CCT: written with REVPERF_CCT_CLOCK=none, weights are calls */
 	char exe[4096];	    /* CCT: the program of the process with the largest tree ("" when
 			       unknown) */
 };

@@ -26,6 +26,9 @@ for opt in -O0 -O2; do
 	expect_exit 0 "$REVPERF" profile --cct -d "p1$opt" -- "./v1$opt" 1000
 	expect_grep '^total .* in 6 contexts$' out.txt
 	expect_grep ' 1000  main;slow_me$' out.txt
+	# Calls only (REVPERF_CCT_CLOCK=none): exact counts, the report weighs by calls.
+	REVPERF_CCT_CLOCK=none expect_exit 0 "$REVPERF" profile --cct -- "./v1$opt" 1000
+	expect_grep '^total 5001 calls in 6 contexts$' out.txt
 	expect_exit 0 "$REVPERF" profile --cct -d "p1b$opt" -- "./v1$opt" 1000
 	expect_exit 0 "$REVPERF" profile --cct -d "p2$opt" -f json -o "top2$opt.json" -- "./v2$opt" 1000
 	[ "$(json_get "top2$opt.json" "d['contexts']")" = 8 ] || fail "version 2 should have 8 contexts"
