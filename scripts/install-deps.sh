@@ -4,7 +4,7 @@
 set -eu
 PKGS="build-essential cmake pkg-config git clang libsqlite3-dev libgit2-dev libinih-dev
 libjansson-dev libcmocka-dev libelf-dev libdw-dev libcapstone-dev libzstd-dev
-hyperfine valgrind time python3 procps g++ libbenchmark-dev uftrace"
+hyperfine valgrind time python3 procps g++ libbenchmark-dev uftrace strace"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -10,8 +10,8 @@
  * stack, then resumes with PTRACE_SYSCALL to see that one call's exit and its return
  * value, and resumes with PTRACE_CONT from there.
  *
- * A timeout is a sentinel child that sleeps and exits: its exit wakes the blocking
- * waitpid() without signals, threads or a poll per event.
+ * A timeout is a sentinel child that sleeps and exits: its exit wakes the tracer's
+ * waitpid() without a signal handler or a thread.
  */
 #include "collect/iotrace.h"
 #include "collect/iotrace_impl.h"
@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +34,8 @@
 #include "util/common.h"
 
 #define NS_PER_SEC INT64_C(1000000000)
+/* How long the tracer polls for the next stop before it sleeps (see poll_wait()). */
+#define SPIN_NS INT64_C(50000)
 
 /* The kernel's restart codes: the call is re-entered (or fails with EINTR) after a signal. */
 #define ERESTARTSYS 512
@@ -351,6 +354,35 @@ static void on_stop(struct ctx *c, pid_t tid, int wstatus)
 	resume(t, sig);
 }
 
+/*
+ * Polls for a report during SPIN_NS before the caller blocks in waitpid(): a traced call
+ * is two stops, each a round trip between the tracee and the tracer, and waking a
+ * tracer that sleeps costs more than the work in between (an inter-processor interrupt,
+ * expensive under a hypervisor). sched_yield() lets a tracee that shares our CPU run.
+ * Returns what waitpid() returned, 0 when nothing came.
+ */
+static pid_t poll_wait(int *wstatus)
+{
+	ns_t end = 0;
+	pid_t pid;
+
+	for (unsigned i = 0;; i++) {
+		pid = waitpid(-1, wstatus, __WALL | WNOHANG);
+		if (pid != 0)
+			return pid;
+		/* The clock only every few rounds: reading it costs as much as a poll. */
+		if (i % 8 == 0) {
+			ns_t now = now_ns();
+
+			if (!end)
+				end = now + SPIN_NS;
+			else if (now > end)
+				return 0;
+		}
+		sched_yield();
+	}
+}
+
 /* Blocks until every task of the tree is gone. Returns 0, or -1 (printed). */
 static int trace_loop(struct ctx *c)
 {
@@ -360,7 +392,9 @@ static int trace_loop(struct ctx *c)
 
 		if (!c->killing && interrupt_requested())
 			kill_tree(c, RUN_INTERRUPTED);
-		pid = waitpid(-1, &wstatus, __WALL);
+		pid = poll_wait(&wstatus);
+		if (pid == 0)
+			pid = waitpid(-1, &wstatus, __WALL);
 		if (pid < 0) {
 			if (errno == EINTR)
 				continue;
