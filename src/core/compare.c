@@ -1,6 +1,5 @@
 #include "core/compare.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -449,18 +448,14 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 
 	{
 		struct strbuf dir = STRBUF_INIT;
-		size_t k;
 		strbuf_addf(&dir, "%s/runs/%lld", req->sd->logs, (long long)c->comparison_id);
 		if (mkdir_p(dir.buf)) {
 			strbuf_release(&dir);
 			return RP_EINTERNAL;
 		}
-		strbuf_addf(&dir, "/%s-", bench->name);
-		/* benchmark names may contain '/', ':' (and gbench cases '<', ','...): file
-		 * names keep letters, digits, '-', '_', '.' and get '_' for the rest */
-		for (k = dir.len - strlen(bench->name) - 1; k < dir.len - 1; k++)
-			if (!isalnum((unsigned char)dir.buf[k]) && !strchr("-_.", dir.buf[k]))
-				dir.buf[k] = '_';
+		strbuf_addch(&dir, '/');
+		fsutil_add_safe_name(&dir, bench->name);
+		strbuf_addch(&dir, '-');
 		c->log_prefix = strbuf_detach(&dir);
 	}
 	c->timeout_ns = run_timeout(c);

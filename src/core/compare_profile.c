@@ -1,6 +1,5 @@
 #include "core/compare_profile.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -137,14 +136,6 @@ static int collect_profiles(const struct compare_request *req, const struct benc
 	return 0;
 }
 
-/* "benchmark/name" -> "benchmark_name": a directory name. */
-static void add_safe_name(struct strbuf *sb, const char *name)
-{
-	for (; *name; name++)
-		strbuf_addch(sb, (isalnum((unsigned char)*name) || strchr("-_.", *name)) ? *name
-											: '_');
-}
-
 /* Loads each run of a side; *src describes the first. Returns 0 or RP_EINPUT. */
 static int load_runs(const struct store_profile *runs, size_t n, struct symbolizer *sym,
 		     struct cct *trees, struct profile_source *src)
@@ -208,7 +199,7 @@ int compare_profile_cct(const struct compare_request *req, const struct bench_co
 	a->labels[1] = req->b.label;
 	cct_changes_init(&a->changes);
 	strbuf_addf(&sb, "%s/profiles/%lld/", req->sd->root, (long long)comparison_id);
-	add_safe_name(&sb, bench->name);
+	fsutil_add_safe_name(&sb, bench->name);
 	a->dir = strbuf_detach(&sb);
 	if (mkdir_p(a->dir)) {
 		ret = RP_EINTERNAL;

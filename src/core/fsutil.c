@@ -1,5 +1,6 @@
 #include "core/fsutil.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -55,4 +56,11 @@ int path_exists(const char *path)
 {
 	struct stat st;
 	return lstat(path, &st) == 0;
+}
+
+void fsutil_add_safe_name(struct strbuf *sb, const char *name)
+{
+	for (; *name; name++)
+		strbuf_addch(sb, (isalnum((unsigned char)*name) || strchr("-_.", *name)) ? *name
+											: '_');
 }

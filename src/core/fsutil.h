@@ -10,4 +10,9 @@ int remove_tree(const char *path);
 /* Whether path exists (any type). */
 int path_exists(const char *path);
 
+/* Appends name to sb as a file name: letters, digits, '-', '_', '.' kept, '_' for the rest
+ * (benchmark names may hold '/', ':', and gbench cases '<', ','...). */
+struct strbuf;
+void fsutil_add_safe_name(struct strbuf *sb, const char *name);
+
 #endif

@@ -233,34 +233,3 @@ int profile_load(const char *path, const struct profile_load_options *o, struct 
 	}
 	return ret;
 }
-
-int profile_load_runs(const char *const *paths, size_t nr, const struct profile_load_options *o,
-		      struct cct *out, struct profile_source *src)
-{
-	struct cct *runs;
-	const struct cct **ptrs;
-	size_t loaded;
-	int ret = 0;
-
-	if (nr == 1)
-		return profile_load(paths[0], o, out, src);
-	runs = xcalloc(nr ? nr : 1, sizeof(*runs));
-	ptrs = xcalloc(nr ? nr : 1, sizeof(*ptrs));
-	for (loaded = 0; loaded < nr; loaded++) {
-		struct profile_source s;
-		if ((ret = profile_load(paths[loaded], o, &runs[loaded], loaded ? &s : src))) {
-			cct_release(&runs[loaded]);
-			break;
-		}
-		ptrs[loaded] = &runs[loaded];
-	}
-	if (ret)
-		cct_init(out);
-	else
-		ret = cct_merge(ptrs, nr, out);
-	while (loaded-- > 0)
-		cct_release(&runs[loaded]);
-	free(runs);
-	free(ptrs);
-	return ret;
-}

@@ -58,12 +58,4 @@ struct profile_source {
 int profile_load(const char *path, const struct profile_load_options *o, struct cct *out,
 		 struct profile_source *src);
 
-/*
- * Loads several runs of one revision (paths as for profile_load()) and merges them with
- * cct_merge() into `out` (means and standard deviations per node). Returns as
- * profile_load(); `src` describes the first run.
- */
-int profile_load_runs(const char *const *paths, size_t nr, const struct profile_load_options *o,
-		      struct cct *out, struct profile_source *src);
-
 #endif
