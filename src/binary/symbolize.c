@@ -9,6 +9,8 @@
 #include "binary/symbolize.h"
 
 #include <dlfcn.h>
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <gelf.h>
@@ -255,7 +257,7 @@ struct symbolizer {
 
 	struct sym_demangled *demangled; /* open addressing by mangled pointer */
 	size_t demangled_size, demangled_used;
-	bool cxx_tried;
+	bool cxx_tried, inlines;
 	void *cxx_handle;
 	cxa_demangle_fn cxa_demangle;
 };
@@ -314,6 +316,8 @@ static void module_free(struct sym_module *mod)
 	if (mod->dwfl)
 		dwfl_end(mod->dwfl);
 	free(mod->loads);
+	for (size_t i = 0; i < mod->cache_size; i++)
+		free((void *)mod->cache[i].loc.inlines);
 	free(mod->cache);
 	free(mod->path);
 	free(mod);
@@ -537,6 +541,61 @@ static void cache_grow(struct sym_module *mod)
 	free(old);
 }
 
+void symbolizer_set_inlines(struct symbolizer *sym, bool on)
+{
+	sym->inlines = on;
+}
+
+/* The DW_AT_call_file of an inlined subroutine, as a path of its CU's file table. */
+static const char *call_file(Dwarf_Die *cudie, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Word idx;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	if (!dwarf_attr(die, DW_AT_call_file, &attr) || dwarf_formudata(&attr, &idx) ||
+	    dwarf_getsrcfiles(cudie, &files, &nfiles) || idx >= nfiles)
+		return NULL;
+	return dwarf_filesrc(files, idx, NULL, NULL);
+}
+
+/* The inlined subroutines whose ranges contain `addr`, innermost first, into out. */
+static void describe_inlines(struct symbolizer *sym, struct sym_module *mod, GElf_Addr addr,
+			     struct sym_loc *out)
+{
+	Dwarf_Addr cu_bias;
+	Dwarf_Die *cudie = dwfl_module_addrdie(mod->mod, addr, &cu_bias), *scopes = NULL;
+	struct sym_inline *chain = NULL;
+	size_t nr = 0;
+	int n;
+
+	if (!cudie || (n = dwarf_getscopes(cudie, addr - cu_bias, &scopes)) <= 0)
+		return;
+	for (int i = 0; i < n; i++) {
+		Dwarf_Attribute attr;
+		Dwarf_Word line = 0;
+		const char *name;
+
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		if (!chain)
+			chain = xcalloc((size_t)n, sizeof(*chain));
+		name = dwarf_diename(&scopes[i]);
+		chain[nr].function = name ? demangle(sym, name) : "?";
+		chain[nr].call_file = call_file(cudie, &scopes[i]);
+		if (chain[nr].call_file && dwarf_attr(&scopes[i], DW_AT_call_line, &attr) &&
+		    !dwarf_formudata(&attr, &line) && line && line <= UINT32_MAX)
+			chain[nr].call_line = (unsigned)line;
+		else
+			chain[nr].call_file = NULL;
+		nr++;
+	}
+	free(scopes);
+	out->inlines = chain;
+	out->nr_inlines = nr;
+}
+
 static void module_describe(struct symbolizer *sym, struct sym_module *mod, uint64_t vaddr,
 			    struct sym_loc *out)
 {
@@ -555,6 +614,8 @@ static void module_describe(struct symbolizer *sym, struct sym_module *mod, uint
 		out->src_file = file;
 		out->line = (unsigned)lineno;
 	}
+	if (sym->inlines)
+		describe_inlines(sym, mod, addr, out);
 }
 
 int symbolizer_lookup(struct symbolizer *sym, const char *module_path, uint64_t file_vaddr,

@@ -75,6 +75,13 @@ const struct proc_map *proc_maps_find(const struct proc_maps *m, uint64_t addr);
 int proc_maps_resolve(const struct proc_maps *m, uint64_t addr, const char **module,
 		      uint64_t *file_offset);
 
+/* A function inlined at an address, and where its caller called it. */
+struct sym_inline {
+	const char *function;  /* demangled; "?" when the DWARF gives no name */
+	const char *call_file; /* the call site in the function it was inlined into; NULL */
+	unsigned call_line;    /* when the DWARF has no call site (then 0) */
+};
+
 /* Where an address is: all strings are owned by the symbolizer, valid until symbolizer_free(). */
 struct sym_loc {
 	const char *function;	/* demangled; NULL when no symbol covers the address */
@@ -83,6 +90,15 @@ struct sym_loc {
 	uint64_t fn_offset;	/* address - the function's start (0 at its entry) */
 	const char *module;	/* the module's path; NULL for an address in no file */
 	uint64_t module_offset; /* the ELF virtual address in `module` (run-time address if none) */
+	/*
+	 * With symbolizer_set_inlines(): the functions inlined at the address, innermost
+	 * first. inlines[0] is the function whose code is at the address (src_file:line is in
+	 * it), inlined into inlines[1] (at inlines[0].call_file:call_line) and so on; the last
+	 * was inlined into `function`. NULL / 0 when nothing is inlined there, without DWARF,
+	 * or without symbolizer_set_inlines().
+	 */
+	const struct sym_inline *inlines;
+	size_t nr_inlines;
 };
 
 struct symbolizer;
@@ -90,6 +106,11 @@ struct symbolizer;
 /* A new symbolizer with no module open. Free with symbolizer_free(). */
 struct symbolizer *symbolizer_new(void);
 
+/*
+ * Makes later lookups also report the chain of inlined functions at each address (DWARF
+ * DW_TAG_inlined_subroutine scopes; costs a scope search per new address). Off by default.
+ */
+void symbolizer_set_inlines(struct symbolizer *sym, bool on);
 /* Closes every module and frees every string handed out; accepts NULL. */
 void symbolizer_free(struct symbolizer *sym);
 

@@ -11,14 +11,16 @@
 #include "core/build.h"
 #include "core/revision.h"
 #include "core/store.h"
+#include "profile/io_profile.h"
 #include "profile/profile_load.h"
 #include "report/cct_report.h"
+#include "report/io_report.h"
 #include "util/common.h"
 
 static struct {
 	const char *threshold, *top, *format, *out, *input_format, *event, *weight, *bench;
-	const char *old_binary, *new_binary, *state_dir;
-	bool plain, threads, no_bindiff;
+	const char *old_binary, *new_binary, *state_dir, *range, *sd;
+	bool plain, threads, no_bindiff, io, by_file, absent_as_outside, reads;
 } o;
 
 static const struct option diff_options[] = {
@@ -52,6 +54,18 @@ static const struct option diff_options[] = {
 					       "programs CCT profiles name)", &o.new_binary, NULL },
 	{ OPT_FLAG, 0, "no-bindiff", NULL, "no binary diff: every difference is stage 3",
 	  &o.no_bindiff, NULL },
+	{ OPT_FLAG, 0, "io", NULL, "I/O profiles (default when OLD or NEW holds some; with "
+				   "--bench: the stored I/O profiles)", &o.io, NULL },
+	{ OPT_STRING, 0, "range", "R", "I/O: the accepted range of bytes per call, minmax "
+				       "(default) or sd (mean +/- K sd)", &o.range, NULL },
+	{ OPT_STRING, 0, "sd", "K", "I/O: K for --range sd (default 2)", &o.sd, NULL },
+	{ OPT_FLAG, 0, "by-file", NULL, "I/O: one row per stack trace and file (default: per "
+					"stack trace)", &o.by_file, NULL },
+	{ OPT_FLAG, 0, "absent-as-outside", NULL, "I/O: a target run where a stack trace did not "
+						  "write counts against its SC", &o.absent_as_outside,
+	  NULL },
+	{ OPT_FLAG, 0, "reads", NULL, "I/O: compare the read system calls (profiles taken with "
+				      "--reads)", &o.reads, NULL },
 	OPT_END_MARKER,
 };
 static const char *const diff_usage[] = { "diff [options] OLD NEW",
@@ -73,8 +87,16 @@ const struct command_help diff_help = {
 	"JSON, or a differential flame graph in SVG (the new tree's layout; red: a larger\n"
 	"share than in the old tree, blue: smaller, hatched: new; a table of the vanished\n"
 	"contexts). See docs/cct-diff.md.\n"
-	"Exit status: 0 no difference, 1 different, 2 usage or input error (a missing file, a\n"
-	"line without a count, named by file:line), 3 internal failure.",
+	"With I/O profiles (`revperf profile --io -d DIR`: OLD and NEW are profiles or\n"
+	"directories of runs; with --bench --io the runs `compare` stored for profile = io),\n"
+	"the similarity report of METHODS.md section 3 (SPECTRAPERF): the accepted range of\n"
+	"bytes per call of each stack trace over the OLD runs, and per stack trace of NEW its\n"
+	"SC, Impact, TotalImpact, RangeDiff, Runs and CallsDiff, ranked; the stack traces\n"
+	"that stopped writing. Text, JSON or Markdown (-f markdown). Runs that crashed,\n"
+	"failed or timed out are left out and counted. See docs/io-analysis.md.\n"
+	"Exit status: 0 no difference (I/O: no stack trace changed or stopped), 1 different,\n"
+	"2 usage or input error (a missing file, a line without a count, named by\n"
+	"file:line), 3 internal failure.",
 	diff_options,
 };
 
@@ -220,6 +242,168 @@ static void add_bindiff(const struct side sides[2], struct cct_changes *changes,
 	*have = true;
 }
 
+/* The stored I/O profiles of a revision's benchmark (--bench --io). */
+static int load_stored_io(struct store *st, struct repo *repo, const char *expr,
+			  struct io_profile **out, size_t *nr, char **label)
+{
+	struct revision rev = { 0 };
+	struct store_profile *runs = NULL;
+	size_t n = 0;
+	int err;
+
+	*out = NULL;
+	*nr = 0;
+	if ((err = repo_resolve(repo, expr, &rev)))
+		return err;
+	if ((err = store_profiles_of_revision(st, rev.sha, o.bench, "io", &runs, &n)))
+		goto out;
+	if (!n) {
+		error("no stored I/O profile of benchmark '%s' at %s (%.12s): run `revperf compare` "
+		      "with profile = io for it first",
+		      o.bench, expr, rev.sha);
+		err = RP_EINPUT;
+		goto out;
+	}
+	*out = xcalloc(n, sizeof(**out));
+	for (size_t i = 0; i < n && !err; i++) {
+		err = io_profile_read(runs[i].path, &(*out)[i]);
+		*nr = i + 1;
+	}
+	{
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s (%.12s)", expr, rev.sha);
+		*label = strbuf_detach(&sb);
+	}
+out:
+	store_profiles_free(runs, n);
+	revision_release(&rev);
+	return err;
+}
+
+/* revperf diff with I/O profiles: the similarity report. */
+static int diff_io(const char *args[2], enum diff_format format, bool markdown)
+{
+	struct io_profile *sides[2] = { NULL, NULL };
+	size_t nr[2] = { 0, 0 }, used[2], excluded[2];
+	char *labels[2] = { NULL, NULL };
+	struct spectra_opts so;
+	struct spectra_report rep = { 0 };
+	struct io_report_options ro = { 0 };
+	struct io_similarity_labels lab;
+	struct repo *repo = NULL;
+	struct state_dir sd = { NULL, NULL, NULL, NULL };
+	struct store *st = NULL;
+	FILE *f = stdout;
+	double v;
+	int err, ret = EXIT_USAGE;
+
+	spectra_opts_init(&so);
+	if (o.threshold || o.input_format || o.event || o.weight || o.plain || o.threads ||
+	    o.old_binary || o.no_bindiff || format == DIFF_SVG) {
+		usage_error("diff", "--threshold, --input-format, --event, --weight, --plain, "
+				    "--threads, the binaries and svg are for calling context trees, "
+				    "not I/O profiles");
+		return EXIT_USAGE;
+	}
+	if (o.range && !strcmp(o.range, "sd")) {
+		so.range = SPECTRA_RANGE_SD;
+	} else if (o.range && strcmp(o.range, "minmax")) {
+		usage_error("diff", "--range '%s': use minmax or sd", o.range);
+		return EXIT_USAGE;
+	}
+	if (o.sd) {
+		if (so.range != SPECTRA_RANGE_SD || !parse_number(o.sd, 0, 1e6, &v)) {
+			usage_error("diff", "--sd '%s': expected a number >= 0, with --range sd", o.sd);
+			return EXIT_USAGE;
+		}
+		so.k = v;
+	}
+	if (o.top) {
+		if (!parse_number(o.top, 1, 1e9, &v) || v != floor(v)) {
+			usage_error("diff", "--top '%s': expected a whole number >= 1", o.top);
+			return EXIT_USAGE;
+		}
+		ro.top = (size_t)v;
+	}
+	so.group = o.by_file ? SPECTRA_BY_STACK_FILE : SPECTRA_BY_STACK;
+	so.absent_as_outside = o.absent_as_outside;
+	ro.dir = o.reads ? IOTRACE_READ : IOTRACE_WRITE;
+	if (o.bench && (err = open_store(&repo, &sd, &st))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	for (int i = 0; i < 2; i++) {
+		err = o.bench ? load_stored_io(st, repo, args[i], &sides[i], &nr[i], &labels[i])
+			      : io_profile_load_runs(args[i], &sides[i], &nr[i]);
+		if (err) {
+			ret = rp_err_exit_code(err);
+			goto out;
+		}
+	}
+	if (o.reads && (!sides[0][0].reads || !sides[1][0].reads)) {
+		error("%s has no reads: take the profiles with `revperf profile --io --reads`",
+		      sides[0][0].reads ? args[1] : args[0]);
+		goto out;
+	}
+	if ((err = io_profiles_compare(sides[0], nr[0], sides[1], nr[1], ro.dir, &so, &rep, used,
+				       excluded))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	for (int i = 0; i < 2; i++)
+		if (excluded[i])
+			warning("%s: %zu run%s left out (crashed, failed or timed out)", args[i],
+				excluded[i], excluded[i] == 1 ? "" : "s");
+	if (o.out && !(f = fopen(o.out, "w"))) {
+		error("cannot create %s: %s", o.out, strerror(errno));
+		f = stdout;
+		goto out;
+	}
+	lab.baseline = labels[0] ? labels[0] : args[0];
+	lab.target = labels[1] ? labels[1] : args[1];
+	if (format == DIFF_JSON) {
+		json_t *root = json_object();
+		json_object_set_new(root, "baseline", json_string(lab.baseline));
+		json_object_set_new(root, "target", json_string(lab.target));
+		json_object_set_new(root, "baseline_runs_excluded",
+				    json_integer((json_int_t)excluded[0]));
+		json_object_set_new(root, "target_runs_excluded",
+				    json_integer((json_int_t)excluded[1]));
+		json_object_set_new(root, "similarity", io_similarity_json(&rep, &ro));
+		err = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+						  JSON_REAL_PRECISION(10));
+		fputc('\n', f);
+		json_decref(root);
+	} else if (markdown) {
+		io_similarity_markdown(f, &rep, &ro);
+	} else {
+		io_similarity_text(f, &rep, &lab, &ro, "");
+	}
+	if (err || ferror(f) || (f != stdout && fclose(f))) {
+		f = stdout;
+		error("cannot write the report to %s: %s", o.out ? o.out : "stdout",
+		      strerror(errno));
+		if (o.out)
+			remove(o.out);
+		ret = EXIT_INTERNAL;
+		goto out;
+	}
+	f = stdout;
+	ret = rep.nr_stopped || io_similarity_changed(&rep) ? EXIT_REGRESSION : EXIT_OK;
+out:
+	if (f != stdout)
+		fclose(f);
+	spectra_report_release(&rep);
+	for (int i = 0; i < 2; i++) {
+		io_profiles_free(sides[i], nr[i]);
+		free(labels[i]);
+	}
+	store_close(st);
+	state_dir_release(&sd);
+	repo_close(repo);
+	return ret;
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	const char *args[2];
@@ -233,7 +417,7 @@ int cmd_diff(int argc, char **argv)
 	struct state_dir sd = { NULL, NULL, NULL, NULL };
 	struct store *st = NULL;
 	enum diff_format format = DIFF_TEXT;
-	bool have_bindiff = false;
+	bool have_bindiff = false, markdown = false;
 	double v;
 	int n, err, ret = EXIT_USAGE;
 
@@ -256,10 +440,26 @@ int cmd_diff(int argc, char **argv)
 			format = DIFF_JSON;
 		} else if (!strcmp(o.format, "svg")) {
 			format = DIFF_SVG;
+		} else if (!strcmp(o.format, "markdown")) {
+			markdown = true;
 		} else if (strcmp(o.format, "text")) {
-			usage_error("diff", "unknown format '%s': use text, json or svg", o.format);
+			usage_error("diff", "unknown format '%s': use text, json, svg or markdown "
+					    "(I/O)",
+				    o.format);
 			return EXIT_USAGE;
 		}
+	}
+	if (o.out && !*o.out) {
+		usage_error("diff", "--out needs a file name");
+		return EXIT_USAGE;
+	}
+	if (o.io || (!o.bench && (io_profile_path_is_io(args[0]) ||
+				  io_profile_path_is_io(args[1]))))
+		return diff_io(args, format, markdown);
+	if (markdown || o.range || o.sd || o.by_file || o.absent_as_outside || o.reads) {
+		usage_error("diff", "markdown, --range, --sd, --by-file, --absent-as-outside and "
+				    "--reads are for I/O profiles");
+		return EXIT_USAGE;
 	}
 	if (o.out && !*o.out) {
 		usage_error("diff", "--out needs a file name");

@@ -1,4 +1,6 @@
 #include <errno.h>
+#include <fcntl.h>
+#include <time.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,50 +9,68 @@
 
 #include "cli/commands.h"
 #include "collect/cct_run.h"
+#include "collect/iotrace.h"
 #include "core/config.h"
 #include "core/fsutil.h"
 #include "profile/folded.h"
+#include "profile/io_profile.h"
 #include "profile/profile_load.h"
 #include "report/cct_top.h"
+#include "report/io_report.h"
 #include "util/common.h"
 
 static struct {
-	bool cct, plain, threads;
-	const char *out_dir, *format, *top, *timeout, *out;
+	bool cct, io, reads, plain, threads;
+	const char *out_dir, *format, *top, *timeout, *out, *depth;
 } o;
 
 static const struct option profile_options[] = {
 	{ OPT_FLAG, 0, "cct", NULL, "a calling context tree (the program must be built with "
 				    "-finstrument-functions)", &o.cct, NULL },
-	{ OPT_STRING, 'd', "dir", "DIR", "keep the run's profile files in DIR (default: a "
-					 "temporary directory, removed)", &o.out_dir, NULL },
-	{ OPT_STRING, 'f', "format", "FMT", "text, json, or folded (the whole tree as folded "
-					    "stacks)", &o.format, NULL },
+	{ OPT_FLAG, 0, "io", NULL, "the write system calls per stack trace and file (any "
+				   "program, no rebuild)", &o.io, NULL },
+	{ OPT_STRING, 'd', "dir", "DIR", "keep the run's profile files (and with --io its output "
+					 "log) in DIR (default: a temporary directory, removed)",
+	  &o.out_dir, NULL },
+	{ OPT_STRING, 'f', "format", "FMT", "text, json, or folded (--cct: the whole tree as "
+					    "folded stacks)", &o.format, NULL },
 	{ OPT_STRING, 'o', "out", "FILE", "write the report to FILE instead of stdout", &o.out,
 	  NULL },
-	{ OPT_STRING, 'k', "top", "K", "contexts per list (20)", &o.top, NULL },
-	{ OPT_FLAG, 0, "plain", NULL, "merge call sites (a function called from two places of "
-				      "its caller is one context)", &o.plain, NULL },
-	{ OPT_FLAG, 0, "threads", NULL, "keep each thread's tree apart (default: merged)",
+	{ OPT_STRING, 'k', "top", "K", "lines per list (--cct 20, --io 10)", &o.top, NULL },
+	{ OPT_FLAG, 0, "plain", NULL, "--cct: merge call sites (a function called from two "
+				      "places of its caller is one context)", &o.plain, NULL },
+	{ OPT_FLAG, 0, "threads", NULL, "--cct: keep each thread's tree apart (default: merged)",
 	  &o.threads, NULL },
+	{ OPT_FLAG, 0, "reads", NULL, "--io: also trace the read system calls and report them",
+	  &o.reads, NULL },
+	{ OPT_STRING, 0, "depth", "N", "--io: frames kept per stack (64, at most 512)", &o.depth,
+	  NULL },
 	{ OPT_STRING, 0, "timeout", "DURATION", "kill the program after this long (default: "
 						"none)", &o.timeout, NULL },
 	OPT_END_MARKER,
 };
 static const char *const profile_usage[] = { "profile --cct [options] -- COMMAND [ARGS...]",
-					      NULL };
+					      "profile --io [options] -- COMMAND [ARGS...]", NULL };
 const struct command_help profile_help = {
 	"profile", profile_usage,
-	"Runs COMMAND once with revperf's CCT runtime preloaded (librevperf_cct.so, built\n"
-	"with revperf) and prints its calling context tree: the heaviest call paths by\n"
-	"inclusive and by exclusive time, with call counts. The program (and any library to\n"
-	"be seen) must be compiled with -finstrument-functions; threads, forked children and\n"
-	"exec'd programs are followed (docs/cct-format.md). Functions are named after the\n"
-	"run from the ELF symbols and DWARF of the files that were mapped, PIE and shared\n"
-	"libraries included. --dir keeps the raw profiles for `revperf diff`.\n"
+	"Runs COMMAND once and profiles it.\n"
+	"--cct preloads revperf's CCT runtime (librevperf_cct.so, built with revperf) and\n"
+	"prints the calling context tree: the heaviest call paths by inclusive and by\n"
+	"exclusive time, with call counts. The program (and any library to be seen) must be\n"
+	"compiled with -finstrument-functions; threads, forked children and exec'd programs\n"
+	"are followed (docs/cct-format.md).\n"
+	"--io traces every write system call of the program's whole process tree (stdio,\n"
+	"static binaries and interpreters included; ptrace, no root, docs/io-tracing.md) and\n"
+	"prints the test execution report: the stack traces that wrote the most bytes and\n"
+	"the most bytes per call, with the file they wrote, and the files by bytes. The\n"
+	"program's output goes to revperf's stderr, or to DIR/run-N.log with --dir, which\n"
+	"also keeps the profile as DIR/run-N.io.json (N = the first free number, so runs\n"
+	"accumulate) for `revperf diff`.\n"
+	"Functions are named after the run from the ELF symbols and DWARF of the files that\n"
+	"were mapped, PIE and shared libraries included.\n"
 	"Exit status: 0 the program ran and exited 0, 1 it failed, crashed or timed out (its\n"
-	"profile is still shown when it wrote one), 2 usage or input error (no profile\n"
-	"written: not instrumented?), 3 internal failure.",
+	"profile is still shown), 2 usage or input error (the program cannot be executed;\n"
+	"--cct: no profile written, not instrumented?), 3 internal failure.",
 	profile_options,
 };
 
@@ -76,6 +96,8 @@ static void quote_command(struct strbuf *sb, const char *const *argv, int argc)
 	}
 }
 
+static int profile_io(char **args, int n);
+
 int cmd_profile(int argc, char **argv)
 {
 	const char **args = xcalloc((size_t)argc + 1, sizeof(*args));
@@ -100,12 +122,21 @@ int cmd_profile(int argc, char **argv)
 	}
 	if (n < 0)
 		goto out;
-	if (!o.cct) {
-		usage_error("profile", "say what to profile: --cct (a calling context tree)");
+	if (o.cct == o.io) {
+		usage_error("profile", "say what to profile: --cct (a calling context tree) or --io "
+				       "(write system calls per stack trace)");
 		goto out;
 	}
 	if (!n) {
 		usage_error("profile", "expected the command to run after --");
+		goto out;
+	}
+	if (o.io) {
+		ret = profile_io((char **)args, n);
+		goto out;
+	}
+	if (o.reads || o.depth) {
+		usage_error("profile", "--reads and --depth go with --io");
 		goto out;
 	}
 	if (o.format) {
@@ -212,5 +243,159 @@ out:
 	strbuf_release(&command);
 	strbuf_release(&dir);
 	free(args);
+	return ret;
+}
+
+/* The first N for which neither DIR/run-N.io.json nor DIR/run-N.log exists. */
+static unsigned next_run_number(const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	unsigned k;
+
+	for (k = 1;; k++) {
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/run-%u.io.json", dir, k);
+		if (path_exists(sb.buf))
+			continue;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s/run-%u.log", dir, k);
+		if (!path_exists(sb.buf))
+			break;
+	}
+	strbuf_release(&sb);
+	return k;
+}
+
+/* revperf profile --io: one traced run and its test execution report. */
+static int profile_io(char **args, int n)
+{
+	struct iotrace_options topts;
+	struct iotrace_result tr = { 0 };
+	struct io_profile prof = { 0 };
+	struct io_profile_meta meta = { 0 };
+	struct io_report_options ro = { 0 };
+	struct strbuf command = STRBUF_INIT, log = STRBUF_INIT, path = STRBUF_INIT;
+	bool json = false;
+	FILE *out = stdout;
+	int log_fd = -1, err, ret = EXIT_USAGE;
+	ns_t timeout = 0;
+
+	iotrace_options_init(&topts);
+	if (o.plain || o.threads) {
+		usage_error("profile", "--plain and --threads go with --cct");
+		goto out;
+	}
+	if (o.format && !(json = !strcmp(o.format, "json")) && strcmp(o.format, "text")) {
+		usage_error("profile", "unknown format '%s' for --io: use text or json", o.format);
+		goto out;
+	}
+	if (o.top) {
+		uint64_t k;
+		if (parse_u64(o.top, &k) || k == 0 || k > 100000) {
+			usage_error("profile", "--top '%s': expected a number from 1 to 100000",
+				    o.top);
+			goto out;
+		}
+		ro.top = (size_t)k;
+	}
+	if (o.depth) {
+		uint64_t d;
+		if (parse_u64(o.depth, &d) || d == 0 || d > IOTRACE_MAX_DEPTH) {
+			usage_error("profile", "--depth '%s': expected a number from 1 to %d",
+				    o.depth, IOTRACE_MAX_DEPTH);
+			goto out;
+		}
+		topts.max_depth = (unsigned)d;
+	}
+	if (o.timeout && (parse_duration(o.timeout, &timeout) || !timeout)) {
+		usage_error("profile", "--timeout '%s': expected a duration such as 30s",
+			    o.timeout);
+		goto out;
+	}
+	topts.timeout_s = (double)timeout / 1e9;
+	topts.reads = o.reads;
+	topts.out_fd = STDERR_FILENO; /* keeps stdout for the report */
+	if (o.out_dir) {
+		unsigned k;
+		if (mkdir_p(o.out_dir))
+			goto out;
+		k = next_run_number(o.out_dir);
+		strbuf_addf(&log, "%s/run-%u.log", o.out_dir, k);
+		strbuf_addf(&path, "%s/run-%u.io.json", o.out_dir, k);
+		log_fd = open(log.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (log_fd < 0) {
+			error("cannot create the log %s: %s", log.buf, strerror(errno));
+			goto out;
+		}
+		topts.out_fd = log_fd;
+	}
+	quote_command(&command, (const char *const *)args, n);
+	meta.command = command.buf;
+	meta.log = log.len ? log.buf : NULL;
+	meta.started_at = (int64_t)time(NULL);
+	meta.reads = o.reads;
+	interrupt_install();
+	if ((err = iotrace_run(args, &topts, &tr))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	io_profile_from_trace(&tr, &meta, &prof);
+	if (path.len && io_profile_write(&prof, path.buf)) {
+		ret = EXIT_INTERNAL;
+		goto out;
+	}
+	if (tr.status == RUN_NOT_STARTED) {
+		/* Recorded (the profile says so), but nothing ran: the command is wrong. */
+		error("%s", tr.detail);
+		goto out;
+	}
+	if (tr.status != RUN_OK)
+		warning("the program %s: %s", run_status_name(tr.status), tr.detail);
+	if (o.out && !(out = fopen(o.out, "w"))) {
+		error("cannot write '%s': %s", o.out, strerror(errno));
+		out = stdout;
+		goto out;
+	}
+	ro.profile_path = path.len ? path.buf : NULL;
+	err = 0;
+	if (json) {
+		json_t *root = json_object();
+		ro.dir = IOTRACE_WRITE;
+		json_object_set_new(root, "writes", io_exec_report_json(&prof, &ro));
+		if (o.reads) {
+			ro.dir = IOTRACE_READ;
+			json_object_set_new(root, "reads", io_exec_report_json(&prof, &ro));
+		}
+		err = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+						    JSON_REAL_PRECISION(10)) ||
+		      fputc('\n', out) == EOF;
+		json_decref(root);
+	} else {
+		ro.dir = IOTRACE_WRITE;
+		err = io_exec_report_text(out, &prof, &ro);
+		if (!err && o.reads) {
+			fputs("\n", out);
+			ro.dir = IOTRACE_READ;
+			err = io_exec_report_text(out, &prof, &ro);
+		}
+	}
+	if (err || (out != stdout && fclose(out))) {
+		out = stdout;
+		error("cannot write the report: %s", strerror(errno));
+		ret = EXIT_INTERNAL;
+		goto out;
+	}
+	out = stdout;
+	ret = tr.status == RUN_OK ? EXIT_OK : EXIT_REGRESSION;
+out:
+	if (out != stdout)
+		fclose(out);
+	if (log_fd >= 0)
+		close(log_fd);
+	io_profile_release(&prof);
+	iotrace_result_release(&tr);
+	strbuf_release(&command);
+	strbuf_release(&log);
+	strbuf_release(&path);
 	return ret;
 }

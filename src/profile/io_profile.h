@@ -1,0 +1,188 @@
+#ifndef REVPERF_PROFILE_IO_PROFILE_H
+#define REVPERF_PROFILE_IO_PROFILE_H
+
+/*
+ * I/O profiles (docs/io-profile.md): one traced run of a program (collect/iotrace.h) with
+ * every stack symbolized, kept as a versioned JSON file ("format": "revperf-io",
+ * "version": 1) that `revperf profile --io`, `revperf compare` (profile = io) and
+ * `revperf diff` read and write, and the bridge to the spectrum analysis
+ * (analysis/spectra.h): io_profile_to_spectra() makes one spectra_run of a profile.
+ *
+ * Not thread-safe on a shared object; no global state.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/spectra.h"
+#include "collect/iotrace.h"
+
+#define IO_PROFILE_FORMAT "revperf-io"
+#define IO_PROFILE_VERSION 1
+
+/* One frame of a stack: where the program was, named after the run. */
+struct io_frame {
+	char *module;	   /* the ELF file ("/usr/bin/kvstore"), "[vdso]" or "[unknown]" */
+	uint64_t addr;	   /* ELF virtual address in `module` (a call site: return address - 1) */
+	char *function;	   /* NULL when no symbol covers the address */
+	char *source;	   /* "kvstore.c:292", NULL without DWARF line information */
+	bool inlined;	   /* an inlined function: the next frame has the same address */
+};
+
+/* Frames per stack a profile may hold (inlined functions add frames to IOTRACE_MAX_DEPTH). */
+#define IO_PROFILE_MAX_FRAMES 65536
+
+/* The calls of one (direction, system call, stack, file), as in struct iotrace_entry. */
+struct io_entry {
+	enum iotrace_dir dir;
+	char *syscall;
+	char *file;
+	struct io_frame *frames; /* innermost first */
+	size_t nr_frames;
+	bool truncated;
+	uint64_t calls, bytes, errors, unfinished;
+	int last_errno;
+};
+
+struct io_process {
+	int64_t pid, ppid;
+	char *exe; /* NULL when unknown */
+	unsigned execs;
+	bool exited;
+	int wstatus; /* valid when exited */
+};
+
+struct io_profile {
+	char *command; /* as the user gave it (one line) */
+	char *cwd;     /* the program's working directory; file names under it are relative
+			  in spectra runs (io_profile_to_spectra) */
+	char *log;     /* the file that holds the program's output; NULL when not kept */
+	int64_t started_at; /* Unix time in seconds */
+	enum run_status status;
+	int exit_code, signal;
+	char *detail; /* the reason for anything but RUN_OK; NULL for RUN_OK */
+	bool stragglers_killed;
+	uint64_t wall_ns;
+	bool reads; /* the read family was traced too */
+	uint64_t traced_calls;
+	struct io_entry *entries; /* bytes, then calls, descending */
+	size_t nr_entries;
+	struct io_process *procs; /* procs[0] is the program */
+	size_t nr_procs;
+};
+
+/* What the caller knows of the run beyond the tracer's result. */
+struct io_profile_meta {
+	const char *command, *cwd, *log; /* cwd NULL: the current directory; log may be NULL */
+	int64_t started_at;
+	bool reads;
+};
+
+/*
+ * Makes a profile of a tracer result: copies everything and names every frame with
+ * binary/symbolize.h (one symbolizer for the whole result; modules that cannot be read
+ * are warned about once and their frames stay unnamed). `out` is overwritten; release it
+ * with io_profile_release(). Returns RP_OK (no failure but allocation, which aborts).
+ */
+int io_profile_from_trace(const struct iotrace_result *tr, const struct io_profile_meta *meta,
+			  struct io_profile *out);
+
+/* Frees what the profile owns and zeroes it; accepts a zeroed or released profile. */
+void io_profile_release(struct io_profile *p);
+
+/*
+ * Writes the profile to `path` (through a temporary file renamed into place, so a reader
+ * never sees half a file). Returns RP_OK, or RP_EINTERNAL after error() when it cannot be
+ * written.
+ */
+int io_profile_write(const struct io_profile *p, const char *path);
+
+/* The JSON document of the profile (a new reference). */
+struct json_t;
+struct json_t *io_profile_to_json(const struct io_profile *p);
+
+/*
+ * Reads a profile written by io_profile_write() into `out` (released by the caller with
+ * io_profile_release(), also after a failure). Returns RP_OK, or RP_EINPUT after one error()
+ * line naming the file and what is wrong (not JSON: with its line and column; another
+ * format or a later version; a missing or mistyped field, named by its JSON path such as
+ * "entries[3].frames[0].addr").
+ */
+int io_profile_read(const char *path, struct io_profile *out);
+/* The same for a document already in memory; `name` names it in messages. */
+int io_profile_parse(const char *name, const char *text, size_t len, struct io_profile *out);
+
+/* True when the start of the file looks like an I/O profile (a JSON object naming the format). */
+bool io_profile_sniff(const char *head, size_t len);
+
+/*
+ * The name of one frame as stack keys use it: the function, else "module+0xaddr" with the
+ * module's base name. Appended to `sb`.
+ */
+struct strbuf;
+void io_frame_name(const struct io_frame *f, struct strbuf *sb);
+
+/*
+ * The stack key of an entry: its frame names, outermost first, joined by ';' (the folded
+ * stack convention the spectrum analysis uses); "[no stack]" when the stack could not be
+ * read. Appended to `sb`.
+ */
+void io_entry_stack_key(const struct io_entry *e, struct strbuf *sb);
+
+/*
+ * The file key of an entry: pipes and sockets lose their inode numbers ("pipe:[123]" is
+ * "[pipe]", "socket:[9]" is "[socket]", anon_inode:[eventfd] is "[eventfd]"), since those
+ * differ in every run; a path under the profile's cwd becomes "./rel/path", so that runs in
+ * two working trees (two revisions) name the same file alike. Appended to `sb`.
+ */
+void io_entry_file_key(const struct io_profile *p, const struct io_entry *e, struct strbuf *sb);
+
+/*
+ * The innermost frame that is not in a system library (a module under /lib, /usr/lib,
+ * /lib64, /usr/lib64, or [vdso]): where the program itself asked for the I/O, e.g. the
+ * function that called fprintf(). NULL when every frame is in system libraries or the
+ * stack is empty.
+ */
+const struct io_frame *io_entry_origin(const struct io_entry *e);
+
+/*
+ * One spectra_run of the profile's entries of direction `dir` (stack and file keys as
+ * above), named `name` (NULL: the command). `run` is initialised here; release it with
+ * spectra_run_release(). Returns RP_OK or RP_EINPUT after error() for an entry the
+ * analysis refuses (bytes without calls).
+ */
+int io_profile_to_spectra(const struct io_profile *p, enum iotrace_dir dir, const char *name,
+			  struct spectra_run *run);
+
+/*
+ * Whether `path` holds I/O profiles: a file that io_profile_sniff() recognises, or a
+ * directory with at least one "*.io.json" file. False when it cannot be read.
+ */
+bool io_profile_path_is_io(const char *path);
+
+/*
+ * Reads the runs of one side: `path` is one profile, or a directory whose "*.io.json" files
+ * (sorted by name, numbers in names compared as numbers) are one run each. *out (freed by
+ * the caller with io_profiles_free(*out, *nr), also after a failure) gets them. Returns
+ * RP_OK, or RP_EINPUT after error() (an unreadable or corrupt profile, a directory with
+ * none).
+ */
+int io_profile_load_runs(const char *path, struct io_profile **out, size_t *nr);
+void io_profiles_free(struct io_profile *p, size_t nr);
+
+/*
+ * The similarity report of the target runs against the profile of the baseline runs
+ * (analysis/spectra.h), direction `dir`. Runs that did not end well (status other than
+ * RUN_OK) are left out and counted in excluded[side]; used[side] counts the others.
+ * Returns RP_OK, or RP_EINPUT after error() when a side has no usable run or a record
+ * is refused. `out` is released by the caller with spectra_report_release(), always.
+ */
+int io_profiles_compare(const struct io_profile *base, size_t nr_base,
+			const struct io_profile *target, size_t nr_target, enum iotrace_dir dir,
+			const struct spectra_opts *opts, struct spectra_report *out,
+			size_t used[2], size_t excluded[2]);
+
+/* Name of a run status as profiles write it ("ok", "failed", ...) and back (-1 if unknown). */
+int io_profile_status_parse(const char *s);
+
+#endif

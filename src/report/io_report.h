@@ -1,0 +1,57 @@
+#ifndef REVPERF_REPORT_IO_REPORT_H
+#define REVPERF_REPORT_IO_REPORT_H
+
+/*
+ * Reports of the I/O spectrum analysis (METHODS.md section 3, docs/io-analysis.md): the
+ * test execution report of one traced run (top stack traces by bytes and by bytes per
+ * call, top files, duration, exit status, log) and the similarity report of a target
+ * revision against a baseline profile, in text, JSON and Markdown.
+ */
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analysis/spectra.h"
+#include "profile/io_profile.h"
+
+struct io_report_options {
+	size_t top;   /* lines per list; 0 = 10 */
+	size_t width; /* stack traces longer than this are shortened in the middle; 0 = 160 */
+	enum iotrace_dir dir;
+	const char *profile_path; /* where the profile is kept, NULL if it is not */
+};
+
+/* The test execution report of one run. Returns 0, or -1 on a write error. */
+int io_exec_report_text(FILE *f, const struct io_profile *p, const struct io_report_options *o);
+/* The same as JSON (a new reference); NULL after error() for records the analysis refuses. */
+json_t *io_exec_report_json(const struct io_profile *p, const struct io_report_options *o);
+
+/* What a similarity report compares, for its heading. */
+struct io_similarity_labels {
+	const char *baseline, *target; /* "old", "new"; revision names in compare */
+};
+
+/*
+ * The similarity report: the changed rows (SC < 1 or new) ranked, then how many rows were
+ * unchanged, then the stack traces that stopped writing. `indent` prefixes every line.
+ */
+void io_similarity_text(FILE *f, const struct spectra_report *r,
+			const struct io_similarity_labels *l, const struct io_report_options *o,
+			const char *indent);
+/* The rows that changed: SC < 1, or new (no baseline range). */
+size_t io_similarity_changed(const struct spectra_report *r);
+/* Every row and stopped stack trace, ranked, as JSON (a new reference). */
+json_t *io_similarity_json(const struct spectra_report *r, const struct io_report_options *o);
+/* The changed rows as a Markdown table, and the stopped stack traces. */
+void io_similarity_markdown(FILE *f, const struct spectra_report *r,
+			    const struct io_report_options *o);
+
+/*
+ * Appends a stack key ("a;b;c") shortened in the middle when longer than `width` bytes
+ * (0 = never): the first frame, "...", and as many of the last frames as fit (at least
+ * the last one).
+ */
+struct strbuf;
+void io_report_stack(struct strbuf *sb, const char *stack, size_t width);
+
+#endif
