@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "analysis/stats.h"
+#include "core/compare_io.h"
 #include "core/compare_profile.h"
 #include "core/fsutil.h"
 #include "core/gbench.h"
@@ -571,6 +572,13 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 		ret = compare_profile_cct(req, bench, b->benchmark_id, machine_id,
 					  out->comparison_id, &b->cct);
 	}
+	if (!ret && !b->error && (bench->profiles & PROFILE_IO) && !interrupt_requested()) {
+		if (req->progress)
+			fprintf(stderr, "\r\033[K%s  tracing I/O (%zu runs per side)", b->name,
+				bench->profile_runs);
+		ret = compare_profile_io(req, bench, b->benchmark_id, machine_id,
+					 out->comparison_id, &b->io);
+	}
 	free(c.defs);
 	free(c.log_prefix);
 	progress_clear(req);
@@ -661,6 +669,7 @@ void compare_result_release(struct compare_result *res)
 		free(res->benches[i].metrics);
 		free(res->benches[i].error);
 		cct_attribution_free(res->benches[i].cct);
+		io_attribution_free(res->benches[i].io);
 		store_run_issues_free(res->benches[i].issues, res->benches[i].nr_issues);
 	}
 	free(res->benches);

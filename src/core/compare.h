@@ -31,6 +31,7 @@ struct compare_request {
 };
 
 struct cct_attribution;
+struct io_attribution;
 
 /* The verdict of one benchmark and metric. */
 struct metric_outcome {
@@ -60,6 +61,7 @@ struct bench_outcome {
 	size_t nr_issues;
 	double elapsed_s;
 	struct cct_attribution *cct; /* profile = cct: the attribution, NULL otherwise */
+	struct io_attribution *io;   /* profile = io: the I/O similarity, NULL otherwise */
 };
 
 struct compare_result {

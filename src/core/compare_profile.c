@@ -38,7 +38,7 @@ static const struct compare_side *side_of(const struct compare_request *req, int
 
 /* One profiled run of a side into dir/<A|B>-<seq>/, recorded in the store. */
 static int profile_once(const struct compare_request *req, const struct bench_config *bench,
-			int side, size_t seq, int64_t ids[3], const char *dir,
+			int side, size_t seq, const int64_t ids[3], const char *dir,
 			struct store_profile *p)
 {
 	const struct compare_side *s = side_of(req, side);
@@ -81,22 +81,21 @@ out:
 	return ret;
 }
 
-/* The stored profiles of both sides, topped up with new runs, A and B alternating. */
-static int collect_profiles(const struct compare_request *req, const struct bench_config *bench,
-			    int64_t ids[3], struct cct_attribution *a,
-			    struct store_profile *have[2], size_t nr[2])
+int compare_collect_profiles(const struct compare_request *req, const struct bench_config *bench,
+			     const char *kind, const int64_t build_ids[2], const int64_t ids[3],
+			     const char *dir, compare_profile_run_fn run, size_t reused[2],
+			     size_t failed[2], struct store_profile *have[2], size_t nr[2])
 {
 	size_t want = bench->profile_runs, seq[2] = { 0, 0 };
 	bool more = true;
 	int ret;
 
 	for (int side = 0; side < 2; side++) {
-		const struct compare_side *s = side_of(req, side);
 		have[side] = NULL;
 		nr[side] = 0;
-		if (!req->fresh &&
-		    store_profiles_find(req->st, s->profile_build_id, ids[0], ids[1], "cct",
-					&have[side], &nr[side]))
+		failed[side] = 0;
+		if (!req->fresh && store_profiles_find(req->st, build_ids[side], ids[0], ids[1], kind,
+						       &have[side], &nr[side]))
 			return RP_EINTERNAL;
 		/* The newest ones when there are more than wanted. */
 		if (nr[side] > want) {
@@ -109,21 +108,21 @@ static int collect_profiles(const struct compare_request *req, const struct benc
 			memmove(have[side], have[side] + drop, want * sizeof(*have[side]));
 			nr[side] = want;
 		}
-		a->reused[side] = nr[side];
+		reused[side] = nr[side];
 	}
 	while (more) {
 		more = false;
 		for (int side = 0; side < 2; side++) {
 			struct store_profile p;
 			/* A side that failed as often as it should run keeps failing: stop. */
-			if (nr[side] >= want || a->failed[side] >= want)
+			if (nr[side] >= want || failed[side] >= want)
 				continue;
-			ret = profile_once(req, bench, side, seq[side]++, ids, a->dir, &p);
+			ret = run(req, bench, side, seq[side]++, ids, dir, &p);
 			if (ret)
 				return ret;
 			more = true;
 			if (p.status != RUN_OK) {
-				a->failed[side]++;
+				failed[side]++;
 				free(p.detail);
 				free(p.path);
 				free(p.log_path);
@@ -205,8 +204,12 @@ int compare_profile_cct(const struct compare_request *req, const struct bench_co
 		ret = RP_EINTERNAL;
 		goto out;
 	}
-	if ((ret = collect_profiles(req, bench, ids, a, have, nr)))
-		goto out;
+	{
+		int64_t builds[2] = { req->a.profile_build_id, req->b.profile_build_id };
+		if ((ret = compare_collect_profiles(req, bench, "cct", builds, ids, a->dir,
+						    profile_once, a->reused, a->failed, have, nr)))
+			goto out;
+	}
 	for (int side = 0; side < 2; side++) {
 		if (nr[side])
 			continue;

@@ -327,13 +327,13 @@ const struct metric_def **bench_runtime_defs(const struct bench_config *b, size_
 	return defs;
 }
 
-/* "cct", "none", or a comma-separated list of profile kinds. Returns 0 or -1. */
+/* "cct", "io", "none", or a comma-separated list of profile kinds. Returns 0 or -1. */
 static int parse_profiles(const char *value, unsigned *out)
 {
 	static const struct {
 		const char *name;
 		unsigned bit;
-	} kinds[] = { { "cct", PROFILE_CCT }, { "none", 0 } };
+	} kinds[] = { { "cct", PROFILE_CCT }, { "io", PROFILE_IO }, { "none", 0 } };
 	unsigned bits = 0;
 	const char *p = value;
 	while (*p) {
@@ -404,7 +404,8 @@ static int bench_set(struct bench_config *b, const char *key, const char *value,
 	} else if (!strcmp(key, "profile")) {
 		if (parse_profiles(value, &b->profiles))
 			return bad_value(origin, key, value,
-					 "'cct' (calling context tree), or 'none'");
+					 "'cct' (calling context tree), 'io' (writes per "
+					 "stack trace), both as 'cct, io', or 'none'");
 	} else if (!strcmp(key, "profile-runs")) {
 		uint64_t v;
 		if (parse_u64(value, &v) || v < 1 || v > 100)

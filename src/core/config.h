@@ -32,6 +32,7 @@ struct reported_metric {
 /* Profiles taken in extra runs, apart from the timing runs (`profile = cct`). */
 enum bench_profile {
 	PROFILE_CCT = 1u << 0, /* calling context tree: runtime/ preloaded, instrumented build */
+	PROFILE_IO = 1u << 1,  /* write system calls per stack trace: traced runs, plain build */
 };
 
 enum bench_format {

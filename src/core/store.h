@@ -172,10 +172,10 @@ struct store_profile {
 	int64_t build_id; /* the build that ran (for cct: the instrumented variant) */
 	int64_t benchmark_id, machine_id;
 	int64_t comparison_id; /* the comparison that took it; 0 = none */
-	char kind[8];	       /* "cct" */
+	char kind[8];	       /* "cct" or "io" */
 	enum run_status status;
 	char *detail;	       /* why the run was not ok; NULL when it was */
-	char *path;	       /* directory of the profile files */
+	char *path;	       /* cct: directory of the profile files; io: the profile */
 	char *log_path;	       /* the run's output */
 	int64_t started_at;    /* unix time */
 };

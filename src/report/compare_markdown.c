@@ -103,6 +103,16 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 		report_attribution_text(f, b->cct, 10, "");
 		fputs("```\n\n</details>\n", f);
 	}
+	for (i = 0; i < res->nr_benches; i++) {
+		const struct bench_outcome *b = &res->benches[i];
+		if (!b->io)
+			continue;
+		fputs("\n<details><summary>I/O: ", f);
+		md_cell(f, b->name);
+		fputs("</summary>\n\n", f);
+		report_io_markdown(f, b->io, 10);
+		fputs("\n</details>\n", f);
+	}
 	if (res->interrupted)
 		fputs("\n> interrupted: finished runs are stored; run again to continue.\n", f);
 	return 0;

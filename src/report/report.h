@@ -42,4 +42,13 @@ void report_attribution_text(FILE *f, const struct cct_attribution *a, size_t to
 struct json_t;
 struct json_t *report_attribution_json(const struct cct_attribution *a);
 
+/*
+ * The I/O section under a benchmark's verdict (profile = io, core/compare_io.h): the
+ * changed and stopped stack traces of the similarity report, at most `top` of each.
+ */
+struct io_attribution;
+void report_io_text(FILE *f, const struct io_attribution *a, size_t top, const char *indent);
+void report_io_markdown(FILE *f, const struct io_attribution *a, size_t top);
+struct json_t *report_io_json(const struct io_attribution *a);
+
 #endif

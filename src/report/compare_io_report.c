@@ -1,0 +1,82 @@
+/*
+ * The I/O section under a benchmark's verdict (profile = io): the similarity report of
+ * core/compare_io.c, with how many traced runs it rests on.
+ */
+#include <jansson.h>
+#include <stdio.h>
+
+#include "core/compare_io.h"
+#include "report/io_report.h"
+#include "report/report.h"
+#include "util/common.h"
+
+static void runs_line(FILE *f, const struct io_attribution *a, const char *indent)
+{
+	fprintf(f, "%sI/O (traced runs: %zu + %zu", indent, a->runs[0], a->runs[1]);
+	if (a->reused[0] || a->reused[1])
+		fprintf(f, ", %zu + %zu reused", a->reused[0], a->reused[1]);
+	if (a->failed[0] || a->failed[1])
+		fprintf(f, "; %zu + %zu failed, left out", a->failed[0], a->failed[1]);
+	fprintf(f, "):\n");
+}
+
+void report_io_text(FILE *f, const struct io_attribution *a, size_t top, const char *indent)
+{
+	struct io_report_options ro = { .top = top, .width = 110 };
+	struct io_similarity_labels lab = { a->labels[0], a->labels[1] };
+	struct strbuf in = STRBUF_INIT;
+
+	runs_line(f, a, indent);
+	if (a->error) {
+		fprintf(f, "%s  not available: %s\n", indent, a->error);
+		return;
+	}
+	fprintf(f, "%s  written per run: %.0f -> %.0f bytes in %.1f -> %.1f calls\n", indent,
+		a->bytes_mean[0], a->bytes_mean[1], a->calls_mean[0], a->calls_mean[1]);
+	strbuf_addf(&in, "%s  ", indent);
+	io_similarity_text(f, &a->report, &lab, &ro, in.buf);
+	fprintf(f, "%s  profiles and logs: %s\n", indent, a->dir);
+	strbuf_release(&in);
+}
+
+void report_io_markdown(FILE *f, const struct io_attribution *a, size_t top)
+{
+	struct io_report_options ro = { .top = top, .width = 110 };
+
+	fprintf(f, "Traced runs: %zu + %zu", a->runs[0], a->runs[1]);
+	if (a->failed[0] || a->failed[1])
+		fprintf(f, " (%zu + %zu failed, left out)", a->failed[0], a->failed[1]);
+	fprintf(f, ".\n\n");
+	if (a->error) {
+		fprintf(f, "Not available: %s\n", a->error);
+		return;
+	}
+	fprintf(f, "Written per run: %.0f -> %.0f bytes in %.1f -> %.1f calls.\n\n",
+		a->bytes_mean[0], a->bytes_mean[1], a->calls_mean[0], a->calls_mean[1]);
+	io_similarity_markdown(f, &a->report, &ro);
+}
+
+json_t *report_io_json(const struct io_attribution *a)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "error", a->error ? json_string(a->error) : json_null());
+	json_object_set_new(o, "runs", json_pack("{s:I, s:I}", "baseline", (json_int_t)a->runs[0],
+						  "target", (json_int_t)a->runs[1]));
+	json_object_set_new(o, "reused", json_pack("{s:I, s:I}", "baseline",
+						    (json_int_t)a->reused[0], "target",
+						    (json_int_t)a->reused[1]));
+	json_object_set_new(o, "failed", json_pack("{s:I, s:I}", "baseline",
+						    (json_int_t)a->failed[0], "target",
+						    (json_int_t)a->failed[1]));
+	json_object_set_new(o, "bytes_per_run", json_pack("{s:f, s:f}", "baseline",
+							   a->bytes_mean[0], "target",
+							   a->bytes_mean[1]));
+	json_object_set_new(o, "calls_per_run", json_pack("{s:f, s:f}", "baseline",
+							   a->calls_mean[0], "target",
+							   a->calls_mean[1]));
+	json_object_set_new(o, "similarity",
+			    a->error ? json_null() : io_similarity_json(&a->report, NULL));
+	json_object_set_new(o, "profiles", a->dir ? json_string(a->dir) : json_null());
+	return o;
+}
