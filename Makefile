@@ -45,13 +45,13 @@ bench: build
 	@./bench/run-all.sh $(BUILD)/revperf
 
 # Not part of `make test`: fuzzes the ELF and symbol reader, the JSON importers (hyperfine,
-# Google Benchmark) and the profile readers (CCT runtime, callgrind, folded stacks), for
+# Google Benchmark) and the profile readers (CCT runtime, callgrind, folded stacks, I/O), for
 # FUZZ_SECONDS each (clang).
 fuzz: deps
 	@cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DREVPERF_FUZZ=ON $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_elf fuzz_import fuzz_cct_file \
-		fuzz_callgrind fuzz_folded
+		fuzz_callgrind fuzz_folded fuzz_io_profile
 	@./tests/fuzz/run.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_elf $(FUZZ_SECONDS)
 	@./tests/fuzz/run_import.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_import $(FUZZ_SECONDS)
 	@./tests/fuzz/run_cct_file.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_cct_file $(FUZZ_SECONDS)
@@ -59,6 +59,8 @@ fuzz: deps
 		tests/data/callgrind/*.callgrind tests/data/callgrind/*.out
 	@./tests/fuzz/run_reader.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_folded $(FUZZ_SECONDS) \
 		tests/data/folded/*.folded
+	@./tests/fuzz/run_reader.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_io_profile $(FUZZ_SECONDS) \
+		tests/data/io/*.io.json
 
 format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')

@@ -231,6 +231,11 @@ static bool system_module(const char *m)
 
 const struct io_frame *io_entry_origin(const struct io_entry *e)
 {
+	/* Debian's libraries carry no DWARF (it is in separate debug packages): in a static
+	 * binary, the first frame with a source line is the program's own code. */
+	for (size_t i = 0; i < e->nr_frames; i++)
+		if (e->frames[i].source && !system_module(e->frames[i].module))
+			return &e->frames[i];
 	for (size_t i = 0; i < e->nr_frames; i++)
 		if (!system_module(e->frames[i].module))
 			return &e->frames[i];

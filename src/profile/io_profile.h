@@ -138,10 +138,12 @@ void io_entry_stack_key(const struct io_entry *e, struct strbuf *sb);
 void io_entry_file_key(const struct io_profile *p, const struct io_entry *e, struct strbuf *sb);
 
 /*
- * The innermost frame that is not in a system library (a module under /lib, /usr/lib,
- * /lib64, /usr/lib64, or [vdso]): where the program itself asked for the I/O, e.g. the
- * function that called fprintf(). NULL when every frame is in system libraries or the
- * stack is empty.
+ * Where the program itself asked for the I/O, e.g. the function that called fprintf():
+ * the innermost frame with a source line (DWARF) outside the system libraries (modules
+ * under /lib, /usr/lib, /lib64, /usr/lib64, /usr/local/lib, and [vdso]), else the
+ * innermost frame outside them (the C library inside a static binary has no source lines
+ * on Debian, the program built with -g has). NULL when every frame is in system
+ * libraries or the stack is empty.
  */
 const struct io_frame *io_entry_origin(const struct io_entry *e);
 
