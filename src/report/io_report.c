@@ -52,7 +52,7 @@ void io_report_stack(struct strbuf *sb, const char *stack, size_t width)
 /* "1.56 MB", "812 B": binary multiples would surprise next to `ls -l`; SI units. */
 static void add_bytes(struct strbuf *sb, double b)
 {
-	static const char *const units[] = { "B", "kB", "MB", "GB", "TB" };
+	static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
 	size_t u = 0;
 	bool neg = b < 0;
 
@@ -160,9 +160,9 @@ static void print_top(FILE *f, const struct io_profile *p, const struct spectra_
 
 int io_exec_report_text(FILE *f, const struct io_profile *p, const struct io_report_options *o)
 {
-	struct io_report_options def = { 0 };
+	struct io_report_options def = {0};
 	struct spectra_run run;
-	struct spectra_exec ex = { 0 };
+	struct spectra_exec ex = {0};
 	struct strbuf sb = STRBUF_INIT;
 	uint64_t errors, unfinished;
 	int ret = -1;
@@ -186,12 +186,15 @@ int io_exec_report_text(FILE *f, const struct io_profile *p, const struct io_rep
 	fprintf(f, "; %" PRIu64 " failed, %" PRIu64 " unfinished\n", errors, unfinished);
 	if (p->stragglers_killed)
 		fprintf(f, "processes left behind by the program were killed\n");
-	fprintf(f, "log: %s\n", p->log ? p->log : "not kept (the program's output went to the "
-						  "terminal)");
+	fprintf(f, "log: %s\n",
+		p->log ? p->log
+		       : "not kept (the program's output went to the "
+			 "terminal)");
 	if (o->profile_path)
 		fprintf(f, "profile: %s\n", o->profile_path);
 	if (!ex.total_calls) {
-		fprintf(f, "\nno %s system call was made\n", o->dir == IOTRACE_READ ? "read" : "write");
+		fprintf(f, "\nno %s system call was made\n",
+			o->dir == IOTRACE_READ ? "read" : "write");
 		ret = ferror(f) ? -1 : 0;
 		goto out;
 	}
@@ -224,9 +227,10 @@ static json_t *frames_json(const struct io_entry *e)
 		json_t *o = json_object();
 		char addr[32];
 		snprintf(addr, sizeof(addr), "0x%" PRIx64, fr->addr);
-		json_object_set_new(o, "function", fr->function ? json_string(fr->function)
-								 : json_null());
-		json_object_set_new(o, "source", fr->source ? json_string(fr->source) : json_null());
+		json_object_set_new(o, "function",
+				    fr->function ? json_string(fr->function) : json_null());
+		json_object_set_new(o, "source",
+				    fr->source ? json_string(fr->source) : json_null());
 		json_object_set_new(o, "module", json_string(fr->module));
 		json_object_set_new(o, "addr", json_string(addr));
 		json_array_append_new(a, o);
@@ -260,9 +264,9 @@ static json_t *top_json(const struct io_profile *p, const struct spectra_top *t,
 
 json_t *io_exec_report_json(const struct io_profile *p, const struct io_report_options *o)
 {
-	struct io_report_options def = { 0 };
+	struct io_report_options def = {0};
 	struct spectra_run run;
-	struct spectra_exec ex = { 0 };
+	struct spectra_exec ex = {0};
 	json_t *root = NULL, *files;
 	uint64_t errors, unfinished;
 
@@ -283,8 +287,8 @@ json_t *io_exec_report_json(const struct io_profile *p, const struct io_report_o
 	json_object_set_new(root, "log", p->log ? json_string(p->log) : json_null());
 	json_object_set_new(root, "profile",
 			    o->profile_path ? json_string(o->profile_path) : json_null());
-	json_object_set_new(root, "direction", json_string(o->dir == IOTRACE_READ ? "read"
-										    : "write"));
+	json_object_set_new(root, "direction",
+			    json_string(o->dir == IOTRACE_READ ? "read" : "write"));
 	json_object_set_new(root, "calls", json_integer((json_int_t)ex.total_calls));
 	json_object_set_new(root, "bytes", json_integer((json_int_t)ex.total_bytes));
 	json_object_set_new(root, "failed_calls", json_integer((json_int_t)errors));
@@ -339,15 +343,17 @@ void io_similarity_text(FILE *f, const struct spectra_report *r,
 	struct strbuf sb = STRBUF_INIT;
 	size_t changed = io_similarity_changed(r), shown = 0, top = top_of(o);
 
-	fprintf(f, "%sI/O similarity of %s (%zu run%s) against %s (%zu run%s): %zu of %zu stack "
-		   "trace%s changed, %zu stopped %s\n",
+	fprintf(f,
+		"%sI/O similarity of %s (%zu run%s) against %s (%zu run%s): %zu of %zu stack "
+		"trace%s changed, %zu stopped %s\n",
 		indent, l ? l->target : "target", r->nr_runs, r->nr_runs == 1 ? "" : "s",
 		l ? l->baseline : "baseline", r->nr_base_runs, r->nr_base_runs == 1 ? "" : "s",
 		changed, r->nr_rows, r->nr_rows == 1 ? "" : "s", r->nr_stopped,
 		o && o->dir == IOTRACE_READ ? "reading" : "writing");
 	if (r->nr_base_runs < 2)
-		fprintf(f, "%s  (one baseline run: each range is a single value, so any change in "
-			   "bytes per call is outside it)\n",
+		fprintf(f,
+			"%s  (one baseline run: each range is a single value, so any change in "
+			"bytes per call is outside it)\n",
 			indent);
 	if (changed) {
 		fprintf(f, "%s  %5s %12s %14s %16s %10s %6s %10s  %s\n", indent, "SC", "Impact",
@@ -361,9 +367,9 @@ void io_similarity_text(FILE *f, const struct spectra_report *r,
 		shown++;
 		strbuf_reset(&sb);
 		add_range(&sb, row);
-		fprintf(f, "%s  %5.2f %12.1f %14.0f %16s %10.1f %3zu/%-2zu %+10.1f  ", indent, row->sc,
-			row->impact, row->total_impact, sb.buf, row->bpc_mean, row->runs_written,
-			r->nr_runs, row->calls_diff);
+		fprintf(f, "%s  %5.2f %12.1f %14.0f %16s %10.1f %3zu/%-2zu %+10.1f  ", indent,
+			row->sc, row->impact, row->total_impact, sb.buf, row->bpc_mean,
+			row->runs_written, r->nr_runs, row->calls_diff);
 		strbuf_reset(&sb);
 		io_report_stack(&sb, row->stack, width_of(o));
 		fprintf(f, "%s%s%s\n", sb.buf, row->file ? " -> " : "", row->file ? row->file : "");
@@ -371,8 +377,9 @@ void io_similarity_text(FILE *f, const struct spectra_report *r,
 	if (changed > shown)
 		fprintf(f, "%s  ... %zu more changed (--top)\n", indent, changed - shown);
 	if (r->nr_rows > changed)
-		fprintf(f, "%s  %zu stack trace%s wrote within the baseline range in every run "
-			   "(SC 1)\n",
+		fprintf(f,
+			"%s  %zu stack trace%s wrote within the baseline range in every run "
+			"(SC 1)\n",
 			indent, r->nr_rows - changed, r->nr_rows - changed == 1 ? "" : "s");
 	for (size_t i = 0; i < r->nr_stopped && i < top; i++) {
 		const struct spectra_stopped *s = &r->stopped[i];
@@ -401,9 +408,9 @@ json_t *io_similarity_json(const struct spectra_report *r, const struct io_repor
 {
 	json_t *root = json_object(), *rows = json_array(), *stopped = json_array();
 
-	json_object_set_new(root, "grouping", json_string(r->group == SPECTRA_BY_STACK_FILE
-								  ? "stack_file"
-								  : "stack"));
+	json_object_set_new(
+	    root, "grouping",
+	    json_string(r->group == SPECTRA_BY_STACK_FILE ? "stack_file" : "stack"));
 	json_object_set_new(root, "direction",
 			    json_string(o && o->dir == IOTRACE_READ ? "read" : "write"));
 	json_object_set_new(root, "absent_as_outside", json_boolean(r->absent_as_outside));
@@ -418,8 +425,10 @@ json_t *io_similarity_json(const struct spectra_report *r, const struct io_repor
 		json_object_set_new(o2, "sc", json_real(row->sc));
 		json_object_set_new(o2, "runs_inside", json_integer((json_int_t)row->a));
 		json_object_set_new(o2, "runs_counted", json_integer((json_int_t)row->n));
-		json_object_set_new(o2, "runs_written", json_integer((json_int_t)row->runs_written));
-		json_object_set_new(o2, "runs_outside", json_integer((json_int_t)row->runs_outside));
+		json_object_set_new(o2, "runs_written",
+				    json_integer((json_int_t)row->runs_written));
+		json_object_set_new(o2, "runs_outside",
+				    json_integer((json_int_t)row->runs_outside));
 		json_object_set_new(o2, "range_low", num_or_null(row->lo));
 		json_object_set_new(o2, "range_high", num_or_null(row->hi));
 		json_object_set_new(o2, "range_diff", num_or_null(row->range_diff));
@@ -473,8 +482,9 @@ void io_similarity_markdown(FILE *f, const struct spectra_report *r,
 	struct strbuf sb = STRBUF_INIT;
 	size_t changed = io_similarity_changed(r), shown = 0, top = top_of(o);
 
-	fprintf(f, "I/O similarity: %zu of %zu stack traces changed, %zu stopped (%zu baseline "
-		   "runs, %zu target runs)\n\n",
+	fprintf(f,
+		"I/O similarity: %zu of %zu stack traces changed, %zu stopped (%zu baseline "
+		"runs, %zu target runs)\n\n",
 		changed, r->nr_rows, r->nr_stopped, r->nr_base_runs, r->nr_runs);
 	if (changed) {
 		fprintf(f, "| SC | Impact (B/call) | TotalImpact (B) | baseline B/call | B/call | "
@@ -501,7 +511,8 @@ void io_similarity_markdown(FILE *f, const struct spectra_report *r,
 		fprintf(f, " |\n");
 	}
 	if (changed > shown)
-		fprintf(f, "\n%zu more changed stack traces: see the JSON report.\n", changed - shown);
+		fprintf(f, "\n%zu more changed stack traces: see the JSON report.\n",
+			changed - shown);
 	for (size_t i = 0; i < r->nr_stopped && i < top; i++) {
 		if (!i)
 			fprintf(f, "\nStopped writing:\n\n");
