@@ -81,7 +81,7 @@ expect_one_line err.txt
 
 # Usage errors.
 expect_exit 2 "$REVPERF" diff --format bogus old.folded new.folded
-expect_grep "unknown format 'bogus': use text, json or svg" err.txt
+expect_grep "unknown format 'bogus': use text, json, svg or markdown" err.txt
 expect_one_line err.txt
 expect_exit 2 "$REVPERF" diff -o "" old.folded new.folded
 expect_grep '--out needs a file name' err.txt
