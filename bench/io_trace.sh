@@ -7,6 +7,8 @@
 #   untraced        the workload alone
 #   strace-c        strace -f -c -e trace=write (counts only, no stacks)
 #   iotrace         BUILDDIR/bench/iotrace_bench: every call with its stack and file
+#   revperf-io      BUILDDIR/revperf profile --io -d DIR: the same trace, then every
+#                   stack symbolized, the profile written and the report printed
 # then K_ROUNDS times (default 1; about a minute each here):
 #   iotrace-adj     iotrace again, right before and right after
 #   strace-k        strace -f -k -e trace=write (every call with its stack)
@@ -60,6 +62,8 @@ while [ $r -lt "$ROUNDS" ]; do
 	time_run untraced "$W" "$OUT" "$N"
 	time_run strace-c strace -f -c -e trace=write -o /dev/null "$W" "$OUT" "$N"
 	run_iotrace iotrace
+	rm -rf "$WORK/prof"
+	time_run revperf-io "$BUILD/revperf" profile --io -d "$WORK/prof" -- "$W" "$OUT" "$N"
 done
 r=0
 while [ $r -lt "$K_ROUNDS" ]; do
