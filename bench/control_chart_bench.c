@@ -1,5 +1,6 @@
 /*
  * bench/control_chart_bench [COUNTERS] [RUNS] [SAMPLES] [REPS] [--nonnormal] [--config=K]
+ *                           [--threads=N]
  * bench/control_chart_bench --false-alarms
  *
  * Times cchart_analyze() alone on generated counters: COUNTERS counters (default 1000),
@@ -15,6 +16,7 @@
  * counter is quantized, so that the Shapiro-Wilk test rejects them all and every counter
  * pays for its KDE (the worst case of the bimodal filter).
  *
+ * --threads=N sets cchart_opts.threads (default 0: one per CPU, 2 on the reference machine).
  * Configurations (all, or only number K), each timed REPS times (default 3): 5/95 limits without
  * filter or scaling (limits, leave-one-out thresholds, violation ratios, ranking); with the bimodal
  * filter; with the filter and load scaling; mean -/+ 3 sd with both. Prints per repetition the wall
@@ -197,7 +199,7 @@ int main(int argc, char **argv)
 {
 	size_t counters = 1000, runs = 10, samples = 10000, reps = 3;
 	bool nonnormal = false;
-	size_t pos = 0, only = 0;
+	size_t pos = 0, only = 0, threads = 0;
 	static const struct config configs[] = {
 	    {"5/95, no filter, no scaling", CCHART_P5_95, false, false},
 	    {"5/95, bimodal filter", CCHART_P5_95, true, false},
@@ -219,6 +221,12 @@ int main(int argc, char **argv)
 			nonnormal = true;
 			continue;
 		}
+		if (!strncmp(argv[i], "--threads=", 10)) {
+			threads = strtoull(argv[i] + 10, &end, 10);
+			if (*end)
+				goto usage;
+			continue;
+		}
 		if (!strncmp(argv[i], "--config=", 9)) {
 			only = strtoull(argv[i] + 9, &end, 10);
 			if (*end || !only || only > ARRAY_SIZE(configs))
@@ -230,7 +238,7 @@ int main(int argc, char **argv)
 		usage:
 			fprintf(stderr,
 				"usage: %s [COUNTERS] [RUNS] [SAMPLES] [REPS] [--nonnormal] "
-				"[--config=1..%zu] | --false-alarms\n",
+				"[--config=1..%zu] [--threads=N] | --false-alarms\n",
 				argv[0], ARRAY_SIZE(configs));
 			return 2;
 		}
@@ -259,9 +267,9 @@ int main(int argc, char **argv)
 	    build_side(&in, CCHART_TARGET, sh, counters, runs, samples, 2))
 		return 3;
 	rss_input = rss_kb("VmRSS:");
-	printf("input: %zu counters x %zu runs x %zu samples per side%s, built in %.1f s, RSS "
-	       "%.0f MB\n",
-	       counters, runs, samples, nonnormal ? " (all quantized)" : "",
+	printf("input: %zu counters x %zu runs x %zu samples per side%s, threads %zu, built in "
+	       "%.1f s, RSS %.0f MB\n",
+	       counters, runs, samples, nonnormal ? " (all quantized)" : "", threads,
 	       now_s(CLOCK_MONOTONIC) - t0, (double)rss_input / 1024);
 
 	for (size_t k = 0; k < ARRAY_SIZE(configs); k++) {
@@ -276,6 +284,7 @@ int main(int argc, char **argv)
 		o.limits = cf->limits;
 		o.bimodal_filter = cf->filter;
 		o.scale_load = cf->scale;
+		o.threads = threads;
 		if (cf->scale && cchart_input_set_load(&in, "load"))
 			return 3;
 		if (!cf->scale && cchart_input_set_load(&in, NULL))

@@ -75,16 +75,8 @@ static int trace_once(const struct compare_request *req, const struct bench_conf
 	io_profile_from_trace(&tr, &meta, &prof);
 	if ((ret = io_profile_write(&prof, path.buf)))
 		goto out;
-	p->build_id = s->build_id;
-	p->benchmark_id = ids[0];
-	p->machine_id = ids[1];
-	p->comparison_id = ids[2];
-	snprintf(p->kind, sizeof(p->kind), "io");
-	p->status = tr.status;
-	p->detail = tr.status == RUN_OK ? NULL : xstrdup(tr.detail);
-	p->path = strbuf_detach(&path);
-	p->log_path = strbuf_detach(&log);
-	ret = store_profile_add(req->st, p);
+	ret = compare_profile_record(req, p, "io", s->build_id, ids, tr.status, tr.detail, &path,
+				     &log);
 out:
 	io_profile_release(&prof);
 	iotrace_result_release(&tr);

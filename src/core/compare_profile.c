@@ -65,20 +65,29 @@ static int profile_once(const struct compare_request *req, const struct bench_co
 		ret = RP_EINTERRUPT;
 		goto out;
 	}
-	p->build_id = s->profile_build_id;
-	p->benchmark_id = ids[0];
-	p->machine_id = ids[1];
-	p->comparison_id = ids[2];
-	snprintf(p->kind, sizeof(p->kind), "cct");
-	p->status = res.status;
-	p->detail = res.status == RUN_OK ? NULL : xstrdup(res.detail);
-	p->path = strbuf_detach(&run_dir);
-	p->log_path = strbuf_detach(&log);
-	ret = store_profile_add(req->st, p);
+	ret = compare_profile_record(req, p, "cct", s->profile_build_id, ids, res.status,
+				     res.detail, &run_dir, &log);
 out:
 	strbuf_release(&run_dir);
 	strbuf_release(&log);
 	return ret;
+}
+
+int compare_profile_record(const struct compare_request *req, struct store_profile *p,
+			   const char *kind, int64_t build_id, const int64_t ids[3],
+			   enum run_status status, const char *detail, struct strbuf *path,
+			   struct strbuf *log)
+{
+	p->build_id = build_id;
+	p->benchmark_id = ids[0];
+	p->machine_id = ids[1];
+	p->comparison_id = ids[2];
+	snprintf(p->kind, sizeof(p->kind), "%s", kind);
+	p->status = status;
+	p->detail = status == RUN_OK ? NULL : xstrdup(detail);
+	p->path = strbuf_detach(path);
+	p->log_path = strbuf_detach(log);
+	return store_profile_add(req->st, p);
 }
 
 int compare_collect_profiles(const struct compare_request *req, const struct bench_config *bench,

@@ -53,6 +53,18 @@ typedef int (*compare_profile_run_fn)(const struct compare_request *req,
 				      struct store_profile *p);
 
 /*
+ * Fills the rest of *p (started_at set by the caller) for a profiled run of `build_id`
+ * (ids[] = {benchmark, machine, comparison}) that ended with `status` (`detail` copied
+ * unless RUN_OK), takes the strings of `path` and `log`, and records it in the store.
+ * Returns 0 or RP_EINTERNAL.
+ */
+struct strbuf;
+int compare_profile_record(const struct compare_request *req, struct store_profile *p,
+			   const char *kind, int64_t build_id, const int64_t ids[3],
+			   enum run_status status, const char *detail, struct strbuf *path,
+			   struct strbuf *log);
+
+/*
  * The profiles of kind `kind` of both sides: the stored successful ones of build_ids[side]
  * (the newest bench->profile_runs, unless req->fresh), topped up with new runs by `run`,
  * A and B alternating, until each side has bench->profile_runs successful ones or has
