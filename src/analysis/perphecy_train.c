@@ -1,0 +1,409 @@
+/*
+ * Learning Perphecy predictors (docs/prediction.md): the paper's Algorithm 1, hit and
+ * dismiss rates, and k-fold cross-validation by commit.
+ */
+#include "analysis/perphecy.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "util/rng.h"
+#include "util/common.h"
+
+static bool at_most(int t)
+{
+	return perphecy_template_direction((enum perphecy_template)t) == PERPHECY_AT_MOST;
+}
+
+/* RP_EINPUT after error() when a value is neither NAN nor in its template's range. */
+static int check_tuple(const struct perphecy_tuple *t, size_t idx)
+{
+	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++) {
+		double x = t->values.v[k];
+		if (isnan(x))
+			continue;
+		if (at_most(k) ? !(x > 0 && x <= 100) : !(x >= 0 && x <= PERPHECY_MAX_VALUE)) {
+			error("perphecy: training tuple %zu (commit %" PRIu64 ", benchmark %" PRIu32
+			      "): %s value %g is outside %s",
+			      idx, t->commit, t->bench,
+			      perphecy_template_label((enum perphecy_template)k), x,
+			      at_most(k) ? "(0, 100]" : "[0, 1e12]");
+			return RP_EINPUT;
+		}
+	}
+	return RP_OK;
+}
+
+static int check_input(const struct perphecy_tuple *t, size_t n, unsigned templates)
+{
+	if (!n) {
+		error("perphecy: no training data: no (commit, ancestor, benchmark) tuple with "
+		      "a decided verdict; measure some commits first");
+		return RP_EINPUT;
+	}
+	if (!(templates & PERPHECY_ALL_TEMPLATES)) {
+		error("perphecy: no indicator template enabled");
+		return RP_EINPUT;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (check_tuple(&t[i], i))
+			return RP_EINPUT;
+	return RP_OK;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Misses whose value (sorted, no NAN) is >= thr, or <= thr. */
+static size_t count_flagged(const double *vals, size_t m, double thr, bool le)
+{
+	size_t lo = 0, hi = m;
+	/* first index whose value is >= thr (le: > thr) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (le ? vals[mid] <= thr : vals[mid] < thr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return le ? lo : m - lo;
+}
+
+/* maxthresh(h, i): the most selective integer threshold at which value x still fires. */
+static int64_t max_thresh(int t, double x)
+{
+	return at_most(t) ? (int64_t)ceil(x) : (int64_t)floor(x);
+}
+
+/*
+ * Algorithm 1 on the tuples t[idx[0..n)] (validated by the caller), templates in `mask`.
+ * Loops and comparisons as in the paper; see docs/prediction.md for the one correction.
+ */
+static void train_core(const struct perphecy_tuple *t, const size_t *idx, size_t n, unsigned mask,
+		       struct perphecy_predictor *out)
+{
+	double *vals[PERPHECY_NR_TEMPLATES] = {NULL};
+	size_t nr_vals[PERPHECY_NR_TEMPLATES] = {0};
+	size_t *hits, nr_hits = 0, *cover, nr_cover = 0;
+	size_t *min_price;
+	int64_t *min_thresh;
+	int *min_ind;
+
+	perphecy_predictor_init(out);
+	hits = xmallocarray(n ? n : 1, sizeof(*hits));
+	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
+		if (mask & (1u << k))
+			vals[k] = xmallocarray(n ? n : 1, sizeof(*vals[k]));
+	for (size_t j = 0; j < n; j++) {
+		const struct perphecy_tuple *u = &t[idx[j]];
+		if (u->hit) {
+			hits[nr_hits++] = idx[j];
+			continue;
+		}
+		for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
+			if (vals[k] && !isnan(u->values.v[k]))
+				vals[k][nr_vals[k]++] = u->values.v[k];
+	}
+	out->nr_hits = nr_hits;
+	out->nr_misses = n - nr_hits;
+	if (!nr_hits) {
+		/* H empty: the trivial predictor, false on everything. */
+		out->no_hits = true;
+		goto out_vals;
+	}
+	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
+		if (vals[k])
+			qsort(vals[k], nr_vals[k], sizeof(*vals[k]), cmp_double);
+
+	/* Lines 2-15: for each hit, the template and threshold covering it at the lowest price. */
+	min_price = xmallocarray(nr_hits, sizeof(*min_price));
+	min_thresh = xmallocarray(nr_hits, sizeof(*min_thresh));
+	min_ind = xmallocarray(nr_hits, sizeof(*min_ind));
+	for (size_t h = 0; h < nr_hits; h++) {
+		const struct perphecy_values *v = &t[hits[h]].values;
+		min_price[h] = SIZE_MAX; /* infinity */
+		min_thresh[h] = 0;
+		min_ind[h] = -1;
+		for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++) {
+			int64_t thresh;
+			size_t price;
+			if (!vals[k] || isnan(v->v[k]))
+				continue; /* no threshold of this template covers h */
+			thresh = max_thresh(k, v->v[k]);
+			price = count_flagged(vals[k], nr_vals[k], (double)thresh, at_most(k));
+			if (price < min_price[h]) {
+				min_price[h] = price;
+				min_thresh[h] = thresh;
+				min_ind[h] = k;
+			}
+		}
+	}
+
+	/* Lines 16-30: cover the most expensive remaining hit first, until all are covered. */
+	cover = xmallocarray(nr_hits, sizeof(*cover));
+	for (size_t h = 0; h < nr_hits; h++) {
+		if (min_ind[h] < 0)
+			out->nr_uncovered++;
+		else
+			cover[nr_cover++] = h;
+	}
+	while (nr_cover) {
+		struct perphecy_indicator ind;
+		size_t best = 0, kept = 0;
+		for (size_t j = 1; j < nr_cover; j++)
+			if (min_price[cover[j]] > min_price[cover[best]])
+				best = j;
+		ind.tmpl = (enum perphecy_template)min_ind[cover[best]];
+		ind.threshold = min_thresh[cover[best]];
+		/* Thresholds come from validated values: always in range. */
+		perphecy_predictor_add(out, ind.tmpl, ind.threshold);
+		/*
+		 * Line 29. The target covers the hit it was chosen for by construction of
+		 * maxthresh; dropping that hit explicitly also guarantees termination.
+		 */
+		for (size_t j = 0; j < nr_cover; j++)
+			if (j != best && !perphecy_indicator_fires(&ind, &t[hits[cover[j]]].values))
+				cover[kept++] = cover[j];
+		nr_cover = kept;
+	}
+	free(cover);
+	free(min_ind);
+	free(min_thresh);
+	free(min_price);
+out_vals:
+	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
+		free(vals[k]);
+	free(hits);
+}
+
+int perphecy_train(const struct perphecy_tuple *t, size_t n, unsigned templates,
+		   struct perphecy_predictor *out)
+{
+	size_t *idx;
+	int ret;
+
+	perphecy_predictor_init(out);
+	ret = check_input(t, n, templates);
+	if (ret)
+		return ret;
+	idx = xmallocarray(n, sizeof(*idx));
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	train_core(t, idx, n, templates & PERPHECY_ALL_TEMPLATES, out);
+	free(idx);
+	return RP_OK;
+}
+
+static void eval_count(struct perphecy_eval *e, bool hit, bool predicted)
+{
+	if (hit) {
+		e->hits++;
+		e->hits_predicted += predicted;
+	} else {
+		e->misses++;
+		e->misses_dismissed += !predicted;
+	}
+}
+
+static void eval_finish(struct perphecy_eval *e)
+{
+	e->hit_rate = e->hits ? (double)e->hits_predicted / (double)e->hits : NAN;
+	e->dismiss_rate = e->misses ? (double)e->misses_dismissed / (double)e->misses : NAN;
+}
+
+void perphecy_evaluate(const struct perphecy_predictor *p, const struct perphecy_tuple *t, size_t n,
+		       struct perphecy_eval *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < n; i++)
+		eval_count(out, t[i].hit, perphecy_predict(p, &t[i].values, NULL));
+	eval_finish(out);
+}
+
+void perphecy_cv_opts_init(struct perphecy_cv_opts *opts)
+{
+	opts->k = 10;
+	opts->seed = 1;
+	opts->scope = PERPHECY_COMMON;
+	opts->templates = PERPHECY_ALL_TEMPLATES;
+}
+
+void perphecy_cv_result_release(struct perphecy_cv_result *r)
+{
+	if (!r)
+		return;
+	free(r->per_bench);
+	memset(r, 0, sizeof(*r));
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Sorts and deduplicates keys[0..n); returns the number left. */
+static size_t sort_unique(uint64_t *keys, size_t n)
+{
+	size_t m = 0;
+	qsort(keys, n, sizeof(*keys), cmp_u64);
+	for (size_t i = 0; i < n; i++)
+		if (!m || keys[m - 1] != keys[i])
+			keys[m++] = keys[i];
+	return m;
+}
+
+static size_t find_key(const uint64_t *keys, size_t m, uint64_t key)
+{
+	const uint64_t *p = bsearch(&key, keys, m, sizeof(*keys), cmp_u64);
+	return (size_t)(p - keys);
+}
+
+/* fold[i] for every tuple: commits sorted, shuffled with the seed, dealt round-robin. */
+static void assign_folds(const struct perphecy_tuple *t, size_t n, unsigned k, uint64_t seed,
+			 uint64_t *commits, size_t nr_commits, unsigned *fold)
+{
+	unsigned *fold_of = xmallocarray(nr_commits, sizeof(*fold_of));
+	size_t *order = xmallocarray(nr_commits, sizeof(*order));
+	struct rng r;
+
+	rng_seed(&r, seed);
+	for (size_t i = 0; i < nr_commits; i++)
+		order[i] = i;
+	for (size_t i = nr_commits - 1; i > 0; i--) {
+		/* j uniform in [0, i]: multiply-shift, no modulo bias worth mentioning */
+		size_t j = (size_t)(((rng_next(&r) >> 32) * (uint64_t)(i + 1)) >> 32);
+		size_t tmp = order[i];
+		order[i] = order[j];
+		order[j] = tmp;
+	}
+	for (size_t pos = 0; pos < nr_commits; pos++)
+		fold_of[order[pos]] = (unsigned)(pos % k);
+	for (size_t i = 0; i < n; i++)
+		fold[i] = fold_of[find_key(commits, nr_commits, t[i].commit)];
+	free(order);
+	free(fold_of);
+}
+
+int perphecy_cross_validate(const struct perphecy_tuple *t, size_t n,
+			    const struct perphecy_cv_opts *opts, struct perphecy_cv_result *out)
+{
+	struct perphecy_cv_opts defaults;
+	uint64_t *commits = NULL, *benches = NULL;
+	size_t nr_commits, nr_benches;
+	unsigned *fold = NULL, k;
+	size_t *bench_of = NULL, *train = NULL, *test = NULL;
+	size_t groups, *group_start = NULL, *by_group = NULL;
+	bool *predicted = NULL;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!opts) {
+		perphecy_cv_opts_init(&defaults);
+		opts = &defaults;
+	}
+	if (opts->k < 2) {
+		error("perphecy: cross-validation needs k >= 2 folds, got %u", opts->k);
+		return RP_EINPUT;
+	}
+	ret = check_input(t, n, opts->templates);
+	if (ret)
+		return ret;
+
+	commits = xmallocarray(n, sizeof(*commits));
+	benches = xmallocarray(n, sizeof(*benches));
+	for (size_t i = 0; i < n; i++) {
+		commits[i] = t[i].commit;
+		benches[i] = t[i].bench;
+	}
+	nr_commits = sort_unique(commits, n);
+	nr_benches = sort_unique(benches, n);
+	if (nr_commits < 2) {
+		error("perphecy: cross-validation needs the tuples of at least 2 commits, got %zu "
+		      "commit (%zu tuples)",
+		      nr_commits, n);
+		ret = RP_EINPUT;
+		goto out;
+	}
+	k = opts->k < nr_commits ? opts->k : (unsigned)nr_commits;
+	fold = xmallocarray(n, sizeof(*fold));
+	assign_folds(t, n, k, opts->seed, commits, nr_commits, fold);
+	bench_of = xmallocarray(n, sizeof(*bench_of));
+	for (size_t i = 0; i < n; i++)
+		bench_of[i] = find_key(benches, nr_benches, t[i].bench);
+
+	/*
+	 * Groups of tuples trained together: all (common), or one per benchmark, as index
+	 * lists in tuple order (counting sort by benchmark).
+	 */
+	groups = opts->scope == PERPHECY_PER_BENCH ? nr_benches : 1;
+	group_start = xcalloc(groups + 1, sizeof(*group_start));
+	by_group = xmallocarray(n, sizeof(*by_group));
+	for (size_t i = 0; i < n; i++)
+		group_start[(groups > 1 ? bench_of[i] : 0) + 1]++;
+	for (size_t g = 0; g < groups; g++)
+		group_start[g + 1] += group_start[g];
+	{
+		size_t *next = xmallocarray(groups, sizeof(*next));
+		memcpy(next, group_start, groups * sizeof(*next));
+		for (size_t i = 0; i < n; i++)
+			by_group[next[groups > 1 ? bench_of[i] : 0]++] = i;
+		free(next);
+	}
+
+	train = xmallocarray(n, sizeof(*train));
+	test = xmallocarray(n, sizeof(*test));
+	predicted = xcalloc(n, sizeof(*predicted));
+	for (unsigned f = 0; f < k; f++) {
+		for (size_t g = 0; g < groups; g++) {
+			struct perphecy_predictor pred;
+			size_t nr_train = 0, nr_test = 0;
+			for (size_t j = group_start[g]; j < group_start[g + 1]; j++) {
+				size_t i = by_group[j];
+				if (fold[i] == f)
+					test[nr_test++] = i;
+				else
+					train[nr_train++] = i;
+			}
+			if (!nr_test)
+				continue;
+			train_core(t, train, nr_train, opts->templates & PERPHECY_ALL_TEMPLATES,
+				   &pred);
+			out->nr_predictors++;
+			out->nr_trivial += pred.no_hits;
+			for (size_t j = 0; j < nr_test; j++)
+				predicted[test[j]] =
+				    perphecy_predict(&pred, &t[test[j]].values, NULL);
+		}
+	}
+
+	out->k = k;
+	out->nr_commits = nr_commits;
+	out->nr_bench = nr_benches;
+	out->per_bench = xcalloc(nr_benches, sizeof(*out->per_bench));
+	for (size_t b = 0; b < nr_benches; b++)
+		out->per_bench[b].bench = (uint32_t)benches[b];
+	for (size_t i = 0; i < n; i++) {
+		eval_count(&out->total, t[i].hit, predicted[i]);
+		eval_count(&out->per_bench[bench_of[i]].eval, t[i].hit, predicted[i]);
+	}
+	eval_finish(&out->total);
+	for (size_t b = 0; b < nr_benches; b++)
+		eval_finish(&out->per_bench[b].eval);
+	ret = RP_OK;
+out:
+	free(predicted);
+	free(test);
+	free(train);
+	free(by_group);
+	free(group_start);
+	free(bench_of);
+	free(fold);
+	free(benches);
+	free(commits);
+	return ret;
+}

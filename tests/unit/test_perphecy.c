@@ -1,0 +1,1128 @@
+/*
+ * Unit tests of Perphecy (METHODS.md section 7, docs/prediction.md): the paper's Table II
+ * example exactly; Algorithm 1 on hand-made tuples whose output is known (greedy order,
+ * ties, the rank direction, integer thresholds, a case where the greedy cover is not the
+ * optimal one, uncoverable hits); each indicator on a hand-built diff and profile, and the
+ * static data of a real binary diff of two builds compiled here; cross-validation on
+ * synthetic sets (exact pooled rates, determinism, per-benchmark against common); no hits,
+ * no tuples; the JSON round trip; bad input.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "analysis/perphecy.h"
+#include "binary/bindiff.h"
+#include "util/common.h"
+
+static void near_(double got, double want, const char *what, int line)
+{
+	if (!(fabs(got - want) <= 1e-9 * fmax(1.0, fabs(want))))
+		fail_msg("line %d: %s = %.17g, want %.17g", line, what, got, want);
+}
+#define assert_near(got, want) near_((got), (want), #got, __LINE__)
+
+/* ---- stderr capture, to check that messages name what is wrong ---- */
+
+static int saved_stderr = -1;
+static char capture_path[64];
+
+static void capture_begin(void)
+{
+	int fd;
+	snprintf(capture_path, sizeof(capture_path), "/tmp/revperf-test-perphecy-XXXXXX");
+	fd = mkstemp(capture_path);
+	assert_true(fd >= 0);
+	fflush(stderr);
+	saved_stderr = dup(2);
+	assert_true(saved_stderr >= 0);
+	assert_int_equal(dup2(fd, 2), 2);
+	close(fd);
+}
+
+/* Ends the capture; returns what was printed (caller frees). */
+static char *capture_end(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	fflush(stderr);
+	assert_int_equal(dup2(saved_stderr, 2), 2);
+	close(saved_stderr);
+	assert_int_equal(strbuf_read_file(&sb, capture_path, 1 << 20), 0);
+	unlink(capture_path);
+	return strbuf_detach(&sb);
+}
+
+static void assert_contains(const char *text, const char *needle)
+{
+	if (!strstr(text, needle))
+		fail_msg("expected \"%s\" in: %s", needle, text);
+}
+
+/* ---- tuples ---- */
+
+static struct perphecy_tuple tuple(bool hit, uint64_t commit, uint32_t bench)
+{
+	struct perphecy_tuple t;
+	memset(&t, 0, sizeof(t));
+	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
+		t.values.v[k] = NAN;
+	t.hit = hit;
+	t.commit = commit;
+	t.bench = bench;
+	return t;
+}
+
+static struct perphecy_tuple delnew(bool hit, double del, double added, uint64_t commit)
+{
+	struct perphecy_tuple t = tuple(hit, commit, 0);
+	t.values.v[PERPHECY_DEL_FUNC] = del;
+	t.values.v[PERPHECY_NEW_FUNC] = added;
+	return t;
+}
+
+static void assert_indicator(const struct perphecy_predictor *p, size_t k, enum perphecy_template t,
+			     int64_t threshold)
+{
+	assert_true(k < p->nr);
+	if (p->ind[k].tmpl != t || p->ind[k].threshold != threshold)
+		fail_msg("indicator %zu is %s %lld, want %s %lld", k,
+			 perphecy_template_id(p->ind[k].tmpl), (long long)p->ind[k].threshold,
+			 perphecy_template_id(t), (long long)threshold);
+}
+
+/* The paper's Table II: P1 (5 deleted, 9 new, hit), P2 (5, 3, miss), P3 (10, 1, hit). */
+static void table2(struct perphecy_tuple *t)
+{
+	t[0] = delnew(true, 5, 9, 1);
+	t[1] = delnew(false, 5, 3, 2);
+	t[2] = delnew(true, 10, 1, 3);
+}
+
+static void test_table2_rates(void **state)
+{
+	struct perphecy_tuple t[3];
+	struct perphecy_predictor p;
+	struct perphecy_eval e;
+	(void)state;
+
+	table2(t);
+	perphecy_predictor_init(&p);
+	assert_int_equal(perphecy_predictor_add(&p, PERPHECY_DEL_FUNC, 5), RP_OK);
+	perphecy_evaluate(&p, t, 3, &e);
+	assert_int_equal(e.hits, 2);
+	assert_int_equal(e.misses, 1);
+	assert_near(e.hit_rate, 1.0);
+	assert_near(e.dismiss_rate, 0.0);
+
+	perphecy_predictor_init(&p);
+	assert_int_equal(perphecy_predictor_add(&p, PERPHECY_DEL_FUNC, 10), RP_OK);
+	assert_int_equal(perphecy_predictor_add(&p, PERPHECY_NEW_FUNC, 9), RP_OK);
+	perphecy_evaluate(&p, t, 3, &e);
+	assert_near(e.hit_rate, 1.0);
+	assert_near(e.dismiss_rate, 1.0);
+	/* the table's per-pair column: F or T, F or F, T or F */
+	size_t fired;
+	assert_true(perphecy_predict(&p, &t[0].values, &fired));
+	assert_int_equal(fired, 1);
+	assert_false(perphecy_predict(&p, &t[1].values, NULL));
+	assert_true(perphecy_predict(&p, &t[2].values, &fired));
+	assert_int_equal(fired, 0);
+}
+
+static void test_table2_algorithm1(void **state)
+{
+	struct perphecy_tuple t[3];
+	struct perphecy_predictor p;
+	struct perphecy_eval e;
+	(void)state;
+
+	table2(t);
+	/*
+	 * Stage 1: P1 is covered by Del >= 5 at price 1 (P2) or New >= 9 at price 0; P3 by
+	 * Del >= 10 at price 0 or New >= 1 at price 1. Stage 2 takes P1 first (the first of
+	 * the equally priced), New >= 9, which leaves P3: Del >= 10.
+	 */
+	assert_int_equal(perphecy_train(t, 3, PERPHECY_ALL_TEMPLATES, &p), RP_OK);
+	assert_int_equal(p.nr, 2);
+	assert_indicator(&p, 0, PERPHECY_NEW_FUNC, 9);
+	assert_indicator(&p, 1, PERPHECY_DEL_FUNC, 10);
+	assert_false(p.no_hits);
+	assert_int_equal(p.nr_hits, 2);
+	assert_int_equal(p.nr_misses, 1);
+	assert_int_equal(p.nr_uncovered, 0);
+	perphecy_evaluate(&p, t, 3, &e);
+	assert_near(e.hit_rate, 1.0);
+	assert_near(e.dismiss_rate, 1.0);
+
+	/* With the dynamic values present (no deleted function reached) the result holds. */
+	for (int i = 0; i < 3; i++)
+		t[i].values.v[PERPHECY_REACHED_DEL_FUNC] = 0;
+	assert_int_equal(perphecy_train(t, 3, PERPHECY_ALL_TEMPLATES, &p), RP_OK);
+	assert_int_equal(p.nr, 2);
+	assert_indicator(&p, 0, PERPHECY_NEW_FUNC, 9);
+	assert_indicator(&p, 1, PERPHECY_DEL_FUNC, 10);
+
+	/* Del Func alone: the hits cost Del >= 5 (P2 flagged) and Del >= 10; kept: >= 5. */
+	assert_int_equal(perphecy_train(t, 3, 1u << PERPHECY_DEL_FUNC, &p), RP_OK);
+	assert_int_equal(p.nr, 1);
+	assert_indicator(&p, 0, PERPHECY_DEL_FUNC, 5);
+	perphecy_evaluate(&p, t, 3, &e);
+	assert_near(e.hit_rate, 1.0);
+	assert_near(e.dismiss_rate, 0.0);
+}
+
+/* The most expensive hit is covered first, and its indicator covers another hit too. */
+static void test_algorithm1_greedy_order(void **state)
+{
+	struct perphecy_tuple t[6];
+	struct perphecy_predictor p;
+	struct perphecy_eval e;
+	(void)state;
+
+	t[0] = delnew(false, 2, 0, 1);
+	t[1] = delnew(false, 3, 0, 2);
+	t[2] = delnew(false, 0, 5, 3);
+	t[3] = delnew(true, 2, 1, 4); /* Del >= 2 costs 2, New >= 1 costs 1 */
+	t[4] = delnew(true, 4, 0, 5); /* Del >= 4 costs 0 */
+	t[5] = delnew(true, 0, 6, 6); /* New >= 6 costs 0 */
+	assert_int_equal(perphecy_train(t, 6, PERPHECY_ALL_TEMPLATES, &p), RP_OK);
+	/* New >= 1 (price 1) first: it covers t[3] and t[5]; then Del >= 4 for t[4]. */
+	assert_int_equal(p.nr, 2);
+	assert_indicator(&p, 0, PERPHECY_NEW_FUNC, 1);
+	assert_indicator(&p, 1, PERPHECY_DEL_FUNC, 4);
+	perphecy_evaluate(&p, t, 6, &e);
+	assert_near(e.hit_rate, 1.0);
+	assert_near(e.dismiss_rate, 2.0 / 3.0); /* the optimum: every cover flags one miss */
+
+	/* Equal prices in stage 1: the first template of Table I wins (strict <). */
+	t[0] = delnew(true, 5, 5, 1);
+	assert_int_equal(perphecy_train(t, 1, PERPHECY_ALL_TEMPLATES, &p), RP_OK);
+	assert_int_equal(p.nr, 1);
+	assert_indicator(&p, 0, PERPHECY_DEL_FUNC, 5);
+}
+
+/*
+ * The greedy heuristic, exactly as the paper's, is not an optimal cover: here New >= 4
+ * alone would cover both hits flagging two misses, but Algorithm 1 picks Del >= 5 for h1
+ * (price 2, tied with New >= 4 and first in Table I) and Top Chg Len >= 50 for h2
+ * (price 1), flagging all three misses.
+ */
+static void test_algorithm1_not_optimal(void **state)
+{
+	struct perphecy_tuple t[5];
+	struct perphecy_predictor p;
+	struct perphecy_eval e;
+	(void)state;
+
+	t[0] = delnew(false, 5, 4, 1);
+	t[1] = delnew(false, 6, 4, 2);
+	t[2] = delnew(false, 0, 0, 3);
+	t[2].values.v[PERPHECY_TOP_CHG_LEN] = 60;
+	t[3] = delnew(true, 5, 4, 4);
+	t[4] = delnew(true, 0, 4, 5);
+	t[4].values.v[PERPHECY_TOP_CHG_LEN] = 50;
+	assert_int_equal(perphecy_train(t, 5, PERPHECY_ALL_TEMPLATES, &p), RP_OK);
+	assert_int_equal(p.nr, 2);
+	assert_indicator(&p, 0, PERPHECY_DEL_FUNC, 5);
+	assert_indicator(&p, 1, PERPHECY_TOP_CHG_LEN, 50);
+	perphecy_evaluate(&p, t, 5, &e);
+	assert_near(e.hit_rate, 1.0);
+	assert_near(e.dismiss_rate, 0.0);
+}
+
+/* "Top X%" ranks: smaller is more selective; thresholds are integers (ceil for ranks). */
+static void test_algorithm1_rank_direction(void **state)
+{
+	struct perphecy_tuple t[4];
+	struct perphecy_predictor p;
+	struct perphecy_eval e;
+	(void)state;
+
+	for (int i = 0; i < 4; i++)
+		t[i] = tuple(i >= 2, (uint64_t)i, 0);
+	t[0].values.v[PERPHECY_TOP_CHG_BY_CALL] = 50;
+	t[1].values.v[PERPHECY_TOP_CHG_BY_CALL] = 10;
+	t[2].values.v[PERPHECY_TOP_CHG_BY_CALL] = 3.2; /* threshold 4, price 0 */
+	t[3].values.v[PERPHECY_TOP_CHG_BY_CALL] = 40;  /* threshold 40, price 1 (the 10) */
+	assert_int_equal(perphecy_train(t, 4, PERPHECY_ALL_TEMPLATES, &p), RP_OK);
+	assert_int_equal(p.nr, 1);
+	assert_indicator(&p, 0, PERPHECY_TOP_CHG_BY_CALL, 40);
+	perphecy_evaluate(&p, t, 4, &e);
+	assert_near(e.hit_rate, 1.0);
+	assert_near(e.dismiss_rate, 0.5);
+
+	/* Only the 3.2% hit: top 4% suffices, flagging nothing. */
+	t[3].hit = false;
+	assert_int_equal(perphecy_train(t, 4, PERPHECY_ALL_TEMPLATES, &p), RP_OK);
+	assert_int_equal(p.nr, 1);
+	assert_indicator(&p, 0, PERPHECY_TOP_CHG_BY_CALL, 4);
+
+	/* Lengths: 12.7% gives the integer threshold 12, which also flags a miss at 12.3%. */
+	for (int i = 0; i < 2; i++)
+		t[i] = tuple(i == 0, (uint64_t)i, 0);
+	t[0].values.v[PERPHECY_TOP_CHG_LEN] = 12.7;
+	t[1].values.v[PERPHECY_TOP_CHG_LEN] = 12.3;
+	assert_int_equal(perphecy_train(t, 2, PERPHECY_ALL_TEMPLATES, &p), RP_OK);
+	assert_int_equal(p.nr, 1);
+	assert_indicator(&p, 0, PERPHECY_TOP_CHG_LEN, 12);
+	perphecy_evaluate(&p, t, 2, &e);
+	assert_near(e.dismiss_rate, 0.0);
+}
+
+/* A hit with no value for any enabled template is counted, not covered; others are. */
+static void test_algorithm1_uncovered(void **state)
+{
+	struct perphecy_tuple t[3];
+	struct perphecy_predictor p;
+	(void)state;
+
+	t[0] = tuple(true, 1, 0);
+	t[1] = delnew(true, 3, 0, 2);
+	t[2] = delnew(false, 1, 0, 3);
+	assert_int_equal(perphecy_train(t, 3, PERPHECY_ALL_TEMPLATES, &p), RP_OK);
+	assert_int_equal(p.nr_uncovered, 1);
+	assert_int_equal(p.nr, 1);
+	assert_indicator(&p, 0, PERPHECY_DEL_FUNC, 3);
+	/* with only New Func enabled, the value 0 still covers (threshold 0, price 1) */
+	assert_int_equal(perphecy_train(t, 3, 1u << PERPHECY_NEW_FUNC, &p), RP_OK);
+	assert_int_equal(p.nr_uncovered, 1);
+	assert_indicator(&p, 0, PERPHECY_NEW_FUNC, 0);
+}
+
+static void test_no_hits_no_tuples(void **state)
+{
+	struct perphecy_tuple t[3];
+	struct perphecy_predictor p;
+	struct perphecy_cv_result r;
+	struct perphecy_eval e;
+	char *msg;
+	(void)state;
+
+	t[0] = delnew(false, 5, 9, 1);
+	t[1] = delnew(false, 0, 0, 2);
+	t[2] = delnew(false, 100, 100, 3);
+	assert_int_equal(perphecy_train(t, 3, PERPHECY_ALL_TEMPLATES, &p), RP_OK);
+	assert_true(p.no_hits);
+	assert_int_equal(p.nr, 0);
+	assert_int_equal(p.nr_misses, 3);
+	for (int i = 0; i < 3; i++)
+		assert_false(perphecy_predict(&p, &t[i].values, NULL));
+	perphecy_evaluate(&p, t, 3, &e);
+	assert_true(isnan(e.hit_rate));
+	assert_near(e.dismiss_rate, 1.0);
+
+	capture_begin();
+	assert_int_equal(perphecy_train(NULL, 0, PERPHECY_ALL_TEMPLATES, &p), RP_EINPUT);
+	assert_int_equal(perphecy_cross_validate(NULL, 0, NULL, &r), RP_EINPUT);
+	msg = capture_end();
+	assert_contains(msg, "no training data");
+	free(msg);
+	assert_int_equal(p.nr, 0);
+	assert_int_equal(r.nr_bench, 0);
+	perphecy_cv_result_release(&r);
+}
+
+/* ---- indicator values ---- */
+
+/*
+ * A hand-built binary diff of i (old) and u (new):
+ *   main unchanged; hot 100 -> 120 insns (20%); warm 50 -> 52 (4%); cold 10 -> 30 (200%);
+ *   gone and gone2 deleted; fresh and fresh2 added; old_name renamed to new_name.
+ * Profile of b at i (calls, instructions): main 1/1000, hot 500/40000, warm 1000/2000,
+ *   leaf 5000/10000, gone 10/100, helper 500/50, old_name 7/70: 7 reached functions.
+ */
+struct hand_diff {
+	struct binfunc old_fn[7], new_fn[7];
+	struct bindiff_entry entries[9];
+	struct bindiff d;
+};
+
+static void hand_diff(struct hand_diff *h)
+{
+	static const struct {
+		enum bindiff_class cls;
+		const char *old_name, *new_name;
+		uint32_t old_insns, new_insns;
+	} rows[9] = {
+	    {BINDIFF_MODIFIED, "cold", "cold", 10, 30},
+	    {BINDIFF_MODIFIED, "hot", "hot", 100, 120},
+	    {BINDIFF_MODIFIED, "warm", "warm", 50, 52},
+	    {BINDIFF_RENAMED, "old_name", "new_name", 8, 8},
+	    {BINDIFF_ADDED, NULL, "fresh", 0, 4},
+	    {BINDIFF_ADDED, NULL, "fresh2", 0, 5},
+	    {BINDIFF_DELETED, "gone", NULL, 6, 0},
+	    {BINDIFF_DELETED, "gone2", NULL, 7, 0},
+	    {BINDIFF_UNCHANGED, "main", "main", 20, 20},
+	};
+	size_t no = 0, nn = 0;
+
+	memset(h, 0, sizeof(*h));
+	for (size_t i = 0; i < 9; i++) {
+		struct bindiff_entry *e = &h->entries[i];
+		e->cls = rows[i].cls;
+		if (rows[i].old_name) {
+			h->old_fn[no].name = rows[i].old_name;
+			h->old_fn[no].nr_insns = rows[i].old_insns;
+			e->old_fn = &h->old_fn[no++];
+		}
+		if (rows[i].new_name) {
+			h->new_fn[nn].name = rows[i].new_name;
+			h->new_fn[nn].nr_insns = rows[i].new_insns;
+			e->new_fn = &h->new_fn[nn++];
+		}
+		h->d.count[e->cls]++;
+	}
+	h->d.entries = h->entries;
+	h->d.nr_entries = 9;
+}
+
+static void hand_profile(struct perphecy_profile *p)
+{
+	perphecy_profile_init(p, "bench", PERPHECY_COST_INSTRUCTIONS);
+	assert_int_equal(perphecy_profile_add(p, "main", 1, 1000), RP_OK);
+	assert_int_equal(perphecy_profile_add(p, "hot", 500, 40000), RP_OK);
+	assert_int_equal(perphecy_profile_add(p, "warm", 1000, 2000), RP_OK);
+	assert_int_equal(perphecy_profile_add(p, "leaf", 5000, 10000), RP_OK);
+	assert_int_equal(perphecy_profile_add(p, "gone", 10, 100), RP_OK);
+	assert_int_equal(perphecy_profile_add(p, "helper", 500, 50), RP_OK);
+	assert_int_equal(perphecy_profile_add(p, "old_name", 7, 70), RP_OK);
+	assert_int_equal(perphecy_profile_add(p, "unreached", 0, 0), RP_OK); /* skipped */
+	assert_int_equal(p->nr, 7);
+}
+
+static const struct perphecy_changed_func *changed(const struct perphecy_static *s,
+						   const char *name)
+{
+	for (size_t k = 0; k < s->nr_funcs; k++)
+		if (!strcmp(s->funcs[k].name, name))
+			return &s->funcs[k];
+	return NULL;
+}
+
+static void test_static_from_bindiff(void **state)
+{
+	struct hand_diff h;
+	struct perphecy_static s;
+	(void)state;
+
+	hand_diff(&h);
+	assert_int_equal(perphecy_static_from_bindiff(&h.d, &s), RP_OK);
+	assert_int_equal(s.nr_added, 2);
+	assert_int_equal(s.nr_deleted, 2);
+	assert_int_equal(s.nr_modified, 3);
+	assert_int_equal(s.nr_funcs, 5);
+	assert_near(changed(&s, "hot")->len_pct, 20.0);
+	assert_near(changed(&s, "warm")->len_pct, 4.0);
+	assert_near(changed(&s, "cold")->len_pct, 200.0);
+	assert_true(changed(&s, "gone")->deleted);
+	assert_true(isnan(changed(&s, "gone2")->len_pct));
+	assert_null(changed(&s, "old_name")); /* renamed: identical body, no change */
+	assert_null(changed(&s, "main"));
+	assert_near(s.max_len_pct, 200.0);
+	perphecy_static_release(&s);
+	perphecy_static_release(&s); /* released twice is fine */
+
+	assert_near(perphecy_len_change_pct(100, 80), 20.0);
+	assert_near(perphecy_len_change_pct(0, 5), 100.0);
+	assert_near(perphecy_len_change_pct(0, 0), 0.0);
+}
+
+static void test_indicator_values(void **state)
+{
+	struct hand_diff h;
+	struct perphecy_static s;
+	struct perphecy_profile p;
+	struct perphecy_values v;
+	(void)state;
+
+	hand_diff(&h);
+	assert_int_equal(perphecy_static_from_bindiff(&h.d, &s), RP_OK);
+	hand_profile(&p);
+	perphecy_compute(&s, &p, &v);
+	assert_near(v.v[PERPHECY_DEL_FUNC], 2);
+	assert_near(v.v[PERPHECY_NEW_FUNC], 2);
+	assert_near(v.v[PERPHECY_REACHED_DEL_FUNC], 1); /* gone */
+	/* warm (1000 calls) is the most-called changed function; only leaf is above: rank 2 */
+	assert_near(v.v[PERPHECY_TOP_CHG_BY_CALL], 100.0 * 2 / 7);
+	/* hot (500 calls, +20%); above: leaf, warm; helper ties and shares the rank: 3 */
+	assert_near(v.v[PERPHECY_TOP_CALL_CHG_10], 100.0 * 3 / 7);
+	/* hot has the most instructions of all: rank 1 */
+	assert_near(v.v[PERPHECY_TOP_CHG_BY_INSTR], 100.0 * 1 / 7);
+	assert_near(v.v[PERPHECY_TOP_CHG_LEN], 200);	    /* cold, not reached */
+	assert_near(v.v[PERPHECY_TOP_REACHED_CHG_LEN], 20); /* hot */
+
+	/* The indicators at their edges. */
+	struct {
+		enum perphecy_template t;
+		int64_t x;
+		bool fires;
+	} edges[] = {
+	    {PERPHECY_DEL_FUNC, 2, true},
+	    {PERPHECY_DEL_FUNC, 3, false},
+	    {PERPHECY_REACHED_DEL_FUNC, 1, true},
+	    {PERPHECY_REACHED_DEL_FUNC, 2, false},
+	    {PERPHECY_TOP_CHG_BY_CALL, 29, true},
+	    {PERPHECY_TOP_CHG_BY_CALL, 28, false},
+	    {PERPHECY_TOP_CALL_CHG_10, 43, true},
+	    {PERPHECY_TOP_CALL_CHG_10, 42, false},
+	    {PERPHECY_TOP_CHG_BY_INSTR, 15, true},
+	    {PERPHECY_TOP_CHG_BY_INSTR, 14, false},
+	    {PERPHECY_TOP_CHG_LEN, 200, true},
+	    {PERPHECY_TOP_CHG_LEN, 201, false},
+	    {PERPHECY_TOP_REACHED_CHG_LEN, 20, true},
+	    {PERPHECY_TOP_REACHED_CHG_LEN, 21, false},
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(edges); i++) {
+		struct perphecy_indicator ind = {edges[i].t, edges[i].x};
+		if (perphecy_indicator_fires(&ind, &v) != edges[i].fires)
+			fail_msg("%s at %lld: fires should be %d", perphecy_template_id(edges[i].t),
+				 (long long)edges[i].x, edges[i].fires);
+	}
+
+	/* No dynamic data: the static templates only. */
+	perphecy_compute(&s, NULL, &v);
+	assert_near(v.v[PERPHECY_DEL_FUNC], 2);
+	assert_near(v.v[PERPHECY_TOP_CHG_LEN], 200);
+	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
+		assert_int_equal(!!isnan(v.v[k]),
+				 perphecy_template_dynamic((enum perphecy_template)k));
+
+	/* A profile that reached none of the changed functions: no rank, reached count 0. */
+	struct perphecy_profile q;
+	perphecy_profile_init(&q, NULL, PERPHECY_COST_SELF_NS);
+	assert_int_equal(perphecy_profile_add(&q, "main", 1, 5), RP_OK);
+	perphecy_compute(&s, &q, &v);
+	assert_near(v.v[PERPHECY_REACHED_DEL_FUNC], 0);
+	assert_true(isnan(v.v[PERPHECY_TOP_CHG_BY_CALL]));
+	assert_true(isnan(v.v[PERPHECY_TOP_CALL_CHG_10]));
+	assert_true(isnan(v.v[PERPHECY_TOP_CHG_BY_INSTR]));
+	assert_true(isnan(v.v[PERPHECY_TOP_REACHED_CHG_LEN]));
+	perphecy_profile_release(&q);
+
+	/* Calls only (no cost measured): no instruction rank, the call rank stays. */
+	perphecy_profile_init(&q, "calls only", PERPHECY_COST_SELF_NS);
+	assert_int_equal(perphecy_profile_add(&q, "hot", 3, 0), RP_OK);
+	assert_int_equal(perphecy_profile_add(&q, "main", 1, 0), RP_OK);
+	perphecy_compute(&s, &q, &v);
+	assert_near(v.v[PERPHECY_TOP_CHG_BY_CALL], 50);
+	assert_near(v.v[PERPHECY_TOP_CALL_CHG_10], 50);
+	assert_true(isnan(v.v[PERPHECY_TOP_CHG_BY_INSTR]));
+	perphecy_profile_release(&q);
+
+	/* Nothing changed: counts 0, no length or rank values. */
+	struct perphecy_static none;
+	perphecy_static_init(&none);
+	perphecy_compute(&none, &p, &v);
+	assert_near(v.v[PERPHECY_DEL_FUNC], 0);
+	assert_near(v.v[PERPHECY_NEW_FUNC], 0);
+	assert_near(v.v[PERPHECY_REACHED_DEL_FUNC], 0);
+	assert_true(isnan(v.v[PERPHECY_TOP_CHG_LEN]));
+	assert_true(isnan(v.v[PERPHECY_TOP_CHG_BY_CALL]));
+	perphecy_static_release(&none);
+
+	perphecy_profile_release(&p);
+	perphecy_static_release(&s);
+}
+
+static void test_profile(void **state)
+{
+	struct perphecy_profile p;
+	char long_name[40000];
+	(void)state;
+
+	perphecy_profile_init(&p, "b", PERPHECY_COST_INSTRUCTIONS);
+	assert_int_equal(perphecy_profile_add(&p, "f", 2, 10), RP_OK);
+	assert_int_equal(perphecy_profile_add(&p, "f", 3, 5), RP_OK); /* adds up */
+	assert_int_equal(perphecy_profile_add(&p, "g", UINT64_MAX, 1), RP_OK);
+	assert_int_equal(perphecy_profile_add(&p, "g", 5, 1), RP_OK); /* saturates */
+	memset(long_name, 'x', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	assert_int_equal(perphecy_profile_add(&p, long_name, 1, 1), RP_OK);
+	/* enough names to grow the index and open several name blocks */
+	for (int i = 0; i < 10000; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "fn_%d", i);
+		assert_int_equal(perphecy_profile_add(&p, name, (uint64_t)i + 1, 0), RP_OK);
+	}
+	assert_int_equal(p.nr, 10003);
+	assert_int_equal(perphecy_profile_find(&p, "f")->calls, 5);
+	assert_int_equal(perphecy_profile_find(&p, "f")->cost, 15);
+	assert_true(perphecy_profile_find(&p, "g")->calls == UINT64_MAX);
+	assert_non_null(perphecy_profile_find(&p, long_name));
+	assert_int_equal(perphecy_profile_find(&p, "fn_9999")->calls, 10000);
+	assert_string_equal(perphecy_profile_find(&p, "fn_123")->name, "fn_123");
+	assert_null(perphecy_profile_find(&p, "fn_10000"));
+	perphecy_profile_release(&p);
+	perphecy_profile_release(&p);
+
+	/* a long name first, then short ones; in the static data too */
+	struct perphecy_static s;
+	perphecy_profile_init(&p, NULL, PERPHECY_COST_SELF_NS);
+	perphecy_static_init(&s);
+	assert_int_equal(perphecy_profile_add(&p, long_name, 1, 1), RP_OK);
+	assert_int_equal(perphecy_static_add(&s, PERPHECY_DELETED, long_name, 0), RP_OK);
+	assert_int_equal(perphecy_profile_add(&p, "a", 1, 1), RP_OK);
+	assert_int_equal(perphecy_static_add(&s, PERPHECY_MODIFIED, "a", 5), RP_OK);
+	assert_string_equal(perphecy_profile_find(&p, long_name)->name, long_name);
+	assert_string_equal(s.funcs[0].name, long_name);
+	assert_string_equal(s.funcs[1].name, "a");
+	struct perphecy_values v;
+	perphecy_compute(&s, &p, &v);
+	assert_near(v.v[PERPHECY_REACHED_DEL_FUNC], 1);
+	assert_near(v.v[PERPHECY_TOP_CHG_BY_CALL], 50);
+	perphecy_static_release(&s);
+	perphecy_profile_release(&p);
+}
+
+/* A temporary directory for the real builds, removed by the teardown even on failure. */
+static int builds_setup(void **state)
+{
+	static char dir[64];
+	snprintf(dir, sizeof(dir), "/tmp/revperf-test-perphecy-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	*state = dir;
+	return 0;
+}
+
+static int builds_teardown(void **state)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	int ret;
+	strbuf_addf(&cmd, "rm -rf '%s'", (const char *)*state);
+	ret = system(cmd.buf);
+	strbuf_release(&cmd);
+	return ret ? -1 : 0;
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	struct strbuf path = STRBUF_INIT;
+	FILE *f;
+	strbuf_addf(&path, "%s/%s", dir, name);
+	f = fopen(path.buf, "w");
+	assert_non_null(f);
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+	strbuf_release(&path);
+}
+
+/* The static data of a real diff: two builds of a small program compiled here at -O0. */
+static void test_static_real_builds(void **state)
+{
+	static const char v1[] =
+	    "#include <stdio.h>\n"
+	    "int keep(int x) { return x + 1; }\n"
+	    "int change(int x) { return x * 3; }\n"
+	    "int legacy(int x) { return x - 7; }\n"
+	    "int main(int argc, char **argv) { (void)argv; "
+	    "printf(\"%d\\n\", keep(argc) + change(argc) + legacy(argc)); return 0; }\n";
+	static const char v2[] =
+	    "#include <stdio.h>\n"
+	    "int keep(int x) { return x + 1; }\n"
+	    "int change(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * 3 ^ x; "
+	    "return s; }\n"
+	    "int fresh(int x) { return x * 5 + 2; }\n"
+	    "int main(int argc, char **argv) { (void)argv; "
+	    "printf(\"%d\\n\", keep(argc) + change(argc) + fresh(argc)); return 0; }\n";
+	const char *dir = *state;
+	struct strbuf cmd = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
+	struct bindiff d;
+	struct perphecy_static s;
+	struct perphecy_profile p;
+	struct perphecy_values v;
+
+	write_file(dir, "v1.c", v1);
+	write_file(dir, "v2.c", v2);
+	strbuf_addf(&cmd, "cd '%s' && cc -O0 -g -o v1 v1.c && cc -O0 -g -o v2 v2.c", dir);
+	assert_int_equal(system(cmd.buf), 0);
+	strbuf_addf(&a, "%s/v1", dir);
+	strbuf_addf(&b, "%s/v2", dir);
+	assert_int_equal(bindiff_files(a.buf, b.buf, 0, &d), 0);
+	strbuf_release(&cmd);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	assert_int_equal(perphecy_static_from_bindiff(&d, &s), RP_OK);
+	bindiff_release(&d); /* the static data keeps its own names */
+
+	assert_true(changed(&s, "legacy") && changed(&s, "legacy")->deleted);
+	assert_true(changed(&s, "change") && !changed(&s, "change")->deleted);
+	assert_true(changed(&s, "change")->len_pct > 50); /* a loop instead of one multiply */
+	assert_null(changed(&s, "keep"));
+	assert_null(changed(&s, "fresh")); /* added: only counted */
+	assert_true(s.nr_added >= 1);
+	assert_int_equal(s.nr_deleted, 1);
+
+	/* b at v1 reached main, keep, change, legacy */
+	perphecy_profile_init(&p, "run", PERPHECY_COST_INSTRUCTIONS);
+	assert_int_equal(perphecy_profile_add(&p, "main", 1, 40), RP_OK);
+	assert_int_equal(perphecy_profile_add(&p, "keep", 1, 5), RP_OK);
+	assert_int_equal(perphecy_profile_add(&p, "change", 1, 6), RP_OK);
+	assert_int_equal(perphecy_profile_add(&p, "legacy", 1, 5), RP_OK);
+	perphecy_compute(&s, &p, &v);
+	assert_near(v.v[PERPHECY_DEL_FUNC], 1);
+	assert_near(v.v[PERPHECY_REACHED_DEL_FUNC], 1);
+	/* all called once: every one ranks first (main changed too: it calls fresh now) */
+	assert_near(v.v[PERPHECY_TOP_CHG_BY_CALL], 25);
+	assert_near(v.v[PERPHECY_TOP_CALL_CHG_10], 25);
+	assert_true(v.v[PERPHECY_TOP_REACHED_CHG_LEN] > 50);
+	perphecy_profile_release(&p);
+	perphecy_static_release(&s);
+}
+
+/* ---- cross-validation ---- */
+
+/*
+ * 40 commits x 2 benchmarks; commit c deletes c % 7 functions and adds c % 3. Benchmark 0
+ * changes when at least 3 were deleted (each such count occurs on 5 or 6 commits);
+ * benchmark 1 never changes. Plain: the misses with 2 deleted become 1, so that hits and
+ * misses are apart. lone_low_hit: commit 7 becomes the only hit with 2 deleted (misses
+ * with 2 deleted remain).
+ */
+static size_t synthetic(struct perphecy_tuple *t, bool lone_low_hit)
+{
+	size_t n = 0;
+	for (uint64_t c = 0; c < 40; c++) {
+		double del = (double)(c % 7); /* 0..6 */
+		bool hit = del >= 3;
+		if (lone_low_hit && c == 7) {
+			hit = true;
+			del = 2;
+		}
+		if (!lone_low_hit && del == 2)
+			del = 1;
+		t[n] = delnew(hit, del, (double)(c % 3), c);
+		t[n].bench = 0;
+		n++;
+		/* benchmark 1 never changes, whatever the commit deletes */
+		t[n] = delnew(false, del, (double)(c % 3), c);
+		t[n].bench = 1;
+		n++;
+	}
+	return n;
+}
+
+static void test_cross_validation(void **state)
+{
+	struct perphecy_tuple t[80], rev[80];
+	struct perphecy_cv_opts opts;
+	struct perphecy_cv_result r, r2;
+	size_t n, hits = 0;
+	(void)state;
+
+	/*
+	 * Separable, Del Func only: bench 0 hits have Del >= 3, its misses Del <= 1. Each of
+	 * the 6 commits with 3 deleted lands in a fold of at most 4 commits, so every training
+	 * set holds one and the predictor is Del >= 3: every hit predicted, bench 0's misses
+	 * dismissed, bench 1's flagged exactly where Del >= 3 (the common predictor).
+	 */
+	n = synthetic(t, false);
+	perphecy_cv_opts_init(&opts);
+	assert_int_equal(opts.k, 10);
+	opts.templates = 1u << PERPHECY_DEL_FUNC;
+	assert_int_equal(perphecy_cross_validate(t, n, &opts, &r), RP_OK);
+	assert_int_equal(r.k, 10);
+	assert_int_equal(r.nr_commits, 40);
+	for (size_t i = 0; i < n; i++)
+		hits += t[i].hit;
+	assert_int_equal(r.total.hits, hits);
+	assert_int_equal(r.total.misses, n - hits);
+	assert_near(r.total.hit_rate, 1.0);
+	/* bench 0 dismissed all its misses; bench 1 is flagged where Del >= 3 (common) */
+	assert_int_equal(r.nr_bench, 2);
+	assert_int_equal(r.per_bench[0].bench, 0);
+	assert_near(r.per_bench[0].eval.dismiss_rate, 1.0);
+	assert_int_equal(r.per_bench[1].eval.hits, 0);
+	assert_true(isnan(r.per_bench[1].eval.hit_rate));
+	assert_int_equal(r.per_bench[1].eval.misses, 40);
+	assert_int_equal(r.per_bench[1].eval.misses_dismissed, 40 - hits);
+	assert_int_equal(r.nr_predictors, 10);
+	assert_int_equal(r.nr_trivial, 0);
+
+	/* Per benchmark: benchmark 1 gets the trivial predictor and dismisses everything. */
+	opts.scope = PERPHECY_PER_BENCH;
+	assert_int_equal(perphecy_cross_validate(t, n, &opts, &r2), RP_OK);
+	assert_near(r2.per_bench[0].eval.hit_rate, 1.0);
+	assert_near(r2.per_bench[0].eval.dismiss_rate, 1.0);
+	assert_near(r2.per_bench[1].eval.dismiss_rate, 1.0);
+	assert_near(r2.total.dismiss_rate, 1.0);
+	assert_int_equal(r2.nr_predictors, 20);
+	assert_int_equal(r2.nr_trivial, 10);
+	perphecy_cv_result_release(&r2);
+
+	/* The same tuples in reverse order: the same folds, the same counts. */
+	for (size_t i = 0; i < n; i++)
+		rev[i] = t[n - 1 - i];
+	opts.scope = PERPHECY_COMMON;
+	assert_int_equal(perphecy_cross_validate(rev, n, &opts, &r2), RP_OK);
+	assert_int_equal(r2.total.hits_predicted, r.total.hits_predicted);
+	assert_int_equal(r2.total.misses_dismissed, r.total.misses_dismissed);
+	perphecy_cv_result_release(&r2);
+	perphecy_cv_result_release(&r);
+
+	/*
+	 * One hit (commit 7, Del 2) has a value no other hit has: whichever fold holds it, the
+	 * predictor trained without it needs Del >= 3 and misses it; trained with it, the
+	 * predictor is Del >= 2. Every other hit is predicted (k >= 8: a fold of at most 5
+	 * commits cannot hold all 6 commits with 3 deleted). So the pooled hit rate is exactly
+	 * (H - 1) / H for every seed and k.
+	 */
+	n = synthetic(t, true);
+	hits = 0;
+	for (size_t i = 0; i < n; i++)
+		hits += t[i].hit;
+	for (uint64_t seed = 1; seed <= 5; seed++) {
+		opts.seed = seed;
+		opts.k = (unsigned)(7 + seed);
+		assert_int_equal(perphecy_cross_validate(t, n, &opts, &r), RP_OK);
+		assert_int_equal(r.k, opts.k);
+		assert_int_equal(r.total.hits_predicted, hits - 1);
+		assert_near(r.total.hit_rate, (double)(hits - 1) / (double)hits);
+		perphecy_cv_result_release(&r);
+	}
+
+	/* More folds than commits: one commit per fold. */
+	opts.k = 100;
+	assert_int_equal(perphecy_cross_validate(t, n, &opts, &r), RP_OK);
+	assert_int_equal(r.k, 40);
+	assert_int_equal(r.nr_predictors, 40);
+	perphecy_cv_result_release(&r);
+}
+
+/* Different seeds give different folds, each deterministic. */
+static void test_cross_validation_seeds(void **state)
+{
+	struct perphecy_tuple t[60];
+	struct perphecy_cv_opts opts;
+	struct perphecy_cv_result r;
+	size_t first = 0, again = 0;
+	bool differs = false;
+	(void)state;
+
+	/* noisy labels, so that the pooled counts depend on the folds */
+	for (uint64_t c = 0; c < 60; c++) {
+		t[c] =
+		    delnew((c * 7919) % 5 == 0, (double)((c * 31) % 9), (double)((c * 17) % 11), c);
+		t[c].values.v[PERPHECY_TOP_CHG_LEN] = (double)((c * 13) % 50);
+	}
+	perphecy_cv_opts_init(&opts);
+	for (uint64_t seed = 1; seed <= 8; seed++) {
+		opts.seed = seed;
+		assert_int_equal(perphecy_cross_validate(t, 60, &opts, &r), RP_OK);
+		size_t got = r.total.hits_predicted * 1000 + r.total.misses_dismissed;
+		perphecy_cv_result_release(&r);
+		assert_int_equal(perphecy_cross_validate(t, 60, &opts, &r), RP_OK);
+		again = r.total.hits_predicted * 1000 + r.total.misses_dismissed;
+		perphecy_cv_result_release(&r);
+		assert_int_equal(got, again);
+		if (seed == 1)
+			first = got;
+		else if (got != first)
+			differs = true;
+	}
+	assert_true(differs);
+}
+
+static void test_cross_validation_bad(void **state)
+{
+	struct perphecy_tuple t[4];
+	struct perphecy_cv_opts opts;
+	struct perphecy_cv_result r;
+	char *msg;
+	(void)state;
+
+	t[0] = delnew(true, 1, 1, 5);
+	t[1] = delnew(false, 0, 1, 5);
+	perphecy_cv_opts_init(&opts);
+	capture_begin();
+	assert_int_equal(perphecy_cross_validate(t, 2, &opts, &r), RP_EINPUT);
+	msg = capture_end();
+	assert_contains(msg, "at least 2 commits");
+	free(msg);
+	t[2] = delnew(true, 1, 1, 6);
+	opts.k = 1;
+	capture_begin();
+	assert_int_equal(perphecy_cross_validate(t, 3, &opts, &r), RP_EINPUT);
+	msg = capture_end();
+	assert_contains(msg, "k >= 2");
+	free(msg);
+	opts.k = 2;
+	assert_int_equal(perphecy_cross_validate(t, 3, &opts, &r), RP_OK);
+	perphecy_cv_result_release(&r);
+}
+
+/* ---- serialisation ---- */
+
+static void assert_same_predictor(const struct perphecy_predictor *a,
+				  const struct perphecy_predictor *b)
+{
+	assert_int_equal(a->nr, b->nr);
+	for (size_t k = 0; k < a->nr; k++)
+		assert_indicator(b, k, a->ind[k].tmpl, a->ind[k].threshold);
+	assert_int_equal(a->no_hits, b->no_hits);
+	assert_int_equal(a->nr_hits, b->nr_hits);
+	assert_int_equal(a->nr_misses, b->nr_misses);
+	assert_int_equal(a->nr_uncovered, b->nr_uncovered);
+}
+
+static void test_json_round_trip(void **state)
+{
+	struct perphecy_tuple t[3];
+	struct perphecy_predictor p, q;
+	char *text, *again;
+	(void)state;
+
+	table2(t);
+	assert_int_equal(perphecy_train(t, 3, PERPHECY_ALL_TEMPLATES, &p), RP_OK);
+	text = perphecy_predictor_to_json(&p);
+	assert_string_equal(text,
+			    "{\"version\":1,\"no_hits\":false,\"hits\":2,\"misses\":1,"
+			    "\"uncovered\":0,\"indicators\":[{\"template\":\"new_func\","
+			    "\"threshold\":9},{\"template\":\"del_func\",\"threshold\":10}]}");
+	assert_int_equal(perphecy_predictor_from_json(text, "test", &q), RP_OK);
+	assert_same_predictor(&p, &q);
+	again = perphecy_predictor_to_json(&q);
+	assert_string_equal(text, again);
+	free(again);
+	free(text);
+
+	/* every template, and the trivial predictor */
+	perphecy_predictor_init(&p);
+	for (int k = PERPHECY_NR_TEMPLATES - 1; k >= 0; k--)
+		assert_int_equal(perphecy_predictor_add(&p, (enum perphecy_template)k, 7 + k),
+				 RP_OK);
+	p.nr_hits = 3;
+	p.nr_uncovered = 1;
+	text = perphecy_predictor_to_json(&p);
+	assert_int_equal(perphecy_predictor_from_json(text, "test", &q), RP_OK);
+	assert_same_predictor(&p, &q);
+	free(text);
+
+	t[0].hit = t[2].hit = false;
+	assert_int_equal(perphecy_train(t, 3, PERPHECY_ALL_TEMPLATES, &p), RP_OK);
+	text = perphecy_predictor_to_json(&p);
+	assert_int_equal(perphecy_predictor_from_json(text, "test", &q), RP_OK);
+	assert_true(q.no_hits);
+	assert_same_predictor(&p, &q);
+	free(text);
+
+	/* pretty-printed, members in another order: still read */
+	assert_int_equal(
+	    perphecy_predictor_from_json("{\n \"indicators\": [ {\"threshold\": 5, \"template\": "
+					 "\"top_chg_by_instr\"} ],\n \"version\": 1\n}",
+					 "test", &q),
+	    RP_OK);
+	assert_int_equal(q.nr, 1);
+	assert_indicator(&q, 0, PERPHECY_TOP_CHG_BY_INSTR, 5);
+}
+
+static void test_json_bad(void **state)
+{
+	static const struct {
+		const char *text, *message;
+	} bad[] = {
+	    {"", "invalid JSON"},
+	    {"{\"version\":1,\"indicators\":[}", "p.json:1:"},
+	    {"[]", "JSON object"},
+	    {"{\"indicators\":[]}", "version"},
+	    {"{\"version\":2,\"indicators\":[]}", "version"},
+	    {"{\"version\":1}", "\"indicators\" must be an array"},
+	    {"{\"version\":1,\"indicators\":{}}", "\"indicators\" must be an array"},
+	    {"{\"version\":1,\"indicators\":[3]}", "indicator 0 is not an object"},
+	    {"{\"version\":1,\"indicators\":[{\"template\":\"fast_func\",\"threshold\":1}]}",
+	     "unknown template \"fast_func\""},
+	    {"{\"version\":1,\"indicators\":[{\"threshold\":1}]}", "(missing)"},
+	    {"{\"version\":1,\"indicators\":[{\"template\":\"del_func\",\"threshold\":1.5}]}",
+	     "must be an integer"},
+	    {"{\"version\":1,\"indicators\":[{\"template\":\"del_func\",\"threshold\":-1}]}",
+	     "outside"},
+	    {"{\"version\":1,\"indicators\":[{\"template\":\"top_chg_by_call\","
+	     "\"threshold\":101}]}",
+	     "outside [0, 100]"},
+	    {"{\"version\":1,\"indicators\":[{\"template\":\"del_func\",\"threshold\":1},"
+	     "{\"template\":\"del_func\",\"threshold\":2}]}",
+	     "appears twice"},
+	    {"{\"version\":1,\"no_hits\":true,\"indicators\":[{\"template\":\"del_func\","
+	     "\"threshold\":1}]}",
+	     "no_hits"},
+	    {"{\"version\":1,\"no_hits\":1,\"indicators\":[]}", "true or false"},
+	    {"{\"version\":1,\"hits\":-3,\"indicators\":[]}", "\"hits\""},
+	    {"{\"version\":1,\"version\":1,\"indicators\":[]}", "duplicate"},
+	};
+	struct perphecy_predictor q;
+	(void)state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char *msg;
+		capture_begin();
+		int ret = perphecy_predictor_from_json(bad[i].text, "p.json", &q);
+		msg = capture_end();
+		if (ret != RP_EINPUT)
+			fail_msg("case %zu (%s): returned %d", i, bad[i].text, ret);
+		assert_contains(msg, "p.json");
+		assert_contains(msg, bad[i].message);
+		/* one line */
+		assert_true(strchr(msg, '\n') == msg + strlen(msg) - 1);
+		free(msg);
+		assert_int_equal(q.nr, 0);
+		assert_false(q.no_hits);
+	}
+	capture_begin();
+	assert_int_equal(perphecy_predictor_from_json(NULL, NULL, &q), RP_EINPUT);
+	free(capture_end());
+}
+
+/* ---- bad input ---- */
+
+static void test_bad_input(void **state)
+{
+	struct perphecy_tuple t[2];
+	struct perphecy_predictor p;
+	struct perphecy_static s;
+	struct perphecy_profile prof;
+	static const struct {
+		enum perphecy_template tmpl;
+		double value;
+	} bad_values[] = {
+	    {PERPHECY_DEL_FUNC, -1},
+	    {PERPHECY_NEW_FUNC, INFINITY},
+	    {PERPHECY_TOP_CHG_LEN, 2e12},
+	    {PERPHECY_TOP_CHG_BY_CALL, 0},
+	    {PERPHECY_TOP_CHG_BY_INSTR, 100.5},
+	    {PERPHECY_TOP_CALL_CHG_10, -5},
+	};
+	char *msg;
+	(void)state;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad_values); i++) {
+		t[0] = delnew(true, 1, 1, 1);
+		t[1] = delnew(false, 0, 0, 2);
+		t[1].values.v[bad_values[i].tmpl] = bad_values[i].value;
+		capture_begin();
+		assert_int_equal(perphecy_train(t, 2, PERPHECY_ALL_TEMPLATES, &p), RP_EINPUT);
+		msg = capture_end();
+		assert_contains(msg, "training tuple 1 (commit 2");
+		assert_contains(msg, perphecy_template_label(bad_values[i].tmpl));
+		free(msg);
+		assert_int_equal(p.nr, 0);
+	}
+	t[1] = delnew(false, 0, 0, 2);
+	capture_begin();
+	assert_int_equal(perphecy_train(t, 2, 0, &p), RP_EINPUT);
+	msg = capture_end();
+	assert_contains(msg, "no indicator template");
+	free(msg);
+
+	/* predictors */
+	perphecy_predictor_init(&p);
+	capture_begin();
+	assert_int_equal(perphecy_predictor_add(&p, PERPHECY_NR_TEMPLATES, 1), RP_EINPUT);
+	assert_int_equal(perphecy_predictor_add(&p, PERPHECY_DEL_FUNC, -1), RP_EINPUT);
+	assert_int_equal(perphecy_predictor_add(&p, PERPHECY_TOP_CHG_BY_CALL, 101), RP_EINPUT);
+	free(capture_end());
+	assert_int_equal(p.nr, 0);
+	/* the same template twice keeps the less selective threshold */
+	assert_int_equal(perphecy_predictor_add(&p, PERPHECY_DEL_FUNC, 10), RP_OK);
+	assert_int_equal(perphecy_predictor_add(&p, PERPHECY_DEL_FUNC, 5), RP_OK);
+	assert_int_equal(perphecy_predictor_add(&p, PERPHECY_DEL_FUNC, 7), RP_OK);
+	assert_int_equal(perphecy_predictor_add(&p, PERPHECY_TOP_CHG_BY_CALL, 5), RP_OK);
+	assert_int_equal(perphecy_predictor_add(&p, PERPHECY_TOP_CHG_BY_CALL, 20), RP_OK);
+	assert_int_equal(p.nr, 2);
+	assert_indicator(&p, 0, PERPHECY_DEL_FUNC, 5);
+	assert_indicator(&p, 1, PERPHECY_TOP_CHG_BY_CALL, 20);
+
+	/* static and dynamic data */
+	perphecy_static_init(&s);
+	capture_begin();
+	assert_int_equal(perphecy_static_add(&s, PERPHECY_DELETED, NULL, 0), RP_EINPUT);
+	assert_int_equal(perphecy_static_add(&s, PERPHECY_MODIFIED, "", 1), RP_EINPUT);
+	assert_int_equal(perphecy_static_add(&s, PERPHECY_MODIFIED, "f", NAN), RP_EINPUT);
+	assert_int_equal(perphecy_static_add(&s, PERPHECY_MODIFIED, "f", INFINITY), RP_EINPUT);
+	assert_int_equal(perphecy_static_add(&s, (enum perphecy_change)7, "f", 1), RP_EINPUT);
+	msg = capture_end();
+	assert_contains(msg, "modified function f");
+	free(msg);
+	assert_int_equal(s.nr_funcs, 0);
+	assert_int_equal(perphecy_static_add(&s, PERPHECY_MODIFIED, "f", -30), RP_OK);
+	assert_near(s.funcs[0].len_pct, 30);
+	assert_int_equal(perphecy_static_add(&s, PERPHECY_ADDED, NULL, 0), RP_OK);
+	assert_int_equal(s.nr_added, 1);
+	perphecy_static_release(&s);
+
+	perphecy_profile_init(&prof, "parse", PERPHECY_COST_INSTRUCTIONS);
+	capture_begin();
+	assert_int_equal(perphecy_profile_add(&prof, "", 1, 1), RP_EINPUT);
+	assert_int_equal(perphecy_profile_add(&prof, NULL, 1, 1), RP_EINPUT);
+	msg = capture_end();
+	assert_contains(msg, "benchmark parse");
+	free(msg);
+	assert_int_equal(prof.nr, 0);
+	assert_null(perphecy_profile_find(&prof, "x"));
+	perphecy_profile_release(&prof);
+
+	/* names */
+	enum perphecy_template tmpl;
+	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++) {
+		assert_int_equal(
+		    perphecy_template_parse(perphecy_template_id((enum perphecy_template)k), &tmpl),
+		    0);
+		assert_int_equal(tmpl, k);
+	}
+	assert_int_equal(perphecy_template_parse("nope", &tmpl), -1);
+	assert_int_equal(perphecy_template_parse(NULL, &tmpl), -1);
+}
+
+static void test_format(void **state)
+{
+	static const struct {
+		struct perphecy_indicator ind;
+		const char *text;
+	} cases[] = {
+	    {{PERPHECY_DEL_FUNC, 10}, "Del Func >= 10"},
+	    {{PERPHECY_NEW_FUNC, 9}, "New Func >= 9"},
+	    {{PERPHECY_REACHED_DEL_FUNC, 1}, "Reached Del Func >= 1"},
+	    {{PERPHECY_TOP_CHG_BY_CALL, 5}, "Top Chg by Call 5%"},
+	    {{PERPHECY_TOP_CALL_CHG_10, 5}, "Top 5% by Call Chg by >= 10%"},
+	    {{PERPHECY_TOP_CHG_BY_INSTR, 65}, "Top Chg by Instr 65%"},
+	    {{PERPHECY_TOP_CHG_LEN, 12}, "Top Chg Len >= 12%"},
+	    {{PERPHECY_TOP_REACHED_CHG_LEN, 3}, "Top Reached Chg Len >= 3%"},
+	};
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct strbuf sb = STRBUF_INIT;
+		perphecy_indicator_format(&cases[i].ind, &sb);
+		assert_string_equal(sb.buf, cases[i].text);
+		strbuf_release(&sb);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_table2_rates),
+	    cmocka_unit_test(test_table2_algorithm1),
+	    cmocka_unit_test(test_algorithm1_greedy_order),
+	    cmocka_unit_test(test_algorithm1_not_optimal),
+	    cmocka_unit_test(test_algorithm1_rank_direction),
+	    cmocka_unit_test(test_algorithm1_uncovered),
+	    cmocka_unit_test(test_no_hits_no_tuples),
+	    cmocka_unit_test(test_static_from_bindiff),
+	    cmocka_unit_test(test_indicator_values),
+	    cmocka_unit_test(test_profile),
+	    cmocka_unit_test_setup_teardown(test_static_real_builds, builds_setup, builds_teardown),
+	    cmocka_unit_test(test_cross_validation),
+	    cmocka_unit_test(test_cross_validation_seeds),
+	    cmocka_unit_test(test_cross_validation_bad),
+	    cmocka_unit_test(test_json_round_trip),
+	    cmocka_unit_test(test_json_bad),
+	    cmocka_unit_test(test_bad_input),
+	    cmocka_unit_test(test_format),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
