@@ -31,6 +31,7 @@ static void bench_defaults(struct bench_config *b)
 	b->max_runs = 30;
 	b->warmup = 1;
 	b->profile_runs = 3;
+	b->sample_interval_ns = 100 * 1000000LL;
 }
 
 static void bench_release(struct bench_config *b)
@@ -63,6 +64,7 @@ static void bench_copy_defaults(struct bench_config *dst, const struct bench_con
 	dst->time_budget_ns = def->time_budget_ns;
 	dst->profiles = def->profiles;
 	dst->profile_runs = def->profile_runs;
+	dst->sample_interval_ns = def->sample_interval_ns;
 }
 
 void config_init(struct config *cfg)
@@ -333,7 +335,10 @@ static int parse_profiles(const char *value, unsigned *out)
 	static const struct {
 		const char *name;
 		unsigned bit;
-	} kinds[] = { { "cct", PROFILE_CCT }, { "io", PROFILE_IO }, { "none", 0 } };
+	} kinds[] = { { "cct", PROFILE_CCT },
+		      { "io", PROFILE_IO },
+		      { "counters", PROFILE_COUNTERS },
+		      { "none", 0 } };
 	unsigned bits = 0;
 	const char *p = value;
 	while (*p) {
@@ -405,7 +410,13 @@ static int bench_set(struct bench_config *b, const char *key, const char *value,
 		if (parse_profiles(value, &b->profiles))
 			return bad_value(origin, key, value,
 					 "'cct' (calling context tree), 'io' (writes per "
-					 "stack trace), both as 'cct, io', or 'none'");
+					 "stack trace), 'counters' (sampled counters), a list "
+					 "such as 'cct, io', or 'none'");
+	} else if (!strcmp(key, "sample-interval")) {
+		if (parse_duration(value, &b->sample_interval_ns) ||
+		    b->sample_interval_ns < 10 * 1000000LL ||
+		    b->sample_interval_ns > 3600 * 1000000000LL)
+			return bad_value(origin, key, value, "a duration from 10ms to 1h, such as 100ms");
 	} else if (!strcmp(key, "profile-runs")) {
 		uint64_t v;
 		if (parse_u64(value, &v) || v < 1 || v > 100)
@@ -719,11 +730,16 @@ static const char config_template[] =
 	"timeout = auto\n"
 	"; Stop sampling a benchmark after this long (none = only the run budget).\n"
 	"time-budget = none\n"
-	"; Extra runs that profile the program after the timing runs (never mixed with them):\n"
-	"; cct = a calling context tree per side, differenced under the verdict. none = off.\n"
+	"; Profiles of the program, shown under the verdict; a list such as `cct, io`:\n"
+	";   cct = extra runs with a calling context tree per side, differenced;\n"
+	";   io = extra traced runs, the writes per stack trace compared (SPECTRAPERF);\n"
+	";   counters = counters sampled during the timing runs, control charts.\n"
+	"; none = off.\n"
 	"profile = none\n"
-	"; Profiled runs per side.\n"
+	"; Profiled (cct) or traced (io) runs per side, after the timing runs.\n"
 	"profile-runs = 3\n"
+	"; profile = counters: how often the counters are sampled.\n"
+	"sample-interval = 100ms\n"
 	"; Confidence level of the verdict is 1 - alpha.\n"
 	"alpha = 0.01\n"
 	"\n"

@@ -33,6 +33,7 @@ struct reported_metric {
 enum bench_profile {
 	PROFILE_CCT = 1u << 0, /* calling context tree: runtime/ preloaded, instrumented build */
 	PROFILE_IO = 1u << 1,  /* write system calls per stack trace: traced runs, plain build */
+	PROFILE_COUNTERS = 1u << 2, /* counters sampled during the timing runs: control charts */
 };
 
 enum bench_format {
@@ -57,6 +58,7 @@ struct bench_config {
 	enum bench_format format;
 	unsigned profiles;   /* PROFILE_* bits: extra profiled runs after the timing runs */
 	size_t profile_runs; /* profiled runs per side (default 3) */
+	ns_t sample_interval_ns; /* profile = counters: sampling period (default 100 ms) */
 	/* a case of a gbench benchmark (set by compare, not by the file): its metrics */
 	const struct metric_def **case_defs;
 	size_t nr_case_defs;

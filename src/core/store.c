@@ -85,6 +85,26 @@ static const char *const migrations[] = {
 	"  kind TEXT NOT NULL, status TEXT NOT NULL, detail TEXT,"
 	"  path TEXT NOT NULL, log_path TEXT, started_at INTEGER NOT NULL);"
 	"CREATE INDEX profiles_by_build ON profiles(build_id, benchmark_id, machine_id, kind);",
+	/* 2 -> 3: counter series of runs (profile = counters), dynamic data per (build,
+	 * benchmark) for the predictor, and trained predictors. */
+	"CREATE TABLE run_counters("
+	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  counter TEXT NOT NULL, unit TEXT, n INTEGER NOT NULL, samples BLOB NOT NULL,"
+	"  PRIMARY KEY(run_id, counter)) WITHOUT ROWID;"
+	"CREATE TABLE dynamic_profiles("
+	"  id INTEGER PRIMARY KEY,"
+	"  build_id INTEGER NOT NULL REFERENCES builds(id),"
+	"  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id),"
+	"  source TEXT NOT NULL, cost TEXT NOT NULL, path TEXT, created_at INTEGER NOT NULL,"
+	"  UNIQUE(build_id, benchmark_id));"
+	"CREATE TABLE dynamic_functions("
+	"  profile_id INTEGER NOT NULL REFERENCES dynamic_profiles(id) ON DELETE CASCADE,"
+	"  name TEXT NOT NULL, calls INTEGER NOT NULL, cost REAL NOT NULL,"
+	"  PRIMARY KEY(profile_id, name)) WITHOUT ROWID;"
+	"CREATE TABLE predictors("
+	"  id INTEGER PRIMARY KEY, scope TEXT NOT NULL, model TEXT NOT NULL,"
+	"  nr_tuples INTEGER NOT NULL, nr_hits INTEGER NOT NULL, tuples TEXT,"
+	"  trained_at INTEGER NOT NULL);",
 };
 
 static int db_error(struct store *st, const char *what)

@@ -15,7 +15,7 @@
  */
 struct store;
 
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 /*
  * Opens (creating and migrating as needed) the database at path. Returns 0, RP_EINPUT when
