@@ -524,7 +524,7 @@ out:
 	return ret;
 }
 
-static void bind_filter(sqlite3_stmt *stmt, const struct store_run_filter *f)
+void store_bind_filter(sqlite3_stmt *stmt, const struct store_run_filter *f)
 {
 	char side[2] = { f->side, 0 };
 	sqlite3_bind_int64(stmt, 1, f->side == 'A' ? f->base_build : f->target_build);
@@ -536,10 +536,7 @@ static void bind_filter(sqlite3_stmt *stmt, const struct store_run_filter *f)
 	sqlite3_bind_int64(stmt, 7, f->target_build);
 }
 
-#define FILTER_SQL                                                                         \
-	" r.build_id = ?1 AND r.benchmark_id = ?2 AND r.machine_id = ?3 AND r.warmup = 0"  \
-	" AND r.side = ?5 AND (?4 = 0 OR r.comparison_id = ?4) AND r.comparison_id IN"     \
-	" (SELECT id FROM comparisons WHERE base_build = ?6 AND target_build = ?7)"
+#define FILTER_SQL STORE_FILTER_SQL
 
 int store_run_values(struct store *st, const struct store_run_filter *f, const char *metric,
 		     double **values, size_t *n)
@@ -553,7 +550,7 @@ int store_run_values(struct store *st, const struct store_run_filter *f, const c
 	*n = 0;
 	if (!stmt)
 		return RP_EINTERNAL;
-	bind_filter(stmt, f);
+	store_bind_filter(stmt, f);
 	bind_text(stmt, 8, metric);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		ALLOC_GROW(*values, *n + 1, alloc);
@@ -590,7 +587,7 @@ int store_run_pairs(struct store *st, const struct store_run_filter *f, const ch
 			   " ORDER BY r.id");
 	if (!stmt)
 		return RP_EINTERNAL;
-	bind_filter(stmt, &fa);
+	store_bind_filter(stmt, &fa);
 	bind_text(stmt, 8, metric);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		ALLOC_GROW(*a, *n + 1, alloc);
@@ -618,7 +615,7 @@ int store_run_counts(struct store *st, const struct store_run_filter *f, size_t 
 	int rc;
 	if (!stmt)
 		return RP_EINTERNAL;
-	bind_filter(stmt, f);
+	store_bind_filter(stmt, f);
 	rc = sqlite3_step(stmt);
 	if (rc == SQLITE_ROW) {
 		*ok = (size_t)sqlite3_column_int64(stmt, 0);

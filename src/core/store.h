@@ -3,6 +3,7 @@
 
 #include "analysis/verdict.h"
 #include "collect/machine.h"
+#include "collect/sampler.h"
 #include "collect/proc.h"
 #include "util/common.h"
 
@@ -200,5 +201,33 @@ int store_profiles_of_revision(struct store *st, const char *sha, const char *be
 			       const char *kind, struct store_profile **out, size_t *n);
 
 void store_profiles_free(struct store_profile *p, size_t n);
+
+/*
+ * Counter series of runs (profile = counters, docs/counters.md). store_run_counters_save()
+ * stores every series of rs for a run (replacing series of the same names). Returns 0 or
+ * RP_EINTERNAL.
+ */
+int store_run_counters_save(struct store *st, int64_t run_id, const struct run_samples *rs);
+
+/* A run with its counter series. */
+struct store_counter_run {
+	int64_t run_id, comparison_id;
+	char side; /* 'A' or 'B' */
+	struct run_samples samples;
+};
+
+/*
+ * The successful runs selected by f that have counter series, oldest first (free with
+ * store_counter_runs_free()). Returns 0 or RP_EINTERNAL.
+ */
+int store_run_counters(struct store *st, const struct store_run_filter *f,
+		       struct store_counter_run **out, size_t *n);
+/*
+ * The successful non-warm-up runs of benchmark `bench` at revision `sha` that have counter
+ * series: those of the build of the latest such run. None is not an error (*n = 0).
+ */
+int store_counter_runs_of_revision(struct store *st, const char *sha, const char *bench,
+				   struct store_counter_run **out, size_t *n);
+void store_counter_runs_free(struct store_counter_run *runs, size_t n);
 
 #endif
