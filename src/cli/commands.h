@@ -23,6 +23,7 @@ int cmd_help(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_init(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_chart(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
 extern const struct command_help bindiff_help;
@@ -32,6 +33,7 @@ extern const struct command_help help_help;
 extern const struct command_help import_help;
 extern const struct command_help init_help;
 extern const struct command_help profile_help;
+extern const struct command_help chart_help;
 extern const struct command_help version_help;
 
 #endif

@@ -1,0 +1,348 @@
+/* revperf chart: control charts of counters, baseline runs against target runs. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/control_chart.h"
+#include "cli/commands.h"
+#include "core/build.h"
+#include "core/counters_chart.h"
+#include "core/counters_csv.h"
+#include "core/revision.h"
+#include "core/store.h"
+#include "report/chart_report.h"
+#include "util/common.h"
+
+static struct {
+	const char *baseline_unused, *target_unused; /* parsed before parse_options() */
+	const char *bench, *state_dir, *load, *limits, *period, *format, *out, *svg;
+	const char *bad, *run_threshold;
+	bool no_filter, no_scaling, runs;
+} o;
+
+static const struct option chart_options[] = {
+    {OPT_STRING, 0, "baseline", "SRC...",
+     "the baseline: CSV files and/or revisions (with "
+     "--bench), one or more",
+     &o.baseline_unused, NULL},
+    {OPT_STRING, 0, "target", "SRC...", "the target, likewise", &o.target_unused, NULL},
+    {OPT_STRING, 'b', "bench", "NAME", "the benchmark whose stored runs a revision means", &o.bench,
+     NULL},
+    {OPT_STRING, 0, "state-dir", "DIR",
+     "where the results are (default .revperf/ at the "
+     "repository root)",
+     &o.state_dir, NULL},
+    {OPT_STRING, 0, "load", "COUNTER",
+     "scale the target to the baseline's load, this "
+     "counter (e.g. requests_per_s)",
+     &o.load, NULL},
+    {OPT_STRING, 0, "limits", "L", "5/95 (default), 1/99, 10/90 or 3sd", &o.limits, NULL},
+    {OPT_STRING, 0, "period", "SECONDS", "load-scaling period (1)", &o.period, NULL},
+    {OPT_FLAG, 0, "no-filter", NULL, "no bimodal filter (idle-time samples are kept)", &o.no_filter,
+     NULL},
+    {OPT_FLAG, 0, "no-scaling", NULL, "no load scaling even with --load", &o.no_scaling, NULL},
+    {OPT_FLAG, 0, "runs", NULL, "also score each target run on its own", &o.runs, NULL},
+    {OPT_STRING, 0, "run-threshold", "T",
+     "with --runs: a run is bad when its largest "
+     "violation ratio exceeds T (0-1; default: any "
+     "counter above its threshold)",
+     &o.run_threshold, NULL},
+    {OPT_STRING, 0, "label-bad", "TEXT",
+     "with --runs: target runs whose name contains "
+     "TEXT are known bad: precision and recall",
+     &o.bad, NULL},
+    {OPT_STRING, 'f', "format", "FMT", "text (default), json or markdown", &o.format, NULL},
+    {OPT_STRING, 'o', "out", "FILE", "write the report to FILE instead of stdout", &o.out, NULL},
+    {OPT_STRING, 0, "svg", "DIR", "write one SVG control chart per counter into DIR", &o.svg, NULL},
+    OPT_END_MARKER,
+};
+static const char *const chart_usage[] = {"chart [options] --baseline SRC... --target SRC...",
+					  NULL};
+const struct command_help chart_help = {
+    "chart",
+    chart_usage,
+    "Control charts (METHODS.md section 4): the control limits of every counter from the\n"
+    "pooled samples of the baseline runs (CL the median, LCL/UCL percentiles), the share\n"
+    "of target samples outside them (the violation ratio), a threshold per counter from\n"
+    "the baseline runs themselves (each scored against the others: the largest ratio),\n"
+    "and the counters out of control, ordered by ratio minus threshold. A source is a CSV\n"
+    "file (timestamp,counter,value and optionally run; one run per file or per run name)\n"
+    "or, with --bench, a revision whose runs `compare` sampled (profile = counters). With\n"
+    "--load the target is scaled to the baseline's load by a least-squares fit over the\n"
+    "baseline's periods; a bimodal baseline (idle and busy) loses its idle mode first.\n"
+    "See docs/counters.md.\n"
+    "Exit status: 0 every counter in control, 1 some out of control, 2 usage or input\n"
+    "error (a file and line, a NaN, a revision without sampled runs), 3 internal failure.",
+    chart_options,
+};
+
+/* Pulls `--baseline A B ... --target C D ...` out of argv; the rest goes to parse_options. */
+static int split_sides(int argc, char **argv, char ***rest, int *nr_rest, char ***side,
+		       int nr_side[2])
+{
+	int cur = -1;
+
+	*rest = xcalloc((size_t)argc + 1, sizeof(**rest));
+	side[0] = xcalloc((size_t)argc + 1, sizeof(**side));
+	side[1] = xcalloc((size_t)argc + 1, sizeof(**side));
+	nr_side[0] = nr_side[1] = 0;
+	(*rest)[0] = argv[0];
+	*nr_rest = 1;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--baseline") || !strcmp(argv[i], "--target")) {
+			cur = !strcmp(argv[i], "--target");
+			continue;
+		}
+		if (!strncmp(argv[i], "--baseline=", 11) || !strncmp(argv[i], "--target=", 9)) {
+			int s = argv[i][2] == 't';
+			side[s][nr_side[s]++] = strchr(argv[i], '=') + 1;
+			cur = -1;
+			continue;
+		}
+		if (cur >= 0 && argv[i][0] != '-') {
+			side[cur][nr_side[cur]++] = argv[i];
+			continue;
+		}
+		cur = -1;
+		(*rest)[(*nr_rest)++] = argv[i];
+	}
+	return 0;
+}
+
+struct chart_ctx {
+	struct repo *repo;
+	struct state_dir sd;
+	struct store *st;
+};
+
+static int open_store(struct chart_ctx *c)
+{
+	char cwd[4096];
+	int err;
+
+	if (c->st)
+		return 0;
+	if (!getcwd(cwd, sizeof(cwd))) {
+		error("cannot read the current directory: %s", strerror(errno));
+		return RP_EINTERNAL;
+	}
+	if ((err = repo_open(cwd, &c->repo)) ||
+	    (err = state_dir_open(repo_workdir(c->repo), o.state_dir, &c->sd)) ||
+	    (err = store_open(c->sd.db_path, &c->st)))
+		return err;
+	return 0;
+}
+
+/* Adds the runs of one source to a side; *what describes the side for the labels. */
+static int add_source(struct chart_ctx *c, struct cchart_input *in, enum cchart_side side,
+		      const char *src, struct strbuf *what)
+{
+	int err;
+
+	if (what->len)
+		strbuf_addstr(what, ", ");
+	if (!access(src, F_OK)) {
+		struct counters_csv_run *runs = NULL;
+		size_t nr = 0, alloc = 0;
+		err = counters_csv_read(src, &runs, &nr, &alloc);
+		for (size_t i = 0; i < nr && !err; i++)
+			err = counters_input_add(in, side, runs[i].name, &runs[i].samples);
+		counters_csv_runs_free(runs, nr);
+		strbuf_addstr(what, src);
+		return err;
+	}
+	if (!o.bench) {
+		error("'%s' is not a file; to chart a revision's sampled runs, name the benchmark "
+		      "with --bench",
+		      src);
+		return RP_EINPUT;
+	}
+	if ((err = open_store(c)))
+		return err;
+	{
+		struct revision rev = {0};
+		struct store_counter_run *runs = NULL;
+		size_t n = 0;
+		struct strbuf name = STRBUF_INIT;
+
+		if ((err = repo_resolve(c->repo, src, &rev)))
+			return err;
+		err = store_counter_runs_of_revision(c->st, rev.sha, o.bench, &runs, &n);
+		if (!err && !n) {
+			error(
+			    "no sampled run of benchmark '%s' at %s (%.12s): run `revperf compare` "
+			    "with profile = counters first",
+			    o.bench, src, rev.sha);
+			err = RP_EINPUT;
+		}
+		for (size_t i = 0; i < n && !err; i++) {
+			strbuf_reset(&name);
+			strbuf_addf(&name, "%s run %lld", src, (long long)runs[i].run_id);
+			err = counters_input_add(in, side, name.buf, &runs[i].samples);
+		}
+		strbuf_addf(what, "%s (%.12s, %zu runs)", src, rev.sha, n);
+		strbuf_release(&name);
+		store_counter_runs_free(runs, n);
+		revision_release(&rev);
+	}
+	return err;
+}
+
+static int parse_fraction(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int cmd_chart(int argc, char **argv)
+{
+	char **rest = NULL, **side[2] = {NULL, NULL};
+	int nr_rest, nr_side[2], n, err, ret = EXIT_USAGE;
+	struct chart_ctx c = {0};
+	struct cchart_input in;
+	struct cchart_opts opts;
+	struct cchart_result res = {0};
+	struct cchart_run_score *scores = NULL;
+	struct strbuf what[2] = {STRBUF_INIT, STRBUF_INIT};
+	struct chart_labels lab;
+	enum { TEXT, JSON, MARKDOWN } format = TEXT;
+	const char *args[1];
+	double run_t = NAN;
+	FILE *f = stdout;
+
+	memset(&o, 0, sizeof(o));
+	cchart_input_init(&in);
+	cchart_opts_init(&opts);
+	split_sides(argc, argv, &rest, &nr_rest, side, nr_side);
+	n = parse_options(nr_rest, rest, &chart_help, args, 0);
+	if (n == -2) {
+		ret = EXIT_OK;
+		goto out;
+	}
+	if (n < 0)
+		goto out;
+	if (!nr_side[0] || !nr_side[1]) {
+		usage_error("chart", "expected --baseline SRC... and --target SRC...");
+		goto out;
+	}
+	if (o.format && !strcmp(o.format, "json"))
+		format = JSON;
+	else if (o.format && !strcmp(o.format, "markdown"))
+		format = MARKDOWN;
+	else if (o.format && strcmp(o.format, "text")) {
+		usage_error("chart", "unknown format '%s': use text, json or markdown", o.format);
+		goto out;
+	}
+	if (o.limits && cchart_limits_parse(o.limits, &opts.limits))
+		goto out;
+	if (o.period && parse_fraction(o.period, 1e-3, 1e6, &opts.period_s)) {
+		usage_error("chart", "--period '%s': expected seconds, e.g. 1 or 0.5", o.period);
+		goto out;
+	}
+	if (o.run_threshold && parse_fraction(o.run_threshold, 0, 1, &run_t)) {
+		usage_error("chart", "--run-threshold '%s': expected a ratio from 0 to 1",
+			    o.run_threshold);
+		goto out;
+	}
+	if ((o.run_threshold || o.bad) && !o.runs) {
+		usage_error("chart", "--run-threshold and --label-bad go with --runs");
+		goto out;
+	}
+	opts.bimodal_filter = !o.no_filter;
+	opts.scale_load = !o.no_scaling;
+	if (o.load && (err = cchart_input_set_load(&in, o.load)))
+		goto out;
+	for (int s = 0; s < 2; s++)
+		for (int i = 0; i < nr_side[s]; i++)
+			if ((err = add_source(&c, &in, s ? CCHART_TARGET : CCHART_BASELINE,
+					      side[s][i], &what[s]))) {
+				ret = rp_err_exit_code(err);
+				goto out;
+			}
+	if ((err = cchart_analyze(&in, &opts, &res))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	if (o.runs) {
+		scores = xcalloc(res.nr_target_runs ? res.nr_target_runs : 1, sizeof(*scores));
+		if ((err = cchart_score_runs(
+			 &res, isnan(run_t) ? CCHART_RULE_THRESHOLD : CCHART_RULE_RATIO,
+			 isnan(run_t) ? 0 : run_t, scores))) {
+			ret = rp_err_exit_code(err);
+			goto out;
+		}
+	}
+	lab.baseline = what[0].buf;
+	lab.target = what[1].buf;
+	lab.load = o.load;
+	if (o.svg && (err = chart_report_svg_dir(o.svg, &in, &res, &lab))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	if (o.out && !(f = fopen(o.out, "w"))) {
+		error("cannot create %s: %s", o.out, strerror(errno));
+		f = stdout;
+		goto out;
+	}
+	if (format == JSON) {
+		json_t *root = chart_report_json(&in, &res, &lab, scores);
+		json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+		fputc('\n', f);
+		json_decref(root);
+	} else if (format == MARKDOWN) {
+		chart_report_markdown(f, &res);
+	} else {
+		chart_report_text(f, &res, &lab, "");
+		if (scores)
+			chart_report_runs_text(f, &in, &res, scores, "");
+	}
+	if (scores && o.bad) {
+		const struct cchart_runs *t = &in.side[CCHART_TARGET];
+		bool *pred = xcalloc(t->nr ? t->nr : 1, sizeof(bool));
+		bool *label = xcalloc(t->nr ? t->nr : 1, sizeof(bool));
+		struct cchart_eval ev;
+		for (size_t i = 0; i < t->nr; i++) {
+			pred[i] = scores[i].bad;
+			label[i] = strstr(t->runs[i]->name, o.bad) != NULL;
+		}
+		if (!cchart_evaluate(pred, label, t->nr, &ev))
+			fprintf(format == TEXT ? f : stderr,
+				"precision %.2f, recall %.2f (tp %zu, fp %zu, fn %zu, tn %zu; runs "
+				"labelled bad: names containing '%s')\n",
+				ev.precision, ev.recall, ev.tp, ev.fp, ev.fn, ev.tn, o.bad);
+		free(pred);
+		free(label);
+	}
+	if (ferror(f) || (f != stdout && fclose(f))) {
+		f = stdout;
+		error("cannot write the report: %s", strerror(errno));
+		ret = EXIT_INTERNAL;
+		goto out;
+	}
+	f = stdout;
+	ret = res.nr_out ? EXIT_REGRESSION : EXIT_OK;
+out:
+	if (f != stdout)
+		fclose(f);
+	free(scores);
+	cchart_result_release(&res);
+	cchart_input_release(&in);
+	strbuf_release(&what[0]);
+	strbuf_release(&what[1]);
+	store_close(c.st);
+	state_dir_release(&c.sd);
+	repo_close(c.repo);
+	free(rest);
+	free(side[0]);
+	free(side[1]);
+	return ret;
+}

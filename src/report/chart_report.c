@@ -1,0 +1,396 @@
+/*
+ * Control-chart reports: text, JSON, Markdown and one SVG chart per counter
+ * (docs/counters.md).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/fsutil.h"
+#include "report/chart_report.h"
+#include "util/common.h"
+
+static const char *side_label(const struct chart_labels *l, int side)
+{
+	if (!l)
+		return side ? "target" : "baseline";
+	return side ? l->target : l->baseline;
+}
+
+/* What happened to a counter besides its limits: filter and scaling notes. */
+static void add_notes(struct strbuf *sb, const struct cchart_counter *c)
+{
+	if (c->filtered)
+		strbuf_addf(sb, "%sbimodal: dropped %zu baseline + %zu target samples below %.4g",
+			    sb->len ? "; " : "", c->dropped_base, c->dropped_target, c->cut);
+	if (c->scaling == CCHART_SCALE_DONE)
+		strbuf_addf(sb, "%sscaled to the baseline load (c = %.4g l + %.4g)",
+			    sb->len ? "; " : "", c->alpha, c->beta);
+	else if (c->scaling == CCHART_SCALE_NO_FIT || c->scaling == CCHART_SCALE_BAD_REF)
+		strbuf_addf(sb, "%snot load-scaled: %s", sb->len ? "; " : "",
+			    cchart_scaling_name(c->scaling));
+	if (c->threshold_fallback)
+		strbuf_addf(sb, "%sone baseline run: threshold = its own ratio",
+			    sb->len ? "; " : "");
+}
+
+void chart_report_text(FILE *f, const struct cchart_result *r, const struct chart_labels *l,
+		       const char *indent)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t in_control = 0, other = 0;
+
+	fprintf(f, "%scontrol charts: %s (%zu run%s) against %s (%zu run%s); limits %s", indent,
+		side_label(l, 1), r->nr_target_runs, r->nr_target_runs == 1 ? "" : "s",
+		side_label(l, 0), r->nr_base_runs, r->nr_base_runs == 1 ? "" : "s",
+		cchart_limits_name(r->limits));
+	if (l && l->load)
+		fprintf(f, "; load %s", l->load);
+	fprintf(f, "\n");
+	fprintf(f, "%s  %zu of %zu charted counter%s out of control%s\n", indent, r->nr_out,
+		r->nr_charted, r->nr_charted == 1 ? "" : "s",
+		r->nr_out ? " (by violation ratio - threshold):" : "");
+	if (r->nr_out)
+		fprintf(f, "%s  %-24s %8s %10s %8s %11s %11s %11s  %s\n", indent, "counter",
+			"ratio", "threshold", "excess", "LCL", "CL", "UCL",
+			"target samples outside");
+	for (size_t i = 0; i < r->nr_counters; i++) {
+		const struct cchart_counter *c = &r->counters[i];
+		if (c->status != CCHART_CHARTED) {
+			other++;
+			continue;
+		}
+		if (!c->out_of_control) {
+			in_control++;
+			continue;
+		}
+		fprintf(f, "%s  %-24s %7.1f%% %9.1f%% %+7.1f%% %11.4g %11.4g %11.4g  %zu of %zu\n",
+			indent, c->name, 100 * c->ratio, 100 * c->threshold, 100 * c->excess,
+			c->lcl, c->cl, c->ucl, c->nr_violations, c->nr_target);
+		strbuf_reset(&sb);
+		add_notes(&sb, c);
+		if (sb.len)
+			fprintf(f, "%s      (%s)\n", indent, sb.buf);
+	}
+	if (in_control) {
+		fprintf(f, "%s  in control:", indent);
+		for (size_t i = 0, k = 0; i < r->nr_counters; i++) {
+			const struct cchart_counter *c = &r->counters[i];
+			if (c->status != CCHART_CHARTED || c->out_of_control)
+				continue;
+			fprintf(f, "%s %s %.1f%% <= %.1f%%", k++ ? "," : "", c->name,
+				100 * c->ratio, 100 * c->threshold);
+		}
+		fprintf(f, "\n");
+	}
+	if (other) {
+		fprintf(f, "%s  not charted:", indent);
+		for (size_t i = 0, k = 0; i < r->nr_counters; i++) {
+			const struct cchart_counter *c = &r->counters[i];
+			if (c->status != CCHART_CHARTED)
+				fprintf(f, "%s %s (%s)", k++ ? "," : "", c->name,
+					cchart_status_name(c->status));
+		}
+		fprintf(f, "\n");
+	}
+	strbuf_release(&sb);
+}
+
+void chart_report_runs_text(FILE *f, const struct cchart_input *in, const struct cchart_result *r,
+			    const struct cchart_run_score *scores, const char *indent)
+{
+	const struct cchart_runs *runs = &in->side[CCHART_TARGET];
+
+	fprintf(f, "%s  target runs scored alone:\n", indent);
+	for (size_t i = 0; i < r->nr_target_runs && i < runs->nr; i++) {
+		const struct cchart_run_score *s = &scores[i];
+		fprintf(f, "%s    %-4s %s", indent, s->bad ? "BAD" : "ok", runs->runs[i]->name);
+		if (s->max_counter)
+			fprintf(f, ": %zu counter%s out of control, largest ratio %.1f%% (%s)",
+				s->nr_out, s->nr_out == 1 ? "" : "s", 100 * s->max_ratio,
+				s->max_counter);
+		fprintf(f, "\n");
+	}
+}
+
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *chart_report_json(const struct cchart_input *in, const struct cchart_result *r,
+			  const struct chart_labels *l, const struct cchart_run_score *scores)
+{
+	json_t *root = json_object(), *counters = json_array();
+	struct strbuf sb = STRBUF_INIT;
+
+	json_object_set_new(root, "baseline", json_string(side_label(l, 0)));
+	json_object_set_new(root, "target", json_string(side_label(l, 1)));
+	json_object_set_new(root, "baseline_runs", json_integer((json_int_t)r->nr_base_runs));
+	json_object_set_new(root, "target_runs", json_integer((json_int_t)r->nr_target_runs));
+	json_object_set_new(root, "limits", json_string(cchart_limits_name(r->limits)));
+	json_object_set_new(root, "load_counter",
+			    l && l->load ? json_string(l->load) : json_null());
+	json_object_set_new(root, "period_s", json_real(r->period_s));
+	json_object_set_new(root, "charted", json_integer((json_int_t)r->nr_charted));
+	json_object_set_new(root, "out_of_control", json_integer((json_int_t)r->nr_out));
+	for (size_t i = 0; i < r->nr_counters; i++) {
+		const struct cchart_counter *c = &r->counters[i];
+		json_t *o = json_object(), *loo = json_array(), *runs = json_array();
+		json_object_set_new(o, "counter", json_string(c->name));
+		json_object_set_new(o, "status", json_string(cchart_status_name(c->status)));
+		json_object_set_new(o, "out_of_control", json_boolean(c->out_of_control));
+		if (c->status == CCHART_CHARTED) {
+			json_object_set_new(o, "violation_ratio", num(c->ratio));
+			json_object_set_new(o, "threshold", num(c->threshold));
+			json_object_set_new(o, "excess", num(c->excess));
+			json_object_set_new(o, "threshold_fallback",
+					    json_boolean(c->threshold_fallback));
+			json_object_set_new(o, "lcl", num(c->lcl));
+			json_object_set_new(o, "cl", num(c->cl));
+			json_object_set_new(o, "ucl", num(c->ucl));
+			json_object_set_new(o, "baseline_samples",
+					    json_integer((json_int_t)c->nr_base));
+			json_object_set_new(o, "target_samples",
+					    json_integer((json_int_t)c->nr_target));
+			json_object_set_new(o, "violations",
+					    json_integer((json_int_t)c->nr_violations));
+			json_object_set_new(o, "shapiro_wilk_p", num(c->sw_p));
+			json_object_set_new(o, "modes", json_integer((json_int_t)c->nr_modes));
+			json_object_set_new(o, "filtered", json_boolean(c->filtered));
+			json_object_set_new(o, "cut", num(c->cut));
+			json_object_set_new(o, "dropped_baseline",
+					    json_integer((json_int_t)c->dropped_base));
+			json_object_set_new(o, "dropped_target",
+					    json_integer((json_int_t)c->dropped_target));
+			json_object_set_new(o, "scaling",
+					    json_string(cchart_scaling_name(c->scaling)));
+			json_object_set_new(o, "alpha", num(c->alpha));
+			json_object_set_new(o, "beta", num(c->beta));
+			json_object_set_new(o, "load_ref", num(c->l_ref));
+			for (size_t k = 0; k < r->nr_base_runs; k++)
+				json_array_append_new(loo, num(c->loo_ratio[k]));
+			for (size_t k = 0; k < r->nr_target_runs; k++)
+				json_array_append_new(runs, num(c->run_ratio[k]));
+		}
+		json_object_set_new(o, "leave_one_out_ratios", loo);
+		json_object_set_new(o, "target_run_ratios", runs);
+		json_array_append_new(counters, o);
+	}
+	json_object_set_new(root, "counters", counters);
+	if (scores) {
+		json_t *a = json_array();
+		for (size_t i = 0; i < r->nr_target_runs; i++) {
+			const struct cchart_run_score *s = &scores[i];
+			json_t *o = json_object();
+			const char *name = i < in->side[CCHART_TARGET].nr
+					       ? in->side[CCHART_TARGET].runs[i]->name
+					       : "";
+			json_object_set_new(o, "run", json_string(name));
+			json_object_set_new(o, "bad", json_boolean(s->bad));
+			json_object_set_new(o, "counters_out", json_integer((json_int_t)s->nr_out));
+			json_object_set_new(o, "max_ratio", num(s->max_ratio));
+			json_object_set_new(o, "max_counter",
+					    s->max_counter ? json_string(s->max_counter)
+							   : json_null());
+			json_array_append_new(a, o);
+		}
+		json_object_set_new(root, "target_run_scores", a);
+	}
+	strbuf_release(&sb);
+	return root;
+}
+
+void chart_report_markdown(FILE *f, const struct cchart_result *r)
+{
+	fprintf(f,
+		"%zu of %zu charted counters out of control (limits %s, %zu baseline runs, "
+		"%zu target runs).\n\n",
+		r->nr_out, r->nr_charted, cchart_limits_name(r->limits), r->nr_base_runs,
+		r->nr_target_runs);
+	if (!r->nr_out)
+		return;
+	fprintf(f, "| counter | violation ratio | threshold | LCL | CL | UCL |\n");
+	fprintf(f, "|---|---:|---:|---:|---:|---:|\n");
+	for (size_t i = 0; i < r->nr_counters; i++) {
+		const struct cchart_counter *c = &r->counters[i];
+		if (c->status != CCHART_CHARTED || !c->out_of_control)
+			continue;
+		fputs("| `", f);
+		for (const char *p = c->name; *p; p++)
+			fputc(*p == '`' || *p == '|' ? '_' : *p, f);
+		fprintf(f, "` | %.1f%% | %.1f%% | %.4g | %.4g | %.4g |\n", 100 * c->ratio,
+			100 * c->threshold, c->lcl, c->cl, c->ucl);
+	}
+	fputc('\n', f);
+}
+
+/* ---- SVG ---- */
+
+static void xml_escape(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		default:
+			if ((unsigned char)*s >= 0x20 || *s == '\t')
+				fputc(*s, f);
+		}
+	}
+}
+
+#define SVG_W 900
+#define SVG_H 360
+#define PAD_L 80
+#define PAD_R 20
+#define PAD_T 40
+#define PAD_B 40
+
+int chart_report_svg(FILE *f, const struct cchart_input *in, const struct cchart_result *r,
+		     size_t idx, const struct chart_labels *l)
+{
+	struct cchart_points pts = {0};
+	const struct cchart_counter *c;
+	double ymin, ymax, xmax = 0, *offset;
+	int err;
+
+	if ((err = cchart_chart_points(in, r, idx, &pts))) {
+		cchart_points_release(&pts);
+		return err;
+	}
+	c = &r->counters[idx];
+	/* Target runs side by side: each run's samples from its own first timestamp. */
+	offset = xcalloc(pts.nr_runs ? pts.nr_runs : 1, sizeof(*offset));
+	for (size_t k = 0, i = 0; k < pts.nr_runs; k++) {
+		double span = 0;
+		offset[k] = xmax;
+		for (; i < pts.nr && pts.points[i].run == k; i++)
+			if (isfinite(pts.run_t0_s[k]) && pts.points[i].t_s - pts.run_t0_s[k] > span)
+				span = pts.points[i].t_s - pts.run_t0_s[k];
+		xmax += span + (pts.nr_runs > 1 ? 0.05 * (span + 1e-9) + 1e-9 : 0);
+	}
+	if (xmax <= 0)
+		xmax = 1;
+	ymin = c->lcl;
+	ymax = c->ucl;
+	for (size_t i = 0; i < pts.nr; i++) {
+		if (pts.points[i].value < ymin)
+			ymin = pts.points[i].value;
+		if (pts.points[i].value > ymax)
+			ymax = pts.points[i].value;
+	}
+	if (ymax - ymin <= 0) {
+		ymax += fabs(ymax) * 0.05 + 1;
+		ymin -= fabs(ymin) * 0.05 + 1;
+	} else {
+		double pad = (ymax - ymin) * 0.05;
+		ymax += pad;
+		ymin -= pad;
+	}
+#define X(t) (PAD_L + (t) / xmax * (SVG_W - PAD_L - PAD_R))
+#define Y(v) (PAD_T + (ymax - (v)) / (ymax - ymin) * (SVG_H - PAD_T - PAD_B))
+	fprintf(f,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n",
+		SVG_W, SVG_H, SVG_W, SVG_H);
+	fprintf(f, "<title>");
+	xml_escape(f, c->name);
+	fprintf(f, ": violation ratio %.1f%%, threshold %.1f%%</title>\n", 100 * c->ratio,
+		100 * c->threshold);
+	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
+	fprintf(f, "<text x=\"%d\" y=\"20\" font-size=\"14\" font-weight=\"bold\">", PAD_L);
+	xml_escape(f, c->name);
+	fprintf(f, " %s %.1f%% outside [LCL, UCL], threshold %.1f%%</text>\n",
+		c->out_of_control ? "OUT OF CONTROL:" : "in control:", 100 * c->ratio,
+		100 * c->threshold);
+	/* The baseline band, CL, axes. */
+	fprintf(f,
+		"<rect class=\"band\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" "
+		"fill=\"#dde8f5\"/>\n",
+		PAD_L, Y(c->ucl), SVG_W - PAD_L - PAD_R, Y(c->lcl) - Y(c->ucl));
+	fprintf(f,
+		"<line class=\"cl\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#3a6ea5\" "
+		"stroke-dasharray=\"6 3\"/>\n",
+		PAD_L, SVG_W - PAD_R, Y(c->cl), Y(c->cl));
+	fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">UCL %.4g</text>\n", PAD_L - 4,
+		Y(c->ucl) + 4, c->ucl);
+	fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">CL %.4g</text>\n", PAD_L - 4,
+		Y(c->cl) + 4, c->cl);
+	fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">LCL %.4g</text>\n", PAD_L - 4,
+		Y(c->lcl) + 4, c->lcl);
+	fprintf(f,
+		"<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"black\"/>\n"
+		"<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">target runs, seconds from each "
+		"run's start (%zu run%s)</text>\n",
+		PAD_L, SVG_W - PAD_R, SVG_H - PAD_B, SVG_H - PAD_B, (PAD_L + SVG_W - PAD_R) / 2,
+		SVG_H - 12, pts.nr_runs, pts.nr_runs == 1 ? "" : "s");
+	for (size_t k = 1; k < pts.nr_runs; k++)
+		fprintf(f,
+			"<line class=\"run\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" "
+			"stroke=\"#bbb\"/>\n",
+			X(offset[k]), X(offset[k]), PAD_T, SVG_H - PAD_B);
+	for (size_t i = 0; i < pts.nr; i++) {
+		const struct cchart_point *p = &pts.points[i];
+		double t = offset[p->run] +
+			   (isfinite(pts.run_t0_s[p->run]) ? p->t_s - pts.run_t0_s[p->run] : 0);
+		const char *cls = p->kind == CCHART_POINT_VIOLATION ? "violation"
+				  : p->kind == CCHART_POINT_DROPPED ? "dropped"
+								    : "in";
+		const char *fill = p->kind == CCHART_POINT_VIOLATION ? "#d62728"
+				   : p->kind == CCHART_POINT_DROPPED ? "#cccccc"
+								     : "#1f77b4";
+		fprintf(
+		    f,
+		    "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"%s\" fill=\"%s\"><title>run "
+		    "%u, t %.2f s: %.6g</title></circle>\n",
+		    cls, X(t), Y(p->value), p->kind == CCHART_POINT_VIOLATION ? "3.5" : "2.5", fill,
+		    (unsigned)p->run + 1, p->t_s, p->value);
+	}
+	fprintf(f, "<text x=\"%d\" y=\"%d\" fill=\"#555\">baseline: ", PAD_L + 4, PAD_T - 6);
+	xml_escape(f, side_label(l, 0));
+	fprintf(f, "; target: ");
+	xml_escape(f, side_label(l, 1));
+	fprintf(f, "</text>\n</svg>\n");
+#undef X
+#undef Y
+	free(offset);
+	cchart_points_release(&pts);
+	return ferror(f) ? -1 : 0;
+}
+
+int chart_report_svg_dir(const char *dir, const struct cchart_input *in,
+			 const struct cchart_result *r, const struct chart_labels *l)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret = 0;
+
+	if (mkdir_p(dir))
+		return RP_EINTERNAL;
+	for (size_t i = 0; i < r->nr_counters && !ret; i++) {
+		FILE *f;
+		if (r->counters[i].status != CCHART_CHARTED)
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/", dir);
+		fsutil_add_safe_name(&path, r->counters[i].name);
+		strbuf_addstr(&path, ".svg");
+		if (!(f = fopen(path.buf, "w"))) {
+			error("cannot create %s: %s", path.buf, strerror(errno));
+			ret = RP_EINTERNAL;
+			break;
+		}
+		ret = chart_report_svg(f, in, r, i, l);
+		if (fclose(f) || ret < 0) {
+			error("cannot write %s: %s", path.buf, strerror(errno));
+			ret = RP_EINTERNAL;
+		}
+	}
+	strbuf_release(&path);
+	return ret;
+}
