@@ -339,7 +339,7 @@ int cchart_score_runs(const struct cchart_result *r, enum cchart_rule rule, doub
 			v = c->run_ratio[j];
 			if (isnan(v))
 				continue;
-			if (v > c->threshold)
+			if (v > c->threshold + r->margin)
 				s->nr_out++;
 			/* counters come ranked: the first of equal ratios wins */
 			if (isnan(s->max_ratio) || v > s->max_ratio) {

@@ -126,6 +126,13 @@ struct cchart_opts {
 	bool bimodal_filter;
 	/* A KDE maximum is a mode when its density is >= this share of the highest (0.05). */
 	double mode_min_ratio;
+	/*
+	 * A counter is out of control when its ratio exceeds its threshold by more than this
+	 * (0 .. 1; default 0, METHODS). The threshold is the largest of n leave-one-out ratios,
+	 * which a good run beats by chance with probability about 1 / (n + 1) per counter
+	 * (docs/control-charts.md): with many counters a margin keeps good runs in control.
+	 */
+	double margin;
 	/* Threads charting counters in parallel: 0 = one per online CPU (at most 8), 1 = none. */
 	size_t threads;
 };
@@ -160,7 +167,7 @@ const char *cchart_scaling_name(enum cchart_scaling scaling);
 struct cchart_counter {
 	const char *name; /* owned by the result */
 	enum cchart_status status;
-	bool out_of_control;  /* ratio > threshold */
+	bool out_of_control;  /* ratio > threshold + the options' margin */
 	double ratio;	      /* target violation ratio, 0..1: nr_violations / nr_target */
 	double threshold;     /* max leave-one-out ratio of the baseline runs (see fallback) */
 	double excess;	      /* ratio - threshold: the ranking key */
@@ -197,6 +204,7 @@ struct cchart_counter {
 struct cchart_result {
 	enum cchart_limits limits;
 	double period_s;
+	double margin; /* of the options: out of control = ratio > threshold + margin */
 	size_t nr_base_runs, nr_target_runs; /* runs of the input */
 	/*
 	 * Charted counters first, by excess descending then name, so that the nr_out

@@ -130,6 +130,10 @@ static int check_opts(const struct cchart_opts *o)
 		      o->mode_min_ratio);
 		return RP_EINPUT;
 	}
+	if (!(o->margin >= 0 && o->margin <= 1)) {
+		error("control chart: the margin must be in [0, 1], not %g", o->margin);
+		return RP_EINPUT;
+	}
 	return RP_OK;
 }
 
@@ -568,7 +572,7 @@ static int chart_counter(struct worker *w, size_t idx)
 	if (ret)
 		return ret;
 	c->excess = c->ratio - c->threshold;
-	c->out_of_control = c->ratio > c->threshold;
+	c->out_of_control = c->ratio > c->threshold + a->opts.margin;
 	return RP_OK;
 }
 
@@ -747,6 +751,7 @@ int cchart_analyze(const struct cchart_input *in, const struct cchart_opts *opts
 	}
 	out->limits = a.opts.limits;
 	out->period_s = a.opts.period_s;
+	out->margin = a.opts.margin;
 	out->nr_base_runs = a.nr_base;
 	out->nr_target_runs = a.nr_target;
 	a.scaling = in->load_counter && a.opts.scale_load;

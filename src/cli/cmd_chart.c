@@ -19,8 +19,8 @@
 static struct {
 	const char *baseline_unused, *target_unused; /* parsed before parse_options() */
 	const char *bench, *state_dir, *load, *limits, *period, *format, *out, *svg;
-	const char *bad, *run_threshold;
-	bool no_filter, no_scaling, runs;
+	const char *bad, *run_threshold, *margin;
+	bool no_filter, no_scaling, scale_baseline, runs;
 } o;
 
 static const struct option chart_options[] = {
@@ -44,6 +44,14 @@ static const struct option chart_options[] = {
     {OPT_FLAG, 0, "no-filter", NULL, "no bimodal filter (idle-time samples are kept)", &o.no_filter,
      NULL},
     {OPT_FLAG, 0, "no-scaling", NULL, "no load scaling even with --load", &o.no_scaling, NULL},
+    {OPT_FLAG, 0, "scale-baseline", NULL,
+     "with --load: scale the baseline's samples to its mean load too (METHODS scales the "
+     "target only)",
+     &o.scale_baseline, NULL},
+    {OPT_STRING, 0, "margin", "PCT",
+     "out of control only when the violation ratio exceeds the threshold by more than PCT "
+     "percentage points (default 0)",
+     &o.margin, NULL},
     {OPT_FLAG, 0, "runs", NULL, "also score each target run on its own", &o.runs, NULL},
     {OPT_STRING, 0, "run-threshold", "T",
      "with --runs: a run is bad when its largest "
@@ -248,6 +256,14 @@ int cmd_chart(int argc, char **argv)
 		usage_error("chart", "--period '%s': expected seconds, e.g. 1 or 0.5", o.period);
 		goto out;
 	}
+	if (o.margin) {
+		if (parse_fraction(o.margin, 0, 100, &opts.margin)) {
+			usage_error("chart", "--margin '%s': expected percentage points from 0 to 100",
+				    o.margin);
+			goto out;
+		}
+		opts.margin /= 100;
+	}
 	if (o.run_threshold && parse_fraction(o.run_threshold, 0, 1, &run_t)) {
 		usage_error("chart", "--run-threshold '%s': expected a ratio from 0 to 1",
 			    o.run_threshold);
@@ -259,6 +275,7 @@ int cmd_chart(int argc, char **argv)
 	}
 	opts.bimodal_filter = !o.no_filter;
 	opts.scale_load = !o.no_scaling;
+	opts.scale_baseline = o.scale_baseline;
 	if (o.load && (err = cchart_input_set_load(&in, o.load)))
 		goto out;
 	for (int s = 0; s < 2; s++)

@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <time.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,9 @@
 #include "cli/commands.h"
 #include "collect/cct_run.h"
 #include "collect/iotrace.h"
+#include "collect/sampler.h"
+#include "core/counters_csv.h"
+#include "analysis/stats.h"
 #include "core/config.h"
 #include "core/fsutil.h"
 #include "profile/folded.h"
@@ -20,8 +24,8 @@
 #include "util/common.h"
 
 static struct {
-	bool cct, io, reads, plain, threads;
-	const char *out_dir, *format, *top, *timeout, *out, *depth;
+	bool cct, io, counters, reads, plain, threads;
+	const char *out_dir, *format, *top, *timeout, *out, *depth, *interval;
 } o;
 
 static const struct option profile_options[] = {
@@ -29,6 +33,11 @@ static const struct option profile_options[] = {
 				    "-finstrument-functions)", &o.cct, NULL },
 	{ OPT_FLAG, 0, "io", NULL, "the write system calls per stack trace and file (any "
 				   "program, no rebuild)", &o.io, NULL },
+	{ OPT_FLAG, 0, "counters", NULL, "counters of the process tree sampled during the run, "
+					 "and the revperf-counter lines it prints", &o.counters,
+	  NULL },
+	{ OPT_STRING, 0, "interval", "DURATION", "--counters: the sampling period (100ms)",
+	  &o.interval, NULL },
 	{ OPT_STRING, 'd', "dir", "DIR", "keep the run's profile files (and with --io its output "
 					 "log) in DIR (default: a temporary directory, removed)",
 	  &o.out_dir, NULL },
@@ -50,7 +59,8 @@ static const struct option profile_options[] = {
 	OPT_END_MARKER,
 };
 static const char *const profile_usage[] = { "profile --cct [options] -- COMMAND [ARGS...]",
-					      "profile --io [options] -- COMMAND [ARGS...]", NULL };
+					      "profile --io [options] -- COMMAND [ARGS...]",
+					      "profile --counters [options] -- COMMAND [ARGS...]", NULL };
 const struct command_help profile_help = {
 	"profile", profile_usage,
 	"Runs COMMAND once and profiles it.\n"
@@ -66,6 +76,11 @@ const struct command_help profile_help = {
 	"program's output goes to revperf's stderr, or to DIR/run-N.log with --dir, which\n"
 	"also keeps the profile as DIR/run-N.io.json (N = the first free number, so runs\n"
 	"accumulate) for `revperf diff`.\n"
+	"--counters samples the process tree every 100 ms (--interval): CPU (user, system),\n"
+	"RSS, bytes read and written per second, faults and context switches per second,\n"
+	"threads, processes, plus the `revperf-counter NAME VALUE` lines the program prints;\n"
+	"it prints each counter's summary, and with --dir keeps DIR/run-N.csv (for `revperf\n"
+	"chart`) and DIR/run-N.log (docs/counters.md).\n"
 	"Functions are named after the run from the ELF symbols and DWARF of the files that\n"
 	"were mapped, PIE and shared libraries included.\n"
 	"Exit status: 0 the program ran and exited 0, 1 it failed, crashed or timed out (its\n"
@@ -97,6 +112,7 @@ static void quote_command(struct strbuf *sb, const char *const *argv, int argc)
 }
 
 static int profile_io(char **args, int n);
+static int profile_counters(const char **args, int n);
 
 int cmd_profile(int argc, char **argv)
 {
@@ -122,9 +138,9 @@ int cmd_profile(int argc, char **argv)
 	}
 	if (n < 0)
 		goto out;
-	if (o.cct == o.io) {
-		usage_error("profile", "say what to profile: --cct (a calling context tree) or --io "
-				       "(write system calls per stack trace)");
+	if (o.cct + o.io + o.counters != 1) {
+		usage_error("profile", "say what to profile: --cct (a calling context tree), --io "
+				       "(write system calls per stack trace) or --counters");
 		goto out;
 	}
 	if (!n) {
@@ -135,8 +151,12 @@ int cmd_profile(int argc, char **argv)
 		ret = profile_io((char **)args, n);
 		goto out;
 	}
-	if (o.reads || o.depth) {
-		usage_error("profile", "--reads and --depth go with --io");
+	if (o.counters) {
+		ret = profile_counters(args, n);
+		goto out;
+	}
+	if (o.reads || o.depth || o.interval) {
+		usage_error("profile", "--reads and --depth go with --io, --interval with --counters");
 		goto out;
 	}
 	if (o.format) {
@@ -246,15 +266,15 @@ out:
 	return ret;
 }
 
-/* The first N for which neither DIR/run-N.io.json nor DIR/run-N.log exists. */
-static unsigned next_run_number(const char *dir)
+/* The first N for which neither DIR/run-N.<ext> nor DIR/run-N.log exists. */
+static unsigned next_run_number(const char *dir, const char *ext)
 {
 	struct strbuf sb = STRBUF_INIT;
 	unsigned k;
 
 	for (k = 1;; k++) {
 		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%s/run-%u.io.json", dir, k);
+		strbuf_addf(&sb, "%s/run-%u.%s", dir, k, ext);
 		if (path_exists(sb.buf))
 			continue;
 		strbuf_reset(&sb);
@@ -319,7 +339,7 @@ static int profile_io(char **args, int n)
 		unsigned k;
 		if (mkdir_p(o.out_dir))
 			goto out;
-		k = next_run_number(o.out_dir);
+		k = next_run_number(o.out_dir, "io.json");
 		strbuf_addf(&log, "%s/run-%u.log", o.out_dir, k);
 		strbuf_addf(&path, "%s/run-%u.io.json", o.out_dir, k);
 		log_fd = open(log.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -397,5 +417,147 @@ out:
 	strbuf_release(&command);
 	strbuf_release(&log);
 	strbuf_release(&path);
+	return ret;
+}
+
+/* Per counter: samples, min, median, mean, max. */
+static void counters_summary(FILE *f, const struct run_samples *rs, const struct proc_result *res,
+			     const char *command, const char *csv, bool json)
+{
+	json_t *root = json ? json_object() : NULL, *arr = json ? json_array() : NULL;
+
+	if (json) {
+		json_object_set_new(root, "command", json_string(command));
+		json_object_set_new(root, "status", json_string(run_status_name(res->status)));
+		json_object_set_new(root, "wall_s", json_real((double)res->m.wall_ns / 1e9));
+		json_object_set_new(root, "interval_s", json_real(rs->interval_s));
+		json_object_set_new(root, "csv", csv ? json_string(csv) : json_null());
+	} else {
+		fprintf(f, "%s: %s, %.3f s wall, sampled every %.0f ms\n", command,
+			res->status == RUN_OK ? "exit 0" : res->detail, (double)res->m.wall_ns / 1e9,
+			rs->interval_s * 1000);
+		if (csv)
+			fprintf(f, "series: %s\n", csv);
+		fprintf(f, "  %-24s %-10s %7s %12s %12s %12s %12s\n", "counter", "unit", "samples",
+			"min", "median", "mean", "max");
+	}
+	for (size_t i = 0; i < rs->nr; i++) {
+		const struct sample_series *s = &rs->series[i];
+		double q = NAN, mean = s->n ? stats_mean(s->v, s->n) : NAN, lo = NAN, hi = NAN;
+		for (size_t k = 0; k < s->n; k++) {
+			if (!k || s->v[k] < lo)
+				lo = s->v[k];
+			if (!k || s->v[k] > hi)
+				hi = s->v[k];
+		}
+		if (s->n)
+			q = stats_percentile(s->v, s->n, 50);
+		if (json) {
+			json_array_append_new(
+			    arr, json_pack("{s:s, s:s?, s:I, s:f, s:f, s:f, s:f}", "counter", s->name,
+					   "unit", s->unit, "samples", (json_int_t)s->n, "min",
+					   s->n ? lo : 0.0, "median", s->n ? q : 0.0, "mean",
+					   s->n ? mean : 0.0, "max", s->n ? hi : 0.0));
+			continue;
+		}
+		fprintf(f, "  %-24s %-10s %7zu %12.4g %12.4g %12.4g %12.4g\n", s->name,
+			s->unit ? s->unit : "", s->n, lo, q, mean, hi);
+	}
+	if (json) {
+		json_object_set_new(root, "counters", arr);
+		json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+		fputc('\n', f);
+		json_decref(root);
+	}
+}
+
+/* revperf profile --counters: one sampled run and a summary per counter. */
+static int profile_counters(const char **args, int n)
+{
+	struct proc_spec spec = { 0 };
+	struct proc_result res;
+	struct run_samples rs;
+	struct strbuf command = STRBUF_INIT, log = STRBUF_INIT, csv = STRBUF_INIT;
+	bool json = false;
+	FILE *out = stdout;
+	int err, ret = EXIT_USAGE;
+
+	run_samples_init(&rs);
+	if (o.plain || o.threads || o.reads || o.depth || o.top) {
+		usage_error("profile", "--plain, --threads, --reads, --depth and --top do not go "
+				       "with --counters");
+		goto out;
+	}
+	if (o.format && !(json = !strcmp(o.format, "json")) && strcmp(o.format, "text")) {
+		usage_error("profile", "unknown format '%s' for --counters: use text or json",
+			    o.format);
+		goto out;
+	}
+	spec.sample_interval_ns = 100 * 1000000LL;
+	if (o.interval && (parse_duration(o.interval, &spec.sample_interval_ns) ||
+			   spec.sample_interval_ns < 10 * 1000000LL)) {
+		usage_error("profile", "--interval '%s': expected a duration of at least 10ms",
+			    o.interval);
+		goto out;
+	}
+	if (o.timeout && (parse_duration(o.timeout, &spec.timeout_ns) || !spec.timeout_ns)) {
+		usage_error("profile", "--timeout '%s': expected a duration such as 30s",
+			    o.timeout);
+		goto out;
+	}
+	if (o.out_dir) {
+		unsigned k;
+		if (mkdir_p(o.out_dir))
+			goto out;
+		k = next_run_number(o.out_dir, "csv");
+		strbuf_addf(&log, "%s/run-%u.log", o.out_dir, k);
+		strbuf_addf(&csv, "%s/run-%u.csv", o.out_dir, k);
+	} else {
+		strbuf_addstr(&log, "/dev/stderr"); /* stdout keeps the report */
+	}
+	quote_command(&command, args, n);
+	spec.command = command.buf;
+	spec.log_path = log.buf;
+	spec.samples = &rs;
+	interrupt_install();
+	if ((err = proc_run(&spec, &res))) {
+		ret = EXIT_INTERNAL;
+		goto out;
+	}
+	if (csv.len && counters_csv_write(csv.buf, &rs)) {
+		ret = EXIT_INTERNAL;
+		goto out;
+	}
+	if (res.status == RUN_NOT_STARTED) {
+		error("%s", res.detail);
+		goto out;
+	}
+	if (res.status != RUN_OK)
+		warning("the program %s: %s", run_status_name(res.status), res.detail);
+	if (res.counter_lines_malformed)
+		warning("%zu malformed revperf-counter line%s ignored (expected "
+			"'revperf-counter NAME VALUE')",
+			res.counter_lines_malformed, res.counter_lines_malformed == 1 ? "" : "s");
+	if (o.out && !(out = fopen(o.out, "w"))) {
+		error("cannot write '%s': %s", o.out, strerror(errno));
+		out = stdout;
+		goto out;
+	}
+	counters_summary(out, &rs, &res, command.buf, csv.len ? csv.buf : NULL, json);
+	if (ferror(out) || (out != stdout && fclose(out))) {
+		out = stdout;
+		error("cannot write the report: %s", strerror(errno));
+		ret = EXIT_INTERNAL;
+		goto out;
+	}
+	out = stdout;
+	ret = res.status == RUN_OK ? EXIT_OK : EXIT_REGRESSION;
+out:
+	if (out != stdout)
+		fclose(out);
+	run_samples_release(&rs);
+	strbuf_release(&command);
+	strbuf_release(&log);
+	strbuf_release(&csv);
 	return ret;
 }

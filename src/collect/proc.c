@@ -19,6 +19,7 @@
 
 #include "collect/cmdline.h"
 #include "collect/perf_counters.h"
+#include "collect/sampler.h"
 #include "collect/spawn_protocol.h"
 #include "collect/spawner.h"
 #include "util/common.h"
@@ -32,6 +33,32 @@
 /* Polling step bounds of the wait for stragglers to disappear. */
 #define POLL_STEP_MIN_NS INT64_C(20000)
 #define POLL_STEP_MAX_NS INT64_C(1000000)
+/*
+ * After the child exited, how long its output pipe is read at most, waiting for end of
+ * file: the spawner has killed the rest of its group, so only a process that left the
+ * group (setsid) can hold the pipe open that long.
+ */
+#define DRAIN_WAIT_NS NS_PER_SEC
+#define DRAIN_STEP_MS 10
+/* The output pipe's size: a chatty child should rarely wait for revperf's copy. */
+#define OUTPUT_PIPE_SIZE (1 << 20)
+
+/*
+ * Sampling during a run (docs/counters.md): the group sampler, and the relay of the child's
+ * stdout+stderr, a pipe whose bytes go to the log file unchanged and whose
+ * revperf-counter lines become samples.
+ */
+struct sampling {
+	struct group_sampler *gs; /* from the release of the child on */
+	struct run_samples *out;
+	struct counter_lines lines;
+	int pipe_fd; /* read end; -1 after end of file */
+	int log_fd;  /* where the bytes go; -1: discarded */
+	const char *log_path;
+	bool log_failed;
+	ns_t start_ns;
+	char buf[65536];
+};
 
 /*
  * revperf's view of one running child. Its parent is the spawner (collect/spawner.h), which
@@ -45,6 +72,7 @@ struct child {
 	int sent_signal; /* last signal the process guard sent to the group, 0 if none */
 	bool reported;	 /* the spawner's report is in ex */
 	struct spawner_exit ex;
+	struct sampling *sampling; /* NULL without sampling */
 };
 
 enum wait_outcome { WAIT_EXITED, WAIT_DEADLINE, WAIT_INTERRUPTED };
@@ -174,20 +202,118 @@ static int read_report(int sock, struct spawn_child_report *rep)
 	return got == sizeof(*rep);
 }
 
+static double since_start_s(const struct sampling *s, ns_t t)
+{
+	return (double)(t - s->start_ns) / 1e9;
+}
+
+/* Copies bytes to the log file, as the child would have written them. */
+static void relay_to_log(struct sampling *s, const char *buf, size_t len)
+{
+	while (len > 0 && s->log_fd >= 0 && !s->log_failed) {
+		ssize_t n = write(s->log_fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			warning("cannot write log file '%s': %s; the rest of the run's output is "
+				"lost",
+				s->log_path, n < 0 ? strerror(errno) : "nothing written");
+			s->log_failed = true;
+			return;
+		}
+		buf += n;
+		len -= (size_t)n;
+	}
+}
+
+/*
+ * Reads what the pipe has now (one read). Returns 1 when bytes came, 0 when none was
+ * ready, -1 at end of file (pipe_fd is then closed and -1).
+ */
+static int relay_read(struct sampling *s)
+{
+	ssize_t n;
+
+	do
+		n = read(s->pipe_fd, s->buf, sizeof(s->buf));
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return 0; /* EAGAIN: nothing now */
+	if (n == 0) {
+		counter_lines_finish(&s->lines, since_start_s(s, now_ns()), s->out);
+		close(s->pipe_fd);
+		s->pipe_fd = -1;
+		return -1;
+	}
+	relay_to_log(s, s->buf, (size_t)n);
+	counter_lines_feed(&s->lines, s->buf, (size_t)n, since_start_s(s, now_ns()), s->out);
+	return 1;
+}
+
+/*
+ * After the child's exit: reads its output to the end of file, which comes once the last
+ * process holding the pipe is gone; the spawner killed the rest of the group already.
+ * Stops early when the group is gone and nothing is waiting in the pipe (only a process
+ * that left the group holds it), and after DRAIN_WAIT_NS at most. Returns true when the
+ * pipe was left open.
+ */
+static bool relay_drain(struct sampling *s, pid_t pgid)
+{
+	ns_t deadline = now_ns() + DRAIN_WAIT_NS;
+	bool cut;
+
+	while (s->pipe_fd >= 0) {
+		struct pollfd pfd = {.fd = s->pipe_fd, .events = POLLIN};
+		int n = poll(&pfd, 1, DRAIN_STEP_MS);
+
+		if (n > 0) {
+			relay_read(s);
+			continue;
+		}
+		if (n < 0 && errno != EINTR)
+			break;
+		if ((kill(-pgid, 0) < 0 && errno == ESRCH) || now_ns() > deadline)
+			break;
+	}
+	cut = s->pipe_fd >= 0;
+	/* A last line without its newline is complete now. */
+	if (cut) {
+		counter_lines_finish(&s->lines, since_start_s(s, now_ns()), s->out);
+		close(s->pipe_fd);
+		s->pipe_fd = -1;
+	}
+	return cut;
+}
+
+static void sampling_free(struct sampling *s)
+{
+	if (!s)
+		return;
+	group_sampler_free(s->gs);
+	counter_lines_release(&s->lines);
+	if (s->pipe_fd >= 0)
+		close(s->pipe_fd);
+	free(s);
+}
+
 /*
  * Waits until the child exits (end_ns is set then), the deadline passes or, when
  * watch_interrupt, the user interrupts revperf. The exit is seen on the child's pidfd, or,
  * without one, as the spawner's report; the spawner's socket is watched either way, so
  * that its death ends the wait. The interrupt signals are blocked except inside ppoll(),
- * so that one arriving between the check and the wait is not lost.
+ * so that one arriving between the check and the wait is not lost. When sampling, the
+ * wait also wakes up for the sampler's ticks and for the child's output, and takes the
+ * last sample at the exit.
  * Returns 0 with *outcome set, or -1 on an internal error (printed).
  */
 static int wait_exit(struct child *c, ns_t deadline, bool watch_interrupt,
 		     enum wait_outcome *outcome)
 {
-	struct pollfd pfd[2] = {{.fd = spawner_fd(), .events = POLLIN},
-				{.fd = c->pidfd, .events = POLLIN}};
-	nfds_t nfds = c->pidfd >= 0 ? 2 : 1;
+	struct sampling *s = c->sampling;
+	struct pollfd pfd[3] = {{.fd = spawner_fd(), .events = POLLIN},
+				{.fd = c->pidfd, .events = POLLIN},
+				{.fd = -1, .events = POLLIN}};
 	sigset_t block, old;
 	int ret = 0;
 
@@ -197,7 +323,7 @@ static int wait_exit(struct child *c, ns_t deadline, bool watch_interrupt,
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	for (;;) {
-		ns_t left = NO_DEADLINE;
+		ns_t wake = deadline, left = NO_DEADLINE, now;
 		struct timespec ts;
 		int n;
 
@@ -205,24 +331,39 @@ static int wait_exit(struct child *c, ns_t deadline, bool watch_interrupt,
 			*outcome = WAIT_INTERRUPTED;
 			break;
 		}
-		if (deadline != NO_DEADLINE) {
-			left = deadline - now_ns();
-			if (left <= 0) {
-				*outcome = WAIT_DEADLINE;
-				break;
-			}
+		now = now_ns();
+		if (deadline != NO_DEADLINE && deadline - now <= 0) {
+			*outcome = WAIT_DEADLINE;
+			break;
 		}
+		if (s) {
+			if (now >= group_sampler_next_ns(s->gs)) {
+				group_sampler_tick(s->gs, now);
+				now = now_ns();
+			}
+			if (group_sampler_next_ns(s->gs) < wake)
+				wake = group_sampler_next_ns(s->gs);
+			pfd[2].fd = s->pipe_fd;
+		}
+		if (wake != NO_DEADLINE)
+			left = wake > now ? wake - now : 0;
 		ts = ns_to_timespec(left);
-		n = ppoll(pfd, nfds, left == NO_DEADLINE ? NULL : &ts, &old);
+		n = ppoll(pfd, ARRAY_SIZE(pfd), left == NO_DEADLINE ? NULL : &ts, &old);
 		if (n < 0 && errno != EINTR) {
 			ret = error("cannot poll process %d: %s", (int)c->pid, strerror(errno));
 			break;
 		}
 		if (n <= 0)
 			continue;
+		if (pfd[2].revents)
+			relay_read(s);
+		if (!pfd[0].revents && !pfd[1].revents)
+			continue;
 		c->end_ns = now_ns();
+		if (s)
+			group_sampler_last(s->gs, c->end_ns);
 		/* The report (or the spawner's death) may come first when both are ready. */
-		if (!(nfds == 2 && pfd[1].revents)) {
+		if (!pfd[1].revents) {
 			if (spawner_wait(c->pid, &c->ex) < 0) {
 				ret = -1;
 				break;
@@ -389,6 +530,17 @@ static void abandon_child(struct child *c)
 	c->pid = -1;
 }
 
+/* The end of a sampled run: the rest of the output, and what the result says about it. */
+static void sampling_finish(struct sampling *s, pid_t pgid, struct proc_result *r)
+{
+	if (!s)
+		return;
+	r->output_cut = relay_drain(s, pgid);
+	r->counter_lines = s->lines.counters;
+	r->counter_lines_malformed = s->lines.malformed;
+	r->samples_io_missing = s->gs && group_sampler_io_missing(s->gs);
+}
+
 /* revperf's side of one run, from the spawner's fork to the reaping. */
 static int run_parent(const struct proc_spec *spec, const char *file, struct child *c,
 		      struct perf_set *perf, struct proc_result *r)
@@ -405,9 +557,15 @@ static int run_parent(const struct proc_spec *spec, const char *file, struct chi
 	c->start_ns = now_ns();
 	if (send(c->sock, "g", 1, MSG_NOSIGNAL) < 0 && errno != EPIPE && errno != ECONNRESET)
 		return error("cannot release process %d: %s", (int)c->pid, strerror(errno));
+	if (c->sampling) {
+		c->sampling->start_ns = c->start_ns;
+		c->sampling->gs =
+		    group_sampler_new(c->pid, c->start_ns, spec->sample_interval_ns, spec->samples);
+	}
 	if (read_report(c->sock, &rep)) {
 		if (spawner_wait(c->pid, NULL) < 0)
 			return -1;
+		sampling_finish(c->sampling, r->pid, r);
 		c->pid = -1;
 		r->status = RUN_NOT_STARTED;
 		describe_not_started(&rep, spec, file, r);
@@ -421,11 +579,42 @@ static int run_parent(const struct proc_spec *spec, const char *file, struct chi
 		if (stop_group(c) < 0)
 			return -1;
 	}
+	/* Before the stragglers are waited for: they may be blocked on a full pipe. */
+	sampling_finish(c->sampling, r->pid, r);
 	if (collect_exited(c, &wstatus, r) < 0)
 		return -1;
 	/* After the stragglers are gone: inherited counts are folded in as each task exits. */
 	perf_set_read(perf, &r->m);
 	describe_status(c, wstatus, guard, spec, r);
+	return 0;
+}
+
+/*
+ * Sets up sampling: the pipe for the child's output (its write end in *pipe_w) and the
+ * relay to log_fd (the log file, or -1). Returns 0, or -1 (printed).
+ */
+static int sampling_start(const struct proc_spec *spec, int log_fd, struct sampling **out,
+			  int *pipe_w)
+{
+	struct sampling *s;
+	int fd[2];
+
+	if (!spec->samples || spec->samples->nr)
+		return error("sampling needs an empty struct run_samples for the samples (a bug)");
+	if (pipe2(fd, O_CLOEXEC) < 0)
+		return error("cannot create a pipe for the run's output: %s", strerror(errno));
+	/* Not fatal: the default size only makes a chatty child wait more. */
+	fcntl(fd[0], F_SETPIPE_SZ, OUTPUT_PIPE_SIZE);
+	fcntl(fd[0], F_SETFL, fcntl(fd[0], F_GETFL) | O_NONBLOCK);
+	s = xcalloc(1, sizeof(*s));
+	s->out = spec->samples;
+	s->out->interval_s = (double)spec->sample_interval_ns / 1e9;
+	counter_lines_init(&s->lines);
+	s->pipe_fd = fd[0];
+	s->log_fd = log_fd;
+	s->log_path = spec->log_path;
+	*out = s;
+	*pipe_w = fd[1];
 	return 0;
 }
 
@@ -436,7 +625,7 @@ int proc_run(const struct proc_spec *spec, struct proc_result *result)
 	struct spawner_run run;
 	struct perf_set perf;
 	char **argv = NULL;
-	int devnull = -1, out_fd = -1, sv[2] = {-1, -1};
+	int devnull = -1, out_fd = -1, sv[2] = {-1, -1}, pipe_w = -1;
 	int ret = -1;
 
 	result_init(result);
@@ -470,10 +659,12 @@ int proc_run(const struct proc_spec *spec, struct proc_result *result)
 		error("cannot create a socket pair: %s", strerror(errno));
 		goto out;
 	}
+	if (spec->sample_interval_ns > 0 && sampling_start(spec, out_fd, &c.sampling, &pipe_w) < 0)
+		goto out;
 	run.argv = argv ? argv : shell_argv;
 	run.cwd = spec->cwd;
 	run.stdin_fd = devnull;
-	run.out_fd = out_fd >= 0 ? out_fd : devnull;
+	run.out_fd = pipe_w >= 0 ? pipe_w : out_fd >= 0 ? out_fd : devnull;
 	run.sync_fd = sv[1];
 	run.env_set = spec->env_set;
 	c.pid = spawner_run(&run);
@@ -483,12 +674,19 @@ int proc_run(const struct proc_spec *spec, struct proc_result *result)
 	/* Now only the child holds this end: its exec closes it (CLOEXEC). */
 	close(sv[1]);
 	sv[1] = -1;
+	/* And only the child (and what it starts) the pipe's: its exit means end of file. */
+	if (pipe_w >= 0)
+		close(pipe_w);
+	pipe_w = -1;
 	c.sock = sv[0];
 	ret = run_parent(spec, run.argv[0], &c, &perf, result);
 out:
 	/* Only after an internal error is the child still there. */
 	abandon_child(&c);
 	perf_set_close(&perf);
+	sampling_free(c.sampling);
+	if (pipe_w >= 0)
+		close(pipe_w);
 	if (c.pidfd >= 0)
 		close(c.pidfd);
 	if (sv[0] >= 0)

@@ -41,6 +41,8 @@ struct proc_metrics {
 						when multiplexed */
 };
 
+struct run_samples; /* collect/sampler.h */
+
 struct proc_spec {
 	const char *command;  /* shell command line; exec'd directly when it has no shell syntax */
 	const char *cwd;      /* working directory, NULL = inherit */
@@ -50,6 +52,15 @@ struct proc_spec {
 	/* "NAME=VALUE" strings added to (or replacing in) the caller's environment for the
 	 * child; NULL-terminated; NULL = the caller's environment as it is. */
 	const char *const *env_set;
+	/*
+	 * Counter sampling (docs/counters.md): every sample_interval_ns, counters of the
+	 * run's process group from /proc, plus the "revperf-counter NAME VALUE" lines the
+	 * benchmark prints, go into *samples (its interval_s is set). The child's output then
+	 * reaches log_path through a pipe that revperf copies, byte for byte.
+	 */
+	ns_t sample_interval_ns;     /* 0 = no sampling */
+	struct run_samples *samples; /* filled when sampling (empty before); caller inits
+					and releases */
 };
 
 struct proc_result {
@@ -61,6 +72,12 @@ struct proc_result {
 	bool stragglers_killed; /* processes of its group outlived it and were killed */
 	bool shell;       /* run with /bin/sh -c (false: exec'd directly) */
 	struct proc_metrics m;
+	/* Sampling only: */
+	size_t counter_lines;           /* revperf-counter lines stored in the samples */
+	size_t counter_lines_malformed; /* revperf-counter lines ignored (malformed) */
+	bool samples_io_missing; /* /proc/<pid>/io unreadable: no read/write_bytes_per_s */
+	bool output_cut; /* the output pipe was still open (held by a process that left the
+			    group) when revperf stopped reading it */
 };
 
 /*
@@ -72,6 +89,12 @@ struct proc_result {
  * left of the group when the child exits is killed and reaped (result->stragglers_killed).
  * Wall time runs from the release of the child to its exec until its exit; the other
  * metrics cover the child and the descendants it waited for.
+ * With spec->sample_interval_ns > 0 (and spec->samples), the runner also samples the
+ * counters of the child's process group every interval and stores the revperf-counter
+ * lines of its output (t = seconds since the release; docs/counters.md); the output goes
+ * through a pipe that revperf copies to the log file unchanged, read to its end after
+ * the exit (at most 1 s more when a process that left the group holds it open:
+ * result->output_cut). spec->samples must be empty: one per run.
  * Returns 0 when the run happened (whatever its status, see result->status), -1 on an
  * internal failure (the spawner cannot be started or died, fork, socketpair, log file) with
  * an error printed.

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/common.h"
 
@@ -263,4 +264,49 @@ void counters_csv_runs_free(struct counters_csv_run *runs, size_t nr)
 		run_samples_release(&runs[i].samples);
 	}
 	free(runs);
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")] && *s != ' ') {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+	}
+	fputc('"', f);
+}
+
+int counters_csv_write(const char *path, const struct run_samples *rs)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	FILE *f;
+	int ret = RP_OK;
+
+	strbuf_addf(&tmp, "%s.tmp", path);
+	if (!(f = fopen(tmp.buf, "w"))) {
+		error("cannot create %s: %s", tmp.buf, strerror(errno));
+		strbuf_release(&tmp);
+		return RP_EINTERNAL;
+	}
+	fputs("timestamp,counter,value\n", f);
+	for (size_t i = 0; i < rs->nr; i++) {
+		const struct sample_series *s = &rs->series[i];
+		for (size_t k = 0; k < s->n; k++) {
+			fprintf(f, "%.6f,", s->t[k]);
+			csv_field(f, s->name);
+			fprintf(f, ",%.17g\n", s->v[k]);
+		}
+	}
+	if (ferror(f) | fclose(f) || rename(tmp.buf, path)) {
+		error("cannot write %s: %s", path, strerror(errno));
+		unlink(tmp.buf);
+		ret = RP_EINTERNAL;
+	}
+	strbuf_release(&tmp);
+	return ret;
 }

@@ -30,4 +30,11 @@ int counters_csv_read(const char *path, struct counters_csv_run **runs, size_t *
 
 void counters_csv_runs_free(struct counters_csv_run *runs, size_t nr);
 
+/*
+ * Writes one run's series as CSV (the header, then every sample of every series in series
+ * order, names quoted when they need it), through a temporary file renamed into place.
+ * Returns RP_OK, or RP_EINTERNAL after error().
+ */
+int counters_csv_write(const char *path, const struct run_samples *rs);
+
 #endif

@@ -47,6 +47,8 @@ void chart_report_text(FILE *f, const struct cchart_result *r, const struct char
 		cchart_limits_name(r->limits));
 	if (l && l->load)
 		fprintf(f, "; load %s", l->load);
+	if (r->margin > 0)
+		fprintf(f, "; margin %.1f points", 100 * r->margin);
 	fprintf(f, "\n");
 	fprintf(f, "%s  %zu of %zu charted counter%s out of control%s\n", indent, r->nr_out,
 		r->nr_charted, r->nr_charted == 1 ? "" : "s",
@@ -79,8 +81,12 @@ void chart_report_text(FILE *f, const struct cchart_result *r, const struct char
 			const struct cchart_counter *c = &r->counters[i];
 			if (c->status != CCHART_CHARTED || c->out_of_control)
 				continue;
-			fprintf(f, "%s %s %.1f%% <= %.1f%%", k++ ? "," : "", c->name,
-				100 * c->ratio, 100 * c->threshold);
+			fprintf(f, "%s %s %.1f%% %s %.1f%%", k++ ? "," : "", c->name,
+				100 * c->ratio,
+				c->ratio > c->threshold ? "within the margin over" : "<=",
+				100 * c->threshold);
+			if (c->threshold >= 1)
+				fprintf(f, " (no headroom: the baseline runs never overlap)");
 		}
 		fprintf(f, "\n");
 	}
@@ -133,6 +139,7 @@ json_t *chart_report_json(const struct cchart_input *in, const struct cchart_res
 	json_object_set_new(root, "load_counter",
 			    l && l->load ? json_string(l->load) : json_null());
 	json_object_set_new(root, "period_s", json_real(r->period_s));
+	json_object_set_new(root, "margin", json_real(r->margin));
 	json_object_set_new(root, "charted", json_integer((json_int_t)r->nr_charted));
 	json_object_set_new(root, "out_of_control", json_integer((json_int_t)r->nr_out));
 	for (size_t i = 0; i < r->nr_counters; i++) {

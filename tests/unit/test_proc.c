@@ -26,6 +26,7 @@
 
 #include "collect/cmdline.h"
 #include "collect/proc.h"
+#include "collect/sampler.h"
 #include "util/common.h"
 
 #define MS INT64_C(1000000)
@@ -897,6 +898,320 @@ static void test_status_names(void **state)
 	assert_string_equal(run_status_name((enum run_status)42), "unknown");
 }
 
+/* ---- counter sampling (collect/sampler.h, tests/unit/test_sampler.c) ---- */
+
+static void run_sampling(const char *command, ns_t timeout_ns, const char *log,
+			 struct run_samples *rs, struct proc_result *r)
+{
+	struct proc_spec spec = {
+	    .command = command,
+	    .log_path = log,
+	    .timeout_ns = timeout_ns,
+	    .sample_interval_ns = 50 * MS,
+	    .samples = rs,
+	};
+
+	assert_int_equal(proc_run(&spec, r), 0);
+}
+
+/* Without an interval, the samples are not touched and the child writes to the log. */
+static void test_sampling_off(void **state)
+{
+	struct strbuf log = STRBUF_INIT, text = STRBUF_INIT;
+	struct run_samples rs;
+	struct proc_spec spec = {.command = "echo revperf-counter a 1", .samples = &rs};
+	struct proc_result r;
+
+	UNUSED(state);
+	tmp_path(&log, "sampling-off.log");
+	spec.log_path = log.buf;
+	run_samples_init(&rs);
+	assert_int_equal(proc_run(&spec, &r), 0);
+	assert_int_equal(r.status, RUN_OK);
+	assert_int_equal(rs.nr, 0);
+	assert_true(rs.interval_s == 0);
+	assert_int_equal(r.counter_lines, 0);
+	read_text(log.buf, &text);
+	assert_string_equal(text.buf, "revperf-counter a 1\n");
+	strbuf_release(&log);
+	strbuf_release(&text);
+}
+
+/* Sampling without a place for the samples, or into a used one: a bug, nothing started. */
+static void test_sampling_needs_empty_samples(void **state)
+{
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	struct run_samples rs;
+	struct proc_spec spec = {.command = "true", .sample_interval_ns = 50 * MS};
+	struct proc_result r;
+	int saved;
+
+	UNUSED(state);
+	run_samples_init(&rs);
+	tmp_path(&err, "sampling-bug.err");
+	saved = stderr_to_file(err.buf);
+	assert_int_equal(proc_run(&spec, &r), -1);
+	assert_int_equal(run_samples_add(&rs, "x", NULL, 0, 1), 0);
+	spec.samples = &rs;
+	assert_int_equal(proc_run(&spec, &r), -1);
+	stderr_restore(saved);
+	assert_int_equal(r.pid, -1);
+	read_text(err.buf, &text);
+	assert_non_null(strstr(text.buf, "revperf: error: sampling needs an empty"));
+	run_samples_release(&rs);
+	strbuf_release(&err);
+	strbuf_release(&text);
+}
+
+/* Counter lines without a log file: parsed, the output discarded. */
+static void test_sampling_no_log(void **state)
+{
+	struct run_samples rs;
+	struct proc_result r;
+	const struct sample_series *a;
+
+	UNUSED(state);
+	run_samples_init(&rs);
+	run_sampling("echo revperf-counter a 1; echo 'revperf-counter a 2' >&2; echo x", 0, NULL,
+		     &rs, &r);
+	assert_int_equal(r.status, RUN_OK);
+	assert_int_equal(r.counter_lines, 2);
+	a = run_samples_find(&rs, "a");
+	assert_non_null(a);
+	assert_int_equal(a->n, 2);
+	assert_true(a->v[0] == 1 && a->v[1] == 2);
+	assert_true(rs.interval_s == 0.05);
+	run_samples_release(&rs);
+}
+
+static void test_sampling_timeout(void **state)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	const struct sample_series *cpu;
+	struct run_samples rs;
+	struct proc_result r;
+	ns_t start = now_ns();
+
+	UNUSED(state);
+	self_command(&cmd, "--burn 20000");
+	run_samples_init(&rs);
+	run_sampling(cmd.buf, 400 * MS, NULL, &rs, &r);
+	assert_int_equal(r.status, RUN_TIMEOUT);
+	assert_int_equal(r.signal, SIGTERM);
+	assert_true(now_ns() - start < 10000 * MS);
+	assert_group_gone(&r);
+	cpu = run_samples_find(&rs, "cpu_user");
+	assert_non_null(cpu);
+	assert_true(cpu->n >= 3);
+	assert_true(cpu->v[1] > 0.3);
+	assert_true(run_samples_find(&rs, "processes")->v[0] == 1);
+	run_samples_release(&rs);
+	strbuf_release(&cmd);
+}
+
+/* The sampler keeps ticking while the guard waits for a group that ignores SIGTERM. */
+static void test_sampling_timeout_term_ignored(void **state)
+{
+	const struct sample_series *procs;
+	struct run_samples rs;
+	struct proc_result r;
+
+	UNUSED(state);
+	run_samples_init(&rs);
+	run_sampling("trap '' TERM; sleep 10; true", 200 * MS, NULL, &rs, &r);
+	assert_int_equal(r.status, RUN_TIMEOUT);
+	assert_int_equal(r.signal, SIGKILL);
+	assert_group_gone(&r);
+	procs = run_samples_find(&rs, "processes");
+	assert_non_null(procs);
+	assert_true(procs->t[procs->n - 1] > 0.9);
+	assert_true(procs->v[0] == 2); /* sh and sleep */
+	run_samples_release(&rs);
+}
+
+static void test_sampling_interrupt(void **state)
+{
+	struct run_samples rs;
+	struct proc_result r;
+	timer_t timer;
+	ns_t start = now_ns();
+
+	UNUSED(state);
+	interrupt_install();
+	interrupt_reset();
+	run_samples_init(&rs);
+	fire_sigint_after(&timer, 250 * MS);
+	run_sampling("sleep 10", 0, NULL, &rs, &r);
+	timer_delete(timer);
+	assert_int_equal(r.status, RUN_INTERRUPTED);
+	assert_int_equal(r.signal, SIGTERM);
+	assert_true(now_ns() - start < 5000 * MS);
+	assert_group_gone(&r);
+	assert_true(run_samples_find(&rs, "processes")->n >= 2);
+	interrupt_reset();
+	run_samples_release(&rs);
+}
+
+/* A straggler of the group holds the output pipe: killed as before, the pipe ends. */
+static void test_sampling_straggler(void **state)
+{
+	struct strbuf log = STRBUF_INIT, text = STRBUF_INIT;
+	struct run_samples rs;
+	struct proc_result r;
+	ns_t start = now_ns();
+
+	UNUSED(state);
+	tmp_path(&log, "sampling-straggler.log");
+	run_samples_init(&rs);
+	run_sampling("sleep 30 & echo started; exit 0", 0, log.buf, &rs, &r);
+	assert_int_equal(r.status, RUN_OK);
+	assert_true(r.stragglers_killed);
+	assert_false(r.output_cut);
+	assert_true(now_ns() - start < 5000 * MS);
+	assert_group_gone(&r);
+	read_text(log.buf, &text);
+	assert_string_equal(text.buf, "started\n");
+	run_samples_release(&rs);
+	strbuf_release(&log);
+	strbuf_release(&text);
+}
+
+/* pid of a process that left the run's group, from the file it wrote; killed here. */
+static void kill_escaped(const char *pidfile)
+{
+	struct strbuf text = STRBUF_INIT;
+	long pid;
+
+	read_text(pidfile, &text);
+	pid = strtol(text.buf, NULL, 10);
+	assert_true(pid > 1);
+	kill((pid_t)pid, SIGKILL);
+	strbuf_release(&text);
+}
+
+/*
+ * A process that left the group (setsid) keeps the pipe open, silent or writing without
+ * end: the runner stops reading after a bounded time instead of hanging.
+ */
+static void test_sampling_escaped_holder(void **state)
+{
+	static const char *const holders[] = {"exec sleep 30",
+					      "while :; do echo spam; sleep 0.01; done"};
+	struct strbuf cmd = STRBUF_INIT, pidfile = STRBUF_INIT, log = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT;
+
+	UNUSED(state);
+	for (size_t i = 0; i < ARRAY_SIZE(holders); i++) {
+		struct run_samples rs;
+		struct proc_result r;
+		ns_t start;
+
+		tmp_path(&pidfile, "escaped.pid");
+		unlink(pidfile.buf);
+		tmp_path(&log, "escaped.log");
+		unlink(log.buf);
+		strbuf_reset(&cmd);
+		/* It has left the group before the child exits: the shell waits for its pid. */
+		strbuf_addf(&cmd,
+			    "setsid sh -c 'echo $$ > %s; %s' & "
+			    "while [ ! -s %s ]; do sleep 0.01; done; echo hi",
+			    pidfile.buf, holders[i], pidfile.buf);
+		run_samples_init(&rs);
+		start = now_ns();
+		run_sampling(cmd.buf, 0, log.buf, &rs, &r);
+		kill_escaped(pidfile.buf);
+		assert_int_equal(r.status, RUN_OK);
+		assert_true(r.output_cut);
+		assert_true(now_ns() - start < 5000 * MS);
+		read_text(log.buf, &text);
+		assert_non_null(strstr(text.buf, "hi\n"));
+		run_samples_release(&rs);
+	}
+	strbuf_release(&cmd);
+	strbuf_release(&pidfile);
+	strbuf_release(&log);
+	strbuf_release(&text);
+}
+
+static void test_sampling_not_started(void **state)
+{
+	struct run_samples rs;
+	struct proc_result r;
+
+	UNUSED(state);
+	run_samples_init(&rs);
+	run_sampling("/nonexistent/revperf-no-such-program", 0, NULL, &rs, &r);
+	assert_int_equal(r.status, RUN_NOT_STARTED);
+	assert_non_null(strstr(r.detail, "cannot execute"));
+	assert_int_equal(r.counter_lines, 0);
+	run_samples_release(&rs);
+}
+
+/* Without a pidfd, the spawner's report ends the wait, as without sampling. */
+static void test_sampling_wait_fallback(void **state)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	struct run_samples rs;
+	struct proc_result r;
+
+	UNUSED(state);
+	proc_wait_fallback_force(true);
+	self_command(&cmd, "--burn 300");
+	run_samples_init(&rs);
+	run_sampling(cmd.buf, 0, NULL, &rs, &r);
+	assert_int_equal(r.status, RUN_OK);
+	assert_true(run_samples_find(&rs, "cpu_user")->n >= 2);
+	assert_true(run_samples_find(&rs, "processes")->v[0] == 1);
+	run_samples_release(&rs);
+
+	run_samples_init(&rs);
+	run_sampling("sleep 30 & echo x; exit 0", 0, NULL, &rs, &r);
+	assert_int_equal(r.status, RUN_OK);
+	assert_true(r.stragglers_killed);
+	assert_false(r.output_cut);
+	assert_group_gone(&r);
+	run_samples_release(&rs);
+
+	run_samples_init(&rs);
+	run_sampling("sleep 10", 200 * MS, NULL, &rs, &r);
+	assert_int_equal(r.status, RUN_TIMEOUT);
+	assert_group_gone(&r);
+	run_samples_release(&rs);
+	proc_wait_fallback_force(false);
+	strbuf_release(&cmd);
+}
+
+/*
+ * A log file that cannot be written: revperf, which copies the output, warns once; the
+ * benchmark, which writes to the pipe, does not see the error.
+ */
+static void test_sampling_log_full(void **state)
+{
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	struct run_samples rs;
+	struct proc_result r;
+	int saved;
+
+	UNUSED(state);
+	if (access("/dev/full", W_OK) < 0)
+		skip(); /* no /dev/full in this container */
+	tmp_path(&err, "sampling-full.err");
+	run_samples_init(&rs);
+	saved = stderr_to_file(err.buf);
+	run_sampling("echo revperf-counter a 1; echo more; echo revperf-counter a 2", 0,
+		     "/dev/full", &rs, &r);
+	stderr_restore(saved);
+	assert_int_equal(r.status, RUN_OK);
+	assert_int_equal(r.counter_lines, 2);
+	read_text(err.buf, &text);
+	assert_non_null(strstr(text.buf, "revperf: warning: cannot write log file '/dev/full'"));
+	/* Once. */
+	assert_null(strstr(strstr(text.buf, "warning") + 1, "warning"));
+	run_samples_release(&rs);
+	strbuf_release(&err);
+	strbuf_release(&text);
+}
+
 static int setup(void **state)
 {
 	UNUSED(state);
@@ -947,6 +1262,17 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_shell_syntax_table),
 	    cmocka_unit_test(test_split),
 	    cmocka_unit_test(test_status_names),
+	    cmocka_unit_test(test_sampling_off),
+	    cmocka_unit_test(test_sampling_needs_empty_samples),
+	    cmocka_unit_test(test_sampling_no_log),
+	    cmocka_unit_test(test_sampling_timeout),
+	    cmocka_unit_test(test_sampling_timeout_term_ignored),
+	    cmocka_unit_test(test_sampling_interrupt),
+	    cmocka_unit_test(test_sampling_straggler),
+	    cmocka_unit_test(test_sampling_escaped_holder),
+	    cmocka_unit_test(test_sampling_not_started),
+	    cmocka_unit_test(test_sampling_wait_fallback),
+	    cmocka_unit_test(test_sampling_log_full),
 	};
 	ssize_t n;
 
