@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "analysis/stats.h"
+#include "core/compare_counters.h"
 #include "core/compare_io.h"
 #include "core/compare_profile.h"
 #include "core/fsutil.h"
@@ -123,9 +124,12 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	int64_t log_offset, log_length;
 	const char **names = xcalloc(c->nr_defs, sizeof(*names));
 	double *values = xcalloc(c->nr_defs, sizeof(*values));
+	struct run_samples samples;
+	bool sampled = (c->bench->profiles & PROFILE_COUNTERS) && !warmup;
 	size_t i, nv = 0;
 	int ret = RP_EINTERNAL;
 
+	run_samples_init(&samples);
 	c->seq[side]++;
 	strbuf_addf(&log, "%s%c.log", c->log_prefix, side ? 'B' : 'A');
 	strbuf_addf(&header, "==> %s run %zu%s (%s) <==\n", side ? "target" : "baseline",
@@ -146,6 +150,12 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	spec.log_path = log.buf;
 	spec.timeout_ns = c->timeout_ns;
 	spec.perf_counters = true;
+	if (sampled) {
+		/* profile = counters: the timing runs themselves are sampled (a /proc scan per
+		 * interval, docs/counters.md), so the charts describe the runs the verdict uses. */
+		spec.sample_interval_ns = c->bench->sample_interval_ns;
+		spec.samples = &samples;
+	}
 
 	progress(c, side, warmup);
 	run.started_at = (int64_t)time(NULL);
@@ -220,6 +230,8 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	run.log_length = log_length;
 	if (store_run_insert(c->req->st, &run, names, values, nv))
 		goto out;
+	if (sampled && samples.nr && store_run_counters_save(c->req->st, run.id, &samples))
+		goto out;
 	*status_out = res.status;
 	/* The first baseline value replaces the provisional 600 s timeout. */
 	if (!warmup && side == 0 && res.status == RUN_OK && c->timeout_ns == FIRST_RUN_TIMEOUT_NS &&
@@ -243,6 +255,7 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	}
 	ret = 0;
 out:
+	run_samples_release(&samples);
 	free(names);
 	free(values);
 	strbuf_release(&log);
@@ -572,6 +585,8 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 		ret = compare_profile_cct(req, bench, b->benchmark_id, machine_id,
 					  out->comparison_id, &b->cct);
 	}
+	if (!ret && !b->error && (bench->profiles & PROFILE_COUNTERS) && !interrupt_requested())
+		ret = compare_counters(req, bench, c.filter, out->comparison_id, &b->counters);
 	if (!ret && !b->error && (bench->profiles & PROFILE_IO) && !interrupt_requested()) {
 		if (req->progress)
 			fprintf(stderr, "\r\033[K%s  tracing I/O (%zu runs per side)", b->name,
@@ -670,6 +685,7 @@ void compare_result_release(struct compare_result *res)
 		free(res->benches[i].error);
 		cct_attribution_free(res->benches[i].cct);
 		io_attribution_free(res->benches[i].io);
+		counters_attribution_free(res->benches[i].counters);
 		store_run_issues_free(res->benches[i].issues, res->benches[i].nr_issues);
 	}
 	free(res->benches);

@@ -32,6 +32,7 @@ struct compare_request {
 
 struct cct_attribution;
 struct io_attribution;
+struct counters_attribution;
 
 /* The verdict of one benchmark and metric. */
 struct metric_outcome {
@@ -62,6 +63,7 @@ struct bench_outcome {
 	double elapsed_s;
 	struct cct_attribution *cct; /* profile = cct: the attribution, NULL otherwise */
 	struct io_attribution *io;   /* profile = io: the I/O similarity, NULL otherwise */
+	struct counters_attribution *counters; /* profile = counters: control charts, or NULL */
 };
 
 struct compare_result {

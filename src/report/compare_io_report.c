@@ -1,11 +1,14 @@
 /*
- * The I/O section under a benchmark's verdict (profile = io): the similarity report of
- * core/compare_io.c, with how many traced runs it rests on.
+ * The sections under a benchmark's verdict from extra profiles: profile = io (the
+ * similarity report of core/compare_io.c, with how many traced runs it rests on) and
+ * profile = counters (the control charts of core/compare_counters.c).
  */
 #include <jansson.h>
 #include <stdio.h>
 
+#include "core/compare_counters.h"
 #include "core/compare_io.h"
+#include "report/chart_report.h"
 #include "report/io_report.h"
 #include "report/report.h"
 #include "util/common.h"
@@ -79,5 +82,47 @@ json_t *report_io_json(const struct io_attribution *a)
 	json_object_set_new(o, "similarity",
 			    a->error ? json_null() : io_similarity_json(&a->report, NULL));
 	json_object_set_new(o, "profiles", a->dir ? json_string(a->dir) : json_null());
+	return o;
+}
+
+/* ---- profile = counters ---- */
+
+void report_counters_text(FILE *f, const struct counters_attribution *a, const char *indent)
+{
+	struct chart_labels lab = { a->labels[0], a->labels[1], NULL };
+	struct strbuf in = STRBUF_INIT;
+
+	fprintf(f, "%scounters (sampled runs: %zu + %zu):\n", indent, a->runs[0], a->runs[1]);
+	if (a->error) {
+		fprintf(f, "%s  not available: %s\n", indent, a->error);
+		return;
+	}
+	strbuf_addf(&in, "%s  ", indent);
+	chart_report_text(f, &a->res, &lab, in.buf);
+	if (a->svg_dir)
+		fprintf(f, "%s  control charts: %s/\n", indent, a->svg_dir);
+	strbuf_release(&in);
+}
+
+void report_counters_markdown(FILE *f, const struct counters_attribution *a)
+{
+	fprintf(f, "Sampled runs: %zu + %zu.\n\n", a->runs[0], a->runs[1]);
+	if (a->error) {
+		fprintf(f, "Not available: %s\n", a->error);
+		return;
+	}
+	chart_report_markdown(f, &a->res);
+}
+
+json_t *report_counters_json(const struct counters_attribution *a)
+{
+	struct chart_labels lab = { a->labels[0], a->labels[1], NULL };
+	json_t *o = a->error ? json_object() : chart_report_json(&a->in, &a->res, &lab, NULL);
+
+	json_object_set_new(o, "error", a->error ? json_string(a->error) : json_null());
+	json_object_set_new(o, "sampled_runs", json_pack("{s:I, s:I}", "baseline",
+							  (json_int_t)a->runs[0], "target",
+							  (json_int_t)a->runs[1]));
+	json_object_set_new(o, "charts", a->svg_dir ? json_string(a->svg_dir) : json_null());
 	return o;
 }

@@ -92,6 +92,8 @@ static json_t *bench_json(const struct bench_outcome *b)
 	json_object_set_new(o, "attribution",
 			    b->cct ? report_attribution_json(b->cct) : json_null());
 	json_object_set_new(o, "io", b->io ? report_io_json(b->io) : json_null());
+	json_object_set_new(o, "counters",
+			    b->counters ? report_counters_json(b->counters) : json_null());
 	return o;
 }
 

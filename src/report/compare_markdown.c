@@ -113,6 +113,16 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 		report_io_markdown(f, b->io, 10);
 		fputs("\n</details>\n", f);
 	}
+	for (i = 0; i < res->nr_benches; i++) {
+		const struct bench_outcome *b = &res->benches[i];
+		if (!b->counters)
+			continue;
+		fputs("\n<details><summary>Counters: ", f);
+		md_cell(f, b->name);
+		fputs("</summary>\n\n", f);
+		report_counters_markdown(f, b->counters);
+		fputs("\n</details>\n", f);
+	}
 	if (res->interrupted)
 		fputs("\n> interrupted: finished runs are stored; run again to continue.\n", f);
 	return 0;

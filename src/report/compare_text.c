@@ -163,6 +163,8 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 			report_attribution_text(f, b->cct, 5, "  ");
 		if (b->io)
 			report_io_text(f, b->io, 5, "  ");
+		if (b->counters)
+			report_counters_text(f, b->counters, "  ");
 	}
 	fprintf(f, "\n* primary metric (decides the exit code). Verdict: the whole CI beyond "
 		   "the tolerance is worse/better, inside it equal, else undecided.\n");

@@ -51,4 +51,10 @@ void report_io_text(FILE *f, const struct io_attribution *a, size_t top, const c
 void report_io_markdown(FILE *f, const struct io_attribution *a, size_t top);
 struct json_t *report_io_json(const struct io_attribution *a);
 
+/* The control charts under a benchmark's verdict (profile = counters). */
+struct counters_attribution;
+void report_counters_text(FILE *f, const struct counters_attribution *a, const char *indent);
+void report_counters_markdown(FILE *f, const struct counters_attribution *a);
+struct json_t *report_counters_json(const struct counters_attribution *a);
+
 #endif
