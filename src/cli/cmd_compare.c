@@ -10,13 +10,14 @@
 #include "core/compare_import.h"
 #include "core/config.h"
 #include "core/import.h"
+#include "core/predict.h"
 #include "core/revision.h"
 #include "core/store.h"
 #include "report/report.h"
 #include "util/common.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *cmd_a, *cmd_b, *format;
+	const char *config, *state_dir, *bench, *cmd_a, *cmd_b, *format, *select;
 	bool quiet, no_color, fresh, import;
 	struct opt_overrides overrides;
 } o;
@@ -28,6 +29,9 @@ static const struct option compare_options[] = {
 					     ".revperf/ at the root)", &o.state_dir, NULL },
 	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
 	  NULL },
+	{ OPT_STRING, 0, "select", "MODE", "only the benchmarks TARGET needs: perphecy (the "
+					   "trained predictor; a bare --select) or tests (PeASS: "
+					   "a function they reached changed)", &o.select, NULL },
 	{ OPT_STRING, 0, "cmd-a", "CMD", "without git: the baseline command", &o.cmd_a, NULL },
 	{ OPT_STRING, 0, "cmd-b", "CMD", "without git: the target command", &o.cmd_b, NULL },
 	{ OPT_FLAG, 0, "import", NULL, "judge two result files (hyperfine or Google Benchmark "
@@ -69,7 +73,7 @@ static const struct option compare_options[] = {
 	OPT_END_MARKER,
 };
 static const char *const compare_usage[] = {
-	"compare [options] BASE TARGET",
+	"compare [options] [--select[=MODE]] BASE TARGET",
 	"compare [options] --cmd-a CMD --cmd-b CMD",
 	"compare [--tolerance PCT] [--alpha A] [-f FMT] --import FILE_A FILE_B",
 	NULL,
@@ -213,6 +217,59 @@ static int setup_commands(struct config *cfg, struct store *st, struct compare_r
 	return 0;
 }
 
+/* A bare --select means --select=perphecy (the option table needs a value). */
+static char **default_select(int argc, char **argv)
+{
+	static char perphecy[] = "--select=perphecy";
+	char **copy = xcalloc((size_t)argc + 1, sizeof(*copy));
+	bool only_args = false;
+	for (int i = 0; i < argc; i++) {
+		copy[i] = argv[i];
+		if (!strcmp(argv[i], "--"))
+			only_args = true;
+		if (i && !only_args && !strcmp(argv[i], "--select"))
+			copy[i] = perphecy;
+	}
+	return copy;
+}
+
+/*
+ * Test suites become their tests, as listed at the target; with --select, only the
+ * benchmarks the target needs are kept (docs/prediction.md). Returns 0 or an RP_E* code.
+ */
+static int select_benchmarks(struct config *cfg, struct store *st, struct repo *repo,
+			     const struct state_dir *sd, const struct revision *target,
+			     const struct store_build *build)
+{
+	struct predict_ctx ctx;
+	struct predict_result pred;
+	size_t before;
+	int err;
+	predict_ctx_init(&ctx, cfg, st, repo, sd);
+	memset(&pred, 0, sizeof(pred));
+	err = predict_expand_suites(&ctx, build->worktree, target->expr);
+	before = cfg->nr_benches;
+	if (!err && o.select)
+		err = predict_revision(&ctx, target, build,
+				       strcmp(o.select, "tests") ? PREDICT_PERPHECY : PREDICT_TESTS,
+				       PREDICT_SCOPE_COMMON, &pred);
+	if (!err && o.select) {
+		if (pred.no_predictor && strcmp(o.select, "tests"))
+			warning("--select: no predictor was trained yet, every benchmark runs "
+				"(revperf train)");
+		if (pred.trivial)
+			warning("--select: the predictor was trained without any hit and selects "
+				"nothing; train again once a commit changed performance");
+		err = predict_select(cfg, &pred);
+		if (!err && !o.quiet)
+			fprintf(stderr, "revperf: --select=%s: %s needs %zu of %zu benchmarks\n",
+				o.select, target->expr, cfg->nr_benches, before);
+	}
+	predict_result_release(&pred);
+	predict_ctx_release(&ctx);
+	return err;
+}
+
 /*
  * The instrumented builds of profiled runs (a benchmark with profile = cct), in worktrees
  * of their own. Returns 0 (also when no benchmark profiles) or an RP_E* code.
@@ -272,6 +329,7 @@ int cmd_compare(int argc, char **argv)
 	struct strbuf config_path = STRBUF_INIT;
 	int n, ret = EXIT_USAGE, err;
 	bool command_mode;
+	char **av = NULL;
 
 	memset(&o, 0, sizeof(o));
 	memset(revs, 0, sizeof(revs));
@@ -280,7 +338,8 @@ int cmd_compare(int argc, char **argv)
 	memset(&req, 0, sizeof(req));
 	memset(&res, 0, sizeof(res));
 	config_init(&cfg);
-	n = parse_options(argc, argv, &compare_help, args, 2);
+	av = default_select(argc, argv);
+	n = parse_options(argc, av, &compare_help, args, 2);
 	if (n == -2) {
 		ret = EXIT_OK;
 		goto out;
@@ -289,6 +348,16 @@ int cmd_compare(int argc, char **argv)
 		goto out;
 	if (o.format && report_format_parse(o.format, &format)) {
 		usage_error("compare", "unknown format '%s': use text, json or markdown", o.format);
+		goto out;
+	}
+	if (o.select && strcmp(o.select, "perphecy") && strcmp(o.select, "tests")) {
+		usage_error("compare", "unknown --select mode '%s': use perphecy or tests",
+			    o.select);
+		goto out;
+	}
+	if (o.select && (o.import || o.cmd_a || o.cmd_b)) {
+		usage_error("compare", "--select chooses benchmarks of a revision; it does not "
+				       "apply to --import or --cmd-a/--cmd-b");
 		goto out;
 	}
 	if (o.import) {
@@ -376,7 +445,8 @@ int cmd_compare(int argc, char **argv)
 		req.a.build_id = builds[0].id;
 		req.b.build_id = builds[1].id;
 		req.same_build = builds[0].id == builds[1].id;
-		if ((err = build_profiling(&cfg, &sd, st, repo, revs, &req, profile_builds))) {
+		if ((err = build_profiling(&cfg, &sd, st, repo, revs, &req, profile_builds)) ||
+		    (err = select_benchmarks(&cfg, st, repo, &sd, &revs[1], &builds[1]))) {
 			ret = rp_err_exit_code(err);
 			goto out;
 		}
@@ -417,5 +487,6 @@ out:
 	repo_close(repo);
 	config_release(&cfg);
 	strbuf_release(&config_path);
+	free(av);
 	return ret;
 }

@@ -22,7 +22,10 @@ int cmd_diff(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_init(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_train(int argc, char **argv);
 int cmd_chart(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
@@ -32,7 +35,10 @@ extern const struct command_help diff_help;
 extern const struct command_help help_help;
 extern const struct command_help import_help;
 extern const struct command_help init_help;
+extern const struct command_help predict_help;
 extern const struct command_help profile_help;
+extern const struct command_help run_help;
+extern const struct command_help train_help;
 extern const struct command_help chart_help;
 extern const struct command_help version_help;
 

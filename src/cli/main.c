@@ -16,6 +16,12 @@ const struct command commands[] = {
 	  cmd_profile, &profile_help },
 	{ "chart", "control charts: which counters of the target runs are out of control",
 	  cmd_chart, &chart_help },
+	{ "run", "run the benchmarks of one revision once; --dynamic stores calls and "
+		 "instructions per function", cmd_run, &run_help },
+	{ "predict", "which benchmarks a commit needs, before running anything", cmd_predict,
+	  &predict_help },
+	{ "train", "learn which benchmarks commits need from stored verdicts", cmd_train,
+	  &train_help },
 	{ "import", "store hyperfine or Google Benchmark results as a revision's results",
 	  cmd_import, &import_help },
 	{ "init", "write a commented revperf.ini template", cmd_init, &init_help },

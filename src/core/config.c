@@ -47,6 +47,9 @@ static void bench_release(struct bench_config *b)
 	free(b->command);
 	free(b->metrics);
 	free(b->primary);
+	free(b->tests);
+	free(b->test_command);
+	free(b->binary);
 }
 
 static void bench_copy_defaults(struct bench_config *dst, const struct bench_config *def)
@@ -427,6 +430,20 @@ static int bench_set(struct bench_config *b, const char *key, const char *value,
 			b->time_budget_ns = 0;
 		else if (parse_duration(value, &b->time_budget_ns))
 			return bad_value(origin, key, value, "a duration such as 5m or 'none'");
+	} else if (!strcmp(key, "tests") || !strcmp(key, "binary")) {
+		char **slot = key[0] == 't' ? &b->tests : &b->binary;
+		if (!*value)
+			return bad_value(origin, key, value,
+					 key[0] == 't' ? "a command that lists the test names"
+						       : "the path of the program in the worktree");
+		free(*slot);
+		*slot = xstrdup(value);
+	} else if (!strcmp(key, "test-command")) {
+		if (!strstr(value, "{test}"))
+			return bad_value(origin, key, value,
+					 "a command with {test} where the test name goes");
+		free(b->test_command);
+		b->test_command = xstrdup(value);
 	} else {
 		return 1;
 	}
@@ -501,6 +518,13 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 		return 0;
 	}
 	if (!section || !strcmp(section, "defaults")) {
+		if (!strcmp(key, "tests") || !strcmp(key, "test-command") ||
+		    !strcmp(key, "binary")) {
+			error("%s: %s belongs in a [benchmark \"NAME\"] section: it describes one "
+			      "benchmark",
+			      origin, key);
+			return RP_EINPUT;
+		}
 		if (!strncmp(key, "metric.", 7)) {
 			error("%s: %s belongs in a [benchmark \"NAME\"] section: each benchmark "
 			      "reports its own metrics",
@@ -688,7 +712,19 @@ int config_finish(struct config *cfg)
 			if (ret)
 				return RP_EINPUT;
 		}
-		if (!b->command) {
+		if (!b->tests != !b->test_command) {
+			error("%s: [benchmark \"%s\"] is a test suite only with both 'tests' (lists "
+			      "the tests) and 'test-command' (runs one, with {test})",
+			      b->origin, b->name);
+			return RP_EINPUT;
+		}
+		if (b->tests && b->command) {
+			error("%s: [benchmark \"%s\"] has both 'command' and 'tests'; a test suite "
+			      "runs each test with 'test-command' instead",
+			      b->origin, b->name);
+			return RP_EINPUT;
+		}
+		if (!b->command && !b->tests) {
 			error("%s: [benchmark \"%s\"] has no 'command'; add 'command = ...'",
 			      b->origin, b->name);
 			return RP_EINPUT;
@@ -775,6 +811,97 @@ int config_write_template(const char *path)
 		return RP_EINPUT;
 	}
 	return 0;
+}
+
+/* A deep copy of the reported metric rm (its regex compiled anew). */
+static void reported_metric_copy(struct reported_metric *dst, const struct reported_metric *rm)
+{
+	const struct metric_def *d = rm->def;
+	memset(dst, 0, sizeof(*dst));
+	dst->def = metric_def_new(d->name, d->unit, d->unit_label, d->direction, d->help);
+	dst->pattern = xstrdup(rm->pattern);
+	dst->mean = rm->mean;
+	memcpy(dst->origin, rm->origin, sizeof(dst->origin));
+	/* It compiled when it was read: it compiles again. */
+	if (regcomp(&dst->re, dst->pattern, REG_EXTENDED | REG_NEWLINE))
+		regcomp(&dst->re, "()", REG_EXTENDED);
+}
+
+/* One test of a suite: every option of the suite, its own name and command. */
+static void suite_test_init(struct bench_config *t, const struct bench_config *suite,
+			    const char *name, const char *test)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	const char *p = suite->test_command, *hole;
+	while ((hole = strstr(p, "{test}"))) {
+		strbuf_add(&cmd, p, (size_t)(hole - p));
+		strbuf_addstr(&cmd, test);
+		p = hole + 6;
+	}
+	strbuf_addstr(&cmd, p);
+	memset(t, 0, sizeof(*t));
+	bench_copy_defaults(t, suite);
+	t->name = xstrdup(name);
+	t->command = strbuf_detach(&cmd);
+	memcpy(t->origin, suite->origin, sizeof(t->origin));
+	if (suite->binary)
+		t->binary = xstrdup(suite->binary);
+	for (size_t i = 0; i < suite->nr_reported; i++) {
+		ALLOC_GROW(t->reported, t->nr_reported + 1, t->alloc_reported);
+		reported_metric_copy(&t->reported[t->nr_reported++], &suite->reported[i]);
+	}
+}
+
+int config_expand_suite(struct config *cfg, const char *suite, const char *const *tests,
+			size_t n)
+{
+	struct bench_config *s = config_bench(cfg, suite), *made;
+	struct strbuf name = STRBUF_INIT;
+	size_t at, i, j, nr_made = 0;
+	int ret = RP_EINPUT;
+
+	if (!s || !s->tests) {
+		error("no test suite '%s' in %s", suite, cfg->path ? cfg->path : "the configuration");
+		return RP_EINPUT;
+	}
+	at = (size_t)(s - cfg->benches);
+	made = xcalloc(n + 1, sizeof(*made));
+	for (i = 0; i < n; i++) {
+		strbuf_reset(&name);
+		strbuf_addf(&name, "%s/%s", suite, tests[i]);
+		if (!*tests[i] || !valid_bench_name(tests[i])) {
+			error("%s: test suite '%s': test name '%s' may only contain letters, digits "
+			      "and -_.:/+; make `tests` print names such as Suite.test",
+			      s->origin, suite, tests[i]);
+			goto out;
+		}
+		for (j = 0; j < i; j++)
+			if (!strcmp(tests[j], tests[i]))
+				break;
+		if (j < i || config_bench(cfg, name.buf)) {
+			error("%s: test suite '%s': test '%s' is listed twice, or a benchmark "
+			      "'%s' exists already",
+			      s->origin, suite, tests[i], name.buf);
+			goto out;
+		}
+		suite_test_init(&made[nr_made++], s, name.buf, tests[i]);
+	}
+	/* Moves the tests in place of the suite. */
+	ALLOC_GROW(cfg->benches, cfg->nr_benches + n, cfg->alloc_benches);
+	s = &cfg->benches[at];
+	bench_release(s);
+	memmove(&cfg->benches[at + n], &cfg->benches[at + 1],
+		(cfg->nr_benches - at - 1) * sizeof(*cfg->benches));
+	memcpy(&cfg->benches[at], made, n * sizeof(*made));
+	cfg->nr_benches = cfg->nr_benches - 1 + n;
+	nr_made = 0;
+	ret = 0;
+out:
+	for (i = 0; i < nr_made; i++)
+		bench_release(&made[i]);
+	free(made);
+	strbuf_release(&name);
+	return ret;
 }
 
 int config_select(struct config *cfg, const char *names)

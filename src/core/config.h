@@ -12,7 +12,8 @@
  *   [defaults]           any benchmark option, for every benchmark
  *   [benchmark "NAME"]   command and benchmark options
  * Benchmark options: metrics, primary, tolerance, runs (MIN..MAX), warmup, timeout,
- * time-budget, format (plain or gbench), profile (cct), profile-runs, metric.NAME. Command-line flags are applied through config_set() with the flag as
+ * time-budget, format (plain or gbench), profile (cct), profile-runs, metric.NAME, tests and
+ * test-command (a test suite), binary. Command-line flags are applied through config_set() with the flag as
  * origin, so that they are validated by the same code and override every section.
  */
 
@@ -59,6 +60,12 @@ struct bench_config {
 	unsigned profiles;   /* PROFILE_* bits: extra profiled runs after the timing runs */
 	size_t profile_runs; /* profiled runs per side (default 3) */
 	ns_t sample_interval_ns; /* profile = counters: sampling period (default 100 ms) */
+	/* A test suite (PeASS): `tests` lists the test names (one per line, run in the
+	 * worktree), `test-command` runs one with {test} replaced; config_expand_suite()
+	 * turns it into one benchmark per test, "NAME/TEST". Both NULL: a plain benchmark. */
+	char *tests, *test_command;
+	char *binary; /* `binary`: the program the predictor diffs (NULL: the command's first
+			 word) */
 	/* a case of a gbench benchmark (set by compare, not by the file): its metrics */
 	const struct metric_def **case_defs;
 	size_t nr_case_defs;
@@ -120,6 +127,17 @@ int config_select(struct config *cfg, const char *names);
  * array the caller frees (the definitions stay b's); *n is their number.
  */
 const struct metric_def **bench_runtime_defs(const struct bench_config *b, size_t *n);
+
+/*
+ * Replaces the test suite called `suite` (a benchmark with `tests`) by one benchmark per
+ * test, in its place and in the order given: named "SUITE/TEST", its command the suite's
+ * test-command with every {test} replaced by the name, every other option the suite's.
+ * Names must be valid benchmark names (letters, digits, -_.:/+). n = 0 removes the suite.
+ * Returns 0, or RP_EINPUT after an error naming the suite and the bad or duplicate test.
+ * Pointers into cfg->benches are invalidated.
+ */
+int config_expand_suite(struct config *cfg, const char *suite, const char *const *tests,
+			size_t n);
 
 /* The benchmark called name, or NULL. */
 struct bench_config *config_bench(struct config *cfg, const char *name);

@@ -1,0 +1,282 @@
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/commands.h"
+#include "core/build.h"
+#include "core/predict.h"
+#include "core/revision.h"
+#include "util/common.h"
+
+static struct {
+	const char *config, *state_dir, *bench, *format, *scope;
+	bool tests, no_cache;
+} o;
+
+/* clang-format off */
+static const struct option predict_options[] = {
+	{ OPT_STRING, 'c', "config", "FILE", "configuration file (default: revperf.ini at the "
+					     "repository root)", &o.config, NULL },
+	{ OPT_STRING, 0, "state-dir", "DIR", "where results, worktrees and logs live (default "
+					     ".revperf/ at the root)", &o.state_dir, NULL },
+	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
+	  NULL },
+	{ OPT_FLAG, 0, "tests", NULL, "select by PeASS's rule instead of the trained predictor: "
+				      "a benchmark runs when a function it reached at the ancestor "
+				      "changed", &o.tests, NULL },
+	{ OPT_STRING, 0, "scope", "SCOPE", "common (one predictor for all benchmarks, the "
+					   "default) or bench (each benchmark's own)",
+	  &o.scope, NULL },
+	{ OPT_FLAG, 0, "no-cache", NULL, "recompute the binary diff instead of reusing it",
+	  &o.no_cache, NULL },
+	{ OPT_STRING, 'f', "format", "FMT", "text or json", &o.format, NULL },
+	OPT_END_MARKER,
+};
+static const char *const predict_usage[] = {
+	"predict [options] [REV]",
+	NULL,
+};
+const struct command_help predict_help = {
+	"predict",
+	predict_usage,
+	"Predicts, before running anything, which benchmarks commit REV (default HEAD) needs\n"
+	"(Perphecy, docs/prediction.md). For each benchmark it finds the closest first-parent\n"
+	"ancestor with dynamic data (revperf run --dynamic), differences the program built\n"
+	"there and at REV, and applies the predictor that revperf train learned: the\n"
+	"benchmarks to run are listed with the indicator that fired, the others with the\n"
+	"indicator values. A benchmark runs when no predictor was trained yet or no ancestor\n"
+	"has its dynamic data. --tests selects by PeASS's rule instead.\n"
+	"Exit status: 0 done, 2 usage or input error (a commit that does not build),\n"
+	"3 internal failure.",
+	predict_options,
+};
+/* clang-format on */
+
+static void text_value(struct strbuf *sb, double v)
+{
+	if (isnan(v))
+		strbuf_addstr(sb, "-");
+	else if (v == floor(v) && fabs(v) < 1e15)
+		strbuf_addf(sb, "%.0f", v);
+	else
+		strbuf_addf(sb, "%.1f", v);
+}
+
+static void text_values(struct strbuf *sb, const struct perphecy_values *v)
+{
+	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++) {
+		strbuf_addf(sb, "%s%s ", k ? ", " : "",
+			    perphecy_template_label((enum perphecy_template)k));
+		text_value(sb, v->v[k]);
+	}
+}
+
+static void print_bench_text(struct strbuf *sb, const struct predict_bench *b)
+{
+	strbuf_addf(sb, "  %-24s ", b->name);
+	switch (b->reason) {
+	case PREDICT_FIRED: strbuf_addf(sb, "%s (%s predictor)", b->indicator, b->scope); break;
+	case PREDICT_NO_PREDICTOR: strbuf_addstr(sb, "no predictor trained yet"); break;
+	case PREDICT_NO_DATA:
+		strbuf_addstr(sb, "no ancestor has its dynamic data (revperf run --dynamic)");
+		break;
+	case PREDICT_REACHED_CHANGED:
+		strbuf_addf(sb, "reached changed function %s (%zu changed functions reached)",
+			    b->function, b->nr_reached_changed);
+		break;
+	case PREDICT_NOT_REACHED: strbuf_addstr(sb, "reached no changed function"); break;
+	case PREDICT_DISMISSED: strbuf_addstr(sb, "no indicator fired"); break;
+	}
+	if (b->ancestor.sha[0])
+		strbuf_addf(sb, "; ancestor %.12s (%u back)", b->ancestor.sha, b->ancestor.depth);
+	strbuf_addch(sb, '\n');
+	if (b->has_values && !b->run && b->reason == PREDICT_DISMISSED) {
+		strbuf_addf(sb, "  %-24s ", "");
+		text_values(sb, &b->values);
+		strbuf_addch(sb, '\n');
+	}
+}
+
+static void print_text(FILE *f, const struct predict_result *r, const char *expr)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	strbuf_addf(&sb, "predict %.12s (%s): %zu of %zu benchmark%s to run; ", r->sha, expr,
+		    r->nr_run, r->nr_benches, r->nr_benches == 1 ? "" : "s");
+	if (r->mode == PREDICT_TESTS)
+		strbuf_addstr(&sb, "PeASS test selection (changed functions reached)\n");
+	else if (r->no_predictor)
+		strbuf_addstr(&sb, "no predictor trained yet: all run (revperf train)\n");
+	else
+		strbuf_addf(&sb, "predictor trained on %zu tuples, %zu hits\n", r->train_tuples,
+			    r->train_hits);
+	for (int pass = 0; pass < 2; pass++) {
+		bool any = false;
+		for (i = 0; i < r->nr_benches; i++) {
+			if (r->benches[i].run != !pass)
+				continue;
+			if (!any)
+				strbuf_addstr(&sb, pass ? "skip:\n" : "run:\n");
+			any = true;
+			print_bench_text(&sb, &r->benches[i]);
+		}
+	}
+	fputs(sb.buf, f);
+	strbuf_release(&sb);
+}
+
+static void json_values(struct strbuf *sb, const struct perphecy_values *v)
+{
+	strbuf_addch(sb, '{');
+	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++) {
+		strbuf_addf(sb, "%s\"%s\": ", k ? ", " : "",
+			    perphecy_template_id((enum perphecy_template)k));
+		if (isnan(v->v[k]))
+			strbuf_addstr(sb, "null");
+		else
+			strbuf_addf(sb, "%.17g", v->v[k]);
+	}
+	strbuf_addch(sb, '}');
+}
+
+static void json_string(struct strbuf *sb, const char *s)
+{
+	if (!s) {
+		strbuf_addstr(sb, "null");
+		return;
+	}
+	strbuf_addch(sb, '"');
+	strbuf_add_json_escaped(sb, s);
+	strbuf_addch(sb, '"');
+}
+
+static void print_json(FILE *f, const struct predict_result *r, const char *expr)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	bool first = true;
+	strbuf_addstr(&sb, "{\n  \"revision\": ");
+	json_string(&sb, expr);
+	strbuf_addf(&sb, ",\n  \"sha\": \"%s\",\n  \"mode\": \"%s\",\n", r->sha,
+		    r->mode == PREDICT_TESTS ? "tests" : "perphecy");
+	strbuf_addf(&sb,
+		    "  \"predictor\": {\"trained\": %s, \"trivial\": %s, \"tuples\": %zu, "
+		    "\"hits\": %zu, \"trained_at\": %lld},\n  \"run\": [",
+		    r->no_predictor ? "false" : "true", r->trivial ? "true" : "false",
+		    r->train_tuples, r->train_hits, (long long)r->trained_at);
+	for (i = 0; i < r->nr_benches; i++) {
+		if (!r->benches[i].run)
+			continue;
+		strbuf_addstr(&sb, first ? "" : ", ");
+		json_string(&sb, r->benches[i].name);
+		first = false;
+	}
+	strbuf_addstr(&sb, "],\n  \"benchmarks\": [");
+	for (i = 0; i < r->nr_benches; i++) {
+		const struct predict_bench *b = &r->benches[i];
+		strbuf_addf(&sb, "%s\n    {\"name\": ", i ? "," : "");
+		json_string(&sb, b->name);
+		strbuf_addf(&sb, ", \"run\": %s, \"reason\": \"%s\", \"indicator\": ",
+			    b->run ? "true" : "false", predict_reason_name(b->reason));
+		json_string(&sb, b->indicator);
+		strbuf_addstr(&sb, ", \"scope\": ");
+		json_string(&sb, b->scope);
+		strbuf_addstr(&sb, ", \"ancestor\": ");
+		if (b->ancestor.sha[0])
+			strbuf_addf(&sb, "{\"sha\": \"%s\", \"depth\": %u}", b->ancestor.sha,
+				    b->ancestor.depth);
+		else
+			strbuf_addstr(&sb, "null");
+		strbuf_addstr(&sb, ", \"values\": ");
+		if (b->has_values)
+			json_values(&sb, &b->values);
+		else
+			strbuf_addstr(&sb, "null");
+		if (r->mode == PREDICT_TESTS) {
+			strbuf_addstr(&sb, ", \"function\": ");
+			json_string(&sb, b->function);
+			strbuf_addf(&sb, ", \"reached_changed\": %zu", b->nr_reached_changed);
+		}
+		strbuf_addch(&sb, '}');
+	}
+	strbuf_addstr(&sb, "\n  ]\n}\n");
+	fputs(sb.buf, f);
+	strbuf_release(&sb);
+}
+
+int cmd_predict(int argc, char **argv)
+{
+	const char *args[1];
+	struct predict_session s;
+	struct revision rev;
+	struct store_build build;
+	struct predict_result res;
+	enum predict_scope scope = PREDICT_SCOPE_COMMON;
+	bool json = false;
+	int n, ret = EXIT_USAGE, err;
+
+	memset(&o, 0, sizeof(o));
+	memset(&s, 0, sizeof(s));
+	memset(&rev, 0, sizeof(rev));
+	memset(&build, 0, sizeof(build));
+	memset(&res, 0, sizeof(res));
+	n = parse_options(argc, argv, &predict_help, args, 1);
+	if (n == -2)
+		return EXIT_OK;
+	if (n < 0)
+		return EXIT_USAGE;
+	if (o.format && strcmp(o.format, "text") && !(json = !strcmp(o.format, "json"))) {
+		usage_error("predict", "unknown format '%s': use text or json", o.format);
+		return EXIT_USAGE;
+	}
+	if (o.scope && !strcmp(o.scope, "bench")) {
+		scope = PREDICT_SCOPE_BENCH;
+	} else if (o.scope && strcmp(o.scope, "common")) {
+		usage_error("predict", "unknown scope '%s': use common or bench", o.scope);
+		return EXIT_USAGE;
+	}
+	if (o.tests && o.scope) {
+		usage_error("predict", "--scope chooses a trained predictor; --tests uses none");
+		return EXIT_USAGE;
+	}
+	if ((err = predict_session_open(&s, o.config, o.state_dir, o.bench)) ||
+	    (err = repo_resolve(s.repo, n ? args[0] : "HEAD", &rev))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	s.ctx.use_cache = !o.no_cache;
+	interrupt_install();
+	if ((err = build_ensure(s.st, s.repo, &s.sd, &rev, s.cfg.build_command, NULL, &build)) ||
+	    (err = predict_expand_suites(&s.ctx, build.worktree, rev.expr)) ||
+	    (err = predict_revision(&s.ctx, &rev, &build,
+				    o.tests ? PREDICT_TESTS : PREDICT_PERPHECY, scope, &res))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	if (res.no_predictor && !o.tests)
+		warning(
+		    "no predictor was trained yet: every benchmark is listed to run; run "
+		    "`revperf train` once comparisons of commits with their parents are stored");
+	if (res.trivial)
+		warning(
+		    "the predictor was trained without any hit (no stored verdict was worse or "
+		    "better): it selects nothing; train again once a commit changed performance");
+	if (json)
+		print_json(stdout, &res, rev.expr);
+	else
+		print_text(stdout, &res, rev.expr);
+	if (fflush(stdout)) {
+		error("cannot write the prediction: %s", strerror(errno));
+		ret = EXIT_INTERNAL;
+		goto out;
+	}
+	ret = EXIT_OK;
+out:
+	predict_result_release(&res);
+	store_build_release(&build);
+	revision_release(&rev);
+	predict_session_close(&s);
+	return ret;
+}

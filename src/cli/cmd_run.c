@@ -1,0 +1,204 @@
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "collect/proc.h"
+#include "core/build.h"
+#include "core/fsutil.h"
+#include "core/predict.h"
+#include "core/revision.h"
+#include "util/common.h"
+
+static struct {
+	const char *config, *state_dir, *bench, *select;
+	bool dynamic, quiet;
+} o;
+
+/* clang-format off */
+static const struct option run_options[] = {
+	{ OPT_STRING, 'c', "config", "FILE", "configuration file (default: revperf.ini at the "
+					     "repository root)", &o.config, NULL },
+	{ OPT_STRING, 0, "state-dir", "DIR", "where results, worktrees and logs live (default "
+					     ".revperf/ at the root)", &o.state_dir, NULL },
+	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
+	  NULL },
+	{ OPT_FLAG, 0, "dynamic", NULL, "collect dynamic data: each benchmark once under "
+					"valgrind's callgrind, calls and instructions per function "
+					"stored for the predictor", &o.dynamic, NULL },
+	{ OPT_STRING, 0, "select", "MODE", "only the benchmarks the commit needs: perphecy (the "
+					   "trained predictor; a bare --select) or tests (PeASS: "
+					   "a function they reached changed)", &o.select, NULL },
+	{ OPT_FLAG, 'q', "quiet", NULL, "no progress line per benchmark on stderr", &o.quiet, NULL },
+	OPT_END_MARKER,
+};
+static const char *const run_usage[] = {
+	"run [options] [--dynamic] [--select[=MODE]] [REV]",
+	NULL,
+};
+const struct command_help run_help = {
+	"run",
+	run_usage,
+	"Builds REV (default HEAD) and runs each configured benchmark once in its worktree.\n"
+	"With --dynamic, each runs under valgrind's callgrind and its calls and instructions\n"
+	"per function are stored as the commit's dynamic data, which revperf predict and\n"
+	"revperf train use (docs/prediction.md); without it, the run's status, wall and CPU\n"
+	"time are shown and nothing is stored (a smoke test of the benchmarks).\n"
+	"Exit status: 0 every benchmark ran, 2 usage or input error (a commit that does not\n"
+	"build, a benchmark that fails, valgrind missing), 3 internal failure.",
+	run_options,
+};
+/* clang-format on */
+
+/* A bare --select means --select=perphecy (the option table needs a value). */
+static char **default_select(int argc, char **argv)
+{
+	static char perphecy[] = "--select=perphecy";
+	char **copy = xcalloc((size_t)argc + 1, sizeof(*copy));
+	bool only_args = false;
+	for (int i = 0; i < argc; i++) {
+		copy[i] = argv[i];
+		if (!strcmp(argv[i], "--"))
+			only_args = true;
+		if (i && !only_args && !strcmp(argv[i], "--select"))
+			copy[i] = perphecy;
+	}
+	return copy;
+}
+
+/* One plain run: status and times. Returns 0 ok, RP_EINPUT failed, or an RP_E* code. */
+static int run_plain(const struct predict_session *s, const struct store_build *build,
+		     const struct bench_config *b)
+{
+	struct strbuf log = STRBUF_INIT;
+	struct proc_spec spec = {0};
+	struct proc_result res;
+	int ret = RP_EINTERNAL;
+	strbuf_addf(&log, "%s/run-", s->sd.logs);
+	fsutil_add_safe_name(&log, b->name);
+	strbuf_addstr(&log, ".log");
+	unlink(log.buf);
+	spec.command = b->command;
+	spec.cwd = build->worktree;
+	spec.log_path = log.buf;
+	spec.timeout_ns = b->timeout_ns;
+	if (proc_run(&spec, &res))
+		goto out;
+	if (res.status == RUN_INTERRUPTED) {
+		ret = RP_EINTERRUPT;
+		goto out;
+	}
+	printf("%-24s %-8s wall %.3f s  cpu %.3f s  maxrss %lld KiB  log %s\n", b->name,
+	       run_status_name(res.status), (double)res.m.wall_ns * 1e-9,
+	       (double)(res.m.user_ns + res.m.sys_ns) * 1e-9, (long long)res.m.maxrss_kb, log.buf);
+	if (res.status != RUN_OK) {
+		error("benchmark '%s' %s: %s; see %s", b->name, run_status_name(res.status),
+		      res.detail, log.buf);
+		ret = RP_EINPUT;
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&log);
+	return ret;
+}
+
+static int run_dynamic(struct predict_session *s, const struct revision *rev,
+		       const struct store_build *build, const struct bench_config *b)
+{
+	struct predict_dynamic d;
+	int ret = predict_collect_dynamic(&s->ctx, rev, build, b, &d);
+	if (ret)
+		return ret;
+	printf("%-24s %zu functions reached, %llu calls, %llu instructions, %.1f s under "
+	       "callgrind; %s\n",
+	       b->name, d.nr_functions, (unsigned long long)d.calls,
+	       (unsigned long long)d.instructions, d.elapsed_s, d.path);
+	free(d.path);
+	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	const char *args[1];
+	char **av = default_select(argc, argv);
+	struct predict_session s;
+	struct revision rev;
+	struct store_build build;
+	struct predict_result pred;
+	enum predict_mode mode = PREDICT_PERPHECY;
+	int n, ret = EXIT_USAGE, err, first_err = 0;
+
+	memset(&o, 0, sizeof(o));
+	memset(&s, 0, sizeof(s));
+	memset(&rev, 0, sizeof(rev));
+	memset(&build, 0, sizeof(build));
+	memset(&pred, 0, sizeof(pred));
+	n = parse_options(argc, av, &run_help, args, 1);
+	if (n == -2) {
+		ret = EXIT_OK;
+		goto out;
+	}
+	if (n < 0)
+		goto out;
+	if (o.select && !strcmp(o.select, "tests")) {
+		mode = PREDICT_TESTS;
+	} else if (o.select && strcmp(o.select, "perphecy")) {
+		usage_error("run", "unknown --select mode '%s': use perphecy or tests", o.select);
+		goto out;
+	}
+	if ((err = predict_session_open(&s, o.config, o.state_dir, o.bench)) ||
+	    (err = repo_resolve(s.repo, n ? args[0] : "HEAD", &rev))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	if (o.dynamic && !predict_have_valgrind()) {
+		error(
+		    "revperf run --dynamic needs valgrind (callgrind counts each function's calls "
+		    "and instructions) and it is not on PATH; install it, e.g. apt-get install "
+		    "valgrind");
+		goto out;
+	}
+	s.ctx.quiet = o.quiet;
+	interrupt_install();
+	if ((err = build_ensure(s.st, s.repo, &s.sd, &rev, s.cfg.build_command, NULL, &build)) ||
+	    (err = predict_expand_suites(&s.ctx, build.worktree, rev.expr))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	if (o.select) {
+		if ((err = predict_revision(&s.ctx, &rev, &build, mode, PREDICT_SCOPE_COMMON,
+					    &pred)) ||
+		    (err = predict_select(&s.cfg, &pred))) {
+			ret = rp_err_exit_code(err);
+			goto out;
+		}
+		if (!o.quiet)
+			fprintf(stderr, "revperf: --select=%s: %zu of %zu benchmarks needed\n",
+				o.select, pred.nr_run, pred.nr_benches);
+	}
+	for (size_t i = 0; i < s.cfg.nr_benches && !interrupt_requested(); i++) {
+		const struct bench_config *b = &s.cfg.benches[i];
+		err = o.dynamic ? run_dynamic(&s, &rev, &build, b) : run_plain(&s, &build, b);
+		if (err == RP_EINTERRUPT || err == RP_EINTERNAL) {
+			ret = rp_err_exit_code(err);
+			goto out;
+		}
+		if (err && !first_err)
+			first_err = err;
+	}
+	if (interrupt_requested()) {
+		ret = 128 + interrupt_signal();
+		goto out;
+	}
+	ret = first_err ? rp_err_exit_code(first_err) : EXIT_OK;
+out:
+	fflush(stdout);
+	predict_result_release(&pred);
+	store_build_release(&build);
+	revision_release(&rev);
+	predict_session_close(&s);
+	free(av);
+	return ret;
+}

@@ -1,0 +1,295 @@
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "core/config.h"
+#include "core/predict.h"
+#include "util/common.h"
+
+static struct {
+	const char *config, *state_dir, *bench, *format, *k, *seed;
+	bool evaluate, dry_run;
+} o;
+
+/* clang-format off */
+static const struct option train_options[] = {
+	{ OPT_STRING, 'c', "config", "FILE", "configuration file (default: revperf.ini at the "
+					     "repository root)", &o.config, NULL },
+	{ OPT_STRING, 0, "state-dir", "DIR", "where results, worktrees and logs live (default "
+					     ".revperf/ at the root)", &o.state_dir, NULL },
+	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
+	  NULL },
+	{ OPT_FLAG, 0, "evaluate", NULL, "report hit and dismiss rates by k-fold "
+					 "cross-validation by commit", &o.evaluate, NULL },
+	{ OPT_STRING, 'k', "k", "N", "folds of the cross-validation (10)", &o.k, NULL },
+	{ OPT_STRING, 0, "seed", "N", "seed of the fold assignment (1)", &o.seed, NULL },
+	{ OPT_FLAG, 'n', "dry-run", NULL, "learn and report, but keep the stored predictors",
+	  &o.dry_run, NULL },
+	{ OPT_STRING, 'f', "format", "FMT", "text or json", &o.format, NULL },
+	OPT_END_MARKER,
+};
+static const char *const train_usage[] = {
+	"train [options] [--evaluate [--k N]]",
+	NULL,
+};
+const struct command_help train_help = {
+	"train",
+	train_usage,
+	"Learns which benchmarks commits need (Perphecy's Algorithm 1, docs/prediction.md)\n"
+	"from the stored verdicts of comparisons of commits with their parents: each\n"
+	"(commit, benchmark) whose closest ancestor has dynamic data (revperf run --dynamic)\n"
+	"is a tuple, a hit when a primary metric got worse or better, a miss when all were\n"
+	"equal (undecided verdicts are left out). Stores a common predictor and one per\n"
+	"benchmark with the tuples they learned from; revperf predict applies them.\n"
+	"--evaluate reports the hit rate (changes predicted) and dismiss rate (unchanged\n"
+	"benchmarks skipped) by k-fold cross-validation.\n"
+	"Exit status: 0 done, 2 usage or input error (no training data), 3 internal failure.",
+	train_options,
+};
+/* clang-format on */
+
+static int parse_count(const char *flag, const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	if (parse_u64(s, out) || *out < min || *out > max) {
+		usage_error("train", "%s expects a number from %llu to %llu, got '%s'", flag,
+			    (unsigned long long)min, (unsigned long long)max, s);
+		return -1;
+	}
+	return 0;
+}
+
+static void predictor_text(struct strbuf *sb, const struct perphecy_predictor *p)
+{
+	if (p->no_hits) {
+		strbuf_addstr(sb, "nothing (no hit to learn from)");
+		return;
+	}
+	if (!p->nr) {
+		strbuf_addstr(sb, "nothing");
+		return;
+	}
+	for (size_t k = 0; k < p->nr; k++) {
+		if (k)
+			strbuf_addstr(sb, " or ");
+		perphecy_indicator_format(&p->ind[k], sb);
+	}
+}
+
+static void rate_text(struct strbuf *sb, double r)
+{
+	if (isnan(r))
+		strbuf_addstr(sb, "     -");
+	else
+		strbuf_addf(sb, "%6.3f", r);
+}
+
+static void eval_row(struct strbuf *sb, const char *name, const struct perphecy_eval *e)
+{
+	strbuf_addf(sb, "  %-24s ", name);
+	rate_text(sb, e->hit_rate);
+	strbuf_addstr(sb, "    ");
+	rate_text(sb, e->dismiss_rate);
+	strbuf_addf(sb, "   %zu/%zu hits predicted, %zu/%zu misses dismissed\n", e->hits_predicted,
+		    e->hits, e->misses_dismissed, e->misses);
+}
+
+static void print_text(FILE *f, const struct predict_training *t)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t j;
+	strbuf_addf(&sb,
+		    "training data: %zu tuples from %zu commits and %zu benchmark%s: %zu hits, "
+		    "%zu misses\n",
+		    t->nr_tuples, t->nr_commits, t->nr_bench, t->nr_bench == 1 ? "" : "s",
+		    t->nr_hits, t->nr_misses);
+	strbuf_addf(&sb,
+		    "left out: %zu undecided, %zu without dynamic data at an ancestor, %zu not "
+		    "against the parent, %zu superseded, %zu of benchmarks not configured\n",
+		    t->nr_undecided, t->nr_no_ancestor, t->nr_not_parent, t->nr_superseded,
+		    t->nr_unconfigured);
+	strbuf_addstr(&sb, "predictors (run a benchmark when):\n  common                   ");
+	predictor_text(&sb, &t->common);
+	strbuf_addch(&sb, '\n');
+	for (j = 0; j < t->nr_bench; j++) {
+		strbuf_addf(&sb, "  %-24s ", t->bench_names[j]);
+		predictor_text(&sb, &t->per_bench[j]);
+		strbuf_addf(&sb, " (%zu hits, %zu misses)\n", t->per_bench[j].nr_hits,
+			    t->per_bench[j].nr_misses);
+	}
+	strbuf_addstr(&sb, "on its training set:      hit rate  dismiss rate\n");
+	eval_row(&sb, "common", &t->full);
+	if (t->evaluated) {
+		strbuf_addf(&sb,
+			    "cross-validation (%u folds by commit):\n"
+			    "                           hit rate  dismiss rate\n",
+			    t->cv_common.k);
+		eval_row(&sb, "common", &t->cv_common.total);
+		for (j = 0; j < t->cv_common.nr_bench; j++) {
+			struct strbuf name = STRBUF_INIT;
+			strbuf_addf(&name, "  %s", t->bench_names[t->cv_common.per_bench[j].bench]);
+			eval_row(&sb, name.buf, &t->cv_common.per_bench[j].eval);
+			strbuf_release(&name);
+		}
+		eval_row(&sb, "per benchmark", &t->cv_bench.total);
+		for (j = 0; j < t->cv_bench.nr_bench; j++) {
+			struct strbuf name = STRBUF_INIT;
+			strbuf_addf(&name, "  %s", t->bench_names[t->cv_bench.per_bench[j].bench]);
+			eval_row(&sb, name.buf, &t->cv_bench.per_bench[j].eval);
+			strbuf_release(&name);
+		}
+	}
+	fputs(sb.buf, f);
+	strbuf_release(&sb);
+}
+
+static void json_rate(struct strbuf *sb, double r)
+{
+	if (isnan(r))
+		strbuf_addstr(sb, "null");
+	else
+		strbuf_addf(sb, "%.17g", r);
+}
+
+static void json_eval(struct strbuf *sb, const struct perphecy_eval *e)
+{
+	strbuf_addstr(sb, "{\"hit_rate\": ");
+	json_rate(sb, e->hit_rate);
+	strbuf_addstr(sb, ", \"dismiss_rate\": ");
+	json_rate(sb, e->dismiss_rate);
+	strbuf_addf(sb,
+		    ", \"hits\": %zu, \"hits_predicted\": %zu, \"misses\": %zu, "
+		    "\"misses_dismissed\": %zu}",
+		    e->hits, e->hits_predicted, e->misses, e->misses_dismissed);
+}
+
+static void json_cv(struct strbuf *sb, const struct predict_training *t,
+		    const struct perphecy_cv_result *cv)
+{
+	strbuf_addstr(sb, "{\"total\": ");
+	json_eval(sb, &cv->total);
+	strbuf_addf(sb, ", \"predictors\": %zu, \"trivial\": %zu, \"benchmarks\": {",
+		    cv->nr_predictors, cv->nr_trivial);
+	for (size_t j = 0; j < cv->nr_bench; j++) {
+		strbuf_addf(sb, "%s\"", j ? ", " : "");
+		strbuf_add_json_escaped(sb, t->bench_names[cv->per_bench[j].bench]);
+		strbuf_addstr(sb, "\": ");
+		json_eval(sb, &cv->per_bench[j].eval);
+	}
+	strbuf_addstr(sb, "}}");
+}
+
+static void print_json(FILE *f, const struct predict_training *t, bool saved)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *model = perphecy_predictor_to_json(&t->common);
+	size_t j;
+	strbuf_addf(&sb,
+		    "{\n  \"tuples\": %zu,\n  \"commits\": %zu,\n  \"hits\": %zu,\n  \"misses\": "
+		    "%zu,\n  \"saved\": %s,\n",
+		    t->nr_tuples, t->nr_commits, t->nr_hits, t->nr_misses,
+		    saved ? "true" : "false");
+	strbuf_addf(&sb,
+		    "  \"left_out\": {\"undecided\": %zu, \"no_ancestor_data\": %zu, "
+		    "\"not_parent\": %zu, \"superseded\": %zu, \"unconfigured\": %zu},\n",
+		    t->nr_undecided, t->nr_no_ancestor, t->nr_not_parent, t->nr_superseded,
+		    t->nr_unconfigured);
+	strbuf_addf(&sb, "  \"predictors\": {\n    \"common\": %s", model);
+	free(model);
+	for (j = 0; j < t->nr_bench; j++) {
+		model = perphecy_predictor_to_json(&t->per_bench[j]);
+		strbuf_addstr(&sb, ",\n    \"");
+		strbuf_add_json_escaped(&sb, t->bench_names[j]);
+		strbuf_addf(&sb, "\": %s", model);
+		free(model);
+	}
+	strbuf_addstr(&sb, "\n  },\n  \"training_set\": ");
+	json_eval(&sb, &t->full);
+	strbuf_addstr(&sb, ",\n  \"evaluation\": ");
+	if (t->evaluated) {
+		strbuf_addf(&sb, "{\"k\": %u, \"common\": ", t->cv_common.k);
+		json_cv(&sb, t, &t->cv_common);
+		strbuf_addstr(&sb, ", \"per_bench\": ");
+		json_cv(&sb, t, &t->cv_bench);
+		strbuf_addch(&sb, '}');
+	} else {
+		strbuf_addstr(&sb, "null");
+	}
+	strbuf_addstr(&sb, "\n}\n");
+	fputs(sb.buf, f);
+	strbuf_release(&sb);
+}
+
+int cmd_train(int argc, char **argv)
+{
+	const char *args[1];
+	struct predict_session s;
+	struct predict_train_opts opts;
+	struct predict_training t;
+	uint64_t v;
+	bool json = false;
+	int n, ret = EXIT_USAGE, err;
+
+	memset(&o, 0, sizeof(o));
+	memset(&s, 0, sizeof(s));
+	memset(&t, 0, sizeof(t));
+	predict_train_opts_init(&opts);
+	n = parse_options(argc, argv, &train_help, args, 0);
+	if (n == -2)
+		return EXIT_OK;
+	if (n < 0)
+		return EXIT_USAGE;
+	if (o.format && strcmp(o.format, "text") && !(json = !strcmp(o.format, "json"))) {
+		usage_error("train", "unknown format '%s': use text or json", o.format);
+		return EXIT_USAGE;
+	}
+	if ((o.k || o.seed) && !o.evaluate) {
+		usage_error("train", "--k and --seed set up --evaluate; add --evaluate");
+		return EXIT_USAGE;
+	}
+	if (o.k) {
+		if (parse_count("--k", o.k, 2, 1000, &v))
+			return EXIT_USAGE;
+		opts.k = (unsigned)v;
+	}
+	if (o.seed) {
+		if (parse_count("--seed", o.seed, 0, UINT64_MAX, &v))
+			return EXIT_USAGE;
+		opts.seed = v;
+	}
+	opts.evaluate = o.evaluate;
+	opts.save = !o.dry_run;
+	if ((err = predict_session_open(&s, o.config, o.state_dir, o.bench))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	interrupt_install();
+	if ((err = predict_train(&s.ctx, &opts, &t))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	if (!t.nr_hits)
+		warning("no training tuple is a hit (no verdict was worse or better): the "
+			"predictor is trivial and selects nothing; train again once comparisons "
+			"found a performance change");
+	for (size_t j = 0; j < t.nr_bench; j++)
+		if (t.nr_hits && t.per_bench[j].no_hits)
+			warning("benchmark '%s' has no hit among its %zu tuples: its own predictor "
+				"selects nothing (--scope common uses the common one)",
+				t.bench_names[j], t.per_bench[j].nr_misses);
+	if (json)
+		print_json(stdout, &t, opts.save);
+	else
+		print_text(stdout, &t);
+	if (fflush(stdout)) {
+		error("cannot write the report: %s", strerror(errno));
+		ret = EXIT_INTERNAL;
+		goto out;
+	}
+	ret = EXIT_OK;
+out:
+	predict_training_release(&t);
+	predict_session_close(&s);
+	return ret;
+}

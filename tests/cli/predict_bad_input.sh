@@ -1,0 +1,114 @@
+# The predictor's commands on bad input and thin data: no training data, a training set
+# without hits (the trivial predictor, with a warning), a commit that does not build,
+# valgrind missing, a benchmark whose program cannot be told, bad options. Errors are one
+# clear line (a failed build also shows its log's last lines) and exit 2.
+. "$SRCDIR/tests/cli/lib/common.bash"
+
+"$SRCDIR/examples/make-history.sh" "$TEST_TMP/kv" >/dev/null || fail "make-history.sh"
+cd "$TEST_TMP/kv"
+cat >revperf.ini <<'INI'
+[build]
+command = make -s bench CFLAGS='-O1 -g -fno-inline'
+[benchmark "small"]
+command = ./build/kvstore --records 500 --queries 5000 --log data/kv.log
+metrics = cpu
+primary = cpu
+tolerance = 60%
+runs = 3..5
+INI
+
+# Usage errors.
+expect_exit 2 "$REVPERF" predict --scope everything
+expect_grep "unknown scope 'everything'" err.txt
+expect_one_line err.txt
+expect_exit 2 "$REVPERF" predict --tests --scope bench
+expect_exit 2 "$REVPERF" predict -f yaml
+expect_exit 2 "$REVPERF" predict a b
+expect_exit 2 "$REVPERF" train --k 5
+expect_grep 'add --evaluate' err.txt
+expect_exit 2 "$REVPERF" train --evaluate --k 1
+expect_grep 'from 2 to 1000' err.txt
+expect_exit 2 "$REVPERF" run --select=bogus
+expect_grep "unknown --select mode 'bogus'" err.txt
+expect_exit 2 "$REVPERF" compare --select=bogus baseline neutral
+expect_grep "unknown --select mode 'bogus'" err.txt
+expect_exit 2 "$REVPERF" compare --select --cmd-a true --cmd-b true
+expect_grep 'select chooses benchmarks of a revision' err.txt
+expect_exit 2 "$REVPERF" predict no-such-rev
+expect_grep "unknown revision 'no-such-rev'" err.txt
+expect_one_line err.txt
+
+# No training data at all.
+expect_exit 2 "$REVPERF" train
+expect_grep 'no training data' err.txt
+expect_one_line err.txt
+
+# Nothing trained: every benchmark runs, with a warning; no ancestor with data either.
+expect_exit 0 "$REVPERF" predict neutral -f json
+[ "$(json_get out.txt "d['benchmarks'][0]['reason']")" = no-dynamic-data ] || fail "reason"
+[ "$(json_get out.txt "d['run']")" = "['small']" ] || fail "not run"
+expect_grep 'no predictor was trained yet' err.txt
+
+# valgrind missing: said before anything is built.
+expect_exit 2 env PATH=/nonexistent "$REVPERF" run --dynamic baseline
+expect_grep 'needs valgrind' err.txt
+expect_one_line err.txt
+
+# Dynamic data at baseline; the neutral commit (same machine code) is equal: a training
+# set with one miss and no hit gives the trivial predictor, with a warning.
+expect_exit 0 "$REVPERF" run --dynamic baseline -q
+expect_grep '^small +[0-9]+ functions reached' out.txt
+[ "$(sqlite3 .revperf/revperf.db 'select count(*) from dynamic_functions')" -gt 10 ] ||
+	fail "no dynamic data stored"
+expect_exit 0 "$REVPERF" compare baseline neutral -q -f json
+[ "$(json_get out.txt "d['benchmarks'][0]['metrics'][0]['verdict']")" = equal ] ||
+	fail "neutral not equal: $(cat out.txt)"
+expect_exit 0 "$REVPERF" train -f json
+expect_grep 'no training tuple is a hit' err.txt
+[ "$(json_get out.txt "d['predictors']['common']['no_hits']")" = True ] || fail "not trivial"
+[ "$(json_get out.txt "d['misses']")" = 1 ] || fail "one miss expected"
+expect_exit 2 "$REVPERF" train --evaluate
+expect_grep 'needs at least 2' err.txt
+expect_exit 0 "$REVPERF" predict neutral
+expect_grep 'trained without any hit' err.txt
+expect_grep '^skip:' out.txt
+expect_grep 'no indicator fired; ancestor [0-9a-f]{12} \(1 back\)' out.txt
+expect_grep 'Del Func 0, New Func 0' out.txt
+# compare --select runs nothing and says so.
+expect_exit 0 "$REVPERF" compare --select baseline neutral
+expect_grep 'needs 0 of 1 benchmarks' err.txt
+
+# A commit that does not build: the build's failure, exit 2.
+printf 'this is not C\n' >>kvstore.c
+git commit -qam 'break the build' && git tag broken
+expect_exit 2 "$REVPERF" predict broken
+expect_grep 'build of [0-9a-f]{12} \(broken\) failed' err.txt
+expect_exit 2 "$REVPERF" run --dynamic broken
+expect_grep 'build of [0-9a-f]{12} \(broken\) failed' err.txt
+
+# A benchmark that fails under callgrind names its log.
+cat >>revperf.ini <<'INI'
+[benchmark "crash"]
+command = ./build/kvstore --records nope
+INI
+expect_exit 2 "$REVPERF" run --dynamic -b crash neutral
+expect_grep "benchmark 'crash' failed under callgrind .*run.log" err.txt
+
+# A benchmark run through a shell program: which binary to diff must be said.
+cat >>revperf.ini <<'INI'
+[benchmark "wrapped"]
+command = sh -c './build/kvstore --records 100 --queries 100 --log data/w.log'
+INI
+expect_exit 0 "$REVPERF" run --dynamic -q -b wrapped baseline
+expect_exit 2 "$REVPERF" predict -b wrapped neutral
+expect_grep "runs 'sh' from PATH.*binary = PATH" err.txt
+expect_one_line err.txt
+echo 'binary = build/kvstore' >>revperf.ini
+expect_exit 0 "$REVPERF" predict -b wrapped neutral -f json
+[ "$(json_get out.txt "d['benchmarks'][0]['values']['del_func']")" = 0 ] || fail "values"
+
+# A corrupt stored predictor is named.
+sqlite3 .revperf/revperf.db "update predictors set model = '{\"version\":9}' where scope = 'common'"
+expect_exit 2 "$REVPERF" predict neutral
+expect_grep "predictor 'common'" err.txt
+echo ok
