@@ -5,7 +5,7 @@ expect_exit 0 "$REVPERF" help
 expect_grep '^    compare ' out.txt
 expect_grep '^    init ' out.txt
 expect_exit 0 "$REVPERF" compare -h
-expect_grep '^usage: revperf compare \[options\] BASE TARGET' out.txt
+expect_grep '^usage: revperf compare \[options\] (\[--select\[=MODE\]\] )?BASE TARGET' out.txt
 expect_grep '--tolerance PCT' out.txt
 expect_grep '--cmd-a CMD' out.txt
 expect_exit 0 "$REVPERF" help compare
