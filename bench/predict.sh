@@ -78,10 +78,10 @@ SH
 command = sh build.sh
 [benchmark "chain"]
 command = ./prog
-metrics = cpu
-primary = cpu
-tolerance = 50%
-runs = 3..3
+metrics = maxrss
+primary = maxrss
+tolerance = 20%
+runs = 3..5
 INI
 	printf '*.o\nprog\n.revperf/\n' >.gitignore
 	gen a

@@ -372,11 +372,14 @@ static void plt_reference(struct binfile *bf, const struct bin_section *sec, uin
 	const struct bin_import *slot = binfile_import_at(bf, target);
 	uint64_t entsize = sec->entsize >= 4 && sec->entsize <= 64 ? sec->entsize : 16;
 	uint64_t entry = sec->addr + (insn_addr - sec->addr) / entsize * entsize;
+	uint64_t name_hash;
 	if (!slot || !slot->got)
 		return;
+	/* slot points into bf->imports, which ALLOC_GROW may move. */
+	name_hash = slot->name_hash;
 	ALLOC_GROW(bf->imports, bf->nr_imports + 1, bf->alloc_imports);
 	bf->imports[bf->nr_imports].addr = entry;
-	bf->imports[bf->nr_imports].name_hash = slot->name_hash;
+	bf->imports[bf->nr_imports].name_hash = name_hash;
 	bf->imports[bf->nr_imports].got = false;
 	bf->nr_imports++;
 }

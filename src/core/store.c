@@ -168,12 +168,23 @@ static int check_and_migrate(struct store *st)
 		      st->path, (long long)version, STORE_SCHEMA_VERSION);
 		return RP_EINPUT;
 	}
-	for (v = (size_t)version; v < ARRAY_SIZE(migrations); v++) {
+	/*
+	 * Each step re-reads the version inside its write transaction: two revperf processes
+	 * opening a new database at once must not both run a migration.
+	 */
+	for (;;) {
 		struct strbuf sql = STRBUF_INIT;
 		int ret;
-		strbuf_addf(&sql,
-			    "BEGIN IMMEDIATE; %s PRAGMA application_id = %d;"
-			    " PRAGMA user_version = %zu; COMMIT;",
+		if (exec_sql(st, "BEGIN IMMEDIATE"))
+			return RP_EINTERNAL;
+		if (pragma_int(st, "PRAGMA user_version", &version) != SQLITE_OK) {
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			return db_error(st, "cannot read its schema");
+		}
+		if (version < 0 || (size_t)version >= ARRAY_SIZE(migrations))
+			return exec_sql(st, "COMMIT") ? RP_EINTERNAL : 0;
+		v = (size_t)version;
+		strbuf_addf(&sql, "%s PRAGMA application_id = %d; PRAGMA user_version = %zu; COMMIT;",
 			    migrations[v], REVPERF_APPLICATION_ID, v + 1);
 		ret = exec_sql(st, sql.buf);
 		strbuf_release(&sql);
@@ -182,7 +193,6 @@ static int check_and_migrate(struct store *st)
 			return ret;
 		}
 	}
-	return 0;
 }
 
 int store_open(const char *path, struct store **out)

@@ -93,6 +93,10 @@ command = ./build/kvstore --records nope
 INI
 expect_exit 2 "$REVPERF" run --dynamic -b crash neutral
 expect_grep "benchmark 'crash' failed under callgrind .*run.log" err.txt
+expect_exit 2 "$REVPERF" run -b small,crash neutral
+expect_grep '^small +ok ' out.txt
+expect_grep '^crash +failed ' out.txt
+expect_grep "benchmark 'crash' failed: exited with status 2; see .*run-crash.log" err.txt
 
 # A benchmark run through a shell program: which binary to diff must be said.
 cat >>revperf.ini <<'INI'

@@ -50,6 +50,10 @@ git add . && git commit -qm base && git tag base
 expect_exit 0 "$REVPERF" run --dynamic -q
 for t in math.add math.mul str.rev; do expect_grep "^unit/$t +[0-9]+ functions reached" out.txt; done
 [ "$(wc -l <out.txt)" = 3 ] || fail "three tests expected"
+# Without --dynamic: each test once, its status and times, nothing stored.
+expect_exit 0 "$REVPERF" run
+expect_grep '^unit/math.mul +ok +wall [0-9.]+ s  cpu [0-9.]+ s' out.txt
+[ "$(wc -l <out.txt)" = 3 ] || fail "three plain runs expected"
 
 # Only mul() changes: math.mul runs, the other two reached nothing that changed.
 sed -i 's/return a \* b;/return a * b + (a \& 1);/' tests.c
