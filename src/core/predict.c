@@ -836,9 +836,10 @@ static int work_data(struct work *w, const struct bench_config *b, const char *s
 	const struct store_build *bi, *bu;
 	struct strbuf pi = STRBUF_INIT, pu = STRBUF_INIT;
 	int ret;
-	if ((ret = work_build(w, a->sha, &bi)) || (ret = work_build(w, sha_u, &bu)))
-		return ret;
-	if (!(ret = predict_bench_binary(b, bi->worktree, &pi)) &&
+	/* Each build's program first: the second work_build() may move w->builds. */
+	if (!(ret = work_build(w, a->sha, &bi)) &&
+	    !(ret = predict_bench_binary(b, bi->worktree, &pi)) &&
+	    !(ret = work_build(w, sha_u, &bu)) &&
 	    !(ret = predict_bench_binary(b, bu->worktree, &pu)) &&
 	    !(ret = work_static(w, pi.buf, pu.buf, s)))
 		ret = work_profile(w, a, b->name, p);
