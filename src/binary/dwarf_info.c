@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "binary/binfile_impl.h"
+#include "binary/dwfl_nodebug.h"
 #include "util/common.h"
 
 /* Nesting deeper than this (corrupt or adversarial DWARF) is not followed. */
@@ -113,24 +114,8 @@ static void index_by_name(struct binfile *bf)
 	bin_sort(d->by_name, d->nr_by_name, sizeof(*d->by_name), cmp_func_name);
 }
 
-/* Separate debug files are not looked for: only the DWARF inside the file is used. */
-static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
-			const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
-			char **debuginfo_file_name)
-{
-	UNUSED(mod);
-	UNUSED(userdata);
-	UNUSED(modname);
-	UNUSED(base);
-	UNUSED(file_name);
-	UNUSED(debuglink_file);
-	UNUSED(debuglink_crc);
-	UNUSED(debuginfo_file_name);
-	return -1;
-}
-
 static const Dwfl_Callbacks offline_callbacks = {
-    .find_debuginfo = no_debuginfo,
+    .find_debuginfo = dwfl_no_debuginfo, /* DWARF in the files only */
     .section_address = dwfl_offline_section_address,
 };
 

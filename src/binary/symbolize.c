@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "binary/dwfl_nodebug.h"
 #include "util/common.h"
 
 /* Caps on untrusted input. */
@@ -280,25 +281,9 @@ static uint64_t hash_u64(uint64_t v)
 	return v;
 }
 
-/* Separate debug files are not looked for (no network, no surprise): DWARF inside the file only. */
-static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
-			const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
-			char **debuginfo_file_name)
-{
-	UNUSED(mod);
-	UNUSED(userdata);
-	UNUSED(modname);
-	UNUSED(base);
-	UNUSED(file_name);
-	UNUSED(debuglink_file);
-	UNUSED(debuglink_crc);
-	UNUSED(debuginfo_file_name);
-	return -1;
-}
-
 static const Dwfl_Callbacks module_callbacks = {
     .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = no_debuginfo,
+    .find_debuginfo = dwfl_no_debuginfo, /* DWARF in the files only */
 };
 
 struct symbolizer *symbolizer_new(void)

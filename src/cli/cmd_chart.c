@@ -9,6 +9,7 @@
 #include "analysis/control_chart.h"
 #include "cli/commands.h"
 #include "core/build.h"
+#include "core/config.h"
 #include "core/counters_chart.h"
 #include "core/counters_csv.h"
 #include "core/revision.h"
@@ -199,17 +200,6 @@ static int add_source(struct chart_ctx *c, struct cchart_input *in, enum cchart_
 	return err;
 }
 
-static int parse_fraction(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	double v;
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 int cmd_chart(int argc, char **argv)
 {
@@ -252,19 +242,19 @@ int cmd_chart(int argc, char **argv)
 	}
 	if (o.limits && cchart_limits_parse(o.limits, &opts.limits))
 		goto out;
-	if (o.period && parse_fraction(o.period, 1e-3, 1e6, &opts.period_s)) {
+	if (o.period && parse_double(o.period, 1e-3, 1e6, &opts.period_s)) {
 		usage_error("chart", "--period '%s': expected seconds, e.g. 1 or 0.5", o.period);
 		goto out;
 	}
 	if (o.margin) {
-		if (parse_fraction(o.margin, 0, 100, &opts.margin)) {
+		if (parse_double(o.margin, 0, 100, &opts.margin)) {
 			usage_error("chart", "--margin '%s': expected percentage points from 0 to 100",
 				    o.margin);
 			goto out;
 		}
 		opts.margin /= 100;
 	}
-	if (o.run_threshold && parse_fraction(o.run_threshold, 0, 1, &run_t)) {
+	if (o.run_threshold && parse_double(o.run_threshold, 0, 1, &run_t)) {
 		usage_error("chart", "--run-threshold '%s': expected a ratio from 0 to 1",
 			    o.run_threshold);
 		goto out;
@@ -305,8 +295,7 @@ int cmd_chart(int argc, char **argv)
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	if (o.out && !(f = fopen(o.out, "w"))) {
-		error("cannot create %s: %s", o.out, strerror(errno));
+	if (!(f = cli_report_open(o.out))) {
 		f = stdout;
 		goto out;
 	}
@@ -339,14 +328,8 @@ int cmd_chart(int argc, char **argv)
 		free(pred);
 		free(label);
 	}
-	if (ferror(f) || (f != stdout && fclose(f))) {
-		f = stdout;
-		error("cannot write the report: %s", strerror(errno));
-		ret = EXIT_INTERNAL;
-		goto out;
-	}
+	ret = cli_report_close(f, o.out, false, res.nr_out ? EXIT_REGRESSION : EXIT_OK);
 	f = stdout;
-	ret = res.nr_out ? EXIT_REGRESSION : EXIT_OK;
 out:
 	if (f != stdout)
 		fclose(f);

@@ -29,9 +29,9 @@ static const struct option compare_options[] = {
 					     ".revperf/ at the root)", &o.state_dir, NULL },
 	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
 	  NULL },
-	{ OPT_STRING, 0, "select", "MODE", "only the benchmarks TARGET needs: perphecy (the "
+	{ OPT_OPTARG, 0, "select", "MODE", "only the benchmarks TARGET needs: perphecy (the "
 					   "trained predictor; a bare --select) or tests (PeASS: "
-					   "a function they reached changed)", &o.select, NULL },
+					   "a function they reached changed)", &o.select, "perphecy" },
 	{ OPT_STRING, 0, "cmd-a", "CMD", "without git: the baseline command", &o.cmd_a, NULL },
 	{ OPT_STRING, 0, "cmd-b", "CMD", "without git: the target command", &o.cmd_b, NULL },
 	{ OPT_FLAG, 0, "import", NULL, "judge two result files (hyperfine or Google Benchmark "
@@ -217,22 +217,6 @@ static int setup_commands(struct config *cfg, struct store *st, struct compare_r
 	return 0;
 }
 
-/* A bare --select means --select=perphecy (the option table needs a value). */
-static char **default_select(int argc, char **argv)
-{
-	static char perphecy[] = "--select=perphecy";
-	char **copy = xcalloc((size_t)argc + 1, sizeof(*copy));
-	bool only_args = false;
-	for (int i = 0; i < argc; i++) {
-		copy[i] = argv[i];
-		if (!strcmp(argv[i], "--"))
-			only_args = true;
-		if (i && !only_args && !strcmp(argv[i], "--select"))
-			copy[i] = perphecy;
-	}
-	return copy;
-}
-
 /*
  * Test suites become their tests, as listed at the target; with --select, only the
  * benchmarks the target needs are kept (docs/prediction.md). Returns 0 or an RP_E* code.
@@ -329,7 +313,6 @@ int cmd_compare(int argc, char **argv)
 	struct strbuf config_path = STRBUF_INIT;
 	int n, ret = EXIT_USAGE, err;
 	bool command_mode;
-	char **av = NULL;
 
 	memset(&o, 0, sizeof(o));
 	memset(revs, 0, sizeof(revs));
@@ -338,8 +321,7 @@ int cmd_compare(int argc, char **argv)
 	memset(&req, 0, sizeof(req));
 	memset(&res, 0, sizeof(res));
 	config_init(&cfg);
-	av = default_select(argc, argv);
-	n = parse_options(argc, av, &compare_help, args, 2);
+	n = parse_options(argc, argv, &compare_help, args, 2);
 	if (n == -2) {
 		ret = EXIT_OK;
 		goto out;
@@ -487,6 +469,5 @@ out:
 	repo_close(repo);
 	config_release(&cfg);
 	strbuf_release(&config_path);
-	free(av);
 	return ret;
 }

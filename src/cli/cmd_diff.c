@@ -9,6 +9,7 @@
 #include "binary/bindiff.h"
 #include "binary/symbolize.h"
 #include "core/build.h"
+#include "core/config.h"
 #include "core/revision.h"
 #include "core/store.h"
 #include "profile/io_profile.h"
@@ -116,34 +117,12 @@ static int write_report(FILE *f, enum diff_format format, const struct cct_diff 
 static int output(const char *path, enum diff_format format, const struct cct_diff *d,
 		  const struct cct_report_options *ro)
 {
-	FILE *f = stdout;
-	int err;
-	if (path && !(f = fopen(path, "w"))) {
-		error("cannot create %s: %s", path, strerror(errno));
+	FILE *f = cli_report_open(path);
+	if (!f)
 		return EXIT_USAGE;
-	}
-	err = write_report(f, format, d, ro);
-	if (path && fclose(f))
-		err = -1;
-	if (err) {
-		error("cannot write the report to %s: %s", path ? path : "stdout", strerror(errno));
-		if (path)
-			remove(path);
-		return EXIT_INTERNAL;
-	}
-	return EXIT_OK;
+	return cli_report_close(f, path, write_report(f, format, d, ro) != 0, EXIT_OK);
 }
 
-static bool parse_number(const char *s, double min, double max, double *out)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v < min || v > max)
-		return false;
-	*out = v;
-	return true;
-}
 
 /* One side: a profile path, or (--bench) the stored runs of a revision, merged. */
 struct side {
@@ -312,14 +291,14 @@ static int diff_io(const char *args[2], enum diff_format format, bool markdown)
 		return EXIT_USAGE;
 	}
 	if (o.sd) {
-		if (so.range != SPECTRA_RANGE_SD || !parse_number(o.sd, 0, 1e6, &v)) {
+		if (so.range != SPECTRA_RANGE_SD || parse_double(o.sd, 0, 1e6, &v)) {
 			usage_error("diff", "--sd '%s': expected a number >= 0, with --range sd", o.sd);
 			return EXIT_USAGE;
 		}
 		so.k = v;
 	}
 	if (o.top) {
-		if (!parse_number(o.top, 1, 1e9, &v) || v != floor(v)) {
+		if (parse_double(o.top, 1, 1e9, &v) || v != floor(v)) {
 			usage_error("diff", "--top '%s': expected a whole number >= 1", o.top);
 			return EXIT_USAGE;
 		}
@@ -354,8 +333,7 @@ static int diff_io(const char *args[2], enum diff_format format, bool markdown)
 		if (excluded[i])
 			warning("%s: %zu run%s left out (crashed, failed or timed out)", args[i],
 				excluded[i], excluded[i] == 1 ? "" : "s");
-	if (o.out && !(f = fopen(o.out, "w"))) {
-		error("cannot create %s: %s", o.out, strerror(errno));
+	if (!(f = cli_report_open(o.out))) {
 		f = stdout;
 		goto out;
 	}
@@ -379,17 +357,10 @@ static int diff_io(const char *args[2], enum diff_format format, bool markdown)
 	} else {
 		io_similarity_text(f, &rep, &lab, &ro, "");
 	}
-	if (err || ferror(f) || (f != stdout && fclose(f))) {
-		f = stdout;
-		error("cannot write the report to %s: %s", o.out ? o.out : "stdout",
-		      strerror(errno));
-		if (o.out)
-			remove(o.out);
-		ret = EXIT_INTERNAL;
-		goto out;
-	}
+	ret = cli_report_close(f, o.out, err,
+			       rep.nr_stopped || io_similarity_changed(&rep) ? EXIT_REGRESSION
+									     : EXIT_OK);
 	f = stdout;
-	ret = rep.nr_stopped || io_similarity_changed(&rep) ? EXIT_REGRESSION : EXIT_OK;
 out:
 	if (f != stdout)
 		fclose(f);
@@ -466,7 +437,7 @@ int cmd_diff(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (o.threshold) {
-		if (!parse_number(o.threshold, 0, 100, &v) || v == 0) {
+		if (parse_double(o.threshold, 0, 100, &v) || v == 0) {
 			usage_error("diff", "--threshold '%s': expected a number in (0, 100]",
 				    o.threshold);
 			return EXIT_USAGE;
@@ -474,7 +445,7 @@ int cmd_diff(int argc, char **argv)
 		opts.threshold = v;
 	}
 	if (o.top) {
-		if (!parse_number(o.top, 0, 1e9, &v) || v != floor(v)) {
+		if (parse_double(o.top, 0, 1e9, &v) || v != floor(v)) {
 			usage_error("diff", "--top '%s': expected a whole number >= 0", o.top);
 			return EXIT_USAGE;
 		}

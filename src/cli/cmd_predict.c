@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <math.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -127,83 +128,60 @@ static void print_text(FILE *f, const struct predict_result *r, const char *expr
 	strbuf_release(&sb);
 }
 
-static void json_values(struct strbuf *sb, const struct perphecy_values *v)
+static json_t *str_or_null(const char *s)
 {
-	strbuf_addch(sb, '{');
-	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++) {
-		strbuf_addf(sb, "%s\"%s\": ", k ? ", " : "",
-			    perphecy_template_id((enum perphecy_template)k));
-		if (isnan(v->v[k]))
-			strbuf_addstr(sb, "null");
-		else
-			strbuf_addf(sb, "%.17g", v->v[k]);
-	}
-	strbuf_addch(sb, '}');
+	return s ? json_string(s) : json_null();
 }
 
-static void json_string(struct strbuf *sb, const char *s)
+static json_t *values_json(const struct perphecy_values *v)
 {
-	if (!s) {
-		strbuf_addstr(sb, "null");
-		return;
-	}
-	strbuf_addch(sb, '"');
-	strbuf_add_json_escaped(sb, s);
-	strbuf_addch(sb, '"');
+	json_t *o = json_object();
+	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
+		json_object_set_new(o, perphecy_template_id((enum perphecy_template)k),
+				    isnan(v->v[k]) ? json_null() : json_real(v->v[k]));
+	return o;
 }
 
 static void print_json(FILE *f, const struct predict_result *r, const char *expr)
 {
-	struct strbuf sb = STRBUF_INIT;
-	size_t i;
-	bool first = true;
-	strbuf_addstr(&sb, "{\n  \"revision\": ");
-	json_string(&sb, expr);
-	strbuf_addf(&sb, ",\n  \"sha\": \"%s\",\n  \"mode\": \"%s\",\n", r->sha,
-		    r->mode == PREDICT_TESTS ? "tests" : "perphecy");
-	strbuf_addf(&sb,
-		    "  \"predictor\": {\"trained\": %s, \"trivial\": %s, \"tuples\": %zu, "
-		    "\"hits\": %zu, \"trained_at\": %lld},\n  \"run\": [",
-		    r->no_predictor ? "false" : "true", r->trivial ? "true" : "false",
-		    r->train_tuples, r->train_hits, (long long)r->trained_at);
-	for (i = 0; i < r->nr_benches; i++) {
-		if (!r->benches[i].run)
-			continue;
-		strbuf_addstr(&sb, first ? "" : ", ");
-		json_string(&sb, r->benches[i].name);
-		first = false;
-	}
-	strbuf_addstr(&sb, "],\n  \"benchmarks\": [");
-	for (i = 0; i < r->nr_benches; i++) {
+	json_t *root = json_object(), *run = json_array(), *benches = json_array();
+	for (size_t i = 0; i < r->nr_benches; i++) {
 		const struct predict_bench *b = &r->benches[i];
-		strbuf_addf(&sb, "%s\n    {\"name\": ", i ? "," : "");
-		json_string(&sb, b->name);
-		strbuf_addf(&sb, ", \"run\": %s, \"reason\": \"%s\", \"indicator\": ",
-			    b->run ? "true" : "false", predict_reason_name(b->reason));
-		json_string(&sb, b->indicator);
-		strbuf_addstr(&sb, ", \"scope\": ");
-		json_string(&sb, b->scope);
-		strbuf_addstr(&sb, ", \"ancestor\": ");
-		if (b->ancestor.sha[0])
-			strbuf_addf(&sb, "{\"sha\": \"%s\", \"depth\": %u}", b->ancestor.sha,
-				    b->ancestor.depth);
-		else
-			strbuf_addstr(&sb, "null");
-		strbuf_addstr(&sb, ", \"values\": ");
-		if (b->has_values)
-			json_values(&sb, &b->values);
-		else
-			strbuf_addstr(&sb, "null");
+		json_t *o = json_object();
+		if (b->run)
+			json_array_append_new(run, json_string(b->name));
+		json_object_set_new(o, "name", json_string(b->name));
+		json_object_set_new(o, "run", json_boolean(b->run));
+		json_object_set_new(o, "reason", json_string(predict_reason_name(b->reason)));
+		json_object_set_new(o, "indicator", str_or_null(b->indicator));
+		json_object_set_new(o, "scope", str_or_null(b->scope));
+		json_object_set_new(o, "ancestor",
+				    b->ancestor.sha[0] ? json_pack("{s:s, s:i}", "sha", b->ancestor.sha,
+								   "depth", (int)b->ancestor.depth)
+						       : json_null());
+		json_object_set_new(o, "values", b->has_values ? values_json(&b->values)
+								 : json_null());
 		if (r->mode == PREDICT_TESTS) {
-			strbuf_addstr(&sb, ", \"function\": ");
-			json_string(&sb, b->function);
-			strbuf_addf(&sb, ", \"reached_changed\": %zu", b->nr_reached_changed);
+			json_object_set_new(o, "function", str_or_null(b->function));
+			json_object_set_new(o, "reached_changed",
+					    json_integer((json_int_t)b->nr_reached_changed));
 		}
-		strbuf_addch(&sb, '}');
+		json_array_append_new(benches, o);
 	}
-	strbuf_addstr(&sb, "\n  ]\n}\n");
-	fputs(sb.buf, f);
-	strbuf_release(&sb);
+	json_object_set_new(root, "revision", json_string(expr));
+	json_object_set_new(root, "sha", json_string(r->sha));
+	json_object_set_new(root, "mode", json_string(r->mode == PREDICT_TESTS ? "tests"
+									     : "perphecy"));
+	json_object_set_new(root, "predictor",
+			    json_pack("{s:b, s:b, s:I, s:I, s:I}", "trained", !r->no_predictor,
+				      "trivial", r->trivial, "tuples", (json_int_t)r->train_tuples,
+				      "hits", (json_int_t)r->train_hits, "trained_at",
+				      (json_int_t)r->trained_at));
+	json_object_set_new(root, "run", run);
+	json_object_set_new(root, "benchmarks", benches);
+	json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+	fputc('\n', f);
+	json_decref(root);
 }
 
 int cmd_predict(int argc, char **argv)

@@ -114,6 +114,16 @@ static void quote_command(struct strbuf *sb, const char *const *argv, int argc)
 static int profile_io(char **args, int n);
 static int profile_counters(const char **args, int n);
 
+/* --timeout: *out = 0 when not given. Returns 0, or -1 after a usage error. */
+static int parse_timeout(ns_t *out)
+{
+	*out = 0;
+	if (o.timeout && (parse_duration(o.timeout, out) || !*out))
+		return usage_error("profile", "--timeout '%s': expected a duration such as 30s",
+				   o.timeout);
+	return 0;
+}
+
 int cmd_profile(int argc, char **argv)
 {
 	const char **args = xcalloc((size_t)argc + 1, sizeof(*args));
@@ -179,11 +189,8 @@ int cmd_profile(int argc, char **argv)
 		}
 		to.top = (size_t)k;
 	}
-	if (o.timeout && (parse_duration(o.timeout, &spec.timeout_ns) || !spec.timeout_ns)) {
-		usage_error("profile", "--timeout '%s': expected a duration such as 30s",
-			    o.timeout);
+	if (parse_timeout(&spec.timeout_ns))
 		goto out;
-	}
 	if (o.out_dir) {
 		strbuf_addstr(&dir, o.out_dir);
 		if (mkdir_p(dir.buf))
@@ -221,8 +228,7 @@ int cmd_profile(int argc, char **argv)
 		      args[0]);
 		goto out;
 	}
-	if (o.out && !(out = fopen(o.out, "w"))) {
-		error("cannot write '%s': %s", o.out, strerror(errno));
+	if (!(out = cli_report_open(o.out))) {
 		out = stdout;
 		goto out;
 	}
@@ -245,14 +251,8 @@ int cmd_profile(int argc, char **argv)
 			fprintf(out, "profiles in %s\n", dir.buf);
 		err = cct_top_text(out, &tree, &to);
 	}
-	if (err || (out != stdout && fclose(out))) {
-		out = stdout;
-		error("cannot write the report: %s", strerror(errno));
-		ret = EXIT_INTERNAL;
-		goto out;
-	}
+	ret = cli_report_close(out, o.out, err, res.status == RUN_OK ? EXIT_OK : EXIT_REGRESSION);
 	out = stdout;
-	ret = res.status == RUN_OK ? EXIT_OK : EXIT_REGRESSION;
 out:
 	if (out != stdout)
 		fclose(out);
@@ -327,11 +327,8 @@ static int profile_io(char **args, int n)
 		}
 		topts.max_depth = (unsigned)d;
 	}
-	if (o.timeout && (parse_duration(o.timeout, &timeout) || !timeout)) {
-		usage_error("profile", "--timeout '%s': expected a duration such as 30s",
-			    o.timeout);
+	if (parse_timeout(&timeout))
 		goto out;
-	}
 	topts.timeout_s = (double)timeout / 1e9;
 	topts.reads = o.reads;
 	topts.out_fd = STDERR_FILENO; /* keeps stdout for the report */
@@ -371,8 +368,7 @@ static int profile_io(char **args, int n)
 	}
 	if (tr.status != RUN_OK)
 		warning("the program %s: %s", run_status_name(tr.status), tr.detail);
-	if (o.out && !(out = fopen(o.out, "w"))) {
-		error("cannot write '%s': %s", o.out, strerror(errno));
+	if (!(out = cli_report_open(o.out))) {
 		out = stdout;
 		goto out;
 	}
@@ -399,14 +395,8 @@ static int profile_io(char **args, int n)
 			err = io_exec_report_text(out, &prof, &ro);
 		}
 	}
-	if (err || (out != stdout && fclose(out))) {
-		out = stdout;
-		error("cannot write the report: %s", strerror(errno));
-		ret = EXIT_INTERNAL;
-		goto out;
-	}
+	ret = cli_report_close(out, o.out, err, tr.status == RUN_OK ? EXIT_OK : EXIT_REGRESSION);
 	out = stdout;
-	ret = tr.status == RUN_OK ? EXIT_OK : EXIT_REGRESSION;
 out:
 	if (out != stdout)
 		fclose(out);
@@ -500,11 +490,8 @@ static int profile_counters(const char **args, int n)
 			    o.interval);
 		goto out;
 	}
-	if (o.timeout && (parse_duration(o.timeout, &spec.timeout_ns) || !spec.timeout_ns)) {
-		usage_error("profile", "--timeout '%s': expected a duration such as 30s",
-			    o.timeout);
+	if (parse_timeout(&spec.timeout_ns))
 		goto out;
-	}
 	if (o.out_dir) {
 		unsigned k;
 		if (mkdir_p(o.out_dir))
@@ -538,20 +525,13 @@ static int profile_counters(const char **args, int n)
 		warning("%zu malformed revperf-counter line%s ignored (expected "
 			"'revperf-counter NAME VALUE')",
 			res.counter_lines_malformed, res.counter_lines_malformed == 1 ? "" : "s");
-	if (o.out && !(out = fopen(o.out, "w"))) {
-		error("cannot write '%s': %s", o.out, strerror(errno));
+	if (!(out = cli_report_open(o.out))) {
 		out = stdout;
 		goto out;
 	}
 	counters_summary(out, &rs, &res, command.buf, csv.len ? csv.buf : NULL, json);
-	if (ferror(out) || (out != stdout && fclose(out))) {
-		out = stdout;
-		error("cannot write the report: %s", strerror(errno));
-		ret = EXIT_INTERNAL;
-		goto out;
-	}
+	ret = cli_report_close(out, o.out, false, res.status == RUN_OK ? EXIT_OK : EXIT_REGRESSION);
 	out = stdout;
-	ret = res.status == RUN_OK ? EXIT_OK : EXIT_REGRESSION;
 out:
 	if (out != stdout)
 		fclose(out);

@@ -27,9 +27,9 @@ static const struct option run_options[] = {
 	{ OPT_FLAG, 0, "dynamic", NULL, "collect dynamic data: each benchmark once under "
 					"valgrind's callgrind, calls and instructions per function "
 					"stored for the predictor", &o.dynamic, NULL },
-	{ OPT_STRING, 0, "select", "MODE", "only the benchmarks the commit needs: perphecy (the "
+	{ OPT_OPTARG, 0, "select", "MODE", "only the benchmarks the commit needs: perphecy (the "
 					   "trained predictor; a bare --select) or tests (PeASS: "
-					   "a function they reached changed)", &o.select, NULL },
+					   "a function they reached changed)", &o.select, "perphecy" },
 	{ OPT_FLAG, 'q', "quiet", NULL, "no progress line per benchmark on stderr", &o.quiet, NULL },
 	OPT_END_MARKER,
 };
@@ -50,22 +50,6 @@ const struct command_help run_help = {
 	run_options,
 };
 /* clang-format on */
-
-/* A bare --select means --select=perphecy (the option table needs a value). */
-static char **default_select(int argc, char **argv)
-{
-	static char perphecy[] = "--select=perphecy";
-	char **copy = xcalloc((size_t)argc + 1, sizeof(*copy));
-	bool only_args = false;
-	for (int i = 0; i < argc; i++) {
-		copy[i] = argv[i];
-		if (!strcmp(argv[i], "--"))
-			only_args = true;
-		if (i && !only_args && !strcmp(argv[i], "--select"))
-			copy[i] = perphecy;
-	}
-	return copy;
-}
 
 /* One plain run: status and times. Returns 0 ok, RP_EINPUT failed, or an RP_E* code. */
 static int run_plain(const struct predict_session *s, const struct store_build *build,
@@ -122,7 +106,6 @@ static int run_dynamic(struct predict_session *s, const struct revision *rev,
 int cmd_run(int argc, char **argv)
 {
 	const char *args[1];
-	char **av = default_select(argc, argv);
 	struct predict_session s;
 	struct revision rev;
 	struct store_build build;
@@ -135,7 +118,7 @@ int cmd_run(int argc, char **argv)
 	memset(&rev, 0, sizeof(rev));
 	memset(&build, 0, sizeof(build));
 	memset(&pred, 0, sizeof(pred));
-	n = parse_options(argc, av, &run_help, args, 1);
+	n = parse_options(argc, argv, &run_help, args, 1);
 	if (n == -2) {
 		ret = EXIT_OK;
 		goto out;
@@ -199,6 +182,5 @@ out:
 	store_build_release(&build);
 	revision_release(&rev);
 	predict_session_close(&s);
-	free(av);
 	return ret;
 }

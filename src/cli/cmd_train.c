@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <math.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -144,81 +145,67 @@ static void print_text(FILE *f, const struct predict_training *t)
 	strbuf_release(&sb);
 }
 
-static void json_rate(struct strbuf *sb, double r)
+static json_t *rate_json(double r)
 {
-	if (isnan(r))
-		strbuf_addstr(sb, "null");
-	else
-		strbuf_addf(sb, "%.17g", r);
+	return isnan(r) ? json_null() : json_real(r);
 }
 
-static void json_eval(struct strbuf *sb, const struct perphecy_eval *e)
+static json_t *eval_json(const struct perphecy_eval *e)
 {
-	strbuf_addstr(sb, "{\"hit_rate\": ");
-	json_rate(sb, e->hit_rate);
-	strbuf_addstr(sb, ", \"dismiss_rate\": ");
-	json_rate(sb, e->dismiss_rate);
-	strbuf_addf(sb,
-		    ", \"hits\": %zu, \"hits_predicted\": %zu, \"misses\": %zu, "
-		    "\"misses_dismissed\": %zu}",
-		    e->hits, e->hits_predicted, e->misses, e->misses_dismissed);
+	return json_pack("{s:o, s:o, s:I, s:I, s:I, s:I}", "hit_rate", rate_json(e->hit_rate),
+			 "dismiss_rate", rate_json(e->dismiss_rate), "hits", (json_int_t)e->hits,
+			 "hits_predicted", (json_int_t)e->hits_predicted, "misses",
+			 (json_int_t)e->misses, "misses_dismissed", (json_int_t)e->misses_dismissed);
 }
 
-static void json_cv(struct strbuf *sb, const struct predict_training *t,
-		    const struct perphecy_cv_result *cv)
+static json_t *cv_json(const struct predict_training *t, const struct perphecy_cv_result *cv)
 {
-	strbuf_addstr(sb, "{\"total\": ");
-	json_eval(sb, &cv->total);
-	strbuf_addf(sb, ", \"predictors\": %zu, \"trivial\": %zu, \"benchmarks\": {",
-		    cv->nr_predictors, cv->nr_trivial);
-	for (size_t j = 0; j < cv->nr_bench; j++) {
-		strbuf_addf(sb, "%s\"", j ? ", " : "");
-		strbuf_add_json_escaped(sb, t->bench_names[cv->per_bench[j].bench]);
-		strbuf_addstr(sb, "\": ");
-		json_eval(sb, &cv->per_bench[j].eval);
-	}
-	strbuf_addstr(sb, "}}");
+	json_t *benches = json_object();
+	for (size_t j = 0; j < cv->nr_bench; j++)
+		json_object_set_new(benches, t->bench_names[cv->per_bench[j].bench],
+				    eval_json(&cv->per_bench[j].eval));
+	return json_pack("{s:o, s:I, s:I, s:o}", "total", eval_json(&cv->total), "predictors",
+			 (json_int_t)cv->nr_predictors, "trivial", (json_int_t)cv->nr_trivial,
+			 "benchmarks", benches);
+}
+
+/* A stored predictor's JSON, as an object. */
+static json_t *predictor_json(const struct perphecy_predictor *p)
+{
+	char *text = perphecy_predictor_to_json(p);
+	json_t *o = json_loads(text, 0, NULL);
+	free(text);
+	return o ? o : json_null();
 }
 
 static void print_json(FILE *f, const struct predict_training *t, bool saved)
 {
-	struct strbuf sb = STRBUF_INIT;
-	char *model = perphecy_predictor_to_json(&t->common);
-	size_t j;
-	strbuf_addf(&sb,
-		    "{\n  \"tuples\": %zu,\n  \"commits\": %zu,\n  \"hits\": %zu,\n  \"misses\": "
-		    "%zu,\n  \"saved\": %s,\n",
-		    t->nr_tuples, t->nr_commits, t->nr_hits, t->nr_misses,
-		    saved ? "true" : "false");
-	strbuf_addf(&sb,
-		    "  \"left_out\": {\"undecided\": %zu, \"no_ancestor_data\": %zu, "
-		    "\"not_parent\": %zu, \"superseded\": %zu, \"unconfigured\": %zu},\n",
-		    t->nr_undecided, t->nr_no_ancestor, t->nr_not_parent, t->nr_superseded,
-		    t->nr_unconfigured);
-	strbuf_addf(&sb, "  \"predictors\": {\n    \"common\": %s", model);
-	free(model);
-	for (j = 0; j < t->nr_bench; j++) {
-		model = perphecy_predictor_to_json(&t->per_bench[j]);
-		strbuf_addstr(&sb, ",\n    \"");
-		strbuf_add_json_escaped(&sb, t->bench_names[j]);
-		strbuf_addf(&sb, "\": %s", model);
-		free(model);
-	}
-	strbuf_addstr(&sb, "\n  },\n  \"training_set\": ");
-	json_eval(&sb, &t->full);
-	strbuf_addstr(&sb, ",\n  \"evaluation\": ");
-	if (t->evaluated) {
-		strbuf_addf(&sb, "{\"k\": %u, \"common\": ", t->cv_common.k);
-		json_cv(&sb, t, &t->cv_common);
-		strbuf_addstr(&sb, ", \"per_bench\": ");
-		json_cv(&sb, t, &t->cv_bench);
-		strbuf_addch(&sb, '}');
-	} else {
-		strbuf_addstr(&sb, "null");
-	}
-	strbuf_addstr(&sb, "\n}\n");
-	fputs(sb.buf, f);
-	strbuf_release(&sb);
+	json_t *root = json_object(), *predictors = json_object();
+
+	json_object_set_new(root, "tuples", json_integer((json_int_t)t->nr_tuples));
+	json_object_set_new(root, "commits", json_integer((json_int_t)t->nr_commits));
+	json_object_set_new(root, "hits", json_integer((json_int_t)t->nr_hits));
+	json_object_set_new(root, "misses", json_integer((json_int_t)t->nr_misses));
+	json_object_set_new(root, "saved", json_boolean(saved));
+	json_object_set_new(
+	    root, "left_out",
+	    json_pack("{s:I, s:I, s:I, s:I, s:I}", "undecided", (json_int_t)t->nr_undecided,
+		      "no_ancestor_data", (json_int_t)t->nr_no_ancestor, "not_parent",
+		      (json_int_t)t->nr_not_parent, "superseded", (json_int_t)t->nr_superseded,
+		      "unconfigured", (json_int_t)t->nr_unconfigured));
+	json_object_set_new(predictors, "common", predictor_json(&t->common));
+	for (size_t j = 0; j < t->nr_bench; j++)
+		json_object_set_new(predictors, t->bench_names[j], predictor_json(&t->per_bench[j]));
+	json_object_set_new(root, "predictors", predictors);
+	json_object_set_new(root, "training_set", eval_json(&t->full));
+	json_object_set_new(root, "evaluation",
+			    t->evaluated ? json_pack("{s:I, s:o, s:o}", "k", (json_int_t)t->cv_common.k,
+						     "common", cv_json(t, &t->cv_common),
+						     "per_bench", cv_json(t, &t->cv_bench))
+					 : json_null());
+	json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+	fputc('\n', f);
+	json_decref(root);
 }
 
 int cmd_train(int argc, char **argv)

@@ -1,6 +1,9 @@
 #ifndef REVPERF_CLI_COMMANDS_H
 #define REVPERF_CLI_COMMANDS_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
 #include "cli/options.h"
 
 /* The static command table: dispatch, `revperf help` and the manual all read it. */
@@ -41,5 +44,14 @@ extern const struct command_help run_help;
 extern const struct command_help train_help;
 extern const struct command_help chart_help;
 extern const struct command_help version_help;
+
+/*
+ * A command's report: cli_report_open() gives stdout when path is NULL, else the file
+ * created (NULL after error()); cli_report_close() closes it (stdout stays open) and
+ * returns `ok`, or EXIT_INTERNAL after error() when anything failed to be written
+ * (`failed`, a stream error, the close), the partial file then removed.
+ */
+FILE *cli_report_open(const char *path);
+int cli_report_close(FILE *f, const char *path, bool failed, int ok);
 
 #endif

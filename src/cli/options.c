@@ -44,6 +44,7 @@ static int set_value(const struct command_help *help, const struct option *o, co
 		*(bool *)o->value = true;
 		return 0;
 	case OPT_STRING:
+	case OPT_OPTARG:
 		*(const char **)o->value = arg;
 		return 0;
 	case OPT_CONFIG:
@@ -94,6 +95,8 @@ int parse_options(int argc, char **argv, const struct command_help *help, const 
 				if (eq)
 					return usage_error(help->name, "option '--%s' takes no value",
 							   o->long_name);
+			} else if (o->type == OPT_OPTARG) {
+				arg = eq ? eq + 1 : o->config_key;
 			} else if (eq) {
 				arg = eq + 1;
 			} else if (i + 1 < argc) {
@@ -131,7 +134,7 @@ static void option_label(struct strbuf *sb, const struct option *o)
 		strbuf_addf(sb, "-%c, ", o->short_name);
 	strbuf_addf(sb, "--%s", o->long_name);
 	if (o->argh)
-		strbuf_addf(sb, " %s", o->argh);
+		strbuf_addf(sb, o->type == OPT_OPTARG ? "[=%s]" : " %s", o->argh);
 }
 
 void options_usage(FILE *f, const struct command_help *help)

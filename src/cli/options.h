@@ -13,6 +13,8 @@ enum opt_type {
 	OPT_FLAG,   /* bool *value */
 	OPT_STRING, /* const char **value */
 	OPT_CONFIG, /* a configuration option: recorded in struct opt_overrides *value */
+	OPT_OPTARG, /* const char **value: "--name=VALUE", or a bare "--name" for the value in
+		       config_key (long form only: a following word is never its value) */
 };
 
 struct option {
@@ -22,7 +24,8 @@ struct option {
 	const char *argh; /* "N", "FILE"; NULL for flags */
 	const char *help;
 	void *value;
-	const char *config_key; /* OPT_CONFIG: the revperf.ini key it overrides */
+	const char *config_key; /* OPT_CONFIG: the revperf.ini key it overrides; OPT_OPTARG:
+				   the value of the bare option */
 };
 
 #define OPT_END_MARKER { OPT_END, 0, NULL, NULL, NULL, NULL, NULL }

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
+#include "binary/dwfl_nodebug.h"
 #include "util/common.h"
 
 #define PAGE 4096
@@ -81,26 +82,9 @@ struct iotrace_unwinder {
 	unsigned mem_next;
 };
 
-/* For unwinding, .eh_frame of the main file suffices: no separate debug file is searched
- * (nor fetched over the network by debuginfod). */
-static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
-			const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
-			char **debuginfo_file_name)
-{
-	UNUSED(mod);
-	UNUSED(userdata);
-	UNUSED(modname);
-	UNUSED(base);
-	UNUSED(file_name);
-	UNUSED(debuglink_file);
-	UNUSED(debuglink_crc);
-	UNUSED(debuginfo_file_name);
-	return -1;
-}
-
 static const Dwfl_Callbacks dwfl_callbacks = {
     .find_elf = dwfl_linux_proc_find_elf,
-    .find_debuginfo = no_debuginfo,
+    .find_debuginfo = dwfl_no_debuginfo, /* DWARF in the files only */
 };
 
 /* Only the thread being unwound exists for libdwfl: threads are never enumerated. */

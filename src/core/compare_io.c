@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collect/cmdline.h"
 #include "collect/iotrace.h"
 #include "core/compare_profile.h"
 #include "core/fsutil.h"
@@ -36,7 +37,10 @@ static int trace_once(const struct compare_request *req, const struct bench_conf
 {
 	const struct compare_side *s = side ? &req->b : &req->a;
 	const char *command = s->command ? s->command : bench->command;
-	char *argv[] = {(char *)"/bin/sh", (char *)"-c", (char *)command, NULL};
+	/* Exec'd directly when it needs no shell, as the timing runs are (collect/cmdline.h). */
+	char **split = cmdline_split(command);
+	char *shell[] = {(char *)"/bin/sh", (char *)"-c", (char *)command, NULL};
+	char **argv = split ? split : shell;
 	struct strbuf path = STRBUF_INIT, log = STRBUF_INIT;
 	struct iotrace_options opts;
 	struct iotrace_result tr = {0};
@@ -78,11 +82,32 @@ static int trace_once(const struct compare_request *req, const struct bench_conf
 	ret = compare_profile_record(req, p, "io", s->build_id, ids, tr.status, tr.detail, &path,
 				     &log);
 out:
+	cmdline_free(split);
 	io_profile_release(&prof);
 	iotrace_result_release(&tr);
 	strbuf_release(&path);
 	strbuf_release(&log);
 	return ret;
+}
+
+/* Bytes (or calls) of one direction in a profile. */
+static uint64_t iotrace_dir_total(const struct io_profile *p, enum iotrace_dir dir, bool calls)
+{
+	uint64_t t = 0;
+	for (size_t e = 0; e < p->nr_entries; e++)
+		if (p->entries[e].dir == dir)
+			t += calls ? p->entries[e].calls : p->entries[e].bytes;
+	return t;
+}
+
+/* Adds run i of n to a mean, min and max. */
+static void per_run_add(struct io_per_run *r, double v, size_t i, size_t n)
+{
+	if (!i || v < r->min)
+		r->min = v;
+	if (!i || v > r->max)
+		r->max = v;
+	r->mean += v / (double)n;
 }
 
 /* Reads the profiles of a side; a stored profile that no longer reads is an error. */
@@ -145,15 +170,10 @@ int compare_profile_io(const struct compare_request *req, const struct bench_con
 	for (int side = 0; side < 2; side++) {
 		a->runs[side] = used[side];
 		for (size_t i = 0; i < nr[side]; i++) {
-			const struct io_profile *p = &profs[side][i];
-			for (size_t e = 0; e < p->nr_entries; e++) {
-				if (p->entries[e].dir != IOTRACE_WRITE)
-					continue;
-				a->bytes_mean[side] +=
-				    (double)p->entries[e].bytes / (double)nr[side];
-				a->calls_mean[side] +=
-				    (double)p->entries[e].calls / (double)nr[side];
-			}
+			double b = (double)iotrace_dir_total(&profs[side][i], IOTRACE_WRITE, false);
+			double c = (double)iotrace_dir_total(&profs[side][i], IOTRACE_WRITE, true);
+			per_run_add(&a->bytes[side], b, i, nr[side]);
+			per_run_add(&a->calls[side], c, i, nr[side]);
 		}
 	}
 out:

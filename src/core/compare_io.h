@@ -15,8 +15,10 @@ struct io_attribution {
 	size_t runs[2];	      /* traced runs used per side (A, B) */
 	size_t reused[2];     /* of which were stored before this comparison */
 	size_t failed[2];     /* traced runs that failed, crashed or timed out */
-	double bytes_mean[2]; /* bytes written per run, mean over the runs used */
-	double calls_mean[2]; /* write calls per run, likewise */
+	/* Per side (A, B): bytes and write calls per run, over the runs used. */
+	struct io_per_run {
+		double mean, min, max;
+	} bytes[2], calls[2];
 	struct spectra_report report;
 	char *dir;	       /* where the profiles and logs of this comparison are */
 	const char *labels[2]; /* the sides' labels (borrowed from the request) */

@@ -98,6 +98,18 @@ void config_release(struct config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 }
 
+int parse_double(const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 int parse_u64(const char *s, uint64_t *out)
 {
 	char *end;

@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <jansson.h>
 #include <git2.h>
 #include <inttypes.h>
 #include <math.h>
@@ -1262,38 +1263,35 @@ out:
 	return ret;
 }
 
-static void add_value(struct strbuf *sb, double v)
+/* A value as JSON: null for NaN (the indicator could not be computed). */
+static json_t *value_json(double v)
 {
-	if (isnan(v))
-		strbuf_addstr(sb, "null");
-	else
-		strbuf_addf(sb, "%.17g", v);
+	return isnan(v) ? json_null() : json_real(v);
 }
 
 char *predict_tuples_json(const struct predict_training *t, long bench)
 {
-	struct strbuf sb = STRBUF_INIT;
-	bool first = true;
-	strbuf_addch(&sb, '[');
+	json_t *a = json_array();
+	char *text;
 	for (size_t i = 0; i < t->nr_tuples; i++) {
 		const struct perphecy_tuple *tu = &t->tuples[i];
+		json_t *values;
 		if (bench >= 0 && tu->bench != (uint32_t)bench)
 			continue;
-		strbuf_addf(&sb, "%s{\"commit\":\"%s\",\"ancestor\":\"%s\",\"bench\":\"",
-			    first ? "" : ",", t->sources[i].commit, t->sources[i].ancestor);
-		strbuf_add_json_escaped(&sb, t->bench_names[tu->bench]);
-		strbuf_addf(&sb, "\",\"comparison\":%" PRId64 ",\"hit\":%s,\"values\":{",
-			    t->sources[i].comparison_id, tu->hit ? "true" : "false");
-		for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++) {
-			strbuf_addf(&sb, "%s\"%s\":", k ? "," : "",
-				    perphecy_template_id((enum perphecy_template)k));
-			add_value(&sb, tu->values.v[k]);
-		}
-		strbuf_addstr(&sb, "}}");
-		first = false;
+		values = json_object();
+		for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
+			json_object_set_new(values, perphecy_template_id((enum perphecy_template)k),
+					    value_json(tu->values.v[k]));
+		json_array_append_new(
+		    a, json_pack("{s:s, s:s, s:s, s:I, s:b, s:o}", "commit", t->sources[i].commit,
+				 "ancestor", t->sources[i].ancestor, "bench",
+				 t->bench_names[tu->bench], "comparison",
+				 (json_int_t)t->sources[i].comparison_id, "hit", tu->hit, "values",
+				 values));
 	}
-	strbuf_addch(&sb, ']');
-	return strbuf_detach(&sb);
+	text = json_dumps(a, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17));
+	json_decref(a);
+	return text ? text : xstrdup("[]");
 }
 
 /* The tuples of benchmark j, copied. */

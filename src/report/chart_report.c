@@ -129,7 +129,6 @@ json_t *chart_report_json(const struct cchart_input *in, const struct cchart_res
 			  const struct chart_labels *l, const struct cchart_run_score *scores)
 {
 	json_t *root = json_object(), *counters = json_array();
-	struct strbuf sb = STRBUF_INIT;
 
 	json_object_set_new(root, "baseline", json_string(side_label(l, 0)));
 	json_object_set_new(root, "target", json_string(side_label(l, 1)));
@@ -205,7 +204,6 @@ json_t *chart_report_json(const struct cchart_input *in, const struct cchart_res
 		}
 		json_object_set_new(root, "target_run_scores", a);
 	}
-	strbuf_release(&sb);
 	return root;
 }
 

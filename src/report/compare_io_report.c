@@ -23,6 +23,22 @@ static void runs_line(FILE *f, const struct io_attribution *a, const char *inden
 	fprintf(f, "):\n");
 }
 
+/* "475243 (475240..475250) -> 475245 (...) bytes" */
+static void add_per_run(FILE *f, const struct io_per_run r[2], const char *unit)
+{
+	for (int side = 0; side < 2; side++)
+		fprintf(f, "%s%.1f (%.0f..%.0f)", side ? " -> " : "", r[side].mean, r[side].min,
+			r[side].max);
+	fprintf(f, " %s", unit);
+}
+
+static json_t *per_run_json(const struct io_per_run r[2])
+{
+	return json_pack("{s:{s:f, s:f, s:f}, s:{s:f, s:f, s:f}}", "baseline", "mean", r[0].mean,
+			 "min", r[0].min, "max", r[0].max, "target", "mean", r[1].mean, "min",
+			 r[1].min, "max", r[1].max);
+}
+
 void report_io_text(FILE *f, const struct io_attribution *a, size_t top, const char *indent)
 {
 	struct io_report_options ro = {.top = top, .width = 110};
@@ -34,8 +50,11 @@ void report_io_text(FILE *f, const struct io_attribution *a, size_t top, const c
 		fprintf(f, "%s  not available: %s\n", indent, a->error);
 		return;
 	}
-	fprintf(f, "%s  written per run: %.0f -> %.0f bytes in %.1f -> %.1f calls\n", indent,
-		a->bytes_mean[0], a->bytes_mean[1], a->calls_mean[0], a->calls_mean[1]);
+	fprintf(f, "%s  written per run (mean, min..max): ", indent);
+	add_per_run(f, a->bytes, "bytes");
+	fputs(" in ", f);
+	add_per_run(f, a->calls, "calls");
+	fputc('\n', f);
 	strbuf_addf(&in, "%s  ", indent);
 	io_similarity_text(f, &a->report, &lab, &ro, in.buf);
 	fprintf(f, "%s  profiles and logs: %s\n", indent, a->dir);
@@ -54,8 +73,11 @@ void report_io_markdown(FILE *f, const struct io_attribution *a, size_t top)
 		fprintf(f, "Not available: %s\n", a->error);
 		return;
 	}
-	fprintf(f, "Written per run: %.0f -> %.0f bytes in %.1f -> %.1f calls.\n\n",
-		a->bytes_mean[0], a->bytes_mean[1], a->calls_mean[0], a->calls_mean[1]);
+	fprintf(f, "Written per run (mean, min..max): ");
+	add_per_run(f, a->bytes, "bytes");
+	fputs(" in ", f);
+	add_per_run(f, a->calls, "calls");
+	fputs(".\n\n", f);
 	io_similarity_markdown(f, &a->report, &ro);
 }
 
@@ -73,12 +95,8 @@ json_t *report_io_json(const struct io_attribution *a)
 	json_object_set_new(o, "failed",
 			    json_pack("{s:I, s:I}", "baseline", (json_int_t)a->failed[0], "target",
 				      (json_int_t)a->failed[1]));
-	json_object_set_new(
-	    o, "bytes_per_run",
-	    json_pack("{s:f, s:f}", "baseline", a->bytes_mean[0], "target", a->bytes_mean[1]));
-	json_object_set_new(
-	    o, "calls_per_run",
-	    json_pack("{s:f, s:f}", "baseline", a->calls_mean[0], "target", a->calls_mean[1]));
+	json_object_set_new(o, "bytes_per_run", per_run_json(a->bytes));
+	json_object_set_new(o, "calls_per_run", per_run_json(a->calls));
 	json_object_set_new(o, "similarity",
 			    a->error ? json_null() : io_similarity_json(&a->report, NULL));
 	json_object_set_new(o, "profiles", a->dir ? json_string(a->dir) : json_null());

@@ -98,25 +98,6 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
-void strbuf_add_json_escaped(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		switch (c) {
-		case '"': strbuf_addstr(sb, "\\\""); break;
-		case '\\': strbuf_addstr(sb, "\\\\"); break;
-		case '\n': strbuf_addstr(sb, "\\n"); break;
-		case '\t': strbuf_addstr(sb, "\\t"); break;
-		case '\r': strbuf_addstr(sb, "\\r"); break;
-		default:
-			if (c < 0x20)
-				strbuf_addf(sb, "\\u%04x", c);
-			else
-				strbuf_addch(sb, (char)c);
-		}
-	}
-}
-
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t max_bytes)
 {
 	char chunk[8192];

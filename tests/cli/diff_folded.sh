@@ -86,7 +86,7 @@ expect_one_line err.txt
 expect_exit 2 "$REVPERF" diff -o "" old.folded new.folded
 expect_grep '--out needs a file name' err.txt
 expect_exit 2 "$REVPERF" diff -o nodir/f.svg --format svg old.folded new.folded
-expect_grep '^revperf: error: cannot create nodir/f\.svg: No such file or directory$' err.txt
+expect_grep "^revperf: error: cannot create 'nodir/f\.svg': No such file or directory; check that its directory exists and is writable$" err.txt
 expect_exit 0 "$REVPERF" diff -h
 expect_grep '-f, --format FMT' out.txt
 expect_grep '-o, --out FILE' out.txt

@@ -109,7 +109,7 @@ expect_grep "runs 'sh' from PATH.*binary = PATH" err.txt
 expect_one_line err.txt
 echo 'binary = build/kvstore' >>revperf.ini
 expect_exit 0 "$REVPERF" predict -b wrapped neutral -f json
-[ "$(json_get out.txt "d['benchmarks'][0]['values']['del_func']")" = 0 ] || fail "values"
+[ "$(json_get out.txt "d['benchmarks'][0]['values']['del_func'] == 0")" = True ] || fail "values"
 
 # A corrupt stored predictor is named.
 sqlite3 .revperf/revperf.db "update predictors set model = '{\"version\":9}' where scope = 'common'"
