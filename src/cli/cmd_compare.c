@@ -10,7 +10,7 @@
 #include "core/compare_import.h"
 #include "core/config.h"
 #include "core/import.h"
-#include "core/predict.h"
+#include "core/revcompare.h"
 #include "core/revision.h"
 #include "core/store.h"
 #include "report/report.h"
@@ -101,38 +101,6 @@ static int print_report(const struct compare_result *res, enum report_format for
 	return 0;
 }
 
-/* Applies flag overrides through the same validation as the file. */
-static int apply_overrides(struct config *cfg)
-{
-	size_t i;
-	for (i = 0; i < o.overrides.nr; i++) {
-		char flag[64];
-		const char *key = o.overrides.items[i].key;
-		snprintf(flag, sizeof(flag), "--%s", o.overrides.items[i].flag);
-		if (!strncmp(key, "build.", 6)) {
-			if (config_set(cfg, "build", key + 6, o.overrides.items[i].value, flag))
-				return -1;
-		} else if (!strcmp(key, "metric.*")) {
-			/* NAME=SPEC becomes the key metric.NAME */
-			const char *v = o.overrides.items[i].value, *eq = strchr(v, '=');
-			struct strbuf k = STRBUF_INIT;
-			int bad;
-			if (!eq || eq == v) {
-				error("--metric: expected NAME=/REGEX/ [options], got '%s'", v);
-				return -1;
-			}
-			strbuf_addf(&k, "metric.%.*s", (int)(eq - v), v);
-			bad = config_set(cfg, NULL, k.buf, eq + 1, flag);
-			strbuf_release(&k);
-			if (bad)
-				return -1;
-		} else if (config_set(cfg, NULL, key, o.overrides.items[i].value, flag)) {
-			return -1;
-		}
-	}
-	return 0;
-}
-
 /* --import: judges two result files; no git, no build, no store. */
 static int compare_import_files(const char *const *files, int n, enum report_format format)
 {
@@ -163,7 +131,7 @@ static int compare_import_files(const char *const *files, int n, enum report_for
 			goto out;
 		}
 	}
-	if (apply_overrides(&cfg))
+	if (cli_apply_overrides(&cfg, &o.overrides))
 		goto out;
 	for (i = 0; i < 2; i++)
 		if ((err = import_read_file(files[i], &sets[i]))) {
@@ -217,225 +185,93 @@ static int setup_commands(struct config *cfg, struct store *st, struct compare_r
 	return 0;
 }
 
-/*
- * Test suites become their tests, as listed at the target; with --select, only the
- * benchmarks the target needs are kept (docs/prediction.md). Returns 0 or an RP_E* code.
- */
-static int select_benchmarks(struct config *cfg, struct store *st, struct repo *repo,
-			     const struct state_dir *sd, const struct revision *target,
-			     const struct store_build *build)
+/* Git mode: both revisions built and compared (core/revcompare.h). */
+static int compare_revisions(const char *cwd, const char *const args[2], enum report_format format)
 {
-	struct predict_ctx ctx;
-	struct predict_result pred;
-	size_t before;
-	int err;
-	predict_ctx_init(&ctx, cfg, st, repo, sd);
-	memset(&pred, 0, sizeof(pred));
-	err = predict_expand_suites(&ctx, build->worktree, target->expr);
-	before = cfg->nr_benches;
-	if (!err && o.select)
-		err = predict_revision(&ctx, target, build,
-				       strcmp(o.select, "tests") ? PREDICT_PERPHECY : PREDICT_TESTS,
-				       PREDICT_SCOPE_COMMON, &pred);
-	if (!err && o.select) {
-		if (pred.no_predictor && strcmp(o.select, "tests"))
-			warning("--select: no predictor was trained yet, every benchmark runs "
-				"(revperf train)");
-		if (pred.trivial)
-			warning("--select: the predictor was trained without any hit and selects "
-				"nothing; train again once a commit changed performance");
-		err = predict_select(cfg, &pred);
-		if (!err && !o.quiet)
-			fprintf(stderr, "revperf: --select=%s: %s needs %zu of %zu benchmarks\n",
-				o.select, target->expr, cfg->nr_benches, before);
-	}
-	predict_result_release(&pred);
-	predict_ctx_release(&ctx);
-	return err;
-}
-
-/*
- * The instrumented builds of profiled runs (a benchmark with profile = cct), in worktrees
- * of their own. Returns 0 (also when no benchmark profiles) or an RP_E* code.
- */
-static const struct bench_config *profiled_bench(const struct config *cfg)
-{
-	for (size_t i = 0; i < cfg->nr_benches; i++)
-		if (cfg->benches[i].profiles & PROFILE_CCT)
-			return &cfg->benches[i];
-	return NULL;
-}
-
-/* Before anything is built: profile = cct in git mode needs [build] profile-command. */
-static int check_profiling(const struct config *cfg)
-{
-	const struct bench_config *needs = profiled_bench(cfg);
-	if (!needs || cfg->profile_build_command)
-		return 0;
-	error("%s: benchmark '%s' has profile = cct, which needs a build compiled with "
-	      "-finstrument-functions: add to [build] a line such as profile-command = "
-	      "make CFLAGS='-O2 -g -finstrument-functions'",
-	      cfg->path ? cfg->path : "revperf.ini", needs->name);
-	return RP_EINPUT;
-}
-
-static int build_profiling(const struct config *cfg, const struct state_dir *sd,
-			   struct store *st, struct repo *repo, const struct revision revs[2],
-			   struct compare_request *req, struct store_build out[2])
-{
-	int err;
-	if (!profiled_bench(cfg))
-		return 0;
-	for (int i = 0; i < 2; i++)
-		if ((err = build_ensure(st, repo, sd, &revs[i], cfg->profile_build_command, "cct",
-					&out[i])))
-			return err;
-	req->a.profile_build_id = out[0].id;
-	req->b.profile_build_id = out[1].id;
-	req->a.profile_cwd = out[0].worktree;
-	req->b.profile_cwd = out[1].worktree;
-	return 0;
-}
-
-int cmd_compare(int argc, char **argv)
-{
-	const char *args[2];
-	struct config cfg;
 	struct repo *repo = NULL;
-	struct state_dir sd = { NULL, NULL, NULL, NULL };
+	struct state_dir sd = {NULL, NULL, NULL, NULL};
 	struct store *st = NULL;
-	struct revision revs[2];
-	struct store_build builds[2], profile_builds[2];
-	struct compare_request req;
-	struct compare_result res;
-	enum report_format format = REPORT_TEXT;
-	char cwd[4096];
-	struct strbuf config_path = STRBUF_INIT;
-	int n, ret = EXIT_USAGE, err;
-	bool command_mode;
+	struct revcompare rc;
+	struct cli_config_source src = {NULL, o.config, o.bench, &o.overrides, NULL, NULL};
+	struct revcompare_ctx ctx;
+	int ret, err;
 
-	memset(&o, 0, sizeof(o));
-	memset(revs, 0, sizeof(revs));
-	memset(builds, 0, sizeof(builds));
-	memset(profile_builds, 0, sizeof(profile_builds));
-	memset(&req, 0, sizeof(req));
-	memset(&res, 0, sizeof(res));
-	config_init(&cfg);
-	n = parse_options(argc, argv, &compare_help, args, 2);
-	if (n == -2) {
-		ret = EXIT_OK;
-		goto out;
-	}
-	if (n < 0)
-		goto out;
-	if (o.format && report_format_parse(o.format, &format)) {
-		usage_error("compare", "unknown format '%s': use text, json or markdown", o.format);
-		goto out;
-	}
-	if (o.select && strcmp(o.select, "perphecy") && strcmp(o.select, "tests")) {
-		usage_error("compare", "unknown --select mode '%s': use perphecy or tests",
-			    o.select);
-		goto out;
-	}
-	if (o.select && (o.import || o.cmd_a || o.cmd_b)) {
-		usage_error("compare", "--select chooses benchmarks of a revision; it does not "
-				       "apply to --import or --cmd-a/--cmd-b");
-		goto out;
-	}
-	if (o.import) {
-		ret = compare_import_files(args, n, format);
-		goto out;
-	}
-	command_mode = o.cmd_a || o.cmd_b;
-	if (command_mode && (!o.cmd_a || !o.cmd_b || n)) {
-		usage_error("compare", "--cmd-a and --cmd-b go together, without revisions");
-		goto out;
-	}
-	if (!command_mode && n != 2) {
-		usage_error("compare", "expected BASE and TARGET revisions, got %d argument%s", n,
-			    n == 1 ? "" : "s");
-		goto out;
-	}
-	if (!getcwd(cwd, sizeof(cwd))) {
-		error("cannot read the current directory: %s", strerror(errno));
-		goto out;
-	}
-
-	if (!command_mode) {
-		if ((err = repo_open(cwd, &repo))) {
-			ret = rp_err_exit_code(err);
-			goto out;
-		}
-		if (o.config)
-			strbuf_addstr(&config_path, o.config);
-		else
-			strbuf_addf(&config_path, "%s/revperf.ini", repo_workdir(repo));
-		if (config_read(&cfg, config_path.buf))
-			goto out;
-		if (!cfg.nr_benches) {
-			error("%s defines no benchmark; add a [benchmark \"NAME\"] section with a "
-			      "command",
-			      config_path.buf);
-			goto out;
-		}
-	} else if (o.config && config_read(&cfg, o.config)) {
-		goto out;
-	}
-	if (apply_overrides(&cfg))
-		goto out;
-	if (command_mode) {
-		/* Only the two commands are compared; [benchmark] sections do not apply. */
-		config_select(&cfg, "");
-	} else if (o.bench && config_select(&cfg, o.bench)) {
-		goto out;
-	}
-
-	if ((err = state_dir_open(repo ? repo_workdir(repo) : cwd, o.state_dir, &sd)) ||
+	memset(&rc, 0, sizeof(rc));
+	if ((err = repo_open(cwd, &repo)) ||
+	    (err = state_dir_open(repo_workdir(repo), o.state_dir, &sd)) ||
 	    (err = store_open(sd.db_path, &st))) {
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	if (command_mode) {
-		if ((err = setup_commands(&cfg, st, &req, builds))) {
-			ret = rp_err_exit_code(err);
-			goto out;
-		}
-	} else {
-		for (int i = 0; i < 2; i++)
-			if ((err = repo_resolve(repo, args[i], &revs[i]))) {
-				ret = rp_err_exit_code(err);
-				goto out;
-			}
+	src.root = repo_workdir(repo);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.repo = repo;
+	ctx.st = st;
+	ctx.sd = &sd;
+	ctx.load_config = cli_load_config;
+	ctx.config_arg = &src;
+	ctx.select = o.select;
+	ctx.fresh = o.fresh;
+	ctx.quiet = o.quiet;
+	ctx.progress = !o.quiet && isatty(STDERR_FILENO);
+	interrupt_install();
+	err = revcompare_run(&ctx, args[0], args[1], &rc);
+	if (err && !rc.res.nr_benches) {
+		ret = rp_err_exit_code(err);
+		goto out;
 	}
-	if (config_finish(&cfg) || (!command_mode && check_profiling(&cfg)))
+	if (!rc.executed) {
+		/* --select chose nothing: an empty report, nothing stored */
+		ret = print_report(&rc.res, format) ? EXIT_INTERNAL : EXIT_OK;
+		goto out;
+	}
+	if (print_report(&rc.res, format))
+		ret = EXIT_INTERNAL;
+	else if (err)
+		ret = rp_err_exit_code(err);
+	else if (rc.res.interrupted)
+		ret = 128 + interrupt_signal();
+	else
+		ret = compare_exit_code(&rc.res);
+out:
+	revcompare_release(&rc);
+	store_close(st);
+	state_dir_release(&sd);
+	repo_close(repo);
+	return ret;
+}
+
+/* --cmd-a/--cmd-b: two commands, no git, no build. */
+static int compare_commands(const char *cwd, enum report_format format)
+{
+	struct config cfg;
+	struct state_dir sd = {NULL, NULL, NULL, NULL};
+	struct store *st = NULL;
+	struct store_build builds[2];
+	struct compare_request req;
+	struct compare_result res;
+	int ret = EXIT_USAGE, err;
+
+	memset(builds, 0, sizeof(builds));
+	memset(&req, 0, sizeof(req));
+	memset(&res, 0, sizeof(res));
+	config_init(&cfg);
+	if (o.config && config_read(&cfg, o.config))
+		goto out;
+	if (cli_apply_overrides(&cfg, &o.overrides))
+		goto out;
+	/* Only the two commands are compared; [benchmark] sections do not apply. */
+	config_select(&cfg, "");
+	if ((err = state_dir_open(cwd, o.state_dir, &sd)) || (err = store_open(sd.db_path, &st)) ||
+	    (err = setup_commands(&cfg, st, &req, builds))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	if (config_finish(&cfg))
 		goto out;
 	interrupt_install();
-	if (!command_mode) {
-		for (int i = 0; i < 2; i++) {
-			if ((err = build_ensure(st, repo, &sd, &revs[i], cfg.build_command, NULL,
-						&builds[i]))) {
-				ret = rp_err_exit_code(err);
-				goto out;
-			}
-		}
-		req.a.label = revs[0].expr;
-		req.b.label = revs[1].expr;
-		req.a.sha = revs[0].sha;
-		req.b.sha = revs[1].sha;
-		req.a.cwd = builds[0].worktree;
-		req.b.cwd = builds[1].worktree;
-		req.a.build_id = builds[0].id;
-		req.b.build_id = builds[1].id;
-		req.same_build = builds[0].id == builds[1].id;
-		if ((err = build_profiling(&cfg, &sd, st, repo, revs, &req, profile_builds)) ||
-		    (err = select_benchmarks(&cfg, st, repo, &sd, &revs[1], &builds[1]))) {
-			ret = rp_err_exit_code(err);
-			goto out;
-		}
-	} else {
-		req.a.profile_build_id = req.a.build_id;
-		req.b.profile_build_id = req.b.build_id;
-	}
+	req.a.profile_build_id = req.a.build_id;
+	req.b.profile_build_id = req.b.build_id;
 	req.cfg = &cfg;
 	req.st = st;
 	req.sd = &sd;
@@ -446,11 +282,9 @@ int cmd_compare(int argc, char **argv)
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	if (print_report(&res, format)) {
+	if (print_report(&res, format))
 		ret = EXIT_INTERNAL;
-		goto out;
-	}
-	if (err)
+	else if (err)
 		ret = rp_err_exit_code(err);
 	else if (res.interrupted)
 		ret = 128 + interrupt_signal();
@@ -460,14 +294,55 @@ out:
 	compare_result_release(&res);
 	store_build_release(&builds[0]);
 	store_build_release(&builds[1]);
-	store_build_release(&profile_builds[0]);
-	store_build_release(&profile_builds[1]);
-	revision_release(&revs[0]);
-	revision_release(&revs[1]);
 	store_close(st);
 	state_dir_release(&sd);
-	repo_close(repo);
 	config_release(&cfg);
-	strbuf_release(&config_path);
 	return ret;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	const char *args[2];
+	enum report_format format = REPORT_TEXT;
+	char cwd[4096];
+	int n;
+	bool command_mode;
+
+	memset(&o, 0, sizeof(o));
+	n = parse_options(argc, argv, &compare_help, args, 2);
+	if (n == -2)
+		return EXIT_OK;
+	if (n < 0)
+		return EXIT_USAGE;
+	if (o.format && report_format_parse(o.format, &format)) {
+		usage_error("compare", "unknown format '%s': use text, json or markdown", o.format);
+		return EXIT_USAGE;
+	}
+	if (o.select && strcmp(o.select, "perphecy") && strcmp(o.select, "tests")) {
+		usage_error("compare", "unknown --select mode '%s': use perphecy or tests",
+			    o.select);
+		return EXIT_USAGE;
+	}
+	if (o.select && (o.import || o.cmd_a || o.cmd_b)) {
+		usage_error("compare", "--select chooses benchmarks of a revision; it does "
+				       "not apply to --import or --cmd-a/--cmd-b");
+		return EXIT_USAGE;
+	}
+	if (o.import)
+		return compare_import_files(args, n, format);
+	command_mode = o.cmd_a || o.cmd_b;
+	if (command_mode && (!o.cmd_a || !o.cmd_b || n)) {
+		usage_error("compare", "--cmd-a and --cmd-b go together, without revisions");
+		return EXIT_USAGE;
+	}
+	if (!command_mode && n != 2) {
+		usage_error("compare", "expected BASE and TARGET revisions, got %d argument%s", n,
+			    n == 1 ? "" : "s");
+		return EXIT_USAGE;
+	}
+	if (!getcwd(cwd, sizeof(cwd))) {
+		error("cannot read the current directory: %s", strerror(errno));
+		return EXIT_USAGE;
+	}
+	return command_mode ? compare_commands(cwd, format) : compare_revisions(cwd, args, format);
 }

@@ -30,6 +30,10 @@ int cmd_profile(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_chart(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_ci(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
 extern const struct command_help bindiff_help;
@@ -43,6 +47,10 @@ extern const struct command_help profile_help;
 extern const struct command_help run_help;
 extern const struct command_help train_help;
 extern const struct command_help chart_help;
+extern const struct command_help history_help;
+extern const struct command_help bisect_help;
+extern const struct command_help report_help;
+extern const struct command_help ci_help;
 extern const struct command_help version_help;
 
 /*
@@ -53,5 +61,23 @@ extern const struct command_help version_help;
  */
 FILE *cli_report_open(const char *path);
 int cli_report_close(FILE *f, const char *path, bool failed, int ok);
+
+/*
+ * The configuration of a comparison (compare_setup.c): `config` or ROOT/revperf.ini, the
+ * flag overrides, only the benchmarks `bench` names (NULL: all), then `extra` (a command's
+ * own settings, may be NULL), finished. cli_load_config() is a revcompare_config_fn whose
+ * argument is a struct cli_config_source. Both return 0 or RP_EINPUT after an error.
+ */
+struct config;
+struct cli_config_source {
+	const char *root;   /* the repository's work tree */
+	const char *config; /* --config, or NULL */
+	const char *bench;  /* --bench, or NULL */
+	const struct opt_overrides *overrides; /* may be NULL */
+	int (*extra)(struct config *cfg, void *arg);
+	void *extra_arg;
+};
+int cli_load_config(struct config *cfg, void *arg);
+int cli_apply_overrides(struct config *cfg, const struct opt_overrides *ov);
 
 #endif

@@ -97,6 +97,8 @@ int repo_resolve(struct repo *r, const char *expr, struct revision *out)
 	summary = git_commit_summary(commit);
 	out->summary = xstrdup(summary ? summary : "");
 	out->commit_time = (int64_t)git_commit_time(commit);
+	if (git_commit_parentcount(commit) > 0)
+		git_oid_tostr(out->parent, sizeof(out->parent), git_commit_parent_id(commit, 0));
 	out->expr = xstrdup(expr);
 	ret = 0;
 out:
@@ -140,4 +142,129 @@ out:
 	git_commit_free(commit);
 	strbuf_release(&tmp);
 	return ret;
+}
+
+void revisions_free(struct revision *revs, size_t n)
+{
+	for (size_t i = 0; revs && i < n; i++)
+		revision_release(&revs[i]);
+	free(revs);
+}
+
+/* Fills rev from the commit oid (expr = the short sha). Returns 0 or RP_EINTERNAL. */
+static int revision_of_oid(struct repo *r, const git_oid *oid, struct revision *rev)
+{
+	git_commit *commit = NULL;
+	const char *summary;
+	char sha[41];
+	memset(rev, 0, sizeof(*rev));
+	if (git_commit_lookup(&commit, r->repo, oid) < 0) {
+		error("cannot read commit %s: %s", git_oid_tostr(sha, sizeof(sha), oid),
+		      git_message());
+		return RP_EINTERNAL;
+	}
+	git_oid_tostr(rev->sha, sizeof(rev->sha), oid);
+	summary = git_commit_summary(commit);
+	rev->summary = xstrdup(summary ? summary : "");
+	rev->commit_time = (int64_t)git_commit_time(commit);
+	if (git_commit_parentcount(commit) > 0)
+		git_oid_tostr(rev->parent, sizeof(rev->parent), git_commit_parent_id(commit, 0));
+	rev->expr = xstrndup(rev->sha, 12);
+	git_commit_free(commit);
+	return 0;
+}
+
+/* Peels expr to a commit oid. Returns 0 or RP_EINPUT after an error naming expr. */
+static int resolve_oid(struct repo *r, const char *expr, git_oid *oid)
+{
+	struct revision rev;
+	if (repo_resolve(r, expr, &rev))
+		return RP_EINPUT;
+	git_oid_fromstr(oid, rev.sha);
+	revision_release(&rev);
+	return 0;
+}
+
+int repo_range(struct repo *r, const char *range, bool first_parent, size_t limit,
+	       struct revision **out, size_t *n)
+{
+	git_revwalk *walk = NULL;
+	git_oid oid, hide, *oids = NULL;
+	size_t nr = 0, alloc = 0, first;
+	const char *dots = strstr(range, "..");
+	char *from = NULL, *to = NULL;
+	int ret = RP_EINPUT, rc;
+
+	*out = NULL;
+	*n = 0;
+	if (dots && dots[2] == '.') {
+		error("range '%s': A...B (symmetric difference) is not a history; use A..B", range);
+		return RP_EINPUT;
+	}
+	if (dots) {
+		from = xstrndup(range, (size_t)(dots - range));
+		to = xstrdup(*(dots + 2) ? dots + 2 : "HEAD");
+		if (!*from) {
+			error("range '%s': expected A..B with A a revision", range);
+			goto out;
+		}
+	} else {
+		to = xstrdup(range);
+	}
+	if (resolve_oid(r, to, &oid) || (from && resolve_oid(r, from, &hide)))
+		goto out;
+	ret = RP_EINTERNAL;
+	if (git_revwalk_new(&walk, r->repo) < 0 ||
+	    git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME) < 0) {
+		error("cannot walk the history of '%s': %s", range, git_message());
+		goto out;
+	}
+	if (first_parent)
+		git_revwalk_simplify_first_parent(walk);
+	if (git_revwalk_push(walk, &oid) < 0 || (from && git_revwalk_hide(walk, &hide) < 0)) {
+		error("cannot walk the history of '%s': %s", range, git_message());
+		goto out;
+	}
+	/* Newest first; a limit keeps the newest, so the walk can stop early. */
+	while ((rc = git_revwalk_next(&oid, walk)) == 0) {
+		ALLOC_GROW(oids, nr + 1, alloc);
+		oids[nr++] = oid;
+		if (limit && nr == limit)
+			break;
+	}
+	if (rc < 0 && rc != GIT_ITEROVER) {
+		error("cannot walk the history of '%s': %s", range, git_message());
+		goto out;
+	}
+	*out = xcalloc(nr ? nr : 1, sizeof(**out));
+	for (first = 0; first < nr; first++) {
+		if (revision_of_oid(r, &oids[nr - 1 - first], &(*out)[first])) {
+			revisions_free(*out, first);
+			*out = NULL;
+			goto out;
+		}
+	}
+	*n = nr;
+	ret = 0;
+out:
+	git_revwalk_free(walk);
+	free(oids);
+	free(from);
+	free(to);
+	return ret;
+}
+
+int repo_merge_base(struct repo *r, const char *a, const char *b, char out[41])
+{
+	git_oid oa, ob, base;
+	if (git_oid_fromstr(&oa, a) < 0 || git_oid_fromstr(&ob, b) < 0) {
+		error("not a commit id: '%s' or '%s'", a, b);
+		return RP_EINPUT;
+	}
+	if (git_merge_base(&base, r->repo, &oa, &ob) < 0) {
+		error("commits %.12s and %.12s have no common ancestor: %s", a, b, git_message());
+		return RP_EINPUT;
+	}
+	git_oid_tostr(out, 41, &base);
+	return 0;
 }

@@ -9,6 +9,7 @@ struct repo;
 /* One resolved revision. */
 struct revision {
 	char sha[41];
+	char parent[41]; /* the first parent; "" for a root commit */
 	char *expr;    /* what the user typed */
 	char *summary; /* first line of the message */
 	int64_t commit_time;
@@ -37,5 +38,21 @@ int repo_resolve(struct repo *r, const char *expr, struct revision *out);
  * tree that looks complete. Returns 0 or RP_EINTERNAL.
  */
 int repo_checkout(struct repo *r, const struct revision *rev, const char *dir);
+
+/*
+ * The commits of a range for `history`, oldest first, each with its first parent: "A..B"
+ * (reachable from B, not from A) or a single revision B (B and its ancestors). first_parent
+ * follows only first parents (the mainline); otherwise side branches are included in
+ * topological order. limit > 0 keeps the newest `limit` commits. Every entry's expr is
+ * its short sha. Returns 0 (an empty range gives *n = 0), or RP_EINPUT after an error
+ * naming the range. Free with revisions_free().
+ */
+int repo_range(struct repo *r, const char *range, bool first_parent, size_t limit,
+	       struct revision **out, size_t *n);
+void revisions_free(struct revision *revs, size_t n);
+
+/* The best common ancestor of commits a and b (shas). Returns 0, or RP_EINPUT with an
+ * error when they have none. */
+int repo_merge_base(struct repo *r, const char *a, const char *b, char out[41]);
 
 #endif

@@ -690,8 +690,8 @@ static void test_store(void **state)
 	char *db = tmp_db();
 	struct store *st;
 	struct import_set s;
-	struct revision rev = { "0123456789abcdef0123456789abcdef01234567", NULL, NULL,
-				1700000000 };
+	struct revision rev = { .sha = "0123456789abcdef0123456789abcdef01234567",
+				.commit_time = 1700000000 };
 	struct import_store_summary sum;
 	struct store_call call = { NULL, &rev, &s, &sum };
 	char err[4096];

@@ -1,0 +1,71 @@
+/*
+ * What the commands that compare revisions (compare, history, bisect, ci) share: the
+ * configuration with its flag overrides, loaded anew for each comparison (commands.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "core/config.h"
+#include "util/common.h"
+
+int cli_apply_overrides(struct config *cfg, const struct opt_overrides *ov)
+{
+	for (size_t i = 0; i < ov->nr; i++) {
+		char flag[64];
+		const char *key = ov->items[i].key;
+		snprintf(flag, sizeof(flag), "--%s", ov->items[i].flag);
+		if (!strncmp(key, "build.", 6)) {
+			if (config_set(cfg, "build", key + 6, ov->items[i].value, flag))
+				return RP_EINPUT;
+		} else if (!strcmp(key, "metric.*")) {
+			/* NAME=SPEC becomes the key metric.NAME */
+			const char *v = ov->items[i].value, *eq = strchr(v, '=');
+			struct strbuf k = STRBUF_INIT;
+			int bad;
+			if (!eq || eq == v) {
+				error("--metric: expected NAME=/REGEX/ [options], got '%s'", v);
+				return RP_EINPUT;
+			}
+			strbuf_addf(&k, "metric.%.*s", (int)(eq - v), v);
+			bad = config_set(cfg, NULL, k.buf, eq + 1, flag);
+			strbuf_release(&k);
+			if (bad)
+				return RP_EINPUT;
+		} else if (config_set(cfg, NULL, key, ov->items[i].value, flag)) {
+			return RP_EINPUT;
+		}
+	}
+	return 0;
+}
+
+int cli_load_config(struct config *cfg, void *arg)
+{
+	const struct cli_config_source *src = arg;
+	struct strbuf path = STRBUF_INIT;
+	int ret = RP_EINPUT;
+
+	if (src->config)
+		strbuf_addstr(&path, src->config);
+	else
+		strbuf_addf(&path, "%s/revperf.ini", src->root);
+	if (config_read(cfg, path.buf))
+		goto out;
+	if (!cfg->nr_benches) {
+		error("%s defines no benchmark; add a [benchmark \"NAME\"] section with a command",
+		      path.buf);
+		goto out;
+	}
+	if (src->overrides && cli_apply_overrides(cfg, src->overrides))
+		goto out;
+	if (src->bench && config_select(cfg, src->bench))
+		goto out;
+	if (src->extra && src->extra(cfg, src->extra_arg))
+		goto out;
+	if (config_finish(cfg))
+		goto out;
+	ret = 0;
+out:
+	strbuf_release(&path);
+	return ret;
+}
