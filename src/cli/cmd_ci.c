@@ -1,21 +1,250 @@
-/* Placeholder: being written (issue 8). */
+/* revperf ci: the merge base against HEAD, for a CI job (docs/ci.md). */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
+#include "collect/proc.h"
+#include "core/fsutil.h"
+#include "core/revcompare.h"
+#include "report/report.h"
 #include "util/common.h"
 
-static const struct option ci_options[] = { OPT_END_MARKER };
-static const char *const ci_usage[] = { "ci", NULL };
-const struct command_help ci_help = {
-	"ci", ci_usage, "Not written yet.", ci_options,
+static struct {
+	const char *base, *head, *summary, *junit, *config, *state_dir, *bench, *select;
+	bool quiet, fresh;
+	struct opt_overrides overrides;
+} o;
+
+static const struct option ci_options[] = {
+    {OPT_STRING, 0, "base", "REF",
+     "the branch merged into (default: origin/HEAD, "
+     "origin/main, origin/master, main or master, the first "
+     "that exists)",
+     &o.base, NULL},
+    {OPT_STRING, 0, "head", "REF", "the revision under test (HEAD)", &o.head, NULL},
+    {OPT_STRING, 0, "summary", "FILE",
+     "the Markdown summary (default: appended to "
+     "$GITHUB_STEP_SUMMARY when set, else STATE/ci/"
+     "summary.md)",
+     &o.summary, NULL},
+    {OPT_STRING, 0, "junit", "FILE", "the JUnit XML (default: STATE/ci/junit.xml)", &o.junit, NULL},
+    {OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench, NULL},
+    {OPT_OPTARG, 0, "select", "MODE",
+     "only the benchmarks HEAD needs: perphecy (a bare "
+     "--select) or tests",
+     &o.select, "perphecy"},
+    {OPT_STRING, 'c', "config", "FILE",
+     "configuration file (default: revperf.ini at the "
+     "repository root)",
+     &o.config, NULL},
+    {OPT_STRING, 0, "state-dir", "DIR",
+     "where results, worktrees and logs live (default "
+     ".revperf/ at the root)",
+     &o.state_dir, NULL},
+    {OPT_CONFIG, 0, "build-command", "CMD", "how to build a revision (empty: no build)",
+     &o.overrides, "build.command"},
+    {OPT_CONFIG, 'm', "metrics", "LIST", "metrics to report", &o.overrides, "metrics"},
+    {OPT_CONFIG, 0, "primary", "LIST", "metrics that decide the exit code", &o.overrides,
+     "primary"},
+    {OPT_CONFIG, 't', "tolerance", "PCT", "changes smaller than this are equal (2%)", &o.overrides,
+     "tolerance"},
+    {OPT_CONFIG, 'r', "runs", "MIN..MAX", "runs per side (5..30)", &o.overrides, "runs"},
+    {OPT_CONFIG, 'w', "warmup", "N", "discarded warm-up runs per side (1)", &o.overrides, "warmup"},
+    {OPT_CONFIG, 0, "timeout", "DURATION", "per-run timeout", &o.overrides, "timeout"},
+    {OPT_CONFIG, 0, "time-budget", "DURATION", "stop sampling a benchmark after this long",
+     &o.overrides, "time-budget"},
+    {OPT_CONFIG, 'a', "alpha", "A", "1 - confidence level of the verdict (0.01)", &o.overrides,
+     "alpha"},
+    {OPT_CONFIG, 0, "seed", "N", "seed of the randomized run order", &o.overrides, "seed"},
+    {OPT_FLAG, 0, "fresh", NULL, "ignore stored runs; measure anew", &o.fresh, NULL},
+    {OPT_FLAG, 'q', "quiet", NULL, "no report on stdout, no progress", &o.quiet, NULL},
+    OPT_END_MARKER,
 };
+static const char *const ci_usage[] = {
+    "ci [options] [--base REF] [--summary FILE] [--junit FILE]",
+    NULL,
+};
+const struct command_help ci_help = {
+    "ci",
+    ci_usage,
+    "Compares the merge base of REF and HEAD with HEAD, as compare does, for a CI job:\n"
+    "the text report on stdout, a Markdown summary for a pull-request comment or a step\n"
+    "summary (GitHub Actions: $GITHUB_STEP_SUMMARY), and JUnit XML with one test case\n"
+    "per benchmark and metric and a failure for each worse one. When HEAD is the merge\n"
+    "base (nothing to compare), both files say so and the exit status is 0.\n"
+    "Exit status: as compare: 0 no regression, 1 a primary metric worse, 2 usage or\n"
+    "input error, 3 internal failure, 130 interrupted.",
+    ci_options,
+};
+
+/* The default base: the first of the usual names of the main branch that resolves. */
+static int default_base(struct repo *repo, struct revision *out)
+{
+	static const char *const names[] = {"origin/HEAD", "origin/main", "origin/master", "main",
+					    "master"};
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		struct strbuf ref = STRBUF_INIT;
+		int found;
+		strbuf_addf(&ref, "refs/%s/%s",
+			    strncmp(names[i], "origin/", 7) ? "heads" : "remotes", names[i]);
+		found = repo_ref_exists(repo, ref.buf);
+		strbuf_release(&ref);
+		if (found)
+			return repo_resolve(repo, names[i], out);
+	}
+	error("no base branch: none of origin/HEAD, origin/main, origin/master, main, master "
+	      "exists; give --base REF");
+	return RP_EINPUT;
+}
+
+/* Writes the summary and the JUnit file; paths NULL: their defaults under STATE/ci/. */
+static int write_outputs(const struct state_dir *sd, const struct compare_result *res,
+			 const char *nothing)
+{
+	struct strbuf dir = STRBUF_INIT, summary = STRBUF_INIT, junit = STRBUF_INIT;
+	const char *step = getenv("GITHUB_STEP_SUMMARY");
+	bool append = !o.summary && step && *step;
+	FILE *f;
+	int ret = EXIT_INTERNAL;
+
+	strbuf_addf(&dir, "%s/ci", sd->root);
+	if ((!o.summary || !o.junit) && mkdir_p(dir.buf))
+		goto out;
+	strbuf_addstr(&summary, o.summary ? o.summary : append ? step : "");
+	if (!summary.len)
+		strbuf_addf(&summary, "%s/summary.md", dir.buf);
+	strbuf_addstr(&junit, o.junit ? o.junit : "");
+	if (!junit.len)
+		strbuf_addf(&junit, "%s/junit.xml", dir.buf);
+
+	if (!(f = fopen(summary.buf, append ? "a" : "w"))) {
+		error("cannot write the summary %s: %s", summary.buf, strerror(errno));
+		goto out;
+	}
+	if (nothing)
+		fprintf(f, "### revperf\n\n%s\n", nothing);
+	if (cli_report_close(f, summary.buf, !nothing && report_compare_markdown(f, res), 0))
+		goto out;
+	if (!(f = fopen(junit.buf, "w"))) {
+		error("cannot write the JUnit file %s: %s", junit.buf, strerror(errno));
+		goto out;
+	}
+	if (nothing)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"revperf\" "
+		      "tests=\"0\" failures=\"0\" errors=\"0\"/>\n",
+		      f);
+	if (cli_report_close(f, junit.buf, !nothing && report_compare_junit(f, res), 0))
+		goto out;
+	if (!o.quiet)
+		fprintf(stderr, "revperf: ci: wrote %s and %s\n", summary.buf, junit.buf);
+	ret = 0;
+out:
+	strbuf_release(&dir);
+	strbuf_release(&summary);
+	strbuf_release(&junit);
+	return ret;
+}
 
 int cmd_ci(int argc, char **argv)
 {
 	const char *args[1];
-	int n = parse_options(argc, argv, &ci_help, args, 0);
+	struct repo *repo = NULL;
+	struct state_dir sd = {NULL, NULL, NULL, NULL};
+	struct store *st = NULL;
+	struct cli_config_source src = {NULL, NULL, NULL, NULL, NULL, NULL};
+	struct revcompare_ctx ctx;
+	struct revcompare rc;
+	struct revision base, head;
+	struct strbuf note = STRBUF_INIT;
+	char cwd[4096], merge_base[41];
+	int n, ret = EXIT_USAGE, err;
+
+	memset(&o, 0, sizeof(o));
+	memset(&rc, 0, sizeof(rc));
+	memset(&base, 0, sizeof(base));
+	memset(&head, 0, sizeof(head));
+	n = parse_options(argc, argv, &ci_help, args, 0);
 	if (n == -2)
 		return EXIT_OK;
-	error("ci is not written yet");
-	return EXIT_USAGE;
+	if (n < 0)
+		return EXIT_USAGE;
+	if (o.select && strcmp(o.select, "perphecy") && strcmp(o.select, "tests")) {
+		usage_error("ci", "unknown --select mode '%s': use perphecy or tests", o.select);
+		return EXIT_USAGE;
+	}
+	if (!getcwd(cwd, sizeof(cwd))) {
+		error("cannot read the current directory: %s", strerror(errno));
+		return EXIT_USAGE;
+	}
+	if ((err = repo_open(cwd, &repo)) ||
+	    (err = o.base ? repo_resolve(repo, o.base, &base) : default_base(repo, &base)) ||
+	    (err = repo_resolve(repo, o.head ? o.head : "HEAD", &head)) ||
+	    (err = repo_merge_base(repo, base.sha, head.sha, merge_base)) ||
+	    (err = state_dir_open(repo_workdir(repo), o.state_dir, &sd)) ||
+	    (err = store_open(sd.db_path, &st))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	if (!strcmp(merge_base, head.sha)) {
+		strbuf_addf(&note, "%s (%.12s) is the merge base with %s: nothing to compare.",
+			    o.head ? o.head : "HEAD", head.sha, base.expr);
+		if (!o.quiet)
+			printf("%s\n", note.buf);
+		ret = write_outputs(&sd, NULL, note.buf);
+		goto out;
+	}
+	src.root = repo_workdir(repo);
+	src.config = o.config;
+	src.bench = o.bench;
+	src.overrides = &o.overrides;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.repo = repo;
+	ctx.st = st;
+	ctx.sd = &sd;
+	ctx.load_config = cli_load_config;
+	ctx.config_arg = &src;
+	ctx.select = o.select;
+	ctx.fresh = o.fresh;
+	ctx.quiet = o.quiet;
+	ctx.progress = !o.quiet && isatty(STDERR_FILENO);
+	interrupt_install();
+	if (!o.quiet)
+		fprintf(stderr, "revperf: ci: merge base %.12s of %s and %s\n", merge_base,
+			base.expr, head.expr);
+	merge_base[12] = '\0'; /* the label of the baseline in the reports */
+	err = revcompare_run(&ctx, merge_base, o.head ? o.head : "HEAD", &rc);
+	if (err && !rc.res.nr_benches) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	if (!rc.executed) {
+		strbuf_addf(&note, "--select: %.12s needs none of the %zu benchmarks.", head.sha,
+			    rc.configured);
+		ret = write_outputs(&sd, NULL, note.buf);
+		goto out;
+	}
+	if (!o.quiet && report_compare_text(stdout, &rc.res, false)) {
+		ret = EXIT_INTERNAL;
+		goto out;
+	}
+	if ((ret = write_outputs(&sd, &rc.res, NULL)))
+		goto out;
+	if (err)
+		ret = rp_err_exit_code(err);
+	else if (rc.res.interrupted)
+		ret = 128 + interrupt_signal();
+	else
+		ret = compare_exit_code(&rc.res);
+out:
+	strbuf_release(&note);
+	revcompare_release(&rc);
+	revision_release(&base);
+	revision_release(&head);
+	store_close(st);
+	state_dir_release(&sd);
+	repo_close(repo);
+	return ret;
 }

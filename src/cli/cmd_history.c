@@ -1,21 +1,184 @@
-/* Placeholder: being written (issue 8). */
+/* revperf history: each commit of a range measured against its parent (docs/history.md). */
+#include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
+#include "collect/proc.h"
+#include "core/history.h"
+#include "core/revcompare.h"
+#include "report/history_report.h"
 #include "util/common.h"
 
-static const struct option history_options[] = { OPT_END_MARKER };
-static const char *const history_usage[] = { "history", NULL };
-const struct command_help history_help = {
-	"history", history_usage, "Not written yet.", history_options,
+static struct {
+	const char *config, *state_dir, *bench, *select, *format, *limit, *min_segment;
+	bool all_commits, fresh, quiet;
+	struct opt_overrides overrides;
+} o;
+
+static const struct option history_options[] = {
+    {OPT_STRING, 'n', "max-count", "N",
+     "the newest N commits (default 20 for a single "
+     "revision, all of an A..B range)",
+     &o.limit, NULL},
+    {OPT_FLAG, 0, "all-commits", NULL,
+     "also the commits of merged side branches (default: "
+     "first parents only)",
+     &o.all_commits, NULL},
+    {OPT_OPTARG, 0, "select", "MODE",
+     "per commit, only the benchmarks it needs: perphecy "
+     "(the trained predictor; a bare --select) or tests",
+     &o.select, "perphecy"},
+    {OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench, NULL},
+    {OPT_STRING, 0, "min-segment", "N", "change points: fewest commits between two (3)",
+     &o.min_segment, NULL},
+    {OPT_STRING, 'c', "config", "FILE",
+     "configuration file (default: revperf.ini at the "
+     "repository root)",
+     &o.config, NULL},
+    {OPT_STRING, 0, "state-dir", "DIR",
+     "where results, worktrees and logs live (default "
+     ".revperf/ at the root)",
+     &o.state_dir, NULL},
+    {OPT_CONFIG, 0, "build-command", "CMD", "how to build a revision (empty: no build)",
+     &o.overrides, "build.command"},
+    {OPT_CONFIG, 'm', "metrics", "LIST", "metrics to report, e.g. wall,cpu,maxrss or all",
+     &o.overrides, "metrics"},
+    {OPT_CONFIG, 0, "primary", "LIST", "metrics that decide", &o.overrides, "primary"},
+    {OPT_CONFIG, 't', "tolerance", "PCT", "changes smaller than this are equal (2%)", &o.overrides,
+     "tolerance"},
+    {OPT_CONFIG, 'r', "runs", "MIN..MAX", "runs per side (5..30)", &o.overrides, "runs"},
+    {OPT_CONFIG, 'w', "warmup", "N", "discarded warm-up runs per side (1)", &o.overrides, "warmup"},
+    {OPT_CONFIG, 0, "timeout", "DURATION", "per-run timeout", &o.overrides, "timeout"},
+    {OPT_CONFIG, 0, "time-budget", "DURATION", "stop sampling a benchmark after this long",
+     &o.overrides, "time-budget"},
+    {OPT_CONFIG, 'a', "alpha", "A", "1 - confidence level of the verdicts (0.01)", &o.overrides,
+     "alpha"},
+    {OPT_CONFIG, 0, "seed", "N", "seed of the randomized run order", &o.overrides, "seed"},
+    {OPT_STRING, 'f', "format", "FMT", "text, json or markdown", &o.format, NULL},
+    {OPT_FLAG, 0, "fresh", NULL, "measure every commit anew, even when stored", &o.fresh, NULL},
+    {OPT_FLAG, 'q', "quiet", NULL, "no progress on stderr", &o.quiet, NULL},
+    OPT_END_MARKER,
 };
+static const char *const history_usage[] = {
+    "history [options] [RANGE]",
+    NULL,
+};
+const struct command_help history_help = {
+    "history",
+    history_usage,
+    "Measures each commit of RANGE against its first parent, oldest first, as compare\n"
+    "does (builds cached, stored runs reused), then finds the change points along each\n"
+    "benchmark's series by E-divisive means. RANGE is A..B (the commits of B that A lacks)\n"
+    "or one revision (default HEAD) and its newest -n ancestors. A commit already compared\n"
+    "with its parent is not measured again (unless --fresh); an interrupted history\n"
+    "resumes where it stopped when run again. A commit that does not build is shown as\n"
+    "such; the next one is compared with the last commit that built.\n"
+    "Exit status: 0 done, 2 usage or input error (an empty range), 3 internal failure,\n"
+    "130 interrupted.",
+    history_options,
+};
+
+static int parse_count(const char *flag, const char *s, size_t lo, size_t *out)
+{
+	double v;
+	if (parse_double(s, (double)lo, 1e9, &v) || v != (double)(size_t)v) {
+		usage_error("history", "%s expects a whole number >= %zu, got '%s'", flag, lo, s);
+		return -1;
+	}
+	*out = (size_t)v;
+	return 0;
+}
 
 int cmd_history(int argc, char **argv)
 {
 	const char *args[1];
-	int n = parse_options(argc, argv, &history_help, args, 0);
+	struct repo *repo = NULL;
+	struct state_dir sd = {NULL, NULL, NULL, NULL};
+	struct store *st = NULL;
+	struct cli_config_source src = {NULL, NULL, NULL, NULL, NULL, NULL};
+	struct history_request req;
+	struct history_result res;
+	enum report_format format = REPORT_TEXT;
+	char cwd[4096];
+	const char *range;
+	size_t limit = 0, min_segment = 0;
+	int n, ret = EXIT_USAGE, err;
+
+	memset(&o, 0, sizeof(o));
+	memset(&req, 0, sizeof(req));
+	memset(&res, 0, sizeof(res));
+	n = parse_options(argc, argv, &history_help, args, 1);
 	if (n == -2)
 		return EXIT_OK;
-	error("history is not written yet");
-	return EXIT_USAGE;
+	if (n < 0)
+		return EXIT_USAGE;
+	range = n ? args[0] : "HEAD";
+	if (o.format && report_format_parse(o.format, &format)) {
+		usage_error("history", "unknown format '%s': use text, json or markdown", o.format);
+		return EXIT_USAGE;
+	}
+	if (o.select && strcmp(o.select, "perphecy") && strcmp(o.select, "tests")) {
+		usage_error("history", "unknown --select mode '%s': use perphecy or tests",
+			    o.select);
+		return EXIT_USAGE;
+	}
+	if ((o.limit && parse_count("-n", o.limit, 1, &limit)) ||
+	    (o.min_segment && parse_count("--min-segment", o.min_segment, 2, &min_segment)))
+		return EXIT_USAGE;
+	if (!o.limit && !strstr(range, ".."))
+		limit = HISTORY_DEFAULT_COUNT;
+	if (!getcwd(cwd, sizeof(cwd))) {
+		error("cannot read the current directory: %s", strerror(errno));
+		return EXIT_USAGE;
+	}
+	if ((err = repo_open(cwd, &repo)) ||
+	    (err = state_dir_open(repo_workdir(repo), o.state_dir, &sd)) ||
+	    (err = store_open(sd.db_path, &st))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	src.root = repo_workdir(repo);
+	src.config = o.config;
+	src.bench = o.bench;
+	src.overrides = &o.overrides;
+	req.ctx.repo = repo;
+	req.ctx.st = st;
+	req.ctx.sd = &sd;
+	req.ctx.load_config = cli_load_config;
+	req.ctx.config_arg = &src;
+	req.ctx.select = o.select;
+	req.ctx.fresh = o.fresh;
+	req.ctx.quiet = true;
+	req.ctx.progress = !o.quiet && isatty(STDERR_FILENO);
+	req.range = range;
+	req.first_parent = !o.all_commits;
+	req.limit = limit;
+	req.min_segment = min_segment;
+	req.progress = o.quiet ? NULL : stderr;
+	interrupt_install();
+	err = history_run(&req, &res);
+	if (err && !res.nr_commits) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	if (history_report(stdout, &res, format)) {
+		error("cannot write the report: %s", strerror(errno));
+		ret = EXIT_INTERNAL;
+		goto out;
+	}
+	if (err)
+		ret = rp_err_exit_code(err);
+	else if (res.interrupted)
+		ret = 128 + interrupt_signal();
+	else
+		ret = EXIT_OK;
+out:
+	history_result_release(&res);
+	store_close(st);
+	state_dir_release(&sd);
+	repo_close(repo);
+	return ret;
 }

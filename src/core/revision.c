@@ -268,3 +268,61 @@ int repo_merge_base(struct repo *r, const char *a, const char *b, char out[41])
 	git_oid_tostr(out, 41, &base);
 	return 0;
 }
+
+int repo_diff_paths(struct repo *r, const char *a, const char *b, char ***out, size_t *n)
+{
+	git_oid oa, ob;
+	git_commit *ca = NULL, *cb = NULL;
+	git_tree *ta = NULL, *tb = NULL;
+	git_diff *diff = NULL;
+	size_t alloc = 0;
+	int ret = RP_EINPUT;
+
+	*out = NULL;
+	*n = 0;
+	if (git_oid_fromstr(&oa, a) < 0 || git_oid_fromstr(&ob, b) < 0 ||
+	    git_commit_lookup(&ca, r->repo, &oa) < 0 || git_commit_lookup(&cb, r->repo, &ob) < 0) {
+		error("commit %.12s or %.12s is not in the repository %s: %s", a, b, r->workdir,
+		      git_message());
+		goto out;
+	}
+	ret = RP_EINTERNAL;
+	if (git_commit_tree(&ta, ca) < 0 || git_commit_tree(&tb, cb) < 0 ||
+	    git_diff_tree_to_tree(&diff, r->repo, ta, tb, NULL) < 0) {
+		error("cannot diff the trees of %.12s and %.12s: %s", a, b, git_message());
+		goto out;
+	}
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		const char *names[2] = { d->old_file.path, d->new_file.path };
+		for (int k = 0; k < 2; k++) {
+			if (!names[k] || (k && names[0] && !strcmp(names[0], names[1])))
+				continue;
+			ALLOC_GROW(*out, *n + 1, alloc);
+			(*out)[(*n)++] = xstrdup(names[k]);
+		}
+	}
+	ret = 0;
+out:
+	git_diff_free(diff);
+	git_tree_free(ta);
+	git_tree_free(tb);
+	git_commit_free(ca);
+	git_commit_free(cb);
+	return ret;
+}
+
+void repo_paths_free(char **paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+bool repo_ref_exists(struct repo *r, const char *refname)
+{
+	git_reference *ref = NULL;
+	bool found = git_reference_lookup(&ref, r->repo, refname) == 0;
+	git_reference_free(ref);
+	return found;
+}

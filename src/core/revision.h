@@ -51,8 +51,20 @@ int repo_range(struct repo *r, const char *range, bool first_parent, size_t limi
 	       struct revision **out, size_t *n);
 void revisions_free(struct revision *revs, size_t n);
 
+/* Whether the reference (e.g. "refs/remotes/origin/HEAD") exists. */
+bool repo_ref_exists(struct repo *r, const char *refname);
+
 /* The best common ancestor of commits a and b (shas). Returns 0, or RP_EINPUT with an
  * error when they have none. */
 int repo_merge_base(struct repo *r, const char *a, const char *b, char out[41]);
+
+/*
+ * The paths (relative to the work tree's root) that differ between the trees of commits a
+ * and b (shas): added, deleted or modified files, both names of a file whose type changed,
+ * no rename detection. In an array the caller frees with repo_paths_free(). Returns 0, or
+ * RP_EINPUT after an error when a sha is not a commit of the repository, RP_EINTERNAL.
+ */
+int repo_diff_paths(struct repo *r, const char *a, const char *b, char ***out, size_t *n);
+void repo_paths_free(char **paths, size_t n);
 
 #endif

@@ -230,4 +230,35 @@ int store_counter_runs_of_revision(struct store *st, const char *sha, const char
 				   struct store_counter_run **out, size_t *n);
 void store_counter_runs_free(struct store_counter_run *runs, size_t n);
 
+/*
+ * The newest comparison of (base build, target build) with `status` ("done", ...): 0 and
+ * *id, 1 when there is none, RP_EINTERNAL.
+ */
+int store_comparison_latest(struct store *st, int64_t base_build, int64_t target_build,
+			    const char *status, int64_t *id);
+
+/* A stored verdict (the verdicts table), with its benchmark's name. */
+struct store_verdict {
+	char *bench, *metric;
+	bool primary;
+	char verdict[16]; /* "worse", "better", "equal", "undecided", "unmeasured" */
+	double ratio, ci_lo, ci_hi, p; /* NAN when not stored */
+	size_t n_a, n_b;
+};
+/*
+ * The verdicts of a comparison in the order they were saved. Free with
+ * store_verdicts_free(). Returns 0 or RP_EINTERNAL.
+ */
+int store_comparison_verdicts(struct store *st, int64_t comparison_id,
+			      struct store_verdict **out, size_t *n);
+void store_verdicts_free(struct store_verdict *v, size_t n);
+
+/*
+ * The values of metric over every successful non-warm-up run of build_id on machine_id of
+ * the benchmarks called bench (any command, any comparison), oldest first, in *values
+ * (caller frees). Returns 0 or RP_EINTERNAL.
+ */
+int store_build_metric_values(struct store *st, int64_t build_id, int64_t machine_id,
+			      const char *bench, const char *metric, double **values, size_t *n);
+
 #endif

@@ -25,6 +25,12 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color);
 int report_compare_json(FILE *f, const struct compare_result *res);
 int report_compare_markdown(FILE *f, const struct compare_result *res);
 
+/*
+ * JUnit XML (junit.c): one test case per benchmark and metric, a failure for each `worse`
+ * (the target's runs failing is a failure too), an error for a benchmark that could not
+ * be compared. Returns 0, or -1 on a write error.
+ */
+int report_compare_junit(FILE *f, const struct compare_result *res);
 /* Shared by the renderers. */
 const char *report_side_name(char side); /* 'A' -> "baseline", 'B' -> "target" */
 /* One failed run as "crashed (killed by SIGSEGV)" into sb. */

@@ -126,3 +126,50 @@ int strbuf_read_file(struct strbuf *sb, const char *path, size_t max_bytes)
 	close(fd);
 	return 0;
 }
+
+/* The length of the valid UTF-8 sequence at p (lead byte >= 0x80), or 0. */
+static size_t utf8_seq_len(const unsigned char *p)
+{
+	size_t len = *p >= 0xf0 && *p <= 0xf4 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc2 && *p < 0xe0 ? 2 : 0;
+	if (*p >= 0xf5)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+void strbuf_add_xml_escaped(struct strbuf *sb, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		size_t len;
+		switch (*p) {
+		case '<':
+			strbuf_addstr(sb, "&lt;");
+			break;
+		case '>':
+			strbuf_addstr(sb, "&gt;");
+			break;
+		case '&':
+			strbuf_addstr(sb, "&amp;");
+			break;
+		case '"':
+			strbuf_addstr(sb, "&quot;");
+			break;
+		case '\'':
+			strbuf_addstr(sb, "&#39;");
+			break;
+		default:
+			if (*p >= 0x80 && (len = utf8_seq_len(p))) {
+				strbuf_add(sb, p, len);
+				p += len;
+				continue;
+			}
+			strbuf_addch(sb, (*p < 0x20 && *p != '\t' && *p != '\n') || *p >= 0x7f
+						 ? '?'
+						 : (char)*p);
+		}
+		p++;
+	}
+}

@@ -28,6 +28,12 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
 __attribute__((format(printf, 2, 3))) void strbuf_addf(struct strbuf *sb, const char *fmt, ...);
 __attribute__((format(printf, 2, 0))) void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/*
+ * Appends s escaped for XML and HTML text and attribute values: & < > " ' as character
+ * references; control characters (other than tab and newline) and bytes that are not
+ * valid UTF-8 become '?', which XML 1.0 cannot carry at all.
+ */
+void strbuf_add_xml_escaped(struct strbuf *sb, const char *s);
 /* Reads a whole file (at most max_bytes) into sb; returns 0, or -1 with errno set. */
 int strbuf_read_file(struct strbuf *sb, const char *path, size_t max_bytes);
 

@@ -1,0 +1,336 @@
+#include "report/history_report.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+#include "util/common.h"
+
+/* "worse x1.123 [1.101, 1.144]" */
+static void add_verdict(struct strbuf *sb, const struct store_verdict *v)
+{
+	strbuf_addstr(sb, v->verdict);
+	if (isfinite(v->ratio))
+		strbuf_addf(sb, " x%.3f", v->ratio);
+	if (isfinite(v->ci_lo) && isfinite(v->ci_hi))
+		strbuf_addf(sb, " [%.3f, %.3f]", v->ci_lo, v->ci_hi);
+}
+
+static void add_change_point(struct strbuf *sb, const struct history_result *res,
+			     const struct history_series *s, const struct changepoint *p)
+{
+	const struct history_commit *c = &res->commits[s->commit[p->index]];
+	strbuf_addf(sb, "at %.12s (%s): median %.6g -> %.6g", c->rev.sha, c->rev.summary,
+		    p->median_before, p->median_after);
+	if (isfinite(p->rel_change))
+		strbuf_addf(sb, " (%+.1f%%)", 100 * p->rel_change);
+	strbuf_addf(sb, ", p = %.3g", p->p_value);
+}
+
+/* Why a series has no change point. */
+static void add_no_change(struct strbuf *sb, const struct history_series *s)
+{
+	if (s->cp_failed)
+		strbuf_addstr(sb, "not analysed (see the error above)");
+	else if (s->cp.stop == CHANGEPOINT_STOP_TOO_SHORT)
+		strbuf_addf(sb, "none: %zu commit%s with values are too few to split", s->n,
+			    s->n == 1 ? "" : "s");
+	else if (s->cp.has_rejected)
+		strbuf_addf(sb, "none (best candidate p = %.3g)", s->cp.rejected.p_value);
+	else
+		strbuf_addstr(sb, "none");
+}
+
+static int report_text(FILE *f, const struct history_result *res)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t k, i, j;
+	fprintf(f, "history of %s (%s), %zu commit%s, oldest first\n", res->range,
+		res->first_parent ? "first parents" : "all commits", res->nr_commits,
+		res->nr_commits == 1 ? "" : "s");
+	for (k = 0; k < res->nr_commits; k++) {
+		const struct history_commit *c = &res->commits[k];
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%.12s  %-10s", c->rev.sha, history_status_name(c->status));
+		if (*c->base)
+			strbuf_addf(&sb, " vs %.12s", c->base);
+		for (i = 0; i < c->nr_verdicts; i++) {
+			if (!c->verdicts[i].primary)
+				continue;
+			strbuf_addf(&sb, "  %s %s: ", c->verdicts[i].bench, c->verdicts[i].metric);
+			add_verdict(&sb, &c->verdicts[i]);
+		}
+		if (c->status == HISTORY_NOTHING_SELECTED)
+			strbuf_addf(&sb, "  (0 of %zu benchmarks needed)", c->configured);
+		fprintf(f, "%s  %s\n", sb.buf, c->rev.summary);
+	}
+	if (res->nr_series)
+		fprintf(f, "\nchange points (E-divisive means, medians of each commit's runs):\n");
+	for (i = 0; i < res->nr_series; i++) {
+		const struct history_series *s = &res->series[i];
+		if (!s->cp.nr_points) {
+			strbuf_reset(&sb);
+			add_no_change(&sb, s);
+			fprintf(f, "  %s %s: %s\n", s->bench, s->metric, sb.buf);
+		}
+		for (j = 0; j < s->cp.nr_points; j++) {
+			strbuf_reset(&sb);
+			add_change_point(&sb, res, s, &s->cp.points[j]);
+			fprintf(f, "  %s %s: %s\n", s->bench, s->metric, sb.buf);
+		}
+	}
+	if (res->interrupted)
+		fprintf(f, "\ninterrupted: run the same command again to go on where it stopped\n");
+	strbuf_release(&sb);
+	return ferror(f) ? -1 : 0;
+}
+
+static int report_markdown(FILE *f, const struct history_result *res)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t k, i, j;
+	fprintf(f,
+		"### revperf history of `%s`\n\n| commit | status | against | verdicts | "
+		"summary |\n|---|---|---|---|---|\n",
+		res->range);
+	for (k = 0; k < res->nr_commits; k++) {
+		const struct history_commit *c = &res->commits[k];
+		strbuf_reset(&sb);
+		for (i = 0; i < c->nr_verdicts; i++) {
+			if (!c->verdicts[i].primary)
+				continue;
+			strbuf_addf(&sb, "%s%s %s: ", sb.len ? "<br>" : "", c->verdicts[i].bench,
+				    c->verdicts[i].metric);
+			add_verdict(&sb, &c->verdicts[i]);
+		}
+		fprintf(f, "| `%.12s` | %s | %s%.12s%s | %s | ", c->rev.sha,
+			history_status_name(c->status), *c->base ? "`" : "", c->base,
+			*c->base ? "`" : "", sb.buf);
+		for (const char *p = c->rev.summary; *p; p++) {
+			if (*p == '|')
+				fputc('\\', f); /* a pipe would end the table cell */
+			fputc(*p, f);
+		}
+		fputs(" |\n", f);
+	}
+	fprintf(f, "\n**Change points** (E-divisive means):\n\n");
+	for (i = 0; i < res->nr_series; i++) {
+		const struct history_series *s = &res->series[i];
+		strbuf_reset(&sb);
+		if (!s->cp.nr_points)
+			add_no_change(&sb, s);
+		for (j = 0; j < s->cp.nr_points; j++) {
+			if (j)
+				strbuf_addstr(&sb, "; ");
+			add_change_point(&sb, res, s, &s->cp.points[j]);
+		}
+		fprintf(f, "- %s %s: %s\n", s->bench, s->metric, sb.buf);
+	}
+	strbuf_release(&sb);
+	return ferror(f) ? -1 : 0;
+}
+
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *commit_json(const struct history_commit *c)
+{
+	json_t *o = json_object(), *vs = json_array();
+	json_object_set_new(o, "sha", json_string(c->rev.sha));
+	json_object_set_new(o, "parent", json_string(c->rev.parent));
+	json_object_set_new(o, "summary", json_string(c->rev.summary));
+	json_object_set_new(o, "status", json_string(history_status_name(c->status)));
+	json_object_set_new(o, "against", *c->base ? json_string(c->base) : json_null());
+	json_object_set_new(o, "comparison",
+			    c->comparison_id ? json_integer(c->comparison_id) : json_null());
+	json_object_set_new(o, "seconds", json_real(c->elapsed_s));
+	for (size_t i = 0; i < c->nr_verdicts; i++) {
+		const struct store_verdict *v = &c->verdicts[i];
+		json_t *j = json_object();
+		json_object_set_new(j, "benchmark", json_string(v->bench));
+		json_object_set_new(j, "metric", json_string(v->metric));
+		json_object_set_new(j, "primary", json_boolean(v->primary));
+		json_object_set_new(j, "verdict", json_string(v->verdict));
+		json_object_set_new(j, "ratio", real_or_null(v->ratio));
+		json_object_set_new(
+		    j, "ci", json_pack("[oo]", real_or_null(v->ci_lo), real_or_null(v->ci_hi)));
+		json_object_set_new(j, "p", real_or_null(v->p));
+		json_object_set_new(j, "n",
+				    json_pack("[II]", (json_int_t)v->n_a, (json_int_t)v->n_b));
+		json_array_append_new(vs, j);
+	}
+	json_object_set_new(o, "verdicts", vs);
+	return o;
+}
+
+static json_t *series_json(const struct history_result *res, const struct history_series *s)
+{
+	json_t *o = json_object(), *pts = json_array(), *cps = json_array();
+	size_t i;
+	json_object_set_new(o, "benchmark", json_string(s->bench));
+	json_object_set_new(o, "metric", json_string(s->metric));
+	for (i = 0; i < s->n; i++)
+		json_array_append_new(pts, json_pack("{s:s,s:f}", "sha",
+						     res->commits[s->commit[i]].rev.sha, "median",
+						     s->median[i]));
+	for (i = 0; i < s->cp.nr_points; i++) {
+		const struct changepoint *p = &s->cp.points[i];
+		json_array_append_new(cps, json_pack("{s:s,s:f,s:f,s:o,s:f}", "sha",
+						     res->commits[s->commit[p->index]].rev.sha,
+						     "median_before", p->median_before,
+						     "median_after", p->median_after, "rel_change",
+						     real_or_null(p->rel_change), "p", p->p_value));
+	}
+	json_object_set_new(o, "points", pts);
+	json_object_set_new(o, "change_points", cps);
+	return o;
+}
+
+static int report_json(FILE *f, const struct history_result *res)
+{
+	json_t *root = json_object(), *commits = json_array(), *series = json_array();
+	size_t i;
+	int ret;
+	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
+	json_object_set_new(root, "schema", json_string("revperf-history/1"));
+	json_object_set_new(root, "range", json_string(res->range));
+	json_object_set_new(root, "first_parent", json_boolean(res->first_parent));
+	json_object_set_new(root, "interrupted", json_boolean(res->interrupted));
+	for (i = 0; i < res->nr_commits; i++)
+		json_array_append_new(commits, commit_json(&res->commits[i]));
+	for (i = 0; i < res->nr_series; i++)
+		json_array_append_new(series, series_json(res, &res->series[i]));
+	json_object_set_new(root, "commits", commits);
+	json_object_set_new(root, "series", series);
+	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_decref(root);
+	fputc('\n', f);
+	return ret || ferror(f) ? -1 : 0;
+}
+
+int history_report(FILE *f, const struct history_result *res, enum report_format format)
+{
+	switch (format) {
+	case REPORT_JSON: return report_json(f, res);
+	case REPORT_MARKDOWN: return report_markdown(f, res);
+	case REPORT_TEXT: break;
+	}
+	return report_text(f, res);
+}
+
+static void step_text(FILE *f, const char *what, const struct revision *rev,
+		      const struct bisect_step *s)
+{
+	fprintf(f, "  %-24s %.12s  %-12s", what, rev->sha, s->verdict);
+	if (isfinite(s->ratio))
+		fprintf(f, " x%.3f [%.3f, %.3f]  %zu+%zu runs", s->ratio, s->ci_lo, s->ci_hi,
+			s->n_a, s->n_b);
+	fprintf(f, "  %s\n", rev->summary);
+	if (!strcmp(s->verdict, "undecided"))
+		fprintf(f, "  %-24s (not shown worse with %zu runs: counted as good)\n", "",
+			s->budget);
+}
+
+/* The step that compared GOOD with path[index]; NULL when none did. */
+static const struct bisect_step *step_at(const struct bisect_result *r, size_t index)
+{
+	if (index + 1 == r->nr_path)
+		return &r->endpoint;
+	for (size_t i = 0; i < r->nr_steps; i++)
+		if (r->steps[i].index == index)
+			return &r->steps[i];
+	return NULL;
+}
+
+static int bisect_text(FILE *f, const struct bisect_result *r, const char *bench)
+{
+	const struct bisect_step *s;
+	fprintf(f, "bisect %s %s from %.12s to %.12s: %zu commit%s on the first-parent path\n",
+		bench, r->metric, r->good.sha, r->bad.sha, r->nr_path, r->nr_path == 1 ? "" : "s");
+	step_text(f, "GOOD against BAD", &r->bad, &r->endpoint);
+	for (size_t i = 0; i < r->nr_steps; i++)
+		step_text(f, "GOOD against", &r->path[r->steps[i].index], &r->steps[i]);
+	switch (r->outcome) {
+	case BISECT_FOUND:
+		fprintf(f, "\nculprit: %s %s\nevidence:\n", r->path[r->culprit].sha,
+			r->path[r->culprit].summary);
+		if ((s = step_at(r, r->culprit)))
+			step_text(f, "culprit against GOOD", &r->path[r->culprit], s);
+		step_text(f, "culprit against parent", &r->path[r->culprit], &r->culprit_vs_parent);
+		if (r->have_parent_vs_good)
+			step_text(f, "parent against GOOD", &r->path[r->culprit - 1],
+				  &r->parent_vs_good);
+		else if (!r->culprit)
+			fprintf(f, "  (its parent is GOOD)\n");
+		break;
+	case BISECT_NOT_WORSE:
+		fprintf(f, "\nBAD is not worse than GOOD on %s %s (%s): nothing to bisect\n", bench,
+			r->metric, r->endpoint.verdict);
+		break;
+	case BISECT_AMBIGUOUS:
+		fprintf(f,
+			"\nthe culprit is one of %.12s..%.12s: the commits before %.12s could not "
+			"be decided or do not build\n",
+			r->path[r->first_possible].sha, r->path[r->culprit].sha,
+			r->path[r->culprit].sha);
+		break;
+	case BISECT_INTERRUPTED:
+		fprintf(f, "\ninterrupted: run the same command again; stored runs are reused\n");
+		break;
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+static json_t *step_json(const struct bisect_result *r, const struct revision *rev,
+			 const struct bisect_step *s)
+{
+	(void)r;
+	return json_pack("{s:s,s:s,s:o,s:[oo],s:[II],s:I,s:o}", "sha", rev->sha, "verdict",
+			 s->verdict, "ratio", real_or_null(s->ratio), "ci", real_or_null(s->ci_lo),
+			 real_or_null(s->ci_hi), "n", (json_int_t)s->n_a, (json_int_t)s->n_b,
+			 "max_runs", (json_int_t)s->budget, "comparison",
+			 s->comparison_id ? json_integer(s->comparison_id) : json_null());
+}
+
+static const char *const outcome_names[] = {"found", "not-worse", "ambiguous", "interrupted"};
+
+static int bisect_json(FILE *f, const struct bisect_result *r, const char *bench)
+{
+	json_t *root = json_object(), *steps = json_array();
+	int ret;
+	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
+	json_object_set_new(root, "schema", json_string("revperf-bisect/1"));
+	json_object_set_new(root, "benchmark", json_string(bench));
+	json_object_set_new(root, "metric", json_string(r->metric));
+	json_object_set_new(root, "good", json_string(r->good.sha));
+	json_object_set_new(root, "bad", json_string(r->bad.sha));
+	json_object_set_new(root, "path_length", json_integer((json_int_t)r->nr_path));
+	json_object_set_new(root, "outcome", json_string(outcome_names[r->outcome]));
+	json_object_set_new(root, "good_against_bad", step_json(r, &r->bad, &r->endpoint));
+	for (size_t i = 0; i < r->nr_steps; i++)
+		json_array_append_new(steps,
+				      step_json(r, &r->path[r->steps[i].index], &r->steps[i]));
+	json_object_set_new(root, "steps", steps);
+	if (r->outcome == BISECT_FOUND) {
+		const struct revision *c = &r->path[r->culprit];
+		json_object_set_new(root, "culprit",
+				    json_pack("{s:s,s:s}", "sha", c->sha, "summary", c->summary));
+		json_object_set_new(root, "culprit_against_parent",
+				    step_json(r, c, &r->culprit_vs_parent));
+	} else if (r->outcome == BISECT_AMBIGUOUS) {
+		json_object_set_new(
+		    root, "candidates",
+		    json_pack("[ss]", r->path[r->first_possible].sha, r->path[r->culprit].sha));
+	}
+	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_decref(root);
+	fputc('\n', f);
+	return ret || ferror(f) ? -1 : 0;
+}
+
+int bisect_report(FILE *f, const struct bisect_result *r, const char *bench, bool json)
+{
+	return json ? bisect_json(f, r, bench) : bisect_text(f, r, bench);
+}
