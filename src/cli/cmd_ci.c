@@ -121,7 +121,9 @@ static int write_outputs(const struct state_dir *sd, const struct compare_result
 		strbuf_addf(&junit, "%s/junit.xml", dir.buf);
 
 	if (!(f = fopen(summary.buf, append ? "a" : "w"))) {
-		error("cannot write the summary %s: %s", summary.buf, strerror(errno));
+		error("cannot write the summary %s: %s; give a writable --summary FILE",
+		      summary.buf, strerror(errno));
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	if (nothing)
@@ -129,7 +131,9 @@ static int write_outputs(const struct state_dir *sd, const struct compare_result
 	if (cli_report_close(f, summary.buf, !nothing && report_compare_markdown(f, res), 0))
 		goto out;
 	if (!(f = fopen(junit.buf, "w"))) {
-		error("cannot write the JUnit file %s: %s", junit.buf, strerror(errno));
+		error("cannot write the JUnit file %s: %s; give a writable --junit FILE", junit.buf,
+		      strerror(errno));
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	if (nothing)

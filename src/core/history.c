@@ -105,16 +105,6 @@ out:
 	return found < 0 ? found : ret;
 }
 
-/* The base of commit k: its parent, or the newest earlier commit of the range that built. */
-static const char *pick_base(const struct history_result *res, size_t k, const char *last_ok)
-{
-	const struct history_commit *c = &res->commits[k];
-	if (k > 0 && !strcmp(res->commits[k - 1].rev.sha, c->rev.parent) &&
-	    res->commits[k - 1].status == HISTORY_BUILD_FAILED)
-		return last_ok; /* NULL when none built */
-	return c->rev.parent;
-}
-
 static void progress_line(const struct history_request *req, const struct history_result *res,
 			  size_t k)
 {
@@ -172,11 +162,82 @@ static int measure(const struct history_request *req, struct history_result *res
 	return err;
 }
 
+/* 1 when the build of rev with the configured command is stored as failed, else 0 or <0. */
+static int known_failed(const struct history_request *req, const struct config *cfg,
+			const struct revision *rev)
+{
+	struct store_build b;
+	int found = find_build(req->ctx.st, cfg, rev, &b);
+	if (found)
+		return found < 0 ? found : 0;
+	found = !strcmp(b.status, "failed");
+	store_build_release(&b);
+	return found;
+}
+
+/*
+ * Commit k against its first parent or, when that does not build, the nearest first-parent
+ * ancestor that does (at most HISTORY_MAX_BASE_HOPS back). A build stored as failed is not
+ * tried again (unless --fresh). Returns 0 (the outcome in the commit's entry) or an error.
+ */
+static int one_commit(const struct history_request *req, struct history_result *res,
+		      const struct config *cfg, size_t k)
+{
+	struct history_commit *c = &res->commits[k];
+	char base[41];
+	int err;
+
+	if (!*c->rev.parent) {
+		c->status = HISTORY_ROOT;
+		return 0;
+	}
+	if (!req->ctx.fresh && (err = known_failed(req, cfg, &c->rev))) {
+		if (err < 0)
+			return err;
+		c->status = HISTORY_BUILD_FAILED;
+		return 0;
+	}
+	snprintf(base, sizeof(base), "%s", c->rev.parent);
+	c->status = HISTORY_NO_BASE;
+	for (size_t hops = 0; *base && hops < HISTORY_MAX_BASE_HOPS; hops++) {
+		struct revision b;
+		int found = 1;
+		if (repo_resolve(req->ctx.repo, base, &b)) {
+			c->status = HISTORY_FAILED;
+			return 0;
+		}
+		if (!req->ctx.fresh && (found = known_failed(req, cfg, &b)) == 1) {
+			snprintf(base, sizeof(base), "%s", b.parent);
+			revision_release(&b);
+			continue;
+		}
+		if (found >= 0 && !req->ctx.fresh)
+			found = stored_comparison(req, cfg, &b, c);
+		revision_release(&b);
+		if (found < 0)
+			return found;
+		if (!found) {
+			c->status = HISTORY_REUSED;
+			snprintf(c->base, sizeof(c->base), "%s", base);
+			return 0;
+		}
+		if ((err = measure(req, res, k, base)))
+			return err;
+		if (c->status != HISTORY_NO_BASE)
+			return 0;
+		/* the base did not build: try its parent */
+		if (repo_resolve(req->ctx.repo, base, &b))
+			return 0;
+		snprintf(base, sizeof(base), "%s", b.parent);
+		revision_release(&b);
+	}
+	return 0;
+}
+
 int history_run(const struct history_request *req, struct history_result *res)
 {
 	struct config cfg;
 	struct machine_info m;
-	const char *last_ok = NULL;
 	struct revision *revs = NULL;
 	size_t nr = 0, k;
 	double t0 = now_s();
@@ -210,41 +271,14 @@ int history_run(const struct history_request *req, struct history_result *res)
 	revs = NULL;
 
 	for (k = 0; k < nr && !res->interrupted; k++) {
-		struct history_commit *c = &res->commits[k];
-		const char *base = pick_base(res, k, last_ok);
-		struct revision base_rev;
 		double t = now_s();
-		int found = 1;
-
 		if (interrupt_requested()) {
 			res->interrupted = true;
 			break;
 		}
-		if (!*c->rev.parent) {
-			c->status = HISTORY_ROOT;
-		} else if (!base) {
-			c->status = HISTORY_NO_BASE;
-		} else {
-			memset(&base_rev, 0, sizeof(base_rev));
-			if (!req->ctx.fresh &&
-			    !(err = repo_resolve(req->ctx.repo, base, &base_rev)))
-				found = stored_comparison(req, &cfg, &base_rev, c);
-			revision_release(&base_rev);
-			if (found < 0) {
-				err = found;
-				goto out;
-			}
-			if (!found) {
-				c->status = HISTORY_REUSED;
-				snprintf(c->base, sizeof(c->base), "%s", base);
-			} else if ((err = measure(req, res, k, base))) {
-				goto out;
-			}
-		}
-		if (c->status == HISTORY_COMPARED || c->status == HISTORY_REUSED ||
-		    c->status == HISTORY_NOTHING_SELECTED)
-			last_ok = c->rev.sha;
-		c->elapsed_s = now_s() - t;
+		if ((err = one_commit(req, res, &cfg, k)))
+			goto out;
+		res->commits[k].elapsed_s = now_s() - t;
 		progress_line(req, res, k);
 	}
 	err = history_series_compute(req->ctx.st, res, req->min_segment);

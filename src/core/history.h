@@ -13,6 +13,8 @@
 #include "core/store.h"
 
 #define HISTORY_DEFAULT_COUNT 20
+/* How far back history looks for a base that builds. */
+#define HISTORY_MAX_BASE_HOPS 16
 
 enum history_status {
 	HISTORY_COMPARED = 0,	  /* measured now (stored runs of the pair reused) */

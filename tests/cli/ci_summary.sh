@@ -1,0 +1,76 @@
+# revperf ci: the merge base of --base and HEAD against HEAD; a Markdown summary (also
+# appended to $GITHUB_STEP_SUMMARY) and JUnit XML with a failure for each worse metric;
+# exit status as compare. Also: HEAD is the merge base, the default base, bad input.
+. "$SRCDIR/tests/cli/lib/common.bash"
+
+mkdir repo && cd repo
+git init -q --initial-branch=main . && git config user.email t@example.com &&
+	git config user.name test
+cat >revperf.ini <<'INI'
+[build]
+command = true
+[benchmark "nap"]
+command = sh work.sh
+metrics = wall, cpu
+runs = 3..6
+warmup = 0
+tolerance = 10%
+INI
+printf 'sleep 0.05\n' >work.sh
+git add . && git commit -qm base
+echo more >>notes.txt && git add notes.txt && git commit -qm "main moves on"
+git checkout -q -b feature HEAD~1
+printf 'sleep 0.10\n' >work.sh && git commit -qam "slower nap"
+
+expect_exit 1 "$REVPERF" ci --base main --summary summary.md --junit junit.xml
+expect_grep 'nap' out.txt
+expect_grep 'worse' summary.md
+python3 - junit.xml "$(git rev-parse --short=12 main~1)" <<'PY' || fail "junit: $(cat junit.xml)"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "testsuites" and int(root.get("failures")) >= 1, root.attrib
+suite = root.find("testsuite")
+assert sys.argv[2] in suite.get("name"), suite.get("name")   # the merge base, not main
+cases = {(c.get("classname"), c.get("name")): c for c in suite.iter("testcase")}
+assert set(cases) == {("revperf.nap", "wall"), ("revperf.nap", "cpu")}, cases.keys()
+f = cases[("revperf.nap", "wall")].find("failure")
+assert f is not None and f.get("type") == "worse" and "primary" in f.get("message"), f
+assert int(suite.get("tests")) == 2
+PY
+
+# Default base (no origin: main), default files under .revperf/ci/, and the GitHub step
+# summary appended to.
+printf '# earlier step\n' >step.md
+GITHUB_STEP_SUMMARY=$PWD/step.md expect_exit 1 "$REVPERF" ci -q
+expect_grep '^# earlier step$' step.md
+expect_grep 'worse' step.md
+[ -s .revperf/ci/junit.xml ] || fail "no default junit.xml"
+python3 -c "import xml.etree.ElementTree as ET; ET.parse('.revperf/ci/junit.xml')" ||
+	fail "default junit.xml is not XML"
+
+# HEAD is the merge base: nothing to compare, exit 0.
+git checkout -q main
+expect_exit 0 "$REVPERF" ci --base main --summary s2.md --junit j2.xml
+expect_grep 'nothing to compare' s2.md
+expect_grep 'tests="0"' j2.xml
+
+# A neutral change: exit 0 and no failure.
+git checkout -q -b neutral main
+echo again >>notes.txt && git commit -qam "notes only"
+expect_exit 0 "$REVPERF" ci --base main~1 --summary s3.md --junit j3.xml
+python3 - j3.xml <<'PY' || fail "neutral junit: $(cat j3.xml)"
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.get("failures") == "0", root.attrib
+assert root.find("testsuite/testcase/system-out") is not None
+PY
+
+# Bad input: an unknown base, no default base, an unwritable output.
+expect_exit 2 "$REVPERF" ci --base nosuch
+expect_grep "unknown revision 'nosuch'" err.txt
+expect_exit 2 "$REVPERF" ci --base main --junit /nonexistent/dir/j.xml
+expect_grep 'give a writable --junit FILE' err.txt
+git branch -q -m main trunk
+expect_exit 2 "$REVPERF" ci
+expect_grep 'no base branch' err.txt
+expect_one_line err.txt
