@@ -120,6 +120,9 @@ static void progress_line(const struct history_request *req, const struct histor
 			fprintf(req->progress, "; %s %s %s x%.3f", c->verdicts[i].bench,
 				c->verdicts[i].metric, c->verdicts[i].verdict,
 				c->verdicts[i].ratio);
+	if (c->selected != c->configured)
+		fprintf(req->progress, " (--select: %zu of %zu benchmarks)", c->selected,
+			c->configured);
 	fprintf(req->progress, " (%.1f s)\n", c->elapsed_s);
 }
 
