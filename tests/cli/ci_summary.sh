@@ -38,6 +38,15 @@ assert f is not None and f.get("type") == "worse" and "primary" in f.get("messag
 assert int(suite.get("tests")) == 2
 PY
 
+# A revision name that XML must escape.
+git branch 'a&b<c>' feature
+expect_exit 1 "$REVPERF" ci --base main --head 'a&b<c>' --summary s1.md --junit j1.xml -q
+python3 - j1.xml <<'PY' || fail "escaping: $(cat j1.xml)"
+import sys, xml.etree.ElementTree as ET
+suite = ET.parse(sys.argv[1]).getroot().find("testsuite")
+assert suite.get("name").endswith("..a&b<c>"), suite.get("name")
+PY
+
 # Default base (no origin: main), default files under .revperf/ci/, and the GitHub step
 # summary appended to.
 printf '# earlier step\n' >step.md
