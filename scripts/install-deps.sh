@@ -1,20 +1,32 @@
 #!/bin/sh
-# Installs the Debian packages revperf needs to build and test, if any are missing.
-# Idempotent and quiet when everything is there; uses sudo when not root.
+# Installs the Debian packages revperf needs to build and test, if any are missing, and
+# playwright-core (npm, pinned in tests/browser/package.json) for the browser test of the
+# HTML report. Idempotent and quiet when everything is there; uses sudo when not root.
 set -eu
 PKGS="build-essential cmake pkg-config git clang libsqlite3-dev libgit2-dev libinih-dev
 libjansson-dev libcmocka-dev libelf-dev libdw-dev libcapstone-dev libzstd-dev
-hyperfine valgrind time python3 procps g++ libbenchmark-dev uftrace strace"
+hyperfine valgrind time python3 procps g++ libbenchmark-dev uftrace strace
+chromium nodejs"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-echo "install-deps: installing$missing" >&2
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq >/dev/null
-# shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+# Debian's npm; a nodejs from elsewhere (NodeSource) brings its own and conflicts with it.
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
+if [ -n "$missing" ]; then
+	echo "install-deps: installing$missing" >&2
+	SUDO=""
+	[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+	export DEBIAN_FRONTEND=noninteractive
+	$SUDO apt-get update -qq >/dev/null
+	# shellcheck disable=SC2086
+	$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+# The browser test drives Debian's chromium with playwright-core (no browser download).
+browser=$(dirname "$0")/../tests/browser
+if [ ! -f "$browser/node_modules/playwright-core/package.json" ]; then
+	echo "install-deps: installing playwright-core into tests/browser/node_modules" >&2
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --prefix "$browser" --no-audit --no-fund \
+		--loglevel=error >/dev/null
+fi

@@ -236,3 +236,50 @@ int stats_linear_regression(const double *x, const double *y, size_t n, struct s
 	}
 	return 0;
 }
+
+/* P(B = i) for B ~ Binomial(n, 1/2), in log space so that 2^-n cannot underflow the terms
+ * that matter. */
+static double binom_half_pmf(size_t n, size_t i)
+{
+	return exp(lgamma((double)n + 1) - lgamma((double)i + 1) - lgamma((double)(n - i) + 1) -
+		   (double)n * log(2.0));
+}
+
+int stats_median_ci(const double *x, size_t n, double level, struct stats_median_ci *out)
+{
+	double *s, cdf;
+	size_t k = 1;
+
+	memset(out, 0, sizeof(*out));
+	if (n == 0)
+		return error("median interval: no values");
+	if (!(level > 0 && level < 1))
+		return error("median interval: level %g is outside (0, 1)", level);
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(x[i]))
+			return error("median interval: value %zu is not a finite number", i);
+	if (!(s = sorted_copy(x, n, "median interval")))
+		return -1;
+	out->median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	/* [x_(k), x_(n+1-k)] misses the median with probability 2 P(B <= k - 1), which grows
+	 * with k: take the largest k whose coverage still reaches level. cdf = P(B <= k - 1). */
+	cdf = binom_half_pmf(n, 0);
+	out->coverage = 1 - 2 * cdf;
+	out->minmax = out->coverage < level;
+	while (!out->minmax && k + 1 <= (n + 1) / 2) {
+		double next = cdf + binom_half_pmf(n, k);
+		if (1 - 2 * next < level)
+			break;
+		cdf = next;
+		out->coverage = 1 - 2 * cdf;
+		k++;
+	}
+	if (out->coverage < 0)
+		out->coverage = 0;
+	out->lo_rank = k;
+	out->hi_rank = n + 1 - k;
+	out->lo = s[k - 1];
+	out->hi = s[n - k];
+	free(s);
+	return 0;
+}

@@ -225,4 +225,29 @@ int stats_spearman(const double *x, const double *y, size_t n, double *rho, doub
  */
 int stats_benjamini_hochberg(const double *p, size_t n, double *adjusted);
 
+/* ---- The median and its distribution-free interval (stats.c) ---- */
+
+/* The median of a sample and a confidence interval of it that assumes no distribution. */
+struct stats_median_ci {
+	double median;	 /* numpy.median: the mean of the two middle values when n is even */
+	double lo, hi;	 /* the interval: order statistics x_(lo_rank) and x_(hi_rank) */
+	size_t lo_rank, hi_rank; /* 1-based ranks in the sorted sample, hi_rank = n + 1 - lo_rank */
+	double coverage; /* the exact coverage, 1 - 2 P(B <= lo_rank - 1), B ~ Binomial(n, 1/2) */
+	bool minmax;	 /* the sample is too small for `level`: the interval is min..max and
+			    its coverage is below level (n < 6 for 95%) */
+};
+
+/*
+ * The median of x and the distribution-free confidence interval of the median from order
+ * statistics (the interval of the sign test, no SciPy counterpart; the tests check exact
+ * binomial values): [x_(k), x_(n+1-k)] with the largest k >= 1 such that the coverage
+ * 1 - 2 P(B <= k - 1), B ~ Binomial(n, 1/2), is at least level. When even k = 1 falls
+ * short (n < 6 for level 0.95) the interval is min..max, out->minmax is set and
+ * out->coverage says what it is. Ties and any distribution are fine: the coverage holds
+ * for any continuous distribution and is conservative with ties.
+ * Returns 0, or -1 after error() for n == 0, a value that is not finite or a level
+ * outside (0, 1).
+ */
+int stats_median_ci(const double *x, size_t n, double level, struct stats_median_ci *out);
+
 #endif

@@ -1,21 +1,185 @@
-/* Placeholder: being written (issue 8). */
+/* revperf report: the static HTML site of the measured history (docs/report.md). */
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
+#include "core/config.h"
+#include "core/fsutil.h"
+#include "core/history_data.h"
+#include "core/revision.h"
+#include "core/store.h"
+#include "report/site.h"
 #include "util/common.h"
 
-static const struct option report_options[] = { OPT_END_MARKER };
-static const char *const report_usage[] = { "report", NULL };
-const struct command_help report_help = {
-	"report", report_usage, "Not written yet.", report_options,
+static struct {
+	const char *out, *state_dir, *config, *commit_url, *min_segment, *title;
+	bool quiet;
+} o;
+
+/* clang-format off */
+static const struct option report_options[] = {
+	{ OPT_STRING, 'o', "out", "DIR", "write the site into DIR (default: report/ in the "
+					 "state directory); created when missing", &o.out, NULL },
+	{ OPT_STRING, 0, "state-dir", "DIR", "where the results are (default .revperf/ at the "
+					     "repository root)", &o.state_dir, NULL },
+	{ OPT_STRING, 'c', "config", "FILE", "configuration file for [report] commit-url "
+					     "(default: revperf.ini at the repository root, when "
+					     "there is one)", &o.config, NULL },
+	{ OPT_STRING, 0, "commit-url", "TEMPLATE", "link each commit page to its diff: "
+						   "TEMPLATE with {sha} replaced, e.g. "
+						   "https://example.org/repo/commit/{sha}",
+	  &o.commit_url, NULL },
+	{ OPT_STRING, 0, "min-segment", "N", "change points: fewest commits between two "
+					     "(default 3, at least 2)", &o.min_segment, NULL },
+	{ OPT_STRING, 0, "title", "TEXT", "the title of the index page", &o.title, NULL },
+	{ OPT_FLAG, 'q', "quiet", NULL, "print nothing when all went well", &o.quiet, NULL },
+	OPT_END_MARKER,
 };
+/* clang-format on */
+static const char *const report_usage[] = {
+    "report [--out DIR] [options]",
+    NULL,
+};
+const struct command_help report_help = {
+    "report",
+    report_usage,
+    "Writes the measured history as a static HTML site that works from file:// with no\n"
+    "server: index.html with one trend chart per benchmark and metric (each point the\n"
+    "median of a commit's successful runs with its distribution-free 95% interval,\n"
+    "change points marked, failed runs and builds flagged, bytes written where I/O\n"
+    "profiles exist), and one page per commit (commits/<sha>.html) with its verdicts,\n"
+    "runs, logs and attribution (differential flame graph, control charts, I/O\n"
+    "similarity). The commits are those whose main build has runs on the machine with\n"
+    "the most runs (or failed), in commit-time order. See docs/report.md.\n"
+    "Exit status: 0 written, 2 usage or input error (no results yet, --out not a\n"
+    "directory), 3 internal failure.",
+    report_options,
+};
+
+struct report_ctx {
+	struct repo *repo;
+	struct config cfg;
+	struct strbuf root, db, out;
+	struct store *st;
+	struct history h;
+};
+
+/*
+ * The state directory (not created: a report only reads) and the configuration: both at
+ * the repository root, or --state-dir and --config (else ./revperf.ini when present).
+ */
+static int locate(struct report_ctx *c)
+{
+	char cwd[4096];
+	struct strbuf ini = STRBUF_INIT;
+	int err = 0;
+
+	if (!getcwd(cwd, sizeof(cwd))) {
+		error("cannot read the current directory: %s", strerror(errno));
+		return RP_EINTERNAL;
+	}
+	if (!o.state_dir && (err = repo_open(cwd, &c->repo)))
+		return err;
+	if (o.state_dir)
+		strbuf_addstr(&c->root, o.state_dir);
+	else
+		strbuf_addf(&c->root, "%s/.revperf", repo_workdir(c->repo));
+	strbuf_addf(&c->db, "%s/revperf.db", c->root.buf);
+	if (o.config)
+		strbuf_addstr(&ini, o.config);
+	else
+		strbuf_addf(&ini, "%s/revperf.ini", c->repo ? repo_workdir(c->repo) : cwd);
+	if (o.config || path_exists(ini.buf))
+		err = config_read(&c->cfg, ini.buf);
+	strbuf_release(&ini);
+	return err;
+}
+
+static int parse_min_segment(size_t *out)
+{
+	uint64_t v;
+	*out = 0;
+	if (!o.min_segment)
+		return 0;
+	if (parse_u64(o.min_segment, &v) || v < 2 || v > 1000000)
+		return usage_error("report",
+				   "--min-segment '%s': expected a number of commits "
+				   "from 2 to 1000000",
+				   o.min_segment);
+	*out = (size_t)v;
+	return 0;
+}
 
 int cmd_report(int argc, char **argv)
 {
 	const char *args[1];
-	int n = parse_options(argc, argv, &report_help, args, 0);
-	if (n == -2)
-		return EXIT_OK;
-	error("report is not written yet");
-	return EXIT_USAGE;
+	struct report_ctx c;
+	struct history_opts ho = {0, 0};
+	struct site_options so;
+	struct site_stats stats;
+	int n, err, ret = EXIT_USAGE;
+
+	memset(&o, 0, sizeof(o));
+	memset(&c, 0, sizeof(c));
+	config_init(&c.cfg);
+	strbuf_init(&c.root);
+	strbuf_init(&c.db);
+	strbuf_init(&c.out);
+	n = parse_options(argc, argv, &report_help, args, 0);
+	if (n == -2) {
+		ret = EXIT_OK;
+		goto out;
+	}
+	if (n < 0 || parse_min_segment(&ho.min_segment))
+		goto out;
+	if ((err = locate(&c))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	if (!path_exists(c.db.buf)) {
+		error("no results database at %s; run `revperf compare BASE TARGET` or `revperf "
+		      "history` first",
+		      c.db.buf);
+		goto out;
+	}
+	if ((err = store_open(c.db.buf, &c.st)) || (err = history_load(c.st, &ho, &c.h))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	if (!c.h.nr_commits) {
+		error("no measured commit in %s; run `revperf compare BASE TARGET` or `revperf "
+		      "history` first",
+		      c.db.buf);
+		goto out;
+	}
+	if (o.out)
+		strbuf_addstr(&c.out, o.out);
+	else
+		strbuf_addf(&c.out, "%s/report", c.root.buf);
+	memset(&so, 0, sizeof(so));
+	so.out_dir = c.out.buf;
+	so.state_root = c.root.buf;
+	so.commit_url = o.commit_url ? o.commit_url : c.cfg.report_commit_url;
+	so.database = c.db.buf;
+	so.title = o.title;
+	if ((err = site_write(&c.h, &so, &stats))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	if (!o.quiet)
+		printf("wrote %s/index.html: %zu commits, %zu charts, %zu pages, %zu files "
+		       "copied\n",
+		       c.out.buf, c.h.nr_commits, stats.charts, stats.pages, stats.files_copied);
+	ret = fflush(stdout) ? EXIT_INTERNAL : EXIT_OK;
+out:
+	history_release(&c.h);
+	store_close(c.st);
+	config_release(&c.cfg);
+	repo_close(c.repo);
+	strbuf_release(&c.root);
+	strbuf_release(&c.db);
+	strbuf_release(&c.out);
+	return ret;
 }

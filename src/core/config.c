@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <unistd.h>
 
 #include "core/metric.h"
@@ -50,6 +51,17 @@ static void bench_release(struct bench_config *b)
 	free(b->tests);
 	free(b->test_command);
 	free(b->binary);
+	for (size_t i = 0; i < b->nr_select_paths; i++)
+		free(b->select_paths[i]);
+	free(b->select_paths);
+}
+
+static void select_paths_copy(struct bench_config *dst, const struct bench_config *src)
+{
+	dst->select_paths = xcalloc(src->nr_select_paths + 1, sizeof(*dst->select_paths));
+	for (size_t i = 0; i < src->nr_select_paths; i++)
+		dst->select_paths[i] = xstrdup(src->select_paths[i]);
+	dst->nr_select_paths = src->nr_select_paths;
 }
 
 static void bench_copy_defaults(struct bench_config *dst, const struct bench_config *def)
@@ -68,6 +80,7 @@ static void bench_copy_defaults(struct bench_config *dst, const struct bench_con
 	dst->profiles = def->profiles;
 	dst->profile_runs = def->profile_runs;
 	dst->sample_interval_ns = def->sample_interval_ns;
+	select_paths_copy(dst, def);
 }
 
 void config_init(struct config *cfg)
@@ -85,6 +98,7 @@ void config_release(struct config *cfg)
 	free(cfg->path);
 	free(cfg->build_command);
 	free(cfg->profile_build_command);
+	free(cfg->report_commit_url);
 	bench_release(&cfg->defaults);
 	for (i = 0; i < cfg->nr_benches; i++)
 		bench_release(&cfg->benches[i]);
@@ -377,6 +391,72 @@ static int parse_profiles(const char *value, unsigned *out)
 
 /* Sets a benchmark option on b. Returns 0, 1 when key is not a benchmark option, or
  * RP_EINPUT. */
+/* `select-paths = GLOB[, GLOB...]`: relative to the repository root, none empty. */
+static int select_paths_set(struct bench_config *b, const char *value, const char *origin)
+{
+	char *list = xstrdup(value), *p, *save = NULL;
+	char **globs = NULL;
+	size_t nr = 0, alloc = 0;
+	int ret = 0;
+	for (p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		size_t len;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		len = strlen(p);
+		while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+			p[--len] = '\0';
+		while (len > 1 && p[len - 1] == '/')
+			p[--len] = '\0'; /* "data/" names the directory: everything under it */
+		if (!len || p[0] == '/') {
+			ret = bad_value(origin, "select-paths", value,
+					"globs relative to the repository root, separated by "
+					"commas, such as 'data/*, config/*.ini'");
+			break;
+		}
+		ALLOC_GROW(globs, nr + 1, alloc);
+		globs[nr++] = xstrdup(p);
+	}
+	if (!ret && !nr)
+		ret = bad_value(origin, "select-paths", value,
+				"globs relative to the repository root, such as 'data/*'");
+	free(list);
+	if (ret) {
+		for (size_t i = 0; i < nr; i++)
+			free(globs[i]);
+		free(globs);
+		return ret;
+	}
+	for (size_t i = 0; i < b->nr_select_paths; i++)
+		free(b->select_paths[i]);
+	free(b->select_paths);
+	b->select_paths = globs;
+	b->nr_select_paths = nr;
+	return 0;
+}
+
+const char *bench_select_path_match(const struct bench_config *b, const char *path)
+{
+	struct strbuf dir = STRBUF_INIT;
+	const char *hit = NULL;
+	for (size_t i = 0; i < b->nr_select_paths && !hit; i++) {
+		const char *slash = path;
+		if (!fnmatch(b->select_paths[i], path, 0)) {
+			hit = b->select_paths[i];
+			break;
+		}
+		/* A leading directory that matches selects everything under it. */
+		while ((slash = strchr(slash, '/')) && !hit) {
+			strbuf_reset(&dir);
+			strbuf_add(&dir, path, (size_t)(slash - path));
+			if (!fnmatch(b->select_paths[i], dir.buf, 0))
+				hit = b->select_paths[i];
+			slash++;
+		}
+	}
+	strbuf_release(&dir);
+	return hit;
+}
+
 static int bench_set(struct bench_config *b, const char *key, const char *value,
 		     const char *origin)
 {
@@ -450,6 +530,8 @@ static int bench_set(struct bench_config *b, const char *key, const char *value,
 						       : "the path of the program in the worktree");
 		free(*slot);
 		*slot = xstrdup(value);
+	} else if (!strcmp(key, "select-paths")) {
+		return select_paths_set(b, value, origin);
 	} else if (!strcmp(key, "test-command")) {
 		if (!strstr(value, "{test}"))
 			return bad_value(origin, key, value,
@@ -589,6 +671,15 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 		error("%s: unknown option '%s' in [build]; it takes 'command' and "
 		      "'profile-command'",
 		      origin, key);
+		return RP_EINPUT;
+	}
+	if (!strcmp(section, "report")) {
+		if (!strcmp(key, "commit-url")) {
+			free(cfg->report_commit_url);
+			cfg->report_commit_url = *value ? xstrdup(value) : NULL;
+			return 0;
+		}
+		error("%s: unknown option '%s' in [report]; it takes 'commit-url'", origin, key);
 		return RP_EINPUT;
 	}
 	name = bench_section_name(section);

@@ -11,9 +11,10 @@
  *   [build]              command
  *   [defaults]           any benchmark option, for every benchmark
  *   [benchmark "NAME"]   command and benchmark options
+ *   [report]             commit-url (the diff of a commit in `revperf report`)
  * Benchmark options: metrics, primary, tolerance, runs (MIN..MAX), warmup, timeout,
  * time-budget, format (plain or gbench), profile (cct), profile-runs, metric.NAME, tests and
- * test-command (a test suite), binary. Command-line flags are applied through config_set() with the flag as
+ * test-command (a test suite), binary, select-paths. Command-line flags are applied through config_set() with the flag as
  * origin, so that they are validated by the same code and override every section.
  */
 
@@ -66,6 +67,10 @@ struct bench_config {
 	char *tests, *test_command;
 	char *binary; /* `binary`: the program the predictor diffs (NULL: the command's first
 			 word) */
+	/* `select-paths`: globs relative to the repository root; a commit that touches a
+	 * matching path always selects the benchmark (docs/prediction.md) */
+	char **select_paths;
+	size_t nr_select_paths;
 	/* a case of a gbench benchmark (set by compare, not by the file): its metrics */
 	const struct metric_def **case_defs;
 	size_t nr_case_defs;
@@ -78,6 +83,9 @@ struct config {
 	 * worktree so that the timing runs keep the normal build. */
 	char *profile_build_command;
 	char profile_build_origin[64];
+	/* [report] commit-url: the URL of a commit's diff, "{sha}" replaced (docs/report.md);
+	 * NULL = none */
+	char *report_commit_url;
 	double alpha;
 	uint64_t seed;       /* 0 = pick one from the clock */
 	bool seed_set;
@@ -138,6 +146,13 @@ const struct metric_def **bench_runtime_defs(const struct bench_config *b, size_
  */
 int config_expand_suite(struct config *cfg, const char *suite, const char *const *tests,
 			size_t n);
+
+/*
+ * Whether `path` (relative to the repository root) is one of b's select-paths: it, or one
+ * of its leading directories, matches a glob (fnmatch(3) without FNM_PATHNAME: '*' also
+ * matches '/'). Returns the glob that matched, or NULL.
+ */
+const char *bench_select_path_match(const struct bench_config *b, const char *path);
 
 /* The benchmark called name, or NULL. */
 struct bench_config *config_bench(struct config *cfg, const char *name);

@@ -1,0 +1,305 @@
+/*
+ * The trend charts of the site (report/site.h): inline SVG, x the commit's position in the
+ * history, y the median with its interval as a whisker; every point a link to its commit's
+ * page with a tooltip; change points as vertical lines labelled with the relative change;
+ * commits with failed runs and failed builds as marks of their own.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/site.h"
+#include "util/common.h"
+
+#define CHART_W 960.0
+#define CHART_H 210.0
+#define PAD_L 74.0
+#define PAD_R 12.0
+#define PAD_T 22.0
+#define PAD_B 26.0
+
+/* The scales of one chart. */
+struct chart {
+	struct strbuf *sb;
+	const struct history *h;
+	const struct metric_def *def;
+	double lo, hi; /* y range */
+};
+
+static double x_of(const struct chart *c, size_t commit)
+{
+	double step = (CHART_W - PAD_L - PAD_R) / (double)(c->h->nr_commits ? c->h->nr_commits : 1);
+	return PAD_L + ((double)commit + 0.5) * step;
+}
+
+static double y_of(const struct chart *c, double v)
+{
+	double t = c->hi > c->lo ? (v - c->lo) / (c->hi - c->lo) : 0.5;
+	if (t < 0)
+		t = 0;
+	if (t > 1)
+		t = 1;
+	return PAD_T + (1 - t) * (CHART_H - PAD_T - PAD_B);
+}
+
+/* Widens [lo, hi] by 6% on each side (a flat series by 1% of its level). */
+static void set_range(struct chart *c, double lo, double hi)
+{
+	double pad = (hi - lo) * 0.06;
+	if (!(hi > lo))
+		pad = fabs(hi) * 0.01 + (hi == 0);
+	c->lo = lo - pad;
+	c->hi = hi + pad;
+	if (lo >= 0 && c->lo < 0)
+		c->lo = 0;
+}
+
+static void value(const struct chart *c, double v, struct strbuf *sb)
+{
+	char buf[64];
+	site_format_value(c->def, v, buf, sizeof(buf));
+	strbuf_addstr(sb, buf);
+}
+
+/* The frame: grid, y labels (bottom, middle, top), the first and last commit under x. */
+static void frame(struct chart *c, const char *label)
+{
+	struct strbuf *sb = c->sb;
+	const struct history *h = c->h;
+	char when[64];
+
+	strbuf_addf(sb,
+		    "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+		    "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"",
+		    CHART_W, CHART_H, CHART_W, CHART_H);
+	site_escape(sb, label);
+	strbuf_addstr(sb, "\">\n");
+	for (int k = 0; k <= 2; k++) {
+		double v = c->lo + (c->hi - c->lo) * k / 2, y = y_of(c, v);
+		strbuf_addf(
+		    sb, "<line class=\"grid\" x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\"/>",
+		    PAD_L, y, CHART_W - PAD_R, y);
+		strbuf_addf(sb, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">", PAD_L - 6,
+			    y + 4);
+		value(c, v, sb);
+		strbuf_addstr(sb, "</text>\n");
+	}
+	strbuf_addf(sb, "<line class=\"axis\" x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\"/>\n",
+		    PAD_L, CHART_H - PAD_B, CHART_W - PAD_R, CHART_H - PAD_B);
+	if (!h->nr_commits)
+		return;
+	site_format_time(h->commits[0].commit_time, when, sizeof(when));
+	strbuf_addf(sb, "<text x=\"%.0f\" y=\"%.0f\">", PAD_L, CHART_H - 8);
+	site_short_sha(sb, h->commits[0].sha);
+	strbuf_addf(sb, " (%s)</text>", when);
+	site_format_time(h->commits[h->nr_commits - 1].commit_time, when, sizeof(when));
+	strbuf_addf(sb, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">", CHART_W - PAD_R,
+		    CHART_H - 8);
+	site_short_sha(sb, h->commits[h->nr_commits - 1].sha);
+	strbuf_addf(sb, " (%s), %zu commits</text>\n", when, h->nr_commits);
+}
+
+/* <a href="commits/X.html"><title>sha summary ... */
+static void link_open(struct chart *c, size_t commit)
+{
+	const struct history_commit *hc = &c->h->commits[commit];
+	strbuf_addstr(c->sb, "<a href=\"");
+	site_commit_page(c->sb, c->h, commit);
+	strbuf_addstr(c->sb, "\"><title>");
+	site_short_sha(c->sb, hc->sha);
+	strbuf_addch(c->sb, ' ');
+	site_escape(c->sb, hc->summary);
+}
+
+static void failure_part(struct strbuf *sb, const char **sep, unsigned n, const char *what)
+{
+	if (!n)
+		return;
+	strbuf_addf(sb, "%s%u %s", *sep, n, what);
+	*sep = ", ";
+}
+
+/* The failed runs of a point, for its tooltip (after a line break). */
+static void failures_text(struct strbuf *sb, const struct history_failures *f)
+{
+	const char *sep = "&#10;";
+	failure_part(sb, &sep, f->failed, "failed");
+	failure_part(sb, &sep, f->crashed, "crashed");
+	failure_part(sb, &sep, f->timeout, "timed out");
+	failure_part(sb, &sep, f->other, "not started or interrupted");
+}
+
+static bool has_failures(const struct history_failures *f)
+{
+	return f->failed || f->crashed || f->timeout || f->other;
+}
+
+/* The failed builds: a grey square on the axis at their commit. */
+static void build_failures(struct chart *c)
+{
+	for (size_t i = 0; i < c->h->nr_commits; i++) {
+		double x;
+		if (!c->h->commits[i].build_failed)
+			continue;
+		x = x_of(c, i);
+		link_open(c, i);
+		strbuf_addf(c->sb,
+			    "&#10;build failed</title><rect class=\"buildfail\" x=\"%.1f\" "
+			    "y=\"%.0f\" width=\"7\" height=\"7\"/></a>\n",
+			    x - 3.5, CHART_H - PAD_B - 3.5);
+	}
+}
+
+/* A change point: a dashed line before its first commit and the relative change on top. */
+static void change_mark(struct chart *c, const struct history_change *ch)
+{
+	double step = (CHART_W - PAD_L - PAD_R) / (double)c->h->nr_commits;
+	double x = x_of(c, ch->commit) - step / 2;
+	bool up = ch->rel_change > 0;
+	strbuf_addstr(c->sb, "<g class=\"changepoint\"><title>change point at ");
+	site_short_sha(c->sb, c->h->commits[ch->commit].sha);
+	strbuf_addstr(c->sb, ": ");
+	value(c, ch->median_before, c->sb);
+	strbuf_addstr(c->sb, " -&gt; ");
+	value(c, ch->median_after, c->sb);
+	strbuf_addf(c->sb, " (p = %.3g)</title>", ch->p_value);
+	strbuf_addf(c->sb, "<line class=\"cp\" x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\"/>",
+		    x, PAD_T - 4, x, CHART_H - PAD_B);
+	strbuf_addf(c->sb, "<text class=\"cp-label%s\" x=\"%.1f\" y=\"%.0f\"%s>", up ? "" : " down",
+		    x + 3, PAD_T - 8, x > CHART_W - 80 ? " text-anchor=\"end\"" : "");
+	if (isfinite(ch->rel_change))
+		strbuf_addf(c->sb, "%+.1f%%", ch->rel_change * 100);
+	else
+		strbuf_addstr(c->sb, "change");
+	strbuf_addstr(c->sb, "</text></g>\n");
+}
+
+/* The segments between change points at their medians. */
+static void segments(struct chart *c, const struct history_series *s)
+{
+	size_t first = 0;
+	for (size_t k = 0; k <= s->nr_changes; k++) {
+		size_t end = k < s->nr_changes ? s->changes[k].point : s->nr_points;
+		double level = k < s->nr_changes ? s->changes[k].median_before
+			       : s->nr_changes	 ? s->changes[k - 1].median_after
+						 : NAN;
+		if (isfinite(level) && end > first)
+			strbuf_addf(c->sb,
+				    "<line class=\"seg\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+				    "y2=\"%.1f\"/>\n",
+				    x_of(c, s->points[first].commit), y_of(c, level),
+				    x_of(c, s->points[end - 1].commit), y_of(c, level));
+		first = end;
+	}
+}
+
+void site_chart_series(struct strbuf *sb, const struct history *h, const struct history_series *s)
+{
+	struct chart c = {sb, h, s->def, 0, 0};
+	double lo = INFINITY, hi = -INFINITY;
+	struct strbuf label = STRBUF_INIT;
+	const char *sep = "";
+
+	for (size_t i = 0; i < s->nr_points; i++)
+		if (s->points[i].n) {
+			lo = fmin(lo, s->points[i].ci_lo);
+			hi = fmax(hi, s->points[i].ci_hi);
+		}
+	if (!isfinite(lo))
+		lo = hi = 0;
+	set_range(&c, lo, hi);
+	strbuf_addf(&label, "%s, %s per commit", h->benches[s->bench].name, s->metric);
+	frame(&c, label.buf);
+	strbuf_release(&label);
+	/* the medians joined, under everything else */
+	strbuf_addstr(sb, "<polyline class=\"trend\" points=\"");
+	for (size_t i = 0; i < s->nr_points; i++)
+		if (s->points[i].n) {
+			strbuf_addf(sb, "%s%.1f,%.1f", sep, x_of(&c, s->points[i].commit),
+				    y_of(&c, s->points[i].median));
+			sep = " ";
+		}
+	strbuf_addstr(sb, "\"/>\n");
+	segments(&c, s);
+	for (size_t k = 0; k < s->nr_changes; k++)
+		change_mark(&c, &s->changes[k]);
+	build_failures(&c);
+	for (size_t i = 0; i < s->nr_points; i++) {
+		const struct history_point *p = &s->points[i];
+		double x = x_of(&c, p->commit);
+		bool failed = has_failures(&p->fail);
+		link_open(&c, p->commit);
+		if (p->n) {
+			strbuf_addstr(sb, "&#10;median ");
+			value(&c, p->median, sb);
+			strbuf_addstr(sb, p->ci_minmax ? ", min..max " : ", 95% CI ");
+			value(&c, p->ci_lo, sb);
+			strbuf_addstr(sb, " .. ");
+			value(&c, p->ci_hi, sb);
+			strbuf_addf(sb, ", n = %zu", p->n);
+		}
+		failures_text(sb, &p->fail);
+		strbuf_addstr(sb, "</title>");
+		if (p->n) {
+			double y = y_of(&c, p->median), y0 = y_of(&c, p->ci_lo),
+			       y1 = y_of(&c, p->ci_hi);
+			if (y0 - y1 >= 1)
+				strbuf_addf(
+				    sb,
+				    "<line class=\"ci%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+				    "y2=\"%.1f\"/>",
+				    p->ci_minmax ? " minmax" : "", x, y0, x, y1);
+			strbuf_addf(sb, "<circle class=\"pt%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/>",
+				    failed ? " warn" : "", x, y);
+		}
+		if (failed)
+			strbuf_addf(sb, "<path class=\"failmark%s\" d=\"M%.1f %.0fl4 7h-8z\"/>",
+				    p->fail.crashed || p->fail.timeout ? " crash" : "", x,
+				    CHART_H - PAD_B + 2);
+		strbuf_addstr(sb, "</a>\n");
+	}
+	strbuf_addstr(sb, "</svg>\n");
+}
+
+void site_chart_bytes(struct strbuf *sb, const struct history *h, const struct history_bench *b)
+{
+	struct chart c = {sb, h, metric_find("wchar"), 0, 0};
+	double lo = INFINITY, hi = -INFINITY;
+	struct strbuf label = STRBUF_INIT;
+
+	for (size_t i = 0; i < b->nr_bytes; i++) {
+		lo = fmin(lo, b->bytes[i].mean_bytes);
+		hi = fmax(hi, b->bytes[i].mean_bytes);
+	}
+	if (!isfinite(lo))
+		lo = hi = 0;
+	set_range(&c, lo, hi);
+	strbuf_addf(&label, "%s, bytes written per traced run", b->name);
+	frame(&c, label.buf);
+	strbuf_release(&label);
+	for (size_t i = 0; i < b->nr_bytes; i++) {
+		const struct history_bytes *p = &b->bytes[i];
+		link_open(&c, p->commit);
+		strbuf_addstr(sb, "&#10;bytes written ");
+		value(&c, p->mean_bytes, sb);
+		strbuf_addf(sb, " (mean of %zu traced run%s)</title>", p->nr_profiles,
+			    p->nr_profiles == 1 ? "" : "s");
+		strbuf_addf(sb, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\"/></a>\n",
+			    x_of(&c, p->commit), y_of(&c, p->mean_bytes));
+	}
+	strbuf_addstr(sb, "</svg>\n");
+}
+
+void site_chart_legend(struct strbuf *sb)
+{
+	strbuf_addstr(
+	    sb, "<span><svg width=\"14\" height=\"14\"><circle cx=\"7\" cy=\"7\" r=\"3\" "
+		"fill=\"#0b5cad\"/><line x1=\"7\" y1=\"1\" x2=\"7\" y2=\"13\" stroke=\"#5b8fc7\"/>"
+		"</svg> median and 95% interval (dashed: min..max of fewer than 6 runs)</span>"
+		"<span><svg width=\"14\" height=\"14\"><path d=\"M7 3l4 7h-8z\" fill=\"#d4731a\"/>"
+		"</svg> failed runs (red: crashed or timed out)</span>"
+		"<span><svg width=\"14\" height=\"14\"><rect x=\"3\" y=\"3\" width=\"8\" "
+		"height=\"8\" fill=\"#6e7781\"/></svg> build failed</span>"
+		"<span><svg width=\"14\" height=\"14\"><line x1=\"7\" y1=\"0\" x2=\"7\" y2=\"14\" "
+		"stroke=\"#b3261e\" stroke-dasharray=\"3 2\"/></svg> change point</span>");
+}

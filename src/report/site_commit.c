@@ -1,0 +1,550 @@
+/*
+ * The page of one commit (report/site.h): its measurements, and the latest finished
+ * comparison that measured it as target: verdicts, runs (duration, exit status, log) and
+ * attribution (differential flame graph and control charts copied from the state
+ * directory, the I/O similarity report computed from the stored profiles).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/fsutil.h"
+#include "report/assets.h"
+#include "report/io_report.h"
+#include "report/site.h"
+#include "util/common.h"
+
+/* Rows of the I/O similarity table. */
+#define IO_TOP 10
+
+/* What the page of one commit is built from. */
+struct page {
+	const struct history *h;
+	const struct site_options *o;
+	size_t commit;
+	struct strbuf base; /* the page's name without ".html": its files' directory */
+	struct site_stats *stats;
+};
+
+static void commit_href(struct strbuf *sb, const struct history *h, size_t commit,
+			const char *text_class)
+{
+	strbuf_addstr(sb, "<a href=\"");
+	site_commit_name(sb, h, commit);
+	strbuf_addf(sb, "\"%s><code>", text_class);
+	site_short_sha(sb, h->commits[commit].sha);
+	strbuf_addstr(sb, "</code></a>");
+}
+
+static void nav(struct page *p, struct strbuf *sb)
+{
+	strbuf_addstr(sb, "<a href=\"../index.html\">index</a>");
+	if (p->commit > 0) {
+		strbuf_addstr(sb, "<span>older: ");
+		commit_href(sb, p->h, p->commit - 1, " rel=\"prev\"");
+		strbuf_addstr(sb, "</span>");
+	}
+	if (p->commit + 1 < p->h->nr_commits) {
+		strbuf_addstr(sb, "<span>newer: ");
+		commit_href(sb, p->h, p->commit + 1, " rel=\"next\"");
+		strbuf_addstr(sb, "</span>");
+	}
+	strbuf_addf(sb, "<span class=\"note\">commit %zu of %zu</span>", p->commit + 1,
+		    p->h->nr_commits);
+}
+
+/* The diff link: the template with every {sha} replaced. */
+static void diff_link(struct page *p, struct strbuf *sb)
+{
+	const char *t = p->o->commit_url, *at;
+	struct strbuf url = STRBUF_INIT;
+	if (!t)
+		return;
+	while ((at = strstr(t, "{sha}"))) {
+		strbuf_add(&url, t, (size_t)(at - t));
+		strbuf_addstr(&url, p->h->commits[p->commit].sha);
+		t = at + 5;
+	}
+	strbuf_addstr(&url, t);
+	strbuf_addstr(sb, "<a class=\"diff\" href=\"");
+	site_escape(sb, url.buf);
+	strbuf_addstr(sb, "\">diff</a>");
+	strbuf_release(&url);
+}
+
+static void build_text(struct page *p, struct strbuf *sb)
+{
+	const struct history_commit *c = &p->h->commits[p->commit];
+	strbuf_addstr(sb, c->build_failed ? "<span class=\"flag\">failed</span>" : "ok");
+	if (c->build_log) {
+		strbuf_addstr(sb, " (");
+		site_file_link(sb, c->build_log, "build log");
+		strbuf_addstr(sb, ")");
+	}
+}
+
+static const struct history_point *point_at(const struct history_series *s, size_t commit)
+{
+	size_t lo = 0, hi = s->nr_points;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->points[mid].commit == commit)
+			return &s->points[mid];
+		if (s->points[mid].commit < commit)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static const struct history_bytes *bytes_at(const struct history_bench *b, size_t commit)
+{
+	size_t lo = 0, hi = b->nr_bytes;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (b->bytes[mid].commit == commit)
+			return &b->bytes[mid];
+		if (b->bytes[mid].commit < commit)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static void failures_cell(struct strbuf *sb, const struct history_failures *f)
+{
+	unsigned n = f->failed + f->crashed + f->timeout + f->other;
+	if (!n) {
+		strbuf_addstr(sb, "<td class=\"num\">0</td>");
+		return;
+	}
+	strbuf_addf(sb, "<td class=\"num flag\">%u (", n);
+	strbuf_addf(sb, "%u failed, %u crashed, %u timed out", f->failed, f->crashed, f->timeout);
+	if (f->other)
+		strbuf_addf(sb, ", %u other", f->other);
+	strbuf_addstr(sb, ")</td>");
+}
+
+/* This commit's point of every series, and its bytes written. */
+static void points_table(struct page *p, struct strbuf *sb)
+{
+	const struct history *h = p->h;
+	size_t rows = 0;
+	for (size_t i = 0; i < h->nr_series; i++) {
+		const struct history_series *s = &h->series[i];
+		const struct history_point *pt = point_at(s, p->commit);
+		char med[64], lo[64], hi[64];
+		if (!pt)
+			continue;
+		if (!rows++)
+			strbuf_addstr(sb, "<table class=\"points\"><tr><th>benchmark</th>"
+					  "<th>metric</th><th>median</th><th>interval</th>"
+					  "<th>n</th><th>runs not ok</th></tr>\n");
+		site_format_value(s->def, pt->median, med, sizeof(med));
+		site_format_value(s->def, pt->ci_lo, lo, sizeof(lo));
+		site_format_value(s->def, pt->ci_hi, hi, sizeof(hi));
+		strbuf_addstr(sb, "<tr><td>");
+		site_escape(sb, h->benches[s->bench].name);
+		strbuf_addstr(sb, "</td><td>");
+		site_escape(sb, s->metric);
+		strbuf_addf(sb, "</td><td class=\"num\">%s</td>", pt->n ? med : "n/a");
+		if (pt->n)
+			strbuf_addf(sb, "<td class=\"num\">%s .. %s (%s)</td>", lo, hi,
+				    pt->ci_minmax ? "min..max, fewer than 6 runs" : "95%");
+		else
+			strbuf_addstr(sb, "<td></td>");
+		strbuf_addf(sb, "<td class=\"num\">%zu</td>", pt->n);
+		failures_cell(sb, &pt->fail);
+		strbuf_addstr(sb, "</tr>\n");
+	}
+	for (size_t b = 0; b < h->nr_benches; b++) {
+		const struct history_bytes *by = bytes_at(&h->benches[b], p->commit);
+		char v[64];
+		if (!by)
+			continue;
+		if (!rows++)
+			strbuf_addstr(sb, "<table class=\"points\">\n");
+		site_format_value(metric_find("wchar"), by->mean_bytes, v, sizeof(v));
+		strbuf_addstr(sb, "<tr><td>");
+		site_escape(sb, h->benches[b].name);
+		strbuf_addf(
+		    sb,
+		    "</td><td>bytes written (I/O profiles)</td><td class=\"num\">%s</td>"
+		    "<td>mean per traced run</td><td class=\"num\">%zu</td><td></td></tr>\n",
+		    v, by->nr_profiles);
+	}
+	if (rows)
+		strbuf_addstr(sb, "</table>\n");
+	else
+		strbuf_addstr(sb, "<p class=\"note\">No run of this commit was measured on this "
+				  "machine.</p>\n");
+}
+
+static void run_row(struct strbuf *sb, const struct history_run *r, size_t nr)
+{
+	char wall[64];
+	bool bad = r->status != RUN_OK;
+	strbuf_addf(sb, "<tr%s><td>%s</td><td class=\"num\">%zu%s</td><td>%s</td>",
+		    bad		? " class=\"bad\""
+		    : r->warmup ? " class=\"warmup\""
+				: "",
+		    r->side == 'B' ? "target" : "baseline", nr, r->warmup ? " (warm-up)" : "",
+		    run_status_name(r->status));
+	if (r->status == RUN_CRASHED || r->status == RUN_TIMEOUT)
+		strbuf_addf(sb, "<td class=\"num\">signal %d</td>", r->signal);
+	else
+		strbuf_addf(sb, "<td class=\"num\">%d</td>", r->exit_code);
+	site_format_value(metric_find("wall"), r->wall, wall, sizeof(wall));
+	strbuf_addf(sb, "<td class=\"num\">%s</td><td>", wall);
+	site_file_link(sb, r->log_path, "log");
+	if (r->log_path)
+		strbuf_addf(sb, " <span class=\"note\">%lld bytes from byte %lld</span>",
+			    (long long)r->log_length, (long long)r->log_offset);
+	strbuf_addstr(sb, "</td><td>");
+	site_escape(sb, r->detail);
+	strbuf_addstr(sb, "</td></tr>\n");
+}
+
+/* The runs of one benchmark, runs[0..n): baseline then target, in the order they ran. */
+static void runs_table(struct strbuf *sb, const struct history_run *runs, size_t n)
+{
+	size_t nr[2] = {0, 0};
+	if (!n) {
+		strbuf_addstr(sb, "<p class=\"note\">No run of this benchmark is on record for "
+				  "this comparison.</p>\n");
+		return;
+	}
+	strbuf_addstr(sb, "<table class=\"runs\"><tr><th>side</th><th>run</th>"
+			  "<th>status</th><th>exit</th><th>duration (wall)</th>"
+			  "<th>log</th><th>detail</th></tr>\n");
+	for (size_t i = 0; i < n; i++)
+		run_row(sb, &runs[i], ++nr[runs[i].side == 'B']);
+	strbuf_addstr(sb, "</table>\n");
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	FILE *in = fopen(from, "r"), *out = NULL;
+	size_t n;
+	int ret = RP_EINTERNAL;
+
+	if (!in) {
+		error("cannot read %s: %s", from, strerror(errno));
+		return RP_EINTERNAL;
+	}
+	if (!(out = fopen(to, "w"))) {
+		error("cannot create %s: %s", to, strerror(errno));
+		goto out;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			break;
+	if (ferror(in) || ferror(out)) {
+		error("cannot copy %s to %s: %s", from, to, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	fclose(in);
+	if (out && fclose(out) && !ret) {
+		error("cannot write %s: %s", to, strerror(errno));
+		ret = RP_EINTERNAL;
+	}
+	return ret;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The file names (*.svg) of a directory, sorted; *n = 0 when it cannot be read. */
+static char **svg_files(const char *dir, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t alloc = 0;
+	*n = 0;
+	if (!d)
+		return NULL;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len > 4 && !strcmp(e->d_name + len - 4, ".svg")) {
+			ALLOC_GROW(names, *n + 1, alloc);
+			names[(*n)++] = xstrdup(e->d_name);
+		}
+	}
+	closedir(d);
+	if (*n)
+		qsort(names, *n, sizeof(*names), cmp_str);
+	return names;
+}
+
+/* dst/<name> in the site for src, copied; its path relative to the page in *rel. */
+static int copy_in(struct page *p, const char *src, size_t bench, const char *sub, const char *name,
+		   struct strbuf *rel)
+{
+	struct strbuf dir = STRBUF_INIT, dst = STRBUF_INIT;
+	int ret = RP_EINTERNAL;
+	strbuf_reset(rel);
+	strbuf_addf(rel, "%s/%zu%s%s", p->base.buf, bench, sub ? "/" : "", sub ? sub : "");
+	strbuf_addf(&dir, "%s/commits/%s", p->o->out_dir, rel->buf);
+	if (mkdir_p(dir.buf))
+		goto out;
+	strbuf_addch(rel, '/');
+	fsutil_add_safe_name(rel, name);
+	strbuf_addf(&dst, "%s/commits/%s", p->o->out_dir, rel->buf);
+	if ((ret = copy_file(src, dst.buf)))
+		goto out;
+	p->stats->files_copied++;
+out:
+	strbuf_release(&dir);
+	strbuf_release(&dst);
+	return ret;
+}
+
+/* The flame graph and control charts `compare` left in profiles/<comparison>/<bench>/. */
+static int profile_files(struct page *p, struct strbuf *sb, const struct history_comparison *c,
+			 size_t bench)
+{
+	struct strbuf dir = STRBUF_INIT, src = STRBUF_INIT, rel = STRBUF_INIT;
+	char **charts;
+	size_t n;
+	int ret = 0;
+
+	strbuf_addf(&dir, "%s/profiles/%lld/", p->o->state_root, (long long)c->id);
+	fsutil_add_safe_name(&dir, p->h->benches[bench].name);
+	strbuf_addf(&src, "%s/flamegraph.svg", dir.buf);
+	if (path_exists(src.buf)) {
+		if ((ret = copy_in(p, src.buf, bench, NULL, "flamegraph.svg", &rel)))
+			goto out;
+		strbuf_addstr(sb, "<h4>Differential flame graph</h4>\n<iframe class=\"flamegraph\" "
+				  "title=\"differential flame graph\" src=\"");
+		site_escape(sb, rel.buf);
+		strbuf_addstr(sb, "\"></iframe>\n<p><a href=\"");
+		site_escape(sb, rel.buf);
+		strbuf_addstr(sb,
+			      "\">open the flame graph</a> (red: more time in the target, blue: "
+			      "less; click a frame to zoom)</p>\n");
+	}
+	strbuf_addstr(&dir, "/charts");
+	charts = svg_files(dir.buf, &n);
+	if (n)
+		strbuf_addstr(sb, "<h4>Control charts of the sampled counters</h4>\n");
+	for (size_t i = 0; i < n; i++) {
+		strbuf_reset(&src);
+		strbuf_addf(&src, "%s/%s", dir.buf, charts[i]);
+		if (!ret && !(ret = copy_in(p, src.buf, bench, "charts", charts[i], &rel))) {
+			strbuf_addstr(sb, "<a href=\"");
+			site_escape(sb, rel.buf);
+			strbuf_addstr(sb, "\"><img class=\"controlchart\" alt=\"");
+			site_escape(sb, charts[i]);
+			strbuf_addstr(sb, "\" src=\"");
+			site_escape(sb, rel.buf);
+			strbuf_addstr(sb, "\"></a>\n");
+		}
+		free(charts[i]);
+	}
+	free(charts);
+out:
+	strbuf_release(&dir);
+	strbuf_release(&src);
+	strbuf_release(&rel);
+	return ret;
+}
+
+static void io_row(struct strbuf *sb, const struct spectra_row *r, size_t nr_runs)
+{
+	struct strbuf stack = STRBUF_INIT;
+	strbuf_addf(sb,
+		    "<tr><td class=\"num\">%.2f</td><td class=\"num\">%.1f</td>"
+		    "<td class=\"num\">%.0f</td><td class=\"num\">",
+		    r->sc, r->impact, r->total_impact);
+	if (r->has_range)
+		strbuf_addf(sb, "%.1f .. %.1f", r->lo, r->hi);
+	else
+		strbuf_addstr(sb, "new");
+	strbuf_addf(sb,
+		    "</td><td class=\"num\">%.1f</td><td class=\"num\">%zu/%zu</td>"
+		    "<td class=\"num\">%+.1f</td><td class=\"stack\">",
+		    r->bpc_mean, r->runs_written, nr_runs, r->calls_diff);
+	io_report_stack(&stack, r->stack, 400);
+	site_escape(sb, stack.buf);
+	strbuf_release(&stack);
+	strbuf_addstr(sb, "</td></tr>\n");
+}
+
+/* The I/O similarity report of the comparison's stored profiles of one benchmark. */
+static void io_section(struct page *p, struct strbuf *sb, size_t cmp, size_t bench)
+{
+	struct spectra_report rep;
+	size_t used[2], changed, shown = 0;
+	int ret = history_io_compare(p->h, cmp, bench, &rep, used);
+
+	if (ret < 0) {
+		strbuf_addstr(sb, "<p class=\"flag\">The I/O profiles of this comparison could not "
+				  "be read (see the report's warnings).</p>\n");
+		warning("I/O similarity of %s left out of its commit page (see above)",
+			p->h->benches[bench].name);
+	}
+	if (ret != 1) {
+		spectra_report_release(&rep);
+		return;
+	}
+	changed = io_similarity_changed(&rep);
+	strbuf_addf(sb,
+		    "<h4>I/O similarity (writes)</h4>\n<p>%zu traced run%s of the target "
+		    "against %zu of the baseline: %zu of %zu stack traces changed, %zu stopped "
+		    "writing.</p>\n",
+		    used[1], used[1] == 1 ? "" : "s", used[0], changed, rep.nr_rows,
+		    rep.nr_stopped);
+	for (size_t i = 0; i < rep.nr_rows && shown < IO_TOP; i++) {
+		const struct spectra_row *r = &rep.rows[i];
+		if (!(r->sc < 1.0 || !r->has_range))
+			continue;
+		if (!shown++)
+			strbuf_addstr(sb, "<table class=\"io\"><tr><th>SC</th><th>Impact</th>"
+					  "<th>TotalImpact</th><th>baseline range (bytes/call)"
+					  "</th><th>bytes/call</th><th>runs</th><th>calls diff</th>"
+					  "<th>stack trace</th></tr>\n");
+		io_row(sb, r, rep.nr_runs);
+	}
+	if (shown)
+		strbuf_addstr(sb, "</table>\n");
+	spectra_report_release(&rep);
+}
+
+static int comparison_section(struct page *p, struct strbuf *sb)
+{
+	const struct history *h = p->h;
+	size_t ci = h->commits[p->commit].comparison;
+	const struct history_comparison *c;
+	char when[64];
+	bool profiles;
+	int ret = 0;
+
+	if (ci == HISTORY_NONE) {
+		strbuf_addstr(sb, "<h2>Comparison</h2>\n<p class=\"note\">No finished comparison "
+				  "has this commit as its target.</p>\n");
+		return 0;
+	}
+	c = &h->comparisons[ci];
+	site_format_time(c->created_at, when, sizeof(when));
+	strbuf_addf(sb, "<h2>Comparison #%lld</h2>\n<p>Baseline ", (long long)c->id);
+	site_escape(sb, c->base_label);
+	if (c->base_commit != HISTORY_NONE) {
+		strbuf_addstr(sb, " (");
+		commit_href(sb, h, c->base_commit, "");
+		strbuf_addstr(sb, ")");
+	} else if (c->base_sha) {
+		strbuf_addstr(sb, " (<code>");
+		site_short_sha(sb, c->base_sha);
+		strbuf_addstr(sb, "</code>)");
+	}
+	strbuf_addstr(sb, " against target ");
+	site_escape(sb, c->target_label);
+	strbuf_addf(sb, ", started %s.</p>\n", when);
+	site_verdict_table(sb, h, c);
+	strbuf_addstr(sb, "<h2>Runs and attribution</h2>\n<p class=\"note\">The runs of this "
+			  "comparison and of the earlier comparisons of the same two builds, whose "
+			  "runs it reused. Logs are not copied: the links point into the state "
+			  "directory.</p>\n");
+	{
+		struct strbuf dir = STRBUF_INIT;
+		strbuf_addf(&dir, "%s/profiles/%lld", p->o->state_root ? p->o->state_root : "",
+			    (long long)c->id);
+		profiles = p->o->state_root && path_exists(dir.buf);
+		strbuf_release(&dir);
+	}
+	/* verdicts and runs are sorted by benchmark: walk both once */
+	for (size_t v = 0, r = 0; (v < c->nr_verdicts || r < c->nr_runs) && !ret;) {
+		size_t b = HISTORY_NONE, r_end;
+		if (v < c->nr_verdicts)
+			b = c->verdicts[v].bench;
+		if (r < c->nr_runs && c->runs[r].bench < b)
+			b = c->runs[r].bench;
+		if (b == HISTORY_NONE)
+			break;
+		while (v < c->nr_verdicts && c->verdicts[v].bench == b)
+			v++;
+		for (r_end = r; r_end < c->nr_runs && c->runs[r_end].bench == b; r_end++)
+			;
+		strbuf_addstr(sb, "<h3>");
+		site_escape(sb, h->benches[b].name);
+		strbuf_addstr(sb, "</h3>\n");
+		runs_table(sb, c->runs + r, r_end - r);
+		r = r_end;
+		if (profiles)
+			ret = profile_files(p, sb, c, b);
+		if (h->nr_io)
+			io_section(p, sb, ci, b);
+	}
+	return ret;
+}
+
+int site_commit_write(const struct history *h, const struct site_options *o, size_t commit,
+		      const char *generated, struct strbuf *page, struct site_stats *stats)
+{
+	const struct history_commit *hc = &h->commits[commit];
+	struct page p = {h, o, commit, STRBUF_INIT, stats};
+	struct strbuf short_sha = STRBUF_INIT, summary = STRBUF_INIT, navb = STRBUF_INIT;
+	struct strbuf sha = STRBUF_INIT, diff = STRBUF_INIT, build = STRBUF_INIT;
+	struct strbuf machine = STRBUF_INIT, points = STRBUF_INIT, cmp = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT;
+	char when[64];
+	int ret;
+
+	site_commit_base(&p.base, h, commit);
+	site_short_sha(&short_sha, hc->sha);
+	site_escape(&summary, hc->summary);
+	nav(&p, &navb);
+	site_escape(&sha, hc->sha);
+	diff_link(&p, &diff);
+	site_format_time(hc->commit_time, when, sizeof(when));
+	build_text(&p, &build);
+	site_escape(&machine, h->has_machine ? h->machine.hostname : "no machine");
+	points_table(&p, &points);
+	if ((ret = comparison_section(&p, &cmp)))
+		goto out;
+	{
+		const struct site_slot slots[] = {
+		    {"short_sha", short_sha.buf},
+		    {"summary", summary.buf},
+		    {"nav", navb.buf},
+		    {"sha", sha.buf},
+		    {"diff", diff.buf},
+		    {"time", when},
+		    {"build", build.buf},
+		    {"machine", machine.buf},
+		    {"points", points.buf},
+		    {"comparison", cmp.buf},
+		    {"version", REVPERF_VERSION},
+		    {"generated", generated},
+		};
+		if ((ret = site_fill(page, revperf_asset_site_commit_html,
+				     revperf_asset_site_commit_html_len, slots, ARRAY_SIZE(slots))))
+			goto out;
+	}
+	strbuf_addf(&path, "%s/commits/%s.html", o->out_dir, p.base.buf);
+	ret = site_write_file(path.buf, page->buf, page->len);
+out:
+	strbuf_release(&p.base);
+	strbuf_release(&short_sha);
+	strbuf_release(&summary);
+	strbuf_release(&navb);
+	strbuf_release(&sha);
+	strbuf_release(&diff);
+	strbuf_release(&build);
+	strbuf_release(&machine);
+	strbuf_release(&points);
+	strbuf_release(&cmp);
+	strbuf_release(&path);
+	return ret;
+}

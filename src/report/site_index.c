@@ -1,0 +1,213 @@
+/*
+ * index.html of the site (report/site.h): what was measured where, the latest verdicts,
+ * and per benchmark one trend chart per metric with its change points, then the bytes
+ * written by its traced runs.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/assets.h"
+#include "report/site.h"
+#include "util/common.h"
+
+static void verdict_row(struct strbuf *sb, const struct history *h, const struct history_verdict *v)
+{
+	strbuf_addstr(sb, "<tr><td>");
+	site_escape(sb, v->bench != HISTORY_NONE ? h->benches[v->bench].name : "?");
+	strbuf_addstr(sb, "</td><td>");
+	site_escape(sb, v->metric);
+	strbuf_addstr(sb, v->primary ? " (primary)" : "");
+	strbuf_addstr(sb, "</td><td class=\"verdict-");
+	site_escape(sb, v->verdict);
+	strbuf_addstr(sb, "\">");
+	site_escape(sb, v->verdict);
+	if (isfinite(v->ratio) && isfinite(v->ci_lo) && isfinite(v->ci_hi))
+		strbuf_addf(sb, "</td><td class=\"num\">%.4f</td><td class=\"num\">[%.4f, %.4f]</td>",
+			    v->ratio, v->ci_lo, v->ci_hi);
+	else
+		strbuf_addstr(sb, "</td><td class=\"num\">n/a</td><td class=\"num\">n/a</td>");
+	if (isfinite(v->p))
+		strbuf_addf(sb, "<td class=\"num\">%.3g</td>", v->p);
+	else
+		strbuf_addstr(sb, "<td class=\"num\">n/a</td>");
+	strbuf_addf(sb, "<td class=\"num\">%zu</td><td class=\"num\">%zu</td></tr>\n", v->n_a,
+		    v->n_b);
+}
+
+void site_verdict_table(struct strbuf *sb, const struct history *h,
+			const struct history_comparison *c)
+{
+	if (!c->nr_verdicts) {
+		strbuf_addstr(sb, "<p class=\"note\">This comparison recorded no verdict.</p>\n");
+		return;
+	}
+	strbuf_addstr(sb, "<table class=\"verdicts\"><tr><th>benchmark</th><th>metric</th>"
+			  "<th>verdict</th><th>ratio B/A</th><th>CI of the ratio</th><th>p</th>"
+			  "<th>n base</th><th>n target</th></tr>\n");
+	for (size_t i = 0; i < c->nr_verdicts; i++)
+		verdict_row(sb, h, &c->verdicts[i]);
+	strbuf_addstr(sb, "</table>\n");
+}
+
+/* A link to a commit's page: short sha and summary. */
+static void commit_link(struct strbuf *sb, const struct history *h, size_t commit)
+{
+	strbuf_addstr(sb, "<a href=\"");
+	site_commit_page(sb, h, commit);
+	strbuf_addstr(sb, "\"><code>");
+	site_short_sha(sb, h->commits[commit].sha);
+	strbuf_addstr(sb, "</code></a> ");
+	site_escape(sb, h->commits[commit].summary);
+}
+
+static void latest_section(struct strbuf *sb, const struct history *h)
+{
+	const struct history_comparison *c;
+	if (h->latest_comparison == HISTORY_NONE)
+		return;
+	c = &h->comparisons[h->latest_comparison];
+	strbuf_addstr(sb, "<h2 id=\"latest\">Latest verdicts</h2>\n<p>Comparison ");
+	strbuf_addf(sb, "#%lld: ", (long long)c->id);
+	site_escape(sb, c->base_label);
+	strbuf_addstr(sb, " (baseline) against ");
+	commit_link(sb, h, c->commit);
+	strbuf_addstr(sb, " (target).</p>\n");
+	site_verdict_table(sb, h, c);
+}
+
+static void change_table(struct strbuf *sb, const struct history *h, const struct history_series *s)
+{
+	if (!s->nr_changes)
+		return;
+	strbuf_addstr(sb, "<table class=\"changes\"><tr><th>change point (first commit)</th>"
+			  "<th>median before</th><th>median after</th><th>change</th><th>p</th>"
+			  "</tr>\n");
+	for (size_t k = 0; k < s->nr_changes; k++) {
+		const struct history_change *ch = &s->changes[k];
+		char before[64], after[64];
+		site_format_value(s->def, ch->median_before, before, sizeof(before));
+		site_format_value(s->def, ch->median_after, after, sizeof(after));
+		strbuf_addstr(sb, "<tr><td>");
+		commit_link(sb, h, ch->commit);
+		strbuf_addf(sb, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>", before,
+			    after);
+		if (isfinite(ch->rel_change))
+			strbuf_addf(sb, "<td class=\"num %s\">%+.1f%%</td>",
+				    ch->rel_change > 0 ? "up" : "down", ch->rel_change * 100);
+		else
+			strbuf_addstr(sb, "<td class=\"num\">n/a</td>");
+		strbuf_addf(sb, "<td class=\"num\">%.3g</td></tr>\n", ch->p_value);
+	}
+	strbuf_addstr(sb, "</table>\n");
+}
+
+static void bench_section(struct strbuf *sb, const struct history *h, size_t b)
+{
+	const struct history_bench *hb = &h->benches[b];
+	strbuf_addf(sb, "<section class=\"bench\" id=\"bench-%zu\">\n<h2>", b);
+	site_escape(sb, hb->name);
+	strbuf_addstr(sb, "</h2>\n");
+	for (size_t i = 0; i < hb->nr_series; i++) {
+		const struct history_series *s = &h->series[hb->first_series + i];
+		strbuf_addstr(sb, "<figure class=\"chart\"><figcaption>");
+		site_escape(sb, s->metric);
+		if (s->def) {
+			strbuf_addstr(sb, " <span class=\"note\">(");
+			site_escape(sb, s->def->help);
+			strbuf_addstr(sb, ")</span>");
+		}
+		strbuf_addstr(sb, "</figcaption>\n");
+		site_chart_series(sb, h, s);
+		strbuf_addstr(sb, "</figure>\n");
+		change_table(sb, h, s);
+	}
+	if (hb->nr_bytes) {
+		strbuf_addstr(sb, "<figure class=\"chart\"><figcaption>bytes written (I/O profiles)"
+				  "</figcaption>\n");
+		site_chart_bytes(sb, h, hb);
+		strbuf_addstr(sb, "</figure>\n");
+	}
+	strbuf_addstr(sb, "</section>\n");
+}
+
+static void machine_text(struct strbuf *sb, const struct history *h)
+{
+	const struct history_machine *m = &h->machine;
+	if (!h->has_machine) {
+		strbuf_addstr(sb, "No run on record.");
+		return;
+	}
+	strbuf_addstr(sb, "Measured on ");
+	site_escape(sb, m->hostname);
+	strbuf_addstr(sb, " (");
+	site_escape(sb, m->cpu_model);
+	strbuf_addf(sb, ", %d cores, kernel ", m->cores);
+	site_escape(sb, m->kernel);
+	strbuf_addstr(sb, ", governor ");
+	site_escape(sb, m->governor);
+	strbuf_addf(sb, "): the machine with the most runs (%zu).", m->nr_runs);
+	if (h->other_machine_runs)
+		strbuf_addf(
+		    sb, " <span class=\"flag\">%zu run%s of %zu other machine%s left out.</span>",
+		    h->other_machine_runs, h->other_machine_runs == 1 ? "" : "s",
+		    h->nr_machines - 1, h->nr_machines == 2 ? "" : "s");
+}
+
+int site_index_page(struct strbuf *out, const struct history *h, const struct site_options *o,
+		    const char *generated)
+{
+	struct strbuf title = STRBUF_INIT, summary = STRBUF_INIT, machine = STRBUF_INIT;
+	struct strbuf legend = STRBUF_INIT, contents = STRBUF_INIT, latest = STRBUF_INIT;
+	struct strbuf benches = STRBUF_INIT, db = STRBUF_INIT;
+	size_t shown = 0;
+	int ret;
+
+	site_escape(&title, o->title ? o->title : "revperf report");
+	for (size_t b = 0; b < h->nr_benches; b++)
+		shown += h->benches[b].nr_series || h->benches[b].nr_bytes;
+	strbuf_addf(&summary, "%zu commit%s, %zu benchmark%s, %zu chart%s.", h->nr_commits,
+		    h->nr_commits == 1 ? "" : "s", shown, shown == 1 ? "" : "s", h->nr_series,
+		    h->nr_series == 1 ? "" : "s");
+	if (h->nr_commits) {
+		strbuf_addstr(&summary, " History from ");
+		commit_link(&summary, h, 0);
+		strbuf_addstr(&summary, " to ");
+		commit_link(&summary, h, h->nr_commits - 1);
+		strbuf_addstr(&summary, " (first-parent order: by commit time).");
+	}
+	machine_text(&machine, h);
+	site_chart_legend(&legend);
+	strbuf_addstr(&contents, "<nav class=\"contents\">");
+	for (size_t b = 0; b < h->nr_benches; b++) {
+		if (!h->benches[b].nr_series && !h->benches[b].nr_bytes)
+			continue;
+		strbuf_addf(&contents, "<a href=\"#bench-%zu\">", b);
+		site_escape(&contents, h->benches[b].name);
+		strbuf_addstr(&contents, "</a> ");
+		bench_section(&benches, h, b);
+	}
+	strbuf_addstr(&contents, "</nav>");
+	latest_section(&latest, h);
+	site_escape(&db, o->database ? o->database : "the store");
+	{
+		const struct site_slot slots[] = {
+		    {"title", title.buf},	 {"summary", summary.buf},
+		    {"machine", machine.buf},	 {"legend", legend.buf},
+		    {"contents", contents.buf},	 {"latest", latest.buf},
+		    {"benchmarks", benches.buf}, {"version", REVPERF_VERSION},
+		    {"generated", generated},	 {"database", db.buf},
+		};
+		ret = site_fill(out, revperf_asset_site_index_html,
+				revperf_asset_site_index_html_len, slots, ARRAY_SIZE(slots));
+	}
+	strbuf_release(&title);
+	strbuf_release(&summary);
+	strbuf_release(&machine);
+	strbuf_release(&legend);
+	strbuf_release(&contents);
+	strbuf_release(&latest);
+	strbuf_release(&benches);
+	strbuf_release(&db);
+	return ret;
+}
