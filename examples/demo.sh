@@ -1,6 +1,7 @@
 #!/bin/sh
 # make demo: create the example project's history in a temporary folder and let revperf
-# judge a neutral commit, a ~10% CPU regression and a commit that writes far more.
+# judge a neutral commit, a ~10% CPU regression and a commit that writes far more, then
+# write the HTML report.
 set -eu
 REVPERF=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,4 +24,8 @@ for target in neutral cpu-regression more-writes; do
 	fi
 done
 echo
+echo "== revperf report: the HTML site (trend charts, one page per commit)"
+"$REVPERF" report
+echo
 echo "Results are stored in $dir/kvstore/.revperf/revperf.db; run logs in .revperf/logs/."
+echo "Open file://$dir/kvstore/.revperf/report/index.html in a browser."
