@@ -22,29 +22,10 @@ static const struct option bisect_options[] = {
      "the metric that got worse (default: the benchmark's "
      "first primary metric)",
      &o.metric, NULL},
-    {OPT_STRING, 'c', "config", "FILE",
-     "configuration file (default: revperf.ini at the "
-     "repository root)",
-     &o.config, NULL},
-    {OPT_STRING, 0, "state-dir", "DIR",
-     "where results, worktrees and logs live (default "
-     ".revperf/ at the root)",
-     &o.state_dir, NULL},
-    {OPT_CONFIG, 0, "build-command", "CMD", "how to build a revision (empty: no build)",
-     &o.overrides, "build.command"},
-    {OPT_CONFIG, 't', "tolerance", "PCT", "changes smaller than this are equal (2%)", &o.overrides,
-     "tolerance"},
-    {OPT_CONFIG, 'r', "runs", "MIN..MAX",
-     "runs per side of each step (5..30); doubled "
-     "for an undecided step",
-     &o.overrides, "runs"},
-    {OPT_CONFIG, 'w', "warmup", "N", "discarded warm-up runs per side (1)", &o.overrides, "warmup"},
-    {OPT_CONFIG, 0, "timeout", "DURATION", "per-run timeout", &o.overrides, "timeout"},
-    {OPT_CONFIG, 'a', "alpha", "A", "1 - confidence level of each step (0.01)", &o.overrides,
-     "alpha"},
-    {OPT_CONFIG, 0, "seed", "N", "seed of the randomized run order", &o.overrides, "seed"},
     {OPT_STRING, 'f', "format", "FMT", "text or json", &o.format, NULL},
     {OPT_FLAG, 'q', "quiet", NULL, "no progress on stderr", &o.quiet, NULL},
+    CLI_PROJECT_OPTIONS(o.config, o.state_dir),
+    CLI_RUN_OPTIONS(o.overrides),
     OPT_END_MARKER,
 };
 static const char *const bisect_usage[] = {
@@ -89,16 +70,14 @@ static int load_config(struct config *cfg, void *arg)
 int cmd_bisect(int argc, char **argv)
 {
 	const char *args[2];
-	struct repo *repo = NULL;
-	struct state_dir sd = {NULL, NULL, NULL, NULL};
-	struct store *st = NULL;
+	struct cli_project p;
 	struct cli_config_source src = {NULL, NULL, NULL, NULL, set_primary, NULL};
 	struct bisect_request req;
 	struct bisect_result res;
-	char cwd[4096];
 	int n, ret = EXIT_USAGE, err;
 
 	memset(&o, 0, sizeof(o));
+	memset(&p, 0, sizeof(p));
 	memset(&req, 0, sizeof(req));
 	memset(&res, 0, sizeof(res));
 	n = parse_options(argc, argv, &bisect_help, args, 2);
@@ -118,26 +97,13 @@ int cmd_bisect(int argc, char **argv)
 		usage_error("bisect", "unknown format '%s': use text or json", o.format);
 		return EXIT_USAGE;
 	}
-	if (!getcwd(cwd, sizeof(cwd))) {
-		error("cannot read the current directory: %s", strerror(errno));
-		return EXIT_USAGE;
-	}
-	if ((err = repo_open(cwd, &repo)) ||
-	    (err = state_dir_open(repo_workdir(repo), o.state_dir, &sd)) ||
-	    (err = store_open(sd.db_path, &st))) {
-		ret = rp_err_exit_code(err);
+	if ((ret = cli_project_open(&p, o.state_dir)))
 		goto out;
-	}
-	src.root = repo_workdir(repo);
 	src.config = o.config;
 	src.bench = o.bench;
 	src.overrides = &o.overrides;
-	req.ctx.repo = repo;
-	req.ctx.st = st;
-	req.ctx.sd = &sd;
-	req.ctx.load_config = load_config;
-	req.ctx.config_arg = &src;
-	req.ctx.quiet = true;
+	cli_revcompare_ctx(&req.ctx, &p, &src, NULL, false, true);
+	req.ctx.load_config = load_config; /* the run budget scaled per step */
 	req.ctx.progress = !o.quiet && isatty(STDERR_FILENO);
 	req.good = args[0];
 	req.bad = args[1];
@@ -162,8 +128,6 @@ int cmd_bisect(int argc, char **argv)
 	}
 out:
 	bisect_result_release(&res);
-	store_close(st);
-	state_dir_release(&sd);
-	repo_close(repo);
+	cli_project_close(&p);
 	return ret;
 }

@@ -36,31 +36,11 @@ static const struct option ci_options[] = {
      "only the benchmarks HEAD needs: perphecy (a bare "
      "--select) or tests",
      &o.select, "perphecy"},
-    {OPT_STRING, 'c', "config", "FILE",
-     "configuration file (default: revperf.ini at the "
-     "repository root)",
-     &o.config, NULL},
-    {OPT_STRING, 0, "state-dir", "DIR",
-     "where results, worktrees and logs live (default "
-     ".revperf/ at the root)",
-     &o.state_dir, NULL},
-    {OPT_CONFIG, 0, "build-command", "CMD", "how to build a revision (empty: no build)",
-     &o.overrides, "build.command"},
-    {OPT_CONFIG, 'm', "metrics", "LIST", "metrics to report", &o.overrides, "metrics"},
-    {OPT_CONFIG, 0, "primary", "LIST", "metrics that decide the exit code", &o.overrides,
-     "primary"},
-    {OPT_CONFIG, 't', "tolerance", "PCT", "changes smaller than this are equal (2%)", &o.overrides,
-     "tolerance"},
-    {OPT_CONFIG, 'r', "runs", "MIN..MAX", "runs per side (5..30)", &o.overrides, "runs"},
-    {OPT_CONFIG, 'w', "warmup", "N", "discarded warm-up runs per side (1)", &o.overrides, "warmup"},
-    {OPT_CONFIG, 0, "timeout", "DURATION", "per-run timeout", &o.overrides, "timeout"},
-    {OPT_CONFIG, 0, "time-budget", "DURATION", "stop sampling a benchmark after this long",
-     &o.overrides, "time-budget"},
-    {OPT_CONFIG, 'a', "alpha", "A", "1 - confidence level of the verdict (0.01)", &o.overrides,
-     "alpha"},
-    {OPT_CONFIG, 0, "seed", "N", "seed of the randomized run order", &o.overrides, "seed"},
     {OPT_FLAG, 0, "fresh", NULL, "ignore stored runs; measure anew", &o.fresh, NULL},
     {OPT_FLAG, 'q', "quiet", NULL, "no report on stdout, no progress", &o.quiet, NULL},
+    CLI_PROJECT_OPTIONS(o.config, o.state_dir),
+    CLI_METRIC_OPTIONS(o.overrides),
+    CLI_RUN_OPTIONS(o.overrides),
     OPT_END_MARKER,
 };
 static const char *const ci_usage[] = {
@@ -155,18 +135,17 @@ out:
 int cmd_ci(int argc, char **argv)
 {
 	const char *args[1];
-	struct repo *repo = NULL;
-	struct state_dir sd = {NULL, NULL, NULL, NULL};
-	struct store *st = NULL;
+	struct cli_project p;
 	struct cli_config_source src = {NULL, NULL, NULL, NULL, NULL, NULL};
 	struct revcompare_ctx ctx;
 	struct revcompare rc;
 	struct revision base, head;
 	struct strbuf note = STRBUF_INIT;
-	char cwd[4096], merge_base[41];
+	char merge_base[41];
 	int n, ret = EXIT_USAGE, err;
 
 	memset(&o, 0, sizeof(o));
+	memset(&p, 0, sizeof(p));
 	memset(&rc, 0, sizeof(rc));
 	memset(&base, 0, sizeof(base));
 	memset(&head, 0, sizeof(head));
@@ -179,16 +158,11 @@ int cmd_ci(int argc, char **argv)
 		usage_error("ci", "unknown --select mode '%s': use perphecy or tests", o.select);
 		return EXIT_USAGE;
 	}
-	if (!getcwd(cwd, sizeof(cwd))) {
-		error("cannot read the current directory: %s", strerror(errno));
-		return EXIT_USAGE;
-	}
-	if ((err = repo_open(cwd, &repo)) ||
-	    (err = o.base ? repo_resolve(repo, o.base, &base) : default_base(repo, &base)) ||
-	    (err = repo_resolve(repo, o.head ? o.head : "HEAD", &head)) ||
-	    (err = repo_merge_base(repo, base.sha, head.sha, merge_base)) ||
-	    (err = state_dir_open(repo_workdir(repo), o.state_dir, &sd)) ||
-	    (err = store_open(sd.db_path, &st))) {
+	if ((ret = cli_project_open(&p, o.state_dir)))
+		goto out;
+	if ((err = o.base ? repo_resolve(p.repo, o.base, &base) : default_base(p.repo, &base)) ||
+	    (err = repo_resolve(p.repo, o.head ? o.head : "HEAD", &head)) ||
+	    (err = repo_merge_base(p.repo, base.sha, head.sha, merge_base))) {
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
@@ -197,23 +171,13 @@ int cmd_ci(int argc, char **argv)
 			    o.head ? o.head : "HEAD", head.sha, base.expr);
 		if (!o.quiet)
 			printf("%s\n", note.buf);
-		ret = write_outputs(&sd, NULL, note.buf);
+		ret = write_outputs(&p.sd, NULL, note.buf);
 		goto out;
 	}
-	src.root = repo_workdir(repo);
 	src.config = o.config;
 	src.bench = o.bench;
 	src.overrides = &o.overrides;
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.repo = repo;
-	ctx.st = st;
-	ctx.sd = &sd;
-	ctx.load_config = cli_load_config;
-	ctx.config_arg = &src;
-	ctx.select = o.select;
-	ctx.fresh = o.fresh;
-	ctx.quiet = o.quiet;
-	ctx.progress = !o.quiet && isatty(STDERR_FILENO);
+	cli_revcompare_ctx(&ctx, &p, &src, o.select, o.fresh, o.quiet);
 	interrupt_install();
 	if (!o.quiet)
 		fprintf(stderr, "revperf: ci: merge base %.12s of %s and %s\n", merge_base,
@@ -227,14 +191,14 @@ int cmd_ci(int argc, char **argv)
 	if (!rc.executed) {
 		strbuf_addf(&note, "--select: %.12s needs none of the %zu benchmarks.", head.sha,
 			    rc.configured);
-		ret = write_outputs(&sd, NULL, note.buf);
+		ret = write_outputs(&p.sd, NULL, note.buf);
 		goto out;
 	}
 	if (!o.quiet && report_compare_text(stdout, &rc.res, false)) {
 		ret = EXIT_INTERNAL;
 		goto out;
 	}
-	if ((ret = write_outputs(&sd, &rc.res, NULL)))
+	if ((ret = write_outputs(&p.sd, &rc.res, NULL)))
 		goto out;
 	if (err)
 		ret = rp_err_exit_code(err);
@@ -247,8 +211,6 @@ out:
 	revcompare_release(&rc);
 	revision_release(&base);
 	revision_release(&head);
-	store_close(st);
-	state_dir_release(&sd);
-	repo_close(repo);
+	cli_project_close(&p);
 	return ret;
 }

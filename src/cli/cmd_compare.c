@@ -23,10 +23,7 @@ static struct {
 } o;
 
 static const struct option compare_options[] = {
-	{ OPT_STRING, 'c', "config", "FILE", "configuration file (default: revperf.ini at the "
-					     "repository root)", &o.config, NULL },
-	{ OPT_STRING, 0, "state-dir", "DIR", "where results, worktrees and logs live (default "
-					     ".revperf/ at the root)", &o.state_dir, NULL },
+	CLI_PROJECT_OPTIONS(o.config, o.state_dir),
 	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
 	  NULL },
 	{ OPT_OPTARG, 0, "select", "MODE", "only the benchmarks TARGET needs: perphecy (the "
@@ -36,23 +33,10 @@ static const struct option compare_options[] = {
 	{ OPT_STRING, 0, "cmd-b", "CMD", "without git: the target command", &o.cmd_b, NULL },
 	{ OPT_FLAG, 0, "import", NULL, "judge two result files (hyperfine or Google Benchmark "
 				       "JSON) instead of revisions", &o.import, NULL },
-	{ OPT_CONFIG, 0, "build-command", "CMD", "how to build a revision (empty: no build)",
-	  &o.overrides, "build.command" },
-	{ OPT_CONFIG, 'm', "metrics", "LIST", "metrics to report, e.g. wall,cpu,maxrss or all",
-	  &o.overrides, "metrics" },
-	{ OPT_CONFIG, 0, "primary", "LIST", "metrics that decide the exit code and stopping",
-	  &o.overrides, "primary" },
+	CLI_METRIC_OPTIONS(o.overrides),
+	CLI_RUN_OPTIONS(o.overrides),
 	{ OPT_CONFIG, 0, "metric", "NAME=SPEC", "a metric the benchmark prints, e.g. "
 	  "'speed=/([0-9.]+) MB\\/s/ higher-is-better unit=MB/s'", &o.overrides, "metric.*" },
-	{ OPT_CONFIG, 't', "tolerance", "PCT", "changes smaller than this are equal (2%)",
-	  &o.overrides, "tolerance" },
-	{ OPT_CONFIG, 'r', "runs", "MIN..MAX", "runs per side (5..30)", &o.overrides, "runs" },
-	{ OPT_CONFIG, 'w', "warmup", "N", "discarded warm-up runs per side (1)", &o.overrides,
-	  "warmup" },
-	{ OPT_CONFIG, 0, "timeout", "DURATION", "per-run timeout (auto: 10 x baseline median, "
-						">= 60 s)", &o.overrides, "timeout" },
-	{ OPT_CONFIG, 0, "time-budget", "DURATION", "stop sampling a benchmark after this long",
-	  &o.overrides, "time-budget" },
 	{ OPT_CONFIG, 0, "profile", "KIND", "extra profiled runs after the timing runs: cct "
 					    "(calling context tree) or none", &o.overrides,
 	  "profile" },
@@ -61,10 +45,6 @@ static const struct option compare_options[] = {
 	{ OPT_CONFIG, 0, "profile-command", "CMD", "how to build a revision for profiled runs "
 						   "(with -finstrument-functions)",
 	  &o.overrides, "build.profile-command" },
-	{ OPT_CONFIG, 'a', "alpha", "A", "1 - confidence level of the verdict (0.01)",
-	  &o.overrides, "alpha" },
-	{ OPT_CONFIG, 0, "seed", "N", "seed of the randomized run order (reproducible)",
-	  &o.overrides, "seed" },
 	{ OPT_STRING, 'f', "format", "FMT", "text, json or markdown", &o.format, NULL },
 	{ OPT_FLAG, 0, "fresh", NULL, "ignore stored runs of this comparison; measure anew",
 	  &o.fresh, NULL },
@@ -186,34 +166,18 @@ static int setup_commands(struct config *cfg, struct store *st, struct compare_r
 }
 
 /* Git mode: both revisions built and compared (core/revcompare.h). */
-static int compare_revisions(const char *cwd, const char *const args[2], enum report_format format)
+static int compare_revisions(const char *const args[2], enum report_format format)
 {
-	struct repo *repo = NULL;
-	struct state_dir sd = {NULL, NULL, NULL, NULL};
-	struct store *st = NULL;
+	struct cli_project p;
 	struct revcompare rc;
 	struct cli_config_source src = {NULL, o.config, o.bench, &o.overrides, NULL, NULL};
 	struct revcompare_ctx ctx;
 	int ret, err;
 
 	memset(&rc, 0, sizeof(rc));
-	if ((err = repo_open(cwd, &repo)) ||
-	    (err = state_dir_open(repo_workdir(repo), o.state_dir, &sd)) ||
-	    (err = store_open(sd.db_path, &st))) {
-		ret = rp_err_exit_code(err);
+	if ((ret = cli_project_open(&p, o.state_dir)))
 		goto out;
-	}
-	src.root = repo_workdir(repo);
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.repo = repo;
-	ctx.st = st;
-	ctx.sd = &sd;
-	ctx.load_config = cli_load_config;
-	ctx.config_arg = &src;
-	ctx.select = o.select;
-	ctx.fresh = o.fresh;
-	ctx.quiet = o.quiet;
-	ctx.progress = !o.quiet && isatty(STDERR_FILENO);
+	cli_revcompare_ctx(&ctx, &p, &src, o.select, o.fresh, o.quiet);
 	interrupt_install();
 	err = revcompare_run(&ctx, args[0], args[1], &rc);
 	if (err && !rc.res.nr_benches) {
@@ -235,9 +199,7 @@ static int compare_revisions(const char *cwd, const char *const args[2], enum re
 		ret = compare_exit_code(&rc.res);
 out:
 	revcompare_release(&rc);
-	store_close(st);
-	state_dir_release(&sd);
-	repo_close(repo);
+	cli_project_close(&p);
 	return ret;
 }
 
@@ -344,5 +306,5 @@ int cmd_compare(int argc, char **argv)
 		error("cannot read the current directory: %s", strerror(errno));
 		return EXIT_USAGE;
 	}
-	return command_mode ? compare_commands(cwd, format) : compare_revisions(cwd, args, format);
+	return command_mode ? compare_commands(cwd, format) : compare_revisions(args, format);
 }

@@ -34,32 +34,12 @@ static const struct option history_options[] = {
     {OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench, NULL},
     {OPT_STRING, 0, "min-segment", "N", "change points: fewest commits between two (3)",
      &o.min_segment, NULL},
-    {OPT_STRING, 'c', "config", "FILE",
-     "configuration file (default: revperf.ini at the "
-     "repository root)",
-     &o.config, NULL},
-    {OPT_STRING, 0, "state-dir", "DIR",
-     "where results, worktrees and logs live (default "
-     ".revperf/ at the root)",
-     &o.state_dir, NULL},
-    {OPT_CONFIG, 0, "build-command", "CMD", "how to build a revision (empty: no build)",
-     &o.overrides, "build.command"},
-    {OPT_CONFIG, 'm', "metrics", "LIST", "metrics to report, e.g. wall,cpu,maxrss or all",
-     &o.overrides, "metrics"},
-    {OPT_CONFIG, 0, "primary", "LIST", "metrics that decide", &o.overrides, "primary"},
-    {OPT_CONFIG, 't', "tolerance", "PCT", "changes smaller than this are equal (2%)", &o.overrides,
-     "tolerance"},
-    {OPT_CONFIG, 'r', "runs", "MIN..MAX", "runs per side (5..30)", &o.overrides, "runs"},
-    {OPT_CONFIG, 'w', "warmup", "N", "discarded warm-up runs per side (1)", &o.overrides, "warmup"},
-    {OPT_CONFIG, 0, "timeout", "DURATION", "per-run timeout", &o.overrides, "timeout"},
-    {OPT_CONFIG, 0, "time-budget", "DURATION", "stop sampling a benchmark after this long",
-     &o.overrides, "time-budget"},
-    {OPT_CONFIG, 'a', "alpha", "A", "1 - confidence level of the verdicts (0.01)", &o.overrides,
-     "alpha"},
-    {OPT_CONFIG, 0, "seed", "N", "seed of the randomized run order", &o.overrides, "seed"},
     {OPT_STRING, 'f', "format", "FMT", "text, json or markdown", &o.format, NULL},
     {OPT_FLAG, 0, "fresh", NULL, "measure every commit anew, even when stored", &o.fresh, NULL},
     {OPT_FLAG, 'q', "quiet", NULL, "no progress on stderr", &o.quiet, NULL},
+    CLI_PROJECT_OPTIONS(o.config, o.state_dir),
+    CLI_METRIC_OPTIONS(o.overrides),
+    CLI_RUN_OPTIONS(o.overrides),
     OPT_END_MARKER,
 };
 static const char *const history_usage[] = {
@@ -95,19 +75,17 @@ static int parse_count(const char *flag, const char *s, size_t lo, size_t *out)
 int cmd_history(int argc, char **argv)
 {
 	const char *args[1];
-	struct repo *repo = NULL;
-	struct state_dir sd = {NULL, NULL, NULL, NULL};
-	struct store *st = NULL;
+	struct cli_project p;
 	struct cli_config_source src = {NULL, NULL, NULL, NULL, NULL, NULL};
 	struct history_request req;
 	struct history_result res;
 	enum report_format format = REPORT_TEXT;
-	char cwd[4096];
 	const char *range;
 	size_t limit = 0, min_segment = 0;
 	int n, ret = EXIT_USAGE, err;
 
 	memset(&o, 0, sizeof(o));
+	memset(&p, 0, sizeof(p));
 	memset(&req, 0, sizeof(req));
 	memset(&res, 0, sizeof(res));
 	n = parse_options(argc, argv, &history_help, args, 1);
@@ -130,28 +108,13 @@ int cmd_history(int argc, char **argv)
 		return EXIT_USAGE;
 	if (!o.limit && !strstr(range, ".."))
 		limit = HISTORY_DEFAULT_COUNT;
-	if (!getcwd(cwd, sizeof(cwd))) {
-		error("cannot read the current directory: %s", strerror(errno));
-		return EXIT_USAGE;
-	}
-	if ((err = repo_open(cwd, &repo)) ||
-	    (err = state_dir_open(repo_workdir(repo), o.state_dir, &sd)) ||
-	    (err = store_open(sd.db_path, &st))) {
-		ret = rp_err_exit_code(err);
+	if ((ret = cli_project_open(&p, o.state_dir)))
 		goto out;
-	}
-	src.root = repo_workdir(repo);
 	src.config = o.config;
 	src.bench = o.bench;
 	src.overrides = &o.overrides;
-	req.ctx.repo = repo;
-	req.ctx.st = st;
-	req.ctx.sd = &sd;
-	req.ctx.load_config = cli_load_config;
-	req.ctx.config_arg = &src;
-	req.ctx.select = o.select;
-	req.ctx.fresh = o.fresh;
-	req.ctx.quiet = true;
+	/* one line per commit instead of compare's notes */
+	cli_revcompare_ctx(&req.ctx, &p, &src, o.select, o.fresh, true);
 	req.ctx.progress = !o.quiet && isatty(STDERR_FILENO);
 	req.range = range;
 	req.first_parent = !o.all_commits;
@@ -177,8 +140,6 @@ int cmd_history(int argc, char **argv)
 		ret = EXIT_OK;
 out:
 	history_result_release(&res);
-	store_close(st);
-	state_dir_release(&sd);
-	repo_close(repo);
+	cli_project_close(&p);
 	return ret;
 }

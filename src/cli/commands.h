@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "cli/options.h"
+#include "core/build.h"
 
 /* The static command table: dispatch, `revperf help` and the manual all read it. */
 struct command {
@@ -78,6 +79,56 @@ struct cli_config_source {
 	void *extra_arg;
 };
 int cli_load_config(struct config *cfg, void *arg);
+
+/* The options of the runs of a comparison (compare, history, bisect, ci), recorded in ov. */
+#define CLI_RUN_OPTIONS(ov)                                                                        \
+	{ OPT_CONFIG, 0, "build-command", "CMD", "how to build a revision (empty: no build)",      \
+	  &(ov), "build.command" },                                                                \
+	{ OPT_CONFIG, 't', "tolerance", "PCT", "changes smaller than this are equal (2%)", &(ov),   \
+	  "tolerance" },                                                                           \
+	{ OPT_CONFIG, 'r', "runs", "MIN..MAX", "runs per side (5..30)", &(ov), "runs" },           \
+	{ OPT_CONFIG, 'w', "warmup", "N", "discarded warm-up runs per side (1)", &(ov), "warmup" }, \
+	{ OPT_CONFIG, 0, "timeout", "DURATION", "per-run timeout (auto: 10 x baseline median, "     \
+						">= 60 s)", &(ov), "timeout" },                \
+	{ OPT_CONFIG, 0, "time-budget", "DURATION", "stop sampling a benchmark after this long",   \
+	  &(ov), "time-budget" },                                                                  \
+	{ OPT_CONFIG, 'a', "alpha", "A", "1 - confidence level of the verdict (0.01)", &(ov),      \
+	  "alpha" },                                                                               \
+	{ OPT_CONFIG, 0, "seed", "N", "seed of the randomized run order (reproducible)", &(ov),    \
+	  "seed" }
+/* Which metrics a comparison reports and which decide. */
+#define CLI_METRIC_OPTIONS(ov)                                                                     \
+	{ OPT_CONFIG, 'm', "metrics", "LIST", "metrics to report, e.g. wall,cpu,maxrss or all",    \
+	  &(ov), "metrics" },                                                                      \
+	{ OPT_CONFIG, 0, "primary", "LIST", "metrics that decide the exit code and stopping",      \
+	  &(ov), "primary" }
+/* Where the project's configuration and results are. */
+#define CLI_PROJECT_OPTIONS(config, state_dir)                                                     \
+	{ OPT_STRING, 'c', "config", "FILE", "configuration file (default: revperf.ini at the "    \
+					     "repository root)", &(config), NULL },                \
+	{ OPT_STRING, 0, "state-dir", "DIR", "where results, worktrees and logs live (default "    \
+					     ".revperf/ at the root)", &(state_dir), NULL }
+
+/*
+ * A command's project: the repository around the current directory, its state directory
+ * (`state_dir`, or .revperf/ at the root) and its store. cli_project_open() returns 0, or
+ * an exit code after an error; cli_project_close() accepts a partly opened project.
+ */
+struct cli_project {
+	struct repo *repo;
+	struct state_dir sd;
+	struct store *st;
+};
+int cli_project_open(struct cli_project *p, const char *state_dir);
+void cli_project_close(struct cli_project *p);
+/*
+ * A comparison context over p whose configuration comes from src (its root set to the
+ * repository's): select, fresh and quiet as given, compare's progress line on a TTY unless
+ * quiet.
+ */
+struct revcompare_ctx;
+void cli_revcompare_ctx(struct revcompare_ctx *ctx, struct cli_project *p,
+			struct cli_config_source *src, const char *select, bool fresh, bool quiet);
 int cli_apply_overrides(struct config *cfg, const struct opt_overrides *ov);
 
 #endif

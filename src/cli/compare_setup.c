@@ -2,11 +2,14 @@
  * What the commands that compare revisions (compare, history, bisect, ci) share: the
  * configuration with its flag overrides, loaded anew for each comparison (commands.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "core/config.h"
+#include "core/revcompare.h"
 #include "util/common.h"
 
 int cli_apply_overrides(struct config *cfg, const struct opt_overrides *ov)
@@ -68,4 +71,44 @@ int cli_load_config(struct config *cfg, void *arg)
 out:
 	strbuf_release(&path);
 	return ret;
+}
+
+int cli_project_open(struct cli_project *p, const char *state_dir)
+{
+	char cwd[4096];
+	int err;
+	memset(p, 0, sizeof(*p));
+	if (!getcwd(cwd, sizeof(cwd))) {
+		error("cannot read the current directory: %s", strerror(errno));
+		return EXIT_USAGE;
+	}
+	if ((err = repo_open(cwd, &p->repo)) ||
+	    (err = state_dir_open(repo_workdir(p->repo), state_dir, &p->sd)) ||
+	    (err = store_open(p->sd.db_path, &p->st)))
+		return rp_err_exit_code(err);
+	return 0;
+}
+
+void cli_project_close(struct cli_project *p)
+{
+	store_close(p->st);
+	state_dir_release(&p->sd);
+	repo_close(p->repo);
+	memset(p, 0, sizeof(*p));
+}
+
+void cli_revcompare_ctx(struct revcompare_ctx *ctx, struct cli_project *p,
+			struct cli_config_source *src, const char *select, bool fresh, bool quiet)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	src->root = repo_workdir(p->repo);
+	ctx->repo = p->repo;
+	ctx->st = p->st;
+	ctx->sd = &p->sd;
+	ctx->load_config = cli_load_config;
+	ctx->config_arg = src;
+	ctx->select = select;
+	ctx->fresh = fresh;
+	ctx->quiet = quiet;
+	ctx->progress = !quiet && isatty(STDERR_FILENO);
 }

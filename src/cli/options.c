@@ -153,7 +153,7 @@ void options_usage(FILE *f, const struct command_help *help)
 			fprintf(f, "    %-24s  %s", sb.buf, o->help);
 		else
 			fprintf(f, "    %s\n    %-24s  %s", sb.buf, "", o->help);
-		if (o->config_key)
+		if (o->type == OPT_CONFIG)
 			fprintf(f, " [config: %s]", o->config_key);
 		fputc('\n', f);
 		strbuf_release(&sb);
@@ -173,7 +173,7 @@ void options_usage_markdown(FILE *f, const struct command_help *help)
 		struct strbuf sb = STRBUF_INIT;
 		option_label(&sb, o);
 		fprintf(f, "- `%s`: %s", sb.buf, o->help);
-		if (o->config_key)
+		if (o->type == OPT_CONFIG)
 			fprintf(f, " (config key `%s`)", o->config_key);
 		fputc('\n', f);
 		strbuf_release(&sb);
