@@ -24,9 +24,10 @@ static const struct option predict_options[] = {
 					     ".revperf/ at the root)", &o.state_dir, NULL },
 	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
 	  NULL },
-	{ OPT_FLAG, 0, "tests", NULL, "select by PeASS's rule instead of the trained predictor: "
-				      "a benchmark runs when a function it reached at the ancestor "
-				      "changed", &o.tests, NULL },
+	{ OPT_FLAG, 0, "tests", NULL, "select by PeASS's rules instead of the trained "
+				      "predictor: a benchmark runs when a function it reached at "
+				      "the ancestor changed, or its call trace at REV (when its "
+				      "dynamic data there is stored) differs", &o.tests, NULL },
 	{ OPT_STRING, 0, "scope", "SCOPE", "common (one predictor for all benchmarks, the "
 					   "default) or bench (each benchmark's own)",
 	  &o.scope, NULL },
@@ -47,8 +48,9 @@ const struct command_help predict_help = {
 	"ancestor with dynamic data (revperf run --dynamic), differences the program built\n"
 	"there and at REV, and applies the predictor that revperf train learned: the\n"
 	"benchmarks to run are listed with the indicator that fired, the others with the\n"
-	"indicator values. A benchmark runs when no predictor was trained yet or no ancestor\n"
-	"has its dynamic data. --tests selects by PeASS's rule instead.\n"
+	"indicator values. A benchmark runs when no predictor was trained yet, no ancestor\n"
+	"has its dynamic data, or the commit touches one of its select-paths. --tests selects\n"
+	"by PeASS's rules instead.\n"
 	"Exit status: 0 done, 2 usage or input error (a commit that does not build),\n"
 	"3 internal failure.",
 	predict_options,
@@ -87,7 +89,19 @@ static void print_bench_text(struct strbuf *sb, const struct predict_bench *b)
 		strbuf_addf(sb, "reached changed function %s (%zu changed functions reached)",
 			    b->function, b->nr_reached_changed);
 		break;
-	case PREDICT_NOT_REACHED: strbuf_addstr(sb, "reached no changed function"); break;
+	case PREDICT_NOT_REACHED:
+		strbuf_addstr(sb, "reached no changed function");
+		if (b->trace == PREDICT_TRACE_SAME)
+			strbuf_addstr(sb, ", same call trace");
+		break;
+	case PREDICT_TRACE_CHANGED:
+		strbuf_addf(sb, "call trace changed at %s (%llu calls at the ancestor, %llu here)",
+			    b->function, (unsigned long long)b->calls_i,
+			    (unsigned long long)b->calls_u);
+		break;
+	case PREDICT_MARKED_PATH:
+		strbuf_addf(sb, "touches marked path %s (select-paths %s)", b->path, b->glob);
+		break;
 	case PREDICT_DISMISSED: strbuf_addstr(sb, "no indicator fired"); break;
 	}
 	if (b->ancestor.sha[0])
@@ -107,7 +121,8 @@ static void print_text(FILE *f, const struct predict_result *r, const char *expr
 	strbuf_addf(&sb, "predict %.12s (%s): %zu of %zu benchmark%s to run; ", r->sha, expr,
 		    r->nr_run, r->nr_benches, r->nr_benches == 1 ? "" : "s");
 	if (r->mode == PREDICT_TESTS)
-		strbuf_addstr(&sb, "PeASS test selection (changed functions reached)\n");
+		strbuf_addstr(&sb, "PeASS test selection (changed functions reached, call "
+				   "traces)\n");
 	else if (r->no_predictor)
 		strbuf_addstr(&sb, "no predictor trained yet: all run (revperf train)\n");
 	else
@@ -156,22 +171,32 @@ static void print_json(FILE *f, const struct predict_result *r, const char *expr
 		json_object_set_new(o, "indicator", str_or_null(b->indicator));
 		json_object_set_new(o, "scope", str_or_null(b->scope));
 		json_object_set_new(o, "ancestor",
-				    b->ancestor.sha[0] ? json_pack("{s:s, s:i}", "sha", b->ancestor.sha,
-								   "depth", (int)b->ancestor.depth)
-						       : json_null());
-		json_object_set_new(o, "values", b->has_values ? values_json(&b->values)
-								 : json_null());
+				    b->ancestor.sha[0]
+					? json_pack("{s:s, s:i}", "sha", b->ancestor.sha, "depth",
+						    (int)b->ancestor.depth)
+					: json_null());
+		json_object_set_new(o, "values",
+				    b->has_values ? values_json(&b->values) : json_null());
+		json_object_set_new(o, "path", str_or_null(b->path));
+		json_object_set_new(o, "glob", str_or_null(b->glob));
 		if (r->mode == PREDICT_TESTS) {
 			json_object_set_new(o, "function", str_or_null(b->function));
 			json_object_set_new(o, "reached_changed",
 					    json_integer((json_int_t)b->nr_reached_changed));
+			json_object_set_new(o, "trace", json_string(predict_trace_name(b->trace)));
+			json_object_set_new(o, "calls",
+					    b->reason == PREDICT_TRACE_CHANGED
+						? json_pack("{s:I, s:I}", "ancestor",
+							    (json_int_t)b->calls_i, "commit",
+							    (json_int_t)b->calls_u)
+						: json_null());
 		}
 		json_array_append_new(benches, o);
 	}
 	json_object_set_new(root, "revision", json_string(expr));
 	json_object_set_new(root, "sha", json_string(r->sha));
-	json_object_set_new(root, "mode", json_string(r->mode == PREDICT_TESTS ? "tests"
-									     : "perphecy"));
+	json_object_set_new(root, "mode",
+			    json_string(r->mode == PREDICT_TESTS ? "tests" : "perphecy"));
 	json_object_set_new(root, "predictor",
 			    json_pack("{s:b, s:b, s:I, s:I, s:I}", "trained", !r->no_predictor,
 				      "trivial", r->trivial, "tuples", (json_int_t)r->train_tuples,

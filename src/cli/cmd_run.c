@@ -12,8 +12,8 @@
 #include "util/common.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *select;
-	bool dynamic, quiet;
+	const char *config, *state_dir, *bench, *select, *dynamic;
+	bool quiet;
 } o;
 
 /* clang-format off */
@@ -24,29 +24,35 @@ static const struct option run_options[] = {
 					     ".revperf/ at the root)", &o.state_dir, NULL },
 	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
 	  NULL },
-	{ OPT_FLAG, 0, "dynamic", NULL, "collect dynamic data: each benchmark once under "
-					"valgrind's callgrind, calls and instructions per function "
-					"stored for the predictor", &o.dynamic, NULL },
+	{ OPT_OPTARG, 0, "dynamic", "SOURCE", "collect dynamic data for the predictor, each "
+					      "benchmark once: callgrind (calls and instructions "
+					      "per function, under valgrind), cct (calls and self "
+					      "time from the CCT runtime, in the profile-command "
+					      "build) or auto (a bare --dynamic: callgrind when "
+					      "valgrind is installed, else cct)", &o.dynamic, "auto" },
 	{ OPT_OPTARG, 0, "select", "MODE", "only the benchmarks the commit needs: perphecy (the "
 					   "trained predictor; a bare --select) or tests (PeASS: "
-					   "a function they reached changed)", &o.select, "perphecy" },
+					   "a function they reached changed, or their call trace "
+					   "differs)", &o.select, "perphecy" },
 	{ OPT_FLAG, 'q', "quiet", NULL, "no progress line per benchmark on stderr", &o.quiet, NULL },
 	OPT_END_MARKER,
 };
 static const char *const run_usage[] = {
-	"run [options] [--dynamic] [--select[=MODE]] [REV]",
+	"run [options] [--dynamic[=SOURCE]] [--select[=MODE]] [REV]",
 	NULL,
 };
 const struct command_help run_help = {
 	"run",
 	run_usage,
 	"Builds REV (default HEAD) and runs each configured benchmark once in its worktree.\n"
-	"With --dynamic, each runs under valgrind's callgrind and its calls and instructions\n"
-	"per function are stored as the commit's dynamic data, which revperf predict and\n"
-	"revperf train use (docs/prediction.md); without it, the run's status, wall and CPU\n"
-	"time are shown and nothing is stored (a smoke test of the benchmarks).\n"
+	"With --dynamic, each runs under valgrind's callgrind (or, without valgrind, with the\n"
+	"CCT runtime in the [build] profile-command build) and its calls and instructions\n"
+	"(or self time) per function are stored as the commit's dynamic data, which revperf\n"
+	"predict and revperf train use (docs/prediction.md); without it, the run's status,\n"
+	"wall and CPU time are shown and nothing is stored (a smoke test of the benchmarks).\n"
 	"Exit status: 0 every benchmark ran, 2 usage or input error (a commit that does not\n"
-	"build, a benchmark that fails, valgrind missing), 3 internal failure.",
+	"build, a benchmark that fails, neither valgrind nor a profile-command), 3 internal\n"
+	"failure.",
 	run_options,
 };
 /* clang-format on */
@@ -88,17 +94,27 @@ out:
 	return ret;
 }
 
+/* profile_build: the instrumented build for the CCT runtime; NULL: under callgrind. */
 static int run_dynamic(struct predict_session *s, const struct revision *rev,
-		       const struct store_build *build, const struct bench_config *b)
+		       const struct store_build *build, const struct store_build *profile_build,
+		       const struct bench_config *b)
 {
 	struct predict_dynamic d;
-	int ret = predict_collect_dynamic(&s->ctx, rev, build, b, &d);
+	int ret = profile_build
+		      ? predict_collect_dynamic_cct(&s->ctx, rev, build, profile_build, b, &d)
+		      : predict_collect_dynamic(&s->ctx, rev, build, b, &d);
 	if (ret)
 		return ret;
-	printf("%-24s %zu functions reached, %llu calls, %llu instructions, %.1f s under "
-	       "callgrind; %s\n",
-	       b->name, d.nr_functions, (unsigned long long)d.calls,
-	       (unsigned long long)d.instructions, d.elapsed_s, d.path);
+	if (d.cost_unit == PERPHECY_COST_SELF_NS)
+		printf("%-24s %zu functions reached, %llu calls, %.3f ms self time, %.1f s with "
+		       "the CCT runtime; %s\n",
+		       b->name, d.nr_functions, (unsigned long long)d.calls, (double)d.cost * 1e-6,
+		       d.elapsed_s, d.path);
+	else
+		printf("%-24s %zu functions reached, %llu calls, %llu instructions, %.1f s under "
+		       "callgrind; %s\n",
+		       b->name, d.nr_functions, (unsigned long long)d.calls,
+		       (unsigned long long)d.cost, d.elapsed_s, d.path);
 	free(d.path);
 	return 0;
 }
@@ -108,15 +124,17 @@ int cmd_run(int argc, char **argv)
 	const char *args[1];
 	struct predict_session s;
 	struct revision rev;
-	struct store_build build;
+	struct store_build build, profile_build;
 	struct predict_result pred;
 	enum predict_mode mode = PREDICT_PERPHECY;
+	enum predict_dynamic_source source = PREDICT_DYNAMIC_AUTO;
 	int n, ret = EXIT_USAGE, err, first_err = 0;
 
 	memset(&o, 0, sizeof(o));
 	memset(&s, 0, sizeof(s));
 	memset(&rev, 0, sizeof(rev));
 	memset(&build, 0, sizeof(build));
+	memset(&profile_build, 0, sizeof(profile_build));
 	memset(&pred, 0, sizeof(pred));
 	n = parse_options(argc, argv, &run_help, args, 1);
 	if (n == -2) {
@@ -131,16 +149,19 @@ int cmd_run(int argc, char **argv)
 		usage_error("run", "unknown --select mode '%s': use perphecy or tests", o.select);
 		goto out;
 	}
+	if (o.dynamic && predict_dynamic_source_parse(o.dynamic, &source)) {
+		usage_error("run", "unknown --dynamic source '%s': use callgrind, cct or auto",
+			    o.dynamic);
+		goto out;
+	}
 	if ((err = predict_session_open(&s, o.config, o.state_dir, o.bench)) ||
 	    (err = repo_resolve(s.repo, n ? args[0] : "HEAD", &rev))) {
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	if (o.dynamic && !predict_have_valgrind()) {
-		error(
-		    "revperf run --dynamic needs valgrind (callgrind counts each function's calls "
-		    "and instructions) and it is not on PATH; install it, e.g. apt-get install "
-		    "valgrind");
+	/* Said before anything is built. */
+	if (o.dynamic && (err = predict_dynamic_choose(&s.cfg, source, &source))) {
+		ret = rp_err_exit_code(err);
 		goto out;
 	}
 	s.ctx.quiet = o.quiet;
@@ -161,9 +182,20 @@ int cmd_run(int argc, char **argv)
 			fprintf(stderr, "revperf: --select=%s: %zu of %zu benchmarks needed\n",
 				o.select, pred.nr_run, pred.nr_benches);
 	}
+	/* The CCT runtime runs the benchmarks in the instrumented build, as compare's
+	 * profile = cct does; the data is stored under the normal build. */
+	if (o.dynamic && source == PREDICT_DYNAMIC_CCT && s.cfg.nr_benches &&
+	    (err = build_ensure(s.st, s.repo, &s.sd, &rev, s.cfg.profile_build_command, "cct",
+				&profile_build))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
 	for (size_t i = 0; i < s.cfg.nr_benches && !interrupt_requested(); i++) {
 		const struct bench_config *b = &s.cfg.benches[i];
-		err = o.dynamic ? run_dynamic(&s, &rev, &build, b) : run_plain(&s, &build, b);
+		err = o.dynamic
+			  ? run_dynamic(&s, &rev, &build,
+					source == PREDICT_DYNAMIC_CCT ? &profile_build : NULL, b)
+			  : run_plain(&s, &build, b);
 		if (err == RP_EINTERRUPT || err == RP_EINTERNAL) {
 			ret = rp_err_exit_code(err);
 			goto out;
@@ -179,6 +211,7 @@ int cmd_run(int argc, char **argv)
 out:
 	fflush(stdout);
 	predict_result_release(&pred);
+	store_build_release(&profile_build);
 	store_build_release(&build);
 	revision_release(&rev);
 	predict_session_close(&s);

@@ -9,6 +9,7 @@
 #include "binary/symbolize.h"
 #include "collect/cct_run.h"
 #include "core/fsutil.h"
+#include "core/predict.h"
 #include "profile/profile_load.h"
 #include "report/cct_report.h"
 #include "util/common.h"
@@ -263,6 +264,15 @@ int compare_profile_cct(const struct compare_request *req, const struct bench_co
 			goto out;
 		}
 		a->runs[side] = nr[side];
+		/* The predictor's dynamic data of the (normal) build of a revision, unless stored
+		 * already (callgrind data, an earlier compare): one run's calls and self time per
+		 * function. */
+		if (req->a.sha &&
+		    predict_dynamic_save_cct(req->st, side ? req->b.build_id : req->a.build_id,
+					     benchmark_id, &runs[side][0], src.calls_only, a->dir,
+					     true) < 0)
+			warning("the dynamic data of side %c was not stored for the predictor",
+				side ? 'B' : 'A');
 	}
 	/* The noise floor: how far two runs of the same target build already differ. */
 	if (nr[1] >= 2) {

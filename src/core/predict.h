@@ -4,14 +4,16 @@
 /*
  * Which benchmarks does a commit need (METHODS.md sections 7 and 8, docs/prediction.md)?
  * The integration of the Perphecy analysis (analysis/perphecy.h) with the project:
- * - dynamic data: one run of a benchmark under callgrind per (commit, benchmark), its calls
- *   and instructions per function stored (`revperf run --dynamic`);
+ * - dynamic data: one run of a benchmark per (commit, benchmark), its calls and
+ *   instructions per function from callgrind, or calls and self time from the CCT
+ *   runtime, stored (`revperf run --dynamic`; predict_dynamic.c);
  * - i, the closest first-parent ancestor of a commit u with dynamic data of b, and the
  *   static data of (i, u): the binary diff of the program b runs, built at i and at u;
  * - training tuples (u, i, b) labelled by stored verdicts, Algorithm 1, predictors stored
  *   with their tuples (`revperf train`);
  * - predictions for a commit (`revperf predict`, `--select`): Perphecy's predictor, or
- *   PeASS's rule (section 8): run b when a function it reached at i changed.
+ *   PeASS's rules (section 8): run b when a function it reached at i changed or its call
+ *   trace at u differs; in both, a path the user marks (select-paths) always selects.
  * Not thread-safe; one context per thread.
  */
 #include "analysis/perphecy.h"
@@ -78,12 +80,33 @@ int predict_bench_binary(const struct bench_config *b, const char *worktree, str
 /* True when valgrind is on PATH. */
 bool predict_have_valgrind(void);
 
+/* Where dynamic data comes from (`revperf run --dynamic[=SOURCE]`). */
+enum predict_dynamic_source {
+	PREDICT_DYNAMIC_AUTO = 0,  /* callgrind when valgrind is on PATH, else cct */
+	PREDICT_DYNAMIC_CALLGRIND, /* calls and instructions under valgrind's callgrind */
+	PREDICT_DYNAMIC_CCT,	   /* calls and self time from the CCT runtime */
+};
+
+/* "auto", "callgrind" or "cct" to a source; returns 0, or -1 (no message). */
+int predict_dynamic_source_parse(const char *s, enum predict_dynamic_source *out);
+
+/*
+ * The source to use for `want`: itself, or for AUTO callgrind when valgrind is on PATH,
+ * else cct when cfg has a [build] profile-command. Returns 0 (sets *out), or RP_EINPUT
+ * after an error saying what to install or configure: valgrind missing for callgrind, no
+ * profile-command for cct, neither for AUTO.
+ */
+int predict_dynamic_choose(const struct config *cfg, enum predict_dynamic_source want,
+			   enum predict_dynamic_source *out);
+
 /* What one dynamic-data run did. */
 struct predict_dynamic {
-	size_t nr_functions;   /* reached functions stored */
-	uint64_t instructions; /* their exclusive instructions, summed */
-	uint64_t calls;	       /* their calls, summed */
-	char *path;	       /* directory of the callgrind files (caller frees) */
+	const char *source;	      /* "callgrind" or "cct" (static) */
+	enum perphecy_cost cost_unit; /* instructions (callgrind) or self ns (cct) */
+	size_t nr_functions;	      /* reached functions stored */
+	uint64_t cost;		      /* their exclusive cost, summed */
+	uint64_t calls;		      /* their calls, summed */
+	char *path;		      /* directory of the profile files (caller frees) */
 	double elapsed_s;
 };
 
@@ -97,6 +120,44 @@ struct predict_dynamic {
 int predict_collect_dynamic(struct predict_ctx *ctx, const struct revision *rev,
 			    const struct store_build *build, const struct bench_config *b,
 			    struct predict_dynamic *out);
+
+/*
+ * The CCT fallback: runs benchmark b once with the CCT runtime (collect/cct_run.h) in
+ * profile_build->worktree (rev built with [build] profile-command, variant "cct") and
+ * stores, per function, its calls and exclusive time in ns summed over all its contexts
+ * as the dynamic data of (build, b) — the normal build of rev, which the predictor looks
+ * up — with source "cct" and cost "self_ns", replacing earlier data. Only instrumented
+ * functions are seen (not libc's). Files (the *.cct profiles, run.log) under
+ * sd->root/dynamic/<sha12>/<bench>/. Returns as predict_collect_dynamic(); RP_EINPUT also
+ * when no readable profile was written or no instrumented function ran.
+ */
+int predict_collect_dynamic_cct(struct predict_ctx *ctx, const struct revision *rev,
+				const struct store_build *build,
+				const struct store_build *profile_build,
+				const struct bench_config *b, struct predict_dynamic *out);
+
+/*
+ * Adds every function of a calling context tree to `out` (perphecy_profile_init() done by
+ * the caller): calls and exclusive weight of all its nodes, summed per name (the
+ * exclusive weight is ns for the CCT runtime's trees; with calls_only, the tree is
+ * weighted by calls and the cost added is 0). "[thread K]" nodes are skipped. Returns 0
+ * or RP_EINPUT from perphecy_profile_add().
+ */
+struct cct;
+int predict_profile_from_cct(const struct cct *tree, bool calls_only, struct perphecy_profile *out);
+
+/*
+ * Stores the functions of `tree` (a CCT runtime profile, e.g. the merged profiled runs of
+ * compare's `profile = cct`; predict_profile_from_cct()) as the dynamic data of
+ * (build_id, benchmark_id), source "cct", cost "self_ns", path recorded (may be NULL).
+ * build_id must be the normal build of the commit (the configured build command, variant
+ * ''), not the instrumented one. With keep_existing, data already stored for that pair
+ * is kept. Returns 0 (stored), 1 (nothing stored: data was there, or no function in the
+ * tree), RP_EINPUT, RP_EINTERNAL.
+ */
+int predict_dynamic_save_cct(struct store *st, int64_t build_id, int64_t benchmark_id,
+			     const struct cct *tree, bool calls_only, const char *path,
+			     bool keep_existing);
 
 /*
  * The static data of (i, u) for one program: the binary diff of bin_i and bin_u
@@ -123,6 +184,14 @@ struct predict_ancestor {
 int predict_find_ancestor(struct predict_ctx *ctx, const char *sha_u, const struct bench_config *b,
 			  struct predict_ancestor *out);
 
+/*
+ * The dynamic data of b at commit sha itself (its build with the configured build
+ * command), as predict_find_ancestor() describes it (depth 0). Returns 0 (found), 1
+ * (none), RP_EINTERNAL.
+ */
+int predict_dynamic_at(struct predict_ctx *ctx, const char *sha, const struct bench_config *b,
+		       struct predict_ancestor *out);
+
 /* The first parent of sha (41 bytes); returns 0, 1 for a root commit, or RP_EINPUT. */
 int predict_first_parent(struct predict_ctx *ctx, const char *sha, char parent[41]);
 
@@ -130,13 +199,25 @@ int predict_first_parent(struct predict_ctx *ctx, const char *sha, char parent[4
 
 enum predict_mode {
 	PREDICT_PERPHECY = 0, /* the trained predictor (METHODS.md section 7) */
-	PREDICT_TESTS,	      /* PeASS (section 8): a function reached at i changed */
+	PREDICT_TESTS,	      /* PeASS (section 8): a function reached at i changed, or the
+				 call trace at u differs */
 };
 
 enum predict_scope {
 	PREDICT_SCOPE_COMMON = 0, /* the common predictor for every benchmark */
 	PREDICT_SCOPE_BENCH,	  /* the benchmark's own, else the common one */
 };
+
+/* PeASS's trace rule: b's call trace at u (its dynamic data there) against the one at i. */
+enum predict_trace {
+	PREDICT_TRACE_NOT_COMPARED = 0, /* no dynamic data of b at u, or not needed */
+	PREDICT_TRACE_SAME,		/* the same functions, each with the same calls */
+	PREDICT_TRACE_DIFFERS,		/* a function reached at one only, or with other calls */
+	PREDICT_TRACE_OTHER_SOURCE,	/* not comparable: one is callgrind's, the other cct's */
+};
+
+/* "not-compared", "same", "differs", "other-source" */
+const char *predict_trace_name(enum predict_trace t);
 
 /* Why a benchmark is run or skipped. */
 enum predict_reason {
@@ -146,9 +227,12 @@ enum predict_reason {
 	PREDICT_NO_DATA,	 /* run: no ancestor has dynamic data of it */
 	PREDICT_REACHED_CHANGED, /* run (tests): a function it reached changed */
 	PREDICT_NOT_REACHED,	 /* skip (tests): nothing it reached changed */
+	PREDICT_TRACE_CHANGED,	 /* run (tests): its call trace at u differs from the one at i */
+	PREDICT_MARKED_PATH,	 /* run: the commit touches one of its select-paths */
 };
 
-/* "fired", "dismissed", "no-predictor", "no-dynamic-data", "reached-changed", "not-reached" */
+/* "fired", "dismissed", "no-predictor", "no-dynamic-data", "reached-changed", "not-reached",
+ * "trace-changed", "marked-path" */
 const char *predict_reason_name(enum predict_reason r);
 
 struct predict_bench {
@@ -160,8 +244,14 @@ struct predict_bench {
 	struct perphecy_values values;
 	char *indicator;   /* PREDICT_FIRED: the indicator that fired, e.g. "Del Func >= 2" */
 	const char *scope; /* the predictor used: "common" or the benchmark's name; NULL */
-	char *function;	   /* PREDICT_REACHED_CHANGED: the first changed function it reached */
+	char *function;	   /* PREDICT_REACHED_CHANGED: the hottest changed function it reached;
+			      PREDICT_TRACE_CHANGED: the first function (by name) whose calls differ */
 	size_t nr_reached_changed;
+	enum predict_trace trace; /* tests: the call traces at i and u compared */
+	/* PREDICT_TRACE_CHANGED: the function's calls at i and at u (0: not reached there) */
+	uint64_t calls_i, calls_u;
+	char *path; /* PREDICT_MARKED_PATH: the path the commit touches ... */
+	char *glob; /* ... and the select-paths glob it matches */
 };
 
 struct predict_result {
@@ -179,8 +269,12 @@ struct predict_result {
 /*
  * Predicts, for commit u built as build_u (the configured build command), which of the
  * configured benchmarks it needs. Perphecy mode applies the stored predictors (scope);
- * with none, every benchmark runs (PREDICT_NO_PREDICTOR). A benchmark without an ancestor
- * with dynamic data always runs. Fills *out (release with predict_result_release()).
+ * with none, every benchmark runs (PREDICT_NO_PREDICTOR). Tests mode applies PeASS's rules
+ * (METHODS.md section 8): a function reached at i modified or deleted, else, when b has
+ * dynamic data at u too, a call trace that differs. In both modes a benchmark without an
+ * ancestor with dynamic data always runs, and so does one whose select-paths match a path
+ * that differs between the trees of i and u (checked first: i is not built then). Fills
+ * *out (release with predict_result_release()).
  * Returns 0, RP_EINPUT (an ancestor does not build, a binary is missing or not ELF, a
  * stored predictor is corrupt), RP_EINTERNAL.
  */

@@ -44,6 +44,16 @@ svg=$(json_get compare.json "$a['flame_graph']")
 python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$svg" ||
 	fail "the flame graph is not well-formed XML"
 
+# The profiled runs became the predictor's dynamic data of both (normal) builds: calls and
+# self time per function; helper_new only at v2.
+q() { sqlite3 .revperf/revperf.db "$1"; }
+[ "$(q "select count(*) from dynamic_profiles where source = 'cct' and cost = 'self_ns'
+	and build_id in (select b.id from builds b where b.variant = '')")" = 2 ] ||
+	fail "no cct dynamic data for both builds: $(q 'select * from dynamic_profiles')"
+[ "$(q "select count(*) from dynamic_functions f join dynamic_profiles p on p.id =
+	f.profile_id where f.name = 'helper_new' and f.calls > 0")" = 1 ] ||
+	fail "helper_new is not in the dynamic data of v2 alone"
+
 # The timing runs used the plain build, the profiled runs the instrumented one.
 for w in .revperf/worktrees/*; do
 	case "$w" in

@@ -1,7 +1,8 @@
 # The predictor's commands on bad input and thin data: no training data, a training set
 # without hits (the trivial predictor, with a warning), a commit that does not build,
-# valgrind missing, a benchmark whose program cannot be told, bad options. Errors are one
-# clear line (a failed build also shows its log's last lines) and exit 2.
+# neither valgrind nor a profile-command, a benchmark whose program cannot be told, bad
+# options. Errors are one clear line (a failed build also shows its log's last lines) and
+# exit 2.
 . "$SRCDIR/tests/cli/lib/common.bash"
 
 "$SRCDIR/examples/make-history.sh" "$TEST_TMP/kv" >/dev/null || fail "make-history.sh"
@@ -49,9 +50,9 @@ expect_exit 0 "$REVPERF" predict neutral -f json
 [ "$(json_get out.txt "d['run']")" = "['small']" ] || fail "not run"
 expect_grep 'no predictor was trained yet' err.txt
 
-# valgrind missing: said before anything is built.
+# valgrind missing and no profile-command (the CCT fallback): said before anything is built.
 expect_exit 2 env PATH=/nonexistent "$REVPERF" run --dynamic baseline
-expect_grep 'needs valgrind' err.txt
+expect_grep 'needs valgrind .*profile-command' err.txt
 expect_one_line err.txt
 
 # Dynamic data at baseline; the neutral commit (same machine code) is equal: a training

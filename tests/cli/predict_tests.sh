@@ -1,7 +1,9 @@
 # PeASS test selection (METHODS.md section 8): a test suite (`tests` lists the tests,
 # `test-command` runs one) is measured test by test, "suite/test"; --select=tests keeps
 # the tests that reached, at the last ancestor with dynamic data, a function the commit
-# modified or deleted, and the tests without data yet. Real builds, real callgrind runs.
+# modified or deleted, the tests without data yet, the tests whose call trace at the
+# commit (when its data is stored) differs, and, in both modes, the tests whose
+# select-paths the commit touches. Real builds, real callgrind runs.
 . "$SRCDIR/tests/cli/lib/common.bash"
 
 mkdir proj && cd proj
@@ -92,6 +94,77 @@ expect_exit 0 "$REVPERF" predict --tests len -f json
 # math.mul's closest data is now at mul (collected above), the others' at base.
 [ "$(json_get out.txt "d['benchmarks'][1]['ancestor']['depth']")" = 1 ] || fail "mul depth"
 [ "$(json_get out.txt "d['benchmarks'][0]['ancestor']['depth']")" = 2 ] || fail "add depth"
+
+# PeASS's trace rule: a test whose branch depends on a data file. The commit that changes
+# only the file changes no function, so without data at the commit nothing runs; once
+# its dynamic data at the commit is stored, its call trace differs from the ancestor's.
+mkdir -p data && echo a >data/mode.txt
+python3 - <<'PY'
+src = open("tests.c").read()
+src = src.replace("/* TESTS */", """__attribute__((noinline)) long mode_a(long x) { return x + 1; }
+__attribute__((noinline)) long mode_b(long x) { return x * 3; }
+static long t_mode(void) {
+	char m = 'a'; FILE *f = fopen("data/mode.txt", "r");
+	if (f) { m = (char)fgetc(f); fclose(f); }
+	long s = 0; for (int i = 0; i < 500; i++) s = m == 'a' ? mode_a(s) : mode_b(s);
+	return s;
+}
+/* TESTS */""")
+src = src.replace("\t/* ENTRIES */", "\t{ \"io.mode\", t_mode },\n\t/* ENTRIES */")
+open("tests.c", "w").write(src)
+PY
+git add data && git commit -qam 'test mode' && git tag mode
+expect_exit 0 "$REVPERF" run --dynamic -q mode
+echo b >data/mode.txt
+git commit -qam 'mode b (data only)' && git tag modeb
+expect_exit 0 "$REVPERF" predict --tests modeb -f json
+[ "$(json_get out.txt "d['run']")" = "[]" ] || fail "data-only commit without data: $(cat out.txt)"
+[ "$(json_get out.txt "set(b['trace'] for b in d['benchmarks'])")" = "{'not-compared'}" ] ||
+	fail "traces compared without data at the commit"
+expect_exit 0 "$REVPERF" run --dynamic -q modeb
+expect_exit 0 "$REVPERF" predict --tests modeb -f json
+[ "$(json_get out.txt "d['run']")" = "['unit/io.mode']" ] || fail "trace rule: $(cat out.txt)"
+[ "$(json_get out.txt "[(b['reason'], b['function'], b['calls']) for b in d['benchmarks'] if b['run']]")" = \
+	"[('trace-changed', 'mode_a', {'ancestor': 500, 'commit': 0})]" ] || fail "trace-changed: $(cat out.txt)"
+# The other tests read no data: the same trace, not run.
+[ "$(json_get out.txt "[b['trace'] for b in d['benchmarks'] if not b['run']]")" = \
+	"['same', 'same', 'same', 'same']" ] || fail "other traces: $(cat out.txt)"
+expect_exit 0 "$REVPERF" predict --tests modeb
+expect_grep '^  unit/io.mode +call trace changed at mode_a \(500 calls at the ancestor, 0 here\)' out.txt
+expect_grep '^  unit/math.add +reached no changed function, same call trace' out.txt
+expect_exit 0 "$REVPERF" compare --select=tests mode modeb -f json
+[ "$(json_get out.txt "[b['name'] for b in d['benchmarks']]")" = "['unit/io.mode']" ] ||
+	fail "compare --select=tests: $(cat out.txt)"
+
+# Paths the user marks always select (select-paths, relative to the root), in both modes.
+mkdir -p conf notes && echo 'n = 1' >conf/params.ini && echo hello >notes/todo.txt
+git add conf notes && git commit -qm 'conf and notes' && git tag files
+expect_exit 0 "$REVPERF" run --dynamic -q files
+sed -i 's|^tests = .*|&\nselect-paths = conf/*.ini, assets/|' revperf.ini
+echo 'n = 2' >conf/params.ini && git commit -qm 'params' conf/params.ini && git tag params
+echo bye >notes/todo.txt && git commit -qm 'notes' notes/todo.txt && git tag notes
+expect_exit 0 "$REVPERF" predict --tests params -f json
+[ "$(json_get out.txt "len(d['run'])")" = 5 ] || fail "marked path: $(cat out.txt)"
+[ "$(json_get out.txt "set((b['reason'], b['path'], b['glob']) for b in d['benchmarks'])")" = \
+	"{('marked-path', 'conf/params.ini', 'conf/*.ini')}" ] || fail "marked-path reason: $(cat out.txt)"
+expect_exit 0 "$REVPERF" predict params
+expect_grep '^  unit/str.rev +touches marked path conf/params.ini \(select-paths conf/\*.ini\)' out.txt
+expect_exit 0 "$REVPERF" predict params -f json
+[ "$(json_get out.txt "set(b['reason'] for b in d['benchmarks'])")" = "{'marked-path'}" ] ||
+	fail "marked path, perphecy mode: $(cat out.txt)"
+# The diff is of i and u: notes's i is files (params has no data), so params's change
+# selects notes too; once params has data, notes's own change (notes/ is not marked) does not.
+expect_exit 0 "$REVPERF" predict --tests notes -f json
+[ "$(json_get out.txt "set((b['reason'], b['path'], b['ancestor']['depth']) for b in d['benchmarks'])")" = \
+	"{('marked-path', 'conf/params.ini', 2)}" ] || fail "i..u diff: $(cat out.txt)"
+expect_exit 0 "$REVPERF" run --dynamic -q params
+expect_exit 0 "$REVPERF" predict --tests notes -f json
+[ "$(json_get out.txt "d['run']")" = "[]" ] || fail "unmarked path selected: $(cat out.txt)"
+[ "$(json_get out.txt "set(b['ancestor']['depth'] for b in d['benchmarks'])")" = "{1}" ] ||
+	fail "notes depth"
+expect_exit 0 "$REVPERF" predict notes -f json
+[ "$(json_get out.txt "set(b['reason'] for b in d['benchmarks'])")" = "{'no-predictor'}" ] ||
+	fail "unmarked path, perphecy mode: $(cat out.txt)"
 
 # A suite whose list fails, or lists nothing, is an input error naming it.
 sed -i 's|^tests = .*|tests = ./build/tests --list \&\& false|' revperf.ini

@@ -2,7 +2,8 @@
  * Unit tests of the predictor's integration (core/predict.h, core/store_dynamic.h): the
  * store's dynamic data, labelled verdicts and predictors; the static data of two real
  * builds and its cache; the binary a benchmark runs; test suites expanded into tests;
- * dynamic data collected under callgrind from a program whose call counts are known.
+ * dynamic data collected under callgrind from a program whose call counts are known, and
+ * from a calling context tree (the CCT runtime's self time); select-paths globs.
  * The analysis itself is tested in test_perphecy.c; the history end to end in
  * tests/cli/predict_history.sh.
  */
@@ -20,6 +21,7 @@
 #include "core/config.h"
 #include "core/predict.h"
 #include "core/store_dynamic.h"
+#include "profile/cct.h"
 #include "util/common.h"
 
 #include "bindiff_fixture.h"
@@ -602,7 +604,8 @@ static void test_collect_dynamic(void **state)
 		    predict_collect_dynamic(&ctx, &rev, &build, &cfg->benches[k], &out), 0);
 		free(capture_end());
 		assert_true(out.nr_functions >= 4);
-		assert_true(out.instructions > 1000);
+		assert_true(out.cost > 1000);
+		assert_string_equal(out.source, "callgrind");
 		free(out.path);
 		assert_int_equal(
 		    store_benchmark(st, cfg->benches[k].name, cfg->benches[k].command, &bench), 0);
@@ -633,6 +636,149 @@ static void test_collect_dynamic(void **state)
 	fx_release(&fx);
 }
 
+/* ---- dynamic data from a calling context tree (the CCT runtime) ---- */
+
+/* A node under parent with calls and exclusive ns. */
+static uint32_t tree_node(struct cct *t, uint32_t parent, const char *name, uint32_t site,
+			  double calls, double excl)
+{
+	uint32_t k = cct_child(t, parent, cct_intern(t, name), site);
+	assert_true(k != CCT_NONE);
+	t->nodes[k].calls = calls;
+	t->nodes[k].excl = excl;
+	return k;
+}
+
+static void test_dynamic_from_cct(void **state)
+{
+	struct fixture fx;
+	struct store *st;
+	struct cct t;
+	struct store_dynamic d;
+	struct perphecy_profile p;
+	int64_t build, bench;
+	uint32_t m, a;
+	(void)state;
+
+	fx_init(&fx);
+	st = open_store(&fx);
+	build = add_build(st, sha_of('d'), "make");
+	assert_int_equal(store_benchmark(st, "b", "./prog", &bench), 0);
+	/* main calls work from two sites; work calls leaf in both contexts. */
+	cct_init(&t);
+	m = tree_node(&t, CCT_ROOT, "main", 0, 1, 100);
+	a = tree_node(&t, m, "work", 0, 10, 1000);
+	tree_node(&t, a, "leaf", 0, 30, 300);
+	a = tree_node(&t, m, "work", 1, 5, 500.4);
+	tree_node(&t, a, "leaf", 0, 12, 120);
+	tree_node(&t, m, "idle", 0, 0, 0); /* not reached: dropped */
+	cct_compute_inclusive(&t);
+
+	assert_int_equal(predict_dynamic_save_cct(st, build, bench, &t, false, "/p", true), 0);
+	assert_int_equal(store_dynamic_find(st, build, bench, &d), 0);
+	assert_string_equal(d.source, "cct");
+	assert_string_equal(d.cost, "self_ns");
+	assert_string_equal(d.path, "/p");
+	assert_int_equal(store_dynamic_load(st, &d, "b", &p), 0);
+	assert_int_equal(p.nr, 3);
+	assert_int_equal(p.cost_unit, PERPHECY_COST_SELF_NS);
+	/* Summed over the contexts: calls and self time per function. */
+	assert_int_equal(perphecy_profile_find(&p, "work")->calls, 15);
+	assert_int_equal(perphecy_profile_find(&p, "work")->cost, 1500);
+	assert_int_equal(perphecy_profile_find(&p, "leaf")->calls, 42);
+	assert_int_equal(perphecy_profile_find(&p, "leaf")->cost, 420);
+	assert_null(perphecy_profile_find(&p, "idle"));
+	perphecy_profile_release(&p);
+
+	/* Kept when data is there; replaced without keep_existing; calls only: cost 0. */
+	t.nodes[m].calls = 2;
+	assert_int_equal(predict_dynamic_save_cct(st, build, bench, &t, false, NULL, true), 1);
+	assert_int_equal(store_dynamic_load(st, &d, "b", &p), 0);
+	assert_int_equal(perphecy_profile_find(&p, "main")->calls, 1);
+	perphecy_profile_release(&p);
+	store_dynamic_release(&d);
+	assert_int_equal(predict_dynamic_save_cct(st, build, bench, &t, true, NULL, false), 0);
+	assert_int_equal(store_dynamic_find(st, build, bench, &d), 0);
+	assert_int_equal(store_dynamic_load(st, &d, "b", &p), 0);
+	assert_int_equal(perphecy_profile_find(&p, "main")->calls, 2);
+	assert_int_equal(perphecy_profile_find(&p, "work")->cost, 0);
+	perphecy_profile_release(&p);
+	store_dynamic_release(&d);
+	cct_release(&t);
+
+	/* A tree without any function stores nothing. */
+	cct_init(&t);
+	assert_int_equal(predict_dynamic_save_cct(st, add_build(st, sha_of('e'), "make"), bench, &t,
+						  false, NULL, false),
+			 1);
+	cct_release(&t);
+	store_close(st);
+	fx_release(&fx);
+}
+
+/* ---- select-paths ---- */
+
+static void test_select_paths(void **state)
+{
+	struct fixture fx;
+	struct config *cfg;
+	const struct bench_config *b;
+	char *msg;
+	const struct {
+		const char *path, *want; /* the glob that matches, NULL: none */
+	} cases[] = {
+	    {"data/input.txt", "data/*"},
+	    {"data/sub/deep.bin", "data/*"},
+	    {"config/a.ini", "config/*.ini"},
+	    {"config/a.conf", NULL},
+	    {"src/main.c", NULL},
+	    {"assets/logo.png", "assets"},
+	    {"assets", "assets"},
+	    {"assetsX/a", NULL},
+	    {"xdata/a", NULL},
+	};
+	(void)state;
+
+	fx_init(&fx);
+	cfg = read_config(&fx, "[defaults]\nselect-paths = data/*, config/*.ini , assets/\n"
+			       "[benchmark \"b\"]\ncommand = ./prog\n"
+			       "[benchmark \"c\"]\ncommand = ./prog\nselect-paths = other\n");
+	assert_int_equal(config_finish(cfg), 0);
+	b = config_bench(cfg, "b");
+	assert_int_equal(b->nr_select_paths, 3);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *got = bench_select_path_match(b, cases[i].path);
+		if (!cases[i].want ? got != NULL : !got || strcmp(got, cases[i].want))
+			fail_msg("%s: matched %s, expected %s", cases[i].path,
+				 got ? got : "nothing", cases[i].want ? cases[i].want : "nothing");
+	}
+	/* A benchmark's own list replaces the defaults'. */
+	b = config_bench(cfg, "c");
+	assert_int_equal(b->nr_select_paths, 1);
+	assert_null(bench_select_path_match(b, "data/x"));
+	assert_string_equal(bench_select_path_match(b, "other/x"), "other");
+	free_config(cfg);
+
+	/* Bad values name the file, line and key. */
+	for (int k = 0; k < 3; k++) {
+		static const char *const bad[] = {"data/*, , x", "/etc/*", ","};
+		struct strbuf ini = STRBUF_INIT;
+		cfg = xcalloc(1, sizeof(*cfg));
+		config_init(cfg);
+		strbuf_addf(&ini, "[benchmark \"b\"]\ncommand = ./p\nselect-paths = %s\n", bad[k]);
+		fx_write(&fx, "revperf.ini", ini.buf);
+		capture_begin();
+		assert_int_equal(config_read(cfg, fx_path(&fx, "revperf.ini")), RP_EINPUT);
+		msg = capture_end();
+		assert_contains(msg, "revperf.ini:3");
+		assert_contains(msg, "select-paths");
+		free(msg);
+		free_config(cfg);
+		strbuf_release(&ini);
+	}
+	fx_release(&fx);
+}
+
 int main(void)
 {
 	char self_exe[4096];
@@ -655,7 +801,8 @@ int main(void)
 	    cmocka_unit_test(test_dynamic_roundtrip),  cmocka_unit_test(test_labelled_verdicts),
 	    cmocka_unit_test(test_predictors_replace), cmocka_unit_test(test_static_and_cache),
 	    cmocka_unit_test(test_bench_binary),       cmocka_unit_test(test_suite_expand),
-	    cmocka_unit_test(test_collect_dynamic),
+	    cmocka_unit_test(test_collect_dynamic),    cmocka_unit_test(test_dynamic_from_cct),
+	    cmocka_unit_test(test_select_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
