@@ -684,7 +684,7 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 	}
 	name = bench_section_name(section);
 	if (!name) {
-		error("%s: unknown section [%s]; expected [build], [defaults] or "
+		error("%s: unknown section [%s]; expected [build], [defaults], [report] or "
 		      "[benchmark \"NAME\"]",
 		      origin, section);
 		return RP_EINPUT;
