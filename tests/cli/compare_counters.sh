@@ -49,4 +49,10 @@ expect_grep '^  counters \(sampled runs: 3 \+ 3\):$' out.txt
 "$REVPERF" compare -q --tolerance 50% -f markdown v1 v2 >out.txt 2>err.txt || code=$?
 expect_grep '^<details><summary>Counters: serve</summary>$' out.txt
 expect_exit 2 "$REVPERF" chart --bench serve --baseline v1 --target HEAD~5
+# The HTML report shows the charts on v2's page, copied next to it.
+expect_exit 0 "$REVPERF" report --out site -q
+page=site/commits/$(git rev-parse v2).html
+expect_grep 'Control charts of the sampled counters' "$page"
+chart=$(grep -o '[^"]*cpu_user\.svg' "$page" | head -1)
+[ -n "$chart" ] && [ -s "site/commits/$chart" ] || fail "cpu_user chart not copied: '$chart'"
 echo ok
