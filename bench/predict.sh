@@ -4,7 +4,9 @@
 # 20000) in 40 files, every one of them reached by the benchmark (a chain per file that
 # main() walks), with stored dynamic data at the parent commit. The commit modifies 1% of
 # the functions, adds 20, deletes 20 and renames 10 (as bench/bindiff.sh). A predictor is
-# trained first (one comparison), so that predict applies it.
+# trained first (one comparison, up to 30 runs so that its verdict is decided on a noisy
+# machine: with 3..5 runs it could stay undecided and leave nothing to train on), so that
+# predict applies it.
 # Measures REPS runs (default 10) of each, with /usr/bin/time:
 #   warm: `revperf predict HEAD` (the binary diff of (i, u) cached by an earlier predict);
 #   cold: `revperf predict --no-cache HEAD` (the binary diff computed anew).
@@ -81,7 +83,7 @@ command = ./prog
 metrics = maxrss
 primary = maxrss
 tolerance = 20%
-runs = 3..5
+runs = 5..30
 INI
 	printf '*.o\nprog\n.revperf/\n' >.gitignore
 	gen a

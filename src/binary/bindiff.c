@@ -1,12 +1,16 @@
 /*
  * Matching the functions of two builds: by name (same-named locals by compilation unit),
  * then renames by unique identical bodies, iterated so that callers of a renamed function
- * are not counted as modified for calling it by its new name. Sorting and hashing only:
- * O(n log n) in the number of functions.
+ * are not counted as modified for calling it by its new name. Merges of the files' name
+ * orders and hashing only: O(n log n) in the number of functions. bindiff_files() hashes
+ * both files' functions together, in threads, so that a new function can reuse the
+ * decoding of its old namesake (docs/bindiff.md, "Speed").
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "binary/binfile_impl.h"
 #include "binary/bindiff.h"
@@ -54,16 +58,23 @@ static int cmp_hash(const void *a, const void *b)
 
 static void side_init(struct side *s, struct binfile *bf)
 {
-	size_t i, n = bf->nr_funcs ? bf->nr_funcs : 1;
+	size_t i, j, n = bf->nr_funcs ? bf->nr_funcs : 1;
 	s->bf = bf;
 	s->fn = xmallocarray(n, sizeof(*s->fn));
 	s->partner = xmallocarray(n, sizeof(*s->partner));
 	s->renamed = xcalloc(n, sizeof(*s->renamed));
 	for (i = 0; i < bf->nr_funcs; i++) {
-		s->fn[i] = &bf->funcs[i];
+		s->fn[i] = &bf->funcs[bf->by_name[i]];
 		s->partner[i] = -1;
 	}
-	bin_sort(s->fn, bf->nr_funcs, sizeof(*s->fn), cmp_name_cu);
+	/* The file sorted them by name; same-named ones (locals) go by compilation unit. */
+	for (i = 0; i < bf->nr_funcs; i = j) {
+		for (j = i + 1; j < bf->nr_funcs && s->fn[i]->dup_name &&
+				!strcmp(s->fn[j]->name, s->fn[i]->name);
+		     j++)
+			;
+		bin_sort(s->fn + i, j - i, sizeof(*s->fn), cmp_name_cu);
+	}
 }
 
 static void side_release(struct side *s)
@@ -201,90 +212,78 @@ static int rehash_candidates(struct side *o, struct side *n)
 	return 0;
 }
 
-static void add_entry(struct bindiff *d, size_t *alloc, enum bindiff_class cls,
-		      const struct binfunc *fo, const struct binfunc *fn)
+static enum bindiff_class class_of(const struct side *o, const struct side *n, size_t i)
 {
-	struct bindiff_entry *e;
-	ALLOC_GROW(d->entries, d->nr_entries + 1, *alloc);
-	e = &d->entries[d->nr_entries++];
-	memset(e, 0, sizeof(*e));
+	long p = n->partner[i];
+	if (p < 0)
+		return BINDIFF_ADDED;
+	if (n->renamed[i])
+		return BINDIFF_RENAMED;
+	return o->bf->funcs[p].hash == n->bf->funcs[i].hash ? BINDIFF_UNCHANGED : BINDIFF_MODIFIED;
+}
+
+static void entry_init(struct bindiff_entry *e, enum bindiff_class cls, const struct binfunc *fo,
+		       const struct binfunc *fn)
+{
 	e->cls = cls;
 	e->old_fn = fo;
 	e->new_fn = fn;
 	e->change_pct = NAN;
 	if (fo && fn && fo->nr_insns)
 		e->change_pct = ((double)fn->nr_insns - fo->nr_insns) * 100.0 / fo->nr_insns;
-	d->count[cls]++;
 }
 
+/*
+ * The entries, by class and then by (name, cu) of the new function (deleted ones: the
+ * old), and both indices by name, from the sides' name orders: no sorting.
+ */
 static void collect_entries(struct bindiff *d, const struct side *o, const struct side *n)
 {
-	size_t i, alloc = 0;
-	for (i = 0; i < o->bf->nr_funcs; i++) {
-		const struct binfunc *fo = &o->bf->funcs[i], *fn;
-		long p = o->partner[i];
-		if (p < 0) {
-			add_entry(d, &alloc, BINDIFF_DELETED, fo, NULL);
-			continue;
-		}
-		fn = &n->bf->funcs[p];
-		add_entry(d, &alloc,
-			  o->renamed[i]		 ? BINDIFF_RENAMED
-			  : fo->hash == fn->hash ? BINDIFF_UNCHANGED
-						 : BINDIFF_MODIFIED,
-			  fo, fn);
+	size_t no = o->bf->nr_funcs, nn = n->bf->nr_funcs, i, k, pos[BINDIFF_NR_CLASSES];
+	size_t *of_old = xmallocarray(no ? no : 1, sizeof(*of_old));
+	size_t *of_new = xmallocarray(nn ? nn : 1, sizeof(*of_new));
+
+	for (i = 0; i < nn; i++)
+		d->count[class_of(o, n, i)]++;
+	for (i = 0; i < no; i++)
+		d->count[BINDIFF_DELETED] += o->partner[i] < 0;
+	for (k = 0, d->nr_entries = 0; k < BINDIFF_NR_CLASSES; k++) {
+		pos[k] = d->nr_entries;
+		d->nr_entries += d->count[k];
 	}
-	for (i = 0; i < n->bf->nr_funcs; i++)
-		if (n->partner[i] < 0)
-			add_entry(d, &alloc, BINDIFF_ADDED, NULL, &n->bf->funcs[i]);
+	d->entries = xcalloc(d->nr_entries ? d->nr_entries : 1, sizeof(*d->entries));
+	for (k = 0; k < nn; k++) {
+		const struct binfunc *fn = n->fn[k];
+		size_t j = idx(n, fn);
+		long p = n->partner[j];
+		enum bindiff_class cls = class_of(o, n, j);
+		of_new[j] = pos[cls]++;
+		if (p >= 0)
+			of_old[p] = of_new[j];
+		entry_init(&d->entries[of_new[j]], cls, p >= 0 ? &o->bf->funcs[p] : NULL, fn);
+	}
+	for (k = 0; k < no; k++) {
+		size_t j = idx(o, o->fn[k]);
+		if (o->partner[j] >= 0)
+			continue;
+		of_old[j] = pos[BINDIFF_DELETED]++;
+		entry_init(&d->entries[of_old[j]], BINDIFF_DELETED, o->fn[k], NULL);
+	}
+	d->by_old = xmallocarray(no ? no : 1, sizeof(*d->by_old));
+	d->by_new = xmallocarray(nn ? nn : 1, sizeof(*d->by_new));
+	for (k = 0; k < no; k++)
+		d->by_old[k] = of_old[idx(o, o->fn[k])];
+	for (k = 0; k < nn; k++)
+		d->by_new[k] = of_new[idx(n, n->fn[k])];
+	d->nr_by_old = no;
+	d->nr_by_new = nn;
+	free(of_old);
+	free(of_new);
 }
 
 static const struct binfunc *entry_fn(const struct bindiff_entry *e, bool new_side)
 {
 	return new_side ? e->new_fn : e->old_fn;
-}
-
-static const struct binfunc *entry_any(const struct bindiff_entry *e)
-{
-	return e->new_fn ? e->new_fn : e->old_fn;
-}
-
-static int cmp_entry(const void *a, const void *b)
-{
-	const struct bindiff_entry *x = a, *y = b;
-	const struct binfunc *fx = entry_any(x), *fy = entry_any(y);
-	int c;
-	if (x->cls != y->cls)
-		return (int)x->cls - (int)y->cls;
-	if ((c = strcmp(fx->name, fy->name)))
-		return c;
-	return cmp_cu(fx->cu, fy->cu);
-}
-
-struct index_sort {
-	const struct bindiff *d;
-	bool new_side;
-};
-
-static int cmp_index(const void *a, const void *b, void *arg)
-{
-	const struct index_sort *s = arg;
-	const struct binfunc *x = entry_fn(&s->d->entries[*(const size_t *)a], s->new_side);
-	const struct binfunc *y = entry_fn(&s->d->entries[*(const size_t *)b], s->new_side);
-	int c = strcmp(x->name, y->name);
-	return c ? c : cmp_cu(x->cu, y->cu);
-}
-
-static size_t *build_index(const struct bindiff *d, bool new_side, size_t *nr)
-{
-	size_t *v = xmallocarray(d->nr_entries ? d->nr_entries : 1, sizeof(*v)), i;
-	struct index_sort s = {d, new_side};
-	*nr = 0;
-	for (i = 0; i < d->nr_entries; i++)
-		if (entry_fn(&d->entries[i], new_side))
-			v[(*nr)++] = i;
-	bin_sort_r(v, *nr, sizeof(*v), cmp_index, &s);
-	return v;
 }
 
 const struct bindiff_entry *bindiff_find(const struct bindiff *d, const char *name, const char *cu,
@@ -366,33 +365,211 @@ int bindiff_compute(struct binfile *old_file, struct binfile *new_file, struct b
 	collect_entries(out, &o, &n);
 	side_release(&o);
 	side_release(&n);
-	bin_sort(out->entries, out->nr_entries, sizeof(*out->entries), cmp_entry);
-	out->by_old = build_index(out, false, &out->nr_by_old);
-	out->by_new = build_index(out, true, &out->nr_by_new);
 	find_inlines(out);
 	return ret;
 }
 
-static void *analyze_thread(void *arg)
+/* ---- analysing both files: functions hashed in threads, twins decoded once ---- */
+
+/* Threads that hash functions, at most, and functions per task. */
+#define MAX_THREADS 8
+#define CHUNK 16
+
+/*
+ * The functions of both files to hash. Task i < nr_old hashes old function i and then its
+ * twin (a new function of the same name and size, or -1), which can reuse its decoding
+ * when only address fields differ (disasm_replay()); the other tasks hash the new
+ * functions without a twin.
+ */
+struct hash_job {
+	struct binfile *old_file, *new_file;
+	long *twin;
+	size_t *lone, nr_lone;
+	size_t nr_tasks;
+	atomic_size_t next;
+};
+
+struct hash_worker {
+	struct hash_job *job;
+	struct bin_disasm *d;
+	size_t nr_reused;
+	int ret;
+};
+
+static void hash_task(struct hash_worker *w, size_t i)
 {
-	struct binfile *bf = arg;
-	bf->analyze_ret = binfile_analyze(bf);
+	struct hash_job *job = w->job;
+	size_t nr_old = job->old_file->nr_funcs;
+	struct binfunc *fo, *fn;
+	int ret;
+	if (i >= nr_old) {
+		fn = &job->new_file->funcs[job->lone[i - nr_old]];
+		ret = disasm_function_with(w->d, job->new_file, fn, false);
+	} else {
+		fo = &job->old_file->funcs[i];
+		fn = job->twin[i] >= 0 ? &job->new_file->funcs[job->twin[i]] : NULL;
+		ret = disasm_function_with(w->d, job->old_file, fo, fn != NULL);
+		if (!ret && fn) {
+			if (disasm_replay(w->d, job->new_file, fn, job->old_file, fo))
+				w->nr_reused++;
+			else
+				ret = disasm_function_with(w->d, job->new_file, fn, false);
+		}
+	}
+	if (ret && !w->ret)
+		w->ret = ret;
+}
+
+static void *hash_thread(void *arg)
+{
+	struct hash_worker *w = arg;
+	struct hash_job *job = w->job;
+	size_t i, start;
+	while ((start = atomic_fetch_add(&job->next, CHUNK)) < job->nr_tasks)
+		for (i = start; i < job->nr_tasks && i < start + CHUNK; i++)
+			hash_task(w, i);
 	return NULL;
 }
 
-/* Analyses both files, in parallel when a thread can be had. */
+/*
+ * Twins among the functions of one name, by_name[i..b) of the old file and [j..d) of the
+ * new: each old one takes the first untaken new one of its size. A huge group (of a
+ * hostile file) is paired by position, in linear time.
+ */
+static void twin_group(struct hash_job *job, size_t i, size_t b, size_t j, size_t d, bool *taken)
+{
+	const struct binfile *o = job->old_file, *n = job->new_file;
+	bool huge = (b - i) * (d - j) > 4096;
+	size_t k, l;
+	for (k = i; k < b; k++) {
+		const struct binfunc *x = &o->funcs[o->by_name[k]];
+		size_t from = huge ? j + (k - i) : j, to = huge ? from + 1 : d;
+		for (l = from; l < to && l < d; l++) {
+			uint32_t y = n->by_name[l];
+			if (!taken[y] && x->size == n->funcs[y].size) {
+				job->twin[o->by_name[k]] = (long)y;
+				taken[y] = true;
+				break;
+			}
+		}
+	}
+}
+
+/*
+ * Twins: functions of the same name and size, one to one (same-named locals in address
+ * order), found by merging the files' name orders; none without reuse.
+ */
+static void find_twins(struct hash_job *job, bool reuse)
+{
+	const struct binfile *o = job->old_file, *n = job->new_file;
+	size_t i = 0, j = 0, k;
+	bool *taken = xcalloc(n->nr_funcs ? n->nr_funcs : 1, sizeof(*taken));
+
+	job->twin = xmallocarray(o->nr_funcs ? o->nr_funcs : 1, sizeof(*job->twin));
+	for (k = 0; k < o->nr_funcs; k++)
+		job->twin[k] = -1;
+	while (reuse && i < o->nr_funcs && j < n->nr_funcs) {
+		const char *name = o->funcs[o->by_name[i]].name;
+		int c = strcmp(name, n->funcs[n->by_name[j]].name);
+		size_t b = i + 1, d = j + 1;
+		if (c) {
+			i += c < 0;
+			j += c > 0;
+			continue;
+		}
+		while (b < o->nr_funcs && !strcmp(o->funcs[o->by_name[b]].name, name))
+			b++;
+		while (d < n->nr_funcs && !strcmp(n->funcs[n->by_name[d]].name, name))
+			d++;
+		twin_group(job, i, b, j, d, taken);
+		i = b;
+		j = d;
+	}
+	job->lone = xmallocarray(n->nr_funcs ? n->nr_funcs : 1, sizeof(*job->lone));
+	for (j = 0; j < n->nr_funcs; j++)
+		if (!taken[j])
+			job->lone[job->nr_lone++] = j;
+	free(taken);
+}
+
+static size_t nr_threads(size_t nr_tasks)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t n = (nr_tasks + CHUNK - 1) / CHUNK;
+	if (cpus < 1)
+		cpus = 1;
+	if (n > (size_t)cpus)
+		n = (size_t)cpus;
+	return n > MAX_THREADS ? MAX_THREADS : n ? n : 1;
+}
+
+/* Hashes the functions of both files, in threads; the main thread is one of them. */
+static int hash_both(struct binfile *a, struct binfile *b)
+{
+	struct hash_job job;
+	struct hash_worker w[MAX_THREADS];
+	pthread_t t[MAX_THREADS];
+	size_t i, nr, started = 1;
+	int ret = 0;
+
+	memset(&job, 0, sizeof(job));
+	job.old_file = a;
+	job.new_file = b;
+	find_twins(&job, !(a->flags & BINFILE_NO_REUSE));
+	job.nr_tasks = a->nr_funcs + job.nr_lone;
+	atomic_init(&job.next, 0);
+	nr = nr_threads(job.nr_tasks);
+	memset(w, 0, sizeof(w));
+	w[0].job = &job;
+	w[0].d = a->disasm;
+	for (i = 1; i < nr; i++, started++) {
+		w[i].job = &job;
+		if (!(w[i].d = disasm_new(a)) || pthread_create(&t[i], NULL, hash_thread, &w[i])) {
+			/* Fewer threads then: the tasks are shared, none is lost. */
+			disasm_free(w[i].d);
+			break;
+		}
+	}
+	hash_thread(&w[0]);
+	for (i = 1; i < started; i++) {
+		pthread_join(t[i], NULL);
+		disasm_free(w[i].d);
+	}
+	for (i = 0; i < started; i++) {
+		b->nr_reused += w[i].nr_reused;
+		if (w[i].ret && !ret)
+			ret = w[i].ret;
+	}
+	free(job.twin);
+	free(job.lone);
+	return ret;
+}
+
+static void *prepare_thread(void *arg)
+{
+	struct binfile *bf = arg;
+	bf->analyze_ret = binfile_prepare(bf);
+	return NULL;
+}
+
+/* binfile_analyze() of both files: DWARF and imports in parallel, then hash_both(). */
 static int analyze_both(struct binfile *a, struct binfile *b)
 {
 	pthread_t t;
 	int ret;
-	if (pthread_create(&t, NULL, analyze_thread, a)) {
-		if ((ret = binfile_analyze(a)))
-			return ret;
-		return binfile_analyze(b);
+	a->analyzed = b->analyzed = true;
+	if (pthread_create(&t, NULL, prepare_thread, a)) {
+		a->analyze_ret = binfile_prepare(a);
+		ret = binfile_prepare(b);
+	} else {
+		ret = binfile_prepare(b);
+		pthread_join(t, NULL);
 	}
-	ret = binfile_analyze(b);
-	pthread_join(t, NULL);
-	return a->analyze_ret ? a->analyze_ret : ret;
+	if (a->analyze_ret || ret)
+		return a->analyze_ret ? a->analyze_ret : ret;
+	if (!a->disasm || !b->disasm)
+		return 0; /* BINFILE_NO_DISASM */
+	return hash_both(a, b);
 }
 
 int bindiff_files(const char *old_path, const char *new_path, unsigned flags, struct bindiff *out)

@@ -156,6 +156,18 @@ static int load_symbols(struct binfile *bf)
 	return 0;
 }
 
+int binfile_prepare(struct binfile *bf)
+{
+	int ret;
+	if (!(bf->flags & BINFILE_NO_DISASM) &&
+	    (ret = bf->kind == BINFILE_OBJECT ? relocs_read(bf) : imports_read(bf)))
+		return ret;
+	/* DWARF is optional: a file whose DWARF cannot be read is still compared. */
+	if (!(bf->flags & BINFILE_NO_DWARF))
+		dwarf_info_read(bf);
+	return 0;
+}
+
 int binfile_analyze(struct binfile *bf)
 {
 	size_t i;
@@ -163,12 +175,8 @@ int binfile_analyze(struct binfile *bf)
 	if (bf->analyzed)
 		return 0;
 	bf->analyzed = true;
-	if (!(bf->flags & BINFILE_NO_DISASM) &&
-	    (ret = bf->kind == BINFILE_OBJECT ? relocs_read(bf) : imports_read(bf)))
+	if ((ret = binfile_prepare(bf)))
 		return ret;
-	/* DWARF is optional: a file whose DWARF cannot be read is still compared. */
-	if (!(bf->flags & BINFILE_NO_DWARF))
-		dwarf_info_read(bf);
 	if (bf->flags & BINFILE_NO_DISASM)
 		return 0;
 	for (i = 0; i < bf->nr_funcs; i++)
@@ -288,6 +296,7 @@ void binfile_free(struct binfile *bf)
 	free(bf->objects);
 	free(bf->aliases);
 	free(bf->funcs);
+	free(bf->by_name);
 	free(bf->alloc_sections);
 	elf_sections_release(bf);
 	if (bf->elf)

@@ -21,6 +21,11 @@ enum binfile_kind {
 enum {
 	BINFILE_NO_DWARF = 1 << 0,  /* skip file:line and inline information */
 	BINFILE_NO_DISASM = 1 << 1, /* symbols only: no hash, no instruction count */
+	/*
+	 * Decode every instruction with Capstone: no reuse of decodings between instructions
+	 * of the same shape or functions of the same name (the same hashes, slower; tests).
+	 */
+	BINFILE_NO_REUSE = 1 << 2,
 };
 
 /* One function: a symbol with a size in an executable section, aliases folded. */
@@ -61,13 +66,15 @@ struct binfile {
 
 	struct binfunc *funcs; /* sorted by address */
 	size_t nr_funcs;
+	uint32_t *by_name;    /* indices into funcs, sorted by name (strcmp), then address */
 	const char **aliases; /* other names of folded functions (borrowed) */
 	size_t nr_aliases;
 
 	/* The rest is private to src/binary/. */
 	unsigned flags;
 	bool analyzed;
-	int analyze_ret; /* binfile_analyze()'s result, when run in a thread */
+	int analyze_ret;  /* binfile_analyze()'s result, when run in a thread */
+	size_t nr_reused; /* functions hashed from the other file's decoding (bindiff_files()) */
 	int fd;
 	void *elf;	      /* Elf * */
 	unsigned char *image; /* owned copy of an in-memory file */

@@ -95,6 +95,12 @@ const struct bin_object *binfile_object_at(const struct binfile *bf, uint64_t ad
 /* The import at exactly addr, or NULL. */
 const struct bin_import *binfile_import_at(const struct binfile *bf, uint64_t addr);
 
+/*
+ * binfile.c: what binfile_analyze() does before hashing functions: imports or relocations,
+ * and DWARF unless BINFILE_NO_DWARF. Returns 0 or RP_EINPUT / RP_EINTERNAL.
+ */
+int binfile_prepare(struct binfile *bf);
+
 /* elf_symbols.c: functions, aliases, data symbols; relocation symbols of object files. */
 int symbols_read(struct binfile *bf);
 /* elf_symbols.c: names of PLT entries and GOT slots (x86-64 linked files). */
@@ -105,6 +111,28 @@ int relocs_read(struct binfile *bf);
 /* normalize.c: a Capstone handle for the file's architecture; hashing one function. */
 int disasm_open(struct binfile *bf);
 int disasm_function(struct binfile *bf, struct binfunc *f);
+/*
+ * A handle of one's own, for hashing functions of bf (or of a file of the same
+ * architecture) in another thread: NULL after error(); free it with disasm_free(). The
+ * first handle of a process must be made before threads make theirs (disasm_open() is).
+ */
+struct bin_disasm *disasm_new(const struct binfile *bf);
+void disasm_free(struct bin_disasm *d);
+/*
+ * disasm_function() with handle d. With keep (x86-64), d keeps f's decoding as a template
+ * for disasm_replay() until the next call with d.
+ */
+int disasm_function_with(struct bin_disasm *d, struct binfile *bf, struct binfunc *f, bool keep);
+/*
+ * Hashes f of bf without disassembling it, from the template that d kept of tmpl (of
+ * tbf), when f's bytes are tmpl's but for fields whose value the template finds again:
+ * relative branch targets, displacements, immediates of 4 or 8 bytes. The hash and count
+ * are then exactly disasm_function()'s, since x86 decoding does not depend on those
+ * values. Returns false, f untouched, when the bytes differ otherwise or there is no
+ * such template.
+ */
+bool disasm_replay(struct bin_disasm *d, struct binfile *bf, struct binfunc *f,
+		   const struct binfile *tbf, const struct binfunc *tmpl);
 /* Disassembles a PLT section linearly, calling fn for each rip-relative reference. */
 int disasm_plt(struct binfile *bf, const struct bin_section *sec,
 	       void (*fn)(struct binfile *bf, const struct bin_section *sec, uint64_t insn_addr,

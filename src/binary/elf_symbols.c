@@ -130,10 +130,98 @@ static int cmp_object(const void *a, const void *b)
 	return x->size < y->size ? -1 : x->size > y->size;
 }
 
-static int cmp_func_name(const void *a, const void *b)
+/*
+ * Sorting by a 64-bit key first: most comparisons are of two integers in a small array,
+ * and only ties look at the elements (keys are an order-preserving prefix of the order).
+ */
+struct sort_key {
+	uint64_t key;
+	uint32_t idx;
+};
+
+/* The first 8 bytes of s, big-endian: ordered as strcmp() orders the strings. */
+static uint64_t name_prefix(const char *s)
 {
-	const struct binfunc *const *x = a, *const *y = b;
-	return strcmp((*x)->name, (*y)->name);
+	uint64_t k = 0;
+	for (int i = 0; i < 8 && s[i]; i++)
+		k |= (uint64_t)(unsigned char)s[i] << (56 - 8 * i);
+	return k;
+}
+
+static int cmp_key_fsym(const void *a, const void *b, void *arg)
+{
+	const struct sort_key *x = a, *y = b;
+	const struct fsym *c = arg;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return cmp_fsym(&c[x->idx], &c[y->idx]);
+}
+
+static int cmp_key_name(const void *a, const void *b, void *arg)
+{
+	const struct sort_key *x = a, *y = b;
+	const struct binfunc *f = arg, *fx = &f[x->idx], *fy = &f[y->idx];
+	int c;
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	c = strcmp(fx->name, fy->name);
+	return c ? c : fx->addr < fy->addr ? -1 : fx->addr > fy->addr;
+}
+
+/*
+ * Sorts k by key (a radix sort: linear in nr), then each run of equal keys by cmp, which
+ * must order by key first.
+ */
+static void sort_keys(struct sort_key *k, size_t nr, int (*cmp)(const void *, const void *, void *),
+		      void *arg)
+{
+	struct sort_key *tmp = xmallocarray(nr ? nr : 1, sizeof(*tmp)), *from = k, *to = tmp, *t;
+	size_t count[256], i, j;
+	unsigned shift;
+
+	for (shift = 0; shift < 64; shift += 8) {
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < nr; i++)
+			count[(from[i].key >> shift) & 0xff]++;
+		if (nr && count[(from[0].key >> shift) & 0xff] == nr)
+			continue; /* one digit for all: nothing to move */
+		for (i = 0, j = 0; i < 256; i++) {
+			size_t c = count[i];
+			count[i] = j;
+			j += c;
+		}
+		for (i = 0; i < nr; i++)
+			to[count[(from[i].key >> shift) & 0xff]++] = from[i];
+		t = from;
+		from = to;
+		to = t;
+	}
+	if (from != k)
+		memcpy(k, from, nr * sizeof(*k));
+	free(tmp);
+	for (i = 0; i < nr; i = j) {
+		for (j = i + 1; j < nr && k[j].key == k[i].key; j++)
+			;
+		bin_sort_r(k + i, j - i, sizeof(*k), cmp, arg);
+	}
+}
+
+/* Candidates by cmp_fsym(), into a new array (the old one is freed). */
+static struct fsym *sort_candidates(struct fsym *c, size_t nr)
+{
+	struct sort_key *k = xmallocarray(nr ? nr : 1, sizeof(*k));
+	struct fsym *out = xmallocarray(nr ? nr : 1, sizeof(*out));
+	size_t i;
+	for (i = 0; i < nr; i++) {
+		k[i].key = c[i].addr;
+		k[i].idx = (uint32_t)i;
+	}
+	sort_keys(k, nr, cmp_key_fsym, c);
+	for (i = 0; i < nr; i++)
+		out[i] = c[k[i].idx];
+	free(k);
+	free(c);
+	return out;
 }
 
 /* Folds candidates at the same address into one function each, with aliases. */
@@ -171,18 +259,29 @@ static void fold_aliases(struct binfile *bf, struct fsym *c, size_t nr)
 	}
 }
 
-/* Marks functions whose name another function of the file shares (locals of two CUs). */
-static void mark_duplicate_names(struct binfile *bf)
+/*
+ * Sorts the functions by name (bf->by_name, which matching and lookups by name use), and
+ * marks those whose name another function of the file shares (locals of two CUs).
+ */
+static void sort_by_name(struct binfile *bf)
 {
-	struct binfunc **by_name = xmallocarray(bf->nr_funcs ? bf->nr_funcs : 1, sizeof(*by_name));
+	struct binfunc *f = bf->funcs;
+	struct sort_key *k = xmallocarray(bf->nr_funcs ? bf->nr_funcs : 1, sizeof(*k));
+	uint32_t *v;
 	size_t i;
+	for (i = 0; i < bf->nr_funcs; i++) {
+		k[i].key = name_prefix(f[i].name);
+		k[i].idx = (uint32_t)i;
+	}
+	sort_keys(k, bf->nr_funcs, cmp_key_name, f);
+	v = bf->by_name = xmallocarray(bf->nr_funcs ? bf->nr_funcs : 1, sizeof(*bf->by_name));
 	for (i = 0; i < bf->nr_funcs; i++)
-		by_name[i] = &bf->funcs[i];
-	bin_sort(by_name, bf->nr_funcs, sizeof(*by_name), cmp_func_name);
+		v[i] = k[i].idx;
+	free(k);
 	for (i = 1; i < bf->nr_funcs; i++)
-		if (!strcmp(by_name[i - 1]->name, by_name[i]->name))
-			by_name[i - 1]->dup_name = by_name[i]->dup_name = true;
-	free(by_name);
+		if (f[v[i - 1]].name_hash == f[v[i]].name_hash &&
+		    !strcmp(f[v[i - 1]].name, f[v[i]].name))
+			f[v[i - 1]].dup_name = f[v[i]].dup_name = true;
 }
 
 /* Chooses .symtab, or .dynsym with a warning; returns its section index or 0. */
@@ -300,9 +399,9 @@ int symbols_read(struct binfile *bf)
 		      bf->path);
 		goto out;
 	}
-	bin_sort(cand, nr_cand, sizeof(*cand), cmp_fsym);
+	cand = sort_candidates(cand, nr_cand);
 	fold_aliases(bf, cand, nr_cand);
-	mark_duplicate_names(bf);
+	sort_by_name(bf);
 	bin_sort(bf->objects, bf->nr_objects, sizeof(*bf->objects), cmp_object);
 	ret = 0;
 out:

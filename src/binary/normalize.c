@@ -10,14 +10,24 @@
  */
 #include <capstone/capstone.h>
 #include <elf.h>
+#include <stddef.h>
 #include <string.h>
 
+#include "binary/binfile_decode.h"
 #include "binary/binfile_impl.h"
 #include "util/common.h"
 
 struct bin_disasm {
 	csh cs;
 	cs_insn *insn;
+	bool reuse;		/* x86-64: reuse decodings (not BINFILE_NO_REUSE) */
+	struct dec_cache cache; /* of shapes (binfile_decode.h) */
+	struct dec_rec scratch;
+	/* The decoding of the last function hashed with keep (x86-64 only). */
+	const struct binfunc *tmpl_fn;
+	bool tmpl_ok;
+	struct dec_rec *tmpl;
+	size_t nr_tmpl, alloc_tmpl;
 };
 
 /* What a hashed field stands for; distinct so that a string never hashes as a name. */
@@ -185,15 +195,6 @@ static void mix_reloc(struct norm *n, const struct bin_reloc *r, uint64_t insn_e
 	}
 }
 
-static bool has_group(const cs_insn *insn, uint8_t group)
-{
-	uint8_t i;
-	for (i = 0; i < insn->detail->groups_count; i++)
-		if (insn->detail->groups[i] == group)
-			return true;
-	return false;
-}
-
 /* Does v fall inside an allocated section (an absolute address in non-PIE code)? */
 static bool absolute_address(const struct binfile *bf, int64_t v)
 {
@@ -206,54 +207,49 @@ static void mask(uint8_t *bytes, size_t len, size_t off, size_t size)
 		memset(bytes + off, 0, size < len - off ? size : len - off);
 }
 
-static void norm_x86(struct norm *n, const cs_insn *insn)
+static void norm_x86(struct norm *n, const struct dec_insn *in)
 {
-	const cs_x86 *x = &insn->detail->x86;
-	const cs_x86_encoding *e = &x->encoding;
-	uint64_t end = insn->address + insn->size, w[2] = {0, 0};
+	uint64_t end = in->address + in->size, w[2] = {0, 0};
 	uint8_t bytes[16];
-	size_t len = insn->size < sizeof(bytes) ? insn->size : sizeof(bytes) - 1;
-	bool disp_done = false, imm_done = false, branch = has_group(insn, CS_GRP_BRANCH_RELATIVE);
-	enum access disp_acc = ACC_LOAD, imm_acc = branch ? ACC_CODE : ACC_ADDR;
+	size_t len = in->size < sizeof(bytes) ? in->size : sizeof(bytes) - 1;
+	bool disp_done = false, imm_done = false;
+	enum access disp_acc = ACC_LOAD, imm_acc = in->branch ? ACC_CODE : ACC_ADDR;
 	unsigned disp_size = 0;
 	const struct bin_reloc *r;
 	uint8_t i;
 
-	memcpy(bytes, insn->bytes, len);
-	for (i = 0; i < x->op_count; i++)
-		if (x->operands[i].type == X86_OP_MEM) {
-			const x86_op_mem *m = &x->operands[i].mem;
-			disp_size = x->operands[i].size;
-			disp_acc = insn->id == X86_INS_LEA	 ? ACC_ADDR
-				   : m->index != X86_REG_INVALID ? ACC_INDEXED
-								 : ACC_LOAD;
+	memcpy(bytes, in->bytes, len);
+	for (i = 0; i < in->nr_ops; i++)
+		if (in->ops[i].type == X86_OP_MEM) {
+			disp_size = in->ops[i].size;
+			disp_acc = in->lea ? ACC_ADDR : in->ops[i].indexed ? ACC_INDEXED : ACC_LOAD;
 		}
 	/* Object files: relocations say which fields are addresses and what they hold. */
-	while (n->rel < n->rel_end && n->rel->pos < insn->address)
+	while (n->rel < n->rel_end && n->rel->pos < in->address)
 		n->rel++;
 	for (r = n->rel; r < n->rel_end && r->pos < end; r++) {
-		size_t off = r->pos - insn->address;
-		bool is_disp = e->disp_size && off == e->disp_offset;
+		size_t off = r->pos - in->address;
+		bool is_disp = in->disp_size && off == in->disp_offset;
 		mask(bytes, len, off, x86_reloc_size(r->type));
 		disp_done |= is_disp;
-		imm_done |= e->imm_size && off == e->imm_offset;
+		imm_done |= in->imm_size && off == in->imm_offset;
 		mix_reloc(n, r, end, is_disp ? disp_acc : imm_acc, is_disp ? disp_size : 0);
 	}
-	for (i = 0; i < x->op_count; i++) {
-		const cs_x86_op *op = &x->operands[i];
-		if (op->type == X86_OP_IMM && e->imm_size && !imm_done &&
-		    (branch || (e->imm_size >= 4 && absolute_address(n->bf, op->imm)))) {
-			mask(bytes, len, e->imm_offset, e->imm_size);
-			mix_target(n, (uint64_t)op->imm, imm_acc, 0);
+	for (i = 0; i < in->nr_ops; i++) {
+		const struct dec_op *op = &in->ops[i];
+		if (op->type == X86_OP_IMM && in->imm_size && !imm_done &&
+		    (in->branch || (in->imm_size >= 4 && absolute_address(n->bf, op->v)))) {
+			mask(bytes, len, in->imm_offset, in->imm_size);
+			mix_target(n, (uint64_t)op->v, imm_acc, 0);
 			imm_done = true;
-		} else if (op->type == X86_OP_MEM && e->disp_size && !disp_done) {
-			if (op->mem.base == X86_REG_RIP) {
-				mask(bytes, len, e->disp_offset, e->disp_size);
-				mix_target(n, end + (uint64_t)op->mem.disp, disp_acc, op->size);
+		} else if (op->type == X86_OP_MEM && in->disp_size && !disp_done) {
+			if (op->rip) {
+				mask(bytes, len, in->disp_offset, in->disp_size);
+				mix_target(n, end + (uint64_t)op->v, disp_acc, op->size);
 				disp_done = true;
-			} else if (e->disp_size >= 4 && absolute_address(n->bf, op->mem.disp)) {
-				mask(bytes, len, e->disp_offset, e->disp_size);
-				mix_target(n, (uint64_t)op->mem.disp, disp_acc, op->size);
+			} else if (in->disp_size >= 4 && absolute_address(n->bf, op->v)) {
+				mask(bytes, len, in->disp_offset, in->disp_size);
+				mix_target(n, (uint64_t)op->v, disp_acc, op->size);
 				disp_done = true;
 			}
 		}
@@ -348,7 +344,7 @@ static void norm_arm64(struct norm *n, const cs_insn *insn)
 	}
 }
 
-int disasm_open(struct binfile *bf)
+struct bin_disasm *disasm_new(const struct binfile *bf)
 {
 	struct bin_disasm *d = xcalloc(1, sizeof(*d));
 	bool x86 = bf->machine == EM_X86_64;
@@ -358,21 +354,34 @@ int disasm_open(struct binfile *bf)
 		free(d);
 		error("cannot start the Capstone disassembler for %s: %s", bf->arch,
 		      cs_strerror(err));
-		return RP_EINTERNAL;
+		return NULL;
 	}
 	cs_option(d->cs, CS_OPT_DETAIL, CS_OPT_ON);
 	d->insn = cs_malloc(d->cs);
-	bf->disasm = d;
-	return 0;
+	d->reuse = x86 && !(bf->flags & BINFILE_NO_REUSE);
+	return d;
+}
+
+void disasm_free(struct bin_disasm *d)
+{
+	if (!d)
+		return;
+	cs_free(d->insn, 1);
+	cs_close(&d->cs);
+	dec_cache_release(&d->cache);
+	free(d->tmpl);
+	free(d);
+}
+
+int disasm_open(struct binfile *bf)
+{
+	bf->disasm = disasm_new(bf);
+	return bf->disasm ? 0 : RP_EINTERNAL;
 }
 
 void disasm_close(struct binfile *bf)
 {
-	if (!bf->disasm)
-		return;
-	cs_free(bf->disasm->insn, 1);
-	cs_close(&bf->disasm->cs);
-	free(bf->disasm);
+	disasm_free(bf->disasm);
 	bf->disasm = NULL;
 }
 
@@ -392,49 +401,173 @@ static const struct bin_reloc *reloc_from(const struct binfile *bf, uint64_t add
 	return bf->relocs + lo;
 }
 
-int disasm_function(struct binfile *bf, struct binfunc *f)
+/* The bytes of f that the file holds; false when there are none. */
+static bool func_code(const struct binfile *bf, const struct binfunc *f, const uint8_t **code,
+		      size_t *len)
 {
 	const struct bin_section *s = &bf->sections[f->section];
-	struct bin_disasm *d = bf->disasm;
-	struct norm n = {bf, f, 0x5BD1E9955BD1E995ULL, NULL, NULL};
+	if (!s->data || f->addr - s->addr >= s->data_size)
+		return false;
+	*code = s->data + (f->addr - s->addr);
+	*len = s->data_size - (f->addr - s->addr);
+	if (*len > f->size)
+		*len = (size_t)f->size;
+	return true;
+}
+
+static void norm_start(struct norm *n, const struct binfile *bf, const struct binfunc *f,
+		       size_t len)
+{
+	n->bf = bf;
+	n->f = f;
+	n->h = 0x5BD1E9955BD1E995ULL;
+	n->rel = reloc_from(bf, f->addr);
+	n->rel_end = reloc_from(bf, f->addr + len);
+}
+
+static void norm_finish(struct norm *n, struct binfunc *f, uint64_t count)
+{
+	f->nr_insns = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
+	f->hash = binhash_final(binhash_mix(n->h, count));
+}
+
+/* Bytes that do not decode (data in code, or a truncated end) are hashed raw. */
+static void norm_bad(struct norm *n, const uint8_t *code, size_t skip)
+{
+	uint64_t w = 0;
+	memcpy(&w, code, skip);
+	mix(n, TAG_BAD);
+	mix(n, w);
+}
+
+/* The template record of the instruction at offset off, or NULL when none is kept. */
+static struct dec_rec *tmpl_add(struct bin_disasm *d, uint64_t off)
+{
+	struct dec_rec *rec;
+	ALLOC_GROW(d->tmpl, d->nr_tmpl + 1, d->alloc_tmpl);
+	rec = &d->tmpl[d->nr_tmpl++];
+	rec->off = (uint32_t)off;
+	return rec;
+}
+
+/*
+ * Decodes the x86-64 instruction at code (len bytes left, at addr) into rec->in: from the
+ * cache when its shape was decoded before, else with Capstone (and caches it). Returns
+ * false when the bytes do not decode; *reusable says whether rec can serve as a template.
+ */
+static bool x86_decode(struct bin_disasm *d, const uint8_t *code, size_t len, uint64_t addr,
+		       struct dec_rec *rec, bool *reusable)
+{
+	const struct dec_rec *c = d->reuse ? dec_cache_find(&d->cache, code, len) : NULL;
+	uint32_t off = rec->off;
+	const uint8_t *p = code;
+	uint64_t a = addr;
+
+	if (c) {
+		*rec = *c;
+		rec->off = off;
+		rec->in.address = addr;
+		rec->in.bytes = code;
+		if (dec_refix(rec, &rec->in)) {
+			*reusable = true;
+			return true;
+		}
+	}
+	if (!cs_disasm_iter(d->cs, &p, &len, &a, d->insn))
+		return false;
+	dec_from_capstone(d->insn, &rec->in);
+	*reusable = dec_template(d->insn, rec);
+	rec->off = off;
+	if (*reusable && d->reuse)
+		dec_cache_add(&d->cache, code, rec);
+	rec->in.bytes = code;
+	return true;
+}
+
+int disasm_function_with(struct bin_disasm *d, struct binfile *bf, struct binfunc *f, bool keep)
+{
+	struct norm n;
 	const uint8_t *code;
 	size_t len;
 	uint64_t addr = f->addr, count = 0;
 	bool x86 = bf->machine == EM_X86_64;
 
-	if (!s->data || f->addr - s->addr >= s->data_size) {
+	d->tmpl_fn = NULL;
+	d->nr_tmpl = 0;
+	keep = keep && x86 && f->size <= UINT32_MAX;
+	d->tmpl_ok = keep;
+	if (!func_code(bf, f, &code, &len)) {
 		f->hash = 0;
 		f->nr_insns = 0;
 		return 0;
 	}
-	code = s->data + (f->addr - s->addr);
-	len = s->data_size - (f->addr - s->addr);
-	if (len > f->size)
-		len = (size_t)f->size;
-	n.rel = reloc_from(bf, f->addr);
-	n.rel_end = reloc_from(bf, f->addr + len);
+	norm_start(&n, bf, f, len);
 	while (len) {
-		if (cs_disasm_iter(d->cs, &code, &len, &addr, d->insn)) {
-			if (x86)
-				norm_x86(&n, d->insn);
-			else
-				norm_arm64(&n, d->insn);
+		struct dec_rec *rec = keep ? tmpl_add(d, addr - f->addr) : &d->scratch;
+		bool reusable;
+		if (x86 && x86_decode(d, code, len, addr, rec, &reusable)) {
+			d->tmpl_ok &= reusable;
+			norm_x86(&n, &rec->in);
+			code += rec->in.size;
+			len -= rec->in.size;
+			addr += rec->in.size;
+		} else if (!x86 && cs_disasm_iter(d->cs, &code, &len, &addr, d->insn)) {
+			norm_arm64(&n, d->insn);
 		} else {
-			/* Not an instruction (data in code, or a truncated end): hash it raw. */
 			size_t skip = x86 || len < 4 ? 1 : 4;
-			uint64_t w = 0;
-			memcpy(&w, code, skip);
-			mix(&n, TAG_BAD);
-			mix(&n, w);
+			norm_bad(&n, code, skip);
+			rec->bad = true;
 			code += skip;
 			len -= skip;
 			addr += skip;
 		}
 		count++;
 	}
-	f->nr_insns = count > UINT32_MAX ? UINT32_MAX : (uint32_t)count;
-	f->hash = binhash_final(binhash_mix(n.h, count));
+	norm_finish(&n, f, count);
+	if (keep)
+		d->tmpl_fn = f;
 	return 0;
+}
+
+int disasm_function(struct binfile *bf, struct binfunc *f)
+{
+	return disasm_function_with(bf->disasm, bf, f, false);
+}
+
+bool disasm_replay(struct bin_disasm *d, struct binfile *bf, struct binfunc *f,
+		   const struct binfile *tbf, const struct binfunc *tmpl)
+{
+	struct norm n;
+	const uint8_t *code, *tcode;
+	size_t len, tlen, i;
+
+	if (!d->reuse || !d->tmpl_ok || d->tmpl_fn != tmpl || bf->machine != EM_X86_64 ||
+	    tbf->machine != EM_X86_64 || !func_code(bf, f, &code, &len) ||
+	    !func_code(tbf, tmpl, &tcode, &tlen) || len != tlen)
+		return false;
+	if (memcmp(code, tcode, len))
+		for (i = 0; i < d->nr_tmpl; i++)
+			if (!dec_same_shape(&d->tmpl[i], code + d->tmpl[i].off,
+					    tcode + d->tmpl[i].off))
+				return false;
+	norm_start(&n, bf, f, len);
+	for (i = 0; i < d->nr_tmpl; i++) {
+		const struct dec_rec *rec = &d->tmpl[i];
+		struct dec_insn in;
+		if (rec->bad) {
+			norm_bad(&n, code + rec->off, 1);
+			continue;
+		}
+		memcpy(&in, &rec->in,
+		       offsetof(struct dec_insn, ops) + rec->in.nr_ops * sizeof(rec->in.ops[0]));
+		in.address = f->addr + rec->off;
+		in.bytes = code + rec->off;
+		if (!dec_refix(rec, &in))
+			return false;
+		norm_x86(&n, &in);
+	}
+	norm_finish(&n, f, d->nr_tmpl);
+	return true;
 }
 
 int disasm_plt(struct binfile *bf, const struct bin_section *sec,
@@ -442,25 +575,25 @@ int disasm_plt(struct binfile *bf, const struct bin_section *sec,
 			  uint64_t target))
 {
 	struct bin_disasm *d = bf->disasm;
+	struct dec_rec *rec = &d->scratch;
 	const uint8_t *code = sec->data;
 	size_t len = sec->data_size < sec->size ? sec->data_size : sec->size;
 	uint64_t addr = sec->addr;
 	while (len) {
-		const cs_x86 *x;
+		bool reusable;
+		size_t step = 1;
 		uint8_t i;
-		if (!cs_disasm_iter(d->cs, &code, &len, &addr, d->insn)) {
-			code++;
-			len--;
-			addr++;
-			continue;
+		/* (PLT entries repeat: most come from the cache of shapes.) */
+		if (x86_decode(d, code, len, addr, rec, &reusable)) {
+			const struct dec_insn *in = &rec->in;
+			step = in->size;
+			for (i = 0; i < in->nr_ops; i++)
+				if (in->ops[i].type == X86_OP_MEM && in->ops[i].rip)
+					fn(bf, sec, addr, addr + in->size + (uint64_t)in->ops[i].v);
 		}
-		x = &d->insn->detail->x86;
-		for (i = 0; i < x->op_count; i++)
-			if (x->operands[i].type == X86_OP_MEM &&
-			    x->operands[i].mem.base == X86_REG_RIP)
-				fn(bf, sec, d->insn->address,
-				   d->insn->address + d->insn->size +
-				       (uint64_t)x->operands[i].mem.disp);
+		code += step;
+		len -= step;
+		addr += step;
 	}
 	return 0;
 }
