@@ -198,14 +198,8 @@ int cmd_ci(int argc, char **argv)
 		ret = EXIT_INTERNAL;
 		goto out;
 	}
-	if ((ret = write_outputs(&p.sd, &rc.res, NULL)))
-		goto out;
-	if (err)
-		ret = rp_err_exit_code(err);
-	else if (rc.res.interrupted)
-		ret = 128 + interrupt_signal();
-	else
-		ret = compare_exit_code(&rc.res);
+	if (!(ret = write_outputs(&p.sd, &rc.res, NULL)))
+		ret = cli_compare_exit(err, &rc.res);
 out:
 	strbuf_release(&note);
 	revcompare_release(&rc);

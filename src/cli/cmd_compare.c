@@ -189,14 +189,7 @@ static int compare_revisions(const char *const args[2], enum report_format forma
 		ret = print_report(&rc.res, format) ? EXIT_INTERNAL : EXIT_OK;
 		goto out;
 	}
-	if (print_report(&rc.res, format))
-		ret = EXIT_INTERNAL;
-	else if (err)
-		ret = rp_err_exit_code(err);
-	else if (rc.res.interrupted)
-		ret = 128 + interrupt_signal();
-	else
-		ret = compare_exit_code(&rc.res);
+	ret = print_report(&rc.res, format) ? EXIT_INTERNAL : cli_compare_exit(err, &rc.res);
 out:
 	revcompare_release(&rc);
 	cli_project_close(&p);
@@ -244,14 +237,7 @@ static int compare_commands(const char *cwd, enum report_format format)
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	if (print_report(&res, format))
-		ret = EXIT_INTERNAL;
-	else if (err)
-		ret = rp_err_exit_code(err);
-	else if (res.interrupted)
-		ret = 128 + interrupt_signal();
-	else
-		ret = compare_exit_code(&res);
+	ret = print_report(&res, format) ? EXIT_INTERNAL : cli_compare_exit(err, &res);
 out:
 	compare_result_release(&res);
 	store_build_release(&builds[0]);

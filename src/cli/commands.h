@@ -130,5 +130,11 @@ struct revcompare_ctx;
 void cli_revcompare_ctx(struct revcompare_ctx *ctx, struct cli_project *p,
 			struct cli_config_source *src, const char *select, bool fresh, bool quiet);
 int cli_apply_overrides(struct config *cfg, const struct opt_overrides *ov);
+/*
+ * The exit status of a comparison that ran (compare_execute() returned err and filled
+ * res): err's, else 128 + the signal when interrupted, else compare_exit_code().
+ */
+struct compare_result;
+int cli_compare_exit(int err, const struct compare_result *res);
 
 #endif

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "collect/proc.h"
+#include "core/compare.h"
 #include "core/config.h"
 #include "core/revcompare.h"
 #include "util/common.h"
@@ -111,4 +113,13 @@ void cli_revcompare_ctx(struct revcompare_ctx *ctx, struct cli_project *p,
 	ctx->fresh = fresh;
 	ctx->quiet = quiet;
 	ctx->progress = !quiet && isatty(STDERR_FILENO);
+}
+
+int cli_compare_exit(int err, const struct compare_result *res)
+{
+	if (err)
+		return rp_err_exit_code(err);
+	if (res->interrupted)
+		return 128 + interrupt_signal();
+	return compare_exit_code(res);
 }

@@ -16,6 +16,7 @@
 #include "core/history_data.h"
 #include "core/store.h"
 #include "util/common.h"
+#include "tmp_db.h"
 
 struct fixture {
 	char *path;
@@ -24,29 +25,6 @@ struct fixture {
 	int64_t builds[16];
 	size_t nr;
 };
-
-static char *tmp_path(void)
-{
-	char *path = xstrdup("/tmp/revperf-test-history-XXXXXX");
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	unlink(path);
-	return path;
-}
-
-static void cleanup(char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-	unlink(path);
-	strbuf_addf(&sb, "%s-wal", path);
-	unlink(sb.buf);
-	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%s-shm", path);
-	unlink(sb.buf);
-	strbuf_release(&sb);
-	free(path);
-}
 
 static int64_t add_build(struct fixture *f, const char *sha, int64_t time, const char *status,
 			 const char *variant)
@@ -101,7 +79,7 @@ static int setup(void **state)
 	static const int order[] = {5, 0, 11, 3, 1, 8, 2, 10, 4, 6, 9, 7};
 	char sha[41];
 
-	f->path = tmp_path();
+	f->path = tmp_db_path();
 	assert_int_equal(store_open(f->path, &f->st), 0);
 	assert_int_equal(store_machine(f->st, &m1, &f->m1), 0);
 	assert_int_equal(store_machine(f->st, &m2, &f->m2), 0);
@@ -152,7 +130,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 	store_close(f->st);
-	cleanup(f->path);
+	tmp_db_remove(f->path);
 	free(f);
 	return 0;
 }
@@ -337,7 +315,7 @@ static void test_empty_and_bad_profile(void **state)
 {
 	struct history h;
 	struct store *st;
-	char *path = tmp_path();
+	char *path = tmp_db_path();
 	struct fixture *f = *state;
 	struct store_profile p = {0};
 	UNUSED(state);
@@ -348,7 +326,7 @@ static void test_empty_and_bad_profile(void **state)
 	assert_false(h.has_machine);
 	history_release(&h);
 	store_close(st);
-	cleanup(path);
+	tmp_db_remove(path);
 
 	/* an I/O profile that does not load is left out with a warning, not an error */
 	p.build_id = f->builds[0];

@@ -18,6 +18,7 @@
 #include "core/import.h"
 #include "core/import_store.h"
 #include "util/common.h"
+#include "tmp_db.h"
 
 static const char hyperfine_doc[] =
 	"{\"results\": [\n"
@@ -634,29 +635,6 @@ static void test_compare_unmeasurable(void **state)
 
 /* ---- storage as a revision's results ------------------------------------------------ */
 
-static char *tmp_db(void)
-{
-	char *path = xstrdup("/tmp/revperf-test-import-db-XXXXXX");
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	unlink(path);
-	return path;
-}
-
-static void remove_db(char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-	unlink(path);
-	strbuf_addf(&sb, "%s-wal", path);
-	unlink(sb.buf);
-	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%s-shm", path);
-	unlink(sb.buf);
-	strbuf_release(&sb);
-	free(path);
-}
-
 static int64_t count_rows(const char *db, const char *sql)
 {
 	sqlite3 *h;
@@ -687,7 +665,7 @@ static int do_store(const void *arg)
 
 static void test_store(void **state)
 {
-	char *db = tmp_db();
+	char *db = tmp_db_path();
 	struct store *st;
 	struct import_set s;
 	struct revision rev = { .sha = "0123456789abcdef0123456789abcdef01234567",
@@ -758,7 +736,7 @@ static void test_store(void **state)
 					"r.id = v.run_id"));
 	store_close(st);
 	import_set_release(&s);
-	remove_db(db);
+	tmp_db_remove(db);
 }
 
 int main(void)

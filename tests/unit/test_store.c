@@ -11,29 +11,7 @@
 
 #include "core/store.h"
 #include "util/common.h"
-
-static char *tmp_path(void)
-{
-	char *path = xstrdup("/tmp/revperf-test-store-XXXXXX");
-	int fd = mkstemp(path);
-	assert_true(fd >= 0);
-	close(fd);
-	unlink(path);
-	return path;
-}
-
-static void cleanup(char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-	unlink(path);
-	strbuf_addf(&sb, "%s-wal", path);
-	unlink(sb.buf);
-	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%s-shm", path);
-	unlink(sb.buf);
-	strbuf_release(&sb);
-	free(path);
-}
+#include "tmp_db.h"
 
 static int64_t add_run(struct store *st, int64_t comparison, int64_t build, int64_t bench,
 		       int64_t machine, enum run_status status, bool warmup, double wall)
@@ -57,7 +35,7 @@ static int64_t add_run(struct store *st, int64_t comparison, int64_t build, int6
 
 static void test_roundtrip_and_reopen(void **state)
 {
-	char *path = tmp_path();
+	char *path = tmp_db_path();
 	struct store *st;
 	struct machine_info m = { "host", "cpu", 2, "6.1", "performance" };
 	struct store_build b = { 0 }, found = { 0 };
@@ -141,12 +119,12 @@ static void test_roundtrip_and_reopen(void **state)
 	store_close(st);
 	store_build_release(&b);
 	store_build_release(&found);
-	cleanup(path);
+	tmp_db_remove(path);
 }
 
 static void test_foreign_and_corrupt(void **state)
 {
-	char *path = tmp_path();
+	char *path = tmp_db_path();
 	struct store *st = NULL;
 	sqlite3 *db;
 	FILE *f;
@@ -181,12 +159,12 @@ static void test_foreign_and_corrupt(void **state)
 	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
 	assert_int_equal(store_open(path, &st), RP_EINPUT);
-	cleanup(path);
+	tmp_db_remove(path);
 }
 
 static void test_wal_mode(void **state)
 {
-	char *path = tmp_path();
+	char *path = tmp_db_path();
 	struct store *st;
 	sqlite3 *db;
 	sqlite3_stmt *stmt;
@@ -203,13 +181,13 @@ static void test_wal_mode(void **state)
 	sqlite3_finalize(stmt);
 	sqlite3_close(db);
 	store_close(st);
-	cleanup(path);
+	tmp_db_remove(path);
 }
 
 /* A database of schema 1 (before build variants) keeps its builds and gains profiles. */
 static void test_migrate_from_v1(void **state)
 {
-	char *path = tmp_path();
+	char *path = tmp_db_path();
 	struct store *st;
 	struct store_build found = { 0 }, cct = { 0 };
 	sqlite3 *db;
@@ -256,13 +234,13 @@ static void test_migrate_from_v1(void **state)
 	store_build_release(&found);
 	store_build_release(&cct);
 	store_close(st);
-	cleanup(path);
+	tmp_db_remove(path);
 }
 
 /* Profiled runs: recorded, found by build and by revision, failed ones left out. */
 static void test_profiles(void **state)
 {
-	char *path = tmp_path();
+	char *path = tmp_db_path();
 	struct store *st;
 	struct store_build cct = { 0 };
 	struct store_profile p = { 0 }, *list;
@@ -312,7 +290,7 @@ static void test_profiles(void **state)
 	store_profiles_free(list, n);
 	store_build_release(&cct);
 	store_close(st);
-	cleanup(path);
+	tmp_db_remove(path);
 }
 
 int main(void)
