@@ -126,11 +126,10 @@ static long pick(long lo, long hi, const bool *skipped)
 	return -1;
 }
 
-static int add_step(struct bisect_result *res, const struct bisect_step *s, size_t *alloc)
+static void add_step(struct bisect_result *res, const struct bisect_step *s, size_t *alloc)
 {
 	ALLOC_GROW(res->steps, res->nr_steps + 1, *alloc);
 	res->steps[res->nr_steps++] = *s;
-	return 0;
 }
 
 static int search(const struct bisect_request *req, struct bisect_result *res)

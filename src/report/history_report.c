@@ -283,10 +283,8 @@ static int bisect_text(FILE *f, const struct bisect_result *r, const char *bench
 	return ferror(f) ? -1 : 0;
 }
 
-static json_t *step_json(const struct bisect_result *r, const struct revision *rev,
-			 const struct bisect_step *s)
+static json_t *step_json(const struct revision *rev, const struct bisect_step *s)
 {
-	(void)r;
 	return json_pack("{s:s,s:s,s:o,s:[oo],s:[II],s:I,s:o}", "sha", rev->sha, "verdict",
 			 s->verdict, "ratio", real_or_null(s->ratio), "ci", real_or_null(s->ci_lo),
 			 real_or_null(s->ci_hi), "n", (json_int_t)s->n_a, (json_int_t)s->n_b,
@@ -308,17 +306,16 @@ static int bisect_json(FILE *f, const struct bisect_result *r, const char *bench
 	json_object_set_new(root, "bad", json_string(r->bad.sha));
 	json_object_set_new(root, "path_length", json_integer((json_int_t)r->nr_path));
 	json_object_set_new(root, "outcome", json_string(outcome_names[r->outcome]));
-	json_object_set_new(root, "good_against_bad", step_json(r, &r->bad, &r->endpoint));
+	json_object_set_new(root, "good_against_bad", step_json(&r->bad, &r->endpoint));
 	for (size_t i = 0; i < r->nr_steps; i++)
-		json_array_append_new(steps,
-				      step_json(r, &r->path[r->steps[i].index], &r->steps[i]));
+		json_array_append_new(steps, step_json(&r->path[r->steps[i].index], &r->steps[i]));
 	json_object_set_new(root, "steps", steps);
 	if (r->outcome == BISECT_FOUND) {
 		const struct revision *c = &r->path[r->culprit];
 		json_object_set_new(root, "culprit",
 				    json_pack("{s:s,s:s}", "sha", c->sha, "summary", c->summary));
 		json_object_set_new(root, "culprit_against_parent",
-				    step_json(r, c, &r->culprit_vs_parent));
+				    step_json(c, &r->culprit_vs_parent));
 	} else if (r->outcome == BISECT_AMBIGUOUS) {
 		json_object_set_new(
 		    root, "candidates",
