@@ -18,10 +18,7 @@ static struct {
 
 /* clang-format off */
 static const struct option predict_options[] = {
-	{ OPT_STRING, 'c', "config", "FILE", "configuration file (default: revperf.ini at the "
-					     "repository root)", &o.config, NULL },
-	{ OPT_STRING, 0, "state-dir", "DIR", "where results, worktrees and logs live (default "
-					     ".revperf/ at the root)", &o.state_dir, NULL },
+	CLI_PROJECT_OPTIONS(o.config, o.state_dir),
 	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
 	  NULL },
 	{ OPT_FLAG, 0, "tests", NULL, "select by PeASS's rules instead of the trained "

@@ -18,10 +18,7 @@ static struct {
 
 /* clang-format off */
 static const struct option run_options[] = {
-	{ OPT_STRING, 'c', "config", "FILE", "configuration file (default: revperf.ini at the "
-					     "repository root)", &o.config, NULL },
-	{ OPT_STRING, 0, "state-dir", "DIR", "where results, worktrees and logs live (default "
-					     ".revperf/ at the root)", &o.state_dir, NULL },
+	CLI_PROJECT_OPTIONS(o.config, o.state_dir),
 	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
 	  NULL },
 	{ OPT_OPTARG, 0, "dynamic", "SOURCE", "collect dynamic data for the predictor, each "

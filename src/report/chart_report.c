@@ -235,18 +235,10 @@ void chart_report_markdown(FILE *f, const struct cchart_result *r)
 
 static void xml_escape(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\t')
-				fputc(*s, f);
-		}
-	}
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_add_xml_escaped(&sb, s);
+	fputs(sb.buf, f);
+	strbuf_release(&sb);
 }
 
 #define SVG_W 900

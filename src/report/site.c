@@ -16,29 +16,8 @@
 
 void site_escape(struct strbuf *sb, const char *s)
 {
-	const char *run;
-	if (!s)
-		return;
-	for (run = s; *s; s++) {
-		const char *rep;
-		unsigned char c = (unsigned char)*s;
-		switch (c) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		case '\'': rep = "&#39;"; break;
-		default:
-			/* control characters are not allowed in XML, and mean nothing here */
-			rep = (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f ? "&#xFFFD;" : NULL;
-		}
-		if (!rep)
-			continue;
-		strbuf_add(sb, run, (size_t)(s - run));
-		strbuf_addstr(sb, rep);
-		run = s + 1;
-	}
-	strbuf_add(sb, run, (size_t)(s - run));
+	if (s)
+		strbuf_add_xml_escaped(sb, s);
 }
 
 int site_fill(struct strbuf *out, const char *tmpl, size_t len, const struct site_slot *slots,

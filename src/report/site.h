@@ -36,9 +36,9 @@ struct site_stats {
 int site_write(const struct history *h, const struct site_options *o, struct site_stats *stats);
 
 /*
- * The one escape of the site: appends s with & < > " ' as character references, and
- * control characters other than tab and newline as U+FFFD, so that the text is safe in
- * HTML text, in attribute values and in inline SVG. NULL appends nothing.
+ * The one escape of the site (strbuf_add_xml_escaped(): & < > " ' as character
+ * references, control characters and invalid UTF-8 as U+FFFD), safe in HTML text,
+ * attribute values and inline SVG. NULL appends nothing.
  */
 struct strbuf;
 void site_escape(struct strbuf *sb, const char *s);

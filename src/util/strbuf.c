@@ -166,9 +166,10 @@ void strbuf_add_xml_escaped(struct strbuf *sb, const char *s)
 				p += len;
 				continue;
 			}
-			strbuf_addch(sb, (*p < 0x20 && *p != '\t' && *p != '\n') || *p >= 0x7f
-						 ? '?'
-						 : (char)*p);
+			if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p >= 0x7f)
+				strbuf_addstr(sb, "&#xFFFD;");
+			else
+				strbuf_addch(sb, (char)*p);
 		}
 		p++;
 	}

@@ -30,8 +30,8 @@ __attribute__((format(printf, 2, 3))) void strbuf_addf(struct strbuf *sb, const 
 __attribute__((format(printf, 2, 0))) void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 /*
  * Appends s escaped for XML and HTML text and attribute values: & < > " ' as character
- * references; control characters (other than tab and newline) and bytes that are not
- * valid UTF-8 become '?', which XML 1.0 cannot carry at all.
+ * references; control characters (other than tab and newline), which XML 1.0 cannot
+ * carry at all, and bytes that are not valid UTF-8 become U+FFFD (&#xFFFD;).
  */
 void strbuf_add_xml_escaped(struct strbuf *sb, const char *s);
 /* Reads a whole file (at most max_bytes) into sb; returns 0, or -1 with errno set. */
