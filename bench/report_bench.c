@@ -21,8 +21,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "core/fsutil.h"
-#include "core/store.h"
+#include "util/fsutil.h"
+#include "store/store.h"
 #include "util/rng.h"
 #include "util/common.h"
 

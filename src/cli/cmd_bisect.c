@@ -6,7 +6,7 @@
 
 #include "cli/commands.h"
 #include "collect/proc.h"
-#include "core/bisect.h"
+#include "history/bisect.h"
 #include "report/history_report.h"
 #include "util/common.h"
 

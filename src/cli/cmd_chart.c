@@ -10,12 +10,13 @@
 #include "cli/commands.h"
 #include "core/build.h"
 #include "core/config.h"
-#include "core/counters_chart.h"
-#include "core/counters_csv.h"
+#include "analysis/counters_chart.h"
+#include "import/counters_csv.h"
 #include "core/revision.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "report/chart_report.h"
 #include "util/common.h"
+#include "util/parse.h"
 
 static struct {
 	const char *baseline_unused, *target_unused; /* parsed before parse_options() */

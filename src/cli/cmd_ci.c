@@ -7,8 +7,8 @@
 
 #include "cli/commands.h"
 #include "collect/proc.h"
-#include "core/fsutil.h"
-#include "core/revcompare.h"
+#include "util/fsutil.h"
+#include "compare/revcompare.h"
 #include "report/report.h"
 #include "util/common.h"
 

@@ -6,13 +6,13 @@
 #include "cli/commands.h"
 #include "collect/proc.h"
 #include "core/build.h"
-#include "core/compare.h"
-#include "core/compare_import.h"
+#include "compare/compare.h"
+#include "compare/compare_import.h"
 #include "core/config.h"
-#include "core/import.h"
-#include "core/revcompare.h"
+#include "import/import.h"
+#include "compare/revcompare.h"
 #include "core/revision.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "report/report.h"
 #include "util/common.h"
 
@@ -165,7 +165,7 @@ static int setup_commands(struct config *cfg, struct store *st, struct compare_r
 	return 0;
 }
 
-/* Git mode: both revisions built and compared (core/revcompare.h). */
+/* Git mode: both revisions built and compared (compare/revcompare.h). */
 static int compare_revisions(const char *const args[2], enum report_format format)
 {
 	struct cli_project p;

@@ -11,12 +11,13 @@
 #include "core/build.h"
 #include "core/config.h"
 #include "core/revision.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "profile/io_profile.h"
 #include "profile/profile_load.h"
 #include "report/cct_report.h"
 #include "report/io_report.h"
 #include "util/common.h"
+#include "util/parse.h"
 
 static struct {
 	const char *threshold, *top, *format, *out, *input_format, *event, *weight, *bench;

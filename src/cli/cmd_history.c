@@ -7,10 +7,11 @@
 
 #include "cli/commands.h"
 #include "collect/proc.h"
-#include "core/history.h"
-#include "core/revcompare.h"
+#include "history/history.h"
+#include "compare/revcompare.h"
 #include "report/history_report.h"
 #include "util/common.h"
+#include "util/parse.h"
 
 static struct {
 	const char *config, *state_dir, *bench, *select, *format, *limit, *min_segment;

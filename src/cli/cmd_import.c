@@ -6,10 +6,10 @@
 #include "cli/commands.h"
 #include "collect/machine.h"
 #include "core/build.h"
-#include "core/import.h"
-#include "core/import_store.h"
+#include "import/import.h"
+#include "import/import_store.h"
 #include "core/revision.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "util/common.h"
 
 #define MAX_FILES 64

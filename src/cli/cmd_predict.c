@@ -7,7 +7,7 @@
 
 #include "cli/commands.h"
 #include "core/build.h"
-#include "core/predict.h"
+#include "predict/predict.h"
 #include "core/revision.h"
 #include "util/common.h"
 

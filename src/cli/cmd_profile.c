@@ -12,16 +12,17 @@
 #include "collect/cct_run.h"
 #include "collect/iotrace.h"
 #include "collect/sampler.h"
-#include "core/counters_csv.h"
+#include "import/counters_csv.h"
 #include "analysis/stats.h"
 #include "core/config.h"
-#include "core/fsutil.h"
+#include "util/fsutil.h"
 #include "profile/folded.h"
 #include "profile/io_profile.h"
 #include "profile/profile_load.h"
 #include "report/cct_top.h"
 #include "report/io_report.h"
 #include "util/common.h"
+#include "util/parse.h"
 
 static struct {
 	bool cct, io, counters, reads, plain, threads;

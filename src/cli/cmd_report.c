@@ -6,12 +6,13 @@
 
 #include "cli/commands.h"
 #include "core/config.h"
-#include "core/fsutil.h"
-#include "core/history_data.h"
+#include "util/fsutil.h"
+#include "history/history_data.h"
 #include "core/revision.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "report/site.h"
 #include "util/common.h"
+#include "util/parse.h"
 
 static struct {
 	const char *out, *state_dir, *config, *commit_url, *min_segment, *title;

@@ -6,8 +6,8 @@
 #include "cli/commands.h"
 #include "collect/proc.h"
 #include "core/build.h"
-#include "core/fsutil.h"
-#include "core/predict.h"
+#include "util/fsutil.h"
+#include "predict/predict.h"
 #include "core/revision.h"
 #include "util/common.h"
 

@@ -6,8 +6,9 @@
 
 #include "cli/commands.h"
 #include "core/config.h"
-#include "core/predict.h"
+#include "predict/predict.h"
 #include "util/common.h"
+#include "util/parse.h"
 
 static struct {
 	const char *config, *state_dir, *bench, *format, *k, *seed;

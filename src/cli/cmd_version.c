@@ -1,9 +1,9 @@
-#include <git2.h>
 #include <jansson.h>
-#include <sqlite3.h>
 #include <stdio.h>
 
 #include "cli/commands.h"
+#include "core/revision.h"
+#include "store/store.h"
 #include "util/common.h"
 
 static const struct option version_options[] = { OPT_END_MARKER };
@@ -16,13 +16,12 @@ const struct command_help version_help = {
 int cmd_version(int argc, char **argv)
 {
 	const char *args[1];
-	int n = parse_options(argc, argv, &version_help, args, 0), major, minor, rev;
+	int n = parse_options(argc, argv, &version_help, args, 0);
 	if (n == -2)
 		return EXIT_OK;
 	if (n < 0)
 		return EXIT_USAGE;
-	git_libgit2_version(&major, &minor, &rev);
-	printf("revperf %s (sqlite %s, libgit2 %d.%d.%d, jansson %s)\n", REVPERF_VERSION,
-	       sqlite3_libversion(), major, minor, rev, jansson_version_str());
+	printf("revperf %s (%s, %s, jansson %s)\n", REVPERF_VERSION, store_engine_version(),
+	       repo_library_version(), jansson_version_str());
 	return EXIT_OK;
 }

@@ -9,9 +9,9 @@
 
 #include "cli/commands.h"
 #include "collect/proc.h"
-#include "core/compare.h"
+#include "compare/compare.h"
 #include "core/config.h"
-#include "core/revcompare.h"
+#include "compare/revcompare.h"
 #include "util/common.h"
 
 int cli_apply_overrides(struct config *cfg, const struct opt_overrides *ov)

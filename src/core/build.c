@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "collect/proc.h"
-#include "core/fsutil.h"
+#include "util/fsutil.h"
 #include "util/common.h"
 
 static char *join(const char *a, const char *b)

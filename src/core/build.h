@@ -2,7 +2,7 @@
 #define REVPERF_CORE_BUILD_H
 
 #include "core/revision.h"
-#include "core/store.h"
+#include "store/store.h"
 #include "util/common.h"
 
 /* The .revperf/ directory of a project: database, worktrees, logs. */

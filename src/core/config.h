@@ -160,11 +160,4 @@ struct bench_config *config_bench(struct config *cfg, const char *name);
 /* Writes the commented template of `revperf init` to path; refuses to overwrite. */
 int config_write_template(const char *path);
 
-/* Parsers shared with the command line; each returns 0 or -1 (no message). */
-int parse_percent(const char *s, double *out);    /* "2%", "0.02" */
-int parse_duration(const char *s, ns_t *out);     /* "60s", "500ms", "2m", "1.5" (s) */
-int parse_run_range(const char *s, size_t *min, size_t *max); /* "5..30", "10" */
-int parse_u64(const char *s, uint64_t *out);
-int parse_double(const char *s, double lo, double hi, double *out); /* finite, in [lo, hi] */
-
 #endif

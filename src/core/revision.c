@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/fsutil.h"
+#include "util/fsutil.h"
 #include "util/common.h"
 
 struct repo {
@@ -58,6 +58,17 @@ int repo_open(const char *dir, struct repo **out)
 		r->workdir[strlen(r->workdir) - 1] = '\0';
 	*out = r;
 	return 0;
+}
+
+const char *repo_library_version(void)
+{
+	static char buf[64];
+	int major, minor, rev;
+	if (!buf[0]) {
+		git_libgit2_version(&major, &minor, &rev);
+		snprintf(buf, sizeof(buf), "libgit2 %d.%d.%d", major, minor, rev);
+	}
+	return buf;
 }
 
 void repo_close(struct repo *r)

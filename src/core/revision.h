@@ -23,6 +23,9 @@ void revision_release(struct revision *rev);
  */
 int repo_open(const char *dir, struct repo **out);
 void repo_close(struct repo *r);
+
+/* The version of the git library, e.g. "libgit2 1.5.1" (static storage). */
+const char *repo_library_version(void);
 /* The root of the work tree (owned by r). */
 const char *repo_workdir(const struct repo *r);
 

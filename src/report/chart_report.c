@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/fsutil.h"
+#include "util/fsutil.h"
 #include "report/chart_report.h"
 #include "util/common.h"
 

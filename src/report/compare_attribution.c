@@ -1,12 +1,12 @@
 /*
  * The attribution section under a benchmark's verdict (profile = cct): a summary of the
- * calling context tree diff of core/compare_profile.c. The full diff is in the flame
+ * calling context tree diff of compare/compare_profile.c. The full diff is in the flame
  * graph and in `revperf diff`.
  */
 #include <jansson.h>
 #include <stdio.h>
 
-#include "core/compare_profile.h"
+#include "compare/compare_profile.h"
 #include "report/cct_report.h"
 #include "report/report.h"
 #include "util/common.h"

@@ -1,13 +1,13 @@
 /*
  * The sections under a benchmark's verdict from extra profiles: profile = io (the
- * similarity report of core/compare_io.c, with how many traced runs it rests on) and
- * profile = counters (the control charts of core/compare_counters.c).
+ * similarity report of compare/compare_io.c, with how many traced runs it rests on) and
+ * profile = counters (the control charts of compare/compare_counters.c).
  */
 #include <jansson.h>
 #include <stdio.h>
 
-#include "core/compare_counters.h"
-#include "core/compare_io.h"
+#include "compare/compare_counters.h"
+#include "compare/compare_io.h"
 #include "report/chart_report.h"
 #include "report/io_report.h"
 #include "report/report.h"

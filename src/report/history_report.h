@@ -2,21 +2,21 @@
 #define REVPERF_REPORT_HISTORY_REPORT_H
 
 /*
- * The report of `revperf history` (core/history.h): one line per commit with the primary
+ * The report of `revperf history` (history/history.h): one line per commit with the primary
  * verdicts against its base, then the change points of every series; as text, JSON
  * (docs/json-schema.md) or Markdown.
  */
 #include <stdio.h>
 
-#include "core/bisect.h"
-#include "core/history.h"
+#include "history/bisect.h"
+#include "history/history.h"
 #include "report/report.h"
 
 /* Writes res to f. Returns 0, or -1 on a write error. */
 int history_report(FILE *f, const struct history_result *res, enum report_format format);
 
 /*
- * The report of `revperf bisect` (core/bisect.h) for benchmark `bench`: every step, then
+ * The report of `revperf bisect` (history/bisect.h) for benchmark `bench`: every step, then
  * the culprit and its evidence, or why there is none; text or (json) JSON. Returns 0, or
  * -1 on a write error.
  */

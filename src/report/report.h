@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "core/compare.h"
+#include "compare/compare.h"
 
 enum report_format {
 	REPORT_TEXT = 0,
@@ -37,7 +37,7 @@ const char *report_side_name(char side); /* 'A' -> "baseline", 'B' -> "target" *
 void report_failed_run(struct strbuf *sb, const struct store_run_issue *r);
 
 /*
- * The attribution under a benchmark's verdict (profile = cct, core/compare_profile.h):
+ * The attribution under a benchmark's verdict (profile = cct, compare/compare_profile.h):
  * the largest topological and weight differences of the calling context trees, at most
  * `top` of each kind, and where the flame graph is. `indent` prefixes every line.
  */
@@ -49,7 +49,7 @@ struct json_t;
 struct json_t *report_attribution_json(const struct cct_attribution *a);
 
 /*
- * The I/O section under a benchmark's verdict (profile = io, core/compare_io.h): the
+ * The I/O section under a benchmark's verdict (profile = io, compare/compare_io.h): the
  * changed and stopped stack traces of the similarity report, at most `top` of each.
  */
 struct io_attribution;

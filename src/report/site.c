@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "core/fsutil.h"
+#include "util/fsutil.h"
 #include "report/assets.h"
 #include "report/site.h"
 #include "util/common.h"

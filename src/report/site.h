@@ -13,7 +13,7 @@
  */
 #include <stdio.h>
 
-#include "core/history_data.h"
+#include "history/history_data.h"
 
 struct site_options {
 	const char *out_dir;	/* created if missing; index.html is written last */

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "core/fsutil.h"
+#include "util/fsutil.h"
 #include "report/assets.h"
 #include "report/io_report.h"
 #include "report/site.h"

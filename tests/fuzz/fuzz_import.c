@@ -1,5 +1,5 @@
 /*
- * libFuzzer target for the JSON importers (src/core/import.c): arbitrary bytes through
+ * libFuzzer target for the JSON importers (src/import/import.c): arbitrary bytes through
  * import_parse() (format detection, hyperfine and Google Benchmark readers, NaN/Infinity
  * rewriting, size caps). Any input must give a well-formed import set or RP_EINPUT (with
  * an empty set), never a crash or a sanitizer report; a parsed set then goes through the
@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "analysis/verdict.h"
-#include "core/import.h"
+#include "import/import.h"
 #include "util/common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

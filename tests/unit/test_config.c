@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "core/config.h"
+#include "util/parse.h"
 #include "util/common.h"
 
 static char *write_tmp(const char *text)

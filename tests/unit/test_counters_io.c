@@ -1,6 +1,6 @@
 /*
- * Counter series in and out (docs/counters.md): the CSV importer (src/core/counters_csv.c)
- * and the store's run_counters table (src/core/store_counters.c).
+ * Counter series in and out (docs/counters.md): the CSV importer (src/import/counters_csv.c)
+ * and the store's run_counters table (src/store/store_counters.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "core/counters_csv.h"
-#include "core/store.h"
+#include "import/counters_csv.h"
+#include "store/store.h"
 #include "util/common.h"
 
 static char tmpdir[] = "/tmp/revperf-test-counters-XXXXXX";

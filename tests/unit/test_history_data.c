@@ -1,5 +1,5 @@
 /*
- * Unit tests of core/history_data.c on a real SQLite store filled through the store API:
+ * Unit tests of history/history_data.c on a real SQLite store filled through the store API:
  * which commits are points and in which order, which machine, the medians and their
  * intervals, failed runs counted, change points of a step, the comparison of each page.
  */
@@ -13,8 +13,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "core/history_data.h"
-#include "core/store.h"
+#include "history/history_data.h"
+#include "store/store.h"
 #include "util/common.h"
 #include "tmp_db.h"
 

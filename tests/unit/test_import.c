@@ -14,9 +14,9 @@
 #include <sqlite3.h>
 #include <cmocka.h>
 
-#include "core/compare_import.h"
-#include "core/import.h"
-#include "core/import_store.h"
+#include "compare/compare_import.h"
+#include "import/import.h"
+#include "import/import_store.h"
 #include "util/common.h"
 #include "tmp_db.h"
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the predictor's integration (core/predict.h, core/store_dynamic.h): the
+ * Unit tests of the predictor's integration (predict/predict.h, store/store_dynamic.h): the
  * store's dynamic data, labelled verdicts and predictors; the static data of two real
  * builds and its cache; the binary a benchmark runs; test suites expanded into tests;
  * dynamic data collected under callgrind from a program whose call counts are known, and
@@ -19,8 +19,8 @@
 #include <cmocka.h>
 
 #include "core/config.h"
-#include "core/predict.h"
-#include "core/store_dynamic.h"
+#include "predict/predict.h"
+#include "store/store_dynamic.h"
 #include "profile/cct.h"
 #include "util/common.h"
 

@@ -9,7 +9,7 @@
 #include <sqlite3.h>
 #include <cmocka.h>
 
-#include "core/store.h"
+#include "store/store.h"
 #include "util/common.h"
 #include "tmp_db.h"
 

@@ -1,0 +1,718 @@
+#include "compare/compare.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis/stats.h"
+#include "compare/compare_counters.h"
+#include "compare/compare_io.h"
+#include "compare/compare_profile.h"
+#include "util/fsutil.h"
+#include "compare/gbench.h"
+#include "import/import.h"
+#include "compare/run_output.h"
+#include "util/rng.h"
+#include "util/common.h"
+
+/* A benchmark stops after this many consecutive failed runs on one side. */
+#define MAX_CONSECUTIVE_FAILURES 3
+/* Timeout of runs before the baseline has a median (METHODS.md 1: 10 x median, >= 60 s). */
+#define FIRST_RUN_TIMEOUT_NS (600LL * 1000000000LL)
+#define MIN_TIMEOUT_NS (60LL * 1000000000LL)
+
+/* Everything one benchmark's sampling loop needs. */
+struct bench_ctx {
+	const struct compare_request *req;
+	const struct bench_config *bench;
+	struct bench_outcome *out;
+	const struct metric_def **defs; /* measured metrics (primary ones included) */
+	size_t nr_defs;
+	bool want_iterations;
+	int64_t machine_id, comparison_id;
+	struct store_run_filter filter[2];
+	size_t seq[2];         /* runs started per side in this comparison, for log headers */
+	int64_t pair_seq;      /* the current round: both runs of an interleaved pair share it */
+	size_t consecutive_failures[2];
+	struct rng *rng;
+	struct timespec started;
+	size_t planned_max;
+	ns_t timeout_ns; /* of the next runs; refreshed at each look (run_timeout) */
+	char *log_prefix; /* logs/runs/<comparison>/<benchmark>-: + "A.log" or "B.log" */
+};
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t1;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static const struct compare_side *side_of(const struct bench_ctx *c, int side)
+{
+	return side ? &c->req->b : &c->req->a;
+}
+
+static void progress(const struct bench_ctx *c, int side, bool warmup)
+{
+	double elapsed;
+	size_t done, total;
+	if (!c->req->progress)
+		return;
+	elapsed = seconds_since(&c->started);
+	done = c->out->ok_a + c->out->ok_b + c->out->failed_a + c->out->failed_b;
+	total = 2 * c->planned_max;
+	if (warmup)
+		fprintf(stderr, "\r\033[K%s  %c  warm-up  %.1fs", c->out->name, side ? 'B' : 'A',
+			elapsed);
+	else if (done > 0)
+		fprintf(stderr, "\r\033[K%s  %c  run %zu of max %zu  %.1fs  ETA <= %.0fs",
+			c->out->name, side ? 'B' : 'A', (side ? c->out->ok_b : c->out->ok_a) + 1,
+			c->planned_max, elapsed,
+			elapsed / (double)done * (double)(total > done ? total - done : 0));
+	else
+		fprintf(stderr, "\r\033[K%s  %c  run 1 of max %zu  %.1fs", c->out->name,
+			side ? 'B' : 'A', c->planned_max, elapsed);
+	fflush(stderr);
+}
+
+static void progress_clear(const struct compare_request *req)
+{
+	if (req->progress) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+}
+
+/*
+ * Timeout of the next runs: configured, else 10 x the baseline's median wall time (at
+ * least 60 s; 600 s while the baseline has no successful run). Called before the first
+ * run and at each look, not per run: it reads every stored baseline value.
+ */
+static ns_t run_timeout(struct bench_ctx *c)
+{
+	double *v = NULL, med;
+	size_t n = 0;
+	ns_t t;
+	if (c->bench->timeout_ns)
+		return c->bench->timeout_ns;
+	if (store_run_values(c->req->st, &c->filter[0], "wall", &v, &n) || n == 0) {
+		free(v);
+		return FIRST_RUN_TIMEOUT_NS;
+	}
+	med = stats_percentile(v, n, 50.0);
+	free(v);
+	t = (ns_t)(med * 10 * 1e9);
+	return t < MIN_TIMEOUT_NS ? MIN_TIMEOUT_NS : t;
+}
+
+/*
+ * Executes one run of a side and stores it. Returns 0 (whatever the run's status),
+ * RP_EINTERRUPT when the user interrupted, RP_EINTERNAL on a store or fork failure.
+ */
+static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status *status_out)
+{
+	const struct compare_side *s = side_of(c, side);
+	struct proc_spec spec = { 0 };
+	struct proc_result res;
+	struct store_run run = { 0 };
+	struct strbuf log = STRBUF_INIT, detail = STRBUF_INIT, header = STRBUF_INIT;
+	struct strbuf gbench_out = STRBUF_INIT, command = STRBUF_INIT;
+	int64_t log_offset, log_length;
+	const char **names = xcalloc(c->nr_defs, sizeof(*names));
+	double *values = xcalloc(c->nr_defs, sizeof(*values));
+	struct run_samples samples;
+	bool sampled = (c->bench->profiles & PROFILE_COUNTERS) && !warmup;
+	size_t i, nv = 0;
+	int ret = RP_EINTERNAL;
+
+	run_samples_init(&samples);
+	c->seq[side]++;
+	strbuf_addf(&log, "%s%c.log", c->log_prefix, side ? 'B' : 'A');
+	strbuf_addf(&header, "==> %s run %zu%s (%s) <==\n", side ? "target" : "baseline",
+		    c->seq[side], warmup ? ", warm-up" : "", s->label);
+	log_offset = run_log_begin(log.buf, header.buf);
+	if (log_offset < 0)
+		goto out;
+	spec.command = s->command ? s->command : c->bench->command;
+	if (c->bench->nr_case_defs) {
+		/* a Google Benchmark case: its JSON next to the side's log, read after the run */
+		strbuf_addf(&gbench_out, "%sgbench.json", c->log_prefix);
+		unlink(gbench_out.buf);
+		strbuf_addf(&command, "%s --benchmark_out='%s' --benchmark_out_format=json",
+			    spec.command, gbench_out.buf);
+		spec.command = command.buf;
+	}
+	spec.cwd = s->cwd;
+	spec.log_path = log.buf;
+	spec.timeout_ns = c->timeout_ns;
+	spec.perf_counters = true;
+	if (sampled) {
+		/* profile = counters: the timing runs themselves are sampled (a /proc scan per
+		 * interval, docs/counters.md), so the charts describe the runs the verdict uses. */
+		spec.sample_interval_ns = c->bench->sample_interval_ns;
+		spec.samples = &samples;
+	}
+
+	progress(c, side, warmup);
+	run.started_at = (int64_t)time(NULL);
+	run.loadavg = machine_loadavg1();
+	if (proc_run(&spec, &res))
+		goto out;
+	if (res.status == RUN_INTERRUPTED) {
+		ret = RP_EINTERRUPT;
+		goto out;
+	}
+	log_length = run_log_size(log.buf) - log_offset;
+	if (log_length < 0)
+		log_length = 0;
+	strbuf_addstr(&detail, res.detail);
+	if (res.stragglers_killed)
+		strbuf_addf(&detail, "%sprocesses it left running were killed",
+			    detail.len ? "; " : "");
+	if (res.status == RUN_OK) {
+		for (i = 0; i < c->nr_defs; i++) {
+			double v;
+			if (!strcmp(c->defs[i]->name, "iteration"))
+				continue;
+			if (metric_value(c->defs[i], &res.m, &v)) {
+				names[nv] = c->defs[i]->name;
+				values[nv++] = v;
+			}
+		}
+		struct strbuf output = STRBUF_INIT;
+		bool have_output;
+		if (c->bench->nr_case_defs)
+			gbench_values(c->bench, gbench_out.buf, names, values, &nv, &detail);
+		have_output = (c->want_iterations || c->bench->nr_reported) &&
+				   !run_log_read(log.buf, log_offset, log_length, &output);
+		for (i = 0; have_output && i < c->bench->nr_reported; i++) {
+			double v;
+			if (run_output_reported(&c->bench->reported[i], output.buf, &v, &detail)) {
+				names[nv] = c->bench->reported[i].def->name;
+				values[nv++] = v;
+			}
+		}
+		if (c->want_iterations) {
+			double v;
+			bool steady;
+			bool found = have_output && run_output_iterations(output.buf, &v, &steady);
+			if (found) {
+				names[nv] = "iteration";
+				values[nv++] = v;
+				if (!steady)
+					strbuf_addf(&detail, "%siterations never reached a steady "
+						    "state (CV of 5 consecutive >= 2%%)",
+						    detail.len ? "; " : "");
+			} else {
+				strbuf_addf(&detail, "%sno revperf-iteration lines in its output",
+					    detail.len ? "; " : "");
+			}
+		}
+		strbuf_release(&output);
+	}
+	run.build_id = s->build_id;
+	run.benchmark_id = c->out->benchmark_id;
+	run.machine_id = c->machine_id;
+	run.comparison_id = c->comparison_id;
+	run.side = side ? 'B' : 'A';
+	run.warmup = warmup;
+	run.pair_seq = warmup ? 0 : c->pair_seq;
+	run.status = res.status;
+	run.exit_code = res.exit_code;
+	run.signal = res.signal;
+	run.detail = detail.buf;
+	run.log_path = log.buf;
+	run.log_offset = log_offset;
+	run.log_length = log_length;
+	if (store_run_insert(c->req->st, &run, names, values, nv))
+		goto out;
+	if (sampled && samples.nr && store_run_counters_save(c->req->st, run.id, &samples))
+		goto out;
+	*status_out = res.status;
+	/* The first baseline value replaces the provisional 600 s timeout. */
+	if (!warmup && side == 0 && res.status == RUN_OK && c->timeout_ns == FIRST_RUN_TIMEOUT_NS &&
+	    !c->bench->timeout_ns)
+		c->timeout_ns = run_timeout(c);
+	if (!warmup) {
+		if (res.status == RUN_OK)
+			*(side ? &c->out->ok_b : &c->out->ok_a) += 1;
+		else
+			*(side ? &c->out->failed_b : &c->out->failed_a) += 1;
+	}
+	c->consecutive_failures[side] = res.status == RUN_OK ? 0 : c->consecutive_failures[side] + 1;
+	if (res.status == RUN_NOT_STARTED) {
+		progress_clear(c->req);
+		error("benchmark '%s' cannot be started on side %c (%s): %s; check its command "
+		      "(%s)",
+		      c->out->name, side ? 'B' : 'A', s->label, res.detail,
+		      c->bench->origin[0] ? c->bench->origin : "--cmd-a/--cmd-b");
+		ret = RP_EINPUT;
+		goto out;
+	}
+	ret = 0;
+out:
+	run_samples_release(&samples);
+	free(names);
+	free(values);
+	strbuf_release(&log);
+	strbuf_release(&detail);
+	strbuf_release(&header);
+	strbuf_release(&gbench_out);
+	strbuf_release(&command);
+	return ret;
+}
+
+/*
+ * Loads both sides' values of one metric and decides it at level alpha: from the
+ * interleaved pairs when there are at least two complete ones (the design's noise
+ * cancellation), else from the unpaired values (Welch).
+ */
+static int evaluate_metric(struct bench_ctx *c, struct metric_outcome *m, double alpha)
+{
+	double *a = NULL, *b = NULL, *pa = NULL, *pb = NULL;
+	size_t na = 0, nb = 0, np = 0;
+	struct verdict_opts opts;
+	int ret = RP_EINTERNAL;
+	if (store_run_values(c->req->st, &c->filter[0], m->def->name, &a, &na) ||
+	    store_run_values(c->req->st, &c->filter[1], m->def->name, &b, &nb) ||
+	    store_run_pairs(c->req->st, &c->filter[0], m->def->name, &pa, &pb, &np))
+		goto out;
+	memset(&m->r, 0, sizeof(m->r));
+	m->r.n_a = na;
+	m->r.n_b = nb;
+	m->r.ratio = m->r.ci_lo = m->r.ci_hi = NAN;
+	m->r.p = m->r.p_welch = m->r.p_mw = m->r.p_tost = NAN;
+	m->r.verdict = VERDICT_UNDECIDED;
+	m->q_bh = NAN;
+	m->measured = na >= 2 && nb >= 2;
+	m->n_pairs = np;
+	if (m->measured) {
+		opts.alpha = alpha;
+		opts.tolerance = c->bench->tolerance;
+		opts.direction = m->def->direction;
+		if (np >= 2 ? verdict_decide_paired(pa, pb, np, &opts, &m->r)
+			    : verdict_decide(a, na, b, nb, &opts, &m->r))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(a);
+	free(b);
+	free(pa);
+	free(pb);
+	return ret;
+}
+
+/* Evaluates the primary metrics; *all_decided tells whether sampling may stop. */
+static int evaluate_primaries(struct bench_ctx *c, double alpha, bool *all_decided)
+{
+	size_t i;
+	*all_decided = true;
+	c->out->looks++;
+	for (i = 0; i < c->out->nr_metrics; i++) {
+		struct metric_outcome *m = &c->out->metrics[i];
+		if (!m->primary)
+			continue;
+		if (evaluate_metric(c, m, alpha))
+			return RP_EINTERNAL;
+		if (m->measured && m->r.verdict == VERDICT_UNDECIDED)
+			*all_decided = false;
+		if (!m->measured && m->r.n_a + m->r.n_b > 0)
+			*all_decided = false;
+	}
+	return 0;
+}
+
+static bool budget_spent(const struct bench_ctx *c)
+{
+	return c->bench->time_budget_ns &&
+	       seconds_since(&c->started) * 1e9 >= (double)c->bench->time_budget_ns;
+}
+
+/* Why a side keeps failing, for the benchmark's error message. */
+static void set_failure(struct bench_ctx *c, int side)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb, "%zu consecutive runs failed on side %c (%s); see the logs under %s/runs/%lld/",
+		    c->consecutive_failures[side], side ? 'B' : 'A', side_of(c, side)->label,
+		    c->req->sd->logs, (long long)c->comparison_id);
+	free(c->out->error);
+	c->out->error = strbuf_detach(&sb);
+	/* The target breaking where the baseline works is itself a regression. */
+	c->out->target_broken = side == 1 && c->consecutive_failures[0] == 0;
+}
+
+/* Runs side(s) whose count is below `look`, in a random order when both are. */
+static int run_round(struct bench_ctx *c, size_t look, bool *stop)
+{
+	int first = rng_coin(c->rng);
+	c->pair_seq++;
+	for (int k = 0; k < 2; k++) {
+		int side = k ? !first : first;
+		size_t ok = side ? c->out->ok_b : c->out->ok_a;
+		enum run_status status;
+		int ret;
+		if (ok >= look)
+			continue;
+		ret = run_once(c, side, false, &status);
+		if (ret)
+			return ret;
+		if (c->consecutive_failures[side] >= MAX_CONSECUTIVE_FAILURES) {
+			set_failure(c, side);
+			*stop = true;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static int parse_bench_metrics(struct bench_ctx *c)
+{
+	const struct metric_def **primary = NULL;
+	size_t nr_primary = 0, i, j;
+	const char *origin = c->bench->origin[0] ? c->bench->origin : "--metrics";
+	size_t nr_reported;
+	const struct metric_def **reported = bench_runtime_defs(c->bench, &nr_reported);
+	int ret = RP_EINPUT;
+	if (metric_parse_list_with(c->bench->metrics, origin, reported, nr_reported, &c->defs,
+				   &c->nr_defs) ||
+	    metric_parse_list_with(c->bench->primary, origin, reported, nr_reported, &primary,
+				   &nr_primary)) {
+		free(reported);
+		free(primary);
+		return ret;
+	}
+	/* Metrics the benchmark reports are always measured, next to the listed ones. */
+	for (i = 0; i < nr_reported; i++) {
+		for (j = 0; j < c->nr_defs; j++)
+			if (c->defs[j] == reported[i])
+				break;
+		if (j == c->nr_defs) {
+			c->defs = xrealloc(c->defs, (c->nr_defs + 1) * sizeof(*c->defs));
+			c->defs[c->nr_defs++] = reported[i];
+		}
+	}
+	free(reported);
+	/* A primary metric is always measured, even when the metrics list forgot it. */
+	for (i = 0; i < nr_primary; i++) {
+		for (j = 0; j < c->nr_defs; j++)
+			if (c->defs[j] == primary[i])
+				break;
+		if (j == c->nr_defs) {
+			c->defs = xrealloc(c->defs, (c->nr_defs + 1) * sizeof(*c->defs));
+			c->defs[c->nr_defs++] = primary[i];
+		}
+	}
+	c->out->metrics = xcalloc(c->nr_defs, sizeof(*c->out->metrics));
+	c->out->nr_metrics = c->nr_defs;
+	for (i = 0; i < c->nr_defs; i++) {
+		c->out->metrics[i].def = c->defs[i];
+		if (!strcmp(c->defs[i]->name, "iteration"))
+			c->want_iterations = true;
+		for (j = 0; j < nr_primary; j++)
+			if (primary[j] == c->defs[i])
+				c->out->metrics[i].primary = true;
+	}
+	free(primary);
+	return 0;
+}
+
+static int compare_bench(const struct compare_request *req, const struct bench_config *bench,
+			 struct bench_ctx *c)
+{
+	struct sequential_plan plan;
+	size_t i, w, look, n;
+	bool stop = false, decided = false;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &c->started);
+	ret = parse_bench_metrics(c);
+	if (ret)
+		return ret;
+	if (sequential_plan_init(&plan, bench->min_runs, bench->max_runs, req->cfg->alpha)) {
+		error("%s: invalid runs %zu..%zu", bench->origin, bench->min_runs, bench->max_runs);
+		return RP_EINPUT;
+	}
+	c->planned_max = bench->max_runs;
+	c->out->ci_alpha = plan.alpha_per_look;
+	c->out->tolerance = bench->tolerance;
+	if (store_benchmark(req->st, bench->name, bench->command, &c->out->benchmark_id))
+		return RP_EINTERNAL;
+	for (i = 0; i < 2; i++) {
+		c->filter[i].base_build = req->a.build_id;
+		c->filter[i].target_build = req->b.build_id;
+		c->filter[i].side = i ? 'B' : 'A';
+		c->filter[i].benchmark_id = c->out->benchmark_id;
+		c->filter[i].machine_id = c->machine_id;
+		if (req->fresh)
+			c->filter[i].comparison_id = c->comparison_id;
+	}
+	{
+		size_t failed;
+		if (store_run_counts(req->st, &c->filter[0], &c->out->ok_a, &failed) ||
+		    store_run_counts(req->st, &c->filter[1], &c->out->ok_b, &failed))
+			return RP_EINTERNAL;
+		c->out->reused_a = c->out->ok_a;
+		c->out->reused_b = c->out->ok_b;
+	}
+
+	{
+		struct strbuf dir = STRBUF_INIT;
+		strbuf_addf(&dir, "%s/runs/%lld", req->sd->logs, (long long)c->comparison_id);
+		if (mkdir_p(dir.buf)) {
+			strbuf_release(&dir);
+			return RP_EINTERNAL;
+		}
+		strbuf_addch(&dir, '/');
+		fsutil_add_safe_name(&dir, bench->name);
+		strbuf_addch(&dir, '-');
+		c->log_prefix = strbuf_detach(&dir);
+	}
+	c->timeout_ns = run_timeout(c);
+	/* Warm-up runs, discarded, in a random order too. */
+	for (w = 0; w < bench->warmup && !stop; w++) {
+		int first = rng_coin(c->rng);
+		for (int k = 0; k < 2; k++) {
+			enum run_status status;
+			int side = k ? !first : first;
+			ret = run_once(c, side, true, &status);
+			if (ret)
+				return ret;
+		}
+	}
+
+	n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
+	look = sequential_next_look(&plan, n > bench->min_runs ? n : bench->min_runs);
+	while (!stop) {
+		while (!stop && (c->out->ok_a < look || c->out->ok_b < look)) {
+			if (budget_spent(c))
+				break;
+			ret = run_round(c, look, &stop);
+			if (ret)
+				return ret;
+		}
+		if (stop)
+			break;
+		c->timeout_ns = run_timeout(c);
+		ret = evaluate_primaries(c, plan.alpha_per_look, &decided);
+		if (ret)
+			return ret;
+		n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
+		if (decided || n >= bench->max_runs || budget_spent(c))
+			break;
+		look = sequential_next_look(&plan, n + 1);
+	}
+	c->out->decided = decided && !c->out->error;
+	for (i = 0; i < c->out->nr_metrics; i++)
+		if (evaluate_metric(c, &c->out->metrics[i], plan.alpha_per_look))
+			return RP_EINTERNAL;
+	if (store_run_issues(req->st, c->comparison_id, c->out->benchmark_id, &c->out->issues,
+			      &c->out->nr_issues))
+		return RP_EINTERNAL;
+	c->out->elapsed_s = seconds_since(&c->started);
+	return 0;
+}
+
+/* Benjamini-Hochberg over the p-values behind every measured (benchmark, metric) verdict. */
+static void adjust_p_values(struct compare_result *res)
+{
+	size_t n = 0, k = 0, i, j;
+	double *p, *q;
+	for (i = 0; i < res->nr_benches; i++)
+		for (j = 0; j < res->benches[i].nr_metrics; j++)
+			n += isfinite(res->benches[i].metrics[j].r.p);
+	if (!n)
+		return;
+	p = xcalloc(n, sizeof(*p));
+	q = xcalloc(n, sizeof(*q));
+	for (i = 0; i < res->nr_benches; i++)
+		for (j = 0; j < res->benches[i].nr_metrics; j++)
+			if (isfinite(res->benches[i].metrics[j].r.p))
+				p[k++] = res->benches[i].metrics[j].r.p;
+	stats_benjamini_hochberg(p, n, q);
+	k = 0;
+	for (i = 0; i < res->nr_benches; i++)
+		for (j = 0; j < res->benches[i].nr_metrics; j++)
+			if (isfinite(res->benches[i].metrics[j].r.p))
+				res->benches[i].metrics[j].q_bh = q[k++];
+	free(p);
+	free(q);
+}
+
+static int save_verdicts(const struct compare_request *req, struct compare_result *res)
+{
+	size_t i, j;
+	for (i = 0; i < res->nr_benches; i++) {
+		struct bench_outcome *b = &res->benches[i];
+		for (j = 0; j < b->nr_metrics; j++) {
+			struct metric_outcome *m = &b->metrics[j];
+			const char *v = m->measured ? verdict_name(m->r.verdict) : "unmeasured";
+			if (store_verdict_save(req->st, res->comparison_id, b->benchmark_id,
+					       m->def->name, m->primary, v, &m->r, m->n_pairs, m->q_bh))
+				return RP_EINTERNAL;
+		}
+	}
+	return 0;
+}
+
+/* One benchmark's sampling loop, recorded as the next outcome of out. */
+static int compare_one(const struct compare_request *req, const struct bench_config *bench,
+		       struct compare_result *out, size_t *alloc, int64_t machine_id, struct rng *rng)
+{
+	struct bench_ctx c = { 0 };
+	struct bench_outcome *b;
+	int ret;
+	ALLOC_GROW(out->benches, out->nr_benches + 1, *alloc);
+	b = &out->benches[out->nr_benches++];
+	memset(b, 0, sizeof(*b));
+	b->name = xstrdup(bench->name);
+	c.req = req;
+	c.bench = bench;
+	c.out = b;
+	c.machine_id = machine_id;
+	c.comparison_id = out->comparison_id;
+	c.rng = rng;
+	ret = compare_bench(req, bench, &c);
+	/* Profiles after the verdict's runs, never among them: they do not disturb it. */
+	if (!ret && !b->error && (bench->profiles & PROFILE_CCT) && !interrupt_requested()) {
+		if (req->progress)
+			fprintf(stderr, "\r\033[K%s  profiling (%zu runs per side)", b->name,
+				bench->profile_runs);
+		ret = compare_profile_cct(req, bench, b->benchmark_id, machine_id,
+					  out->comparison_id, &b->cct);
+	}
+	if (!ret && !b->error && (bench->profiles & PROFILE_COUNTERS) && !interrupt_requested())
+		ret = compare_counters(req, bench, c.filter, out->comparison_id, &b->counters);
+	if (!ret && !b->error && (bench->profiles & PROFILE_IO) && !interrupt_requested()) {
+		if (req->progress)
+			fprintf(stderr, "\r\033[K%s  tracing I/O (%zu runs per side)", b->name,
+				bench->profile_runs);
+		ret = compare_profile_io(req, bench, b->benchmark_id, machine_id,
+					 out->comparison_id, &b->io);
+	}
+	free(c.defs);
+	free(c.log_prefix);
+	progress_clear(req);
+	if (ret && ret != RP_EINTERRUPT && !interrupt_requested()) {
+		/* Its verdicts were never computed: say so rather than show empty rows. */
+		free(b->error);
+		b->error = xstrdup("not completed: see the error above");
+		b->nr_metrics = 0;
+	}
+	return ret;
+}
+
+int compare_execute(const struct compare_request *req, struct compare_result *out)
+{
+	struct store_comparison comp = { 0 };
+	struct rng rng;
+	int64_t machine_id;
+	size_t i, alloc = 0;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->base_label = xstrdup(req->a.label);
+	out->target_label = xstrdup(req->b.label);
+	if (req->a.sha)
+		snprintf(out->base_sha, sizeof(out->base_sha), "%s", req->a.sha);
+	if (req->b.sha)
+		snprintf(out->target_sha, sizeof(out->target_sha), "%s", req->b.sha);
+	out->seed = req->cfg->seed_set ? req->cfg->seed : rng_fresh_seed();
+	out->alpha = req->cfg->alpha;
+	out->same_build = req->same_build;
+	rng_seed(&rng, out->seed);
+	machine_info_read(&out->machine);
+	if (store_machine(req->st, &out->machine, &machine_id))
+		return RP_EINTERNAL;
+	comp.base_build = req->a.build_id;
+	comp.target_build = req->b.build_id;
+	comp.base_label = req->a.label;
+	comp.target_label = req->b.label;
+	comp.seed = out->seed;
+	comp.alpha = out->alpha;
+	if (store_comparison_new(req->st, &comp))
+		return RP_EINTERNAL;
+	out->comparison_id = comp.id;
+	for (i = 0; i < req->cfg->nr_benches && !ret; i++) {
+		const struct bench_config *bench = &req->cfg->benches[i];
+		if (bench->format == BENCH_GBENCH) {
+			struct import_set cases;
+			memset(&cases, 0, sizeof(cases));
+			ret = gbench_discover(req, bench, comp.id, &cases);
+			for (size_t k = 0; !ret && k < cases.nr_benches; k++) {
+				struct bench_config cb;
+				gbench_case_init(&cb, bench, &cases.benches[k], out);
+				ret = compare_one(req, &cb, out, &alloc, machine_id, &rng);
+				gbench_case_release(&cb);
+			}
+			import_set_release(&cases);
+		} else {
+			ret = compare_one(req, bench, out, &alloc, machine_id, &rng);
+		}
+		if (ret == RP_EINTERRUPT || interrupt_requested()) {
+			out->interrupted = true;
+			ret = 0;
+			break;
+		}
+	}
+	adjust_p_values(out);
+	if (!ret && save_verdicts(req, out))
+		ret = RP_EINTERNAL;
+	if (store_comparison_finish(req->st, comp.id,
+				    out->interrupted ? "interrupted" : ret ? "failed" : "done"))
+		ret = ret ? ret : RP_EINTERNAL;
+	return ret;
+}
+
+void compare_result_own_def(struct compare_result *res, struct metric_def *def)
+{
+	ALLOC_GROW(res->owned_defs, res->nr_owned_defs + 1, res->alloc_owned_defs);
+	res->owned_defs[res->nr_owned_defs++] = def;
+}
+
+void compare_result_release(struct compare_result *res)
+{
+	size_t i;
+	if (!res)
+		return;
+	for (i = 0; i < res->nr_benches; i++) {
+		free(res->benches[i].name);
+		free(res->benches[i].metrics);
+		free(res->benches[i].error);
+		cct_attribution_free(res->benches[i].cct);
+		io_attribution_free(res->benches[i].io);
+		counters_attribution_free(res->benches[i].counters);
+		store_run_issues_free(res->benches[i].issues, res->benches[i].nr_issues);
+	}
+	free(res->benches);
+	for (i = 0; i < res->nr_owned_defs; i++)
+		metric_def_free(res->owned_defs[i]);
+	free(res->owned_defs);
+	free(res->base_label);
+	free(res->target_label);
+	memset(res, 0, sizeof(*res));
+}
+
+int compare_exit_code(const struct compare_result *res)
+{
+	size_t i, j;
+	int code = EXIT_OK;
+	for (i = 0; i < res->nr_benches; i++) {
+		const struct bench_outcome *b = &res->benches[i];
+		if (b->target_broken)
+			return EXIT_REGRESSION;
+		for (j = 0; j < b->nr_metrics; j++)
+			if (b->metrics[j].primary && b->metrics[j].measured &&
+			    b->metrics[j].r.verdict == VERDICT_WORSE)
+				return EXIT_REGRESSION;
+		/* A benchmark that could not be compared (its baseline fails) is an input
+		 * problem, unless another one shows a regression. */
+		if (b->error)
+			code = EXIT_USAGE;
+	}
+	return code;
+}

@@ -1,0 +1,108 @@
+#ifndef REVPERF_COMPARE_COMPARE_H
+#define REVPERF_COMPARE_COMPARE_H
+
+#include "collect/machine.h"
+#include "core/build.h"
+#include "core/config.h"
+#include "core/metric.h"
+#include "store/store.h"
+#include "util/common.h"
+
+/* One side of a comparison: a built revision, or (--cmd-a/--cmd-b) a command. */
+struct compare_side {
+	const char *label;   /* the revision expression, or "A"/"B" */
+	const char *sha;     /* NULL in command mode */
+	int64_t build_id;
+	const char *cwd;     /* worktree of the revision; NULL = current directory */
+	const char *command; /* command mode: this side's command; NULL = the benchmark's */
+	/* profiled runs (profile = cct): the instrumented build and its worktree */
+	int64_t profile_build_id;
+	const char *profile_cwd;
+};
+
+struct compare_request {
+	struct config *cfg; /* finished (config_finish) */
+	struct store *st;
+	const struct state_dir *sd;
+	struct compare_side a, b;
+	bool same_build; /* A/A: both sides are one build; their runs are kept apart */
+	bool progress;   /* a progress line on stderr (only when it is a TTY) */
+	bool fresh;      /* ignore stored runs: measure everything anew */
+};
+
+struct cct_attribution;
+struct io_attribution;
+struct counters_attribution;
+
+/* The verdict of one benchmark and metric. */
+struct metric_outcome {
+	const struct metric_def *def;
+	bool primary;
+	bool measured; /* at least two values on each side */
+	size_t n_pairs; /* complete interleaved pairs; >= 2: the verdict is paired */
+	struct verdict_result r;
+	double q_bh; /* Benjamini-Hochberg adjusted r.p over the whole report */
+};
+
+struct bench_outcome {
+	char *name;
+	int64_t benchmark_id;
+	struct metric_outcome *metrics;
+	size_t nr_metrics;
+	size_t ok_a, ok_b;         /* successful runs used per side */
+	size_t reused_a, reused_b; /* of which were stored before this comparison */
+	size_t failed_a, failed_b; /* failed, crashed or timed-out runs (excluded) */
+	size_t looks;              /* how many times the verdict was evaluated */
+	double tolerance;          /* the equivalence margin: 0.02 = 2% */
+	double ci_alpha;           /* each look's alpha: CIs are (1 - ci_alpha) intervals */
+	bool decided;              /* every primary metric decided before the budget ran out */
+	char *error;               /* the benchmark could not be compared: why */
+	bool target_broken;        /* the baseline ran, the target fails: a regression */
+	struct store_run_issue *issues; /* failed runs, and successful runs with a note */
+	size_t nr_issues;
+	double elapsed_s;
+	struct cct_attribution *cct; /* profile = cct: the attribution, NULL otherwise */
+	struct io_attribution *io;   /* profile = io: the I/O similarity, NULL otherwise */
+	struct counters_attribution *counters; /* profile = counters: control charts, or NULL */
+};
+
+struct compare_result {
+	int64_t comparison_id;
+	char *base_label, *target_label;
+	char base_sha[41], target_sha[41];
+	uint64_t seed;
+	double alpha;
+	struct machine_info machine;
+	struct bench_outcome *benches;
+	size_t nr_benches;
+	bool interrupted;
+	bool same_build;
+	bool imported; /* built from other tools' result files: no runs, machine unknown */
+	/* run-time metric definitions the outcomes point to; freed with the result */
+	struct metric_def **owned_defs;
+	size_t nr_owned_defs, alloc_owned_defs;
+};
+
+/* Hands a run-time metric definition to res (freed by compare_result_release()). */
+void compare_result_own_def(struct compare_result *res, struct metric_def *def);
+
+/*
+ * Runs every configured benchmark on both sides (warm-up runs, then randomized interleaved
+ * pairs until the primary metrics are decided or the budget is spent, METHODS.md 1-2),
+ * storing every run as it finishes, and fills *out with the verdicts (also stored).
+ * Stored successful runs of earlier comparisons of the same pair of builds (same
+ * direction), benchmark definition and machine are reused, each side apart, unless
+ * req->fresh.
+ * Returns 0 (also when interrupted: out->interrupted), RP_EINPUT when a benchmark cannot be
+ * started at all, RP_EINTERNAL on a store failure. Release out with compare_result_release().
+ */
+int compare_execute(const struct compare_request *req, struct compare_result *out);
+void compare_result_release(struct compare_result *res);
+
+/*
+ * 1 when a primary metric of some benchmark is worse (or the target broke); else 2 when a
+ * benchmark could not be compared (its baseline keeps failing); else 0.
+ */
+int compare_exit_code(const struct compare_result *res);
+
+#endif

@@ -1,0 +1,76 @@
+/* profile = counters: control charts of the sampled timing runs (docs/counters.md). */
+#include "compare/compare_counters.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/counters_chart.h"
+#include "util/fsutil.h"
+#include "report/chart_report.h"
+#include "util/common.h"
+
+void counters_attribution_free(struct counters_attribution *a)
+{
+	if (!a)
+		return;
+	cchart_result_release(&a->res);
+	cchart_input_release(&a->in);
+	free(a->error);
+	free(a->svg_dir);
+	free(a);
+}
+
+int compare_counters(const struct compare_request *req, const struct bench_config *bench,
+		     const struct store_run_filter filter[2], int64_t comparison_id,
+		     struct counters_attribution **out)
+{
+	struct counters_attribution *a = xcalloc(1, sizeof(*a));
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	*out = a;
+	a->labels[0] = req->a.label;
+	a->labels[1] = req->b.label;
+	cchart_input_init(&a->in);
+	for (int side = 0; side < 2 && !a->error; side++) {
+		struct store_counter_run *runs = NULL;
+		size_t n = 0;
+		if ((ret = store_run_counters(req->st, &filter[side], &runs, &n)))
+			goto out;
+		a->runs[side] = n;
+		for (size_t i = 0; i < n && !a->error; i++) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "%s run %lld", side ? "target" : "baseline",
+				    (long long)runs[i].run_id);
+			if (counters_input_add(&a->in, side ? CCHART_TARGET : CCHART_BASELINE,
+					       sb.buf, &runs[i].samples))
+				a->error = xstrdup("a sampled series was refused (see the error "
+						   "above)");
+		}
+		store_counter_runs_free(runs, n);
+		if (!n && !a->error) {
+			strbuf_reset(&sb);
+			strbuf_addf(&sb, "no sampled run of side %c", side ? 'B' : 'A');
+			a->error = strbuf_detach(&sb);
+		}
+	}
+	if (a->error)
+		goto out;
+	if (cchart_analyze(&a->in, NULL, &a->res)) {
+		a->error =
+		    xstrdup("the control charts could not be computed (see the error above)");
+		goto out;
+	}
+	strbuf_reset(&sb);
+	strbuf_addf(&sb, "%s/profiles/%lld/", req->sd->root, (long long)comparison_id);
+	fsutil_add_safe_name(&sb, bench->name);
+	strbuf_addstr(&sb, "/charts");
+	{
+		struct chart_labels lab = {req->a.label, req->b.label, NULL};
+		if (!chart_report_svg_dir(sb.buf, &a->in, &a->res, &lab))
+			a->svg_dir = strbuf_detach(&sb);
+	}
+out:
+	strbuf_release(&sb);
+	return ret;
+}

@@ -1,0 +1,36 @@
+#ifndef REVPERF_COMPARE_COMPARE_COUNTERS_H
+#define REVPERF_COMPARE_COMPARE_COUNTERS_H
+
+/*
+ * The control charts under a benchmark's verdict (`profile = counters`): the counters
+ * sampled during the timing runs of both sides (stored per run), the baseline's runs as
+ * the chart, the target's runs scored against it (METHODS.md section 4, docs/counters.md).
+ */
+#include "analysis/control_chart.h"
+#include "compare/compare.h"
+#include "store/store.h"
+
+struct counters_attribution {
+	char *error;		  /* why there are no charts (NULL when there are) */
+	size_t runs[2];		  /* sampled runs per side (A, B) */
+	struct cchart_input in;	  /* the samples, kept for the SVG charts */
+	struct cchart_result res; /* the analysis */
+	char *svg_dir;		  /* one SVG per charted counter; NULL when not written */
+	const char *labels[2];	  /* the sides' labels (borrowed from the request) */
+};
+
+/*
+ * Reads the series of the successful runs that filter[0] and filter[1] select, charts
+ * them (default options: 5/95 limits, the bimodal filter, load scaling by the benchmark's
+ * load counter when it has one) and writes the SVG charts under
+ * STATE/profiles/<comparison>/<benchmark>/charts/. Fills a new *out (free it with
+ * counters_attribution_free()); no sampled runs on a side, or input the analysis refuses,
+ * is out->error, not a failure. Returns 0 or RP_EINTERNAL (store).
+ */
+int compare_counters(const struct compare_request *req, const struct bench_config *bench,
+		     const struct store_run_filter filter[2], int64_t comparison_id,
+		     struct counters_attribution **out);
+
+void counters_attribution_free(struct counters_attribution *a);
+
+#endif

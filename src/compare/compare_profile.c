@@ -1,0 +1,312 @@
+#include "compare/compare_profile.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "binary/bindiff.h"
+#include "binary/symbolize.h"
+#include "collect/cct_run.h"
+#include "util/fsutil.h"
+#include "predict/predict.h"
+#include "profile/profile_load.h"
+#include "report/cct_report.h"
+#include "util/common.h"
+
+/* Profiled runs are slower than timing runs (every call is hooked): a generous default. */
+#define PROFILE_TIMEOUT_NS (600LL * 1000000000LL)
+
+void cct_attribution_free(struct cct_attribution *a)
+{
+	if (!a)
+		return;
+	cct_diff_release(&a->diff);
+	cct_release(&a->trees[0]);
+	cct_release(&a->trees[1]);
+	cct_changes_release(&a->changes);
+	free(a->error);
+	free(a->bindiff_note);
+	free(a->svg_path);
+	free(a->dir);
+	free(a);
+}
+
+static const struct compare_side *side_of(const struct compare_request *req, int side)
+{
+	return side ? &req->b : &req->a;
+}
+
+/* One profiled run of a side into dir/<A|B>-<seq>/, recorded in the store. */
+static int profile_once(const struct compare_request *req, const struct bench_config *bench,
+			int side, size_t seq, const int64_t ids[3], const char *dir,
+			struct store_profile *p)
+{
+	const struct compare_side *s = side_of(req, side);
+	struct strbuf run_dir = STRBUF_INIT, log = STRBUF_INIT;
+	struct proc_spec spec = { 0 };
+	struct proc_result res;
+	int ret;
+
+	strbuf_addf(&run_dir, "%s/%c-%zu", dir, side ? 'B' : 'A', seq);
+	strbuf_addf(&log, "%s.log", run_dir.buf);
+	if (remove_tree(run_dir.buf) || mkdir_p(run_dir.buf)) {
+		ret = RP_EINTERNAL;
+		goto out;
+	}
+	spec.command = s->command ? s->command : bench->command;
+	spec.cwd = s->profile_cwd;
+	spec.log_path = log.buf;
+	spec.timeout_ns = bench->timeout_ns ? bench->timeout_ns : PROFILE_TIMEOUT_NS;
+	memset(p, 0, sizeof(*p));
+	p->started_at = (int64_t)time(NULL);
+	if ((ret = cct_run(&spec, run_dir.buf, &res)))
+		goto out;
+	if (res.status == RUN_INTERRUPTED) {
+		ret = RP_EINTERRUPT;
+		goto out;
+	}
+	ret = compare_profile_record(req, p, "cct", s->profile_build_id, ids, res.status,
+				     res.detail, &run_dir, &log);
+out:
+	strbuf_release(&run_dir);
+	strbuf_release(&log);
+	return ret;
+}
+
+int compare_profile_record(const struct compare_request *req, struct store_profile *p,
+			   const char *kind, int64_t build_id, const int64_t ids[3],
+			   enum run_status status, const char *detail, struct strbuf *path,
+			   struct strbuf *log)
+{
+	p->build_id = build_id;
+	p->benchmark_id = ids[0];
+	p->machine_id = ids[1];
+	p->comparison_id = ids[2];
+	snprintf(p->kind, sizeof(p->kind), "%s", kind);
+	p->status = status;
+	p->detail = status == RUN_OK ? NULL : xstrdup(detail);
+	p->path = strbuf_detach(path);
+	p->log_path = strbuf_detach(log);
+	return store_profile_add(req->st, p);
+}
+
+int compare_collect_profiles(const struct compare_request *req, const struct bench_config *bench,
+			     const char *kind, const int64_t build_ids[2], const int64_t ids[3],
+			     const char *dir, compare_profile_run_fn run, size_t reused[2],
+			     size_t failed[2], struct store_profile *have[2], size_t nr[2])
+{
+	size_t want = bench->profile_runs, seq[2] = { 0, 0 };
+	bool more = true;
+	int ret;
+
+	for (int side = 0; side < 2; side++) {
+		have[side] = NULL;
+		nr[side] = 0;
+		failed[side] = 0;
+		if (!req->fresh && store_profiles_find(req->st, build_ids[side], ids[0], ids[1], kind,
+						       &have[side], &nr[side]))
+			return RP_EINTERNAL;
+		/* The newest ones when there are more than wanted. */
+		if (nr[side] > want) {
+			size_t drop = nr[side] - want;
+			for (size_t i = 0; i < drop; i++) {
+				free(have[side][i].detail);
+				free(have[side][i].path);
+				free(have[side][i].log_path);
+			}
+			memmove(have[side], have[side] + drop, want * sizeof(*have[side]));
+			nr[side] = want;
+		}
+		reused[side] = nr[side];
+	}
+	while (more) {
+		more = false;
+		for (int side = 0; side < 2; side++) {
+			struct store_profile p;
+			/* A side that failed as often as it should run keeps failing: stop. */
+			if (nr[side] >= want || failed[side] >= want)
+				continue;
+			ret = run(req, bench, side, seq[side]++, ids, dir, &p);
+			if (ret)
+				return ret;
+			more = true;
+			if (p.status != RUN_OK) {
+				failed[side]++;
+				free(p.detail);
+				free(p.path);
+				free(p.log_path);
+				continue;
+			}
+			have[side] = xrealloc(have[side], (nr[side] + 1) * sizeof(*have[side]));
+			have[side][nr[side]++] = p;
+		}
+	}
+	return 0;
+}
+
+/* Loads each run of a side; *src describes the first. Returns 0 or RP_EINPUT. */
+static int load_runs(const struct store_profile *runs, size_t n, struct symbolizer *sym,
+		     struct cct *trees, struct profile_source *src)
+{
+	struct profile_load_options lo = { .format = PROFILE_FORMAT_CCT, .sym = sym };
+	for (size_t i = 0; i < n; i++) {
+		struct profile_source s;
+		int ret = profile_load(runs[i].path, &lo, &trees[i], i ? &s : src);
+		if (ret) {
+			for (size_t j = 0; j <= i; j++)
+				cct_release(&trees[j]);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Stages 1 and 2 need the binary diff of the two programs that were profiled. */
+static void add_bindiff(struct cct_attribution *a)
+{
+	struct bindiff bd;
+	struct strbuf why = STRBUF_INIT;
+	if (!a->exe[0][0] || !a->exe[1][0]) {
+		a->bindiff_note = xstrdup("the profiles do not name their program");
+		return;
+	}
+	if (!path_exists(a->exe[0]) || !path_exists(a->exe[1])) {
+		strbuf_addf(&why, "%s no longer exists", path_exists(a->exe[0]) ? a->exe[1]
+									 : a->exe[0]);
+		a->bindiff_note = strbuf_detach(&why);
+		return;
+	}
+	memset(&bd, 0, sizeof(bd));
+	if (bindiff_files(a->exe[0], a->exe[1], 0, &bd)) {
+		strbuf_addf(&why, "the binary diff of %s and %s failed (see the error above)",
+			    a->exe[0], a->exe[1]);
+		a->bindiff_note = strbuf_detach(&why);
+		return;
+	}
+	cct_diff_changes_from_bindiff(&bd, &a->changes);
+	bindiff_release(&bd);
+	a->have_bindiff = true;
+}
+
+int compare_profile_cct(const struct compare_request *req, const struct bench_config *bench,
+			int64_t benchmark_id, int64_t machine_id, int64_t comparison_id,
+			struct cct_attribution **out)
+{
+	struct cct_attribution *a = xcalloc(1, sizeof(*a));
+	struct store_profile *have[2] = { NULL, NULL };
+	size_t nr[2] = { 0, 0 };
+	int64_t ids[3] = { benchmark_id, machine_id, comparison_id };
+	struct cct *runs[2] = { NULL, NULL };
+	struct symbolizer *sym = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	struct cct_diff_options opts = { .threshold = 100, .max_pairs = 20 };
+	int ret = 0;
+
+	*out = a;
+	a->labels[0] = req->a.label;
+	a->labels[1] = req->b.label;
+	cct_changes_init(&a->changes);
+	strbuf_addf(&sb, "%s/profiles/%lld/", req->sd->root, (long long)comparison_id);
+	fsutil_add_safe_name(&sb, bench->name);
+	a->dir = strbuf_detach(&sb);
+	if (mkdir_p(a->dir)) {
+		ret = RP_EINTERNAL;
+		goto out;
+	}
+	{
+		int64_t builds[2] = { req->a.profile_build_id, req->b.profile_build_id };
+		if ((ret = compare_collect_profiles(req, bench, "cct", builds, ids, a->dir,
+						    profile_once, a->reused, a->failed, have, nr)))
+			goto out;
+	}
+	for (int side = 0; side < 2; side++) {
+		if (nr[side])
+			continue;
+		strbuf_addf(&sb, "no successful profiled run of side %c (%zu failed; logs in %s)",
+			    side ? 'B' : 'A', a->failed[side], a->dir);
+		a->error = strbuf_detach(&sb);
+		goto out;
+	}
+	sym = symbolizer_new();
+	for (int side = 0; side < 2; side++) {
+		struct profile_source src;
+		const struct cct **ptrs = xcalloc(nr[side], sizeof(*ptrs));
+		runs[side] = xcalloc(nr[side], sizeof(*runs[side]));
+		if (load_runs(have[side], nr[side], sym, runs[side], &src)) {
+			free(ptrs);
+			free(runs[side]);
+			runs[side] = NULL;
+			strbuf_addf(&sb, "the profiles of side %c cannot be read (see the error "
+					 "above); is the profile build compiled with "
+					 "-finstrument-functions?",
+				    side ? 'B' : 'A');
+			a->error = strbuf_detach(&sb);
+			goto out;
+		}
+		snprintf(a->exe[side], sizeof(a->exe[side]), "%s", src.exe);
+		if (runs[side][0].nr_nodes <= 1) {
+			strbuf_addf(&sb, "no instrumented function ran in the profiled runs of side "
+					 "%c: does [build] profile-command compile with "
+					 "-finstrument-functions?",
+				    side ? 'B' : 'A');
+			a->error = strbuf_detach(&sb);
+			free(ptrs);
+			goto out;
+		}
+		for (size_t i = 0; i < nr[side]; i++)
+			ptrs[i] = &runs[side][i];
+		ret = cct_merge(ptrs, nr[side], &a->trees[side]);
+		free(ptrs);
+		if (ret) {
+			a->error = xstrdup("the profiled runs cannot be merged (see the error above)");
+			ret = 0;
+			goto out;
+		}
+		a->runs[side] = nr[side];
+		/* The predictor's dynamic data of the (normal) build of a revision, unless stored
+		 * already (callgrind data, an earlier compare): one run's calls and self time per
+		 * function. */
+		if (req->a.sha &&
+		    predict_dynamic_save_cct(req->st, side ? req->b.build_id : req->a.build_id,
+					     benchmark_id, &runs[side][0], src.calls_only, a->dir,
+					     true) < 0)
+			warning("the dynamic data of side %c was not stored for the predictor",
+				side ? 'B' : 'A');
+	}
+	/* The noise floor: how far two runs of the same target build already differ. */
+	if (nr[1] >= 2) {
+		opts.threshold = cct_overlap(&runs[1][0], &runs[1][1]);
+		a->threshold_from_runs = true;
+	}
+	a->threshold = opts.threshold;
+	add_bindiff(a);
+	cct_diff_compute(&a->trees[0], &a->trees[1], a->have_bindiff ? &a->changes : NULL, &opts,
+			 &a->diff);
+	{
+		struct cct_report_options ro = { 0 };
+		FILE *f;
+		strbuf_addf(&sb, "%s/flamegraph.svg", a->dir);
+		ro.old_label = a->labels[0];
+		ro.new_label = a->labels[1];
+		ro.title = bench->name;
+		f = fopen(sb.buf, "w");
+		if (f && !cct_diff_report_svg(f, &a->diff, &ro) && !fclose(f))
+			a->svg_path = strbuf_detach(&sb);
+		else {
+			warning("cannot write %s: %s", sb.buf, strerror(errno));
+			if (f)
+				fclose(f);
+		}
+	}
+out:
+	for (int side = 0; side < 2; side++) {
+		for (size_t i = 0; runs[side] && i < nr[side]; i++)
+			cct_release(&runs[side][i]);
+		free(runs[side]);
+		store_profiles_free(have[side], nr[side]);
+	}
+	symbolizer_free(sym);
+	strbuf_release(&sb);
+	return ret;
+}

@@ -1,0 +1,80 @@
+#ifndef REVPERF_COMPARE_COMPARE_PROFILE_H
+#define REVPERF_COMPARE_COMPARE_PROFILE_H
+
+/*
+ * The attribution under a benchmark's verdict (`profile = cct`): extra runs of each side
+ * with the CCT runtime, in builds of their own (the timing runs never carry the
+ * instrumentation), merged per side and differenced (METHODS.md section 5).
+ */
+#include "analysis/cct_diff.h"
+#include "compare/compare.h"
+#include "profile/cct.h"
+
+struct cct_attribution {
+	char *error;		   /* why there is no diff (NULL when there is one) */
+	size_t runs[2];		   /* profiled runs used per side (A, B) */
+	size_t reused[2];	   /* of which were stored before this comparison */
+	size_t failed[2];	   /* profiled runs that failed in this comparison */
+	struct cct trees[2];	   /* per side: the runs merged (mean and sd per node) */
+	struct cct_changes changes;
+	bool have_bindiff;	   /* stages 1 and 2 use a binary diff of the two programs */
+	char *bindiff_note;	   /* why not, when not */
+	char exe[2][4096];	   /* the programs differenced by the binary diff */
+	struct cct_diff diff;	   /* borrows trees[] */
+	double threshold;	   /* the overlap the weight adjustment stops at, % */
+	bool threshold_from_runs;  /* ... measured between two runs of the target */
+	char *svg_path;		   /* the differential flame graph, NULL when not written */
+	char *dir;		   /* where the profiles of this comparison are */
+	const char *labels[2];	   /* the sides' labels (borrowed from the request) */
+};
+
+/*
+ * Takes bench->profile_runs profiled runs per side (reusing stored successful profiles of
+ * the same instrumented builds, benchmark and machine unless req->fresh), records them in
+ * the store, and differences the merged trees. Fills a new *out (free it with
+ * cct_attribution_free()); a problem that leaves no diff (no profile written, every run
+ * failed) is out->error, not a failure. Returns 0, RP_EINTERRUPT when the user
+ * interrupted, RP_EINTERNAL on a store failure.
+ */
+int compare_profile_cct(const struct compare_request *req, const struct bench_config *bench,
+			int64_t benchmark_id, int64_t machine_id, int64_t comparison_id,
+			struct cct_attribution **out);
+
+void cct_attribution_free(struct cct_attribution *a);
+
+/*
+ * One profiled run of `side` (0 = A, 1 = B), the seq-th of this comparison, with its files
+ * under `dir`: fills *p (kind, status, paths, ids from ids[] = {benchmark, machine,
+ * comparison}) and records it in the store. Returns 0, RP_EINTERRUPT, or an error.
+ */
+typedef int (*compare_profile_run_fn)(const struct compare_request *req,
+				      const struct bench_config *bench, int side, size_t seq,
+				      const int64_t ids[3], const char *dir,
+				      struct store_profile *p);
+
+/*
+ * Fills the rest of *p (started_at set by the caller) for a profiled run of `build_id`
+ * (ids[] = {benchmark, machine, comparison}) that ended with `status` (`detail` copied
+ * unless RUN_OK), takes the strings of `path` and `log`, and records it in the store.
+ * Returns 0 or RP_EINTERNAL.
+ */
+struct strbuf;
+int compare_profile_record(const struct compare_request *req, struct store_profile *p,
+			   const char *kind, int64_t build_id, const int64_t ids[3],
+			   enum run_status status, const char *detail, struct strbuf *path,
+			   struct strbuf *log);
+
+/*
+ * The profiles of kind `kind` of both sides: the stored successful ones of build_ids[side]
+ * (the newest bench->profile_runs, unless req->fresh), topped up with new runs by `run`,
+ * A and B alternating, until each side has bench->profile_runs successful ones or has
+ * failed that many times. have[side] (free with store_profiles_free()) and nr[side] get
+ * the successful profiles, reused[side] how many were stored before, failed[side] the
+ * failed new runs. Returns 0, or what `run` or the store returned.
+ */
+int compare_collect_profiles(const struct compare_request *req, const struct bench_config *bench,
+			     const char *kind, const int64_t build_ids[2], const int64_t ids[3],
+			     const char *dir, compare_profile_run_fn run, size_t reused[2],
+			     size_t failed[2], struct store_profile *have[2], size_t nr[2]);
+
+#endif

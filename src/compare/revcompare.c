@@ -1,0 +1,146 @@
+#include "compare/revcompare.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "predict/predict.h"
+#include "util/common.h"
+
+/* The first benchmark with profile = cct, whose runs need the instrumented builds. */
+static const struct bench_config *profiled_bench(const struct config *cfg)
+{
+	for (size_t i = 0; i < cfg->nr_benches; i++)
+		if (cfg->benches[i].profiles & PROFILE_CCT)
+			return &cfg->benches[i];
+	return NULL;
+}
+
+/* Before anything is built: profile = cct needs [build] profile-command. */
+static int check_profiling(const struct config *cfg)
+{
+	const struct bench_config *needs = profiled_bench(cfg);
+	if (!needs || cfg->profile_build_command)
+		return 0;
+	error("%s: benchmark '%s' has profile = cct, which needs a build compiled with "
+	      "-finstrument-functions: add to [build] a line such as profile-command = "
+	      "make CFLAGS='-O2 -g -finstrument-functions'",
+	      cfg->path ? cfg->path : "revperf.ini", needs->name);
+	return RP_EINPUT;
+}
+
+/* The instrumented builds of profiled runs, in worktrees of their own. */
+static int build_profiling(const struct revcompare_ctx *ctx, struct revcompare *rc,
+			   struct compare_request *req)
+{
+	int err;
+	if (!profiled_bench(&rc->cfg))
+		return 0;
+	for (int i = 0; i < 2; i++)
+		if ((err = build_ensure(ctx->st, ctx->repo, ctx->sd, &rc->revs[i],
+					rc->cfg.profile_build_command, "cct",
+					&rc->profile_builds[i])))
+			return err;
+	req->a.profile_build_id = rc->profile_builds[0].id;
+	req->b.profile_build_id = rc->profile_builds[1].id;
+	req->a.profile_cwd = rc->profile_builds[0].worktree;
+	req->b.profile_cwd = rc->profile_builds[1].worktree;
+	return 0;
+}
+
+/*
+ * Test suites become their tests, as listed at the target; with ctx->select, only the
+ * benchmarks the target needs are kept (docs/prediction.md).
+ */
+static int select_benchmarks(const struct revcompare_ctx *ctx, struct revcompare *rc)
+{
+	struct predict_ctx pctx;
+	struct predict_result pred;
+	const bool tests = ctx->select && !strcmp(ctx->select, "tests");
+	int err;
+
+	predict_ctx_init(&pctx, &rc->cfg, ctx->st, ctx->repo, ctx->sd);
+	memset(&pred, 0, sizeof(pred));
+	err = predict_expand_suites(&pctx, rc->builds[1].worktree, rc->revs[1].expr);
+	rc->configured = rc->selected = rc->cfg.nr_benches;
+	if (!err && ctx->select)
+		err = predict_revision(&pctx, &rc->revs[1], &rc->builds[1],
+				       tests ? PREDICT_TESTS : PREDICT_PERPHECY,
+				       PREDICT_SCOPE_COMMON, &pred);
+	if (!err && ctx->select) {
+		if (pred.no_predictor && !tests && !ctx->quiet)
+			warning("--select: no predictor was trained yet, every benchmark runs "
+				"(revperf train)");
+		if (pred.trivial && !ctx->quiet)
+			warning("--select: the predictor was trained without any hit and selects "
+				"nothing; train again once a commit changed performance");
+		err = predict_select(&rc->cfg, &pred);
+		rc->selected = rc->cfg.nr_benches;
+		if (!err && !ctx->quiet)
+			fprintf(stderr, "revperf: --select=%s: %s needs %zu of %zu benchmarks\n",
+				ctx->select, rc->revs[1].expr, rc->selected, rc->configured);
+	}
+	predict_result_release(&pred);
+	predict_ctx_release(&pctx);
+	return err;
+}
+
+int revcompare_run(const struct revcompare_ctx *ctx, const char *base, const char *target,
+		   struct revcompare *rc)
+{
+	struct compare_request req;
+	const char *exprs[2] = {base, target};
+	int err;
+
+	memset(rc, 0, sizeof(*rc));
+	rc->failed_build = -1;
+	config_init(&rc->cfg);
+	memset(&req, 0, sizeof(req));
+	if ((err = ctx->load_config(&rc->cfg, ctx->config_arg)))
+		return err;
+	for (int i = 0; i < 2; i++)
+		if ((err = repo_resolve(ctx->repo, exprs[i], &rc->revs[i])))
+			return err;
+	if ((err = check_profiling(&rc->cfg)))
+		return err;
+	for (int i = 0; i < 2; i++) {
+		if ((err = build_ensure(ctx->st, ctx->repo, ctx->sd, &rc->revs[i],
+					rc->cfg.build_command, NULL, &rc->builds[i]))) {
+			if (err == RP_EINPUT)
+				rc->failed_build = i;
+			return err;
+		}
+	}
+	req.a.label = rc->revs[0].expr;
+	req.b.label = rc->revs[1].expr;
+	req.a.sha = rc->revs[0].sha;
+	req.b.sha = rc->revs[1].sha;
+	req.a.cwd = rc->builds[0].worktree;
+	req.b.cwd = rc->builds[1].worktree;
+	req.a.build_id = rc->builds[0].id;
+	req.b.build_id = rc->builds[1].id;
+	req.same_build = rc->builds[0].id == rc->builds[1].id;
+	if ((err = select_benchmarks(ctx, rc)) || (err = build_profiling(ctx, rc, &req)))
+		return err;
+	if (!rc->cfg.nr_benches)
+		return 0; /* --select chose nothing: no comparison is stored */
+	req.cfg = &rc->cfg;
+	req.st = ctx->st;
+	req.sd = ctx->sd;
+	req.progress = ctx->progress;
+	req.fresh = ctx->fresh;
+	rc->executed = true;
+	return compare_execute(&req, &rc->res);
+}
+
+void revcompare_release(struct revcompare *rc)
+{
+	if (!rc)
+		return;
+	compare_result_release(&rc->res);
+	for (int i = 0; i < 2; i++) {
+		store_build_release(&rc->builds[i]);
+		store_build_release(&rc->profile_builds[i]);
+		revision_release(&rc->revs[i]);
+	}
+	config_release(&rc->cfg);
+}

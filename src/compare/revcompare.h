@@ -1,0 +1,60 @@
+#ifndef REVPERF_COMPARE_REVCOMPARE_H
+#define REVPERF_COMPARE_REVCOMPARE_H
+
+/*
+ * One comparison of two revisions, from revision expressions to verdicts: resolve, build
+ * (cached), the instrumented builds of profiled runs, test suites expanded and --select
+ * applied at the target, then compare_execute(). What `compare`, `history`, `bisect` and
+ * `ci` share; each loads its configuration through a callback, once per comparison, since
+ * suites and selection change the benchmark list.
+ */
+#include "core/build.h"
+#include "compare/compare.h"
+#include "core/config.h"
+#include "core/revision.h"
+#include "store/store.h"
+
+/*
+ * Reads and finishes the configuration into cfg (config_init()ed by the caller): the
+ * file, the flag overrides, the benchmark filter, config_finish(). Returns 0 or an RP_E*
+ * code after an error.
+ */
+typedef int (*revcompare_config_fn)(struct config *cfg, void *arg);
+
+struct revcompare_ctx {
+	struct repo *repo;
+	struct store *st;
+	const struct state_dir *sd;
+	revcompare_config_fn load_config;
+	void *config_arg;
+	const char *select; /* NULL, "perphecy" (the trained predictor) or "tests" (PeASS) */
+	bool fresh;	    /* ignore stored runs */
+	bool quiet;	    /* no notes on stderr (--select) */
+	bool progress;	    /* compare's progress line (a TTY) */
+};
+
+/* What one comparison did. Release with revcompare_release(). */
+struct revcompare {
+	struct config cfg;	 /* the configuration it ran with (res points into it) */
+	struct revision revs[2]; /* base, target */
+	struct store_build builds[2];
+	struct store_build profile_builds[2];
+	int failed_build;	     /* -1; 0 or 1: that side's build failed (RP_EINPUT) */
+	size_t configured, selected; /* benchmarks before and after --select */
+	bool executed;		     /* compare_execute() ran: res is filled */
+	struct compare_result res;
+};
+
+/*
+ * Compares base with target (revision expressions). Returns what compare_execute()
+ * returns (0 also when interrupted: rc->res.interrupted), RP_EINTERRUPT when interrupted
+ * during a build, RP_EINPUT after an error (a revision that does not resolve, a build that
+ * fails: rc->failed_build says which side, a bad configuration), RP_EINTERNAL. With
+ * nothing selected, nothing runs: rc->executed is false and 0 is returned.
+ * rc is filled as far as it got; release it with revcompare_release() in every case.
+ */
+int revcompare_run(const struct revcompare_ctx *ctx, const char *base, const char *target,
+		   struct revcompare *rc);
+void revcompare_release(struct revcompare *rc);
+
+#endif

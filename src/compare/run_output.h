@@ -1,0 +1,29 @@
+#ifndef REVPERF_COMPARE_RUN_OUTPUT_H
+#define REVPERF_COMPARE_RUN_OUTPUT_H
+
+#include "core/config.h"
+#include "util/common.h"
+
+/*
+ * The runs of one side of a comparison share one append-only log; each run's output
+ * follows a header line and is located by (offset, length), stored with the run.
+ */
+
+/* Appends header to the log at path (created if needed); returns the offset where the next
+ * run's output starts, or -1 after an error. */
+int64_t run_log_begin(const char *path, const char *header);
+/* The log's size, or -1. */
+int64_t run_log_size(const char *path);
+/* Appends [off, off + len) of the log (at most 256 MiB) to sb; 0 or -1. */
+int run_log_read(const char *path, int64_t off, int64_t len, struct strbuf *sb);
+
+/* Mean steady-state time of `revperf-iteration SECONDS` lines (PeASS rule, k = 5, CV 2%);
+ * false when there are none. *steady tells whether a steady window was found. */
+bool run_output_iterations(const char *out, double *value, bool *steady);
+
+/* The value of a reported metric in a run's output (last match, or mean of all); false
+ * with a note appended to `note` when there is no match or it is not a number. */
+bool run_output_reported(const struct reported_metric *rm, const char *out, double *value,
+			 struct strbuf *note);
+
+#endif

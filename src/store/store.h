@@ -1,0 +1,267 @@
+#ifndef REVPERF_STORE_STORE_H
+#define REVPERF_STORE_STORE_H
+
+#include "analysis/verdict.h"
+#include "collect/machine.h"
+#include "collect/sampler.h"
+#include "collect/proc.h"
+#include "util/common.h"
+
+/*
+ * The results database: .revperf/revperf.db, SQLite in WAL mode with a versioned schema
+ * (PRAGMA user_version) migrated forward on open, and PRAGMA application_id marking it as
+ * revperf's. Every write that belongs together happens in one transaction, so that an
+ * interrupted revperf loses nothing committed and leaves nothing half-written.
+ * Schema: docs/store.md. A store handle is not thread-safe.
+ */
+struct store;
+
+#define STORE_SCHEMA_VERSION 3
+
+/*
+ * Opens (creating and migrating as needed) the database at path. Returns 0, RP_EINPUT when
+ * the file is not a database, belongs to another program, is corrupt or comes from a newer
+ * revperf (one error line says which and what to do), RP_EINTERNAL otherwise.
+ * Free with store_close().
+ */
+int store_open(const char *path, struct store **out);
+void store_close(struct store *st);
+
+/* The database engine and its library version, e.g. "sqlite 3.40.1" (static storage). */
+const char *store_engine_version(void);
+
+/* The machine row for m (created on first use). */
+int store_machine(struct store *st, const struct machine_info *m, int64_t *id);
+/* The revision row for a commit (created on first use). */
+int store_revision(struct store *st, const char *sha, const char *summary, int64_t commit_time,
+		   int64_t *id);
+
+struct store_build {
+	int64_t id;
+	int64_t revision_id; /* 0 for builds of the --cmd-a/--cmd-b mode */
+	char *command;       /* build command; "" when there is nothing to build */
+	char *worktree;
+	char *log_path;
+	char status[16]; /* "ok" or "failed" */
+	char variant[16]; /* "" the build itself; "cct" the instrumented build of profiles */
+	ns_t duration_ns;
+};
+void store_build_release(struct store_build *b);
+
+/*
+ * Finds the build of (revision, command, variant; NULL = ""). Returns 0 found, 1 not found,
+ * <0 error.
+ */
+int store_build_find(struct store *st, int64_t revision_id, const char *command,
+		     const char *variant, struct store_build *out);
+/* Inserts or replaces the build of (revision, command, variant); sets b->id. */
+int store_build_save(struct store *st, struct store_build *b);
+
+/* The benchmark row for a (name, command) definition (created on first use). */
+int store_benchmark(struct store *st, const char *name, const char *command, int64_t *id);
+
+struct store_comparison {
+	int64_t id;
+	int64_t base_build, target_build;
+	const char *base_label, *target_label;
+	uint64_t seed;
+	double alpha;
+};
+int store_comparison_new(struct store *st, struct store_comparison *c);
+int store_comparison_finish(struct store *st, int64_t id, const char *status);
+
+struct store_run {
+	int64_t id;
+	int64_t build_id, benchmark_id, machine_id, comparison_id;
+	char side; /* 'A' (baseline) or 'B' (target) */
+	bool warmup;
+	enum run_status status;
+	int exit_code, signal;
+	const char *detail;
+	const char *log_path; /* shared by the runs of one side: this run's output is */
+	int64_t log_offset, log_length; /* log_length bytes from log_offset */
+	int64_t started_at; /* unix seconds */
+	double loadavg;
+	int64_t pair_seq; /* the interleaved pair (round) within its comparison; 0 = none */
+};
+
+/*
+ * Inserts a run and its metric values (names[i] = values[i]) in one transaction; sets
+ * run->id. Returns 0 or RP_EINTERNAL.
+ */
+int store_run_insert(struct store *st, struct store_run *run, const char *const *names,
+		     const double *values, size_t n);
+
+/*
+ * Which runs a query selects: the runs of one side of a comparison pair (base build,
+ * target build), one benchmark and one machine. Only runs made by comparisons of the same
+ * pair are reused, so that every value comes from the randomized interleaving of this very
+ * comparison (runs of another pair were measured at another time). comparison_id, when
+ * non-zero, restricts to the runs of that one comparison (--fresh).
+ */
+struct store_run_filter {
+	int64_t base_build, target_build;
+	char side; /* 'A': runs of base_build, 'B': runs of target_build */
+	int64_t benchmark_id, machine_id;
+	int64_t comparison_id;
+};
+
+/*
+ * The values of metric over the successful non-warm-up runs selected by f, oldest first,
+ * in *values (caller frees). Returns 0 or RP_EINTERNAL.
+ */
+int store_run_values(struct store *st, const struct store_run_filter *f, const char *metric,
+		     double **values, size_t *n);
+/*
+ * The complete pairs among the runs selected by f (its side is ignored): for each round of
+ * a comparison in which both the baseline and the target run succeeded and have metric,
+ * (*a)[i] and (*b)[i], oldest first. Arrays are the caller's to free.
+ */
+int store_run_pairs(struct store *st, const struct store_run_filter *f, const char *metric,
+		    double **a, double **b, size_t *n);
+
+/* Counts of successful and of failed (any other status) non-warm-up runs for f. */
+int store_run_counts(struct store *st, const struct store_run_filter *f, size_t *ok,
+		     size_t *failed);
+
+/* A run that did not succeed, or succeeded with a note, for the warnings of a report. */
+struct store_run_issue {
+	int64_t id;
+	char side;
+	enum run_status status;
+	int exit_code, signal;
+	char *detail, *log_path;
+	int64_t log_offset;
+	bool warmup;
+};
+/* The failed runs and the successful runs with a note (warm-ups included) of a comparison
+ * and benchmark, oldest first; caller frees with store_run_issues_free(). */
+int store_run_issues(struct store *st, int64_t comparison_id, int64_t benchmark_id,
+		      struct store_run_issue **out, size_t *n);
+void store_run_issues_free(struct store_run_issue *runs, size_t n);
+
+int store_verdict_save(struct store *st, int64_t comparison_id, int64_t benchmark_id,
+		       const char *metric, bool primary, const char *verdict,
+		       const struct verdict_result *r, size_t n_pairs, double q_bh);
+
+/*
+ * One transaction spanning several calls (an import: build, benchmarks and runs are
+ * stored together or not at all). Inside it, call only functions that do not open a
+ * transaction of their own: store_machine, store_revision, store_build_save,
+ * store_benchmark, store_build_runs_delete, store_import_runs (store_run_insert opens
+ * one). Each returns 0 or RP_EINTERNAL; rollback cannot fail (and accepts no open
+ * transaction). Not nestable.
+ */
+int store_transaction_begin(struct store *st);
+int store_transaction_commit(struct store *st);
+void store_transaction_rollback(struct store *st);
+
+/* Deletes every run (and its metric values) of a build: a re-import replaces the last. */
+int store_build_runs_delete(struct store *st, int64_t build_id);
+
+/*
+ * Inserts nr_runs runs that are copies of *tmpl (its id is ignored), run i with the
+ * metric values values[i * nr_metrics + k] named names[k]; non-finite values are skipped
+ * (the run lacks that metric). Atomic on its own (a savepoint), and also inside
+ * store_transaction_begin(). Returns 0 or RP_EINTERNAL.
+ */
+int store_import_runs(struct store *st, const struct store_run *tmpl, const char *const *names,
+		      const double *values, size_t nr_metrics, size_t nr_runs);
+
+enum run_status run_status_parse(const char *s);
+
+/* A profiled run (profile = cct): the files it wrote live in a directory of their own. */
+struct store_profile {
+	int64_t id;
+	int64_t build_id; /* the build that ran (for cct: the instrumented variant) */
+	int64_t benchmark_id, machine_id;
+	int64_t comparison_id; /* the comparison that took it; 0 = none */
+	char kind[8];	       /* "cct" or "io" */
+	enum run_status status;
+	char *detail;	       /* why the run was not ok; NULL when it was */
+	char *path;	       /* cct: directory of the profile files; io: the profile */
+	char *log_path;	       /* the run's output */
+	int64_t started_at;    /* unix time */
+};
+
+/* Inserts p (its id is ignored, then set). Returns 0 or RP_EINTERNAL. */
+int store_profile_add(struct store *st, struct store_profile *p);
+
+/*
+ * The successful profiles of kind taken on (build, benchmark, machine), oldest first, in
+ * an array the caller frees with store_profiles_free(). Returns 0 or RP_EINTERNAL.
+ */
+int store_profiles_find(struct store *st, int64_t build_id, int64_t benchmark_id,
+			int64_t machine_id, const char *kind, struct store_profile **out,
+			size_t *n);
+
+/*
+ * The successful profiles of kind of the benchmark called bench on the commit sha (any
+ * machine), from the build that took the latest of them, oldest first. *n = 0 when there
+ * are none. Free with store_profiles_free(). Returns 0 or RP_EINTERNAL.
+ */
+int store_profiles_of_revision(struct store *st, const char *sha, const char *bench,
+			       const char *kind, struct store_profile **out, size_t *n);
+
+void store_profiles_free(struct store_profile *p, size_t n);
+
+/*
+ * Counter series of runs (profile = counters, docs/counters.md). store_run_counters_save()
+ * stores every series of rs for a run (replacing series of the same names). Returns 0 or
+ * RP_EINTERNAL.
+ */
+int store_run_counters_save(struct store *st, int64_t run_id, const struct run_samples *rs);
+
+/* A run with its counter series. */
+struct store_counter_run {
+	int64_t run_id, comparison_id;
+	char side; /* 'A' or 'B' */
+	struct run_samples samples;
+};
+
+/*
+ * The successful runs selected by f that have counter series, oldest first (free with
+ * store_counter_runs_free()). Returns 0 or RP_EINTERNAL.
+ */
+int store_run_counters(struct store *st, const struct store_run_filter *f,
+		       struct store_counter_run **out, size_t *n);
+/*
+ * The successful non-warm-up runs of benchmark `bench` at revision `sha` that have counter
+ * series: those of the build of the latest such run. None is not an error (*n = 0).
+ */
+int store_counter_runs_of_revision(struct store *st, const char *sha, const char *bench,
+				   struct store_counter_run **out, size_t *n);
+void store_counter_runs_free(struct store_counter_run *runs, size_t n);
+
+/*
+ * The newest comparison of (base build, target build) with `status` ("done", ...): 0 and
+ * *id, 1 when there is none, RP_EINTERNAL.
+ */
+int store_comparison_latest(struct store *st, int64_t base_build, int64_t target_build,
+			    const char *status, int64_t *id);
+
+/* A stored verdict (the verdicts table), with its benchmark's name. */
+struct store_verdict {
+	char *bench, *metric;
+	bool primary;
+	char verdict[16]; /* "worse", "better", "equal", "undecided", "unmeasured" */
+	double ratio, ci_lo, ci_hi, p; /* NAN when not stored */
+	size_t n_a, n_b;
+};
+/*
+ * The verdicts of a comparison in the order they were saved. Free with
+ * store_verdicts_free(). Returns 0 or RP_EINTERNAL.
+ */
+int store_comparison_verdicts(struct store *st, int64_t comparison_id,
+			      struct store_verdict **out, size_t *n);
+void store_verdicts_free(struct store_verdict *v, size_t n);
+
+/*
+ * The values of metric over every successful non-warm-up run of build_id on machine_id of
+ * the benchmarks called bench (any command, any comparison), oldest first, in *values
+ * (caller frees). Returns 0 or RP_EINTERNAL.
+ */
+int store_build_metric_values(struct store *st, int64_t build_id, int64_t machine_id,
+			      const char *bench, const char *metric, double **values, size_t *n);
+
+#endif

@@ -1,0 +1,126 @@
+#include "store/store.h"
+#include "store/store_impl.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/common.h"
+
+int store_profile_add(struct store *st, struct store_profile *p)
+{
+	sqlite3_stmt *stmt = store_prepare(
+	    st, "INSERT INTO profiles(build_id, benchmark_id, machine_id, comparison_id, kind,"
+		" status, detail, path, log_path, started_at)"
+		" VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) RETURNING id");
+	int rc;
+	if (!stmt)
+		return RP_EINTERNAL;
+	sqlite3_bind_int64(stmt, 1, p->build_id);
+	sqlite3_bind_int64(stmt, 2, p->benchmark_id);
+	sqlite3_bind_int64(stmt, 3, p->machine_id);
+	if (p->comparison_id)
+		sqlite3_bind_int64(stmt, 4, p->comparison_id);
+	store_bind_text(stmt, 5, p->kind);
+	store_bind_text(stmt, 6, run_status_name(p->status));
+	store_bind_text(stmt, 7, p->detail);
+	store_bind_text(stmt, 8, p->path);
+	store_bind_text(stmt, 9, p->log_path);
+	sqlite3_bind_int64(stmt, 10, p->started_at ? p->started_at : (int64_t)time(NULL));
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		p->id = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_ROW)
+		return store_db_error(st, "cannot record a profiled run");
+	return 0;
+}
+
+#define PROFILE_COLUMNS                                                                            \
+	"p.id, p.build_id, p.benchmark_id, p.machine_id, p.comparison_id, p.kind, p.status,"       \
+	" p.detail, p.path, p.log_path, p.started_at"
+
+/* Collects the rows of stmt (PROFILE_COLUMNS) and finalizes it. */
+static int collect(struct store *st, sqlite3_stmt *stmt, struct store_profile **out, size_t *n)
+{
+	size_t alloc = 0;
+	int rc;
+	*out = NULL;
+	*n = 0;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct store_profile *p;
+		ALLOC_GROW(*out, *n + 1, alloc);
+		p = &(*out)[(*n)++];
+		memset(p, 0, sizeof(*p));
+		p->id = sqlite3_column_int64(stmt, 0);
+		p->build_id = sqlite3_column_int64(stmt, 1);
+		p->benchmark_id = sqlite3_column_int64(stmt, 2);
+		p->machine_id = sqlite3_column_int64(stmt, 3);
+		p->comparison_id = sqlite3_column_int64(stmt, 4);
+		snprintf(p->kind, sizeof(p->kind), "%s",
+			 (const char *)sqlite3_column_text(stmt, 5));
+		p->status = run_status_parse((const char *)sqlite3_column_text(stmt, 6));
+		p->detail = store_column_dup(stmt, 7);
+		p->path = store_column_dup(stmt, 8);
+		p->log_path = store_column_dup(stmt, 9);
+		p->started_at = sqlite3_column_int64(stmt, 10);
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		store_profiles_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return store_db_error(st, "cannot read profiled runs");
+	}
+	return 0;
+}
+
+int store_profiles_find(struct store *st, int64_t build_id, int64_t benchmark_id,
+			int64_t machine_id, const char *kind, struct store_profile **out, size_t *n)
+{
+	sqlite3_stmt *stmt =
+	    store_prepare(st, "SELECT " PROFILE_COLUMNS " FROM profiles p WHERE p.build_id = ?1 AND"
+			      " p.benchmark_id = ?2 AND p.machine_id = ?3 AND p.kind = ?4 AND"
+			      " p.status = 'ok' ORDER BY p.id");
+	*out = NULL;
+	*n = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	sqlite3_bind_int64(stmt, 1, build_id);
+	sqlite3_bind_int64(stmt, 2, benchmark_id);
+	sqlite3_bind_int64(stmt, 3, machine_id);
+	store_bind_text(stmt, 4, kind);
+	return collect(st, stmt, out, n);
+}
+
+int store_profiles_of_revision(struct store *st, const char *sha, const char *bench,
+			       const char *kind, struct store_profile **out, size_t *n)
+{
+	/* The build of the latest profile, then every good profile of that build. */
+	sqlite3_stmt *stmt = store_prepare(
+	    st, "WITH mine AS (SELECT p.* FROM profiles p JOIN builds b ON b.id = p.build_id"
+		" JOIN revisions r ON r.id = b.revision_id JOIN benchmarks k ON"
+		" k.id = p.benchmark_id WHERE r.sha = ?1 AND k.name = ?2 AND p.kind = ?3"
+		" AND p.status = 'ok')"
+		" SELECT " PROFILE_COLUMNS " FROM mine p WHERE p.build_id ="
+		" (SELECT build_id FROM mine ORDER BY id DESC LIMIT 1) ORDER BY p.id");
+	*out = NULL;
+	*n = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	store_bind_text(stmt, 1, sha);
+	store_bind_text(stmt, 2, bench);
+	store_bind_text(stmt, 3, kind);
+	return collect(st, stmt, out, n);
+}
+
+void store_profiles_free(struct store_profile *p, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++) {
+		free(p[i].detail);
+		free(p[i].path);
+		free(p[i].log_path);
+	}
+	free(p);
+}
