@@ -97,14 +97,14 @@ int cmd_bisect(int argc, char **argv)
 		usage_error("bisect", "unknown format '%s': use text or json", o.format);
 		return EXIT_USAGE;
 	}
-	if ((ret = cli_project_open(&p, o.state_dir)))
+	if ((ret = cli_project_open(&p, o.state_dir, 0)))
 		goto out;
 	src.config = o.config;
 	src.bench = o.bench;
 	src.overrides = &o.overrides;
 	cli_revcompare_ctx(&req.ctx, &p, &src, NULL, false, true);
 	req.ctx.load_config = load_config; /* the run budget scaled per step */
-	req.ctx.progress = !o.quiet && isatty(STDERR_FILENO);
+	req.ctx.progress = cli_compare_progress(o.quiet);
 	req.good = args[0];
 	req.bad = args[1];
 	req.bench = o.bench;

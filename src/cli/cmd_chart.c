@@ -123,26 +123,18 @@ static int split_sides(int argc, char **argv, char ***rest, int *nr_rest, char *
 }
 
 struct chart_ctx {
-	struct repo *repo;
-	struct state_dir sd;
-	struct store *st;
+	struct cli_project p; /* opened on first use of a revision source */
+	bool opened;
 };
 
 static int open_store(struct chart_ctx *c)
 {
-	char cwd[4096];
-	int err;
-
-	if (c->st)
+	int ret;
+	if (c->opened)
 		return 0;
-	if (!getcwd(cwd, sizeof(cwd))) {
-		error("cannot read the current directory: %s", strerror(errno));
-		return RP_EINTERNAL;
-	}
-	if ((err = repo_open(cwd, &c->repo)) ||
-	    (err = state_dir_open(repo_workdir(c->repo), o.state_dir, &c->sd)) ||
-	    (err = store_open(c->sd.db_path, &c->st)))
-		return err;
+	if ((ret = cli_project_open(&c->p, o.state_dir, 0)))
+		return ret == EXIT_USAGE ? RP_EINPUT : RP_EINTERNAL;
+	c->opened = true;
 	return 0;
 }
 
@@ -178,9 +170,9 @@ static int add_source(struct chart_ctx *c, struct cchart_input *in, enum cchart_
 		size_t n = 0;
 		struct strbuf name = STRBUF_INIT;
 
-		if ((err = repo_resolve(c->repo, src, &rev)))
+		if ((err = repo_resolve(c->p.repo, src, &rev)))
 			return err;
-		err = store_counter_runs_of_revision(c->st, rev.sha, o.bench, &runs, &n);
+		err = store_counter_runs_of_revision(c->p.st, rev.sha, o.bench, &runs, &n);
 		if (!err && !n) {
 			error(
 			    "no sampled run of benchmark '%s' at %s (%.12s): run `revperf compare` "
@@ -339,9 +331,7 @@ out:
 	cchart_input_release(&in);
 	strbuf_release(&what[0]);
 	strbuf_release(&what[1]);
-	store_close(c.st);
-	state_dir_release(&c.sd);
-	repo_close(c.repo);
+	cli_project_close(&c.p);
 	free(rest);
 	free(side[0]);
 	free(side[1]);

@@ -158,7 +158,7 @@ int cmd_ci(int argc, char **argv)
 		usage_error("ci", "unknown --select mode '%s': use perphecy or tests", o.select);
 		return EXIT_USAGE;
 	}
-	if ((ret = cli_project_open(&p, o.state_dir)))
+	if ((ret = cli_project_open(&p, o.state_dir, 0)))
 		goto out;
 	if ((err = o.base ? repo_resolve(p.repo, o.base, &base) : default_base(p.repo, &base)) ||
 	    (err = repo_resolve(p.repo, o.head ? o.head : "HEAD", &head)) ||

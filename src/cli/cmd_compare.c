@@ -175,7 +175,7 @@ static int compare_revisions(const char *const args[2], enum report_format forma
 	int ret, err;
 
 	memset(&rc, 0, sizeof(rc));
-	if ((ret = cli_project_open(&p, o.state_dir)))
+	if ((ret = cli_project_open(&p, o.state_dir, 0)))
 		goto out;
 	cli_revcompare_ctx(&ctx, &p, &src, o.select, o.fresh, o.quiet);
 	interrupt_install();
@@ -197,11 +197,10 @@ out:
 }
 
 /* --cmd-a/--cmd-b: two commands, no git, no build. */
-static int compare_commands(const char *cwd, enum report_format format)
+static int compare_commands(enum report_format format)
 {
 	struct config cfg;
-	struct state_dir sd = {NULL, NULL, NULL, NULL};
-	struct store *st = NULL;
+	struct cli_project p = {0};
 	struct store_build builds[2];
 	struct compare_request req;
 	struct compare_result res;
@@ -217,8 +216,11 @@ static int compare_commands(const char *cwd, enum report_format format)
 		goto out;
 	/* Only the two commands are compared; [benchmark] sections do not apply. */
 	config_select(&cfg, "");
-	if ((err = state_dir_open(cwd, o.state_dir, &sd)) || (err = store_open(sd.db_path, &st)) ||
-	    (err = setup_commands(&cfg, st, &req, builds))) {
+	if ((err = cli_project_open(&p, o.state_dir, CLI_PROJECT_NO_REPO))) {
+		ret = err;
+		goto out;
+	}
+	if ((err = setup_commands(&cfg, p.st, &req, builds))) {
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
@@ -228,11 +230,13 @@ static int compare_commands(const char *cwd, enum report_format format)
 	req.a.profile_build_id = req.a.build_id;
 	req.b.profile_build_id = req.b.build_id;
 	req.cfg = &cfg;
-	req.st = st;
-	req.sd = &sd;
-	req.progress = !o.quiet && isatty(STDERR_FILENO);
+	req.st = p.st;
+	req.sd = &p.sd;
+	req.progress = cli_compare_progress(o.quiet);
 	req.fresh = o.fresh;
 	err = compare_execute(&req, &res);
+	if (!err)
+		cli_compare_executed(&res, NULL);
 	if (err && !res.nr_benches) {
 		ret = rp_err_exit_code(err);
 		goto out;
@@ -242,8 +246,7 @@ out:
 	compare_result_release(&res);
 	store_build_release(&builds[0]);
 	store_build_release(&builds[1]);
-	store_close(st);
-	state_dir_release(&sd);
+	cli_project_close(&p);
 	config_release(&cfg);
 	return ret;
 }
@@ -252,7 +255,6 @@ int cmd_compare(int argc, char **argv)
 {
 	const char *args[2];
 	enum report_format format = REPORT_TEXT;
-	char cwd[4096];
 	int n;
 	bool command_mode;
 
@@ -288,9 +290,5 @@ int cmd_compare(int argc, char **argv)
 			    n == 1 ? "" : "s");
 		return EXIT_USAGE;
 	}
-	if (!getcwd(cwd, sizeof(cwd))) {
-		error("cannot read the current directory: %s", strerror(errno));
-		return EXIT_USAGE;
-	}
-	return command_mode ? compare_commands(cwd, format) : compare_revisions(args, format);
+	return command_mode ? compare_commands(format) : compare_revisions(args, format);
 }

@@ -10,8 +10,10 @@
 #include "binary/symbolize.h"
 #include "core/build.h"
 #include "core/config.h"
+#include "compare/stored_profiles.h"
 #include "core/revision.h"
 #include "store/store.h"
+#include "analysis/io_spectra.h"
 #include "profile/io_profile.h"
 #include "profile/profile_load.h"
 #include "report/cct_report.h"
@@ -125,85 +127,8 @@ static int output(const char *path, enum diff_format format, const struct cct_di
 }
 
 
-/* One side: a profile path, or (--bench) the stored runs of a revision, merged. */
-struct side {
-	struct cct tree;
-	bool loaded;
-	struct profile_source src;
-	char *label;
-	double overlap_of_runs; /* --bench, two runs or more: overlap of the first two; else NAN */
-};
-
-/* The stored profiles of a revision's benchmark, each loaded, then merged. */
-static int load_stored(struct store *st, struct repo *repo, const char *expr,
-		       const struct profile_load_options *lo, struct side *s)
-{
-	struct revision rev = { 0 };
-	struct store_profile *runs = NULL;
-	struct cct *trees = NULL;
-	const struct cct **ptrs = NULL;
-	size_t n = 0, loaded = 0;
-	int err;
-
-	if ((err = repo_resolve(repo, expr, &rev)))
-		return err;
-	if ((err = store_profiles_of_revision(st, rev.sha, o.bench, "cct", &runs, &n)))
-		goto out;
-	if (!n) {
-		error("no stored profile of benchmark '%s' at %s (%.12s): run `revperf compare` "
-		      "with profile = cct for it first",
-		      o.bench, expr, rev.sha);
-		err = RP_EINPUT;
-		goto out;
-	}
-	trees = xcalloc(n, sizeof(*trees));
-	ptrs = xcalloc(n, sizeof(*ptrs));
-	for (; loaded < n; loaded++) {
-		if ((err = profile_load(runs[loaded].path, lo, &trees[loaded],
-					loaded ? NULL : &s->src))) {
-			cct_release(&trees[loaded]);
-			goto out;
-		}
-		ptrs[loaded] = &trees[loaded];
-	}
-	if (n >= 2)
-		s->overlap_of_runs = cct_overlap(&trees[0], &trees[1]);
-	s->loaded = true; /* cct_merge() leaves a tree to release, also on failure */
-	if ((err = cct_merge(ptrs, n, &s->tree)))
-		goto out;
-	{
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "%s (%.12s, %zu run%s)", expr, rev.sha, n, n == 1 ? "" : "s");
-		s->label = strbuf_detach(&sb);
-	}
-out:
-	while (loaded-- > 0)
-		cct_release(&trees[loaded]);
-	free(trees);
-	free(ptrs);
-	store_profiles_free(runs, n);
-	revision_release(&rev);
-	return err;
-}
-
-/* Opens the repository of the current directory and its store, for --bench. */
-static int open_store(struct repo **repo, struct state_dir *sd, struct store **st)
-{
-	char cwd[4096];
-	int err;
-	if (!getcwd(cwd, sizeof(cwd))) {
-		error("cannot read the current directory: %s", strerror(errno));
-		return RP_EINTERNAL;
-	}
-	if ((err = repo_open(cwd, repo)) ||
-	    (err = state_dir_open(repo_workdir(*repo), o.state_dir, sd)) ||
-	    (err = store_open(sd->db_path, st)))
-		return err;
-	return 0;
-}
-
 /* Stages 1 and 2: the binary diff of the two programs, when they are known. */
-static void add_bindiff(const struct side sides[2], struct cct_changes *changes, bool *have)
+static void add_bindiff(const struct stored_cct sides[2], struct cct_changes *changes, bool *have)
 {
 	const char *old_bin = o.old_binary ? o.old_binary : sides[0].src.exe;
 	const char *new_bin = o.new_binary ? o.new_binary : sides[1].src.exe;
@@ -222,44 +147,6 @@ static void add_bindiff(const struct side sides[2], struct cct_changes *changes,
 	*have = true;
 }
 
-/* The stored I/O profiles of a revision's benchmark (--bench --io). */
-static int load_stored_io(struct store *st, struct repo *repo, const char *expr,
-			  struct io_profile **out, size_t *nr, char **label)
-{
-	struct revision rev = { 0 };
-	struct store_profile *runs = NULL;
-	size_t n = 0;
-	int err;
-
-	*out = NULL;
-	*nr = 0;
-	if ((err = repo_resolve(repo, expr, &rev)))
-		return err;
-	if ((err = store_profiles_of_revision(st, rev.sha, o.bench, "io", &runs, &n)))
-		goto out;
-	if (!n) {
-		error("no stored I/O profile of benchmark '%s' at %s (%.12s): run `revperf compare` "
-		      "with profile = io for it first",
-		      o.bench, expr, rev.sha);
-		err = RP_EINPUT;
-		goto out;
-	}
-	*out = xcalloc(n, sizeof(**out));
-	for (size_t i = 0; i < n && !err; i++) {
-		err = io_profile_read(runs[i].path, &(*out)[i]);
-		*nr = i + 1;
-	}
-	{
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb, "%s (%.12s)", expr, rev.sha);
-		*label = strbuf_detach(&sb);
-	}
-out:
-	store_profiles_free(runs, n);
-	revision_release(&rev);
-	return err;
-}
-
 /* revperf diff with I/O profiles: the similarity report. */
 static int diff_io(const char *args[2], enum diff_format format, bool markdown)
 {
@@ -270,9 +157,7 @@ static int diff_io(const char *args[2], enum diff_format format, bool markdown)
 	struct spectra_report rep = { 0 };
 	struct io_report_options ro = { 0 };
 	struct io_similarity_labels lab;
-	struct repo *repo = NULL;
-	struct state_dir sd = { NULL, NULL, NULL, NULL };
-	struct store *st = NULL;
+	struct cli_project p = {0};
 	FILE *f = stdout;
 	double v;
 	int err, ret = EXIT_USAGE;
@@ -308,12 +193,13 @@ static int diff_io(const char *args[2], enum diff_format format, bool markdown)
 	so.group = o.by_file ? SPECTRA_BY_STACK_FILE : SPECTRA_BY_STACK;
 	so.absent_as_outside = o.absent_as_outside;
 	ro.dir = o.reads ? IOTRACE_READ : IOTRACE_WRITE;
-	if (o.bench && (err = open_store(&repo, &sd, &st))) {
-		ret = rp_err_exit_code(err);
+	if (o.bench && (err = cli_project_open(&p, o.state_dir, CLI_PROJECT_EXISTING))) {
+		ret = err;
 		goto out;
 	}
 	for (int i = 0; i < 2; i++) {
-		err = o.bench ? load_stored_io(st, repo, args[i], &sides[i], &nr[i], &labels[i])
+		err = o.bench ? stored_io_load(p.st, p.repo, args[i], o.bench, &sides[i], &nr[i],
+					       &labels[i])
 			      : io_profile_load_runs(args[i], &sides[i], &nr[i]);
 		if (err) {
 			ret = rp_err_exit_code(err);
@@ -370,24 +256,20 @@ out:
 		io_profiles_free(sides[i], nr[i]);
 		free(labels[i]);
 	}
-	store_close(st);
-	state_dir_release(&sd);
-	repo_close(repo);
+	cli_project_close(&p);
 	return ret;
 }
 
 int cmd_diff(int argc, char **argv)
 {
 	const char *args[2];
-	struct side sides[2];
+	struct stored_cct sides[2];
 	struct cct_diff d;
 	struct cct_diff_options opts = { .threshold = 100, .max_pairs = 20 };
 	struct cct_report_options ro = { 0 };
 	struct profile_load_options lo = { 0 };
 	struct cct_changes changes;
-	struct repo *repo = NULL;
-	struct state_dir sd = { NULL, NULL, NULL, NULL };
-	struct store *st = NULL;
+	struct cli_project p = {0};
 	enum diff_format format = DIFF_TEXT;
 	bool have_bindiff = false, markdown = false;
 	double v;
@@ -477,14 +359,14 @@ int cmd_diff(int argc, char **argv)
 	lo.plain = o.plain;
 	lo.separate_threads = o.threads;
 	lo.sym = symbolizer_new();
-	if (o.bench && (err = open_store(&repo, &sd, &st))) {
-		ret = rp_err_exit_code(err);
+	if (o.bench && (err = cli_project_open(&p, o.state_dir, CLI_PROJECT_EXISTING))) {
+		ret = err;
 		goto out;
 	}
 	for (int i = 0; i < 2; i++) {
 		sides[i].overlap_of_runs = NAN;
 		if (o.bench) {
-			err = load_stored(st, repo, args[i], &lo, &sides[i]);
+			err = stored_cct_load(p.st, p.repo, args[i], o.bench, &lo, &sides[i]);
 		} else {
 			sides[i].loaded = true; /* a tree to release, also on failure */
 			err = profile_load(args[i], &lo, &sides[i].tree, &sides[i].src);
@@ -520,8 +402,6 @@ out:
 		free(sides[i].label);
 	}
 	symbolizer_free(lo.sym);
-	store_close(st);
-	state_dir_release(&sd);
-	repo_close(repo);
+	cli_project_close(&p);
 	return ret;
 }

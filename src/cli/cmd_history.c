@@ -109,14 +109,14 @@ int cmd_history(int argc, char **argv)
 		return EXIT_USAGE;
 	if (!o.limit && !strstr(range, ".."))
 		limit = HISTORY_DEFAULT_COUNT;
-	if ((ret = cli_project_open(&p, o.state_dir)))
+	if ((ret = cli_project_open(&p, o.state_dir, 0)))
 		goto out;
 	src.config = o.config;
 	src.bench = o.bench;
 	src.overrides = &o.overrides;
 	/* one line per commit instead of compare's notes */
 	cli_revcompare_ctx(&req.ctx, &p, &src, o.select, o.fresh, true);
-	req.ctx.progress = !o.quiet && isatty(STDERR_FILENO);
+	req.ctx.progress = cli_compare_progress(o.quiet);
 	req.range = range;
 	req.first_parent = !o.all_commits;
 	req.limit = limit;

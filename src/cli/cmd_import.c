@@ -61,12 +61,9 @@ int cmd_import(int argc, char **argv)
 {
 	const char *files[MAX_FILES];
 	struct import_set sets[MAX_FILES];
-	struct repo *repo = NULL;
+	struct cli_project p = {0};
 	struct revision rev = { 0 };
-	struct state_dir sd = { NULL, NULL, NULL, NULL };
-	struct store *st = NULL;
 	struct machine_info machine;
-	char cwd[4096];
 	int n, i, ret = EXIT_USAGE, err;
 
 	memset(&o, 0, sizeof(o));
@@ -93,20 +90,18 @@ int cmd_import(int argc, char **argv)
 			ret = rp_err_exit_code(err);
 			goto out;
 		}
-	if (!getcwd(cwd, sizeof(cwd))) {
-		error("cannot read the current directory: %s", strerror(errno));
+	if ((err = cli_project_open(&p, o.state_dir, 0))) {
+		ret = err;
 		goto out;
 	}
-	if ((err = repo_open(cwd, &repo)) || (err = repo_resolve(repo, o.rev, &rev)) ||
-	    (err = state_dir_open(repo_workdir(repo), o.state_dir, &sd)) ||
-	    (err = store_open(sd.db_path, &st))) {
+	if ((err = repo_resolve(p.repo, o.rev, &rev))) {
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
 	machine_info_read(&machine);
 	for (i = 0; i < n; i++) {
 		struct import_store_summary summary;
-		if ((err = import_store(st, &rev, &sets[i], &machine, &summary))) {
+		if ((err = import_store(p.st, &rev, &sets[i], &machine, &summary))) {
 			ret = rp_err_exit_code(err);
 			goto out;
 		}
@@ -117,9 +112,7 @@ int cmd_import(int argc, char **argv)
 out:
 	for (i = 0; i < MAX_FILES; i++)
 		import_set_release(&sets[i]);
-	store_close(st);
-	state_dir_release(&sd);
 	revision_release(&rev);
-	repo_close(repo);
+	cli_project_close(&p);
 	return ret;
 }

@@ -210,6 +210,7 @@ int cmd_predict(int argc, char **argv)
 {
 	const char *args[1];
 	struct predict_session s;
+	struct cli_project p = {0};
 	struct revision rev;
 	struct store_build build;
 	struct predict_result res;
@@ -241,14 +242,16 @@ int cmd_predict(int argc, char **argv)
 		usage_error("predict", "--scope chooses a trained predictor; --tests uses none");
 		return EXIT_USAGE;
 	}
-	if ((err = predict_session_open(&s, o.config, o.state_dir, o.bench)) ||
+	if ((ret = cli_project_open(&p, o.state_dir, 0)))
+		goto out;
+	if ((err = predict_session_open(&s, p.repo, &p.sd, p.st, o.config, o.bench)) ||
 	    (err = repo_resolve(s.repo, n ? args[0] : "HEAD", &rev))) {
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
 	s.ctx.use_cache = !o.no_cache;
 	interrupt_install();
-	if ((err = build_ensure(s.st, s.repo, &s.sd, &rev, s.cfg.build_command, NULL, &build)) ||
+	if ((err = build_ensure(s.st, s.repo, s.sd, &rev, s.cfg.build_command, NULL, &build)) ||
 	    (err = predict_expand_suites(&s.ctx, build.worktree, rev.expr)) ||
 	    (err = predict_revision(&s.ctx, &rev, &build,
 				    o.tests ? PREDICT_TESTS : PREDICT_PERPHECY, scope, &res))) {
@@ -278,5 +281,6 @@ out:
 	store_build_release(&build);
 	revision_release(&rev);
 	predict_session_close(&s);
+	cli_project_close(&p);
 	return ret;
 }

@@ -60,42 +60,38 @@ const struct command_help report_help = {
 };
 
 struct report_ctx {
-	struct repo *repo;
+	struct cli_project p; /* no repository with --state-dir */
 	struct config cfg;
-	struct strbuf root, db, out;
-	struct store *st;
+	struct strbuf out;
 	struct history h;
 };
 
 /*
- * The state directory (not created: a report only reads) and the configuration: both at
- * the repository root, or --state-dir and --config (else ./revperf.ini when present).
+ * The project (its state directory not created: a report only reads) and the
+ * configuration: both at the repository root, or --state-dir and --config (else
+ * ./revperf.ini when present). Returns 0 or an exit code.
  */
 static int locate(struct report_ctx *c)
 {
 	char cwd[4096];
 	struct strbuf ini = STRBUF_INIT;
-	int err = 0;
+	int ret;
 
 	if (!getcwd(cwd, sizeof(cwd))) {
 		error("cannot read the current directory: %s", strerror(errno));
-		return RP_EINTERNAL;
+		return EXIT_INTERNAL;
 	}
-	if (!o.state_dir && (err = repo_open(cwd, &c->repo)))
-		return err;
-	if (o.state_dir)
-		strbuf_addstr(&c->root, o.state_dir);
-	else
-		strbuf_addf(&c->root, "%s/.revperf", repo_workdir(c->repo));
-	strbuf_addf(&c->db, "%s/revperf.db", c->root.buf);
+	if ((ret = cli_project_open(&c->p, o.state_dir,
+				    CLI_PROJECT_EXISTING | (o.state_dir ? CLI_PROJECT_NO_REPO : 0))))
+		return ret;
 	if (o.config)
 		strbuf_addstr(&ini, o.config);
 	else
-		strbuf_addf(&ini, "%s/revperf.ini", c->repo ? repo_workdir(c->repo) : cwd);
+		strbuf_addf(&ini, "%s/revperf.ini", c->p.repo ? repo_workdir(c->p.repo) : cwd);
 	if (o.config || path_exists(ini.buf))
-		err = config_read(&c->cfg, ini.buf);
+		ret = rp_err_exit_code(config_read(&c->cfg, ini.buf));
 	strbuf_release(&ini);
-	return err;
+	return ret;
 }
 
 static int parse_min_segment(size_t *out)
@@ -125,8 +121,6 @@ int cmd_report(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	memset(&c, 0, sizeof(c));
 	config_init(&c.cfg);
-	strbuf_init(&c.root);
-	strbuf_init(&c.db);
 	strbuf_init(&c.out);
 	n = parse_options(argc, argv, &report_help, args, 0);
 	if (n == -2) {
@@ -136,34 +130,28 @@ int cmd_report(int argc, char **argv)
 	if (n < 0 || parse_min_segment(&ho.min_segment))
 		goto out;
 	if ((err = locate(&c))) {
-		ret = rp_err_exit_code(err);
+		ret = err;
 		goto out;
 	}
-	if (!path_exists(c.db.buf)) {
-		error("no results database at %s; run `revperf compare BASE TARGET` or `revperf "
-		      "history` first",
-		      c.db.buf);
-		goto out;
-	}
-	if ((err = store_open(c.db.buf, &c.st)) || (err = history_load(c.st, &ho, &c.h))) {
+	if ((err = history_load(c.p.st, &ho, &c.h))) {
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
 	if (!c.h.nr_commits) {
 		error("no measured commit in %s; run `revperf compare BASE TARGET` or `revperf "
 		      "history` first",
-		      c.db.buf);
+		      c.p.sd.db_path);
 		goto out;
 	}
 	if (o.out)
 		strbuf_addstr(&c.out, o.out);
 	else
-		strbuf_addf(&c.out, "%s/report", c.root.buf);
+		strbuf_addf(&c.out, "%s/report", c.p.sd.root);
 	memset(&so, 0, sizeof(so));
 	so.out_dir = c.out.buf;
-	so.state_root = c.root.buf;
+	so.state_root = c.p.sd.root;
 	so.commit_url = o.commit_url ? o.commit_url : c.cfg.report_commit_url;
-	so.database = c.db.buf;
+	so.database = c.p.sd.db_path;
 	so.title = o.title;
 	if ((err = site_write(&c.h, &so, &stats))) {
 		ret = rp_err_exit_code(err);
@@ -176,11 +164,8 @@ int cmd_report(int argc, char **argv)
 	ret = fflush(stdout) ? EXIT_INTERNAL : EXIT_OK;
 out:
 	history_release(&c.h);
-	store_close(c.st);
 	config_release(&c.cfg);
-	repo_close(c.repo);
-	strbuf_release(&c.root);
-	strbuf_release(&c.db);
+	cli_project_close(&c.p);
 	strbuf_release(&c.out);
 	return ret;
 }

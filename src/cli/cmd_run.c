@@ -62,7 +62,7 @@ static int run_plain(const struct predict_session *s, const struct store_build *
 	struct proc_spec spec = {0};
 	struct proc_result res;
 	int ret = RP_EINTERNAL;
-	strbuf_addf(&log, "%s/run-", s->sd.logs);
+	strbuf_addf(&log, "%s/run-", s->sd->logs);
 	fsutil_add_safe_name(&log, b->name);
 	strbuf_addstr(&log, ".log");
 	unlink(log.buf);
@@ -120,6 +120,7 @@ int cmd_run(int argc, char **argv)
 {
 	const char *args[1];
 	struct predict_session s;
+	struct cli_project p = {0};
 	struct revision rev;
 	struct store_build build, profile_build;
 	struct predict_result pred;
@@ -151,7 +152,9 @@ int cmd_run(int argc, char **argv)
 			    o.dynamic);
 		goto out;
 	}
-	if ((err = predict_session_open(&s, o.config, o.state_dir, o.bench)) ||
+	if ((ret = cli_project_open(&p, o.state_dir, 0)))
+		goto out;
+	if ((err = predict_session_open(&s, p.repo, &p.sd, p.st, o.config, o.bench)) ||
 	    (err = repo_resolve(s.repo, n ? args[0] : "HEAD", &rev))) {
 		ret = rp_err_exit_code(err);
 		goto out;
@@ -163,7 +166,7 @@ int cmd_run(int argc, char **argv)
 	}
 	s.ctx.quiet = o.quiet;
 	interrupt_install();
-	if ((err = build_ensure(s.st, s.repo, &s.sd, &rev, s.cfg.build_command, NULL, &build)) ||
+	if ((err = build_ensure(s.st, s.repo, s.sd, &rev, s.cfg.build_command, NULL, &build)) ||
 	    (err = predict_expand_suites(&s.ctx, build.worktree, rev.expr))) {
 		ret = rp_err_exit_code(err);
 		goto out;
@@ -182,7 +185,7 @@ int cmd_run(int argc, char **argv)
 	/* The CCT runtime runs the benchmarks in the instrumented build, as compare's
 	 * profile = cct does; the data is stored under the normal build. */
 	if (o.dynamic && source == PREDICT_DYNAMIC_CCT && s.cfg.nr_benches &&
-	    (err = build_ensure(s.st, s.repo, &s.sd, &rev, s.cfg.profile_build_command, "cct",
+	    (err = build_ensure(s.st, s.repo, s.sd, &rev, s.cfg.profile_build_command, "cct",
 				&profile_build))) {
 		ret = rp_err_exit_code(err);
 		goto out;
@@ -212,5 +215,6 @@ out:
 	store_build_release(&build);
 	revision_release(&rev);
 	predict_session_close(&s);
+	cli_project_close(&p);
 	return ret;
 }

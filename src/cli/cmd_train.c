@@ -210,6 +210,7 @@ int cmd_train(int argc, char **argv)
 {
 	const char *args[1];
 	struct predict_session s;
+	struct cli_project p = {0};
 	struct predict_train_opts opts;
 	struct predict_training t;
 	uint64_t v;
@@ -245,7 +246,9 @@ int cmd_train(int argc, char **argv)
 	}
 	opts.evaluate = o.evaluate;
 	opts.save = !o.dry_run;
-	if ((err = predict_session_open(&s, o.config, o.state_dir, o.bench))) {
+	if ((ret = cli_project_open(&p, o.state_dir, 0)))
+		goto out;
+	if ((err = predict_session_open(&s, p.repo, &p.sd, p.st, o.config, o.bench))) {
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
@@ -276,5 +279,6 @@ int cmd_train(int argc, char **argv)
 out:
 	predict_training_release(&t);
 	predict_session_close(&s);
+	cli_project_close(&p);
 	return ret;
 }

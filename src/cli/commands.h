@@ -111,15 +111,24 @@ int cli_load_config(struct config *cfg, void *arg);
 
 /*
  * A command's project: the repository around the current directory, its state directory
- * (`state_dir`, or .revperf/ at the root) and its store. cli_project_open() returns 0, or
- * an exit code after an error; cli_project_close() accepts a partly opened project.
+ * (`state_dir`, or .revperf/ at the root) and its store. Every command that reads or
+ * writes stored results opens it here. cli_project_open() returns 0, or an exit code
+ * after an error; cli_project_close() accepts a partly opened project.
  */
 struct cli_project {
-	struct repo *repo;
+	struct repo *repo; /* NULL with CLI_PROJECT_NO_REPO */
 	struct state_dir sd;
 	struct store *st;
 };
-int cli_project_open(struct cli_project *p, const char *state_dir);
+enum cli_project_flags {
+	/* No repository: the state directory is under the current directory (compare
+	 * --cmd-a/--cmd-b), or `state_dir` when given. */
+	CLI_PROJECT_NO_REPO = 1 << 0,
+	/* The store must exist already (commands that only read it): its absence is an
+	 * error that says how to fill it. */
+	CLI_PROJECT_EXISTING = 1 << 1,
+};
+int cli_project_open(struct cli_project *p, const char *state_dir, unsigned flags);
 void cli_project_close(struct cli_project *p);
 /*
  * A comparison context over p whose configuration comes from src (its root set to the
@@ -136,5 +145,14 @@ int cli_apply_overrides(struct config *cfg, const struct opt_overrides *ov);
  */
 struct compare_result;
 int cli_compare_exit(int err, const struct compare_result *res);
+/*
+ * compare's progress line on stderr, redrawn in place: the callback when stderr is a
+ * terminal and not quiet, else NULL.
+ */
+struct compare_progress;
+typedef void (*compare_progress_fn)(void *arg, const struct compare_progress *ev);
+compare_progress_fn cli_compare_progress(bool quiet);
+/* After compare_execute(): writes the result's graphics (report/compare_graphics.h). */
+void cli_compare_executed(struct compare_result *res, void *arg);
 
 #endif

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -12,6 +13,7 @@
 #include "compare/compare.h"
 #include "core/config.h"
 #include "compare/revcompare.h"
+#include "report/compare_graphics.h"
 #include "util/common.h"
 
 int cli_apply_overrides(struct config *cfg, const struct opt_overrides *ov)
@@ -75,18 +77,35 @@ out:
 	return ret;
 }
 
-int cli_project_open(struct cli_project *p, const char *state_dir)
+int cli_project_open(struct cli_project *p, const char *state_dir, unsigned flags)
 {
 	char cwd[4096];
+	const char *root = cwd;
 	int err;
 	memset(p, 0, sizeof(*p));
 	if (!getcwd(cwd, sizeof(cwd))) {
 		error("cannot read the current directory: %s", strerror(errno));
 		return EXIT_USAGE;
 	}
-	if ((err = repo_open(cwd, &p->repo)) ||
-	    (err = state_dir_open(repo_workdir(p->repo), state_dir, &p->sd)) ||
-	    (err = store_open(p->sd.db_path, &p->st)))
+	if (!(flags & CLI_PROJECT_NO_REPO)) {
+		if ((err = repo_open(cwd, &p->repo)))
+			return rp_err_exit_code(err);
+		root = repo_workdir(p->repo);
+	}
+	if (flags & CLI_PROJECT_EXISTING) {
+		/* Only read: the state directory is neither created nor written to. */
+		struct stat st;
+		state_dir_locate(root, state_dir, &p->sd);
+		if (stat(p->sd.db_path, &st)) {
+			error("no results database at %s; run `revperf compare BASE TARGET` or "
+			      "`revperf history` first",
+			      p->sd.db_path);
+			return EXIT_USAGE;
+		}
+	} else if ((err = state_dir_open(root, state_dir, &p->sd))) {
+		return rp_err_exit_code(err);
+	}
+	if ((err = store_open(p->sd.db_path, &p->st)))
 		return rp_err_exit_code(err);
 	return 0;
 }
@@ -112,7 +131,46 @@ void cli_revcompare_ctx(struct revcompare_ctx *ctx, struct cli_project *p,
 	ctx->select = select;
 	ctx->fresh = fresh;
 	ctx->quiet = quiet;
-	ctx->progress = !quiet && isatty(STDERR_FILENO);
+	ctx->progress = cli_compare_progress(quiet);
+	ctx->executed = cli_compare_executed;
+}
+
+/* compare's progress line: one line on stderr, redrawn in place. */
+static void progress_line(void *arg, const struct compare_progress *ev)
+{
+	(void)arg;
+	fputs("\r\033[K", stderr);
+	switch (ev->phase) {
+	case COMPARE_WARMUP:
+		fprintf(stderr, "%s  %c  warm-up  %.1fs", ev->bench, ev->side, ev->elapsed_s);
+		break;
+	case COMPARE_RUN:
+		fprintf(stderr, "%s  %c  run %zu of max %zu  %.1fs", ev->bench, ev->side, ev->run,
+			ev->max_runs, ev->elapsed_s);
+		if (ev->eta_s >= 0)
+			fprintf(stderr, "  ETA <= %.0fs", ev->eta_s);
+		break;
+	case COMPARE_PROFILING:
+		fprintf(stderr, "%s  profiling (%zu runs per side)", ev->bench, ev->max_runs);
+		break;
+	case COMPARE_TRACING:
+		fprintf(stderr, "%s  tracing I/O (%zu runs per side)", ev->bench, ev->max_runs);
+		break;
+	case COMPARE_BENCH_DONE:
+		break;
+	}
+	fflush(stderr);
+}
+
+compare_progress_fn cli_compare_progress(bool quiet)
+{
+	return !quiet && isatty(STDERR_FILENO) ? progress_line : NULL;
+}
+
+void cli_compare_executed(struct compare_result *res, void *arg)
+{
+	(void)arg;
+	compare_render_graphics(res);
 }
 
 int cli_compare_exit(int err, const struct compare_result *res)

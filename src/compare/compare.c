@@ -58,33 +58,34 @@ static const struct compare_side *side_of(const struct bench_ctx *c, int side)
 
 static void progress(const struct bench_ctx *c, int side, bool warmup)
 {
-	double elapsed;
+	struct compare_progress ev = {0};
 	size_t done, total;
 	if (!c->req->progress)
 		return;
-	elapsed = seconds_since(&c->started);
+	ev.phase = warmup ? COMPARE_WARMUP : COMPARE_RUN;
+	ev.bench = c->out->name;
+	ev.side = side ? 'B' : 'A';
+	ev.elapsed_s = seconds_since(&c->started);
+	ev.run = (side ? c->out->ok_b : c->out->ok_a) + 1;
+	ev.max_runs = c->planned_max;
 	done = c->out->ok_a + c->out->ok_b + c->out->failed_a + c->out->failed_b;
 	total = 2 * c->planned_max;
-	if (warmup)
-		fprintf(stderr, "\r\033[K%s  %c  warm-up  %.1fs", c->out->name, side ? 'B' : 'A',
-			elapsed);
-	else if (done > 0)
-		fprintf(stderr, "\r\033[K%s  %c  run %zu of max %zu  %.1fs  ETA <= %.0fs",
-			c->out->name, side ? 'B' : 'A', (side ? c->out->ok_b : c->out->ok_a) + 1,
-			c->planned_max, elapsed,
-			elapsed / (double)done * (double)(total > done ? total - done : 0));
-	else
-		fprintf(stderr, "\r\033[K%s  %c  run 1 of max %zu  %.1fs", c->out->name,
-			side ? 'B' : 'A', c->planned_max, elapsed);
-	fflush(stderr);
+	ev.eta_s = done > 0 ? ev.elapsed_s / (double)done * (double)(total > done ? total - done : 0)
+			    : -1;
+	c->req->progress(c->req->progress_arg, &ev);
 }
 
-static void progress_clear(const struct compare_request *req)
+static void progress_phase(const struct compare_request *req, enum compare_phase phase,
+			   const char *bench, size_t runs)
 {
-	if (req->progress) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-	}
+	struct compare_progress ev = {0};
+	if (!req->progress)
+		return;
+	ev.phase = phase;
+	ev.bench = bench;
+	ev.max_runs = runs;
+	ev.eta_s = -1;
+	req->progress(req->progress_arg, &ev);
 }
 
 /*
@@ -245,7 +246,7 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	}
 	c->consecutive_failures[side] = res.status == RUN_OK ? 0 : c->consecutive_failures[side] + 1;
 	if (res.status == RUN_NOT_STARTED) {
-		progress_clear(c->req);
+		progress_phase(c->req, COMPARE_BENCH_DONE, c->out->name, 0);
 		error("benchmark '%s' cannot be started on side %c (%s): %s; check its command "
 		      "(%s)",
 		      c->out->name, side ? 'B' : 'A', s->label, res.detail,
@@ -579,24 +580,20 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 	ret = compare_bench(req, bench, &c);
 	/* Profiles after the verdict's runs, never among them: they do not disturb it. */
 	if (!ret && !b->error && (bench->profiles & PROFILE_CCT) && !interrupt_requested()) {
-		if (req->progress)
-			fprintf(stderr, "\r\033[K%s  profiling (%zu runs per side)", b->name,
-				bench->profile_runs);
+		progress_phase(req, COMPARE_PROFILING, b->name, bench->profile_runs);
 		ret = compare_profile_cct(req, bench, b->benchmark_id, machine_id,
 					  out->comparison_id, &b->cct);
 	}
 	if (!ret && !b->error && (bench->profiles & PROFILE_COUNTERS) && !interrupt_requested())
 		ret = compare_counters(req, bench, c.filter, out->comparison_id, &b->counters);
 	if (!ret && !b->error && (bench->profiles & PROFILE_IO) && !interrupt_requested()) {
-		if (req->progress)
-			fprintf(stderr, "\r\033[K%s  tracing I/O (%zu runs per side)", b->name,
-				bench->profile_runs);
+		progress_phase(req, COMPARE_TRACING, b->name, bench->profile_runs);
 		ret = compare_profile_io(req, bench, b->benchmark_id, machine_id,
 					 out->comparison_id, &b->io);
 	}
 	free(c.defs);
 	free(c.log_prefix);
-	progress_clear(req);
+	progress_phase(req, COMPARE_BENCH_DONE, b->name, 0);
 	if (ret && ret != RP_EINTERRUPT && !interrupt_requested()) {
 		/* Its verdicts were never computed: say so rather than show empty rows. */
 		free(b->error);

@@ -20,13 +20,36 @@ struct compare_side {
 	const char *profile_cwd;
 };
 
+/* What a comparison is doing, for a progress display (the command renders it). */
+enum compare_phase {
+	COMPARE_WARMUP,	   /* a warm-up run of one side is about to start */
+	COMPARE_RUN,	   /* a measured run of one side is about to start */
+	COMPARE_PROFILING, /* the profiled runs (profile = cct) are about to start */
+	COMPARE_TRACING,   /* the traced runs (profile = io) are about to start */
+	COMPARE_BENCH_DONE /* the benchmark is finished: clear the display */
+};
+
+struct compare_progress {
+	enum compare_phase phase;
+	const char *bench; /* valid during the callback only */
+	char side;	   /* 'A' or 'B' for WARMUP and RUN */
+	size_t run;	   /* RUN: this side's run about to start, from 1 */
+	size_t max_runs;   /* RUN: the most runs per side; PROFILING/TRACING: runs per side */
+	double elapsed_s;  /* since the benchmark started */
+	double eta_s;	   /* RUN: an upper bound of the time left; < 0 when not known yet */
+};
+
+/* Called from the comparing thread; must not call back into the comparison. */
+typedef void (*compare_progress_fn)(void *arg, const struct compare_progress *ev);
+
 struct compare_request {
 	struct config *cfg; /* finished (config_finish) */
 	struct store *st;
 	const struct state_dir *sd;
 	struct compare_side a, b;
 	bool same_build; /* A/A: both sides are one build; their runs are kept apart */
-	bool progress;   /* a progress line on stderr (only when it is a TTY) */
+	compare_progress_fn progress; /* NULL: no progress reports */
+	void *progress_arg;
 	bool fresh;      /* ignore stored runs: measure everything anew */
 };
 

@@ -6,7 +6,6 @@
 
 #include "analysis/counters_chart.h"
 #include "util/fsutil.h"
-#include "report/chart_report.h"
 #include "util/common.h"
 
 void counters_attribution_free(struct counters_attribution *a)
@@ -17,6 +16,7 @@ void counters_attribution_free(struct counters_attribution *a)
 	cchart_input_release(&a->in);
 	free(a->error);
 	free(a->svg_dir);
+	free(a->chart_dir);
 	free(a);
 }
 
@@ -65,11 +65,7 @@ int compare_counters(const struct compare_request *req, const struct bench_confi
 	strbuf_addf(&sb, "%s/profiles/%lld/", req->sd->root, (long long)comparison_id);
 	fsutil_add_safe_name(&sb, bench->name);
 	strbuf_addstr(&sb, "/charts");
-	{
-		struct chart_labels lab = {req->a.label, req->b.label, NULL};
-		if (!chart_report_svg_dir(sb.buf, &a->in, &a->res, &lab))
-			a->svg_dir = strbuf_detach(&sb);
-	}
+	a->chart_dir = strbuf_detach(&sb);
 out:
 	strbuf_release(&sb);
 	return ret;

@@ -15,15 +15,17 @@ struct counters_attribution {
 	size_t runs[2];		  /* sampled runs per side (A, B) */
 	struct cchart_input in;	  /* the samples, kept for the SVG charts */
 	struct cchart_result res; /* the analysis */
-	char *svg_dir;		  /* one SVG per charted counter; NULL when not written */
+	char *chart_dir;	  /* where the SVG charts belong; NULL when there are none */
+	char *svg_dir;		  /* one SVG per charted counter; NULL until the command writes
+				     them there (report/compare_graphics.h) */
 	const char *labels[2];	  /* the sides' labels (borrowed from the request) */
 };
 
 /*
  * Reads the series of the successful runs that filter[0] and filter[1] select, charts
  * them (default options: 5/95 limits, the bimodal filter, load scaling by the benchmark's
- * load counter when it has one) and writes the SVG charts under
- * STATE/profiles/<comparison>/<benchmark>/charts/. Fills a new *out (free it with
+ * load counter when it has one) and names the directory of their SVG charts,
+ * STATE/profiles/<comparison>/<benchmark>/charts/ (the command writes them). Fills a new *out (free it with
  * counters_attribution_free()); no sampled runs on a side, or input the analysis refuses,
  * is out->error, not a failure. Returns 0 or RP_EINTERNAL (store).
  */

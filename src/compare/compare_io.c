@@ -15,6 +15,7 @@
 #include "collect/iotrace.h"
 #include "compare/compare_profile.h"
 #include "util/fsutil.h"
+#include "analysis/io_spectra.h"
 #include "profile/io_profile.h"
 #include "util/common.h"
 

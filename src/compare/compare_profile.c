@@ -11,7 +11,6 @@
 #include "util/fsutil.h"
 #include "predict/predict.h"
 #include "profile/profile_load.h"
-#include "report/cct_report.h"
 #include "util/common.h"
 
 /* Profiled runs are slower than timing runs (every call is hooked): a generous default. */
@@ -281,24 +280,8 @@ int compare_profile_cct(const struct compare_request *req, const struct bench_co
 	}
 	a->threshold = opts.threshold;
 	add_bindiff(a);
-	cct_diff_compute(&a->trees[0], &a->trees[1], a->have_bindiff ? &a->changes : NULL, &opts,
-			 &a->diff);
-	{
-		struct cct_report_options ro = { 0 };
-		FILE *f;
-		strbuf_addf(&sb, "%s/flamegraph.svg", a->dir);
-		ro.old_label = a->labels[0];
-		ro.new_label = a->labels[1];
-		ro.title = bench->name;
-		f = fopen(sb.buf, "w");
-		if (f && !cct_diff_report_svg(f, &a->diff, &ro) && !fclose(f))
-			a->svg_path = strbuf_detach(&sb);
-		else {
-			warning("cannot write %s: %s", sb.buf, strerror(errno));
-			if (f)
-				fclose(f);
-		}
-	}
+	a->diffed = !cct_diff_compute(&a->trees[0], &a->trees[1],
+				      a->have_bindiff ? &a->changes : NULL, &opts, &a->diff);
 out:
 	for (int side = 0; side < 2; side++) {
 		for (size_t i = 0; runs[side] && i < nr[side]; i++)

@@ -23,7 +23,9 @@ struct cct_attribution {
 	struct cct_diff diff;	   /* borrows trees[] */
 	double threshold;	   /* the overlap the weight adjustment stops at, % */
 	bool threshold_from_runs;  /* ... measured between two runs of the target */
-	char *svg_path;		   /* the differential flame graph, NULL when not written */
+	bool diffed;		   /* diff is computed (error is NULL) */
+	char *svg_path;		   /* the differential flame graph, NULL until the command
+				      writes it (report/compare_graphics.h) */
 	char *dir;		   /* where the profiles of this comparison are */
 	const char *labels[2];	   /* the sides' labels (borrowed from the request) */
 };

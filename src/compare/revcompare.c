@@ -127,9 +127,13 @@ int revcompare_run(const struct revcompare_ctx *ctx, const char *base, const cha
 	req.st = ctx->st;
 	req.sd = ctx->sd;
 	req.progress = ctx->progress;
+	req.progress_arg = ctx->progress_arg;
 	req.fresh = ctx->fresh;
 	rc->executed = true;
-	return compare_execute(&req, &rc->res);
+	err = compare_execute(&req, &rc->res);
+	if (!err && ctx->executed)
+		ctx->executed(&rc->res, ctx->executed_arg);
+	return err;
 }
 
 void revcompare_release(struct revcompare *rc)

@@ -30,7 +30,12 @@ struct revcompare_ctx {
 	const char *select; /* NULL, "perphecy" (the trained predictor) or "tests" (PeASS) */
 	bool fresh;	    /* ignore stored runs */
 	bool quiet;	    /* no notes on stderr (--select) */
-	bool progress;	    /* compare's progress line (a TTY) */
+	compare_progress_fn progress; /* compare's progress reports; NULL: none */
+	void *progress_arg;
+	/* Called after compare_execute() filled res (also when interrupted), before
+	 * revcompare_run() returns: where the command renders the graphics. NULL: nothing. */
+	void (*executed)(struct compare_result *res, void *arg);
+	void *executed_arg;
 };
 
 /* What one comparison did. Release with revcompare_release(). */

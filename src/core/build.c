@@ -18,15 +18,20 @@ static char *join(const char *a, const char *b)
 	return strbuf_detach(&sb);
 }
 
-int state_dir_open(const char *project_root, const char *dir, struct state_dir *out)
+void state_dir_locate(const char *project_root, const char *dir, struct state_dir *out)
 {
-	struct strbuf probe = STRBUF_INIT;
-	int fd, ret = RP_EINPUT;
 	memset(out, 0, sizeof(*out));
 	out->root = dir ? xstrdup(dir) : join(project_root, ".revperf");
 	out->db_path = join(out->root, "revperf.db");
 	out->worktrees = join(out->root, "worktrees");
 	out->logs = join(out->root, "logs");
+}
+
+int state_dir_open(const char *project_root, const char *dir, struct state_dir *out)
+{
+	struct strbuf probe = STRBUF_INIT;
+	int fd, ret = RP_EINPUT;
+	state_dir_locate(project_root, dir, out);
 	if (mkdir_p(out->root) || mkdir_p(out->worktrees) || mkdir_p(out->logs))
 		goto out;
 	strbuf_addf(&probe, "%s/.write-test-%ld", out->root, (long)getpid());

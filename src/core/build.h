@@ -19,6 +19,8 @@ struct state_dir {
  * or written. Release with state_dir_release().
  */
 int state_dir_open(const char *project_root, const char *dir, struct state_dir *out);
+/* The paths of the state directory, as state_dir_open() names them, without touching it. */
+void state_dir_locate(const char *project_root, const char *dir, struct state_dir *out);
 void state_dir_release(struct state_dir *sd);
 
 /*

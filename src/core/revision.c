@@ -337,3 +337,23 @@ bool repo_ref_exists(struct repo *r, const char *refname)
 	git_reference_free(ref);
 	return found;
 }
+
+int repo_first_parent(struct repo *r, const char *sha, char parent[41], bool quiet)
+{
+	git_oid oid;
+	git_commit *c = NULL;
+	int ret;
+	if (git_oid_fromstr(&oid, sha) < 0 || git_commit_lookup(&c, r->repo, &oid) < 0) {
+		if (!quiet)
+			error("commit %.40s is not in the repository %s", sha, r->workdir);
+		return RP_EINPUT;
+	}
+	if (git_commit_parentcount(c) == 0) {
+		ret = 1;
+	} else {
+		git_oid_tostr(parent, 41, git_commit_parent_id(c, 0));
+		ret = 0;
+	}
+	git_commit_free(c);
+	return ret;
+}

@@ -70,4 +70,11 @@ int repo_merge_base(struct repo *r, const char *a, const char *b, char out[41]);
 int repo_diff_paths(struct repo *r, const char *a, const char *b, char ***out, size_t *n);
 void repo_paths_free(char **paths, size_t n);
 
+/*
+ * The first parent of commit `sha` (40 hex digits) into parent. Returns 0, 1 when the
+ * commit has no parent, RP_EINPUT (after error() unless quiet) when sha is not a commit of
+ * the repository.
+ */
+int repo_first_parent(struct repo *r, const char *sha, char parent[41], bool quiet);
+
 #endif

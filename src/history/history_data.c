@@ -13,6 +13,7 @@
 #include "analysis/stats.h"
 #include "history/history_data.h"
 #include "store/store.h"
+#include "analysis/io_spectra.h"
 #include "profile/io_profile.h"
 #include "util/common.h"
 

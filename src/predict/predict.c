@@ -9,7 +9,6 @@
 #include "predict/predict_impl.h"
 
 #include <errno.h>
-#include <git2.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,10 +52,6 @@ void predict_ctx_release(struct predict_ctx *ctx)
 		free(ctx->shas[i].revs);
 	}
 	free(ctx->shas);
-	if (ctx->git) {
-		git_repository_free(ctx->git);
-		git_libgit2_shutdown();
-	}
 	memset(ctx, 0, sizeof(*ctx));
 }
 
@@ -88,45 +83,10 @@ const char *predict_trace_name(enum predict_trace t)
 
 /* ---- history ---- */
 
-static int open_git(struct predict_ctx *ctx)
-{
-	git_repository *repo = NULL;
-	if (ctx->git)
-		return 0;
-	git_libgit2_init();
-	if (git_repository_open(&repo, repo_workdir(ctx->repo)) < 0) {
-		const git_error *e = git_error_last();
-		error("cannot open the repository at %s: %s", repo_workdir(ctx->repo),
-		      e && e->message ? e->message : "unknown libgit2 error");
-		git_libgit2_shutdown();
-		return RP_EINTERNAL;
-	}
-	ctx->git = repo;
-	return 0;
-}
-
 /* predict_first_parent(); quiet: no message when sha is not a commit of the repository. */
 static int first_parent(struct predict_ctx *ctx, const char *sha, char parent[41], bool quiet)
 {
-	git_oid oid;
-	git_commit *c = NULL;
-	int ret;
-	if ((ret = open_git(ctx)))
-		return ret;
-	if (git_oid_fromstr(&oid, sha) < 0 || git_commit_lookup(&c, ctx->git, &oid) < 0) {
-		if (!quiet)
-			error("commit %.40s is not in the repository %s", sha,
-			      repo_workdir(ctx->repo));
-		return RP_EINPUT;
-	}
-	if (git_commit_parentcount(c) == 0) {
-		ret = 1;
-	} else {
-		git_oid_tostr(parent, 41, git_commit_parent_id(c, 0));
-		ret = 0;
-	}
-	git_commit_free(c);
-	return ret;
+	return repo_first_parent(ctx->repo, sha, parent, quiet);
 }
 
 int predict_first_parent(struct predict_ctx *ctx, const char *sha, char parent[41])
@@ -704,21 +664,17 @@ int predict_select(struct config *cfg, const struct predict_result *r)
 
 /* ---- sessions ---- */
 
-int predict_session_open(struct predict_session *s, const char *config_path, const char *state_dir,
-			 const char *bench)
+int predict_session_open(struct predict_session *s, struct repo *repo, const struct state_dir *sd,
+			 struct store *st, const char *config_path, const char *bench)
 {
 	struct strbuf path = STRBUF_INIT;
-	char cwd[4096];
 	int ret;
 
 	memset(s, 0, sizeof(*s));
+	s->repo = repo;
+	s->sd = sd;
+	s->st = st;
 	config_init(&s->cfg);
-	if (!getcwd(cwd, sizeof(cwd))) {
-		error("cannot read the current directory: %s", strerror(errno));
-		return RP_EINTERNAL;
-	}
-	if ((ret = repo_open(cwd, &s->repo)))
-		goto out;
 	if (config_path)
 		strbuf_addstr(&path, config_path);
 	else
@@ -735,10 +691,7 @@ int predict_session_open(struct predict_session *s, const char *config_path, con
 		goto out;
 	if (config_finish(&s->cfg))
 		goto out;
-	if ((ret = state_dir_open(repo_workdir(s->repo), state_dir, &s->sd)) ||
-	    (ret = store_open(s->sd.db_path, &s->st)))
-		goto out;
-	predict_ctx_init(&s->ctx, &s->cfg, s->st, s->repo, &s->sd);
+	predict_ctx_init(&s->ctx, &s->cfg, s->st, s->repo, s->sd);
 	ret = 0;
 out:
 	strbuf_release(&path);
@@ -750,9 +703,6 @@ void predict_session_close(struct predict_session *s)
 	if (!s)
 		return;
 	predict_ctx_release(&s->ctx);
-	store_close(s->st);
-	state_dir_release(&s->sd);
 	config_release(&s->cfg);
-	repo_close(s->repo);
 	memset(s, 0, sizeof(*s));
 }

@@ -33,7 +33,6 @@ struct predict_ctx {
 	bool use_cache;		/* keep the static data of (i, u) in .revperf/predict/ (true) */
 	bool quiet;		/* no progress line on stderr for each callgrind run */
 	/* private */
-	void *git;		   /* git_repository *, opened on first use */
 	struct predict_shas *shas; /* per benchmark: the commits with dynamic data */
 	size_t nr_shas, alloc_shas;
 };
@@ -44,22 +43,22 @@ void predict_ctx_init(struct predict_ctx *ctx, struct config *cfg, struct store 
 void predict_ctx_release(struct predict_ctx *ctx);
 
 /*
- * What the commands predict, train and run open: the repository around the current
- * directory, its configuration (revperf.ini at its root, or config_path) with only the
- * benchmarks `bench` names (NULL: all), finished, the state directory and the store, and
- * a context over them. Returns 0, or RP_EINPUT / RP_EINTERNAL after an error (not in a
- * repository, a bad configuration, no benchmark). Close with predict_session_close(),
- * also after a failure.
+ * What the commands predict, train and run work in: the project they opened (repository,
+ * state directory and store, borrowed), its configuration (revperf.ini at the repository's
+ * root, or config_path) with only the benchmarks `bench` names (NULL: all), finished, and
+ * a context over them. Returns 0, or RP_EINPUT / RP_EINTERNAL after an error (a bad
+ * configuration, no benchmark). Close with predict_session_close(), also after a failure;
+ * it releases what the session owns, not the project.
  */
 struct predict_session {
-	struct repo *repo;
+	struct repo *repo;	     /* borrowed */
+	const struct state_dir *sd; /* borrowed */
+	struct store *st;	     /* borrowed */
 	struct config cfg;
-	struct state_dir sd;
-	struct store *st;
 	struct predict_ctx ctx;
 };
-int predict_session_open(struct predict_session *s, const char *config_path, const char *state_dir,
-			 const char *bench);
+int predict_session_open(struct predict_session *s, struct repo *repo, const struct state_dir *sd,
+			 struct store *st, const char *config_path, const char *bench);
 void predict_session_close(struct predict_session *s);
 
 /*

@@ -5,8 +5,8 @@
  * I/O profiles (docs/io-profile.md): one traced run of a program (collect/iotrace.h) with
  * every stack symbolized, kept as a versioned JSON file ("format": "revperf-io",
  * "version": 1) that `revperf profile --io`, `revperf compare` (profile = io) and
- * `revperf diff` read and write, and the bridge to the spectrum analysis
- * (analysis/spectra.h): io_profile_to_spectra() makes one spectra_run of a profile.
+ * `revperf diff` read and write. The bridge to the spectrum analysis is
+ * analysis/io_spectra.h.
  *
  * Not thread-safe on a shared object; no global state.
  */
@@ -14,7 +14,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/spectra.h"
 #include "collect/iotrace.h"
 
 #define IO_PROFILE_FORMAT "revperf-io"
@@ -55,7 +54,7 @@ struct io_process {
 struct io_profile {
 	char *command;	    /* as the user gave it (one line) */
 	char *cwd;	    /* the program's working directory; file names under it are relative
-			       in spectra runs (io_profile_to_spectra) */
+			       in spectra runs (analysis/io_spectra.h) */
 	char *log;	    /* the file that holds the program's output; NULL when not kept */
 	int64_t started_at; /* Unix time in seconds */
 	enum run_status status;
@@ -148,15 +147,6 @@ void io_entry_file_key(const struct io_profile *p, const struct io_entry *e, str
 const struct io_frame *io_entry_origin(const struct io_entry *e);
 
 /*
- * One spectra_run of the profile's entries of direction `dir` (stack and file keys as
- * above), named `name` (NULL: the command). `run` is initialised here; release it with
- * spectra_run_release(). Returns RP_OK or RP_EINPUT after error() for an entry the
- * analysis refuses (bytes without calls).
- */
-int io_profile_to_spectra(const struct io_profile *p, enum iotrace_dir dir, const char *name,
-			  struct spectra_run *run);
-
-/*
  * Whether `path` holds I/O profiles: a file that io_profile_sniff() recognises, or a
  * directory with at least one "*.io.json" file. False when it cannot be read.
  */
@@ -171,18 +161,6 @@ bool io_profile_path_is_io(const char *path);
  */
 int io_profile_load_runs(const char *path, struct io_profile **out, size_t *nr);
 void io_profiles_free(struct io_profile *p, size_t nr);
-
-/*
- * The similarity report of the target runs against the profile of the baseline runs
- * (analysis/spectra.h), direction `dir`. Runs that did not end well (status other than
- * RUN_OK) are left out and counted in excluded[side]; used[side] counts the others.
- * Returns RP_OK, or RP_EINPUT after error() when a side has no usable run or a record
- * is refused. `out` is released by the caller with spectra_report_release(), always.
- */
-int io_profiles_compare(const struct io_profile *base, size_t nr_base,
-			const struct io_profile *target, size_t nr_target, enum iotrace_dir dir,
-			const struct spectra_opts *opts, struct spectra_report *out, size_t used[2],
-			size_t excluded[2]);
 
 /* Name of a run status as profiles write it ("ok", "failed", ...) and back (-1 if unknown). */
 int io_profile_status_parse(const char *s);

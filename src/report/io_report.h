@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analysis/io_spectra.h"
 #include "analysis/spectra.h"
 #include "profile/io_profile.h"
 

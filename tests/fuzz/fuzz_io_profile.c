@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "analysis/io_spectra.h"
 #include "profile/io_profile.h"
 #include "util/common.h"
 

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "analysis/io_spectra.h"
 #include "profile/io_profile.h"
 #include "util/common.h"
 
