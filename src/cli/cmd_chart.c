@@ -11,6 +11,7 @@
 #include "core/build.h"
 #include "core/config.h"
 #include "analysis/counters_chart.h"
+#include "compare/compare_counters.h"
 #include "import/counters_csv.h"
 #include "core/revision.h"
 #include "store/store.h"
@@ -147,14 +148,8 @@ static int add_source(struct chart_ctx *c, struct cchart_input *in, enum cchart_
 	if (what->len)
 		strbuf_addstr(what, ", ");
 	if (!access(src, F_OK)) {
-		struct counters_csv_run *runs = NULL;
-		size_t nr = 0, alloc = 0;
-		err = counters_csv_read(src, &runs, &nr, &alloc);
-		for (size_t i = 0; i < nr && !err; i++)
-			err = counters_input_add(in, side, runs[i].name, &runs[i].samples);
-		counters_csv_runs_free(runs, nr);
 		strbuf_addstr(what, src);
-		return err;
+		return counters_csv_chart_add(src, in, side);
 	}
 	if (!o.bench) {
 		error("'%s' is not a file; to chart a revision's sampled runs, name the benchmark "
@@ -164,33 +159,7 @@ static int add_source(struct chart_ctx *c, struct cchart_input *in, enum cchart_
 	}
 	if ((err = open_store(c)))
 		return err;
-	{
-		struct revision rev = {0};
-		struct store_counter_run *runs = NULL;
-		size_t n = 0;
-		struct strbuf name = STRBUF_INIT;
-
-		if ((err = repo_resolve(c->p.repo, src, &rev)))
-			return err;
-		err = store_counter_runs_of_revision(c->p.st, rev.sha, o.bench, &runs, &n);
-		if (!err && !n) {
-			error(
-			    "no sampled run of benchmark '%s' at %s (%.12s): run `revperf compare` "
-			    "with profile = counters first",
-			    o.bench, src, rev.sha);
-			err = RP_EINPUT;
-		}
-		for (size_t i = 0; i < n && !err; i++) {
-			strbuf_reset(&name);
-			strbuf_addf(&name, "%s run %lld", src, (long long)runs[i].run_id);
-			err = counters_input_add(in, side, name.buf, &runs[i].samples);
-		}
-		strbuf_addf(what, "%s (%.12s, %zu runs)", src, rev.sha, n);
-		strbuf_release(&name);
-		store_counter_runs_free(runs, n);
-		revision_release(&rev);
-	}
-	return err;
+	return compare_counters_of_revision(c->p.st, c->p.repo, src, o.bench, in, side, what);
 }
 
 

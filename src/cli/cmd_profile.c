@@ -19,6 +19,7 @@
 #include "profile/folded.h"
 #include "profile/io_profile.h"
 #include "profile/profile_load.h"
+#include "report/counters_report.h"
 #include "report/cct_top.h"
 #include "report/io_report.h"
 #include "util/common.h"
@@ -411,57 +412,6 @@ out:
 	return ret;
 }
 
-/* Per counter: samples, min, median, mean, max. */
-static void counters_summary(FILE *f, const struct run_samples *rs, const struct proc_result *res,
-			     const char *command, const char *csv, bool json)
-{
-	json_t *root = json ? json_object() : NULL, *arr = json ? json_array() : NULL;
-
-	if (json) {
-		json_object_set_new(root, "command", json_string(command));
-		json_object_set_new(root, "status", json_string(run_status_name(res->status)));
-		json_object_set_new(root, "wall_s", json_real((double)res->m.wall_ns / 1e9));
-		json_object_set_new(root, "interval_s", json_real(rs->interval_s));
-		json_object_set_new(root, "csv", csv ? json_string(csv) : json_null());
-	} else {
-		fprintf(f, "%s: %s, %.3f s wall, sampled every %.0f ms\n", command,
-			res->status == RUN_OK ? "exit 0" : res->detail, (double)res->m.wall_ns / 1e9,
-			rs->interval_s * 1000);
-		if (csv)
-			fprintf(f, "series: %s\n", csv);
-		fprintf(f, "  %-24s %-10s %7s %12s %12s %12s %12s\n", "counter", "unit", "samples",
-			"min", "median", "mean", "max");
-	}
-	for (size_t i = 0; i < rs->nr; i++) {
-		const struct sample_series *s = &rs->series[i];
-		double q = NAN, mean = s->n ? stats_mean(s->v, s->n) : NAN, lo = NAN, hi = NAN;
-		for (size_t k = 0; k < s->n; k++) {
-			if (!k || s->v[k] < lo)
-				lo = s->v[k];
-			if (!k || s->v[k] > hi)
-				hi = s->v[k];
-		}
-		if (s->n)
-			q = stats_percentile(s->v, s->n, 50);
-		if (json) {
-			json_array_append_new(
-			    arr, json_pack("{s:s, s:s?, s:I, s:f, s:f, s:f, s:f}", "counter", s->name,
-					   "unit", s->unit, "samples", (json_int_t)s->n, "min",
-					   s->n ? lo : 0.0, "median", s->n ? q : 0.0, "mean",
-					   s->n ? mean : 0.0, "max", s->n ? hi : 0.0));
-			continue;
-		}
-		fprintf(f, "  %-24s %-10s %7zu %12.4g %12.4g %12.4g %12.4g\n", s->name,
-			s->unit ? s->unit : "", s->n, lo, q, mean, hi);
-	}
-	if (json) {
-		json_object_set_new(root, "counters", arr);
-		json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
-		fputc('\n', f);
-		json_decref(root);
-	}
-}
-
 /* revperf profile --counters: one sampled run and a summary per counter. */
 static int profile_counters(const char **args, int n)
 {
@@ -530,7 +480,7 @@ static int profile_counters(const char **args, int n)
 		out = stdout;
 		goto out;
 	}
-	counters_summary(out, &rs, &res, command.buf, csv.len ? csv.buf : NULL, json);
+	counters_report_summary(out, &rs, &res, command.buf, csv.len ? csv.buf : NULL, json);
 	ret = cli_report_close(out, o.out, false, res.status == RUN_OK ? EXIT_OK : EXIT_REGRESSION);
 	out = stdout;
 out:

@@ -70,3 +70,34 @@ out:
 	strbuf_release(&sb);
 	return ret;
 }
+
+int compare_counters_of_revision(struct store *st, struct repo *repo, const char *expr,
+				 const char *bench, struct cchart_input *in, enum cchart_side side,
+				 struct strbuf *what)
+{
+	struct revision rev = {0};
+	struct store_counter_run *runs = NULL;
+	size_t n = 0;
+	struct strbuf name = STRBUF_INIT;
+	int err;
+
+	if ((err = repo_resolve(repo, expr, &rev)))
+		return err;
+	err = store_counter_runs_of_revision(st, rev.sha, bench, &runs, &n);
+	if (!err && !n) {
+		error("no sampled run of benchmark '%s' at %s (%.12s): run `revperf compare` "
+		      "with profile = counters first",
+		      bench, expr, rev.sha);
+		err = RP_EINPUT;
+	}
+	for (size_t i = 0; i < n && !err; i++) {
+		strbuf_reset(&name);
+		strbuf_addf(&name, "%s run %lld", expr, (long long)runs[i].run_id);
+		err = counters_input_add(in, side, name.buf, &runs[i].samples);
+	}
+	strbuf_addf(what, "%s (%.12s, %zu runs)", expr, rev.sha, n);
+	strbuf_release(&name);
+	store_counter_runs_free(runs, n);
+	revision_release(&rev);
+	return err;
+}

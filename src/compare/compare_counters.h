@@ -8,6 +8,7 @@
  */
 #include "analysis/control_chart.h"
 #include "compare/compare.h"
+#include "core/revision.h"
 #include "store/store.h"
 
 struct counters_attribution {
@@ -34,5 +35,15 @@ int compare_counters(const struct compare_request *req, const struct bench_confi
 		     struct counters_attribution **out);
 
 void counters_attribution_free(struct counters_attribution *a);
+
+/*
+ * Adds the sampled runs `compare` stored for benchmark `bench` at revision `expr` to
+ * `side` of `in` (runs named "EXPR run ID"), and describes them in `what` ("EXPR (sha, N
+ * runs)"). Returns 0, or RP_EINPUT after error() (a revision that does not resolve, no
+ * sampled run, a series the analysis refuses), RP_EINTERNAL.
+ */
+int compare_counters_of_revision(struct store *st, struct repo *repo, const char *expr,
+				 const char *bench, struct cchart_input *in, enum cchart_side side,
+				 struct strbuf *what);
 
 #endif

@@ -1,6 +1,8 @@
 /* Counter series from CSV files (docs/counters.md). */
 #include "import/counters_csv.h"
 
+#include "analysis/counters_chart.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -309,4 +311,15 @@ int counters_csv_write(const char *path, const struct run_samples *rs)
 	}
 	strbuf_release(&tmp);
 	return ret;
+}
+
+int counters_csv_chart_add(const char *path, struct cchart_input *in, enum cchart_side side)
+{
+	struct counters_csv_run *runs = NULL;
+	size_t nr = 0, alloc = 0;
+	int err = counters_csv_read(path, &runs, &nr, &alloc);
+	for (size_t i = 0; i < nr && !err; i++)
+		err = counters_input_add(in, side, runs[i].name, &runs[i].samples);
+	counters_csv_runs_free(runs, nr);
+	return err;
 }

@@ -11,6 +11,7 @@
  */
 #include <stddef.h>
 
+#include "analysis/control_chart.h"
 #include "collect/sampler.h"
 
 struct counters_csv_run {
@@ -36,5 +37,12 @@ void counters_csv_runs_free(struct counters_csv_run *runs, size_t nr);
  * Returns RP_OK, or RP_EINTERNAL after error().
  */
 int counters_csv_write(const char *path, const struct run_samples *rs);
+
+/*
+ * Adds every run of the CSV file at path to `side` of `in`. Returns 0, or RP_EINPUT
+ * after error() (the file's errors as counters_csv_read() reports them, a series the
+ * analysis refuses).
+ */
+int counters_csv_chart_add(const char *path, struct cchart_input *in, enum cchart_side side);
 
 #endif
