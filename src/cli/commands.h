@@ -1,6 +1,28 @@
 #ifndef REVPERF_CLI_COMMANDS_H
 #define REVPERF_CLI_COMMANDS_H
 
+/*
+ * Adding a command `revperf NAME` (as git's builtin.h asks of a builtin):
+ *
+ * 1. src/cli/cmd_NAME.c holds only the command: an option table (options.h), a usage and
+ *    a `struct command_help NAME_help` with a description that ends with the exit
+ *    statuses, and `int cmd_NAME(int argc, char **argv)`: parse, open the project with
+ *    cli_project_open() when it reads or writes stored results, call the engine, render
+ *    with src/report/, return an EXIT_* status (rp_err_exit_code() for RP_* codes).
+ * 2. Declare cmd_NAME and NAME_help below and add one row to the table in main.c (name,
+ *    one-line summary, handler, help); `revperf help` and the manual read that table.
+ * 3. Conventions every command that prints a report follows: -f/--format (text, json,
+ *    markdown as they apply; JSON with "revperf_version" and "schema"), -q/--quiet (no
+ *    progress, no notes), --no-color and NO_COLOR, --state-dir DIR and -c/--config FILE
+ *    where a project is opened. Errors: one line naming the file, line or value and what
+ *    to do; exit 2 for bad input, 3 for internal failures; never exit from the engine.
+ * 4. Work that is not parsing or rendering goes to the engine room that holds its concept
+ *    (docs/layout.md), never above a layer's place (tests/layout/check_layers.py).
+ * 5. Tests: tests/cli/NAME_<case>.sh (found by ctest's glob) with the bad inputs; unit tests
+ *    of new engine code in tests/unit/test_<module>.c. Regenerate docs/manual.md
+ *    (`revperf help --markdown > docs/manual.md`) and add the command to README.md.
+ */
+
 #include <stdbool.h>
 #include <stdio.h>
 
