@@ -278,3 +278,9 @@ bool steady_state(const double *iters, size_t n, size_t k, double cv_max, size_t
 		*value = tail ? stats_mean(iters + n - tail, tail) : NAN;
 	return false;
 }
+
+enum verdict verdict_classify(double lo, double hi, const struct verdict_opts *opts,
+			      bool inclusive)
+{
+	return classify(lo, hi, opts->tolerance, opts->direction, inclusive);
+}

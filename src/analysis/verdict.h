@@ -37,6 +37,8 @@ struct verdict_result {
 	double sd_a, sd_b;     /* sample standard deviations of the raw values */
 	bool shifted;   /* values had zeros: logs taken of (x + 1), see docs/statistics.md */
 	bool degenerate; /* zero variance on both sides: decided from the exact ratio */
+	bool exact;	 /* a count whose runs agreed on each side (verdict_decide_exact) */
+	double spread_a, spread_b; /* (max - min) / mean of each side; NAN when not computed */
 };
 
 /*
@@ -89,5 +91,31 @@ size_t sequential_next_look(const struct sequential_plan *plan, size_t n);
  */
 bool steady_state(const double *iters, size_t n, size_t k, double cv_max, size_t *first_steady,
 		  double *value);
+
+/*
+ * Deterministic metrics (METHODS.md section 2, step 7; docs/statistics.md): a side is
+ * exact when its runs agree within VERDICT_EXACT_SPREAD of their mean ((max - min) / mean;
+ * the whole side zero counts as exact too).
+ */
+#define VERDICT_EXACT_SPREAD 1e-4
+
+/* The relative spread (max - min) / mean of v[0..n); 0 when every value is 0. n >= 1. */
+double verdict_spread(const double *v, size_t n);
+
+/*
+ * When both sides are exact: fills *out with r = mean(B) / mean(A), the interval
+ * [min(B) / max(A), max(B) / min(A)] (the ratio of any run of B to any run of A; a point
+ * when every run agreed), and the verdict of that interval against the tolerance, as in
+ * step 3 with the bounds included; sets out->exact and out->degenerate and returns 1.
+ * Returns 0 (out's spreads filled, nothing else) when a side is not exact, -1 on bad
+ * input (a side with fewer than 1 value, a negative or non-finite value, a side all zero
+ * while the other is not). Pure function, thread-safe.
+ */
+int verdict_decide_exact(const double *a, size_t n_a, const double *b, size_t n_b,
+			 const struct verdict_opts *opts, struct verdict_result *out);
+
+/* The verdict of an interval [lo, hi] of the ratio B/A against opts (METHODS.md 2, step 3). */
+enum verdict verdict_classify(double lo, double hi, const struct verdict_opts *opts,
+			      bool inclusive);
 
 #endif

@@ -156,6 +156,10 @@ static void progress_line(void *arg, const struct compare_progress *ev)
 	case COMPARE_TRACING:
 		fprintf(stderr, "%s  tracing I/O (%zu runs per side)", ev->bench, ev->max_runs);
 		break;
+	case COMPARE_COUNTING:
+		fprintf(stderr, "%s  counting under valgrind (%zu runs per side)", ev->bench,
+			ev->max_runs);
+		break;
 	case COMPARE_BENCH_DONE:
 		break;
 	}

@@ -8,6 +8,8 @@
 #include <unistd.h>
 
 #include "analysis/stats.h"
+#include "collect/valgrind_run.h"
+#include "compare/compare_counted.h"
 #include "compare/compare_counters.h"
 #include "compare/compare_io.h"
 #include "compare/compare_profile.h"
@@ -293,10 +295,17 @@ static int evaluate_metric(struct bench_ctx *c, struct metric_outcome *m, double
 	m->n_pairs = np;
 	if (m->measured) {
 		opts.alpha = alpha;
-		opts.tolerance = c->bench->tolerance;
+		opts.tolerance = c->bench->count_tolerance;
 		opts.direction = m->def->direction;
-		if (np >= 2 ? verdict_decide_paired(pa, pb, np, &opts, &m->r)
-			    : verdict_decide(a, na, b, nb, &opts, &m->r))
+		/* A count whose runs agree (perf instructions): exact (METHODS.md 2, step 7). */
+		int exact = m->def->flags & METRIC_COUNT
+				? verdict_decide_exact(a, na, b, nb, &opts, &m->r)
+				: 0;
+		if (exact < 0)
+			goto out;
+		opts.tolerance = c->bench->tolerance;
+		if (!exact && (np >= 2 ? verdict_decide_paired(pa, pb, np, &opts, &m->r)
+				       : verdict_decide(a, na, b, nb, &opts, &m->r)))
 			goto out;
 	}
 	ret = 0;
@@ -316,8 +325,8 @@ static int evaluate_primaries(struct bench_ctx *c, double alpha, bool *all_decid
 	c->out->looks++;
 	for (i = 0; i < c->out->nr_metrics; i++) {
 		struct metric_outcome *m = &c->out->metrics[i];
-		if (!m->primary)
-			continue;
+		if (!m->primary || (m->def->flags & METRIC_COUNTED))
+			continue; /* counted metrics are decided after the timing runs */
 		if (evaluate_metric(c, m, alpha))
 			return RP_EINTERNAL;
 		if (m->measured && m->r.verdict == VERDICT_UNDECIDED)
@@ -408,6 +417,15 @@ static int parse_bench_metrics(struct bench_ctx *c)
 			c->defs[c->nr_defs++] = primary[i];
 		}
 	}
+	for (i = 0; i < c->nr_defs; i++)
+		if ((c->defs[i]->flags & METRIC_COUNTED) && !valgrind_available()) {
+			error("%s: metric '%s' is counted under valgrind, which is not installed; "
+			      "install the Debian package valgrind (apt-get install valgrind) or "
+			      "remove '%s' from metrics and primary",
+			      origin, c->defs[i]->name, c->defs[i]->name);
+			free(primary);
+			return RP_EINPUT;
+		}
 	c->out->metrics = xcalloc(c->nr_defs, sizeof(*c->out->metrics));
 	c->out->nr_metrics = c->nr_defs;
 	for (i = 0; i < c->nr_defs; i++) {
@@ -509,7 +527,8 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	}
 	c->out->decided = decided && !c->out->error;
 	for (i = 0; i < c->out->nr_metrics; i++)
-		if (evaluate_metric(c, &c->out->metrics[i], plan.alpha_per_look))
+		if (!(c->out->metrics[i].def->flags & METRIC_COUNTED) &&
+		    evaluate_metric(c, &c->out->metrics[i], plan.alpha_per_look))
 			return RP_EINTERNAL;
 	if (store_run_issues(req->st, c->comparison_id, c->out->benchmark_id, &c->out->issues,
 			      &c->out->nr_issues))
@@ -561,6 +580,14 @@ static int save_verdicts(const struct compare_request *req, struct compare_resul
 }
 
 /* One benchmark's sampling loop, recorded as the next outcome of out. */
+static bool has_counted(const struct bench_outcome *b)
+{
+	for (size_t i = 0; i < b->nr_metrics; i++)
+		if (b->metrics[i].def->flags & METRIC_COUNTED)
+			return true;
+	return false;
+}
+
 static int compare_one(const struct compare_request *req, const struct bench_config *bench,
 		       struct compare_result *out, size_t *alloc, int64_t machine_id, struct rng *rng)
 {
@@ -583,6 +610,11 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 		progress_phase(req, COMPARE_PROFILING, b->name, bench->profile_runs);
 		ret = compare_profile_cct(req, bench, b->benchmark_id, machine_id,
 					  out->comparison_id, &b->cct);
+	}
+	if (!ret && !b->error && has_counted(b) && !interrupt_requested()) {
+		progress_phase(req, COMPARE_COUNTING, b->name, bench->min_count_runs);
+		ret = compare_counted(req, bench, b->benchmark_id, machine_id, out->comparison_id,
+				      c.timeout_ns, b->metrics, b->nr_metrics, &b->counted);
 	}
 	if (!ret && !b->error && (bench->profiles & PROFILE_COUNTERS) && !interrupt_requested())
 		ret = compare_counters(req, bench, c.filter, out->comparison_id, &b->counters);
@@ -683,6 +715,7 @@ void compare_result_release(struct compare_result *res)
 		cct_attribution_free(res->benches[i].cct);
 		io_attribution_free(res->benches[i].io);
 		counters_attribution_free(res->benches[i].counters);
+		counted_attribution_free(res->benches[i].counted);
 		store_run_issues_free(res->benches[i].issues, res->benches[i].nr_issues);
 	}
 	free(res->benches);

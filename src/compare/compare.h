@@ -26,6 +26,7 @@ enum compare_phase {
 	COMPARE_RUN,	   /* a measured run of one side is about to start */
 	COMPARE_PROFILING, /* the profiled runs (profile = cct) are about to start */
 	COMPARE_TRACING,   /* the traced runs (profile = io) are about to start */
+	COMPARE_COUNTING,  /* the counted runs (ir, sim-cycles) are about to start */
 	COMPARE_BENCH_DONE /* the benchmark is finished: clear the display */
 };
 
@@ -56,6 +57,7 @@ struct compare_request {
 struct cct_attribution;
 struct io_attribution;
 struct counters_attribution;
+struct counted_attribution;
 
 /* The verdict of one benchmark and metric. */
 struct metric_outcome {
@@ -87,6 +89,7 @@ struct bench_outcome {
 	struct cct_attribution *cct; /* profile = cct: the attribution, NULL otherwise */
 	struct io_attribution *io;   /* profile = io: the I/O similarity, NULL otherwise */
 	struct counters_attribution *counters; /* profile = counters: control charts, or NULL */
+	struct counted_attribution *counted;   /* counted metrics (ir, ...): runs, attribution */
 };
 
 struct compare_result {

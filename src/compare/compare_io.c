@@ -34,9 +34,11 @@ void io_attribution_free(struct io_attribution *a)
 
 /* One traced run of a side: dir/<A|B>-<seq>.io.json and .log, recorded in the store. */
 static int trace_once(const struct compare_request *req, const struct bench_config *bench, int side,
-		      size_t seq, const int64_t ids[3], const char *dir, struct store_profile *p)
+		      size_t seq, const int64_t ids[3], const char *dir, void *arg,
+		      struct store_profile *p)
 {
 	const struct compare_side *s = side ? &req->b : &req->a;
+	(void)arg;
 	const char *command = s->command ? s->command : bench->command;
 	/* Exec'd directly when it needs no shell, as the timing runs are (collect/cmdline.h). */
 	char **split = cmdline_split(command);
@@ -144,8 +146,8 @@ int compare_profile_io(const struct compare_request *req, const struct bench_con
 		ret = RP_EINTERNAL;
 		goto out;
 	}
-	ret = compare_collect_profiles(req, bench, "io", builds, ids, a->dir, trace_once, a->reused,
-				       a->failed, have, nr);
+	ret = compare_collect_profiles(req, bench, "io", bench->profile_runs, builds, ids, a->dir,
+				       trace_once, NULL, a->reused, a->failed, have, nr);
 	if (ret == RP_EINPUT) {
 		/* Tracing refused here (error printed): the verdict stands without the report. */
 		a->error = xstrdup("the program could not be traced (see the error above)");

@@ -38,10 +38,11 @@ static const struct compare_side *side_of(const struct compare_request *req, int
 
 /* One profiled run of a side into dir/<A|B>-<seq>/, recorded in the store. */
 static int profile_once(const struct compare_request *req, const struct bench_config *bench,
-			int side, size_t seq, const int64_t ids[3], const char *dir,
+			int side, size_t seq, const int64_t ids[3], const char *dir, void *arg,
 			struct store_profile *p)
 {
 	const struct compare_side *s = side_of(req, side);
+	(void)arg;
 	struct strbuf run_dir = STRBUF_INIT, log = STRBUF_INIT;
 	struct proc_spec spec = { 0 };
 	struct proc_result res;
@@ -91,11 +92,12 @@ int compare_profile_record(const struct compare_request *req, struct store_profi
 }
 
 int compare_collect_profiles(const struct compare_request *req, const struct bench_config *bench,
-			     const char *kind, const int64_t build_ids[2], const int64_t ids[3],
-			     const char *dir, compare_profile_run_fn run, size_t reused[2],
-			     size_t failed[2], struct store_profile *have[2], size_t nr[2])
+			     const char *kind, size_t want, const int64_t build_ids[2],
+			     const int64_t ids[3], const char *dir, compare_profile_run_fn run,
+			     void *arg, size_t reused[2], size_t failed[2],
+			     struct store_profile *have[2], size_t nr[2])
 {
-	size_t want = bench->profile_runs, seq[2] = { 0, 0 };
+	size_t seq[2] = { 0, 0 };
 	bool more = true;
 	int ret;
 
@@ -126,7 +128,7 @@ int compare_collect_profiles(const struct compare_request *req, const struct ben
 			/* A side that failed as often as it should run keeps failing: stop. */
 			if (nr[side] >= want || failed[side] >= want)
 				continue;
-			ret = run(req, bench, side, seq[side]++, ids, dir, &p);
+			ret = run(req, bench, side, seq[side]++, ids, dir, arg, &p);
 			if (ret)
 				return ret;
 			more = true;
@@ -215,8 +217,9 @@ int compare_profile_cct(const struct compare_request *req, const struct bench_co
 	}
 	{
 		int64_t builds[2] = { req->a.profile_build_id, req->b.profile_build_id };
-		if ((ret = compare_collect_profiles(req, bench, "cct", builds, ids, a->dir,
-						    profile_once, a->reused, a->failed, have, nr)))
+		if ((ret = compare_collect_profiles(req, bench, "cct", bench->profile_runs, builds,
+						    ids, a->dir, profile_once, NULL, a->reused, a->failed,
+						    have, nr)))
 			goto out;
 	}
 	for (int side = 0; side < 2; side++) {

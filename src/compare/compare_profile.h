@@ -46,12 +46,13 @@ void cct_attribution_free(struct cct_attribution *a);
 
 /*
  * One profiled run of `side` (0 = A, 1 = B), the seq-th of this comparison, with its files
- * under `dir`: fills *p (kind, status, paths, ids from ids[] = {benchmark, machine,
- * comparison}) and records it in the store. Returns 0, RP_EINTERRUPT, or an error.
+ * under `dir` (`arg` passed through from compare_collect_profiles()): fills *p (kind,
+ * status, paths, ids from ids[] = {benchmark, machine, comparison}) and records it in the
+ * store. Returns 0, RP_EINTERRUPT, or an error.
  */
 typedef int (*compare_profile_run_fn)(const struct compare_request *req,
 				      const struct bench_config *bench, int side, size_t seq,
-				      const int64_t ids[3], const char *dir,
+				      const int64_t ids[3], const char *dir, void *arg,
 				      struct store_profile *p);
 
 /*
@@ -68,15 +69,15 @@ int compare_profile_record(const struct compare_request *req, struct store_profi
 
 /*
  * The profiles of kind `kind` of both sides: the stored successful ones of build_ids[side]
- * (the newest bench->profile_runs, unless req->fresh), topped up with new runs by `run`,
- * A and B alternating, until each side has bench->profile_runs successful ones or has
- * failed that many times. have[side] (free with store_profiles_free()) and nr[side] get
+ * (the newest `want`, unless req->fresh), topped up with new runs by `run`, A and B
+ * alternating, until each side has `want` successful ones or has failed that many times. have[side] (free with store_profiles_free()) and nr[side] get
  * the successful profiles, reused[side] how many were stored before, failed[side] the
  * failed new runs. Returns 0, or what `run` or the store returned.
  */
 int compare_collect_profiles(const struct compare_request *req, const struct bench_config *bench,
-			     const char *kind, const int64_t build_ids[2], const int64_t ids[3],
-			     const char *dir, compare_profile_run_fn run, size_t reused[2],
-			     size_t failed[2], struct store_profile *have[2], size_t nr[2]);
+			     const char *kind, size_t want, const int64_t build_ids[2],
+			     const int64_t ids[3], const char *dir, compare_profile_run_fn run,
+			     void *arg, size_t reused[2], size_t failed[2],
+			     struct store_profile *have[2], size_t nr[2]);
 
 #endif

@@ -29,6 +29,9 @@ static void bench_defaults(struct bench_config *b)
 	b->metrics = xstrdup("wall, cpu, maxrss, wchar");
 	b->primary = xstrdup("wall");
 	b->tolerance = 0.02;
+	b->min_count_runs = 2;
+	b->max_count_runs = 6;
+	b->count_tolerance = 0.001;
 	b->min_runs = 5;
 	b->max_runs = 30;
 	b->warmup = 1;
@@ -80,6 +83,9 @@ static void bench_copy_defaults(struct bench_config *dst, const struct bench_con
 	dst->time_budget_ns = def->time_budget_ns;
 	dst->profiles = def->profiles;
 	dst->profile_runs = def->profile_runs;
+	dst->min_count_runs = def->min_count_runs;
+	dst->max_count_runs = def->max_count_runs;
+	dst->count_tolerance = def->count_tolerance;
 	dst->sample_interval_ns = def->sample_interval_ns;
 	select_paths_copy(dst, def);
 }
@@ -377,6 +383,15 @@ static int bench_set(struct bench_config *b, const char *key, const char *value,
 	} else if (!strcmp(key, "tolerance")) {
 		if (parse_percent(value, &b->tolerance) || b->tolerance <= 0)
 			return bad_value(origin, key, value, "a percentage such as 2%");
+	} else if (!strcmp(key, "count-tolerance")) {
+		if (parse_percent(value, &b->count_tolerance) || b->count_tolerance <= 0)
+			return bad_value(origin, key, value, "a percentage such as 0.1%");
+	} else if (!strcmp(key, "count-runs")) {
+		if (parse_run_range(value, &b->min_count_runs, &b->max_count_runs) ||
+		    b->max_count_runs > 100)
+			return bad_value(origin, key, value,
+					 "MIN..MAX counted runs per side, such as 2..6, with MIN >= 2 "
+					 "and MAX <= 100");
 	} else if (!strcmp(key, "runs")) {
 		if (parse_run_range(value, &b->min_runs, &b->max_runs))
 			return bad_value(origin, key, value,
@@ -745,7 +760,10 @@ static const char config_template[] =
 	"; Options for every benchmark (a [benchmark] section may override them).\n"
 	"; Metrics: wall, user, sys, cpu, maxrss, minflt, majflt, nvcsw, nivcsw, rchar,\n"
 	"; wchar, task-clock, instructions, cycles, cache-misses, branch-misses,\n"
-	"; iteration (from `revperf-iteration SECONDS` lines), or all.\n"
+	"; iteration (from `revperf-iteration SECONDS` lines), or all; and the counted\n"
+	"; metrics, measured in extra runs under valgrind after the timing runs and exact\n"
+	"; on a noisy machine: ir (instructions executed) and sim-cycles (estimated from a\n"
+	"; fixed cache model); e.g. metrics = wall, cpu, ir with primary = wall, ir.\n"
 	"metrics = wall, cpu, maxrss, wchar\n"
 	"; The metrics that decide the exit code and when to stop sampling.\n"
 	"primary = wall\n"
@@ -767,6 +785,10 @@ static const char config_template[] =
 	"profile = none\n"
 	"; Profiled (cct) or traced (io) runs per side, after the timing runs.\n"
 	"profile-runs = 3\n"
+	"; Counted metrics (ir, sim-cycles): runs per side under valgrind (MIN when the\n"
+	"; counts of each side agree, up to MAX when they do not), and their tolerance.\n"
+	"count-runs = 2..6\n"
+	"count-tolerance = 0.1%\n"
 	"; profile = counters: how often the counters are sampled.\n"
 	"sample-interval = 100ms\n"
 	"; Confidence level of the verdict is 1 - alpha.\n"

@@ -60,6 +60,11 @@ struct bench_config {
 	enum bench_format format;
 	unsigned profiles;   /* PROFILE_* bits: extra profiled runs after the timing runs */
 	size_t profile_runs; /* profiled runs per side (default 3) */
+	/* Counted metrics (ir, sim-cycles; docs/counted.md): runs per side under valgrind,
+	 * MIN when every side's counts agree, up to MAX when they do not (default 2..6), and
+	 * the tolerance of counts (default 0.1%). */
+	size_t min_count_runs, max_count_runs;
+	double count_tolerance;
 	ns_t sample_interval_ns; /* profile = counters: sampling period (default 100 ms) */
 	/* A test suite (PeASS): `tests` lists the test names (one per line, run in the
 	 * worktree), `test-command` runs one with {test} replaced; config_expand_suite()

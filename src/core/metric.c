@@ -8,24 +8,31 @@
 #include "util/common.h"
 
 static const struct metric_def metrics[] = {
-	{ "wall", UNIT_SECONDS, LOWER_IS_BETTER, "elapsed (wall-clock) time", NULL },
-	{ "user", UNIT_SECONDS, LOWER_IS_BETTER, "user CPU time of the process tree", NULL },
-	{ "sys", UNIT_SECONDS, LOWER_IS_BETTER, "system CPU time of the process tree", NULL },
-	{ "cpu", UNIT_SECONDS, LOWER_IS_BETTER, "user + system CPU time", NULL },
-	{ "maxrss", UNIT_BYTES, LOWER_IS_BETTER, "largest resident set of any process", NULL },
-	{ "minflt", UNIT_COUNT, LOWER_IS_BETTER, "minor page faults", NULL },
-	{ "majflt", UNIT_COUNT, LOWER_IS_BETTER, "major page faults", NULL },
-	{ "nvcsw", UNIT_COUNT, LOWER_IS_BETTER, "voluntary context switches", NULL },
-	{ "nivcsw", UNIT_COUNT, LOWER_IS_BETTER, "involuntary context switches", NULL },
-	{ "rchar", UNIT_BYTES, LOWER_IS_BETTER, "bytes read through read-family calls", NULL },
-	{ "wchar", UNIT_BYTES, LOWER_IS_BETTER, "bytes written through write-family calls", NULL },
-	{ "task-clock", UNIT_SECONDS, LOWER_IS_BETTER, "perf task-clock (CPU time on task)", NULL },
-	{ "instructions", UNIT_COUNT, LOWER_IS_BETTER, "retired instructions (perf)", NULL },
-	{ "cycles", UNIT_COUNT, LOWER_IS_BETTER, "CPU cycles (perf)", NULL },
-	{ "cache-misses", UNIT_COUNT, LOWER_IS_BETTER, "cache misses (perf)", NULL },
-	{ "branch-misses", UNIT_COUNT, LOWER_IS_BETTER, "branch misses (perf)", NULL },
+	{ "wall", UNIT_SECONDS, LOWER_IS_BETTER, "elapsed (wall-clock) time", NULL, 0 },
+	{ "user", UNIT_SECONDS, LOWER_IS_BETTER, "user CPU time of the process tree", NULL, 0 },
+	{ "sys", UNIT_SECONDS, LOWER_IS_BETTER, "system CPU time of the process tree", NULL, 0 },
+	{ "cpu", UNIT_SECONDS, LOWER_IS_BETTER, "user + system CPU time", NULL, 0 },
+	{ "maxrss", UNIT_BYTES, LOWER_IS_BETTER, "largest resident set of any process", NULL, 0 },
+	{ "minflt", UNIT_COUNT, LOWER_IS_BETTER, "minor page faults", NULL, 0 },
+	{ "majflt", UNIT_COUNT, LOWER_IS_BETTER, "major page faults", NULL, 0 },
+	{ "nvcsw", UNIT_COUNT, LOWER_IS_BETTER, "voluntary context switches", NULL, 0 },
+	{ "nivcsw", UNIT_COUNT, LOWER_IS_BETTER, "involuntary context switches", NULL, 0 },
+	{ "rchar", UNIT_BYTES, LOWER_IS_BETTER, "bytes read through read-family calls", NULL, 0 },
+	{ "wchar", UNIT_BYTES, LOWER_IS_BETTER, "bytes written through write-family calls", NULL, 0 },
+	{ "task-clock", UNIT_SECONDS, LOWER_IS_BETTER, "perf task-clock (CPU time on task)", NULL, 0 },
+	{ "instructions", UNIT_COUNT, LOWER_IS_BETTER, "retired instructions (perf)", NULL,
+	  METRIC_COUNT },
+	{ "cycles", UNIT_COUNT, LOWER_IS_BETTER, "CPU cycles (perf)", NULL, METRIC_COUNT },
+	{ "cache-misses", UNIT_COUNT, LOWER_IS_BETTER, "cache misses (perf)", NULL, 0 },
+	{ "branch-misses", UNIT_COUNT, LOWER_IS_BETTER, "branch misses (perf)", NULL, 0 },
 	{ "iteration", UNIT_SECONDS, LOWER_IS_BETTER,
-	  "mean steady-state in-process iteration time (revperf-iteration lines)", NULL },
+	  "mean steady-state in-process iteration time (revperf-iteration lines)", NULL, 0 },
+	{ "ir", UNIT_COUNT, LOWER_IS_BETTER,
+	  "instructions executed by the process tree, counted by valgrind's callgrind", NULL,
+	  METRIC_COUNTED | METRIC_COUNT },
+	{ "sim-cycles", UNIT_COUNT, LOWER_IS_BETTER,
+	  "cycles estimated from callgrind's cache and branch simulation (a fixed model)", NULL,
+	  METRIC_COUNTED | METRIC_COUNT | METRIC_CACHE_SIM },
 };
 
 const struct metric_def *metric_find(const char *name)
@@ -108,7 +115,9 @@ int metric_parse_list_with(const char *list, const char *origin, const struct me
 		if (!strcmp(name, "all")) {
 			size_t i;
 			for (i = 0; i < ARRAY_SIZE(metrics); i++)
-				if (strcmp(metrics[i].name, "iteration"))
+				/* counted metrics cost valgrind runs: named, never implied */
+				if (strcmp(metrics[i].name, "iteration") &&
+				    !(metrics[i].flags & METRIC_COUNTED))
 					add_unique(out, n, &alloc, &metrics[i]);
 		} else {
 			const struct metric_def *d = metric_find(name);
@@ -119,7 +128,7 @@ int metric_parse_list_with(const char *list, const char *origin, const struct me
 				error("%s: unknown metric '%s'; known metrics: wall, user, sys, cpu, "
 				      "maxrss, minflt, majflt, nvcsw, nivcsw, rchar, wchar, "
 				      "task-clock, instructions, cycles, cache-misses, "
-				      "branch-misses, iteration, all, or a metric.NAME of the "
+				      "branch-misses, iteration, ir, sim-cycles, all, or a metric.NAME of the "
 				      "benchmark",
 				      origin, name);
 				free(name);

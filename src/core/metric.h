@@ -13,6 +13,18 @@ enum metric_unit {
 	UNIT_CUSTOM, /* a unit named by unit_label ("MB/s"), values shown as they are */
 };
 
+/* How a metric is measured and judged (struct metric_def.flags). */
+enum metric_flags {
+	/* Counted in separate runs under valgrind after the timing runs (METHODS.md 1,
+	 * "Deterministic mode"; compare/compare_counted.h), never in the timing runs. */
+	METRIC_COUNTED = 1 << 0,
+	/* A count of work that may be the same in every run: when each side's runs agree
+	 * within VERDICT_EXACT_SPREAD, the ratio is exact (METHODS.md 2, step 7). */
+	METRIC_COUNT = 1 << 1,
+	/* Needs valgrind's cache and branch simulation in the counted runs. */
+	METRIC_CACHE_SIM = 1 << 2,
+};
+
 /* One metric revperf can measure per run (METHODS.md section 1). A static table. */
 struct metric_def {
 	const char *name;
@@ -20,6 +32,7 @@ struct metric_def {
 	enum direction direction;
 	const char *help;
 	const char *unit_label; /* UNIT_CUSTOM only */
+	unsigned flags;		/* enum metric_flags */
 };
 
 /*

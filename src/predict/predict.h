@@ -159,6 +159,16 @@ int predict_dynamic_save_cct(struct store *st, int64_t build_id, int64_t benchma
 			     bool keep_existing);
 
 /*
+ * Stores the functions of the callgrind files in `dir` (one counted run of compare's ir
+ * or sim-cycles, collect/valgrind_run.h) as the dynamic data of (build_id, benchmark_id),
+ * source "callgrind", cost "instructions", so that predict and train use the runs compare
+ * already made. With keep_existing, data already stored for that pair is kept. Returns 0
+ * (stored), 1 (kept, or no function), RP_EINPUT, RP_EINTERNAL.
+ */
+int predict_dynamic_save_callgrind(struct store *st, int64_t build_id, int64_t benchmark_id,
+				   const char *dir, bool keep_existing);
+
+/*
  * The static data of (i, u) for one program: the binary diff of bin_i and bin_u
  * (perphecy_static_from_bindiff()), kept in sd->root/predict/ when ctx->use_cache, keyed
  * by both paths, sizes and modification times. `out` is initialised here (release with

@@ -17,6 +17,7 @@
 #include "collect/cct_run.h"
 #include "collect/cmdline.h"
 #include "collect/proc.h"
+#include "collect/valgrind_run.h"
 #include "util/fsutil.h"
 #include "store/store_dynamic.h"
 #include "profile/callgrind.h"
@@ -27,20 +28,7 @@
 
 bool predict_have_valgrind(void)
 {
-	const char *path = getenv("PATH");
-	struct strbuf sb = STRBUF_INIT;
-	bool found = false;
-	if (!path || !*path)
-		path = "/usr/bin:/bin";
-	while (!found && *path) {
-		size_t len = strcspn(path, ":");
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%.*s/valgrind", (int)len, len ? path : ".");
-		found = access(sb.buf, X_OK) == 0;
-		path += len + (path[len] == ':');
-	}
-	strbuf_release(&sb);
-	return found;
+	return valgrind_available();
 }
 
 int predict_dynamic_source_parse(const char *s, enum predict_dynamic_source *out)
@@ -213,7 +201,7 @@ int predict_collect_dynamic(struct predict_ctx *ctx, const struct revision *rev,
 			    const struct store_build *build, const struct bench_config *b,
 			    struct predict_dynamic *out)
 {
-	struct strbuf dir = STRBUF_INIT, cmd = STRBUF_INIT, log = STRBUF_INIT, file = STRBUF_INIT;
+	struct strbuf dir = STRBUF_INIT, cmd = STRBUF_INIT, log = STRBUF_INIT;
 	struct perphecy_profile prof;
 	struct proc_spec spec = {0};
 	size_t nr_files = 0;
@@ -230,16 +218,7 @@ int predict_collect_dynamic(struct predict_ctx *ctx, const struct revision *rev,
 	if ((ret = dynamic_dir(ctx, rev, b, &dir)))
 		goto out;
 	strbuf_addf(&log, "%s/run.log", dir.buf);
-	strbuf_addf(&file, "--callgrind-out-file=%s/callgrind.out.%%p", dir.buf);
-	strbuf_addstr(&cmd, "valgrind --tool=callgrind --trace-children=yes ");
-	predict_add_shell_quoted(&cmd, file.buf);
-	strbuf_addch(&cmd, ' ');
-	if (cmdline_needs_shell(b->command)) {
-		strbuf_addstr(&cmd, "/bin/sh -c ");
-		predict_add_shell_quoted(&cmd, b->command);
-	} else {
-		strbuf_addstr(&cmd, b->command);
-	}
+	valgrind_command(&cmd, b->command, dir.buf, false);
 	spec.command = cmd.buf;
 	spec.cwd = build->worktree;
 	spec.log_path = log.buf;
@@ -261,7 +240,6 @@ out:
 	strbuf_release(&dir);
 	strbuf_release(&cmd);
 	strbuf_release(&log);
-	strbuf_release(&file);
 	return ret;
 }
 
@@ -363,6 +341,38 @@ int predict_dynamic_save_cct(struct store *st, int64_t build_id, int64_t benchma
 		snprintf(row.source, sizeof(row.source), "cct");
 		snprintf(row.cost, sizeof(row.cost), "%s", store_dynamic_cost_name(prof.cost_unit));
 		row.path = path ? xstrdup(path) : NULL;
+		ret = store_dynamic_save(st, &row, &prof);
+		store_dynamic_release(&row);
+	}
+	perphecy_profile_release(&prof);
+	return ret;
+}
+
+int predict_dynamic_save_callgrind(struct store *st, int64_t build_id, int64_t benchmark_id,
+				   const char *dir, bool keep_existing)
+{
+	struct perphecy_profile prof;
+	struct store_dynamic row;
+	size_t nr_files = 0;
+	int ret;
+
+	memset(&row, 0, sizeof(row));
+	if (keep_existing) {
+		ret = store_dynamic_find(st, build_id, benchmark_id, &row);
+		store_dynamic_release(&row);
+		if (ret <= 0)
+			return ret ? ret : 1;
+	}
+	perphecy_profile_init(&prof, NULL, PERPHECY_COST_INSTRUCTIONS);
+	ret = read_callgrind_dir(dir, &prof, &nr_files);
+	if (!ret && !prof.nr)
+		ret = 1;
+	if (!ret) {
+		row.build_id = build_id;
+		row.benchmark_id = benchmark_id;
+		snprintf(row.source, sizeof(row.source), "callgrind");
+		snprintf(row.cost, sizeof(row.cost), "%s", store_dynamic_cost_name(prof.cost_unit));
+		row.path = xstrdup(dir);
 		ret = store_dynamic_save(st, &row, &prof);
 		store_dynamic_release(&row);
 	}

@@ -91,8 +91,6 @@ int predict_select_by_paths(struct predict_work *w, const struct bench_config *b
 /* Forgets the cached commits with dynamic data of `bench` (after new data was stored). */
 void predict_forget_dynamic(struct predict_ctx *ctx, const char *bench);
 
-/* Appends s to sb quoted for /bin/sh. */
-void predict_add_shell_quoted(struct strbuf *sb, const char *s);
 
 /*
  * Whether the stored benchmark (name, command) is a test of suite s ("SUITE/TEST" run by

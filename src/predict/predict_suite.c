@@ -9,6 +9,7 @@
 
 #include "collect/cmdline.h"
 #include "collect/proc.h"
+#include "collect/valgrind_run.h"
 #include "util/fsutil.h"
 #include "util/common.h"
 
@@ -17,18 +18,6 @@
 #define MAX_TEST_LIST_BYTES ((size_t)16 << 20)
 
 /* ---- test suites and binaries ---- */
-
-void predict_add_shell_quoted(struct strbuf *sb, const char *s)
-{
-	strbuf_addch(sb, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			strbuf_addstr(sb, "'\\''");
-		else
-			strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '\'');
-}
 
 /* Runs one suite's `tests` in worktree and reads the names it prints. */
 static int list_tests(struct predict_ctx *ctx, const struct bench_config *b, const char *worktree,
@@ -45,7 +34,7 @@ static int list_tests(struct predict_ctx *ctx, const struct bench_config *b, con
 	strbuf_addf(&log, "%s.log", out.buf);
 	/* stdout is the list; stderr goes to the log. */
 	strbuf_addf(&cmd, "( %s ) > ", b->tests);
-	predict_add_shell_quoted(&cmd, out.buf);
+	valgrind_add_shell_quoted(&cmd, out.buf);
 	spec.command = cmd.buf;
 	spec.cwd = worktree;
 	spec.log_path = log.buf;

@@ -54,6 +54,16 @@ static json_t *metric_json(const struct metric_outcome *m)
 						   "mean", num(m->r.mean_b), "sd", num(m->r.sd_b)));
 	json_object_set_new(o, "log_shifted", json_boolean(m->r.shifted));
 	json_object_set_new(o, "degenerate", json_boolean(m->r.degenerate));
+	json_object_set_new(o, "counted", json_boolean(m->def->flags & METRIC_COUNTED));
+	json_object_set_new(o, "deterministic",
+			    (m->def->flags & METRIC_COUNT) && m->measured ? json_boolean(m->r.exact)
+									  : json_null());
+	{
+		bool count = (m->def->flags & METRIC_COUNT) && m->measured;
+		json_object_set_new(o, "spread",
+				    count ? json_pack("[o, o]", num(m->r.spread_a), num(m->r.spread_b))
+					  : json_null());
+	}
 	return o;
 }
 
@@ -94,6 +104,7 @@ static json_t *bench_json(const struct bench_outcome *b)
 	json_object_set_new(o, "io", b->io ? report_io_json(b->io) : json_null());
 	json_object_set_new(o, "counters",
 			    b->counters ? report_counters_json(b->counters) : json_null());
+	json_object_set_new(o, "counted", b->counted ? report_counted_json(b) : json_null());
 	return o;
 }
 

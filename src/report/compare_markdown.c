@@ -123,6 +123,16 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 		report_counters_markdown(f, b->counters);
 		fputs("\n</details>\n", f);
 	}
+	for (i = 0; i < res->nr_benches; i++) {
+		const struct bench_outcome *b = &res->benches[i];
+		if (!b->counted)
+			continue;
+		fputs("\n<details><summary>Counted: ", f);
+		md_cell(f, b->name);
+		fputs("</summary>\n", f);
+		report_counted_markdown(f, b);
+		fputs("\n</details>\n", f);
+	}
 	if (res->interrupted)
 		fputs("\n> interrupted: finished runs are stored; run again to continue.\n", f);
 	return 0;

@@ -85,10 +85,20 @@ static void print_summary(FILE *f, const struct compare_result *res, bool color)
 		}
 		for (j = 0; j < b->nr_metrics; j++) {
 			const struct metric_outcome *m = &b->metrics[j];
-			if (!m->primary)
+			/* counted metrics beside the timed ones: work done next to time taken */
+			if (!m->primary && !((m->def->flags & METRIC_COUNTED) && m->measured))
 				continue;
 			if (!m->measured) {
 				fprintf(f, "  %s %s: unmeasured\n", b->name, m->def->name);
+				continue;
+			}
+			if (m->r.exact) {
+				fprintf(f, "  %s %s: %s%s%s, %+.2f%% (exact: every run of a side counted "
+					   "the same, %zu + %zu runs)\n",
+					b->name, m->def->name,
+					color ? verdict_color(m->r.verdict, m->def) : "",
+					verdict_name(m->r.verdict), color ? RESET : "",
+					100.0 * (m->r.ratio - 1), m->r.n_a, m->r.n_b);
 				continue;
 			}
 			fprintf(f, "  %s %s: %s%s%s, %+.1f%% (%.2f%% CI %+.1f%% to %+.1f%%, %zu + %zu runs)\n",
@@ -165,6 +175,8 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 			report_io_text(f, b->io, 5, "  ");
 		if (b->counters)
 			report_counters_text(f, b->counters, "  ");
+		if (b->counted)
+			report_counted_text(f, b, "  ");
 	}
 	fprintf(f, "\n* primary metric (decides the exit code). Verdict: the whole CI beyond "
 		   "the tolerance is worse/better, inside it equal, else undecided.\n");

@@ -63,4 +63,10 @@ void report_counters_text(FILE *f, const struct counters_attribution *a, const c
 void report_counters_markdown(FILE *f, const struct counters_attribution *a);
 struct json_t *report_counters_json(const struct counters_attribution *a);
 
+/* The counted metrics under a benchmark's verdict (ir, sim-cycles): b->counted not NULL. */
+struct bench_outcome;
+void report_counted_text(FILE *f, const struct bench_outcome *b, const char *indent);
+void report_counted_markdown(FILE *f, const struct bench_outcome *b);
+struct json_t *report_counted_json(const struct bench_outcome *b);
+
 #endif

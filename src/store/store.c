@@ -105,6 +105,11 @@ static const char *const migrations[] = {
 	"  id INTEGER PRIMARY KEY, scope TEXT NOT NULL, model TEXT NOT NULL,"
 	"  nr_tuples INTEGER NOT NULL, nr_hits INTEGER NOT NULL, tuples TEXT,"
 	"  trained_at INTEGER NOT NULL);",
+	/* 3 -> 4: the counts of a counted run (kinds vg-ir, vg-cache: ir, sim-cycles). */
+	"CREATE TABLE profile_values("
+	"  profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,"
+	"  metric TEXT NOT NULL, value REAL NOT NULL,"
+	"  PRIMARY KEY(profile_id, metric)) WITHOUT ROWID;",
 };
 
 static int db_error(struct store *st, const char *what)

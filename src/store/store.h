@@ -16,7 +16,7 @@
  */
 struct store;
 
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 /*
  * Opens (creating and migrating as needed) the database at path. Returns 0, RP_EINPUT when
@@ -176,7 +176,7 @@ struct store_profile {
 	int64_t build_id; /* the build that ran (for cct: the instrumented variant) */
 	int64_t benchmark_id, machine_id;
 	int64_t comparison_id; /* the comparison that took it; 0 = none */
-	char kind[8];	       /* "cct" or "io" */
+	char kind[16];	       /* "cct", "io", or a counted run: "vg-ir", "vg-cache" */
 	enum run_status status;
 	char *detail;	       /* why the run was not ok; NULL when it was */
 	char *path;	       /* cct: directory of the profile files; io: the profile */
@@ -204,6 +204,13 @@ int store_profiles_of_revision(struct store *st, const char *sha, const char *be
 			       const char *kind, struct store_profile **out, size_t *n);
 
 void store_profiles_free(struct store_profile *p, size_t n);
+
+/* Records metric = value for profile_id (a counted run's counts). Returns 0 or RP_EINTERNAL. */
+int store_profile_value_set(struct store *st, int64_t profile_id, const char *metric,
+			    double value);
+/* The value of metric for profile_id: 0 and *value, 1 when none, or RP_EINTERNAL. */
+int store_profile_value_get(struct store *st, int64_t profile_id, const char *metric,
+			    double *value);
 
 /*
  * Counter series of runs (profile = counters, docs/counters.md). store_run_counters_save()

@@ -124,3 +124,38 @@ void store_profiles_free(struct store_profile *p, size_t n)
 	}
 	free(p);
 }
+
+int store_profile_value_set(struct store *st, int64_t profile_id, const char *metric,
+			    double value)
+{
+	sqlite3_stmt *stmt = store_prepare(
+	    st, "INSERT OR REPLACE INTO profile_values(profile_id, metric, value) VALUES(?1, ?2, ?3)");
+	int rc;
+	if (!stmt)
+		return RP_EINTERNAL;
+	sqlite3_bind_int64(stmt, 1, profile_id);
+	store_bind_text(stmt, 2, metric);
+	sqlite3_bind_double(stmt, 3, value);
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE ? 0 : store_db_error(st, "cannot record a counted value");
+}
+
+int store_profile_value_get(struct store *st, int64_t profile_id, const char *metric,
+			    double *value)
+{
+	sqlite3_stmt *stmt = store_prepare(
+	    st, "SELECT value FROM profile_values WHERE profile_id = ?1 AND metric = ?2");
+	int rc;
+	if (!stmt)
+		return RP_EINTERNAL;
+	sqlite3_bind_int64(stmt, 1, profile_id);
+	store_bind_text(stmt, 2, metric);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		*value = sqlite3_column_double(stmt, 0);
+	sqlite3_finalize(stmt);
+	if (rc == SQLITE_ROW)
+		return 0;
+	return rc == SQLITE_DONE ? 1 : store_db_error(st, "cannot read a counted value");
+}

@@ -1,0 +1,443 @@
+/*
+ * Counted metrics under a benchmark's verdict (compare/compare_counted.h): runs under
+ * callgrind, their exact or statistical verdicts, and the functions and call paths whose
+ * instructions changed.
+ */
+#include "compare/compare_counted.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis/verdict.h"
+#include "collect/valgrind_run.h"
+#include "compare/compare_profile.h"
+#include "predict/predict.h"
+#include "profile/callgrind.h"
+#include "profile/callgrind_totals.h"
+#include "profile/cct.h"
+#include "util/fsutil.h"
+#include "util/common.h"
+
+struct counted_run_ctx {
+	const char *kind;
+	bool cache_sim;
+	ns_t timeout_ns;
+};
+
+void counted_attribution_free(struct counted_attribution *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->nr_funcs; i++)
+		free(a->funcs[i].key);
+	for (size_t i = 0; i < a->nr_paths; i++)
+		free(a->paths[i].key);
+	free(a->funcs);
+	free(a->paths);
+	free(a->error);
+	free(a->attribution_error);
+	free(a->dir);
+	free(a);
+}
+
+/* The counts of one run, from its callgrind files, recorded with its profile. */
+static int record_counts(const struct compare_request *req, const struct store_profile *p,
+			 const struct callgrind_run_totals *t, bool cache_sim)
+{
+	int ret = store_profile_value_set(req->st, p->id, "ir", t->events[CG_IR]);
+	double cycles = callgrind_sim_cycles(t);
+	if (!ret && cache_sim && isfinite(cycles))
+		ret = store_profile_value_set(req->st, p->id, "sim-cycles", cycles);
+	return ret;
+}
+
+/* One counted run of a side into dir/<A|B>-<seq>/ (compare_profile_run_fn). */
+static int count_once(const struct compare_request *req, const struct bench_config *bench,
+		      int side, size_t seq, const int64_t ids[3], const char *dir, void *arg,
+		      struct store_profile *p)
+{
+	const struct counted_run_ctx *ctx = arg;
+	const struct compare_side *s = side ? &req->b : &req->a;
+	struct strbuf run_dir = STRBUF_INIT, log = STRBUF_INIT, cmd = STRBUF_INIT;
+	struct callgrind_run_totals totals = {0};
+	struct proc_spec spec = {0};
+	struct proc_result res;
+	const char *detail;
+	int ret;
+
+	strbuf_addf(&run_dir, "%s/%c-%zu", dir, side ? 'B' : 'A', seq);
+	strbuf_addf(&log, "%s.log", run_dir.buf);
+	if (remove_tree(run_dir.buf) || mkdir_p(run_dir.buf)) {
+		ret = RP_EINTERNAL;
+		goto out;
+	}
+	valgrind_command(&cmd, s->command ? s->command : bench->command, run_dir.buf,
+			 ctx->cache_sim);
+	spec.command = cmd.buf;
+	spec.cwd = s->cwd;
+	spec.log_path = log.buf;
+	spec.timeout_ns = ctx->timeout_ns;
+	memset(p, 0, sizeof(*p));
+	p->started_at = (int64_t)time(NULL);
+	if ((ret = proc_run(&spec, &res)))
+		goto out;
+	if (res.status == RUN_INTERRUPTED) {
+		ret = RP_EINTERRUPT;
+		goto out;
+	}
+	detail = res.detail;
+	if (res.status == RUN_OK && callgrind_run_totals_read(run_dir.buf, &totals)) {
+		res.status = RUN_FAILED;
+		detail = "valgrind left no complete callgrind file (see the error above)";
+	}
+	if ((ret = compare_profile_record(req, p, ctx->kind, s->build_id, ids, res.status, detail,
+					  &run_dir, &log)))
+		goto out;
+	if (p->status == RUN_OK)
+		ret = record_counts(req, p, &totals, ctx->cache_sim);
+out:
+	callgrind_run_totals_release(&totals);
+	strbuf_release(&run_dir);
+	strbuf_release(&log);
+	strbuf_release(&cmd);
+	return ret;
+}
+
+/* The values of `metric` of the profiles of one side (those without it are skipped). */
+static int side_values(const struct compare_request *req, const struct store_profile *p,
+		       size_t n, const char *metric, double **out, size_t *nr)
+{
+	*out = xcalloc(n ? n : 1, sizeof(**out));
+	*nr = 0;
+	for (size_t i = 0; i < n; i++) {
+		double v;
+		int ret = store_profile_value_get(req->st, p[i].id, metric, &v);
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			(*out)[(*nr)++] = v;
+	}
+	return 0;
+}
+
+/* Decides one counted metric from the runs of both sides. */
+static int decide(const struct compare_request *req, const struct bench_config *bench,
+		  struct store_profile *have[2], const size_t nr[2], size_t looks,
+		  struct metric_outcome *m)
+{
+	double *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0;
+	struct verdict_opts opts;
+	int ret;
+
+	if ((ret = side_values(req, have[0], nr[0], m->def->name, &a, &na)) ||
+	    (ret = side_values(req, have[1], nr[1], m->def->name, &b, &nb)))
+		goto out;
+	memset(&m->r, 0, sizeof(m->r));
+	m->r.n_a = na;
+	m->r.n_b = nb;
+	m->r.ratio = m->r.ci_lo = m->r.ci_hi = NAN;
+	m->r.p = m->r.p_welch = m->r.p_mw = m->r.p_tost = NAN;
+	m->r.spread_a = m->r.spread_b = NAN;
+	m->q_bh = NAN;
+	m->n_pairs = 0;
+	m->measured = na >= 2 && nb >= 2;
+	if (!m->measured)
+		goto out;
+	/* Two looks at most (MIN runs, then MAX): each at alpha / 2 (Bonferroni). */
+	opts.alpha = req->cfg->alpha / (double)(looks ? looks : 1);
+	opts.tolerance = bench->count_tolerance;
+	opts.direction = m->def->direction;
+	ret = verdict_decide_exact(a, na, b, nb, &opts, &m->r);
+	if (ret == 0) {
+		double sa = m->r.spread_a, sb = m->r.spread_b;
+		ret = verdict_decide(a, na, b, nb, &opts, &m->r) < 0 ? RP_EINTERNAL : 0;
+		m->r.spread_a = sa;
+		m->r.spread_b = sb;
+	} else {
+		ret = ret < 0 ? RP_EINTERNAL : 0;
+	}
+out:
+	free(a);
+	free(b);
+	return ret;
+}
+
+/* True when a side's counts of some metric disagree: more runs are needed. */
+static int any_inexact(const struct compare_request *req, struct store_profile *have[2],
+		       const size_t nr[2], const struct metric_outcome *metrics, size_t n,
+		       bool *inexact)
+{
+	*inexact = false;
+	for (size_t i = 0; i < n && !*inexact; i++) {
+		if (!(metrics[i].def->flags & METRIC_COUNTED))
+			continue;
+		for (int side = 0; side < 2 && !*inexact; side++) {
+			double *v;
+			size_t nv;
+			int ret = side_values(req, have[side], nr[side], metrics[i].def->name, &v,
+					      &nv);
+			if (ret) {
+				free(v);
+				return ret;
+			}
+			*inexact = nv >= 1 && verdict_spread(v, nv) > VERDICT_EXACT_SPREAD;
+			free(v);
+		}
+	}
+	return 0;
+}
+
+/* ---- Attribution: self instructions per function and per call path ---- */
+
+/* Keys (names or paths) interned in a tree used as a string table, with sums per side. */
+struct key_table {
+	struct cct names;
+	double *sum[2], *lo[2], *hi[2], *cur;
+	size_t nr, alloc;
+};
+
+static uint32_t key_id(struct key_table *t, const char *key)
+{
+	uint32_t id = cct_intern(&t->names, key);
+	if (id >= t->nr) {
+		size_t old = t->alloc;
+		if ((size_t)id + 1 > t->alloc) {
+			t->alloc = ((size_t)id + 1) * 2;
+			for (int s = 0; s < 2; s++) {
+				t->sum[s] = xrealloc(t->sum[s], t->alloc * sizeof(double));
+				t->lo[s] = xrealloc(t->lo[s], t->alloc * sizeof(double));
+				t->hi[s] = xrealloc(t->hi[s], t->alloc * sizeof(double));
+				memset(t->sum[s] + old, 0, (t->alloc - old) * sizeof(double));
+				memset(t->lo[s] + old, 0, (t->alloc - old) * sizeof(double));
+				memset(t->hi[s] + old, 0, (t->alloc - old) * sizeof(double));
+			}
+			t->cur = xrealloc(t->cur, t->alloc * sizeof(double));
+			memset(t->cur + old, 0, (t->alloc - old) * sizeof(double));
+		}
+		t->nr = (size_t)id + 1;
+	}
+	return id;
+}
+
+/* Folds the current run's values into side s; runs_before: the side's earlier runs. */
+static void key_fold(struct key_table *t, int s, size_t runs_before)
+{
+	for (size_t i = 0; i < t->nr; i++) {
+		double v = t->cur[i];
+		t->sum[s][i] += v;
+		if (!runs_before) {
+			t->lo[s][i] = t->hi[s][i] = v;
+		} else {
+			t->lo[s][i] = v < t->lo[s][i] ? v : t->lo[s][i];
+			t->hi[s][i] = v > t->hi[s][i] ? v : t->hi[s][i];
+		}
+		t->cur[i] = 0;
+	}
+}
+
+static void key_release(struct key_table *t)
+{
+	cct_release(&t->names);
+	for (int s = 0; s < 2; s++) {
+		free(t->sum[s]);
+		free(t->lo[s]);
+		free(t->hi[s]);
+	}
+	free(t->cur);
+}
+
+/* Adds one run's callgrind files (wrappers left out) to the current values. */
+static int add_run(const char *dir, struct key_table *funcs, struct key_table *paths,
+		   size_t *wrappers, size_t *processes)
+{
+	struct callgrind_run_totals totals;
+	struct strbuf path = STRBUF_INIT;
+	int ret = callgrind_run_totals_read(dir, &totals);
+
+	*wrappers = *processes = 0;
+	for (size_t i = 0; !ret && i < totals.nr_procs; i++) {
+		struct cct t;
+		if (totals.procs[i].wrapper) {
+			(*wrappers)++;
+			continue;
+		}
+		(*processes)++;
+		ret = callgrind_read(totals.procs[i].file, "Ir", &t);
+		for (size_t k = 1; !ret && k < t.nr_nodes; k++) {
+			const struct cct_node *n = &t.nodes[k];
+			uint32_t id;
+			if (n->excl == 0)
+				continue;
+			/* key_id() may move the arrays: look the id up first */
+			id = key_id(funcs, cct_name(&t, n->name));
+			funcs->cur[id] += n->excl;
+			strbuf_reset(&path);
+			cct_path(&t, (uint32_t)k, &path);
+			id = key_id(paths, path.buf);
+			paths->cur[id] += n->excl;
+		}
+		cct_release(&t);
+	}
+	callgrind_run_totals_release(&totals);
+	strbuf_release(&path);
+	return ret;
+}
+
+static int by_abs_delta(const void *x, const void *y)
+{
+	double a = fabs(((const struct counted_change *)x)->delta);
+	double b = fabs(((const struct counted_change *)y)->delta);
+	if (a != b)
+		return a < b ? 1 : -1;
+	return strcmp(((const struct counted_change *)x)->key,
+		      ((const struct counted_change *)y)->key);
+}
+
+/* The COUNTED_TOP keys whose mean changed most, from the sums over nr[side] runs. */
+static void rank(struct key_table *t, const size_t nr[2], double total_change,
+		 struct counted_change **out, size_t *n)
+{
+	struct counted_change *all = xcalloc(t->nr ? t->nr : 1, sizeof(*all));
+	size_t k = 0;
+	for (size_t i = 0; i < t->nr; i++) {
+		struct counted_change *c = &all[k];
+		double spread = 0;
+		c->mean[0] = t->sum[0][i] / (double)nr[0];
+		c->mean[1] = t->sum[1][i] / (double)nr[1];
+		c->delta = c->mean[1] - c->mean[0];
+		if (c->delta == 0)
+			continue;
+		for (int s = 0; s < 2; s++)
+			if (nr[s] >= 2 && t->hi[s][i] - t->lo[s][i] > spread)
+				spread = t->hi[s][i] - t->lo[s][i];
+		c->noise = fabs(c->delta) <= spread;
+		c->share = total_change != 0 ? c->delta / total_change : NAN;
+		c->key = (char *)cct_name(&t->names, (uint32_t)i);
+		k++;
+	}
+	qsort(all, k, sizeof(*all), by_abs_delta);
+	*n = k < COUNTED_TOP ? k : COUNTED_TOP;
+	*out = xcalloc(*n ? *n : 1, sizeof(**out));
+	for (size_t i = 0; i < *n; i++) {
+		(*out)[i] = all[i];
+		(*out)[i].key = xstrdup(all[i].key);
+	}
+	free(all);
+}
+
+static void attribute(struct counted_attribution *a, struct store_profile *have[2],
+		      const size_t nr[2])
+{
+	struct key_table funcs = {0}, paths = {0};
+	int ret = 0;
+
+	cct_init(&funcs.names);
+	cct_init(&paths.names);
+	for (int side = 0; side < 2 && !ret; side++) {
+		for (size_t i = 0; i < nr[side] && !ret; i++) {
+			size_t wrappers, processes;
+			ret = add_run(have[side][i].path, &funcs, &paths, &wrappers, &processes);
+			if (!side && !i) {
+				a->wrappers = wrappers;
+				a->processes = processes;
+			}
+			key_fold(&funcs, side, i);
+			key_fold(&paths, side, i);
+		}
+	}
+	if (ret) {
+		a->attribution_error = xstrdup("the call graph of a counted run could not be read "
+					       "(see the error above)");
+	} else {
+		double change = 0;
+		for (size_t i = 0; i < funcs.nr; i++) {
+			a->total[0] += funcs.sum[0][i] / (double)nr[0];
+			a->total[1] += funcs.sum[1][i] / (double)nr[1];
+		}
+		change = a->total[1] - a->total[0];
+		rank(&funcs, nr, change, &a->funcs, &a->nr_funcs);
+		rank(&paths, nr, change, &a->paths, &a->nr_paths);
+	}
+	key_release(&funcs);
+	key_release(&paths);
+}
+
+int compare_counted(const struct compare_request *req, const struct bench_config *bench,
+		    int64_t benchmark_id, int64_t machine_id, int64_t comparison_id,
+		    ns_t timeout_ns, struct metric_outcome *metrics, size_t nr_metrics,
+		    struct counted_attribution **out)
+{
+	struct counted_attribution *a = xcalloc(1, sizeof(*a));
+	struct store_profile *have[2] = {NULL, NULL};
+	size_t nr[2] = {0, 0}, looks = 1;
+	int64_t ids[3] = {benchmark_id, machine_id, comparison_id};
+	int64_t builds[2] = {req->a.build_id, req->b.build_id};
+	struct counted_run_ctx ctx = {0};
+	struct strbuf sb = STRBUF_INIT;
+	bool inexact = false;
+	int ret = 0;
+
+	*out = a;
+	for (size_t i = 0; i < nr_metrics; i++)
+		if (metrics[i].def->flags & METRIC_CACHE_SIM)
+			ctx.cache_sim = true;
+	snprintf(a->kind, sizeof(a->kind), "%s", ctx.cache_sim ? "vg-cache" : "vg-ir");
+	ctx.kind = a->kind;
+	a->tolerance = bench->count_tolerance;
+	ctx.timeout_ns = timeout_ns * (VALGRIND_SLOWDOWN / 10);
+	strbuf_addf(&sb, "%s/profiles/%lld/", req->sd->root, (long long)comparison_id);
+	fsutil_add_safe_name(&sb, bench->name);
+	strbuf_addstr(&sb, "/counted");
+	a->dir = strbuf_detach(&sb);
+	if (mkdir_p(a->dir)) {
+		ret = RP_EINTERNAL;
+		goto out;
+	}
+	if ((ret = compare_collect_profiles(req, bench, a->kind, bench->min_count_runs, builds, ids,
+					    a->dir, count_once, &ctx, a->reused, a->failed, have,
+					    nr)) ||
+	    (ret = any_inexact(req, have, nr, metrics, nr_metrics, &inexact)))
+		goto out;
+	if (inexact && bench->max_count_runs > bench->min_count_runs) {
+		size_t failed[2] = {a->failed[0], a->failed[1]}, reused[2];
+		store_profiles_free(have[0], nr[0]);
+		store_profiles_free(have[1], nr[1]);
+		have[0] = have[1] = NULL;
+		looks = 2;
+		if ((ret = compare_collect_profiles(req, bench, a->kind, bench->max_count_runs,
+						    builds, ids, a->dir, count_once, &ctx, reused,
+						    a->failed, have, nr)))
+			goto out;
+		a->failed[0] += failed[0];
+		a->failed[1] += failed[1];
+	}
+	a->runs[0] = nr[0];
+	a->runs[1] = nr[1];
+	for (size_t i = 0; i < nr_metrics; i++)
+		if ((metrics[i].def->flags & METRIC_COUNTED) &&
+		    (ret = decide(req, bench, have, nr, looks, &metrics[i])))
+			goto out;
+	if (nr[0] < 2 || nr[1] < 2) {
+		strbuf_addf(&sb, "too few successful counted runs (%zu + %zu, %zu + %zu failed); see "
+				 "the logs under %s",
+			    nr[0], nr[1], a->failed[0], a->failed[1], a->dir);
+		a->error = strbuf_detach(&sb);
+		goto out;
+	}
+	attribute(a, have, nr);
+	/* The same runs serve the predictor (predict, train) when it has nothing yet. */
+	for (int side = 0; req->a.sha && side < 2; side++)
+		if (predict_dynamic_save_callgrind(req->st, builds[side], benchmark_id,
+						   have[side][0].path, true) < 0)
+			warning("the dynamic data of side %c was not stored for the predictor",
+				side ? 'B' : 'A');
+out:
+	store_profiles_free(have[0], nr[0]);
+	store_profiles_free(have[1], nr[1]);
+	strbuf_release(&sb);
+	return ret;
+}
