@@ -57,3 +57,11 @@ void valgrind_command(struct strbuf *cmd, const char *command, const char *out_d
 	}
 	strbuf_release(&file);
 }
+
+bool valgrind_wrapper(struct strbuf *sb, const char *command)
+{
+	if (!cmdline_needs_shell(command))
+		return false;
+	strbuf_addf(sb, "/bin/sh -c %s", command);
+	return true;
+}

@@ -42,6 +42,13 @@ bool valgrind_available(void);
 void valgrind_command(struct strbuf *cmd, const char *command, const char *out_dir,
 		      bool cache_sim);
 
+/*
+ * The command line callgrind records for the shell that valgrind_command() puts around a
+ * command that needs one ("/bin/sh -c COMMAND"), into sb; false (sb untouched) when the
+ * command is exec'd directly.
+ */
+bool valgrind_wrapper(struct strbuf *sb, const char *command);
+
 /* Appends s to sb as one single-quoted shell word. */
 void valgrind_add_shell_quoted(struct strbuf *sb, const char *s);
 

@@ -62,6 +62,9 @@ static int count_once(const struct compare_request *req, const struct bench_conf
 	const struct counted_run_ctx *ctx = arg;
 	const struct compare_side *s = side ? &req->b : &req->a;
 	struct strbuf run_dir = STRBUF_INIT, log = STRBUF_INIT, cmd = STRBUF_INIT;
+	struct strbuf wrapper = STRBUF_INIT;
+	const char *command = s->command ? s->command : bench->command;
+	bool shell = valgrind_wrapper(&wrapper, command);
 	struct callgrind_run_totals totals = {0};
 	struct proc_spec spec = {0};
 	struct proc_result res;
@@ -74,8 +77,7 @@ static int count_once(const struct compare_request *req, const struct bench_conf
 		ret = RP_EINTERNAL;
 		goto out;
 	}
-	valgrind_command(&cmd, s->command ? s->command : bench->command, run_dir.buf,
-			 ctx->cache_sim);
+	valgrind_command(&cmd, command, run_dir.buf, ctx->cache_sim);
 	spec.command = cmd.buf;
 	spec.cwd = s->cwd;
 	spec.log_path = log.buf;
@@ -89,7 +91,8 @@ static int count_once(const struct compare_request *req, const struct bench_conf
 		goto out;
 	}
 	detail = res.detail;
-	if (res.status == RUN_OK && callgrind_run_totals_read(run_dir.buf, &totals)) {
+	if (res.status == RUN_OK &&
+	    callgrind_run_totals_read(run_dir.buf, shell ? wrapper.buf : NULL, &totals)) {
 		res.status = RUN_FAILED;
 		detail = "valgrind left no complete callgrind file (see the error above)";
 	}
@@ -100,6 +103,7 @@ static int count_once(const struct compare_request *req, const struct bench_conf
 		ret = record_counts(req, p, &totals, ctx->cache_sim);
 out:
 	callgrind_run_totals_release(&totals);
+	strbuf_release(&wrapper);
 	strbuf_release(&run_dir);
 	strbuf_release(&log);
 	strbuf_release(&cmd);
@@ -251,12 +255,12 @@ static void key_release(struct key_table *t)
 }
 
 /* Adds one run's callgrind files (wrappers left out) to the current values. */
-static int add_run(const char *dir, struct key_table *funcs, struct key_table *paths,
-		   size_t *wrappers, size_t *processes)
+static int add_run(const char *dir, const char *wrapper, struct key_table *funcs,
+		   struct key_table *paths, size_t *wrappers, size_t *processes)
 {
 	struct callgrind_run_totals totals;
 	struct strbuf path = STRBUF_INIT;
-	int ret = callgrind_run_totals_read(dir, &totals);
+	int ret = callgrind_run_totals_read(dir, wrapper, &totals);
 
 	*wrappers = *processes = 0;
 	for (size_t i = 0; !ret && i < totals.nr_procs; i++) {
@@ -329,7 +333,8 @@ static void rank(struct key_table *t, const size_t nr[2], double total_change,
 	free(all);
 }
 
-static void attribute(struct counted_attribution *a, struct store_profile *have[2],
+static void attribute(struct counted_attribution *a, const struct compare_request *req,
+		      const struct bench_config *bench, struct store_profile *have[2],
 		      const size_t nr[2])
 {
 	struct key_table funcs = {0}, paths = {0};
@@ -338,9 +343,13 @@ static void attribute(struct counted_attribution *a, struct store_profile *have[
 	cct_init(&funcs.names);
 	cct_init(&paths.names);
 	for (int side = 0; side < 2 && !ret; side++) {
+		const struct compare_side *s = side ? &req->b : &req->a;
+		struct strbuf wrapper = STRBUF_INIT;
+		bool shell = valgrind_wrapper(&wrapper, s->command ? s->command : bench->command);
 		for (size_t i = 0; i < nr[side] && !ret; i++) {
 			size_t wrappers, processes;
-			ret = add_run(have[side][i].path, &funcs, &paths, &wrappers, &processes);
+			ret = add_run(have[side][i].path, shell ? wrapper.buf : NULL, &funcs, &paths,
+				      &wrappers, &processes);
 			if (!side && !i) {
 				a->wrappers = wrappers;
 				a->processes = processes;
@@ -348,6 +357,7 @@ static void attribute(struct counted_attribution *a, struct store_profile *have[
 			key_fold(&funcs, side, i);
 			key_fold(&paths, side, i);
 		}
+		strbuf_release(&wrapper);
 	}
 	if (ret) {
 		a->attribution_error = xstrdup("the call graph of a counted run could not be read "
@@ -428,7 +438,7 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 		a->error = strbuf_detach(&sb);
 		goto out;
 	}
-	attribute(a, have, nr);
+	attribute(a, req, bench, have, nr);
 	/* The same runs serve the predictor (predict, train) when it has nothing yet. */
 	for (int side = 0; req->a.sha && side < 2; side++)
 		if (predict_dynamic_save_callgrind(req->st, builds[side], benchmark_id,

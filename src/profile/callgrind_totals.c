@@ -145,25 +145,14 @@ out:
 	return ret;
 }
 
-static bool is_shell(const char *command)
-{
-	const char *end = command + strcspn(command, " \t");
-	const char *base = command;
-	for (const char *s = command; s < end; s++)
-		if (*s == '/')
-			base = s + 1;
-	size_t n = (size_t)(end - base);
-	return (n == 2 && !strncmp(base, "sh", 2)) || (n == 4 && !strncmp(base, "dash", 4)) ||
-	       (n == 4 && !strncmp(base, "bash", 4));
-}
-
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct callgrind_process *)a)->file,
 		      ((const struct callgrind_process *)b)->file);
 }
 
-int callgrind_run_totals_read(const char *dir, struct callgrind_run_totals *out)
+int callgrind_run_totals_read(const char *dir, const char *wrapper,
+			      struct callgrind_run_totals *out)
 {
 	struct strbuf path = STRBUF_INIT;
 	size_t alloc = 0, counted = 0;
@@ -198,7 +187,7 @@ int callgrind_run_totals_read(const char *dir, struct callgrind_run_totals *out)
 		out->have[k] = true;
 	for (size_t i = 0; i < out->nr_procs; i++) {
 		struct callgrind_process *p = &out->procs[i];
-		p->wrapper = out->nr_procs > 1 && is_shell(p->command);
+		p->wrapper = wrapper && out->nr_procs > 1 && !strcmp(p->command, wrapper);
 		if (p->wrapper)
 			continue;
 		counted++;
@@ -209,7 +198,7 @@ int callgrind_run_totals_read(const char *dir, struct callgrind_run_totals *out)
 				out->events[k] += p->events[k];
 		}
 	}
-	if (!counted) { /* only shells: they are the benchmark */
+	if (!counted) { /* only wrappers: they are the benchmark */
 		for (size_t i = 0; i < out->nr_procs; i++) {
 			out->procs[i].wrapper = false;
 			for (int k = 0; k < CG_NR_EVENTS; k++) {

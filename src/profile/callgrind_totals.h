@@ -20,7 +20,7 @@ enum callgrind_event {
 struct callgrind_process {
 	char *file;    /* the callgrind file */
 	char *command; /* its `cmd:` line; "" when absent */
-	bool wrapper;  /* a shell that started other processes: left out of the totals */
+	bool wrapper;  /* the wrapper shell that only started the others: left out */
 	double events[CG_NR_EVENTS];
 };
 
@@ -33,12 +33,15 @@ struct callgrind_run_totals {
 
 /*
  * Reads every "callgrind.out.*" file of dir into *out (release with
- * callgrind_run_totals_release(), also after a failure). A shell process (sh, dash,
- * bash) is a wrapper when the run has other processes: its own instructions are the
- * shell's, not the benchmark's (docs/counted.md). Returns 0, or RP_EINPUT after error()
- * (no callgrind file, a file without events: or totals:, a malformed number).
+ * callgrind_run_totals_release(), also after a failure). The process whose command line
+ * is `wrapper` (the "/bin/sh -c COMMAND" that ran a benchmark command needing a shell;
+ * NULL: none) is left out of the totals when the run has other processes: it only
+ * started them, and its instructions are the shell's, not the benchmark's
+ * (docs/counted.md). Returns 0, or RP_EINPUT after error() (no callgrind file, a file
+ * without events: or totals:, a malformed number).
  */
-int callgrind_run_totals_read(const char *dir, struct callgrind_run_totals *out);
+int callgrind_run_totals_read(const char *dir, const char *wrapper,
+			      struct callgrind_run_totals *out);
 void callgrind_run_totals_release(struct callgrind_run_totals *t);
 
 /*

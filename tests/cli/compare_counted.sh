@@ -1,0 +1,124 @@
+# Counted metrics (ir, sim-cycles; docs/counted.md): runs under callgrind after the timing
+# runs, exact verdicts when the counts agree, the functions whose instructions changed,
+# reuse, a benchmark whose counts differ every run, valgrind missing. Every verdict here
+# is decided by counts, which the machine's load cannot change.
+. "$SRCDIR/tests/cli/lib/common.bash"
+command -v valgrind >/dev/null || fail "valgrind is needed (make test installs it)"
+
+cat >spin.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+static volatile unsigned long sink;
+__attribute__((noinline)) static void kv_hash(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i * 7;
+}
+__attribute__((noinline)) static void steady(void)
+{
+	for (unsigned long i = 0; i < 200000; i++)
+		sink ^= i;
+}
+int main(int argc, char **argv)
+{
+	kv_hash(strtoul(argv[1], 0, 10));
+	steady();
+	printf("%lu\n", sink);
+	return 0;
+}
+C
+cc -O1 -g -o spin spin.c || fail "cannot compile the workload"
+
+# A 1% longer loop in kv_hash: worse on ir with 2 + 2 runs, exact, attributed to kv_hash.
+expect_exit 1 "$REVPERF" compare --cmd-a './spin 1000000' --cmd-b './spin 1010000' \
+	--metrics wall,ir --primary ir --runs 3..3 -f json
+python3 - out.txt <<'PY' || fail "1% change: $(cat out.txt)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["benchmarks"][0]
+ir = [m for m in b["metrics"] if m["name"] == "ir"][0]
+assert ir["verdict"] == "worse", ir
+assert ir["deterministic"] is True and ir["counted"] is True, ir
+assert ir["method"] == "exact" and ir["ci"][0] == ir["ci"][1] == ir["ratio"], ir
+assert 1.002 < ir["ratio"] < 1.02, ir
+assert ir["baseline"]["n"] == 2 and ir["target"]["n"] == 2, ir
+c = b["counted"]
+assert c["runs"] == [2, 2] and c["error"] is None, c
+top = c["functions"][0]
+assert top["function"] == "kv_hash", c["functions"]
+assert abs(top["change"] - 10000 * 6) < 10000 * 3, top     # a few instructions per iteration
+assert 0.95 <= top["share"] <= 1.05, top
+assert c["paths"][0]["path"].endswith("main;kv_hash"), c["paths"]
+PY
+
+# A 0.2% change is decided too, with 2 runs per side.
+expect_exit 1 "$REVPERF" compare --cmd-a './spin 1000000' --cmd-b './spin 1002500' \
+	--metrics ir --primary ir --runs 3..3
+expect_grep '^  ir \* +worse ' out.txt
+expect_grep 'kv_hash .*100\.0%' out.txt
+expect_grep 'ir: worse, \+0\.[0-9]+% \(exact' out.txt
+
+# A/A: equal, exactly, and nothing attributed; sim-cycles from the fixed cache model.
+expect_exit 0 "$REVPERF" compare --cmd-a './spin 1000000' --cmd-b './spin 1000000' \
+	--metrics ir,sim-cycles --primary ir,sim-cycles --runs 3..3
+expect_grep '^  ir \* +equal +1\.000 \[1\.000, 1\.000\]' out.txt
+expect_grep '^  sim-cycles \* +equal ' out.txt
+expect_grep 'cache model I1 32768,8,64, D1 32768,8,64, LL 8388608,16,64' out.txt
+expect_grep "no function's instructions changed" out.txt
+
+# A shell wrapper around the program is left out of the counts.
+expect_exit 0 "$REVPERF" compare --cmd-a './spin 1000000 | cat' --cmd-b './spin 1000000 | cat' \
+	--metrics ir --primary ir --runs 3..3 -f json
+python3 - out.txt <<'PY' || fail "wrapper: $(cat out.txt)"
+import json, sys
+c = json.load(open(sys.argv[1]))["benchmarks"][0]["counted"]
+assert c["wrappers_left_out"] == 1, c
+PY
+
+# Counts that differ every run: not deterministic, more runs, said so.
+cat >vary.sh <<'SH'
+n=$(( $(od -An -N2 -tu2 /dev/urandom) % 500 + 100 ))
+i=0; while [ $i -lt $n ]; do i=$((i+1)); done
+SH
+expect_exit 0 "$REVPERF" compare --cmd-a 'sh vary.sh' --cmd-b 'sh vary.sh' --metrics ir \
+	--primary ir --runs 3..3 -f json
+python3 - out.txt <<'PY' || fail "varying counts: $(cat out.txt)"
+import json, sys
+b = json.load(open(sys.argv[1]))["benchmarks"][0]
+ir = [m for m in b["metrics"] if m["name"] == "ir"][0]
+assert ir["deterministic"] is False, ir
+assert ir["method"] != "exact", ir
+assert ir["baseline"]["n"] == 6 and ir["target"]["n"] == 6, ir   # topped up to MAX
+assert max(ir["spread"]) > 1e-4, ir
+assert ir["verdict"] != "worse" and ir["verdict"] != "better", ir
+PY
+
+# In a git project the counted runs are reused by the next comparison of the same builds,
+# and serve the predictor as dynamic data.
+make_tiny_repo proj
+cd proj
+cat >>revperf.ini <<'INI'
+metrics = wall, ir
+primary = ir
+INI
+git commit -qam "count instructions" && git tag -f base >/dev/null
+printf 'i=0; while [ $i -lt 2100 ]; do i=$((i+1)); done\n' >work.sh
+git commit -qam slower
+expect_exit 1 "$REVPERF" compare base HEAD -f json
+[ "$(json_get out.txt "d['benchmarks'][0]['counted']['reused']")" = "[0, 0]" ] || fail "reuse 1"
+expect_exit 1 "$REVPERF" compare base HEAD -f json
+[ "$(json_get out.txt "d['benchmarks'][0]['counted']['reused']")" = "[2, 2]" ] ||
+	fail "counted runs not reused: $(cat out.txt)"
+python3 - .revperf/revperf.db <<'PY' || fail "no dynamic data from the counted runs"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+n = db.execute("SELECT COUNT(*) FROM dynamic_profiles WHERE source = 'callgrind'").fetchone()[0]
+assert n == 2, n
+PY
+cd ..
+
+# valgrind missing: one line naming the package, exit 2, before anything runs.
+mkdir nobin && ln -s "$(command -v sh)" nobin/sh
+PATH="$PWD/nobin" expect_exit 2 "$REVPERF" compare --cmd-a ./spin --cmd-b ./spin --metrics ir
+expect_one_line err.txt
+expect_grep "valgrind.*not installed.*apt-get install valgrind" err.txt
