@@ -107,9 +107,10 @@ double verdict_spread(const double *v, size_t n);
  * [min(B) / max(A), max(B) / min(A)] (the ratio of any run of B to any run of A; a point
  * when every run agreed), and the verdict of that interval against the tolerance, as in
  * step 3 with the bounds included; sets out->exact and out->degenerate and returns 1.
- * Returns 0 (out's spreads filled, nothing else) when a side is not exact, -1 on bad
- * input (a side with fewer than 1 value, a negative or non-finite value, a side all zero
- * while the other is not). Pure function, thread-safe.
+ * A side all zero against one that is not gives the ratio 0 or infinity, decided as it
+ * lies. Returns 0 (out's spreads filled, nothing else) when a side is not exact, -1 after
+ * error() on bad input (a side with no value, a negative or non-finite value). Pure
+ * function, thread-safe.
  */
 int verdict_decide_exact(const double *a, size_t n_a, const double *b, size_t n_b,
 			 const struct verdict_opts *opts, struct verdict_result *out);
