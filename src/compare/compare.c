@@ -9,6 +9,7 @@
 
 #include "analysis/stats.h"
 #include "collect/valgrind_run.h"
+#include "compare/compare_binary.h"
 #include "compare/compare_counted.h"
 #include "compare/compare_counters.h"
 #include "compare/compare_io.h"
@@ -605,6 +606,8 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 	c.comparison_id = out->comparison_id;
 	c.rng = rng;
 	ret = compare_bench(req, bench, &c);
+	if (!ret)
+		compare_same_code(req, bench, b);
 	/* Profiles after the verdict's runs, never among them: they do not disturb it. */
 	if (!ret && !b->error && (bench->profiles & PROFILE_CCT) && !interrupt_requested()) {
 		progress_phase(req, COMPARE_PROFILING, b->name, bench->profile_runs);
@@ -716,6 +719,7 @@ void compare_result_release(struct compare_result *res)
 		io_attribution_free(res->benches[i].io);
 		counters_attribution_free(res->benches[i].counters);
 		counted_attribution_free(res->benches[i].counted);
+		free(res->benches[i].program);
 		store_run_issues_free(res->benches[i].issues, res->benches[i].nr_issues);
 	}
 	free(res->benches);

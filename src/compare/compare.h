@@ -59,6 +59,13 @@ struct io_attribution;
 struct counters_attribution;
 struct counted_attribution;
 
+/* Whether the two builds of a benchmark's program hold the same code (compare_binary.h). */
+enum same_code {
+	SAME_CODE_UNKNOWN = 0, /* not two builds of an ELF program of the worktree */
+	SAME_CODE_IDENTICAL,   /* the binary diff found every function unchanged */
+	SAME_CODE_DIFFERS,
+};
+
 /* The verdict of one benchmark and metric. */
 struct metric_outcome {
 	const struct metric_def *def;
@@ -90,6 +97,9 @@ struct bench_outcome {
 	struct io_attribution *io;   /* profile = io: the I/O similarity, NULL otherwise */
 	struct counters_attribution *counters; /* profile = counters: control charts, or NULL */
 	struct counted_attribution *counted;   /* counted metrics (ir, ...): runs, attribution */
+	enum same_code same_code;
+	char *program;			       /* the program diffed, relative to the worktree */
+	size_t functions_total, functions_changed;
 };
 
 struct compare_result {

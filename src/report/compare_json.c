@@ -105,6 +105,13 @@ static json_t *bench_json(const struct bench_outcome *b)
 	json_object_set_new(o, "counters",
 			    b->counters ? report_counters_json(b->counters) : json_null());
 	json_object_set_new(o, "counted", b->counted ? report_counted_json(b) : json_null());
+	json_object_set_new(o, "same_code",
+			    b->same_code == SAME_CODE_UNKNOWN
+				? json_null()
+				: json_pack("{s:s, s:b, s:I, s:I}", "program", b->program, "identical",
+					    b->same_code == SAME_CODE_IDENTICAL, "functions",
+					    (json_int_t)b->functions_total, "changed",
+					    (json_int_t)b->functions_changed));
 	return o;
 }
 

@@ -145,6 +145,14 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 				   "%g%%\n",
 				b->looks, b->looks == 1 ? "" : "s", b->elapsed_s,
 				100.0 * (1.0 - b->ci_alpha), bench_method(b), 100.0 * b->tolerance);
+		if (b->same_code == SAME_CODE_IDENTICAL)
+			fprintf(f, "  %s: the same code in both builds (binary diff: %zu functions, "
+				   "none changed)\n",
+				b->program, b->functions_total);
+		else if (b->same_code == SAME_CODE_DIFFERS)
+			fprintf(f, "  %s: %zu of %zu functions differ between the builds "
+				   "(revperf bindiff)\n",
+				b->program, b->functions_changed, b->functions_total);
 		if (b->nr_metrics) {
 			fprintf(f, "  %-16s %-10s %-24s %23s %23s %8s %8s %8s\n", "metric",
 				"verdict", "ratio [CI]", "baseline mean ± sd",

@@ -122,3 +122,34 @@ mkdir nobin && ln -s "$(command -v sh)" nobin/sh
 PATH="$PWD/nobin" expect_exit 2 "$REVPERF" compare --cmd-a ./spin --cmd-b ./spin --metrics ir
 expect_one_line err.txt
 expect_grep "valgrind.*not installed.*apt-get install valgrind" err.txt
+
+# A commit that does not change the program: the report says the code is the same, and
+# the counts decide equal with their first runs; a real change names how many functions.
+mkdir cproj && cd cproj
+git init -q . && git config user.email t@example.com && git config user.name test
+cp ../spin.c .
+cat >revperf.ini <<'INI'
+[build]
+command = cc -O1 -g -o spin spin.c
+[benchmark "spin"]
+command = ./spin 300000
+metrics = ir
+primary = ir
+runs = 3..3
+INI
+git add -A && git commit -qm base && git tag base
+echo "notes" >README && git add README && git commit -qm docs
+expect_exit 0 "$REVPERF" compare base HEAD -f json
+python3 - out.txt <<'PY' || fail "same code: $(cat out.txt)"
+import json, sys
+b = json.load(open(sys.argv[1]))["benchmarks"][0]
+sc = b["same_code"]
+assert sc["identical"] is True and sc["program"] == "./spin" and sc["changed"] == 0, sc
+ir = [m for m in b["metrics"] if m["name"] == "ir"][0]
+assert ir["verdict"] == "equal" and ir["ratio"] == 1.0 and ir["baseline"]["n"] == 2, ir
+PY
+sed -i "s|i < n; i++)|i < n + n / 50; i++)|" spin.c && git commit -qam "more hashing"
+expect_exit 1 "$REVPERF" compare base HEAD
+expect_grep '^  \./spin: 1 of [0-9]+ functions differ between the builds' out.txt
+expect_grep '^  ir \* +worse ' out.txt
+cd ..

@@ -1,0 +1,65 @@
+/* Whether both builds of a benchmark's program hold the same code (compare_binary.h). */
+#include "compare/compare_binary.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "binary/bindiff.h"
+#include "collect/cmdline.h"
+#include "util/common.h"
+
+/* The program's path relative to the worktree, or NULL when it is not one (no message). */
+static char *relative_program(const struct bench_config *bench)
+{
+	char **argv;
+	char *word = NULL;
+	if (bench->binary)
+		return bench->binary[0] == '/' ? NULL : xstrdup(bench->binary);
+	argv = cmdline_split(bench->command);
+	if (argv && argv[0] && argv[0][0] != '/' && strchr(argv[0], '/'))
+		word = xstrdup(argv[0]);
+	cmdline_free(argv);
+	return word;
+}
+
+static bool is_elf(const char *path)
+{
+	char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	bool elf = false;
+	if (fd < 0)
+		return false;
+	elf = read(fd, magic, 4) == 4 && !memcmp(magic, "\177ELF", 4);
+	close(fd);
+	return elf;
+}
+
+void compare_same_code(const struct compare_request *req, const struct bench_config *bench,
+		       struct bench_outcome *b)
+{
+	struct strbuf pa = STRBUF_INIT, pb = STRBUF_INIT;
+	struct bindiff bd;
+	char *rel;
+
+	b->same_code = SAME_CODE_UNKNOWN;
+	if (!req->a.sha || !req->b.sha || req->same_build || !req->a.cwd || !req->b.cwd ||
+	    req->a.command || req->b.command || !(rel = relative_program(bench)))
+		return;
+	strbuf_addf(&pa, "%s/%s", req->a.cwd, rel);
+	strbuf_addf(&pb, "%s/%s", req->b.cwd, rel);
+	memset(&bd, 0, sizeof(bd));
+	if (is_elf(pa.buf) && is_elf(pb.buf) && !bindiff_files(pa.buf, pb.buf, 0, &bd)) {
+		size_t changed = bd.count[BINDIFF_MODIFIED] + bd.count[BINDIFF_RENAMED] +
+				 bd.count[BINDIFF_ADDED] + bd.count[BINDIFF_DELETED];
+		b->same_code = changed ? SAME_CODE_DIFFERS : SAME_CODE_IDENTICAL;
+		b->program = rel;
+		b->functions_changed = changed;
+		b->functions_total = changed + bd.count[BINDIFF_UNCHANGED];
+		rel = NULL;
+		bindiff_release(&bd);
+	}
+	free(rel);
+	strbuf_release(&pa);
+	strbuf_release(&pb);
+}
