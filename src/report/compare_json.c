@@ -55,6 +55,10 @@ static json_t *metric_json(const struct metric_outcome *m)
 	json_object_set_new(o, "log_shifted", json_boolean(m->r.shifted));
 	json_object_set_new(o, "degenerate", json_boolean(m->r.degenerate));
 	json_object_set_new(o, "counted", json_boolean(m->def->flags & METRIC_COUNTED));
+	/* undecided, but the interval excludes 1: the direction is known, the size is not */
+	json_object_set_new(o, "direction_known", report_known_direction(m)
+						       ? json_string(report_known_direction(m))
+						       : json_null());
 	json_object_set_new(o, "deterministic",
 			    (m->def->flags & METRIC_COUNT) && m->measured ? json_boolean(m->r.exact)
 									  : json_null());

@@ -53,8 +53,11 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			char ma[32], mb[32], sa[32], sb[32];
 			fputs("| ", f);
 			md_cell(f, b->name);
-			fprintf(f, " | %s%s | %s | ", m->def->name, m->primary ? " (primary)" : "",
+			fprintf(f, " | %s%s | %s", m->def->name, m->primary ? " (primary)" : "",
 				verdict_mark(m));
+			if (report_known_direction(m))
+				fprintf(f, " (%s)", report_known_direction(m));
+			fputs(" | ", f);
 			if (!m->measured) {
 				fputs("- | - | - | - | - | - |\n", f);
 				continue;

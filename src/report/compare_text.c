@@ -66,14 +66,16 @@ static void print_metric(FILE *f, const struct bench_outcome *b, const struct me
 	format_p(q, sizeof(q), m->q_bh);
 	format_p(pmw, sizeof(pmw), m->r.p_mw);
 	snprintf(ratio, sizeof(ratio), "%.3f [%.3f, %.3f]", m->r.ratio, m->r.ci_lo, m->r.ci_hi);
-	fprintf(f, "  %-16s %s%-10s%s %-24s %11s ± %-9s %11s ± %-9s %8s %8s %8s\n", name,
+	fprintf(f, "  %-16s %s%-10s%s %-24s %11s ± %-9s %11s ± %-9s %8s %8s %8s%s%s\n", name,
 		color ? verdict_color(m->r.verdict, m->def) : "", verdict, color ? RESET : "",
-		ratio, mean_a, sd_a, mean_b, sd_b, pw, q, pmw);
+		ratio, mean_a, sd_a, mean_b, sd_b, pw, q, pmw, report_known_direction(m) ? "  " : "",
+		report_known_direction(m) ? report_known_direction(m) : "");
 }
 
 /* One line per primary metric: the change in percent with its interval. */
 static void print_summary(FILE *f, const struct compare_result *res, bool color)
 {
+	struct strbuf note = STRBUF_INIT;
 	size_t i, j;
 	fprintf(f, "\nsummary (target vs baseline):\n");
 	for (i = 0; i < res->nr_benches; i++) {
@@ -101,13 +103,18 @@ static void print_summary(FILE *f, const struct compare_result *res, bool color)
 					100.0 * (m->r.ratio - 1), m->r.n_a, m->r.n_b);
 				continue;
 			}
-			fprintf(f, "  %s %s: %s%s%s, %+.1f%% (%.2f%% CI %+.1f%% to %+.1f%%, %zu + %zu runs)\n",
+			strbuf_reset(&note);
+			report_undecided_note(&note, m);
+			fprintf(f,
+				"  %s %s: %s%s%s%s, %+.1f%% (%.2f%% CI %+.1f%% to %+.1f%%, %zu + %zu "
+				"runs)\n",
 				b->name, m->def->name, color ? verdict_color(m->r.verdict, m->def) : "",
-				verdict_name(m->r.verdict), color ? RESET : "",
+				verdict_name(m->r.verdict), color ? RESET : "", note.buf,
 				100.0 * (m->r.ratio - 1), 100.0 * (1.0 - b->ci_alpha),
 				100.0 * (m->r.ci_lo - 1), 100.0 * (m->r.ci_hi - 1), m->r.n_a, m->r.n_b);
 		}
 	}
+	strbuf_release(&note);
 }
 
 int report_compare_text(FILE *f, const struct compare_result *res, bool color)

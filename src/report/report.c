@@ -1,5 +1,6 @@
 #include "report/report.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "util/common.h"
@@ -34,6 +35,26 @@ int report_compare(FILE *f, const struct compare_result *res, enum report_format
 const char *report_side_name(char side)
 {
 	return side == 'A' ? "baseline" : "target";
+}
+
+const char *report_known_direction(const struct metric_outcome *m)
+{
+	bool up;
+	if (!m->measured || m->r.verdict != VERDICT_UNDECIDED || !isfinite(m->r.ci_lo) ||
+	    !isfinite(m->r.ci_hi) || (m->r.ci_lo <= 1 && m->r.ci_hi >= 1))
+		return NULL;
+	up = m->r.ci_lo > 1;
+	if (m->def->unit == UNIT_SECONDS)
+		return up ? "slower" : "faster";
+	return up ? "higher" : "lower";
+}
+
+void report_undecided_note(struct strbuf *sb, const struct metric_outcome *m)
+{
+	const char *dir = report_known_direction(m);
+	if (dir)
+		strbuf_addf(sb, " (%s: %+.1f%% to %+.1f%%)", dir, 100.0 * (m->r.ci_lo - 1),
+			    100.0 * (m->r.ci_hi - 1));
 }
 
 void report_failed_run(struct strbuf *sb, const struct store_run_issue *r)

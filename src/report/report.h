@@ -33,6 +33,15 @@ int report_compare_markdown(FILE *f, const struct compare_result *res);
 int report_compare_junit(FILE *f, const struct compare_result *res);
 /* Shared by the renderers. */
 const char *report_side_name(char side); /* 'A' -> "baseline", 'B' -> "target" */
+/*
+ * An undecided metric whose interval lies entirely on one side of 1 (but not entirely
+ * beyond the tolerance): the direction is known, the size is not. "faster" or "slower"
+ * for times, "lower" or "higher" otherwise; NULL when the direction is not known.
+ */
+struct metric_outcome;
+const char *report_known_direction(const struct metric_outcome *m);
+/* Appends " (faster: -0.7% to -9.8%)" for such a metric to sb; nothing otherwise. */
+void report_undecided_note(struct strbuf *sb, const struct metric_outcome *m);
 /* One failed run as "crashed (killed by SIGSEGV)" into sb. */
 void report_failed_run(struct strbuf *sb, const struct store_run_issue *r);
 
