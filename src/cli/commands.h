@@ -117,7 +117,16 @@ int cli_load_config(struct config *cfg, void *arg);
 	{ OPT_CONFIG, 'a', "alpha", "A", "1 - confidence level of the verdict (0.01)", &(ov),      \
 	  "alpha" },                                                                               \
 	{ OPT_CONFIG, 0, "seed", "N", "seed of the randomized run order (reproducible)", &(ov),    \
-	  "seed" }
+	  "seed" },                                                                                \
+	{ OPT_CONFIG, 0, "pin", "CPUS", "pin every timing run to these CPUs: off, auto or a list " \
+					"such as 2-3 (off)", &(ov), "pin" },                       \
+	{ OPT_CONFIG, 0, "wait-quiet", "BUSY,MAX", "before each pair, wait at most MAX until at "  \
+						  "most BUSY of the CPU time is busy (off)",      \
+	  &(ov), "quiet" },                                                                        \
+	{ OPT_CONFIG, 0, "count-runs", "MIN..MAX", "counted runs per side under valgrind (2..6)",  \
+	  &(ov), "count-runs" },                                                                   \
+	{ OPT_CONFIG, 0, "count-tolerance", "PCT", "tolerance of counted metrics (0.1%)", &(ov),   \
+	  "count-tolerance" }
 /* Which metrics a comparison reports and which decide. */
 #define CLI_METRIC_OPTIONS(ov)                                                                     \
 	{ OPT_CONFIG, 'm', "metrics", "LIST", "metrics to report, e.g. wall,cpu,maxrss or all",    \

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "analysis/stats.h"
+#include "collect/cpu_quiet.h"
 #include "collect/valgrind_run.h"
 #include "compare/compare_binary.h"
 #include "compare/compare_counted.h"
@@ -45,6 +46,7 @@ struct bench_ctx {
 	size_t planned_max;
 	ns_t timeout_ns; /* of the next runs; refreshed at each look (run_timeout) */
 	char *log_prefix; /* logs/runs/<comparison>/<benchmark>-: + "A.log" or "B.log" */
+	struct cpu_saved affinity; /* before `pin`, put back after the benchmark */
 };
 
 static double seconds_since(const struct timespec *t0)
@@ -357,11 +359,28 @@ static void set_failure(struct bench_ctx *c, int side)
 	c->out->target_broken = side == 1 && c->consecutive_failures[0] == 0;
 }
 
+/* quiet = BUSY, MAX-WAIT: waits before a pair until the machine is quiet enough. */
+static void wait_quiet(struct bench_ctx *c)
+{
+	bool quiet;
+	ns_t waited;
+	if (!c->bench->quiet_wait_ns)
+		return;
+	waited = cpu_wait_quiet(c->bench->quiet_busy, c->bench->quiet_wait_ns, &quiet);
+	if (waited) {
+		c->out->quiet_pairs++;
+		c->out->quiet_wait_s += (double)waited / 1e9;
+		if (!quiet)
+			c->out->noisy_pairs++;
+	}
+}
+
 /* Runs side(s) whose count is below `look`, in a random order when both are. */
 static int run_round(struct bench_ctx *c, size_t look, bool *stop)
 {
 	int first = rng_coin(c->rng);
 	c->pair_seq++;
+	wait_quiet(c);
 	for (int k = 0; k < 2; k++) {
 		int side = k ? !first : first;
 		size_t ok = side ? c->out->ok_b : c->out->ok_a;
@@ -493,6 +512,13 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		c->log_prefix = strbuf_detach(&dir);
 	}
 	c->timeout_ns = run_timeout(c);
+	if (bench->pin.mode != CPU_PIN_OFF) {
+		/* revperf and the process that forks the benchmarks, started anew, inherit it */
+		proc_spawner_stop();
+		cpu_pin_save(&c->affinity);
+		if ((ret = cpu_pin_apply(&bench->pin, 0, c->out->pinned, sizeof(c->out->pinned))))
+			return ret;
+	}
 	/* Warm-up runs, discarded, in a random order too. */
 	for (w = 0; w < bench->warmup && !stop; w++) {
 		int first = rng_coin(c->rng);
@@ -625,6 +651,10 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 		progress_phase(req, COMPARE_TRACING, b->name, bench->profile_runs);
 		ret = compare_profile_io(req, bench, b->benchmark_id, machine_id,
 					 out->comparison_id, &b->io);
+	}
+	if (c.affinity.valid) { /* the next benchmark starts unpinned unless it pins */
+		proc_spawner_stop();
+		cpu_pin_restore(&c.affinity);
 	}
 	free(c.defs);
 	free(c.log_prefix);

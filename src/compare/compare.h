@@ -97,6 +97,10 @@ struct bench_outcome {
 	struct io_attribution *io;   /* profile = io: the I/O similarity, NULL otherwise */
 	struct counters_attribution *counters; /* profile = counters: control charts, or NULL */
 	struct counted_attribution *counted;   /* counted metrics (ir, ...): runs, attribution */
+	char pinned[64];       /* the CPUs the timing runs were pinned to; "" = not pinned */
+	size_t quiet_pairs;    /* pairs that waited for a quiet machine (quiet = ...) */
+	size_t noisy_pairs;    /* of which the machine was still busy after the longest wait */
+	double quiet_wait_s;   /* time spent waiting */
 	enum same_code same_code;
 	char *program;			       /* the program diffed, relative to the worktree */
 	size_t functions_total, functions_changed;

@@ -86,6 +86,9 @@ static void bench_copy_defaults(struct bench_config *dst, const struct bench_con
 	dst->min_count_runs = def->min_count_runs;
 	dst->max_count_runs = def->max_count_runs;
 	dst->count_tolerance = def->count_tolerance;
+	dst->pin = def->pin;
+	dst->quiet_busy = def->quiet_busy;
+	dst->quiet_wait_ns = def->quiet_wait_ns;
 	dst->sample_interval_ns = def->sample_interval_ns;
 	select_paths_copy(dst, def);
 }
@@ -386,6 +389,26 @@ static int bench_set(struct bench_config *b, const char *key, const char *value,
 	} else if (!strcmp(key, "count-tolerance")) {
 		if (parse_percent(value, &b->count_tolerance) || b->count_tolerance <= 0)
 			return bad_value(origin, key, value, "a percentage such as 0.1%");
+	} else if (!strcmp(key, "pin")) {
+		if (cpu_pin_parse(value, &b->pin))
+			return bad_value(origin, key, value,
+					 "off, auto (one CPU, not CPU 0) or a CPU list such as 3 or 2-3");
+	} else if (!strcmp(key, "quiet")) {
+		if (!strcmp(value, "off")) {
+			b->quiet_wait_ns = 0;
+		} else {
+			const char *comma = strchr(value, ',');
+			char *busy = comma ? xstrndup(value, (size_t)(comma - value)) : NULL;
+			bool bad = !comma || parse_percent(busy, &b->quiet_busy) ||
+				   b->quiet_busy > 1 || parse_duration(comma + 1, &b->quiet_wait_ns) ||
+				   !b->quiet_wait_ns;
+			free(busy);
+			if (bad)
+				return bad_value(origin, key, value,
+						 "off, or BUSY, MAX-WAIT such as '25%, 30s': wait "
+						 "before each pair until at most BUSY of the CPU time "
+						 "is busy, at most MAX-WAIT");
+		}
 	} else if (!strcmp(key, "count-runs")) {
 		if (parse_run_range(value, &b->min_count_runs, &b->max_count_runs) ||
 		    b->max_count_runs > 100)
@@ -789,6 +812,11 @@ static const char config_template[] =
 	"; counts of each side agree, up to MAX when they do not), and their tolerance.\n"
 	"count-runs = 2..6\n"
 	"count-tolerance = 0.1%\n"
+	"; Noise controls of the timing runs: pin every run of both sides to one CPU set\n"
+	"; (off, auto = one CPU other than CPU 0, or a list such as 2-3), and wait before\n"
+	"; each pair until the machine is quiet (off, or BUSY, MAX-WAIT such as 25%, 30s).\n"
+	"pin = off\n"
+	"quiet = off\n"
 	"; profile = counters: how often the counters are sampled.\n"
 	"sample-interval = 100ms\n"
 	"; Confidence level of the verdict is 1 - alpha.\n"

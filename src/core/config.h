@@ -3,6 +3,7 @@
 
 #include <regex.h>
 
+#include "collect/cpu_quiet.h"
 #include "core/metric.h"
 #include "util/common.h"
 
@@ -65,6 +66,12 @@ struct bench_config {
 	 * the tolerance of counts (default 0.1%). */
 	size_t min_count_runs, max_count_runs;
 	double count_tolerance;
+	/* Noise controls of the timing runs (docs/measurement.md): the CPU set of every run
+	 * (`pin`, default off), and before each pair a wait of at most quiet_wait_ns until at
+	 * most quiet_busy of the machine's CPU time is busy (`quiet = 25%, 30s`; default off). */
+	struct cpu_pin pin;
+	double quiet_busy;
+	ns_t quiet_wait_ns;
 	ns_t sample_interval_ns; /* profile = counters: sampling period (default 100 ms) */
 	/* A test suite (PeASS): `tests` lists the test names (one per line, run in the
 	 * worktree), `test-command` runs one with {test} replaced; config_expand_suite()

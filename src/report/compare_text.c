@@ -152,6 +152,13 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 				   "%g%%\n",
 				b->looks, b->looks == 1 ? "" : "s", b->elapsed_s,
 				100.0 * (1.0 - b->ci_alpha), bench_method(b), 100.0 * b->tolerance);
+		if (b->pinned[0])
+			fprintf(f, "  pinned to CPU %s (both sides)\n", b->pinned);
+		if (b->quiet_pairs)
+			fprintf(f, "  waited %.1f s for a quiet machine before %zu pair%s%s\n",
+				b->quiet_wait_s, b->quiet_pairs, b->quiet_pairs == 1 ? "" : "s",
+				b->noisy_pairs ? " (still busy after the longest wait before some)"
+					       : "");
 		if (b->same_code == SAME_CODE_IDENTICAL)
 			fprintf(f, "  %s: the same code in both builds (binary diff: %zu functions, "
 				   "none changed)\n",

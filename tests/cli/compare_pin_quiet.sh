@@ -1,0 +1,48 @@
+# Noise controls of the timing runs (docs/measurement.md): pin = auto | LIST puts every
+# run of both sides on the same CPUs, quiet = BUSY, MAX waits before each pair.
+. "$SRCDIR/tests/cli/lib/common.bash"
+ncpu=$(nproc)
+
+# Every run (warm-ups included) reports the CPUs it may use.
+cmd='grep Cpus_allowed_list /proc/self/status >> aff.txt'
+if [ "$ncpu" -ge 2 ]; then
+	last=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
+	expect_exit 0 "$REVPERF" compare --cmd-a "$cmd" --cmd-b "$cmd" --runs 3..3 --metrics wall \
+		--pin auto -f json
+	[ "$(json_get out.txt "d['benchmarks'][0]['pinned']")" = "$last" ] || fail "pinned field"
+	[ "$(sort -u aff.txt | awk '{print $2}')" = "$last" ] ||
+		fail "runs not pinned to CPU $last: $(sort -u aff.txt)"
+	rm aff.txt
+	expect_exit 0 "$REVPERF" compare --cmd-a "$cmd" --cmd-b "$cmd" --runs 3..3 --metrics wall \
+		--pin 0
+	expect_grep '^  pinned to CPU 0 \(both sides\)' out.txt
+	[ "$(sort -u aff.txt | awk '{print $2}')" = 0 ] || fail "runs not on CPU 0"
+	rm aff.txt
+fi
+# Off: nothing pinned, nothing said.
+expect_exit 0 "$REVPERF" compare --cmd-a "$cmd" --cmd-b "$cmd" --runs 3..3 --metrics wall
+expect_no_grep 'pinned' out.txt
+[ "$(sort -u aff.txt | wc -l)" = 1 ] && [ "$(sort -u aff.txt | awk '{print $2}')" != "" ] ||
+	fail "unpinned runs: $(sort -u aff.txt)"
+
+# quiet: a busy loop on every CPU keeps the machine busy; each pair waits at most 0.4 s
+# and the report says so.
+for i in $(seq "$ncpu"); do (while :; do :; done) & done
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$TEST_TMP"' EXIT
+expect_exit 0 "$REVPERF" compare --cmd-a true --cmd-b true --runs 3..3 --metrics wall \
+	--wait-quiet '1%,0.4s' -f json
+kill $(jobs -p) 2>/dev/null
+python3 - out.txt <<'PY' || fail "quiet: $(cat out.txt)"
+import json, sys
+q = json.load(open(sys.argv[1]))["benchmarks"][0]["quiet"]
+assert q["pairs_waited"] >= 3 and q["still_busy"] >= 3, q
+assert 1.19 <= q["waited_s"] < 30, q
+PY
+
+# Bad values: one line, exit 2.
+expect_exit 2 "$REVPERF" compare --cmd-a true --cmd-b true --pin 1-x
+expect_one_line err.txt
+expect_grep "invalid value '1-x' for pin" err.txt
+expect_exit 2 "$REVPERF" compare --cmd-a true --cmd-b true --wait-quiet 25%
+expect_one_line err.txt
+expect_grep "BUSY, MAX-WAIT" err.txt
