@@ -74,6 +74,8 @@ struct sequential_plan {
 	size_t n_looks;
 	size_t looks[64]; /* the sample sizes (per side) at which to look, ascending */
 	double alpha_per_look;
+	/* Past max_runs (sequential_plan_extend()): the alpha left for extension looks. */
+	double alpha_extension;
 };
 
 /* Fills plan for min..max runs per side and overall alpha. Returns -1 on min<2 or max<min. */
@@ -81,6 +83,21 @@ int sequential_plan_init(struct sequential_plan *plan, size_t min_runs, size_t m
 			 double alpha);
 /* The smallest look >= n (max_runs when n is past every look). */
 size_t sequential_next_look(const struct sequential_plan *plan, size_t n);
+
+/*
+ * Continuing past max_runs while a time budget allows (METHODS.md 2, step 8;
+ * docs/statistics.md): alpha spending. The planned looks keep (1 - share) of alpha, split
+ * evenly; extension look k = 1, 2, ... spends share x alpha x 2^-k, so the sum over every
+ * look, however many extension looks there are, stays at or below alpha (Bonferroni).
+ * Call after sequential_plan_init(); share in (0, 1).
+ */
+#define SEQUENTIAL_EXTENSION_SHARE 0.25
+#define SEQUENTIAL_MAX_EXTENSIONS 20
+void sequential_plan_extend(struct sequential_plan *plan, double alpha, double share);
+/* The alpha of extension look k >= 1. */
+double sequential_extension_alpha(const struct sequential_plan *plan, size_t k);
+/* The sample size per side of the extension look after one at n: n grown by 25%. */
+size_t sequential_extension_look(size_t n);
 
 /*
  * PeASS steady state for in-process iterations: the first index s such that the

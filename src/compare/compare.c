@@ -464,8 +464,9 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 			 struct bench_ctx *c)
 {
 	struct sequential_plan plan;
-	size_t i, w, look, n;
-	bool stop = false, decided = false;
+	size_t i, w, look, n, extensions = 0;
+	bool stop = false, decided = false, extensible;
+	double look_alpha;
 	int ret;
 
 	clock_gettime(CLOCK_MONOTONIC, &c->started);
@@ -476,6 +477,11 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		error("%s: invalid runs %zu..%zu", bench->origin, bench->min_runs, bench->max_runs);
 		return RP_EINPUT;
 	}
+	/* A time budget lets an undecided benchmark continue past max_runs (METHODS 2.8). */
+	extensible = bench->time_budget_ns > 0;
+	if (extensible)
+		sequential_plan_extend(&plan, req->cfg->alpha, SEQUENTIAL_EXTENSION_SHARE);
+	look_alpha = plan.alpha_per_look;
 	c->planned_max = bench->max_runs;
 	c->out->ci_alpha = plan.alpha_per_look;
 	c->out->tolerance = bench->tolerance;
@@ -544,18 +550,28 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		if (stop)
 			break;
 		c->timeout_ns = run_timeout(c);
-		ret = evaluate_primaries(c, plan.alpha_per_look, &decided);
+		ret = evaluate_primaries(c, look_alpha, &decided);
 		if (ret)
 			return ret;
 		n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
-		if (decided || n >= bench->max_runs || budget_spent(c))
+		if (decided || budget_spent(c))
 			break;
+		if (n >= bench->max_runs) {
+			/* Past the plan only while the time budget allows (alpha spending). */
+			if (!extensible || extensions == SEQUENTIAL_MAX_EXTENSIONS || n >= 10000)
+				break;
+			look_alpha = sequential_extension_alpha(&plan, ++extensions);
+			look = sequential_extension_look(n);
+			c->out->extended_looks = extensions;
+			continue;
+		}
 		look = sequential_next_look(&plan, n + 1);
 	}
+	c->out->ci_alpha = look_alpha;
 	c->out->decided = decided && !c->out->error;
 	for (i = 0; i < c->out->nr_metrics; i++)
 		if (!(c->out->metrics[i].def->flags & METRIC_COUNTED) &&
-		    evaluate_metric(c, &c->out->metrics[i], plan.alpha_per_look))
+		    evaluate_metric(c, &c->out->metrics[i], look_alpha))
 			return RP_EINTERNAL;
 	if (store_run_issues(req->st, c->comparison_id, c->out->benchmark_id, &c->out->issues,
 			      &c->out->nr_issues))

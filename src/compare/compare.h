@@ -85,6 +85,7 @@ struct bench_outcome {
 	size_t reused_a, reused_b; /* of which were stored before this comparison */
 	size_t failed_a, failed_b; /* failed, crashed or timed-out runs (excluded) */
 	size_t looks;              /* how many times the verdict was evaluated */
+	size_t extended_looks;     /* of which past max runs (time budget, alpha spending) */
 	double tolerance;          /* the equivalence margin: 0.02 = 2% */
 	double ci_alpha;           /* each look's alpha: CIs are (1 - ci_alpha) intervals */
 	bool decided;              /* every primary metric decided before the budget ran out */

@@ -109,6 +109,7 @@ static json_t *bench_json(const struct bench_outcome *b)
 	json_object_set_new(o, "counters",
 			    b->counters ? report_counters_json(b->counters) : json_null());
 	json_object_set_new(o, "counted", b->counted ? report_counted_json(b) : json_null());
+	json_object_set_new(o, "extended_looks", json_integer((json_int_t)b->extended_looks));
 	json_object_set_new(o, "pinned", b->pinned[0] ? json_string(b->pinned) : json_null());
 	json_object_set_new(o, "quiet", json_pack("{s:I, s:I, s:f}", "pairs_waited",
 						  (json_int_t)b->quiet_pairs, "still_busy",

@@ -148,9 +148,11 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 			fprintf(f, "; ratio B/A with %.2f%% CI (%s), tolerance %g%%\n",
 				100.0 * (1.0 - b->ci_alpha), bench_method(b), 100.0 * b->tolerance);
 		else
-			fprintf(f, ", %zu look%s, %.1f s; ratio B/A with %.2f%% CI (%s), tolerance "
+			fprintf(f, ", %zu look%s%s, %.1f s; ratio B/A with %.2f%% CI (%s), tolerance "
 				   "%g%%\n",
-				b->looks, b->looks == 1 ? "" : "s", b->elapsed_s,
+				b->looks, b->looks == 1 ? "" : "s",
+				b->extended_looks ? " (some past the run budget: alpha spending)" : "",
+				b->elapsed_s,
 				100.0 * (1.0 - b->ci_alpha), bench_method(b), 100.0 * b->tolerance);
 		if (b->pinned[0])
 			fprintf(f, "  pinned to CPU %s (both sides)\n", b->pinned);
