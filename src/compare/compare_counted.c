@@ -5,11 +5,14 @@
  */
 #include "compare/compare_counted.h"
 
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "analysis/verdict.h"
 #include "collect/valgrind_run.h"
@@ -25,6 +28,7 @@ struct counted_run_ctx {
 	const char *kind;
 	bool cache_sim;
 	ns_t timeout_ns;
+	char *first_failure; /* what the first failed counted run said, with its log's last line */
 };
 
 void counted_attribution_free(struct counted_attribution *a)
@@ -43,6 +47,59 @@ void counted_attribution_free(struct counted_attribution *a)
 	free(a);
 }
 
+/* True for valgrind's own lines ("==123== ..."). */
+static bool valgrind_line(const char *line)
+{
+	if (strncmp(line, "==", 2))
+		return false;
+	line += 2;
+	while (*line >= '0' && *line <= '9')
+		line++;
+	return !strncmp(line, "==", 2);
+}
+
+/*
+ * Appends to out the line of a failed counted run's log (its last 4 KiB) that says most
+ * about why: valgrind's "unhandled instruction", else the program's own last line, else
+ * valgrind's "Process terminating" line, else the last line.
+ */
+static void failure_line(const char *path, struct strbuf *out)
+{
+	char buf[4097];
+	const char *pick[4] = {NULL, NULL, NULL, NULL}; /* unhandled, plain, terminating, any */
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    (n = pread(fd, buf, sizeof(buf) - 1, st.st_size > 4096 ? st.st_size - 4096 : 0)) <= 0) {
+		close(fd);
+		return;
+	}
+	close(fd);
+	buf[n] = '\0';
+	for (char *line = buf, *next; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!*line || (line == buf && st.st_size > 4096))
+			continue; /* empty, or the cut first line */
+		if (!valgrind_line(line))
+			pick[1] = line;
+		else if (strstr(line, "unhandled instruction"))
+			pick[0] = line;
+		else if (strstr(line, "Process terminating"))
+			pick[2] = line;
+		pick[3] = line;
+	}
+	for (int i = 0; i < 4; i++)
+		if (pick[i]) {
+			strbuf_addstr(out, pick[i]);
+			return;
+		}
+}
+
 /* The counts of one run, from its callgrind files, recorded with its profile. */
 static int record_counts(const struct compare_request *req, const struct store_profile *p,
 			 const struct callgrind_run_totals *t, bool cache_sim)
@@ -59,7 +116,7 @@ static int count_once(const struct compare_request *req, const struct bench_conf
 		      int side, size_t seq, const int64_t ids[3], const char *dir, void *arg,
 		      struct store_profile *p)
 {
-	const struct counted_run_ctx *ctx = arg;
+	struct counted_run_ctx *ctx = arg;
 	const struct compare_side *s = side ? &req->b : &req->a;
 	struct strbuf run_dir = STRBUF_INIT, log = STRBUF_INIT, cmd = STRBUF_INIT;
 	struct strbuf wrapper = STRBUF_INIT;
@@ -95,6 +152,16 @@ static int count_once(const struct compare_request *req, const struct bench_conf
 	    callgrind_run_totals_read(run_dir.buf, shell ? wrapper.buf : NULL, &totals)) {
 		res.status = RUN_FAILED;
 		detail = "valgrind left no complete callgrind file (see the error above)";
+	}
+	if (res.status != RUN_OK && !ctx->first_failure) {
+		struct strbuf why = STRBUF_INIT, line = STRBUF_INIT;
+		strbuf_addf(&why, "side %c %s (%s); %s", side ? 'B' : 'A', run_status_name(res.status),
+			    detail, log.buf);
+		failure_line(log.buf, &line);
+		if (line.len)
+			strbuf_addf(&why, ": '%s'", line.buf);
+		strbuf_release(&line);
+		ctx->first_failure = strbuf_detach(&why);
 	}
 	if ((ret = compare_profile_record(req, p, ctx->kind, s->build_id, ids, res.status, detail,
 					  &run_dir, &log)))
@@ -432,9 +499,12 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 		    (ret = decide(req, bench, have, nr, looks, &metrics[i])))
 			goto out;
 	if (nr[0] < 2 || nr[1] < 2) {
-		strbuf_addf(&sb, "too few successful counted runs (%zu + %zu, %zu + %zu failed); see "
-				 "the logs under %s",
-			    nr[0], nr[1], a->failed[0], a->failed[1], a->dir);
+		strbuf_addf(&sb, "too few successful counted runs (%zu + %zu, %zu + %zu failed)", nr[0],
+			    nr[1], a->failed[0], a->failed[1]);
+		if (ctx.first_failure)
+			strbuf_addf(&sb, "; the first: %s", ctx.first_failure);
+		else
+			strbuf_addf(&sb, "; see the logs under %s", a->dir);
 		a->error = strbuf_detach(&sb);
 		goto out;
 	}
@@ -446,6 +516,7 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 			warning("the dynamic data of side %c was not stored for the predictor",
 				side ? 'B' : 'A');
 out:
+	free(ctx.first_failure);
 	store_profiles_free(have[0], nr[0]);
 	store_profiles_free(have[1], nr[1]);
 	strbuf_release(&sb);

@@ -153,3 +153,33 @@ expect_exit 1 "$REVPERF" compare base HEAD
 expect_grep '^  \./spin: 1 of [0-9]+ functions differ between the builds' out.txt
 expect_grep '^  ir \* +worse ' out.txt
 cd ..
+
+# A benchmark valgrind cannot run (here: one that refuses to run under it): the counted
+# runs fail and say why, the counted metrics stay unmeasured, the timed ones are judged.
+cat >novg.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+int main(void)
+{
+	const char *p = getenv("LD_PRELOAD");
+	if (p && strstr(p, "vgpreload")) {
+		fprintf(stderr, "novg: refusing to run under valgrind\n");
+		abort();
+	}
+	return 0;
+}
+C
+cc -O1 -o novg novg.c || fail "cannot compile novg"
+expect_exit 0 "$REVPERF" compare --cmd-a ./novg --cmd-b ./novg --metrics wall,ir --primary wall \
+	--runs 3..3 -f json
+python3 - out.txt <<'PY' || fail "valgrind cannot run it: $(cat out.txt)"
+import json, sys
+b = json.load(open(sys.argv[1]))["benchmarks"][0]
+m = {m["name"]: m for m in b["metrics"]}
+assert m["ir"]["verdict"] == "unmeasured", m["ir"]
+assert m["wall"]["verdict"] != "unmeasured" and m["wall"]["baseline"]["n"] == 3, m["wall"]
+err = b["counted"]["error"]
+assert "0 + 0, 2 + 2 failed" in err and "crashed" in err, err
+assert "refusing to run under valgrind" in err, err
+PY
