@@ -41,7 +41,7 @@ done
 sort "$TEST_TMP/builds.txt" >builds.txt
 printf '%s\n%s\n' "$one" "$two" | sort >expected.txt
 diff expected.txt builds.txt || fail "each commit should be built once (above: expected, built)"
-[ "$(grep -c building p0.err p1.err | awk -F: '{ n += $2 } END { print n }')" = 2 ] ||
+[ "$(grep -c "^revperf: building" p0.err p1.err | awk -F: '{ n += $2 } END { print n }')" = 2 ] ||
 	{ cat p0.err p1.err; fail "expected two 'building' lines in all"; }
 
 [ ! -e ".revperf/worktrees/$one.tmp-$dead" ] || fail "stale checkout of $one left"

@@ -38,7 +38,7 @@ second=$(git rev-parse second)
 user_state() {
 	git for-each-ref --format='%(refname) %(objectname)'
 	git config --local --list
-	git status --porcelain | grep -v '^?? \.revperf/$' || true
+	git status --porcelain --untracked-files=no
 	git rev-parse HEAD
 }
 user_state >before.txt
@@ -51,6 +51,10 @@ check_build() {
 	[ "$(cat "$1/describe.txt")" = "$(git describe --always "$2")" ] ||
 		fail "git describe in the build of $2: $(cat "$1/describe.txt"), not $(git describe --always "$2")"
 	[ ! -s "$1/status.txt" ] || { cat "$1/status.txt"; fail "the worktree of $2 looks modified to git"; }
+	# Afterwards (revperf's stamp written), only what the build wrote is new to git.
+	[ "$(git -C "$1" status --porcelain | tr '\n' ' ')" = \
+		'?? describe.txt ?? status.txt ?? version.txt ' ] ||
+		{ git -C "$1" status --porcelain; fail "git status in $1"; }
 	git -C "$1" tag -l 'built-*' | grep -q . || fail "the build's tag is not in $1's repository"
 	[ "$(git -C "$1" config revperf.built)" = yes ] || fail "the build's config is not in $1"
 	git -C "$1" notes show "$2" | grep -q 'built here' || fail "the build's note is not in $1"
