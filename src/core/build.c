@@ -117,6 +117,8 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 	if ((ret = worktree_lock(worktree.buf, what.buf, &lock)))
 		goto out;
 	ret = RP_EINTERNAL;
+	if (path_exists(gitdir.buf) && repo_worktree_relink(repo, worktree.buf))
+		goto out;
 	found = store_build_find(st, rev_id, cmd, variant, out);
 	if (found < 0)
 		goto out;

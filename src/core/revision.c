@@ -138,6 +138,43 @@ static int write_file(const char *path, const char *data, size_t len)
 }
 
 /*
+ * Writes gitdir/objects/info/alternates: the absolute path of the user's object directory,
+ * unless the file says so already; common receives the user's common git directory.
+ * Returns 0 or -1 with an error.
+ */
+static int private_repo_alternates(struct repo *r, const char *gitdir, char common[PATH_MAX])
+{
+	struct strbuf path = STRBUF_INIT, want = STRBUF_INIT, have = STRBUF_INIT;
+	int ret = -1;
+	if (!realpath(git_repository_commondir(r->repo), common)) {
+		error("cannot resolve %s: %s", git_repository_commondir(r->repo), strerror(errno));
+		goto out;
+	}
+	strbuf_addf(&path, "%s/objects/info/alternates", gitdir);
+	strbuf_addf(&want, "%s/objects\n", common);
+	if (strbuf_read_file(&have, path.buf, 1 << 20) == 0 && !strcmp(have.buf, want.buf))
+		ret = 0;
+	else
+		ret = write_file(path.buf, want.buf, want.len);
+out:
+	strbuf_release(&path);
+	strbuf_release(&want);
+	strbuf_release(&have);
+	return ret;
+}
+
+int repo_worktree_relink(struct repo *r, const char *dir)
+{
+	struct strbuf gitdir = STRBUF_INIT;
+	char common[PATH_MAX];
+	int ret;
+	strbuf_addf(&gitdir, "%s/.git", dir);
+	ret = private_repo_alternates(r, gitdir.buf, common) ? RP_EINTERNAL : 0;
+	strbuf_release(&gitdir);
+	return ret;
+}
+
+/*
  * Lets the private repository gitdir borrow the objects of the user's repository (an
  * absolute path in objects/info/alternates, as `git clone --shared` writes) and gives it
  * the user's tags (for `git describe`) in a packed-refs file, the user's shallow file if
@@ -151,13 +188,7 @@ static int private_repo_link(struct repo *r, const char *gitdir)
 	char common[PATH_MAX], oid[GIT_OID_HEXSZ + 1];
 	int rc, ret = -1;
 
-	if (!realpath(git_repository_commondir(r->repo), common)) {
-		error("cannot resolve %s: %s", git_repository_commondir(r->repo), strerror(errno));
-		goto out;
-	}
-	strbuf_addf(&path, "%s/objects/info/alternates", gitdir);
-	strbuf_addf(&sb, "%s/objects\n", common);
-	if (write_file(path.buf, sb.buf, sb.len))
+	if (private_repo_alternates(r, gitdir, common))
 		goto out;
 
 	strbuf_reset(&sb);

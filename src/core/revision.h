@@ -49,6 +49,14 @@ int repo_resolve(struct repo *r, const char *expr, struct revision *out);
 int repo_checkout(struct repo *r, const struct revision *rev, const char *dir);
 
 /*
+ * Points the private repository of a worktree made by repo_checkout() at the user's
+ * objects again, when the user's repository moved since the checkout (the path in
+ * objects/info/alternates is absolute); nothing is written when it did not. Returns 0 or
+ * RP_EINTERNAL.
+ */
+int repo_worktree_relink(struct repo *r, const char *dir);
+
+/*
  * The commits of a range for `history`, oldest first, each with its first parent: "A..B"
  * (reachable from B, not from A) or a single revision B (B and its ancestors). first_parent
  * follows only first parents (the mainline); otherwise side branches are included in

@@ -2,8 +2,8 @@
 # git reports that commit (rev-parse, describe with the user's tags, a clean status), and
 # what the build writes through git (a tag, config, notes) lands in revperf's private
 # repository of the worktree. Also with GIT_DIR exported by the caller (revperf run from a
-# git hook), with the state outside the project, and for a worktree of an older revperf
-# (no .git), which is checked out again.
+# git hook), with the state outside the project, for a worktree of an older revperf (no
+# .git), which is checked out again, and after the user's repository moved.
 . "$SRCDIR/tests/cli/lib/common.bash"
 export GIT_AUTHOR_NAME=test GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=test \
 	GIT_COMMITTER_EMAIL=t@example.com
@@ -23,7 +23,7 @@ set -e
 git rev-parse HEAD >version.txt
 git describe --always --dirty >describe.txt
 git status --porcelain --untracked-files=no >status.txt
-git tag "built-$(git rev-parse --short HEAD)"
+git tag -f "built-$(git rev-parse --short HEAD)"
 git config revperf.built yes
 git notes add -f -m "built here" HEAD
 SH
@@ -87,4 +87,11 @@ GIT_DIR=$PWD/.git GIT_WORK_TREE=$PWD compare_ok v1 second --state-dir "$TEST_TMP
 check_build "$TEST_TMP/state/worktrees/$second" "$second"
 user_state >after.txt
 diff before.txt after.txt || fail "the builds changed the user's repository (GIT_DIR set)"
+
+# The user's repository moved (with its .revperf): the private repositories follow it.
+cd .. && mv repo moved && cd moved
+compare_ok v1 second --build-command 'sh build.sh && true'
+check_build ".revperf/worktrees/$second" "$second"
+grep -q "$PWD/.git/objects" ".revperf/worktrees/$second/.git/objects/info/alternates" ||
+	fail "the private repository still borrows from the old place"
 echo ok
