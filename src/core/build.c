@@ -108,8 +108,10 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 		variant = "";
 	strbuf_addf(&worktree, "%s/%s%s%s", sd->worktrees, rev->sha, *variant ? "-" : "",
 		    variant);
-	strbuf_addf(&stamp, "%s/.revperf-built", worktree.buf);
 	strbuf_addf(&gitdir, "%s/.git", worktree.buf);
+	/* In the private repository, so that the work tree holds only the commit's files and
+	 * what the build makes. */
+	strbuf_addf(&stamp, "%s/revperf-built", gitdir.buf);
 
 	/* One process at a time checks out and builds a worktree; the others wait, then find
 	 * the build in the store (read after the wait) and reuse it. */

@@ -138,6 +138,46 @@ static int write_file(const char *path, const char *data, size_t len)
 }
 
 /*
+ * Creates dir and the git directory gitdir of a private repository with HEAD detached at
+ * rev: the few files git needs, written directly rather than by git_repository_init_ext(),
+ * which writes three times as many (templates, probes, lock files), and creating files is
+ * most of the cost of a checkout. Git's defaults apply to what the config leaves out (file
+ * modes and symbolic links supported, as on the Linux file systems revperf runs on).
+ * Returns 0 or -1 with an error.
+ */
+static int private_repo_init(const struct revision *rev, const char *dir, const char *gitdir)
+{
+	static const char *const dirs[] = { "", "/objects", "/objects/info", "/refs" };
+	static const char config[] = "[core]\n\trepositoryformatversion = 0\n\tbare = false\n";
+	struct strbuf path = STRBUF_INIT, head = STRBUF_INIT;
+	int ret = -1;
+	if (mkdir(dir, 0777) < 0) {
+		error("cannot create directory %s: %s", dir, strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s%s", gitdir, dirs[i]);
+		if (mkdir(path.buf, 0777) < 0) {
+			error("cannot create directory %s: %s", path.buf, strerror(errno));
+			goto out;
+		}
+	}
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/HEAD", gitdir);
+	strbuf_addf(&head, "%s\n", rev->sha);
+	if (write_file(path.buf, head.buf, head.len))
+		goto out;
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/config", gitdir);
+	ret = write_file(path.buf, config, sizeof(config) - 1);
+out:
+	strbuf_release(&path);
+	strbuf_release(&head);
+	return ret;
+}
+
+/*
  * Writes gitdir/objects/info/alternates: the absolute path of the user's object directory,
  * unless the file says so already; common receives the user's common git directory.
  * Returns 0 or -1 with an error.
@@ -177,8 +217,8 @@ int repo_worktree_relink(struct repo *r, const char *dir)
 /*
  * Lets the private repository gitdir borrow the objects of the user's repository (an
  * absolute path in objects/info/alternates, as `git clone --shared` writes) and gives it
- * the user's tags (for `git describe`) in a packed-refs file, the user's shallow file if
- * any, and an info/exclude that hides revperf's stamp. Returns 0 or -1 with an error.
+ * the user's tags (for `git describe`) in a packed-refs file, and the user's shallow file
+ * if any. Returns 0 or -1 with an error.
  */
 static int private_repo_link(struct repo *r, const char *gitdir)
 {
@@ -209,14 +249,6 @@ static int private_repo_link(struct repo *r, const char *gitdir)
 	if (sb.len && write_file(path.buf, sb.buf, sb.len))
 		goto out;
 
-	/* revperf's stamp of a finished build (build_ensure()) is no change of the commit. */
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/info/exclude", gitdir);
-	strbuf_reset(&sb);
-	strbuf_addstr(&sb, "/.revperf-built\n");
-	if (write_file(path.buf, sb.buf, sb.len))
-		goto out;
-
 	/* A shallow clone's commits have parents it does not hold: git must know. */
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/shallow", common);
@@ -245,7 +277,6 @@ int repo_checkout(struct repo *r, const struct revision *rev, const char *dir)
 	git_oid oid;
 	git_repository *priv = NULL;
 	git_commit *commit = NULL;
-	git_repository_init_options init;
 	git_checkout_options opts;
 	struct strbuf tmp = STRBUF_INIT, gitdir = STRBUF_INIT;
 	int ret = RP_EINTERNAL;
@@ -261,14 +292,7 @@ int repo_checkout(struct repo *r, const struct revision *rev, const char *dir)
 	/* A repository of its own (tmp/.git, no absolute path in it, so that it can be
 	 * renamed), which borrows the user's objects: git run by the build finds it first,
 	 * and what it writes stays there. */
-	git_repository_init_options_init(&init, GIT_REPOSITORY_INIT_OPTIONS_VERSION);
-	init.flags = GIT_REPOSITORY_INIT_MKPATH | GIT_REPOSITORY_INIT_NO_REINIT;
-	if (git_repository_init_ext(&priv, tmp.buf, &init) < 0)
-		goto git_failed;
-	/* Reopened after the alternates are written: the object database reads them once. */
-	git_repository_free(priv);
-	priv = NULL;
-	if (private_repo_link(r, gitdir.buf))
+	if (private_repo_init(rev, tmp.buf, gitdir.buf) || private_repo_link(r, gitdir.buf))
 		goto out;
 	if (git_repository_open(&priv, gitdir.buf) < 0)
 		goto git_failed;
@@ -278,8 +302,7 @@ int repo_checkout(struct repo *r, const struct revision *rev, const char *dir)
 	}
 	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
 	opts.checkout_strategy = GIT_CHECKOUT_FORCE;
-	if (git_checkout_tree(priv, (git_object *)commit, &opts) < 0 ||
-	    git_repository_set_head_detached(priv, &oid) < 0)
+	if (git_checkout_tree(priv, (git_object *)commit, &opts) < 0)
 		goto git_failed;
 	if (rename(tmp.buf, dir) < 0) {
 		error("cannot move %s to %s: %s", tmp.buf, dir, strerror(errno));
