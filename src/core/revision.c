@@ -128,12 +128,11 @@ out:
 static int write_file(const char *path, const char *data, size_t len)
 {
 	FILE *f = fopen(path, "we");
-	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-		error("cannot write %s: %s", path, strerror(errno));
-		if (f)
-			fclose(f);
-		return -1;
-	}
+	bool ok = f && fwrite(data, 1, len, f) == len;
+	if (f && fclose(f) != 0)
+		ok = false;
+	if (!ok)
+		return error("cannot write %s: %s", path, strerror(errno));
 	return 0;
 }
 
@@ -231,10 +230,8 @@ static int private_repo_link(struct repo *r, const char *gitdir)
 	if (private_repo_alternates(r, gitdir, common))
 		goto out;
 
-	strbuf_reset(&sb);
-	if (git_reference_iterator_glob_new(&it, r->repo, "refs/tags/*") < 0)
-		goto git_failed;
-	while ((rc = git_reference_next(&ref, it)) == 0) {
+	rc = git_reference_iterator_glob_new(&it, r->repo, "refs/tags/*");
+	while (rc == 0 && (rc = git_reference_next(&ref, it)) == 0) {
 		/* A symbolic tag is rare and has no packed form: left out. */
 		if (git_reference_type(ref) == GIT_REFERENCE_DIRECT)
 			strbuf_addf(&sb, "%s %s\n",
@@ -242,8 +239,10 @@ static int private_repo_link(struct repo *r, const char *gitdir)
 				    git_reference_name(ref));
 		git_reference_free(ref);
 	}
-	if (rc != GIT_ITEROVER)
-		goto git_failed;
+	if (rc != GIT_ITEROVER) {
+		error("cannot read the tags of %s: %s", r->workdir, git_message());
+		goto out;
+	}
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/packed-refs", gitdir);
 	if (sb.len && write_file(path.buf, sb.buf, sb.len))
@@ -262,9 +261,6 @@ static int private_repo_link(struct repo *r, const char *gitdir)
 			goto out;
 	}
 	ret = 0;
-	goto out;
-git_failed:
-	error("cannot read the tags of %s: %s", r->workdir, git_message());
 out:
 	git_reference_iterator_free(it);
 	strbuf_release(&path);
@@ -294,24 +290,19 @@ int repo_checkout(struct repo *r, const struct revision *rev, const char *dir)
 	 * and what it writes stays there. */
 	if (private_repo_init(rev, tmp.buf, gitdir.buf) || private_repo_link(r, gitdir.buf))
 		goto out;
-	if (git_repository_open(&priv, gitdir.buf) < 0)
-		goto git_failed;
-	if (git_commit_lookup(&commit, priv, &oid) < 0) {
-		error("cannot read commit %s through %s: %s", rev->sha, gitdir.buf, git_message());
-		goto out;
-	}
 	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
 	opts.checkout_strategy = GIT_CHECKOUT_FORCE;
-	if (git_checkout_tree(priv, (git_object *)commit, &opts) < 0)
-		goto git_failed;
+	if (git_repository_open(&priv, gitdir.buf) < 0 ||
+	    git_commit_lookup(&commit, priv, &oid) < 0 ||
+	    git_checkout_tree(priv, (git_object *)commit, &opts) < 0) {
+		error("cannot check out %.12s into %s: %s", rev->sha, tmp.buf, git_message());
+		goto out;
+	}
 	if (rename(tmp.buf, dir) < 0) {
 		error("cannot move %s to %s: %s", tmp.buf, dir, strerror(errno));
 		goto out;
 	}
 	ret = 0;
-	goto out;
-git_failed:
-	error("cannot check out %.12s into %s: %s", rev->sha, tmp.buf, git_message());
 out:
 	git_commit_free(commit);
 	git_repository_free(priv);

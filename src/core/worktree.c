@@ -34,7 +34,7 @@ int worktree_lock(const char *worktree, const char *what, int *fd)
 	struct strbuf path = STRBUF_INIT, pid = STRBUF_INIT;
 	/* Polled rather than blocking in flock(): an interrupt that arrives just before a
 	 * blocking call would be noticed only when the other process is done. */
-	const struct timespec pause = { 0, 100 * 1000 * 1000 };
+	const struct timespec pause = {0, 100 * 1000 * 1000};
 	bool told = false;
 	int ret = RP_EINTERNAL;
 
@@ -56,11 +56,13 @@ int worktree_lock(const char *worktree, const char *what, int *fd)
 		if (!told) {
 			long holder = lock_holder(*fd);
 			if (holder)
-				fprintf(stderr, "revperf: waiting for process %ld, which is %s (%s)\n",
+				fprintf(stderr,
+					"revperf: waiting for process %ld, which is %s (%s)\n",
 					holder, what, path.buf);
 			else
-				fprintf(stderr, "revperf: waiting for another process, which is %s "
-						"(%s)\n",
+				fprintf(stderr,
+					"revperf: waiting for another process, which is %s "
+					"(%s)\n",
 					what, path.buf);
 			told = true;
 		}
