@@ -45,11 +45,11 @@ user_state >before.txt
 
 # check_build WORKTREE SHA: the build saw SHA and wrote into the worktree's repository.
 check_build() {
-	[ -d "$1/.git" ] || fail "$1 has no private repository"
 	[ "$(cat "$1/version.txt")" = "$2" ] ||
 		fail "the build of $2 saw HEAD = $(cat "$1/version.txt")"
 	[ "$(cat "$1/describe.txt")" = "$(git describe --always "$2")" ] ||
 		fail "git describe in the build of $2: $(cat "$1/describe.txt"), not $(git describe --always "$2")"
+	[ -d "$1/.git" ] || fail "$1 has no private repository"
 	[ ! -s "$1/status.txt" ] || { cat "$1/status.txt"; fail "the worktree of $2 looks modified to git"; }
 	# Afterwards (revperf's stamp written), only what the build wrote is new to git.
 	[ "$(git -C "$1" status --porcelain | tr '\n' ' ')" = \
