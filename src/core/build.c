@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "collect/proc.h"
+#include "core/worktree.h"
 #include "util/fsutil.h"
 #include "util/common.h"
 
@@ -97,10 +98,11 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 {
 	int64_t rev_id;
 	struct strbuf worktree = STRBUF_INIT, stamp = STRBUF_INIT, log = STRBUF_INIT;
+	struct strbuf gitdir = STRBUF_INIT, what = STRBUF_INIT;
 	struct proc_spec spec = { 0 };
 	struct proc_result res;
 	struct timespec t0, t1;
-	int found, ret = RP_EINTERNAL;
+	int found, lock = -1, ret = RP_EINTERNAL;
 	const char *cmd = command ? command : "";
 
 	memset(out, 0, sizeof(*out));
@@ -111,19 +113,36 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 		variant = "";
 	strbuf_addf(&worktree, "%s/%s%s%s", sd->worktrees, rev->sha, *variant ? "-" : "",
 		    variant);
-	strbuf_addf(&stamp, "%s/.revperf-built", worktree.buf);
+	strbuf_addf(&gitdir, "%s/.git", worktree.buf);
+	/* In the private repository, so that the work tree holds only the commit's files and
+	 * what the build makes. */
+	strbuf_addf(&stamp, "%s/revperf-built", gitdir.buf);
 
+	/* One process at a time checks out and builds a worktree; the others wait, then find
+	 * the build in the store (read after the wait) and reuse it. */
+	strbuf_addf(&what, "checking out or building %.12s", rev->sha);
+	if ((ret = worktree_lock(worktree.buf, what.buf, &lock)))
+		goto out;
+	ret = RP_EINTERNAL;
+	if (path_exists(gitdir.buf) && repo_worktree_relink(repo, worktree.buf))
+		goto out;
 	found = store_build_find(st, rev_id, cmd, variant, out);
 	if (found < 0)
 		goto out;
-	if (found == 0 && !strcmp(out->status, "ok") && path_exists(stamp.buf)) {
+	if (found == 0 && !strcmp(out->status, "ok") && path_exists(stamp.buf) &&
+	    path_exists(gitdir.buf)) {
 		ret = 0; /* cached */
 		goto out;
 	}
 	store_build_release(out);
 
-	if (!path_exists(worktree.buf) && repo_checkout(repo, rev, worktree.buf))
-		goto out;
+	/* A worktree without its repository is the export of an older revperf, in which git
+	 * found the user's repository: checked out again. */
+	if (!path_exists(gitdir.buf)) {
+		worktree_remove_stale(sd->worktrees);
+		if (remove_tree(worktree.buf) || repo_checkout(repo, rev, worktree.buf))
+			goto out;
+	}
 	unlink(stamp.buf);
 
 	memset(out, 0, sizeof(*out));
@@ -173,8 +192,11 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 	}
 	ret = 0;
 out:
+	worktree_unlock(lock);
 	if (ret)
 		store_build_release(out);
+	strbuf_release(&what);
+	strbuf_release(&gitdir);
 	strbuf_release(&worktree);
 	strbuf_release(&stamp);
 	strbuf_release(&log);

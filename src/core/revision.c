@@ -2,7 +2,9 @@
 
 #include <errno.h>
 #include <git2.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -30,6 +32,19 @@ void revision_release(struct revision *rev)
 	memset(rev, 0, sizeof(*rev));
 }
 
+/*
+ * The environment variables with which a caller chooses git's repository, index or objects
+ * (git exports GIT_DIR to its hooks; git's own list for entering another repository):
+ * inherited by a build or a benchmark, they would point git in a worktree back at the
+ * user's repository.
+ */
+static const char *const repo_env[] = {
+	"GIT_DIR", "GIT_WORK_TREE", "GIT_IMPLICIT_WORK_TREE", "GIT_COMMON_DIR", "GIT_INDEX_FILE",
+	"GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_GRAFT_FILE",
+	"GIT_SHALLOW_FILE", "GIT_NO_REPLACE_OBJECTS", "GIT_REPLACE_REF_BASE", "GIT_NAMESPACE",
+	"GIT_PREFIX",
+};
+
 int repo_open(const char *dir, struct repo **out)
 {
 	struct repo *r;
@@ -50,6 +65,8 @@ int repo_open(const char *dir, struct repo **out)
 		git_libgit2_shutdown();
 		return RP_EINPUT;
 	}
+	for (size_t i = 0; i < ARRAY_SIZE(repo_env); i++)
+		unsetenv(repo_env[i]);
 	r = xcalloc(1, sizeof(*r));
 	r->repo = repo;
 	r->workdir = xstrdup(wd);
@@ -118,27 +135,177 @@ out:
 	return ret;
 }
 
+/* Writes len bytes of data to path (created or truncated). Returns 0 or -1 with an error. */
+static int write_file(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "we");
+	bool ok = f && fwrite(data, 1, len, f) == len;
+	if (f && fclose(f) != 0)
+		ok = false;
+	if (!ok)
+		return error("cannot write %s: %s", path, strerror(errno));
+	return 0;
+}
+
+/*
+ * Creates dir and the git directory gitdir of a private repository with HEAD detached at
+ * rev: the few files git needs, written directly rather than by git_repository_init_ext(),
+ * which writes three times as many (templates, probes, lock files), and creating files is
+ * most of the cost of a checkout. Git's defaults apply to what the config leaves out (file
+ * modes and symbolic links supported, as on the Linux file systems revperf runs on).
+ * Returns 0 or -1 with an error.
+ */
+static int private_repo_init(const struct revision *rev, const char *dir, const char *gitdir)
+{
+	static const char *const dirs[] = { "", "/objects", "/objects/info", "/refs" };
+	static const char config[] = "[core]\n\trepositoryformatversion = 0\n\tbare = false\n";
+	struct strbuf path = STRBUF_INIT, head = STRBUF_INIT;
+	int ret = -1;
+	if (mkdir(dir, 0777) < 0) {
+		error("cannot create directory %s: %s", dir, strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s%s", gitdir, dirs[i]);
+		if (mkdir(path.buf, 0777) < 0) {
+			error("cannot create directory %s: %s", path.buf, strerror(errno));
+			goto out;
+		}
+	}
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/HEAD", gitdir);
+	strbuf_addf(&head, "%s\n", rev->sha);
+	if (write_file(path.buf, head.buf, head.len))
+		goto out;
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/config", gitdir);
+	ret = write_file(path.buf, config, sizeof(config) - 1);
+out:
+	strbuf_release(&path);
+	strbuf_release(&head);
+	return ret;
+}
+
+/*
+ * Writes gitdir/objects/info/alternates: the absolute path of the user's object directory,
+ * unless the file says so already; common receives the user's common git directory.
+ * Returns 0 or -1 with an error.
+ */
+static int private_repo_alternates(struct repo *r, const char *gitdir, char common[PATH_MAX])
+{
+	struct strbuf path = STRBUF_INIT, want = STRBUF_INIT, have = STRBUF_INIT;
+	int ret = -1;
+	if (!realpath(git_repository_commondir(r->repo), common)) {
+		error("cannot resolve %s: %s", git_repository_commondir(r->repo), strerror(errno));
+		goto out;
+	}
+	strbuf_addf(&path, "%s/objects/info/alternates", gitdir);
+	strbuf_addf(&want, "%s/objects\n", common);
+	if (strbuf_read_file(&have, path.buf, 1 << 20) == 0 && !strcmp(have.buf, want.buf))
+		ret = 0;
+	else
+		ret = write_file(path.buf, want.buf, want.len);
+out:
+	strbuf_release(&path);
+	strbuf_release(&want);
+	strbuf_release(&have);
+	return ret;
+}
+
+int repo_worktree_relink(struct repo *r, const char *dir)
+{
+	struct strbuf gitdir = STRBUF_INIT;
+	char common[PATH_MAX];
+	int ret;
+	strbuf_addf(&gitdir, "%s/.git", dir);
+	ret = private_repo_alternates(r, gitdir.buf, common) ? RP_EINTERNAL : 0;
+	strbuf_release(&gitdir);
+	return ret;
+}
+
+/*
+ * Lets the private repository gitdir borrow the objects of the user's repository (an
+ * absolute path in objects/info/alternates, as `git clone --shared` writes) and gives it
+ * the user's tags (for `git describe`) in a packed-refs file, and the user's shallow file
+ * if any. Returns 0 or -1 with an error.
+ */
+static int private_repo_link(struct repo *r, const char *gitdir)
+{
+	git_reference_iterator *it = NULL;
+	git_reference *ref = NULL;
+	struct strbuf path = STRBUF_INIT, sb = STRBUF_INIT;
+	char common[PATH_MAX], oid[GIT_OID_HEXSZ + 1];
+	int rc, ret = -1;
+
+	if (private_repo_alternates(r, gitdir, common))
+		goto out;
+
+	rc = git_reference_iterator_glob_new(&it, r->repo, "refs/tags/*");
+	while (rc == 0 && (rc = git_reference_next(&ref, it)) == 0) {
+		/* A symbolic tag is rare and has no packed form: left out. */
+		if (git_reference_type(ref) == GIT_REFERENCE_DIRECT)
+			strbuf_addf(&sb, "%s %s\n",
+				    git_oid_tostr(oid, sizeof(oid), git_reference_target(ref)),
+				    git_reference_name(ref));
+		git_reference_free(ref);
+	}
+	if (rc != GIT_ITEROVER) {
+		error("cannot read the tags of %s: %s", r->workdir, git_message());
+		goto out;
+	}
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/packed-refs", gitdir);
+	if (sb.len && write_file(path.buf, sb.buf, sb.len))
+		goto out;
+
+	/* A shallow clone's commits have parents it does not hold: git must know. */
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/shallow", common);
+	strbuf_reset(&sb);
+	if (path_exists(path.buf)) {
+		if (strbuf_read_file(&sb, path.buf, 256 << 20) < 0)
+			goto out;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/shallow", gitdir);
+		if (write_file(path.buf, sb.buf, sb.len))
+			goto out;
+	}
+	ret = 0;
+out:
+	git_reference_iterator_free(it);
+	strbuf_release(&path);
+	strbuf_release(&sb);
+	return ret;
+}
+
 int repo_checkout(struct repo *r, const struct revision *rev, const char *dir)
 {
 	git_oid oid;
+	git_repository *priv = NULL;
 	git_commit *commit = NULL;
 	git_checkout_options opts;
-	struct strbuf tmp = STRBUF_INIT;
+	struct strbuf tmp = STRBUF_INIT, gitdir = STRBUF_INIT;
 	int ret = RP_EINTERNAL;
 
-	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
 	strbuf_addf(&tmp, "%s.tmp-%ld", dir, (long)getpid());
+	strbuf_addf(&gitdir, "%s/.git", tmp.buf);
 	if (remove_tree(tmp.buf) < 0)
 		goto out;
-	if (git_oid_fromstr(&oid, rev->sha) < 0 || git_commit_lookup(&commit, r->repo, &oid) < 0) {
-		error("cannot read commit %s: %s", rev->sha, git_message());
+	if (git_oid_fromstr(&oid, rev->sha) < 0) {
+		error("not a commit id: '%s'", rev->sha);
 		goto out;
 	}
-	/* An export of the tree into a directory of its own: the user's index and work tree
-	 * are never touched. */
-	opts.checkout_strategy = GIT_CHECKOUT_FORCE | GIT_CHECKOUT_DONT_UPDATE_INDEX;
-	opts.target_directory = tmp.buf;
-	if (git_checkout_tree(r->repo, (git_object *)commit, &opts) < 0) {
+	/* A repository of its own (tmp/.git, no absolute path in it, so that it can be
+	 * renamed), which borrows the user's objects: git run by the build finds it first,
+	 * and what it writes stays there. */
+	if (private_repo_init(rev, tmp.buf, gitdir.buf) || private_repo_link(r, gitdir.buf))
+		goto out;
+	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
+	opts.checkout_strategy = GIT_CHECKOUT_FORCE;
+	if (git_repository_open(&priv, gitdir.buf) < 0 ||
+	    git_commit_lookup(&commit, priv, &oid) < 0 ||
+	    git_checkout_tree(priv, (git_object *)commit, &opts) < 0) {
 		error("cannot check out %.12s into %s: %s", rev->sha, tmp.buf, git_message());
 		goto out;
 	}
@@ -148,10 +315,12 @@ int repo_checkout(struct repo *r, const struct revision *rev, const char *dir)
 	}
 	ret = 0;
 out:
+	git_commit_free(commit);
+	git_repository_free(priv);
 	if (ret)
 		remove_tree(tmp.buf);
-	git_commit_free(commit);
 	strbuf_release(&tmp);
+	strbuf_release(&gitdir);
 	return ret;
 }
 

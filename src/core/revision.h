@@ -17,9 +17,12 @@ struct revision {
 void revision_release(struct revision *rev);
 
 /*
- * Opens the repository containing dir (searching upwards, as git does). Returns 0,
- * RP_EINPUT when dir is not inside a git work tree, RP_EINTERNAL otherwise. Free with
- * repo_close().
+ * Opens the repository containing dir (searching upwards, as git does; GIT_DIR and the
+ * like are ignored). Returns 0, RP_EINPUT when dir is not inside a git work tree,
+ * RP_EINTERNAL otherwise. Free with repo_close(). Side effect: removes from the process's
+ * environment the variables that choose git's repository (GIT_DIR, GIT_WORK_TREE,
+ * GIT_INDEX_FILE, ...), so that git run by builds and benchmarks in a worktree finds the
+ * worktree's own repository, never the user's.
  */
 int repo_open(const char *dir, struct repo **out);
 void repo_close(struct repo *r);
@@ -36,11 +39,25 @@ const char *repo_workdir(const struct repo *r);
 int repo_resolve(struct repo *r, const char *expr, struct revision *out);
 
 /*
- * Writes the files of the commit's tree into dir (which must not exist): checked out into
+ * Checks the commit out into dir (which must not exist) as a repository of its own,
+ * dir/.git, private to revperf: HEAD detached at the commit, an index that matches the
+ * files, the user's tags (as they are now), and the user's objects borrowed through
+ * objects/info/alternates, never copied. So git in dir sees that commit (`git rev-parse
+ * HEAD`, `git describe`), and what git writes there (tags, config, notes, objects) stays in
+ * dir/.git; the user's repository, index and work tree are never written. Checked out into
  * dir.tmp-<pid> first and renamed, so that an interrupted checkout never leaves a partial
- * tree that looks complete. Returns 0 or RP_EINTERNAL.
+ * tree that looks complete. Not safe for two processes with the same dir: the caller
+ * serializes them (build_ensure() holds a lock per worktree). Returns 0 or RP_EINTERNAL.
  */
 int repo_checkout(struct repo *r, const struct revision *rev, const char *dir);
+
+/*
+ * Points the private repository of a worktree made by repo_checkout() at the user's
+ * objects again, when the user's repository moved since the checkout (the path in
+ * objects/info/alternates is absolute); nothing is written when it did not. Returns 0 or
+ * RP_EINTERNAL.
+ */
+int repo_worktree_relink(struct repo *r, const char *dir);
 
 /*
  * The commits of a range for `history`, oldest first, each with its first parent: "A..B"

@@ -55,7 +55,8 @@ q() { sqlite3 .revperf/revperf.db "$1"; }
 	fail "helper_new is not in the dynamic data of v2 alone"
 
 # The timing runs used the plain build, the profiled runs the instrumented one.
-for w in .revperf/worktrees/*; do
+for w in .revperf/worktrees/*/; do
+	w=${w%/}
 	case "$w" in
 	*-cct) nm "$w/prog" | grep -q __cyg_profile_func_enter || fail "$w/prog is not instrumented" ;;
 	*) ! nm "$w/prog" | grep -q __cyg_profile_func_enter || fail "$w/prog is instrumented" ;;
