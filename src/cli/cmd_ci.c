@@ -106,8 +106,12 @@ static int write_outputs(const struct state_dir *sd, const struct compare_result
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (nothing)
-		fprintf(f, "### revperf\n\n%s\n", nothing);
+	if (nothing) {
+		struct strbuf md = STRBUF_INIT;
+		strbuf_add_md_escaped(&md, nothing); /* it names the revisions given */
+		fprintf(f, "### revperf\n\n%s\n", md.buf);
+		strbuf_release(&md);
+	}
 	if (cli_report_close(f, summary.buf, !nothing && report_compare_markdown(f, res), 0))
 		goto out;
 	if (!(f = fopen(junit.buf, "w"))) {
@@ -169,8 +173,10 @@ int cmd_ci(int argc, char **argv)
 	if (!strcmp(merge_base, head.sha)) {
 		strbuf_addf(&note, "%s (%.12s) is the merge base with %s: nothing to compare.",
 			    o.head ? o.head : "HEAD", head.sha, base.expr);
-		if (!o.quiet)
-			printf("%s\n", note.buf);
+		if (!o.quiet) {
+			fputs_printable(note.buf, stdout);
+			fputc('\n', stdout);
+		}
 		ret = write_outputs(&p.sd, NULL, note.buf);
 		goto out;
 	}
@@ -179,9 +185,13 @@ int cmd_ci(int argc, char **argv)
 	src.overrides = &o.overrides;
 	cli_revcompare_ctx(&ctx, &p, &src, o.select, o.fresh, o.quiet);
 	interrupt_install();
-	if (!o.quiet)
+	if (!o.quiet) {
+		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 		fprintf(stderr, "revperf: ci: merge base %.12s of %s and %s\n", merge_base,
-			base.expr, head.expr);
+			strbuf_printable(&a, base.expr), strbuf_printable(&b, head.expr));
+		strbuf_release(&a);
+		strbuf_release(&b);
+	}
 	merge_base[12] = '\0'; /* the label of the baseline in the reports */
 	err = revcompare_run(&ctx, merge_base, o.head ? o.head : "HEAD", &rc);
 	if (err && !rc.res.nr_benches) {

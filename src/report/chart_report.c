@@ -222,9 +222,11 @@ void chart_report_markdown(FILE *f, const struct cchart_result *r)
 		const struct cchart_counter *c = &r->counters[i];
 		if (c->status != CCHART_CHARTED || !c->out_of_control)
 			continue;
+		struct strbuf name = STRBUF_INIT;
 		fputs("| `", f);
-		for (const char *p = c->name; *p; p++)
+		for (const char *p = strbuf_printable(&name, c->name); *p; p++)
 			fputc(*p == '`' || *p == '|' ? '_' : *p, f);
+		strbuf_release(&name);
 		fprintf(f, "` | %.1f%% | %.1f%% | %.4g | %.4g | %.4g |\n", 100 * c->ratio,
 			100 * c->threshold, c->lcl, c->cl, c->ucl);
 	}

@@ -70,7 +70,10 @@ void report_io_markdown(FILE *f, const struct io_attribution *a, size_t top)
 		fprintf(f, " (%zu + %zu failed, left out)", a->failed[0], a->failed[1]);
 	fprintf(f, ".\n\n");
 	if (a->error) {
-		fprintf(f, "Not available: %s\n", a->error);
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_add_md_escaped(&sb, a->error);
+		fprintf(f, "Not available: %s\n", sb.buf);
+		strbuf_release(&sb);
 		return;
 	}
 	fprintf(f, "Written per run (mean, min..max): ");
@@ -126,7 +129,10 @@ void report_counters_markdown(FILE *f, const struct counters_attribution *a)
 {
 	fprintf(f, "Sampled runs: %zu + %zu.\n\n", a->runs[0], a->runs[1]);
 	if (a->error) {
-		fprintf(f, "Not available: %s\n", a->error);
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_add_md_escaped(&sb, a->error);
+		fprintf(f, "Not available: %s\n", sb.buf);
+		strbuf_release(&sb);
 		return;
 	}
 	chart_report_markdown(f, &a->res);

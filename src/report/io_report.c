@@ -463,9 +463,12 @@ json_t *io_similarity_json(const struct spectra_report *r, const struct io_repor
 	return root;
 }
 
-/* Markdown table cells: '|' would end the cell, backquotes the code span. */
-static void md_code(FILE *f, const char *s)
+/* Markdown table cells: '|' would end the cell, backquotes the code span, a newline the row
+ * (paths and frames are made printable first: one line, no control characters). */
+static void md_code(FILE *f, const char *text)
 {
+	struct strbuf sb = STRBUF_INIT;
+	const char *s = strbuf_printable(&sb, text);
 	fputc('`', f);
 	for (; *s; s++) {
 		if (*s == '|')
@@ -474,6 +477,7 @@ static void md_code(FILE *f, const char *s)
 			fputc(*s == '`' ? '\'' : *s, f);
 	}
 	fputc('`', f);
+	strbuf_release(&sb);
 }
 
 void io_similarity_markdown(FILE *f, const struct spectra_report *r,

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "util/fsutil.h"
+#include "util/parse.h"
 #include "report/assets.h"
 #include "report/site.h"
 #include "util/common.h"
@@ -187,6 +188,13 @@ int site_write(const struct history *h, const struct site_options *o, struct sit
 	if (!stats)
 		stats = &local;
 	memset(stats, 0, sizeof(*stats));
+	if (o->commit_url && parse_http_url(o->commit_url)) {
+		/* The configuration refuses it already; no other caller may slip one in. */
+		error("commit-url '%s' is not an http:// or https:// URL; the report links to "
+		      "no other kind",
+		      o->commit_url);
+		return RP_EINPUT;
+	}
 	site_format_time((int64_t)time(NULL), generated, sizeof(generated));
 	if ((ret = prepare_out_dir(o->out_dir)))
 		goto out;
