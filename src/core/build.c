@@ -63,7 +63,8 @@ void state_dir_release(struct state_dir *sd)
 	memset(sd, 0, sizeof(*sd));
 }
 
-/* Prints the last lines of a log, indented, so that a failed build shows its cause. */
+/* Prints the last lines of a log, indented, so that a failed build shows its cause; what
+ * could drive the terminal is shown as escapes (\x1b). */
 static void print_log_tail(const char *path, size_t lines)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -84,7 +85,7 @@ static void print_log_tail(const char *path, size_t lines)
 	for (const char *line = p; *line;) {
 		const char *nl = strchr(line, '\n');
 		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		fprintf(stderr, "    | %.*s\n", (int)len, line);
+		fprintf_printable(stderr, "    | %.*s\n", (int)len, line);
 		line += len + (nl ? 1 : 0);
 	}
 out:
@@ -137,7 +138,7 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 		strbuf_addf(&log, "%s/build-%.12s%s%s-%ld.log", sd->logs, rev->sha,
 			    *variant ? "-" : "", variant, (long)time(NULL));
 		out->log_path = xstrdup(log.buf);
-		fprintf(stderr, "revperf: building %.12s (%s)%s%s: %s\n", rev->sha, rev->expr,
+		fprintf_printable(stderr, "revperf: building %.12s (%s)%s%s: %s\n", rev->sha, rev->expr,
 			*variant ? ", variant " : "", variant, cmd);
 		spec.command = cmd;
 		spec.cwd = worktree.buf;

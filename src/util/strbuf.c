@@ -261,6 +261,19 @@ const char *strbuf_printable(struct strbuf *sb, const char *s)
 	return sb->buf;
 }
 
+void fprintf_printable(FILE *f, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT, sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	add_printable(&sb, (const unsigned char *)msg.buf, msg.len, true);
+	fputs(sb.buf, f);
+	strbuf_release(&msg);
+	strbuf_release(&sb);
+}
+
 void fputs_printable(const char *s, FILE *f)
 {
 	struct strbuf sb = STRBUF_INIT;

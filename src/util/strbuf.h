@@ -52,6 +52,11 @@ const char *strbuf_printable(struct strbuf *sb, const char *s);
 /* fputs() of the printable form of s. */
 void fputs_printable(const char *s, FILE *f);
 /*
+ * fprintf() with all it prints made printable, newlines and tabs kept: for a line that
+ * quotes untrusted text (not for one with revperf's own colour sequences).
+ */
+__attribute__((format(printf, 2, 3))) void fprintf_printable(FILE *f, const char *fmt, ...);
+/*
  * Appends s as literal Markdown text (CommonMark, GitHub Flavored Markdown), in a paragraph,
  * a list item or a table cell: first made printable (one line, as above), then the
  * characters that open emphasis, code, links, images, strike-through or math (\ ` * _ [ ]
