@@ -91,8 +91,10 @@ static int write_outputs(const struct state_dir *sd, const struct compare_result
 	int ret = EXIT_INTERNAL;
 
 	strbuf_addf(&dir, "%s/ci", sd->root);
-	if ((!o.summary || !o.junit) && mkdir_p(dir.buf))
+	if ((!o.summary || !o.junit) && mkdir_own(sd->root, dir.buf)) {
+		ret = EXIT_USAGE; /* the state directory's problem, said by mkdir_own */
 		goto out;
+	}
 	strbuf_addstr(&summary, o.summary ? o.summary : append ? step : "");
 	if (!summary.len)
 		strbuf_addf(&summary, "%s/summary.md", dir.buf);
@@ -100,9 +102,13 @@ static int write_outputs(const struct state_dir *sd, const struct compare_result
 	if (!junit.len)
 		strbuf_addf(&junit, "%s/junit.xml", dir.buf);
 
-	if (!(f = fopen(summary.buf, append ? "a" : "w"))) {
+	/* The defaults under STATE/ci/ are revperf's own files: a link planted there is not
+	 * followed. A --summary or --junit FILE, and $GITHUB_STEP_SUMMARY, are the user's. */
+	f = o.summary || append ? fopen(summary.buf, append ? "a" : "w")
+				: fopen_own(summary.buf, "w");
+	if (!f) {
 		error("cannot write the summary %s: %s; give a writable --summary FILE",
-		      summary.buf, strerror(errno));
+		      summary.buf, fs_strerror(errno));
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -114,9 +120,9 @@ static int write_outputs(const struct state_dir *sd, const struct compare_result
 	}
 	if (cli_report_close(f, summary.buf, !nothing && report_compare_markdown(f, res), 0))
 		goto out;
-	if (!(f = fopen(junit.buf, "w"))) {
+	if (!(f = o.junit ? fopen(junit.buf, "w") : fopen_own(junit.buf, "w"))) {
 		error("cannot write the JUnit file %s: %s; give a writable --junit FILE", junit.buf,
-		      strerror(errno));
+		      fs_strerror(errno));
 		ret = EXIT_USAGE;
 		goto out;
 	}

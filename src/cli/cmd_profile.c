@@ -452,6 +452,7 @@ static int profile_counters(const char **args, int n)
 		strbuf_addf(&csv, "%s/run-%u.csv", o.out_dir, k);
 	} else {
 		strbuf_addstr(&log, "/dev/stderr"); /* stdout keeps the report */
+		spec.log_follow_links = true;
 	}
 	quote_command(&command, args, n);
 	spec.command = command.buf;

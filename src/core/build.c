@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,12 +31,22 @@ void state_dir_locate(const char *project_root, const char *dir, struct state_di
 int state_dir_open(const char *project_root, const char *dir, struct state_dir *out)
 {
 	struct strbuf probe = STRBUF_INIT;
+	struct stat st;
 	int fd, ret = RP_EINPUT;
 	state_dir_locate(project_root, dir, out);
-	if (mkdir_p(out->root) || mkdir_p(out->worktrees) || mkdir_p(out->logs))
+	/* The default .revperf lies in the project, where a repository could plant a link;
+	 * a --state-dir DIR is the user's choice. */
+	if (!dir && lstat(out->root, &st) == 0 && S_ISLNK(st.st_mode)) {
+		error("%s is a symbolic link; revperf does not follow it: remove it, or pass "
+		      "--state-dir DIR to keep the results elsewhere",
+		      out->root);
+		goto out;
+	}
+	if (mkdir_p(out->root) || mkdir_own(out->root, out->worktrees) ||
+	    mkdir_own(out->root, out->logs))
 		goto out;
 	strbuf_addf(&probe, "%s/.write-test-%ld", out->root, (long)getpid());
-	fd = open(probe.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = open_own(probe.buf, O_WRONLY | O_CREAT | O_EXCL, 0600);
 	if (fd < 0) {
 		error("state directory %s is not writable (%s); fix its permissions or pass "
 		      "--state-dir DIR",
@@ -165,9 +176,10 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 		goto out;
 	}
 	{
-		int fd = open(stamp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		/* In the checked-out tree: a link committed there is not followed. */
+		int fd = open_own(stamp.buf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd < 0) {
-			error("cannot write %s: %s", stamp.buf, strerror(errno));
+			error("cannot write %s: %s", stamp.buf, fs_strerror(errno));
 			goto out;
 		}
 		close(fd);

@@ -145,7 +145,7 @@ static int dynamic_dir(struct predict_ctx *ctx, const struct revision *rev,
 {
 	strbuf_addf(dir, "%s/dynamic/%.12s/", ctx->sd->root, rev->sha);
 	fsutil_add_safe_name(dir, b->name);
-	if (remove_tree(dir->buf) || mkdir_p(dir->buf))
+	if (remove_tree(dir->buf) || mkdir_own(ctx->sd->root, dir->buf))
 		return RP_EINTERNAL;
 	return 0;
 }

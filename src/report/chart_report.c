@@ -379,8 +379,8 @@ int chart_report_svg_dir(const char *dir, const struct cchart_input *in,
 		strbuf_addf(&path, "%s/", dir);
 		fsutil_add_safe_name(&path, r->counters[i].name);
 		strbuf_addstr(&path, ".svg");
-		if (!(f = fopen(path.buf, "w"))) {
-			error("cannot create %s: %s", path.buf, strerror(errno));
+		if (!(f = fopen_own(path.buf, "w"))) {
+			error("cannot create %s: %s", path.buf, fs_strerror(errno));
 			ret = RP_EINTERNAL;
 			break;
 		}
