@@ -112,6 +112,7 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 	struct proc_spec spec = { 0 };
 	struct proc_result res;
 	struct timespec t0, t1;
+	struct stat wst;
 	int found, ret = RP_EINTERNAL;
 	const char *cmd = command ? command : "";
 
@@ -134,6 +135,13 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 	}
 	store_build_release(out);
 
+	if (!lstat(worktree.buf, &wst) && !S_ISDIR(wst.st_mode)) {
+		error("%s is not a directory (a symbolic link?); revperf does not build through "
+		      "one: remove it",
+		      worktree.buf);
+		ret = RP_EINPUT;
+		goto out;
+	}
 	if (!path_exists(worktree.buf) && repo_checkout(repo, rev, worktree.buf))
 		goto out;
 	unlink(stamp.buf);
