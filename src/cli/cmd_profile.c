@@ -246,9 +246,10 @@ int cmd_profile(int argc, char **argv)
 		err = cct_top_json(out, &tree, &to);
 	} else {
 		fprintf_printable(out, "%s: %s, %.3f s wall, %u process profile%s%s\n", command.buf,
-			res.status == RUN_OK ? "exit 0" : res.detail, (double)res.m.wall_ns / 1e9,
-			src.nr_files, src.nr_files == 1 ? "" : "s",
-			o.out_dir ? "" : " (temporary: keep them with --dir)");
+				  res.status == RUN_OK ? "exit 0" : res.detail,
+				  (double)res.m.wall_ns / 1e9, src.nr_files,
+				  src.nr_files == 1 ? "" : "s",
+				  o.out_dir ? "" : " (temporary: keep them with --dir)");
 		if (o.out_dir)
 			fprintf(out, "profiles in %s\n", dir.buf);
 		err = cct_top_text(out, &tree, &to);

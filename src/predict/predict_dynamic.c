@@ -159,8 +159,8 @@ static int run_bench(struct predict_ctx *ctx, const struct revision *rev,
 	struct timespec t0, t1;
 	int ret;
 	if (!ctx->quiet)
-		fprintf_printable(stderr, "revperf: dynamic data of %s at %.12s (%s) %s\n", b->name, rev->sha,
-			rev->expr ? rev->expr : rev->sha, how);
+		fprintf_printable(stderr, "revperf: dynamic data of %s at %.12s (%s) %s\n", b->name,
+				  rev->sha, rev->expr ? rev->expr : rev->sha, how);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = dir ? cct_run(spec, dir, &res) : proc_run(spec, &res);
 	if (ret)

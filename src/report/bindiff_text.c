@@ -12,8 +12,8 @@
 static void file_line(FILE *f, const char *label, const struct binfile *bf)
 {
 	fprintf_printable(f, "%s %s (%s %s, %zu function%s%s)\n", label, bf->path, bf->arch,
-		binfile_kind_name(bf->kind), bf->nr_funcs, bf->nr_funcs == 1 ? "" : "s",
-		bf->from_dynsym ? ", exported only: stripped" : "");
+			  binfile_kind_name(bf->kind), bf->nr_funcs, bf->nr_funcs == 1 ? "" : "s",
+			  bf->from_dynsym ? ", exported only: stripped" : "");
 }
 
 /* "name", or "name (unit.c)" for a local whose name another function shares. */
@@ -70,8 +70,9 @@ int report_bindiff_text(FILE *f, const struct bindiff *d, bool all)
 	file_line(f, "old:", d->old_file);
 	file_line(f, "new:", d->new_file);
 	fprintf_printable(f, "%zu modified, %zu renamed, %zu added, %zu deleted, %zu unchanged\n",
-		d->count[BINDIFF_MODIFIED], d->count[BINDIFF_RENAMED], d->count[BINDIFF_ADDED],
-		d->count[BINDIFF_DELETED], d->count[BINDIFF_UNCHANGED]);
+			  d->count[BINDIFF_MODIFIED], d->count[BINDIFF_RENAMED],
+			  d->count[BINDIFF_ADDED], d->count[BINDIFF_DELETED],
+			  d->count[BINDIFF_UNCHANGED]);
 	for (i = 0; i < d->nr_entries; i++) {
 		struct strbuf sb = STRBUF_INIT;
 		if (!all && d->entries[i].cls == BINDIFF_UNCHANGED)
@@ -85,8 +86,8 @@ int report_bindiff_text(FILE *f, const struct bindiff *d, bool all)
 	if (bindiff_identical(d))
 		fprintf(f, "identical: no function added, deleted, modified or renamed\n");
 	if (shown) {
-		fprintf_printable(f, "\n%-9s  %-*s  %9s  %9s  %8s  %s\n", "class", width, "function",
-			"insns old", "insns new", "change", "source");
+		fprintf_printable(f, "\n%-9s  %-*s  %9s  %9s  %8s  %s\n", "class", width,
+				  "function", "insns old", "insns new", "change", "source");
 		for (i = 0; i < d->nr_entries; i++)
 			if (all || d->entries[i].cls != BINDIFF_UNCHANGED)
 				row(f, &d->entries[i], width);

@@ -41,22 +41,22 @@ void chart_report_text(FILE *f, const struct cchart_result *r, const struct char
 	struct strbuf sb = STRBUF_INIT;
 	size_t in_control = 0, other = 0;
 
-	fprintf_printable(f, "%scontrol charts: %s (%zu run%s) against %s (%zu run%s); limits %s", indent,
-		side_label(l, 1), r->nr_target_runs, r->nr_target_runs == 1 ? "" : "s",
-		side_label(l, 0), r->nr_base_runs, r->nr_base_runs == 1 ? "" : "s",
-		cchart_limits_name(r->limits));
+	fprintf_printable(f, "%scontrol charts: %s (%zu run%s) against %s (%zu run%s); limits %s",
+			  indent, side_label(l, 1), r->nr_target_runs,
+			  r->nr_target_runs == 1 ? "" : "s", side_label(l, 0), r->nr_base_runs,
+			  r->nr_base_runs == 1 ? "" : "s", cchart_limits_name(r->limits));
 	if (l && l->load)
 		fprintf_printable(f, "; load %s", l->load);
 	if (r->margin > 0)
 		fprintf(f, "; margin %.1f points", 100 * r->margin);
 	fprintf(f, "\n");
-	fprintf_printable(f, "%s  %zu of %zu charted counter%s out of control%s\n", indent, r->nr_out,
-		r->nr_charted, r->nr_charted == 1 ? "" : "s",
-		r->nr_out ? " (by violation ratio - threshold):" : "");
+	fprintf_printable(f, "%s  %zu of %zu charted counter%s out of control%s\n", indent,
+			  r->nr_out, r->nr_charted, r->nr_charted == 1 ? "" : "s",
+			  r->nr_out ? " (by violation ratio - threshold):" : "");
 	if (r->nr_out)
-		fprintf_printable(f, "%s  %-24s %8s %10s %8s %11s %11s %11s  %s\n", indent, "counter",
-			"ratio", "threshold", "excess", "LCL", "CL", "UCL",
-			"target samples outside");
+		fprintf_printable(f, "%s  %-24s %8s %10s %8s %11s %11s %11s  %s\n", indent,
+				  "counter", "ratio", "threshold", "excess", "LCL", "CL", "UCL",
+				  "target samples outside");
 	for (size_t i = 0; i < r->nr_counters; i++) {
 		const struct cchart_counter *c = &r->counters[i];
 		if (c->status != CCHART_CHARTED) {
@@ -67,9 +67,10 @@ void chart_report_text(FILE *f, const struct cchart_result *r, const struct char
 			in_control++;
 			continue;
 		}
-		fprintf_printable(f, "%s  %-24s %7.1f%% %9.1f%% %+7.1f%% %11.4g %11.4g %11.4g  %zu of %zu\n",
-			indent, c->name, 100 * c->ratio, 100 * c->threshold, 100 * c->excess,
-			c->lcl, c->cl, c->ucl, c->nr_violations, c->nr_target);
+		fprintf_printable(
+		    f, "%s  %-24s %7.1f%% %9.1f%% %+7.1f%% %11.4g %11.4g %11.4g  %zu of %zu\n",
+		    indent, c->name, 100 * c->ratio, 100 * c->threshold, 100 * c->excess, c->lcl,
+		    c->cl, c->ucl, c->nr_violations, c->nr_target);
 		strbuf_reset(&sb);
 		add_notes(&sb, c);
 		if (sb.len)
@@ -82,9 +83,9 @@ void chart_report_text(FILE *f, const struct cchart_result *r, const struct char
 			if (c->status != CCHART_CHARTED || c->out_of_control)
 				continue;
 			fprintf_printable(f, "%s %s %.1f%% %s %.1f%%", k++ ? "," : "", c->name,
-				100 * c->ratio,
-				c->ratio > c->threshold ? "within the margin over" : "<=",
-				100 * c->threshold);
+					  100 * c->ratio,
+					  c->ratio > c->threshold ? "within the margin over" : "<=",
+					  100 * c->threshold);
 			if (c->threshold >= 1)
 				fprintf(f, " (no headroom: the baseline runs never overlap)");
 		}
@@ -96,7 +97,7 @@ void chart_report_text(FILE *f, const struct cchart_result *r, const struct char
 			const struct cchart_counter *c = &r->counters[i];
 			if (c->status != CCHART_CHARTED)
 				fprintf_printable(f, "%s %s (%s)", k++ ? "," : "", c->name,
-					cchart_status_name(c->status));
+						  cchart_status_name(c->status));
 		}
 		fprintf(f, "\n");
 	}
@@ -111,11 +112,13 @@ void chart_report_runs_text(FILE *f, const struct cchart_input *in, const struct
 	fprintf_printable(f, "%s  target runs scored alone:\n", indent);
 	for (size_t i = 0; i < r->nr_target_runs && i < runs->nr; i++) {
 		const struct cchart_run_score *s = &scores[i];
-		fprintf_printable(f, "%s    %-4s %s", indent, s->bad ? "BAD" : "ok", runs->runs[i]->name);
+		fprintf_printable(f, "%s    %-4s %s", indent, s->bad ? "BAD" : "ok",
+				  runs->runs[i]->name);
 		if (s->max_counter)
-			fprintf_printable(f, ": %zu counter%s out of control, largest ratio %.1f%% (%s)",
-				s->nr_out, s->nr_out == 1 ? "" : "s", 100 * s->max_ratio,
-				s->max_counter);
+			fprintf_printable(
+			    f, ": %zu counter%s out of control, largest ratio %.1f%% (%s)",
+			    s->nr_out, s->nr_out == 1 ? "" : "s", 100 * s->max_ratio,
+			    s->max_counter);
 		fprintf(f, "\n");
 	}
 }
@@ -228,7 +231,7 @@ void chart_report_markdown(FILE *f, const struct cchart_result *r)
 			fputc(*p == '`' || *p == '|' ? '_' : *p, f);
 		strbuf_release(&name);
 		fprintf_printable(f, "` | %.1f%% | %.1f%% | %.4g | %.4g | %.4g |\n", 100 * c->ratio,
-			100 * c->threshold, c->lcl, c->cl, c->ucl);
+				  100 * c->threshold, c->lcl, c->cl, c->ucl);
 	}
 	fputc('\n', f);
 }

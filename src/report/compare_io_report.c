@@ -27,8 +27,8 @@ static void runs_line(FILE *f, const struct io_attribution *a, const char *inden
 static void add_per_run(FILE *f, const struct io_per_run r[2], const char *unit)
 {
 	for (int side = 0; side < 2; side++)
-		fprintf_printable(f, "%s%.1f (%.0f..%.0f)", side ? " -> " : "", r[side].mean, r[side].min,
-			r[side].max);
+		fprintf_printable(f, "%s%.1f (%.0f..%.0f)", side ? " -> " : "", r[side].mean,
+				  r[side].min, r[side].max);
 	fprintf_printable(f, " %s", unit);
 }
 
@@ -113,7 +113,8 @@ void report_counters_text(FILE *f, const struct counters_attribution *a, const c
 	struct chart_labels lab = { a->labels[0], a->labels[1], NULL };
 	struct strbuf in = STRBUF_INIT;
 
-	fprintf_printable(f, "%scounters (sampled runs: %zu + %zu):\n", indent, a->runs[0], a->runs[1]);
+	fprintf_printable(f, "%scounters (sampled runs: %zu + %zu):\n", indent, a->runs[0],
+			  a->runs[1]);
 	if (a->error) {
 		fprintf_printable(f, "%s  not available: %s\n", indent, a->error);
 		return;

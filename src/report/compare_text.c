@@ -85,7 +85,8 @@ static void print_summary(FILE *f, const struct compare_result *res, bool color)
 		strbuf_printable(&name, b->name);
 		if (b->error) {
 			fprintf(f, "  %s: %s%s%s\n", name.buf, color ? RED : "",
-				b->target_broken ? "target broken" : "not compared", color ? RESET : "");
+				b->target_broken ? "target broken" : "not compared",
+				color ? RESET : "");
 			continue;
 		}
 		for (j = 0; j < b->nr_metrics; j++) {
@@ -97,11 +98,14 @@ static void print_summary(FILE *f, const struct compare_result *res, bool color)
 				fprintf(f, "  %s %s: unmeasured\n", name.buf, metric.buf);
 				continue;
 			}
-			fprintf(f, "  %s %s: %s%s%s, %+.1f%% (%.2f%% CI %+.1f%% to %+.1f%%, %zu + %zu runs)\n",
-				name.buf, metric.buf, color ? verdict_color(m->r.verdict, m->def) : "",
-				verdict_name(m->r.verdict), color ? RESET : "",
-				100.0 * (m->r.ratio - 1), 100.0 * (1.0 - b->ci_alpha),
-				100.0 * (m->r.ci_lo - 1), 100.0 * (m->r.ci_hi - 1), m->r.n_a, m->r.n_b);
+			fprintf(
+			    f,
+			    "  %s %s: %s%s%s, %+.1f%% (%.2f%% CI %+.1f%% to %+.1f%%, %zu + %zu "
+			    "runs)\n",
+			    name.buf, metric.buf, color ? verdict_color(m->r.verdict, m->def) : "",
+			    verdict_name(m->r.verdict), color ? RESET : "",
+			    100.0 * (m->r.ratio - 1), 100.0 * (1.0 - b->ci_alpha),
+			    100.0 * (m->r.ci_lo - 1), 100.0 * (m->r.ci_hi - 1), m->r.n_a, m->r.n_b);
 		}
 	}
 	strbuf_release(&name);
@@ -128,11 +132,13 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 		fprintf(f, "\nimported results (measured elsewhere, by another tool); alpha %g\n",
 			res->alpha);
 	else
-		fprintf_printable(f, "\nmachine: %s, %s, %d cores, kernel %s, governor %s; alpha %g, seed "
-			   "%llu\n",
-			res->machine.hostname, res->machine.cpu_model, res->machine.cores,
-			res->machine.kernel, res->machine.governor, res->alpha,
-			(unsigned long long)res->seed);
+		fprintf_printable(
+		    f,
+		    "\nmachine: %s, %s, %d cores, kernel %s, governor %s; alpha %g, seed "
+		    "%llu\n",
+		    res->machine.hostname, res->machine.cpu_model, res->machine.cores,
+		    res->machine.kernel, res->machine.governor, res->alpha,
+		    (unsigned long long)res->seed);
 	if (res->same_build)
 		fprintf(f, "note: both sides are the same build (an A/A comparison)\n");
 	for (i = 0; i < res->nr_benches; i++) {

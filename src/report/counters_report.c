@@ -20,12 +20,12 @@ void counters_report_summary(FILE *f, const struct run_samples *rs, const struct
 		json_object_set_new(root, "csv", csv ? json_string(csv) : json_null());
 	} else {
 		fprintf_printable(f, "%s: %s, %.3f s wall, sampled every %.0f ms\n", command,
-			res->status == RUN_OK ? "exit 0" : res->detail, (double)res->m.wall_ns / 1e9,
-			rs->interval_s * 1000);
+				  res->status == RUN_OK ? "exit 0" : res->detail,
+				  (double)res->m.wall_ns / 1e9, rs->interval_s * 1000);
 		if (csv)
 			fprintf_printable(f, "series: %s\n", csv);
-		fprintf_printable(f, "  %-24s %-10s %7s %12s %12s %12s %12s\n", "counter", "unit", "samples",
-			"min", "median", "mean", "max");
+		fprintf_printable(f, "  %-24s %-10s %7s %12s %12s %12s %12s\n", "counter", "unit",
+				  "samples", "min", "median", "mean", "max");
 	}
 	for (size_t i = 0; i < rs->nr; i++) {
 		const struct sample_series *s = &rs->series[i];
@@ -47,7 +47,7 @@ void counters_report_summary(FILE *f, const struct run_samples *rs, const struct
 			continue;
 		}
 		fprintf_printable(f, "  %-24s %-10s %7zu %12.4g %12.4g %12.4g %12.4g\n", s->name,
-			s->unit ? s->unit : "", s->n, lo, q, mean, hi);
+				  s->unit ? s->unit : "", s->n, lo, q, mean, hi);
 	}
 	if (json) {
 		json_object_set_new(root, "counters", arr);

@@ -63,7 +63,8 @@ static int report_text(FILE *f, const struct history_result *res)
 	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
 	size_t k, i, j;
 	fprintf(f, "history of %s (%s), %zu commit%s, oldest first\n",
-		strbuf_printable(&name, res->range), res->first_parent ? "first parents" : "all commits", res->nr_commits,
+		strbuf_printable(&name, res->range),
+		res->first_parent ? "first parents" : "all commits", res->nr_commits,
 		res->nr_commits == 1 ? "" : "s");
 	for (k = 0; k < res->nr_commits; k++) {
 		const struct history_commit *c = &res->commits[k];
@@ -301,8 +302,8 @@ static int bisect_text(FILE *f, const struct bisect_result *r, const char *bench
 			fprintf(f, "  (its parent is GOOD)\n");
 		break;
 	case BISECT_NOT_WORSE:
-		fprintf(f, "\nBAD is not worse than GOOD on %s (%s): nothing to bisect\n",
-			name.buf, r->endpoint.verdict);
+		fprintf(f, "\nBAD is not worse than GOOD on %s (%s): nothing to bisect\n", name.buf,
+			r->endpoint.verdict);
 		break;
 	case BISECT_AMBIGUOUS:
 		fprintf(f,

@@ -58,10 +58,11 @@ int mkdir_own(const char *root, const char *path)
 				break;
 			}
 			if (s > p && s[-1] != '/' && lstat(p, &st) == 0 && !S_ISDIR(st.st_mode)) {
-				ret = error("%s is %s, not a directory: revperf does not follow links "
-					    "inside %.*s; remove it",
-					    p, S_ISLNK(st.st_mode) ? "a symbolic link" : "a file",
-					    (int)n, root);
+				ret = error(
+				    "%s is %s, not a directory: revperf does not follow links "
+				    "inside %.*s; remove it",
+				    p, S_ISLNK(st.st_mode) ? "a symbolic link" : "a file", (int)n,
+				    root);
 				break;
 			}
 			*s = c;

@@ -304,18 +304,10 @@ void strbuf_add_md_escaped(struct strbuf *sb, const char *s)
 		bool lead =
 		    line_start && (strchr("#+-=", *p) || (digits && (*p == '.' || *p == ')')));
 		switch (*p) {
-		case '&':
-			strbuf_addstr(sb, "&amp;");
-			break;
-		case '<':
-			strbuf_addstr(sb, "&lt;");
-			break;
-		case '>':
-			strbuf_addstr(sb, "&gt;");
-			break;
-		case '|':
-			strbuf_addstr(sb, "&#124;");
-			break;
+		case '&': strbuf_addstr(sb, "&amp;"); break;
+		case '<': strbuf_addstr(sb, "&lt;"); break;
+		case '>': strbuf_addstr(sb, "&gt;"); break;
+		case '|': strbuf_addstr(sb, "&#124;"); break;
 		default:
 			if (md_inline_meta(*p) || lead)
 				strbuf_addch(sb, '\\');
