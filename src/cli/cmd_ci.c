@@ -91,8 +91,10 @@ static int write_outputs(const struct state_dir *sd, const struct compare_result
 	int ret = EXIT_INTERNAL;
 
 	strbuf_addf(&dir, "%s/ci", sd->root);
-	if ((!o.summary || !o.junit) && mkdir_p(dir.buf))
+	if ((!o.summary || !o.junit) && mkdir_own(sd->root, dir.buf)) {
+		ret = EXIT_USAGE; /* the state directory's problem, said by mkdir_own */
 		goto out;
+	}
 	strbuf_addstr(&summary, o.summary ? o.summary : append ? step : "");
 	if (!summary.len)
 		strbuf_addf(&summary, "%s/summary.md", dir.buf);
@@ -100,19 +102,27 @@ static int write_outputs(const struct state_dir *sd, const struct compare_result
 	if (!junit.len)
 		strbuf_addf(&junit, "%s/junit.xml", dir.buf);
 
-	if (!(f = fopen(summary.buf, append ? "a" : "w"))) {
+	/* The defaults under STATE/ci/ are revperf's own files: a link planted there is not
+	 * followed. A --summary or --junit FILE, and $GITHUB_STEP_SUMMARY, are the user's. */
+	f = o.summary || append ? fopen(summary.buf, append ? "a" : "w")
+				: fopen_own(summary.buf, "w");
+	if (!f) {
 		error("cannot write the summary %s: %s; give a writable --summary FILE",
-		      summary.buf, strerror(errno));
+		      summary.buf, fs_strerror(errno));
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (nothing)
-		fprintf(f, "### revperf\n\n%s\n", nothing);
+	if (nothing) {
+		struct strbuf md = STRBUF_INIT;
+		strbuf_add_md_escaped(&md, nothing); /* it names the revisions given */
+		fprintf(f, "### revperf\n\n%s\n", md.buf);
+		strbuf_release(&md);
+	}
 	if (cli_report_close(f, summary.buf, !nothing && report_compare_markdown(f, res), 0))
 		goto out;
-	if (!(f = fopen(junit.buf, "w"))) {
+	if (!(f = o.junit ? fopen(junit.buf, "w") : fopen_own(junit.buf, "w"))) {
 		error("cannot write the JUnit file %s: %s; give a writable --junit FILE", junit.buf,
-		      strerror(errno));
+		      fs_strerror(errno));
 		ret = EXIT_USAGE;
 		goto out;
 	}
@@ -169,8 +179,10 @@ int cmd_ci(int argc, char **argv)
 	if (!strcmp(merge_base, head.sha)) {
 		strbuf_addf(&note, "%s (%.12s) is the merge base with %s: nothing to compare.",
 			    o.head ? o.head : "HEAD", head.sha, base.expr);
-		if (!o.quiet)
-			printf("%s\n", note.buf);
+		if (!o.quiet) {
+			fputs_printable(note.buf, stdout);
+			fputc('\n', stdout);
+		}
 		ret = write_outputs(&p.sd, NULL, note.buf);
 		goto out;
 	}
@@ -179,9 +191,13 @@ int cmd_ci(int argc, char **argv)
 	src.overrides = &o.overrides;
 	cli_revcompare_ctx(&ctx, &p, &src, o.select, o.fresh, o.quiet);
 	interrupt_install();
-	if (!o.quiet)
+	if (!o.quiet) {
+		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 		fprintf(stderr, "revperf: ci: merge base %.12s of %s and %s\n", merge_base,
-			base.expr, head.expr);
+			strbuf_printable(&a, base.expr), strbuf_printable(&b, head.expr));
+		strbuf_release(&a);
+		strbuf_release(&b);
+	}
 	merge_base[12] = '\0'; /* the label of the baseline in the reports */
 	err = revcompare_run(&ctx, merge_base, o.head ? o.head : "HEAD", &rc);
 	if (err && !rc.res.nr_benches) {

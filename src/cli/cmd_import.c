@@ -47,9 +47,10 @@ const struct command_help import_help = {
 static void print_summary(const struct import_set *set, const struct revision *rev,
 			  const struct import_store_summary *s)
 {
-	printf("imported %s (%s): %zu benchmark%s, %zu run%s as results of %.12s (%s)", set->origin,
-	       set->source, s->nr_benches, s->nr_benches == 1 ? "" : "s", s->nr_runs,
-	       s->nr_runs == 1 ? "" : "s", rev->sha, rev->expr);
+	fprintf_printable(stdout,
+			  "imported %s (%s): %zu benchmark%s, %zu run%s as results of %.12s (%s)",
+			  set->origin, set->source, s->nr_benches, s->nr_benches == 1 ? "" : "s",
+			  s->nr_runs, s->nr_runs == 1 ? "" : "s", rev->sha, rev->expr);
 	if (s->nr_excluded)
 		printf("; %zu run%s excluded", s->nr_excluded, s->nr_excluded == 1 ? "" : "s");
 	if (s->replaced)

@@ -136,7 +136,7 @@ static void print_text(FILE *f, const struct predict_result *r, const char *expr
 			print_bench_text(&sb, &r->benches[i]);
 		}
 	}
-	fputs(sb.buf, f);
+	fprintf_printable(f, "%s", sb.buf);
 	strbuf_release(&sb);
 }
 

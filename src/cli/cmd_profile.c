@@ -245,10 +245,11 @@ int cmd_profile(int argc, char **argv)
 	} else if (format == JSON) {
 		err = cct_top_json(out, &tree, &to);
 	} else {
-		fprintf(out, "%s: %s, %.3f s wall, %u process profile%s%s\n", command.buf,
-			res.status == RUN_OK ? "exit 0" : res.detail, (double)res.m.wall_ns / 1e9,
-			src.nr_files, src.nr_files == 1 ? "" : "s",
-			o.out_dir ? "" : " (temporary: keep them with --dir)");
+		fprintf_printable(out, "%s: %s, %.3f s wall, %u process profile%s%s\n", command.buf,
+				  res.status == RUN_OK ? "exit 0" : res.detail,
+				  (double)res.m.wall_ns / 1e9, src.nr_files,
+				  src.nr_files == 1 ? "" : "s",
+				  o.out_dir ? "" : " (temporary: keep them with --dir)");
 		if (o.out_dir)
 			fprintf(out, "profiles in %s\n", dir.buf);
 		err = cct_top_text(out, &tree, &to);
@@ -452,6 +453,7 @@ static int profile_counters(const char **args, int n)
 		strbuf_addf(&csv, "%s/run-%u.csv", o.out_dir, k);
 	} else {
 		strbuf_addstr(&log, "/dev/stderr"); /* stdout keeps the report */
+		spec.log_follow_links = true;
 	}
 	quote_command(&command, args, n);
 	spec.command = command.buf;

@@ -129,6 +129,13 @@ int cmd_report(int argc, char **argv)
 	}
 	if (n < 0 || parse_min_segment(&ho.min_segment))
 		goto out;
+	if (o.commit_url && parse_http_url(o.commit_url)) {
+		usage_error("report",
+			    "--commit-url '%s': expected an http:// or https:// URL such as "
+			    "https://example.org/repo/commit/{sha}",
+			    o.commit_url);
+		goto out;
+	}
 	if ((err = locate(&c))) {
 		ret = err;
 		goto out;

@@ -76,9 +76,10 @@ static int run_plain(const struct predict_session *s, const struct store_build *
 		ret = RP_EINTERRUPT;
 		goto out;
 	}
-	printf("%-24s %-8s wall %.3f s  cpu %.3f s  maxrss %lld KiB  log %s\n", b->name,
-	       run_status_name(res.status), (double)res.m.wall_ns * 1e-9,
-	       (double)(res.m.user_ns + res.m.sys_ns) * 1e-9, (long long)res.m.maxrss_kb, log.buf);
+	fprintf_printable(stdout, "%-24s %-8s wall %.3f s  cpu %.3f s  maxrss %lld KiB  log %s\n",
+			  b->name, run_status_name(res.status), (double)res.m.wall_ns * 1e-9,
+			  (double)(res.m.user_ns + res.m.sys_ns) * 1e-9, (long long)res.m.maxrss_kb,
+			  log.buf);
 	if (res.status != RUN_OK) {
 		error("benchmark '%s' %s: %s; see %s", b->name, run_status_name(res.status),
 		      res.detail, log.buf);
@@ -103,15 +104,19 @@ static int run_dynamic(struct predict_session *s, const struct revision *rev,
 	if (ret)
 		return ret;
 	if (d.cost_unit == PERPHECY_COST_SELF_NS)
-		printf("%-24s %zu functions reached, %llu calls, %.3f ms self time, %.1f s with "
-		       "the CCT runtime; %s\n",
-		       b->name, d.nr_functions, (unsigned long long)d.calls, (double)d.cost * 1e-6,
-		       d.elapsed_s, d.path);
+		fprintf_printable(
+		    stdout,
+		    "%-24s %zu functions reached, %llu calls, %.3f ms self time, %.1f s with "
+		    "the CCT runtime; %s\n",
+		    b->name, d.nr_functions, (unsigned long long)d.calls, (double)d.cost * 1e-6,
+		    d.elapsed_s, d.path);
 	else
-		printf("%-24s %zu functions reached, %llu calls, %llu instructions, %.1f s under "
-		       "callgrind; %s\n",
-		       b->name, d.nr_functions, (unsigned long long)d.calls,
-		       (unsigned long long)d.cost, d.elapsed_s, d.path);
+		fprintf_printable(
+		    stdout,
+		    "%-24s %zu functions reached, %llu calls, %llu instructions, %.1f s under "
+		    "callgrind; %s\n",
+		    b->name, d.nr_functions, (unsigned long long)d.calls,
+		    (unsigned long long)d.cost, d.elapsed_s, d.path);
 	free(d.path);
 	return 0;
 }

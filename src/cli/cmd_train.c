@@ -139,7 +139,7 @@ static void print_text(FILE *f, const struct predict_training *t)
 			strbuf_release(&name);
 		}
 	}
-	fputs(sb.buf, f);
+	fprintf_printable(f, "%s", sb.buf);
 	strbuf_release(&sb);
 }
 

@@ -142,19 +142,22 @@ static void progress_line(void *arg, const struct compare_progress *ev)
 	fputs("\r\033[K", stderr);
 	switch (ev->phase) {
 	case COMPARE_WARMUP:
-		fprintf(stderr, "%s  %c  warm-up  %.1fs", ev->bench, ev->side, ev->elapsed_s);
+		fprintf_printable(stderr, "%s  %c  warm-up  %.1fs", ev->bench, ev->side,
+				  ev->elapsed_s);
 		break;
 	case COMPARE_RUN:
-		fprintf(stderr, "%s  %c  run %zu of max %zu  %.1fs", ev->bench, ev->side, ev->run,
-			ev->max_runs, ev->elapsed_s);
+		fprintf_printable(stderr, "%s  %c  run %zu of max %zu  %.1fs", ev->bench, ev->side,
+				  ev->run, ev->max_runs, ev->elapsed_s);
 		if (ev->eta_s >= 0)
 			fprintf(stderr, "  ETA <= %.0fs", ev->eta_s);
 		break;
 	case COMPARE_PROFILING:
-		fprintf(stderr, "%s  profiling (%zu runs per side)", ev->bench, ev->max_runs);
+		fprintf_printable(stderr, "%s  profiling (%zu runs per side)", ev->bench,
+				  ev->max_runs);
 		break;
 	case COMPARE_TRACING:
-		fprintf(stderr, "%s  tracing I/O (%zu runs per side)", ev->bench, ev->max_runs);
+		fprintf_printable(stderr, "%s  tracing I/O (%zu runs per side)", ev->bench,
+				  ev->max_runs);
 		break;
 	case COMPARE_COUNTING:
 		fprintf(stderr, "%s  counting under valgrind (%zu runs per side)", ev->bench,

@@ -7,14 +7,17 @@
 
 int usage_error(const char *cmd, const char *fmt, ...)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf msg = STRBUF_INIT, sb = STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	strbuf_addf(&sb, "revperf %s: ", cmd);
-	strbuf_vaddf(&sb, fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
+	/* Arguments quoted in the message are shown, not obeyed, by the terminal. */
+	strbuf_addf(&sb, "revperf %s: ", cmd);
+	strbuf_add_printable(&sb, msg.buf);
 	strbuf_addf(&sb, "; see 'revperf %s -h'\n", cmd);
 	fputs(sb.buf, stderr);
+	strbuf_release(&msg);
 	strbuf_release(&sb);
 	return -1;
 }

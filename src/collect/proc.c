@@ -22,6 +22,7 @@
 #include "collect/sampler.h"
 #include "collect/spawn_protocol.h"
 #include "collect/spawner.h"
+#include "util/fsutil.h"
 #include "util/common.h"
 
 #define NS_PER_SEC INT64_C(1000000000)
@@ -649,9 +650,12 @@ int proc_run(const struct proc_spec *spec, struct proc_result *result)
 		goto out;
 	}
 	if (spec->log_path) {
-		out_fd = open(spec->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		out_fd = open(spec->log_path,
+			      O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
+				  (spec->log_follow_links ? 0 : O_NOFOLLOW),
+			      0644);
 		if (out_fd < 0) {
-			error("cannot open log file '%s': %s", spec->log_path, strerror(errno));
+			error("cannot open log file '%s': %s", spec->log_path, fs_strerror(errno));
 			goto out;
 		}
 	}

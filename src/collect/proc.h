@@ -47,6 +47,9 @@ struct proc_spec {
 	const char *command;  /* shell command line; exec'd directly when it has no shell syntax */
 	const char *cwd;      /* working directory, NULL = inherit */
 	const char *log_path; /* stdout and stderr (appended), NULL = /dev/null */
+	/* log_path is the user's (/dev/stderr): followed when a link; revperf's own logs are
+	 * opened without following one (util/fsutil.h). */
+	bool log_follow_links;
 	ns_t timeout_ns;      /* 0 = no timeout */
 	bool perf_counters;   /* open perf_event counters on the process tree */
 	/* "NAME=VALUE" strings added to (or replacing in) the caller's environment for the

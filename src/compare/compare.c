@@ -508,7 +508,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	{
 		struct strbuf dir = STRBUF_INIT;
 		strbuf_addf(&dir, "%s/runs/%lld", req->sd->logs, (long long)c->comparison_id);
-		if (mkdir_p(dir.buf)) {
+		if (mkdir_own(req->sd->root, dir.buf)) {
 			strbuf_release(&dir);
 			return RP_EINTERNAL;
 		}

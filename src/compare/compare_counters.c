@@ -66,6 +66,8 @@ int compare_counters(const struct compare_request *req, const struct bench_confi
 	fsutil_add_safe_name(&sb, bench->name);
 	strbuf_addstr(&sb, "/charts");
 	a->chart_dir = strbuf_detach(&sb);
+	if (mkdir_own(req->sd->root, a->chart_dir))
+		a->error = xstrdup("the control charts have no directory (see the error above)");
 out:
 	strbuf_release(&sb);
 	return ret;

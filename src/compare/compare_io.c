@@ -54,9 +54,9 @@ static int trace_once(const struct compare_request *req, const struct bench_conf
 	strbuf_addf(&path, "%s/%c-%zu.io.json", dir, side ? 'B' : 'A', seq);
 	strbuf_addf(&log, "%s/%c-%zu.log", dir, side ? 'B' : 'A', seq);
 	memset(p, 0, sizeof(*p));
-	fd = open(log.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open_own(log.buf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0) {
-		error("cannot create the log %s: %s", log.buf, strerror(errno));
+		error("cannot create the log %s: %s", log.buf, fs_strerror(errno));
 		ret = RP_EINTERNAL;
 		goto out;
 	}
@@ -142,7 +142,7 @@ int compare_profile_io(const struct compare_request *req, const struct bench_con
 	strbuf_addf(&sb, "%s/profiles/%lld/", req->sd->root, (long long)comparison_id);
 	fsutil_add_safe_name(&sb, bench->name);
 	a->dir = strbuf_detach(&sb);
-	if (mkdir_p(a->dir)) {
+	if (mkdir_own(req->sd->root, a->dir)) {
 		ret = RP_EINTERNAL;
 		goto out;
 	}

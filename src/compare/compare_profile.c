@@ -50,7 +50,7 @@ static int profile_once(const struct compare_request *req, const struct bench_co
 
 	strbuf_addf(&run_dir, "%s/%c-%zu", dir, side ? 'B' : 'A', seq);
 	strbuf_addf(&log, "%s.log", run_dir.buf);
-	if (remove_tree(run_dir.buf) || mkdir_p(run_dir.buf)) {
+	if (remove_tree(run_dir.buf) || mkdir_own(req->sd->root, run_dir.buf)) {
 		ret = RP_EINTERNAL;
 		goto out;
 	}
@@ -211,7 +211,7 @@ int compare_profile_cct(const struct compare_request *req, const struct bench_co
 	strbuf_addf(&sb, "%s/profiles/%lld/", req->sd->root, (long long)comparison_id);
 	fsutil_add_safe_name(&sb, bench->name);
 	a->dir = strbuf_detach(&sb);
-	if (mkdir_p(a->dir)) {
+	if (mkdir_own(req->sd->root, a->dir)) {
 		ret = RP_EINTERNAL;
 		goto out;
 	}

@@ -38,7 +38,7 @@ int gbench_discover(const struct compare_request *req, const struct bench_config
 	struct proc_result res;
 	int ret = RP_EINTERNAL;
 	strbuf_addf(&dir, "%s/runs/%lld", req->sd->logs, (long long)comparison_id);
-	if (mkdir_p(dir.buf))
+	if (mkdir_own(req->sd->root, dir.buf))
 		goto out;
 	strbuf_addf(&out, "%s/discovery-%zu.json", dir.buf, (size_t)(b - req->cfg->benches));
 	strbuf_addf(&log, "%s/discovery-%zu.log", dir.buf, (size_t)(b - req->cfg->benches));

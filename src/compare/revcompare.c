@@ -76,8 +76,9 @@ static int select_benchmarks(const struct revcompare_ctx *ctx, struct revcompare
 		err = predict_select(&rc->cfg, &pred);
 		rc->selected = rc->cfg.nr_benches;
 		if (!err && !ctx->quiet)
-			fprintf(stderr, "revperf: --select=%s: %s needs %zu of %zu benchmarks\n",
-				ctx->select, rc->revs[1].expr, rc->selected, rc->configured);
+			fprintf_printable(
+			    stderr, "revperf: --select=%s: %s needs %zu of %zu benchmarks\n",
+			    ctx->select, rc->revs[1].expr, rc->selected, rc->configured);
 	}
 	predict_result_release(&pred);
 	predict_ctx_release(&pctx);

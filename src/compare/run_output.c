@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analysis/verdict.h"
+#include "util/fsutil.h"
 #include "util/common.h"
 
 /*
@@ -18,12 +19,12 @@
  */
 int64_t run_log_begin(const char *path, const char *header)
 {
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open_own(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
 	struct stat st;
 	size_t len = strlen(header);
 	int64_t off = -1;
 	if (fd < 0) {
-		error("cannot open log %s: %s", path, strerror(errno));
+		error("cannot open log %s: %s", path, fs_strerror(errno));
 		return -1;
 	}
 	if (write(fd, header, len) != (ssize_t)len || fstat(fd, &st) < 0)

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,12 +32,22 @@ void state_dir_locate(const char *project_root, const char *dir, struct state_di
 int state_dir_open(const char *project_root, const char *dir, struct state_dir *out)
 {
 	struct strbuf probe = STRBUF_INIT;
+	struct stat st;
 	int fd, ret = RP_EINPUT;
 	state_dir_locate(project_root, dir, out);
-	if (mkdir_p(out->root) || mkdir_p(out->worktrees) || mkdir_p(out->logs))
+	/* The default .revperf lies in the project, where a repository could plant a link;
+	 * a --state-dir DIR is the user's choice. */
+	if (!dir && lstat(out->root, &st) == 0 && S_ISLNK(st.st_mode)) {
+		error("%s is a symbolic link; revperf does not follow it: remove it, or pass "
+		      "--state-dir DIR to keep the results elsewhere",
+		      out->root);
+		goto out;
+	}
+	if (mkdir_p(out->root) || mkdir_own(out->root, out->worktrees) ||
+	    mkdir_own(out->root, out->logs))
 		goto out;
 	strbuf_addf(&probe, "%s/.write-test-%ld", out->root, (long)getpid());
-	fd = open(probe.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	fd = open_own(probe.buf, O_WRONLY | O_CREAT | O_EXCL, 0600);
 	if (fd < 0) {
 		error("state directory %s is not writable (%s); fix its permissions or pass "
 		      "--state-dir DIR",
@@ -64,7 +75,8 @@ void state_dir_release(struct state_dir *sd)
 	memset(sd, 0, sizeof(*sd));
 }
 
-/* Prints the last lines of a log, indented, so that a failed build shows its cause. */
+/* Prints the last lines of a log, indented, so that a failed build shows its cause; what
+ * could drive the terminal is shown as escapes (\x1b). */
 static void print_log_tail(const char *path, size_t lines)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -85,7 +97,7 @@ static void print_log_tail(const char *path, size_t lines)
 	for (const char *line = p; *line;) {
 		const char *nl = strchr(line, '\n');
 		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		fprintf(stderr, "    | %.*s\n", (int)len, line);
+		fprintf_printable(stderr, "    | %.*s\n", (int)len, line);
 		line += len + (nl ? 1 : 0);
 	}
 out:
@@ -102,6 +114,7 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 	struct proc_spec spec = { 0 };
 	struct proc_result res;
 	struct timespec t0, t1;
+	struct stat wst;
 	int found, lock = -1, ret = RP_EINTERNAL;
 	const char *cmd = command ? command : "";
 
@@ -136,6 +149,13 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 	}
 	store_build_release(out);
 
+	if (!lstat(worktree.buf, &wst) && !S_ISDIR(wst.st_mode)) {
+		error("%s is not a directory (a symbolic link?); revperf does not build through "
+		      "one: remove it",
+		      worktree.buf);
+		ret = RP_EINPUT;
+		goto out;
+	}
 	/* A worktree without its repository is the export of an older revperf, in which git
 	 * found the user's repository: checked out again. */
 	if (!path_exists(gitdir.buf)) {
@@ -156,8 +176,8 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 		strbuf_addf(&log, "%s/build-%.12s%s%s-%ld.log", sd->logs, rev->sha,
 			    *variant ? "-" : "", variant, (long)time(NULL));
 		out->log_path = xstrdup(log.buf);
-		fprintf(stderr, "revperf: building %.12s (%s)%s%s: %s\n", rev->sha, rev->expr,
-			*variant ? ", variant " : "", variant, cmd);
+		fprintf_printable(stderr, "revperf: building %.12s (%s)%s%s: %s\n", rev->sha,
+				  rev->expr, *variant ? ", variant " : "", variant, cmd);
 		spec.command = cmd;
 		spec.cwd = worktree.buf;
 		spec.log_path = log.buf;
@@ -183,9 +203,10 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 		goto out;
 	}
 	{
-		int fd = open(stamp.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		/* In the checked-out tree: a link committed there is not followed. */
+		int fd = open_own(stamp.buf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd < 0) {
-			error("cannot write %s: %s", stamp.buf, strerror(errno));
+			error("cannot write %s: %s", stamp.buf, fs_strerror(errno));
 			goto out;
 		}
 		close(fd);

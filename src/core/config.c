@@ -603,6 +603,10 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 	}
 	if (!strcmp(section, "report")) {
 		if (!strcmp(key, "commit-url")) {
+			if (*value && parse_http_url(value))
+				return bad_value(origin, key, value,
+						 "an http:// or https:// URL such as "
+						 "https://example.org/repo/commit/{sha}");
 			free(cfg->report_commit_url);
 			cfg->report_commit_url = *value ? xstrdup(value) : NULL;
 			return 0;

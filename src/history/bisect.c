@@ -66,10 +66,10 @@ static void progress(const struct bisect_request *req, const char *what, const c
 {
 	if (!req->progress)
 		return;
-	fprintf(req->progress, "revperf: bisect: %s %.12s: %s", what, sha, s->verdict);
+	fprintf_printable(req->progress, "revperf: bisect: %s %.12s: %s", what, sha, s->verdict);
 	if (isfinite(s->ratio))
-		fprintf(req->progress, " x%.3f [%.3f, %.3f], %zu+%zu runs", s->ratio, s->ci_lo,
-			s->ci_hi, s->n_a, s->n_b);
+		fprintf_printable(req->progress, " x%.3f [%.3f, %.3f], %zu+%zu runs", s->ratio,
+				  s->ci_lo, s->ci_hi, s->n_a, s->n_b);
 	fputc('\n', req->progress);
 }
 

@@ -111,19 +111,19 @@ static void progress_line(const struct history_request *req, const struct histor
 	const struct history_commit *c = &res->commits[k];
 	if (!req->progress)
 		return;
-	fprintf(req->progress, "revperf: [%zu/%zu] %.12s %s: %s", k + 1, res->nr_commits,
-		c->rev.sha, c->rev.summary, history_status_name(c->status));
+	fprintf_printable(req->progress, "revperf: [%zu/%zu] %.12s %s: %s", k + 1, res->nr_commits,
+			  c->rev.sha, c->rev.summary, history_status_name(c->status));
 	if (*c->base)
-		fprintf(req->progress, " against %.12s", c->base);
+		fprintf_printable(req->progress, " against %.12s", c->base);
 	for (size_t i = 0; i < c->nr_verdicts; i++)
 		if (c->verdicts[i].primary)
-			fprintf(req->progress, "; %s %s %s x%.3f", c->verdicts[i].bench,
-				c->verdicts[i].metric, c->verdicts[i].verdict,
-				c->verdicts[i].ratio);
+			fprintf_printable(req->progress, "; %s %s %s x%.3f", c->verdicts[i].bench,
+					  c->verdicts[i].metric, c->verdicts[i].verdict,
+					  c->verdicts[i].ratio);
 	if (c->selected != c->configured)
-		fprintf(req->progress, " (--select: %zu of %zu benchmarks)", c->selected,
-			c->configured);
-	fprintf(req->progress, " (%.1f s)\n", c->elapsed_s);
+		fprintf_printable(req->progress, " (--select: %zu of %zu benchmarks)", c->selected,
+				  c->configured);
+	fprintf_printable(req->progress, " (%.1f s)\n", c->elapsed_s);
 }
 
 /* Compares commit k with base; fills its entry. Returns 0 or RP_EINTERNAL. */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/fsutil.h"
 #include "util/common.h"
 
 #define MAX_FIELDS 64
@@ -290,8 +291,8 @@ int counters_csv_write(const char *path, const struct run_samples *rs)
 	int ret = RP_OK;
 
 	strbuf_addf(&tmp, "%s.tmp", path);
-	if (!(f = fopen(tmp.buf, "w"))) {
-		error("cannot create %s: %s", tmp.buf, strerror(errno));
+	if (!(f = fopen_own(tmp.buf, "w"))) {
+		error("cannot create %s: %s", tmp.buf, fs_strerror(errno));
 		strbuf_release(&tmp);
 		return RP_EINTERNAL;
 	}

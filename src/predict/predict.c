@@ -295,7 +295,7 @@ static void cache_write(const char *path, const char *key, const struct perphecy
 	}
 	strbuf_addstr(&sb, "end\n");
 	strbuf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
-	f = fopen(tmp.buf, "w");
+	f = fopen_own(tmp.buf, "w");
 	if (!f)
 		goto out;
 	if (fwrite(sb.buf, 1, sb.len, f) != sb.len) {
@@ -331,7 +331,7 @@ int predict_static(struct predict_ctx *ctx, const char *bin_i, const char *bin_u
 	}
 	if (cache) {
 		strbuf_addf(&path, "%s/predict", ctx->sd->root);
-		if (mkdir_p(path.buf)) {
+		if (mkdir_own(ctx->sd->root, path.buf)) {
 			cache = false;
 		} else {
 			strbuf_addf(&path, "/static-%016" PRIx64 ".txt",

@@ -133,7 +133,7 @@ static int dynamic_dir(struct predict_ctx *ctx, const struct revision *rev,
 {
 	strbuf_addf(dir, "%s/dynamic/%.12s/", ctx->sd->root, rev->sha);
 	fsutil_add_safe_name(dir, b->name);
-	if (remove_tree(dir->buf) || mkdir_p(dir->buf))
+	if (remove_tree(dir->buf) || mkdir_own(ctx->sd->root, dir->buf))
 		return RP_EINTERNAL;
 	return 0;
 }
@@ -147,8 +147,8 @@ static int run_bench(struct predict_ctx *ctx, const struct revision *rev,
 	struct timespec t0, t1;
 	int ret;
 	if (!ctx->quiet)
-		fprintf(stderr, "revperf: dynamic data of %s at %.12s (%s) %s\n", b->name, rev->sha,
-			rev->expr ? rev->expr : rev->sha, how);
+		fprintf_printable(stderr, "revperf: dynamic data of %s at %.12s (%s) %s\n", b->name,
+				  rev->sha, rev->expr ? rev->expr : rev->sha, how);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = dir ? cct_run(spec, dir, &res) : proc_run(spec, &res);
 	if (ret)

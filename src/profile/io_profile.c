@@ -15,6 +15,7 @@
 
 #include "binary/symbolize.h"
 #include "profile/io_profile.h"
+#include "util/fsutil.h"
 #include "util/common.h"
 
 /* The largest profile io_profile_read() accepts. */
@@ -322,11 +323,15 @@ int io_profile_write(const struct io_profile *p, const char *path)
 	json_t *root = io_profile_to_json(p);
 	int ret = RP_OK;
 
+	FILE *f;
+
 	strbuf_addf(&tmp, "%s.tmp", path);
-	if (json_dump_file(root, tmp.buf,
-			   JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII)) {
+	errno = 0;
+	if (!(f = fopen_own(tmp.buf, "w")) ||
+	    json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII) |
+		(fclose(f) != 0)) {
 		error("cannot write the I/O profile %s: %s", tmp.buf,
-		      strerror(errno ? errno : EIO));
+		      fs_strerror(errno ? errno : EIO));
 		unlink(tmp.buf);
 		ret = RP_EINTERNAL;
 	} else if (rename(tmp.buf, path)) {

@@ -11,9 +11,9 @@
 
 static void file_line(FILE *f, const char *label, const struct binfile *bf)
 {
-	fprintf(f, "%s %s (%s %s, %zu function%s%s)\n", label, bf->path, bf->arch,
-		binfile_kind_name(bf->kind), bf->nr_funcs, bf->nr_funcs == 1 ? "" : "s",
-		bf->from_dynsym ? ", exported only: stripped" : "");
+	fprintf_printable(f, "%s %s (%s %s, %zu function%s%s)\n", label, bf->path, bf->arch,
+			  binfile_kind_name(bf->kind), bf->nr_funcs, bf->nr_funcs == 1 ? "" : "s",
+			  bf->from_dynsym ? ", exported only: stripped" : "");
 }
 
 /* "name", or "name (unit.c)" for a local whose name another function shares. */
@@ -46,7 +46,7 @@ static void row(FILE *f, const struct bindiff_entry *e, int width)
 	struct strbuf sb = STRBUF_INIT;
 	const struct binfunc *src = e->new_fn ? e->new_fn : e->old_fn;
 	entry_name(&sb, e);
-	fprintf(f, "%-9s  %-*s", bindiff_class_name(e->cls), width, sb.buf);
+	fprintf_printable(f, "%-9s  %-*s", bindiff_class_name(e->cls), width, sb.buf);
 	count_cell(f, e->old_fn);
 	count_cell(f, e->new_fn);
 	if (isnan(e->change_pct))
@@ -54,9 +54,9 @@ static void row(FILE *f, const struct bindiff_entry *e, int width)
 	else
 		fprintf(f, "  %+7.1f%%", e->change_pct);
 	if (src->src_file)
-		fprintf(f, "  %s:%u", src->src_file, src->src_line);
+		fprintf_printable(f, "  %s:%u", src->src_file, src->src_line);
 	for (size_t i = 0; i < e->nr_inlines; i++)
-		fprintf(f, "%s%s", i ? ", " : "  (inlines modified ", e->inlines[i]);
+		fprintf_printable(f, "%s%s", i ? ", " : "  (inlines modified ", e->inlines[i]);
 	if (e->nr_inlines)
 		fputc(')', f);
 	fputc('\n', f);
@@ -69,9 +69,10 @@ int report_bindiff_text(FILE *f, const struct bindiff *d, bool all)
 	int width = 8;
 	file_line(f, "old:", d->old_file);
 	file_line(f, "new:", d->new_file);
-	fprintf(f, "%zu modified, %zu renamed, %zu added, %zu deleted, %zu unchanged\n",
-		d->count[BINDIFF_MODIFIED], d->count[BINDIFF_RENAMED], d->count[BINDIFF_ADDED],
-		d->count[BINDIFF_DELETED], d->count[BINDIFF_UNCHANGED]);
+	fprintf_printable(f, "%zu modified, %zu renamed, %zu added, %zu deleted, %zu unchanged\n",
+			  d->count[BINDIFF_MODIFIED], d->count[BINDIFF_RENAMED],
+			  d->count[BINDIFF_ADDED], d->count[BINDIFF_DELETED],
+			  d->count[BINDIFF_UNCHANGED]);
 	for (i = 0; i < d->nr_entries; i++) {
 		struct strbuf sb = STRBUF_INIT;
 		if (!all && d->entries[i].cls == BINDIFF_UNCHANGED)
@@ -85,8 +86,8 @@ int report_bindiff_text(FILE *f, const struct bindiff *d, bool all)
 	if (bindiff_identical(d))
 		fprintf(f, "identical: no function added, deleted, modified or renamed\n");
 	if (shown) {
-		fprintf(f, "\n%-9s  %-*s  %9s  %9s  %8s  %s\n", "class", width, "function",
-			"insns old", "insns new", "change", "source");
+		fprintf_printable(f, "\n%-9s  %-*s  %9s  %9s  %8s  %s\n", "class", width,
+				  "function", "insns old", "insns new", "change", "source");
 		for (i = 0; i < d->nr_entries; i++)
 			if (all || d->entries[i].cls != BINDIFF_UNCHANGED)
 				row(f, &d->entries[i], width);

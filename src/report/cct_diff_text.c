@@ -152,7 +152,7 @@ static void topo_line(struct text_ctx *c, const struct cct_topo_diff *e)
 			    c->d->attr[e->attr_first + i]);
 	if (e->nr_attr)
 		strbuf_addch(&c->line, ']');
-	fprintf(c->f, "%s\n", c->line.buf);
+	fprintf_printable(c->f, "%s\n", c->line.buf);
 }
 
 struct topo_rank {
@@ -220,18 +220,18 @@ static void pair_line(struct text_ctx *c, const struct cct_weight_pair *p)
 	strbuf_reset(&c->path);
 	cct_report_path(&c->path, b, p->new_node, c->path_width);
 	strbuf_addstr(&c->line, c->path.buf);
-	fprintf(c->f, "%s\n", c->line.buf);
+	fprintf_printable(c->f, "%s\n", c->line.buf);
 }
 
 static void profile_line(FILE *f, const char *what, const char *label, const struct cct *t)
 {
 	struct strbuf total = STRBUF_INIT;
 	cct_report_add_count(&total, cct_total(t));
-	fprintf(f, "%s: %s (%zu context%s, total weight %s", what, label, t->nr_nodes - 1,
-		t->nr_nodes == 2 ? "" : "s", total.buf);
+	fprintf_printable(f, "%s: %s (%zu context%s, total weight %s", what, label, t->nr_nodes - 1,
+			  t->nr_nodes == 2 ? "" : "s", total.buf);
 	strbuf_release(&total);
 	if (t->sd)
-		fprintf(f, ", mean of %zu run%s", t->nr_runs, t->nr_runs == 1 ? "" : "s");
+		fprintf_printable(f, ", mean of %zu run%s", t->nr_runs, t->nr_runs == 1 ? "" : "s");
 	fprintf(f, ")\n");
 }
 
@@ -252,11 +252,11 @@ int cct_diff_report_text(FILE *f, const struct cct_diff *d, const struct cct_rep
 	profile_line(f, "old", o && o->old_label ? o->old_label : "old", d->old_tree);
 	profile_line(f, "new", o && o->new_label ? o->new_label : "new", d->new_tree);
 	/* The root is a matched pair but not a context. */
-	fprintf(f, "overlap %.2f%% of the common trees (%zu matched contexts)", d->overlap,
-		d->nr_matched ? d->nr_matched - 1 : 0);
+	fprintf_printable(f, "overlap %.2f%% of the common trees (%zu matched contexts)",
+			  d->overlap, d->nr_matched ? d->nr_matched - 1 : 0);
 	if (d->nr_pairs)
-		fprintf(f, "; %.2f%% after adjusting %zu weight%s", d->overlap_after, d->nr_pairs,
-			d->nr_pairs == 1 ? "" : "s");
+		fprintf_printable(f, "; %.2f%% after adjusting %zu weight%s", d->overlap_after,
+				  d->nr_pairs, d->nr_pairs == 1 ? "" : "s");
 	fputc('\n', f);
 
 	if (d->nr_topo)

@@ -62,9 +62,9 @@ static void print_list(FILE *f, const struct cct *t, const char *title, bool by_
 	size_t n;
 	uint32_t *top = cct_top_nodes(t, k, by_exclusive, &n);
 
-	fprintf(f, "\n%s:\n", title);
-	fprintf(f, "  %7s  %12s  %12s  %s\n", "share", by_exclusive ? "self" : "total", "calls",
-		"context");
+	fprintf_printable(f, "\n%s:\n", title);
+	fprintf_printable(f, "  %7s  %12s  %12s  %s\n", "share", by_exclusive ? "self" : "total",
+			  "calls", "context");
 	for (size_t i = 0; i < n; i++) {
 		const struct cct_node *nd = &t->nodes[top[i]];
 		double w = by_exclusive ? nd->excl : nd->incl;
@@ -76,8 +76,8 @@ static void print_list(FILE *f, const struct cct *t, const char *title, bool by_
 			snprintf(cb, sizeof(cb), "-");
 		strbuf_reset(&path);
 		cct_path(t, top[i], &path);
-		fprintf(f, "  %6.2f%%  %12s  %12s  %s\n", total > 0 ? 100.0 * w / total : 0.0, wb,
-			cb, path.buf);
+		fprintf_printable(f, "  %6.2f%%  %12s  %12s  %s\n",
+				  total > 0 ? 100.0 * w / total : 0.0, wb, cb, path.buf);
 	}
 	free(top);
 	strbuf_release(&path);
@@ -90,7 +90,7 @@ int cct_top_text(FILE *f, const struct cct *t, const struct cct_top_options *o)
 	char tb[32];
 
 	format_weight(tb, sizeof(tb), cct_total(t), unit);
-	fprintf(f, "total %s in %zu contexts\n", tb, t->nr_nodes ? t->nr_nodes - 1 : 0);
+	fprintf_printable(f, "total %s in %zu contexts\n", tb, t->nr_nodes ? t->nr_nodes - 1 : 0);
 	print_list(f, t, "heaviest contexts, inclusive (the function and all it called)", false,
 		   k, unit);
 	print_list(f, t, "heaviest contexts, exclusive (the function's own code)", true, k,

@@ -41,22 +41,22 @@ void chart_report_text(FILE *f, const struct cchart_result *r, const struct char
 	struct strbuf sb = STRBUF_INIT;
 	size_t in_control = 0, other = 0;
 
-	fprintf(f, "%scontrol charts: %s (%zu run%s) against %s (%zu run%s); limits %s", indent,
-		side_label(l, 1), r->nr_target_runs, r->nr_target_runs == 1 ? "" : "s",
-		side_label(l, 0), r->nr_base_runs, r->nr_base_runs == 1 ? "" : "s",
-		cchart_limits_name(r->limits));
+	fprintf_printable(f, "%scontrol charts: %s (%zu run%s) against %s (%zu run%s); limits %s",
+			  indent, side_label(l, 1), r->nr_target_runs,
+			  r->nr_target_runs == 1 ? "" : "s", side_label(l, 0), r->nr_base_runs,
+			  r->nr_base_runs == 1 ? "" : "s", cchart_limits_name(r->limits));
 	if (l && l->load)
-		fprintf(f, "; load %s", l->load);
+		fprintf_printable(f, "; load %s", l->load);
 	if (r->margin > 0)
 		fprintf(f, "; margin %.1f points", 100 * r->margin);
 	fprintf(f, "\n");
-	fprintf(f, "%s  %zu of %zu charted counter%s out of control%s\n", indent, r->nr_out,
-		r->nr_charted, r->nr_charted == 1 ? "" : "s",
-		r->nr_out ? " (by violation ratio - threshold):" : "");
+	fprintf_printable(f, "%s  %zu of %zu charted counter%s out of control%s\n", indent,
+			  r->nr_out, r->nr_charted, r->nr_charted == 1 ? "" : "s",
+			  r->nr_out ? " (by violation ratio - threshold):" : "");
 	if (r->nr_out)
-		fprintf(f, "%s  %-24s %8s %10s %8s %11s %11s %11s  %s\n", indent, "counter",
-			"ratio", "threshold", "excess", "LCL", "CL", "UCL",
-			"target samples outside");
+		fprintf_printable(f, "%s  %-24s %8s %10s %8s %11s %11s %11s  %s\n", indent,
+				  "counter", "ratio", "threshold", "excess", "LCL", "CL", "UCL",
+				  "target samples outside");
 	for (size_t i = 0; i < r->nr_counters; i++) {
 		const struct cchart_counter *c = &r->counters[i];
 		if (c->status != CCHART_CHARTED) {
@@ -67,36 +67,37 @@ void chart_report_text(FILE *f, const struct cchart_result *r, const struct char
 			in_control++;
 			continue;
 		}
-		fprintf(f, "%s  %-24s %7.1f%% %9.1f%% %+7.1f%% %11.4g %11.4g %11.4g  %zu of %zu\n",
-			indent, c->name, 100 * c->ratio, 100 * c->threshold, 100 * c->excess,
-			c->lcl, c->cl, c->ucl, c->nr_violations, c->nr_target);
+		fprintf_printable(
+		    f, "%s  %-24s %7.1f%% %9.1f%% %+7.1f%% %11.4g %11.4g %11.4g  %zu of %zu\n",
+		    indent, c->name, 100 * c->ratio, 100 * c->threshold, 100 * c->excess, c->lcl,
+		    c->cl, c->ucl, c->nr_violations, c->nr_target);
 		strbuf_reset(&sb);
 		add_notes(&sb, c);
 		if (sb.len)
-			fprintf(f, "%s      (%s)\n", indent, sb.buf);
+			fprintf_printable(f, "%s      (%s)\n", indent, sb.buf);
 	}
 	if (in_control) {
-		fprintf(f, "%s  in control:", indent);
+		fprintf_printable(f, "%s  in control:", indent);
 		for (size_t i = 0, k = 0; i < r->nr_counters; i++) {
 			const struct cchart_counter *c = &r->counters[i];
 			if (c->status != CCHART_CHARTED || c->out_of_control)
 				continue;
-			fprintf(f, "%s %s %.1f%% %s %.1f%%", k++ ? "," : "", c->name,
-				100 * c->ratio,
-				c->ratio > c->threshold ? "within the margin over" : "<=",
-				100 * c->threshold);
+			fprintf_printable(f, "%s %s %.1f%% %s %.1f%%", k++ ? "," : "", c->name,
+					  100 * c->ratio,
+					  c->ratio > c->threshold ? "within the margin over" : "<=",
+					  100 * c->threshold);
 			if (c->threshold >= 1)
 				fprintf(f, " (no headroom: the baseline runs never overlap)");
 		}
 		fprintf(f, "\n");
 	}
 	if (other) {
-		fprintf(f, "%s  not charted:", indent);
+		fprintf_printable(f, "%s  not charted:", indent);
 		for (size_t i = 0, k = 0; i < r->nr_counters; i++) {
 			const struct cchart_counter *c = &r->counters[i];
 			if (c->status != CCHART_CHARTED)
-				fprintf(f, "%s %s (%s)", k++ ? "," : "", c->name,
-					cchart_status_name(c->status));
+				fprintf_printable(f, "%s %s (%s)", k++ ? "," : "", c->name,
+						  cchart_status_name(c->status));
 		}
 		fprintf(f, "\n");
 	}
@@ -108,14 +109,16 @@ void chart_report_runs_text(FILE *f, const struct cchart_input *in, const struct
 {
 	const struct cchart_runs *runs = &in->side[CCHART_TARGET];
 
-	fprintf(f, "%s  target runs scored alone:\n", indent);
+	fprintf_printable(f, "%s  target runs scored alone:\n", indent);
 	for (size_t i = 0; i < r->nr_target_runs && i < runs->nr; i++) {
 		const struct cchart_run_score *s = &scores[i];
-		fprintf(f, "%s    %-4s %s", indent, s->bad ? "BAD" : "ok", runs->runs[i]->name);
+		fprintf_printable(f, "%s    %-4s %s", indent, s->bad ? "BAD" : "ok",
+				  runs->runs[i]->name);
 		if (s->max_counter)
-			fprintf(f, ": %zu counter%s out of control, largest ratio %.1f%% (%s)",
-				s->nr_out, s->nr_out == 1 ? "" : "s", 100 * s->max_ratio,
-				s->max_counter);
+			fprintf_printable(
+			    f, ": %zu counter%s out of control, largest ratio %.1f%% (%s)",
+			    s->nr_out, s->nr_out == 1 ? "" : "s", 100 * s->max_ratio,
+			    s->max_counter);
 		fprintf(f, "\n");
 	}
 }
@@ -222,11 +225,13 @@ void chart_report_markdown(FILE *f, const struct cchart_result *r)
 		const struct cchart_counter *c = &r->counters[i];
 		if (c->status != CCHART_CHARTED || !c->out_of_control)
 			continue;
+		struct strbuf name = STRBUF_INIT;
 		fputs("| `", f);
-		for (const char *p = c->name; *p; p++)
+		for (const char *p = strbuf_printable(&name, c->name); *p; p++)
 			fputc(*p == '`' || *p == '|' ? '_' : *p, f);
-		fprintf(f, "` | %.1f%% | %.1f%% | %.4g | %.4g | %.4g |\n", 100 * c->ratio,
-			100 * c->threshold, c->lcl, c->cl, c->ucl);
+		strbuf_release(&name);
+		fprintf_printable(f, "` | %.1f%% | %.1f%% | %.4g | %.4g | %.4g |\n", 100 * c->ratio,
+				  100 * c->threshold, c->lcl, c->cl, c->ucl);
 	}
 	fputc('\n', f);
 }
@@ -377,8 +382,8 @@ int chart_report_svg_dir(const char *dir, const struct cchart_input *in,
 		strbuf_addf(&path, "%s/", dir);
 		fsutil_add_safe_name(&path, r->counters[i].name);
 		strbuf_addstr(&path, ".svg");
-		if (!(f = fopen(path.buf, "w"))) {
-			error("cannot create %s: %s", path.buf, strerror(errno));
+		if (!(f = fopen_own(path.buf, "w"))) {
+			error("cannot create %s: %s", path.buf, fs_strerror(errno));
 			ret = RP_EINTERNAL;
 			break;
 		}

@@ -39,61 +39,68 @@ void report_attribution_text(FILE *f, const struct cct_attribution *a, size_t to
 	struct strbuf sb = STRBUF_INIT;
 	size_t *idx, n;
 
-	fprintf(f, "%sattribution (calling context trees, %zu + %zu profiled runs", indent,
-		a->runs[0], a->runs[1]);
+	fprintf_printable(f, "%sattribution (calling context trees, %zu + %zu profiled runs",
+			  indent, a->runs[0], a->runs[1]);
 	if (a->reused[0] || a->reused[1])
 		fprintf(f, ", %zu + %zu reused", a->reused[0], a->reused[1]);
 	fprintf(f, "):\n");
 	if (a->error) {
-		fprintf(f, "%s  not available: %s\n", indent, a->error);
+		fprintf_printable(f, "%s  not available: %s\n", indent, a->error);
 		return;
 	}
-	fprintf(f, "%s  overlap %.2f%% of the common trees; weights adjusted down to %.2f%% (%s)\n",
-		indent, d->overlap, a->threshold,
-		a->threshold_from_runs ? "the overlap of two target runs: the noise floor"
-				       : "no second target run: 100%");
+	fprintf_printable(
+	    f, "%s  overlap %.2f%% of the common trees; weights adjusted down to %.2f%% (%s)\n",
+	    indent, d->overlap, a->threshold,
+	    a->threshold_from_runs ? "the overlap of two target runs: the noise floor"
+				   : "no second target run: 100%");
 	if (!a->have_bindiff)
-		fprintf(f, "%s  no binary diff (%s): every topological difference is stage 3\n",
-			indent, a->bindiff_note ? a->bindiff_note : "unknown reason");
+		fprintf_printable(
+		    f, "%s  no binary diff (%s): every topological difference is stage 3\n", indent,
+		    a->bindiff_note ? a->bindiff_note : "unknown reason");
 	idx = xcalloc(top ? top : 1, sizeof(*idx));
 	n = largest_topo(d, top, idx);
 	if (n)
-		fprintf(f, "%s  call paths in one tree only (largest %zu of %zu):\n", indent, n,
-			d->nr_topo);
+		fprintf_printable(f, "%s  call paths in one tree only (largest %zu of %zu):\n",
+				  indent, n, d->nr_topo);
 	for (size_t i = 0; i < n; i++) {
 		const struct cct_topo_diff *e = &d->topo[idx[i]];
 		const struct cct *t = e->in_new ? d->new_tree : d->old_tree;
 		strbuf_reset(&sb);
 		cct_report_path(&sb, t, e->node, PATH_WIDTH);
-		fprintf(f, "%s    %s %-13s %6.2f%%  %s", indent, e->in_new ? "+" : "-",
-			cct_diff_stage_name(e->stage), e->pweight, sb.buf);
+		fprintf_printable(f, "%s    %s %-13s %6.2f%%  %s", indent, e->in_new ? "+" : "-",
+				  cct_diff_stage_name(e->stage), e->pweight, sb.buf);
 		if (e->stage == CCT_STAGE_ADDED_DELETED && e->caller != CCT_NONE &&
 		    e->caller != CCT_ROOT)
-			fprintf(f, "  (called by %s)", cct_name(t, t->nodes[e->caller].name));
+			fprintf_printable(f, "  (called by %s)",
+					  cct_name(t, t->nodes[e->caller].name));
 		if (e->stage == CCT_STAGE_MODIFIED && e->nr_attr) {
 			fprintf(f, "  (modified: ");
 			for (size_t k = 0; k < e->nr_attr; k++)
-				fprintf(f, "%s%s", k ? ", " : "", d->attr[e->attr_first + k]);
+				fprintf_printable(f, "%s%s", k ? ", " : "",
+						  d->attr[e->attr_first + k]);
 			fprintf(f, ")");
 		}
 		fputc('\n', f);
 	}
 	free(idx);
 	if (d->nr_pairs)
-		fprintf(f, "%s  heavier or lighter contexts (%% of the common tree's self time, "
-			   "baseline -> target; calls):\n",
-			indent);
+		fprintf_printable(
+		    f,
+		    "%s  heavier or lighter contexts (%% of the common tree's self time, "
+		    "baseline -> target; calls):\n",
+		    indent);
 	for (size_t i = 0; i < d->nr_pairs && i < top; i++) {
 		const struct cct_weight_pair *p = &d->pairs[i];
 		strbuf_reset(&sb);
 		cct_report_path(&sb, d->new_tree, p->new_node, PATH_WIDTH);
-		fprintf(f, "%s    %6.2f%% -> %6.2f%%  %.0f -> %.0f  %s\n", indent, p->old_pweight,
-			p->new_pweight, p->old_calls, p->new_calls, sb.buf);
+		fprintf_printable(f, "%s    %6.2f%% -> %6.2f%%  %.0f -> %.0f  %s\n", indent,
+				  p->old_pweight, p->new_pweight, p->old_calls, p->new_calls,
+				  sb.buf);
 	}
 	if (!d->nr_topo && !d->nr_pairs)
-		fprintf(f, "%s  no difference beyond the noise floor\n", indent);
+		fprintf_printable(f, "%s  no difference beyond the noise floor\n", indent);
 	if (a->svg_path)
-		fprintf(f, "%s  differential flame graph: %s\n", indent, a->svg_path);
+		fprintf_printable(f, "%s  differential flame graph: %s\n", indent, a->svg_path);
 	strbuf_release(&sb);
 }
 

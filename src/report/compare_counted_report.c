@@ -83,8 +83,9 @@ static void changes_text(FILE *f, const struct counted_change *c, size_t n, bool
 			snprintf(share, sizeof(share), "-");
 		if (paths)
 			short_path(key, sizeof(key), c[i].key, 40);
-		fprintf(f, "%s  %-44s %12s %12s %12s Ir %7s%s\n", indent, paths ? key : c[i].key, a, b,
-			d, share,
+		/* names come from the program's symbols: printed through the printable escape */
+		fprintf_printable(f, "%s  %-44s %12s %12s %12s Ir %7s%s\n", indent,
+				  paths ? key : c[i].key, a, b, d, share,
 			c[i].noise ? "  (within the run-to-run spread: noise)" : "");
 	}
 }
@@ -103,7 +104,7 @@ void report_counted_text(FILE *f, const struct bench_outcome *b, const char *ind
 		fprintf(f, ", %zu + %zu failed", a->failed[0], a->failed[1]);
 	fprintf(f, "); instructions are not time: see the timed metrics for speed\n");
 	if (a->error) {
-		fprintf(f, "%s  not available: %s\n", indent, a->error);
+		fprintf_printable(f, "%s  not available: %s\n", indent, a->error);
 		return;
 	}
 	determinism_text(f, b, indent);
@@ -137,7 +138,10 @@ void report_counted_markdown(FILE *f, const struct bench_outcome *b)
 	fprintf(f, "\nCounted under valgrind (%zu + %zu runs); instructions are not time.\n\n",
 		a->runs[0], a->runs[1]);
 	if (a->error) {
-		fprintf(f, "Not available: %s\n", a->error);
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_add_md_escaped(&sb, a->error);
+		fprintf(f, "Not available: %s\n", sb.buf);
+		strbuf_release(&sb);
 		return;
 	}
 	for (size_t i = 0; i < b->nr_metrics; i++) {
@@ -156,8 +160,11 @@ void report_counted_markdown(FILE *f, const struct bench_outcome *b)
 		format_count(x, sizeof(x), a->funcs[i].mean[0]);
 		format_count(y, sizeof(y), a->funcs[i].mean[1]);
 		format_delta(d, sizeof(d), a->funcs[i].delta);
-		fprintf(f, "| `%s` | %s | %s | %s | %.1f%% |\n", a->funcs[i].key, x, y, d,
+		struct strbuf name = STRBUF_INIT;
+		strbuf_add_md_escaped(&name, a->funcs[i].key);
+		fprintf(f, "| %s | %s | %s | %s | %.1f%% |\n", name.buf, x, y, d,
 			isfinite(a->funcs[i].share) ? 100 * a->funcs[i].share : 0.0);
+		strbuf_release(&name);
 	}
 }
 

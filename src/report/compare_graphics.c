@@ -9,6 +9,7 @@
 #include "compare/compare_profile.h"
 #include "report/cct_report.h"
 #include "report/chart_report.h"
+#include "util/fsutil.h"
 #include "util/common.h"
 
 static int write_flamegraph(const struct bench_outcome *b, struct cct_attribution *a)
@@ -22,11 +23,11 @@ static int write_flamegraph(const struct bench_outcome *b, struct cct_attributio
 	ro.old_label = a->labels[0];
 	ro.new_label = a->labels[1];
 	ro.title = b->name;
-	f = fopen(sb.buf, "w");
+	f = fopen_own(sb.buf, "w");
 	if (f && !cct_diff_report_svg(f, &a->diff, &ro) && !fclose(f)) {
 		a->svg_path = strbuf_detach(&sb);
 	} else {
-		warning("cannot write %s: %s", sb.buf, strerror(errno));
+		warning("cannot write %s: %s", sb.buf, fs_strerror(errno));
 		if (f)
 			fclose(f);
 		err = -1;

@@ -15,7 +15,7 @@
 
 static void runs_line(FILE *f, const struct io_attribution *a, const char *indent)
 {
-	fprintf(f, "%sI/O (traced runs: %zu + %zu", indent, a->runs[0], a->runs[1]);
+	fprintf_printable(f, "%sI/O (traced runs: %zu + %zu", indent, a->runs[0], a->runs[1]);
 	if (a->reused[0] || a->reused[1])
 		fprintf(f, ", %zu + %zu reused", a->reused[0], a->reused[1]);
 	if (a->failed[0] || a->failed[1])
@@ -27,9 +27,9 @@ static void runs_line(FILE *f, const struct io_attribution *a, const char *inden
 static void add_per_run(FILE *f, const struct io_per_run r[2], const char *unit)
 {
 	for (int side = 0; side < 2; side++)
-		fprintf(f, "%s%.1f (%.0f..%.0f)", side ? " -> " : "", r[side].mean, r[side].min,
-			r[side].max);
-	fprintf(f, " %s", unit);
+		fprintf_printable(f, "%s%.1f (%.0f..%.0f)", side ? " -> " : "", r[side].mean,
+				  r[side].min, r[side].max);
+	fprintf_printable(f, " %s", unit);
 }
 
 static json_t *per_run_json(const struct io_per_run r[2])
@@ -47,17 +47,17 @@ void report_io_text(FILE *f, const struct io_attribution *a, size_t top, const c
 
 	runs_line(f, a, indent);
 	if (a->error) {
-		fprintf(f, "%s  not available: %s\n", indent, a->error);
+		fprintf_printable(f, "%s  not available: %s\n", indent, a->error);
 		return;
 	}
-	fprintf(f, "%s  written per run (mean, min..max): ", indent);
+	fprintf_printable(f, "%s  written per run (mean, min..max): ", indent);
 	add_per_run(f, a->bytes, "bytes");
 	fputs(" in ", f);
 	add_per_run(f, a->calls, "calls");
 	fputc('\n', f);
 	strbuf_addf(&in, "%s  ", indent);
 	io_similarity_text(f, &a->report, &lab, &ro, in.buf);
-	fprintf(f, "%s  profiles and logs: %s\n", indent, a->dir);
+	fprintf_printable(f, "%s  profiles and logs: %s\n", indent, a->dir);
 	strbuf_release(&in);
 }
 
@@ -70,7 +70,10 @@ void report_io_markdown(FILE *f, const struct io_attribution *a, size_t top)
 		fprintf(f, " (%zu + %zu failed, left out)", a->failed[0], a->failed[1]);
 	fprintf(f, ".\n\n");
 	if (a->error) {
-		fprintf(f, "Not available: %s\n", a->error);
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_add_md_escaped(&sb, a->error);
+		fprintf_printable(f, "Not available: %s\n", sb.buf);
+		strbuf_release(&sb);
 		return;
 	}
 	fprintf(f, "Written per run (mean, min..max): ");
@@ -110,15 +113,16 @@ void report_counters_text(FILE *f, const struct counters_attribution *a, const c
 	struct chart_labels lab = { a->labels[0], a->labels[1], NULL };
 	struct strbuf in = STRBUF_INIT;
 
-	fprintf(f, "%scounters (sampled runs: %zu + %zu):\n", indent, a->runs[0], a->runs[1]);
+	fprintf_printable(f, "%scounters (sampled runs: %zu + %zu):\n", indent, a->runs[0],
+			  a->runs[1]);
 	if (a->error) {
-		fprintf(f, "%s  not available: %s\n", indent, a->error);
+		fprintf_printable(f, "%s  not available: %s\n", indent, a->error);
 		return;
 	}
 	strbuf_addf(&in, "%s  ", indent);
 	chart_report_text(f, &a->res, &lab, in.buf);
 	if (a->svg_dir)
-		fprintf(f, "%s  control charts: %s/\n", indent, a->svg_dir);
+		fprintf_printable(f, "%s  control charts: %s/\n", indent, a->svg_dir);
 	strbuf_release(&in);
 }
 
@@ -126,7 +130,10 @@ void report_counters_markdown(FILE *f, const struct counters_attribution *a)
 {
 	fprintf(f, "Sampled runs: %zu + %zu.\n\n", a->runs[0], a->runs[1]);
 	if (a->error) {
-		fprintf(f, "Not available: %s\n", a->error);
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_add_md_escaped(&sb, a->error);
+		fprintf_printable(f, "Not available: %s\n", sb.buf);
+		strbuf_release(&sb);
 		return;
 	}
 	chart_report_markdown(f, &a->res);

@@ -5,17 +5,54 @@
 #include "report/report.h"
 #include "util/common.h"
 
-/* Markdown table cells must not contain '|' or newlines. */
-static void md_cell(FILE *f, const char *s)
+/*
+ * Names, labels, errors and run details come from the repository, the configuration and
+ * the benchmarks' output: as literal Markdown text (no HTML, links, images or extra table
+ * cells), or inside the raw HTML of a <summary>, as HTML text.
+ */
+static void md_text(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		if (*s == '|')
-			fputs("\\|", f);
-		else if (*s == '\n')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_add_md_escaped(&sb, s ? s : "");
+	fputs(sb.buf, f);
+	strbuf_release(&sb);
+}
+
+static void html_text(FILE *f, const char *s)
+{
+	struct strbuf line = STRBUF_INIT, sb = STRBUF_INIT;
+	strbuf_add_xml_escaped(&sb, strbuf_printable(&line, s));
+	fputs(sb.buf, f);
+	strbuf_release(&line);
+	strbuf_release(&sb);
+}
+
+/* The attribution as a fenced block, the fence longer than any run of backticks in it. */
+static void attribution_block(FILE *f, const struct cct_attribution *a)
+{
+	char *text = NULL;
+	size_t len = 0, run = 0, longest = 2;
+	FILE *mem = open_memstream(&text, &len);
+	struct strbuf sb = STRBUF_INIT;
+	if (!mem)
+		return;
+	report_attribution_text(mem, a, 10, "");
+	if (fclose(mem) == 0) {
+		strbuf_add_printable_lines(&sb, text, len);
+		for (size_t i = 0; i < sb.len; i++) {
+			run = sb.buf[i] == '`' ? run + 1 : 0;
+			longest = run > longest ? run : longest;
+		}
+		for (int fence = 0; fence < 2; fence++) {
+			for (size_t i = 0; i <= longest; i++)
+				fputc('`', f);
+			fputc('\n', f);
+			if (!fence)
+				fputs(sb.buf, f);
+		}
 	}
+	free(text);
+	strbuf_release(&sb);
 }
 
 static const char *verdict_mark(const struct metric_outcome *m)
@@ -34,15 +71,17 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 {
 	size_t i, j;
 	fputs("## revperf: ", f);
-	md_cell(f, res->target_label);
+	md_text(f, res->target_label);
 	fputs(" vs ", f);
-	md_cell(f, res->base_label);
+	md_text(f, res->base_label);
 	fputs("\n\n", f);
 	if (res->base_sha[0])
 		fprintf(f, "Baseline `%.12s`, target `%.12s`. ", res->base_sha, res->target_sha);
-	fprintf(f, "Machine: %s, %d cores, kernel %s. Alpha %g, seed %llu.\n\n",
-		res->machine.cpu_model, res->machine.cores, res->machine.kernel, res->alpha,
-		(unsigned long long)res->seed);
+	fputs("Machine: ", f);
+	md_text(f, res->machine.cpu_model);
+	fprintf(f, ", %d cores, kernel ", res->machine.cores);
+	md_text(f, res->machine.kernel);
+	fprintf(f, ". Alpha %g, seed %llu.\n\n", res->alpha, (unsigned long long)res->seed);
 	fputs("| benchmark | metric | verdict | ratio B/A | CI | baseline | target | runs | q (BH) |\n"
 	      "|---|---|---|---|---|---|---|---|---|\n",
 	      f);
@@ -52,9 +91,10 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			const struct metric_outcome *m = &b->metrics[j];
 			char ma[32], mb[32], sa[32], sb[32];
 			fputs("| ", f);
-			md_cell(f, b->name);
-			fprintf(f, " | %s%s | %s", m->def->name, m->primary ? " (primary)" : "",
-				verdict_mark(m));
+			md_text(f, b->name);
+			fputs(" | ", f);
+			md_text(f, m->def->name);
+			fprintf(f, "%s | %s", m->primary ? " (primary)" : "", verdict_mark(m));
 			if (report_known_direction(m))
 				fprintf(f, " (%s)", report_known_direction(m));
 			fputs(" | ", f);
@@ -79,18 +119,18 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 		const struct bench_outcome *b = &res->benches[i];
 		if (b->error) {
 			fputs("\n**", f);
-			md_cell(f, b->name);
+			md_text(f, b->name);
 			fprintf(f, "**: %s: ", b->target_broken ? "target broken" : "error");
-			md_cell(f, b->error);
+			md_text(f, b->error);
 			fputc('\n', f);
 		}
 		for (j = 0; j < b->nr_issues; j++) {
 			struct strbuf sb = STRBUF_INIT;
 			report_failed_run(&sb, &b->issues[j]);
 			fputs("\n> warning: ", f);
-			md_cell(f, b->name);
+			md_text(f, b->name);
 			fputs(b->issues[j].status == RUN_OK ? ": " : ": excluded ", f);
-			md_cell(f, sb.buf);
+			md_text(f, sb.buf);
 			fputc('\n', f);
 			strbuf_release(&sb);
 		}
@@ -99,19 +139,19 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 		const struct bench_outcome *b = &res->benches[i];
 		if (!b->cct)
 			continue;
-		/* A fenced block: names from the program need no escaping there. */
+		/* A fenced block: names from the program are literal there. */
 		fputs("\n<details><summary>Attribution: ", f);
-		md_cell(f, b->name);
-		fputs("</summary>\n\n```\n", f);
-		report_attribution_text(f, b->cct, 10, "");
-		fputs("```\n\n</details>\n", f);
+		html_text(f, b->name);
+		fputs("</summary>\n\n", f);
+		attribution_block(f, b->cct);
+		fputs("\n</details>\n", f);
 	}
 	for (i = 0; i < res->nr_benches; i++) {
 		const struct bench_outcome *b = &res->benches[i];
 		if (!b->io)
 			continue;
 		fputs("\n<details><summary>I/O: ", f);
-		md_cell(f, b->name);
+		html_text(f, b->name);
 		fputs("</summary>\n\n", f);
 		report_io_markdown(f, b->io, 10);
 		fputs("\n</details>\n", f);
@@ -121,7 +161,7 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 		if (!b->counters)
 			continue;
 		fputs("\n<details><summary>Counters: ", f);
-		md_cell(f, b->name);
+		html_text(f, b->name);
 		fputs("</summary>\n\n", f);
 		report_counters_markdown(f, b->counters);
 		fputs("\n</details>\n", f);
@@ -131,7 +171,7 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 		if (!b->counted)
 			continue;
 		fputs("\n<details><summary>Counted: ", f);
-		md_cell(f, b->name);
+		html_text(f, b->name);
 		fputs("</summary>\n", f);
 		report_counted_markdown(f, b);
 		fputs("\n</details>\n", f);

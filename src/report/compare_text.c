@@ -49,8 +49,11 @@ static void print_metric(FILE *f, const struct bench_outcome *b, const struct me
 	char mean_a[32], mean_b[32], sd_a[32], sd_b[32], pw[16], q[16], pmw[16];
 	char name[32], ratio[64];
 	const char *verdict = m->measured ? verdict_name(m->r.verdict) : "unmeasured";
+	struct strbuf def_name = STRBUF_INIT;
 	UNUSED(b);
-	snprintf(name, sizeof(name), "%s%s", m->def->name, m->primary ? " *" : "");
+	snprintf(name, sizeof(name), "%s%s", strbuf_printable(&def_name, m->def->name),
+		 m->primary ? " *" : "");
+	strbuf_release(&def_name);
 	if (!m->measured) {
 		fprintf(f, "  %-16s %s%-10s%s %s\n", name, color ? YELLOW : "", verdict,
 			color ? RESET : "",
@@ -75,14 +78,16 @@ static void print_metric(FILE *f, const struct bench_outcome *b, const struct me
 /* One line per primary metric: the change in percent with its interval. */
 static void print_summary(FILE *f, const struct compare_result *res, bool color)
 {
-	struct strbuf note = STRBUF_INIT;
+	struct strbuf note = STRBUF_INIT, name = STRBUF_INIT, metric = STRBUF_INIT;
 	size_t i, j;
 	fprintf(f, "\nsummary (target vs baseline):\n");
 	for (i = 0; i < res->nr_benches; i++) {
 		const struct bench_outcome *b = &res->benches[i];
+		strbuf_printable(&name, b->name);
 		if (b->error) {
-			fprintf(f, "  %s: %s%s%s\n", b->name, color ? RED : "",
-				b->target_broken ? "target broken" : "not compared", color ? RESET : "");
+			fprintf(f, "  %s: %s%s%s\n", name.buf, color ? RED : "",
+				b->target_broken ? "target broken" : "not compared",
+				color ? RESET : "");
 			continue;
 		}
 		for (j = 0; j < b->nr_metrics; j++) {
@@ -90,14 +95,15 @@ static void print_summary(FILE *f, const struct compare_result *res, bool color)
 			/* counted metrics beside the timed ones: work done next to time taken */
 			if (!m->primary && !((m->def->flags & METRIC_COUNTED) && m->measured))
 				continue;
+			strbuf_printable(&metric, m->def->name);
 			if (!m->measured) {
-				fprintf(f, "  %s %s: unmeasured\n", b->name, m->def->name);
+				fprintf(f, "  %s %s: unmeasured\n", name.buf, metric.buf);
 				continue;
 			}
 			if (m->r.exact) {
 				fprintf(f, "  %s %s: %s%s%s, %+.2f%% (exact: every run of a side counted "
 					   "the same, %zu + %zu runs)\n",
-					b->name, m->def->name,
+					name.buf, metric.buf,
 					color ? verdict_color(m->r.verdict, m->def) : "",
 					verdict_name(m->r.verdict), color ? RESET : "",
 					100.0 * (m->r.ratio - 1), m->r.n_a, m->r.n_b);
@@ -108,40 +114,50 @@ static void print_summary(FILE *f, const struct compare_result *res, bool color)
 			fprintf(f,
 				"  %s %s: %s%s%s%s, %+.1f%% (%.2f%% CI %+.1f%% to %+.1f%%, %zu + %zu "
 				"runs)\n",
-				b->name, m->def->name, color ? verdict_color(m->r.verdict, m->def) : "",
+				name.buf, metric.buf, color ? verdict_color(m->r.verdict, m->def) : "",
 				verdict_name(m->r.verdict), color ? RESET : "", note.buf,
 				100.0 * (m->r.ratio - 1), 100.0 * (1.0 - b->ci_alpha),
 				100.0 * (m->r.ci_lo - 1), 100.0 * (m->r.ci_hi - 1), m->r.n_a, m->r.n_b);
 		}
 	}
 	strbuf_release(&note);
+	strbuf_release(&name);
+	strbuf_release(&metric);
 }
 
+/*
+ * Labels, names, errors and run details come from the command line, the repository and the
+ * benchmarks' output: printed through strbuf_printable (the colours are revperf's own).
+ */
 int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 {
+	struct strbuf t = STRBUF_INIT;
 	size_t i, j;
-	fprintf(f, "%sbaseline%s %s", color ? BOLD : "", color ? RESET : "", res->base_label);
+	fprintf(f, "%sbaseline%s %s", color ? BOLD : "", color ? RESET : "",
+		strbuf_printable(&t, res->base_label));
 	if (res->base_sha[0])
 		fprintf(f, " (%.12s)", res->base_sha);
 	fprintf(f, "  vs  %starget%s %s", color ? BOLD : "", color ? RESET : "",
-		res->target_label);
+		strbuf_printable(&t, res->target_label));
 	if (res->target_sha[0])
 		fprintf(f, " (%.12s)", res->target_sha);
 	if (res->imported)
 		fprintf(f, "\nimported results (measured elsewhere, by another tool); alpha %g\n",
 			res->alpha);
 	else
-		fprintf(f, "\nmachine: %s, %s, %d cores, kernel %s, governor %s; alpha %g, seed "
-			   "%llu\n",
-			res->machine.hostname, res->machine.cpu_model, res->machine.cores,
-			res->machine.kernel, res->machine.governor, res->alpha,
-			(unsigned long long)res->seed);
+		fprintf_printable(
+		    f,
+		    "\nmachine: %s, %s, %d cores, kernel %s, governor %s; alpha %g, seed "
+		    "%llu\n",
+		    res->machine.hostname, res->machine.cpu_model, res->machine.cores,
+		    res->machine.kernel, res->machine.governor, res->alpha,
+		    (unsigned long long)res->seed);
 	if (res->same_build)
 		fprintf(f, "note: both sides are the same build (an A/A comparison)\n");
 	for (i = 0; i < res->nr_benches; i++) {
 		const struct bench_outcome *b = &res->benches[i];
-		fprintf(f, "\n%s%s%s: %zu + %zu runs", color ? BOLD : "", b->name,
-			color ? RESET : "", b->ok_a, b->ok_b);
+		fprintf(f, "\n%s%s%s: %zu + %zu runs", color ? BOLD : "",
+			strbuf_printable(&t, b->name), color ? RESET : "", b->ok_a, b->ok_b);
 		if (b->reused_a || b->reused_b)
 			fprintf(f, " (%zu + %zu reused)", b->reused_a, b->reused_b);
 		if (res->imported)
@@ -162,13 +178,13 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 				b->noisy_pairs ? " (still busy after the longest wait before some)"
 					       : "");
 		if (b->same_code == SAME_CODE_IDENTICAL)
-			fprintf(f, "  %s: the same code in both builds (binary diff: %zu functions, "
-				   "none changed)\n",
-				b->program, b->functions_total);
+			fprintf_printable(f, "  %s: the same code in both builds (binary diff: %zu "
+					     "functions, none changed)\n",
+					  b->program, b->functions_total);
 		else if (b->same_code == SAME_CODE_DIFFERS)
-			fprintf(f, "  %s: %zu of %zu functions differ between the builds "
-				   "(revperf bindiff)\n",
-				b->program, b->functions_changed, b->functions_total);
+			fprintf_printable(f, "  %s: %zu of %zu functions differ between the builds "
+					     "(revperf bindiff)\n",
+					  b->program, b->functions_changed, b->functions_total);
 		if (b->nr_metrics) {
 			fprintf(f, "  %-16s %-10s %-24s %23s %23s %8s %8s %8s\n", "metric",
 				"verdict", "ratio [CI]", "baseline mean ± sd",
@@ -178,8 +194,8 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 		}
 		if (b->error)
 			fprintf(f, "  %s%s: %s%s\n", color ? RED : "",
-				b->target_broken ? "target broken" : "error", b->error,
-				color ? RESET : "");
+				b->target_broken ? "target broken" : "error",
+				strbuf_printable(&t, b->error), color ? RESET : "");
 		else if (!b->decided && b->looks && res->imported)
 			fprintf(f, "  undecided: the imported samples are too few or too noisy; "
 				   "measure more runs with the other tool, or raise the tolerance\n");
@@ -190,7 +206,8 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 			struct strbuf sb = STRBUF_INIT;
 			report_failed_run(&sb, &b->issues[j]);
 			fprintf(f, "  %swarning%s: %s%s\n", color ? YELLOW : "", color ? RESET : "",
-				b->issues[j].status == RUN_OK ? "" : "excluded ", sb.buf);
+				b->issues[j].status == RUN_OK ? "" : "excluded ",
+				strbuf_printable(&t, sb.buf));
 			strbuf_release(&sb);
 		}
 		if (b->cct)
@@ -208,5 +225,6 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 	if (res->interrupted)
 		fprintf(f, "interrupted: finished runs are stored; run the same command again to "
 			   "continue\n");
+	strbuf_release(&t);
 	return 0;
 }

@@ -19,13 +19,13 @@ void counters_report_summary(FILE *f, const struct run_samples *rs, const struct
 		json_object_set_new(root, "interval_s", json_real(rs->interval_s));
 		json_object_set_new(root, "csv", csv ? json_string(csv) : json_null());
 	} else {
-		fprintf(f, "%s: %s, %.3f s wall, sampled every %.0f ms\n", command,
-			res->status == RUN_OK ? "exit 0" : res->detail, (double)res->m.wall_ns / 1e9,
-			rs->interval_s * 1000);
+		fprintf_printable(f, "%s: %s, %.3f s wall, sampled every %.0f ms\n", command,
+				  res->status == RUN_OK ? "exit 0" : res->detail,
+				  (double)res->m.wall_ns / 1e9, rs->interval_s * 1000);
 		if (csv)
-			fprintf(f, "series: %s\n", csv);
-		fprintf(f, "  %-24s %-10s %7s %12s %12s %12s %12s\n", "counter", "unit", "samples",
-			"min", "median", "mean", "max");
+			fprintf_printable(f, "series: %s\n", csv);
+		fprintf_printable(f, "  %-24s %-10s %7s %12s %12s %12s %12s\n", "counter", "unit",
+				  "samples", "min", "median", "mean", "max");
 	}
 	for (size_t i = 0; i < rs->nr; i++) {
 		const struct sample_series *s = &rs->series[i];
@@ -46,8 +46,8 @@ void counters_report_summary(FILE *f, const struct run_samples *rs, const struct
 					   s->n ? mean : 0.0, "max", s->n ? hi : 0.0));
 			continue;
 		}
-		fprintf(f, "  %-24s %-10s %7zu %12.4g %12.4g %12.4g %12.4g\n", s->name,
-			s->unit ? s->unit : "", s->n, lo, q, mean, hi);
+		fprintf_printable(f, "  %-24s %-10s %7zu %12.4g %12.4g %12.4g %12.4g\n", s->name,
+				  s->unit ? s->unit : "", s->n, lo, q, mean, hi);
 	}
 	if (json) {
 		json_object_set_new(root, "counters", arr);

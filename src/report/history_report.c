@@ -16,15 +16,32 @@ static void add_verdict(struct strbuf *sb, const struct store_verdict *v)
 		strbuf_addf(sb, " [%.3f, %.3f]", v->ci_lo, v->ci_hi);
 }
 
+/*
+ * Text taken from the repository and the benchmarks (subjects, names) goes through one of
+ * these: strbuf_add_printable for a terminal, strbuf_add_md_escaped for Markdown.
+ */
+typedef void (*add_text_fn)(struct strbuf *sb, const char *s);
+
 static void add_change_point(struct strbuf *sb, const struct history_result *res,
-			     const struct history_series *s, const struct changepoint *p)
+			     const struct history_series *s, const struct changepoint *p,
+			     add_text_fn add_text)
 {
 	const struct history_commit *c = &res->commits[s->commit[p->index]];
-	strbuf_addf(sb, "at %.12s (%s): median %.6g -> %.6g", c->rev.sha, c->rev.summary,
-		    p->median_before, p->median_after);
+	strbuf_addf(sb, "at %.12s (", c->rev.sha);
+	add_text(sb, c->rev.summary);
+	strbuf_addf(sb, "): median %.6g -> %.6g", p->median_before, p->median_after);
 	if (isfinite(p->rel_change))
 		strbuf_addf(sb, " (%+.1f%%)", 100 * p->rel_change);
 	strbuf_addf(sb, ", p = %.3g", p->p_value);
+}
+
+/* "bench metric" */
+static void add_series_name(struct strbuf *sb, const char *bench, const char *metric,
+			    add_text_fn add_text)
+{
+	add_text(sb, bench);
+	strbuf_addch(sb, ' ');
+	add_text(sb, metric);
 }
 
 /* Why a series has no change point. */
@@ -43,9 +60,10 @@ static void add_no_change(struct strbuf *sb, const struct history_series *s)
 
 static int report_text(FILE *f, const struct history_result *res)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
 	size_t k, i, j;
-	fprintf(f, "history of %s (%s), %zu commit%s, oldest first\n", res->range,
+	fprintf(f, "history of %s (%s), %zu commit%s, oldest first\n",
+		strbuf_printable(&name, res->range),
 		res->first_parent ? "first parents" : "all commits", res->nr_commits,
 		res->nr_commits == 1 ? "" : "s");
 	for (k = 0; k < res->nr_commits; k++) {
@@ -57,31 +75,39 @@ static int report_text(FILE *f, const struct history_result *res)
 		for (i = 0; i < c->nr_verdicts; i++) {
 			if (!c->verdicts[i].primary)
 				continue;
-			strbuf_addf(&sb, "  %s %s: ", c->verdicts[i].bench, c->verdicts[i].metric);
+			strbuf_addstr(&sb, "  ");
+			add_series_name(&sb, c->verdicts[i].bench, c->verdicts[i].metric,
+					strbuf_add_printable);
+			strbuf_addstr(&sb, ": ");
 			add_verdict(&sb, &c->verdicts[i]);
 		}
 		if (c->status == HISTORY_NOTHING_SELECTED)
 			strbuf_addf(&sb, "  (0 of %zu benchmarks needed)", c->configured);
-		fprintf(f, "%s  %s\n", sb.buf, c->rev.summary);
+		strbuf_addstr(&sb, "  ");
+		strbuf_add_printable(&sb, c->rev.summary);
+		fprintf(f, "%s\n", sb.buf);
 	}
 	if (res->nr_series)
 		fprintf(f, "\nchange points (E-divisive means, medians of each commit's runs):\n");
 	for (i = 0; i < res->nr_series; i++) {
 		const struct history_series *s = &res->series[i];
+		strbuf_reset(&name);
+		add_series_name(&name, s->bench, s->metric, strbuf_add_printable);
 		if (!s->cp.nr_points) {
 			strbuf_reset(&sb);
 			add_no_change(&sb, s);
-			fprintf(f, "  %s %s: %s\n", s->bench, s->metric, sb.buf);
+			fprintf(f, "  %s: %s\n", name.buf, sb.buf);
 		}
 		for (j = 0; j < s->cp.nr_points; j++) {
 			strbuf_reset(&sb);
-			add_change_point(&sb, res, s, &s->cp.points[j]);
-			fprintf(f, "  %s %s: %s\n", s->bench, s->metric, sb.buf);
+			add_change_point(&sb, res, s, &s->cp.points[j], strbuf_add_printable);
+			fprintf(f, "  %s: %s\n", name.buf, sb.buf);
 		}
 	}
 	if (res->interrupted)
 		fprintf(f, "\ninterrupted: run the same command again to go on where it stopped\n");
 	strbuf_release(&sb);
+	strbuf_release(&name);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -89,42 +115,48 @@ static int report_markdown(FILE *f, const struct history_result *res)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t k, i, j;
+	/* Subjects and names come from the repository and the benchmarks: escaped, so that
+	 * they cannot make HTML, links, images or extra table cells. */
+	strbuf_addstr(&sb, "### revperf history of ");
+	strbuf_add_md_code(&sb, res->range);
 	fprintf(f,
-		"### revperf history of `%s`\n\n| commit | status | against | verdicts | "
-		"summary |\n|---|---|---|---|---|\n",
-		res->range);
+		"%s\n\n| commit | status | against | verdicts | summary |\n|---|---|---|---|---|\n",
+		sb.buf);
 	for (k = 0; k < res->nr_commits; k++) {
 		const struct history_commit *c = &res->commits[k];
 		strbuf_reset(&sb);
-		for (i = 0; i < c->nr_verdicts; i++) {
+		strbuf_addf(&sb, "| `%.12s` | %s | ", c->rev.sha, history_status_name(c->status));
+		if (*c->base)
+			strbuf_addf(&sb, "`%.12s`", c->base);
+		strbuf_addstr(&sb, " | ");
+		for (i = 0, j = 0; i < c->nr_verdicts; i++) {
 			if (!c->verdicts[i].primary)
 				continue;
-			strbuf_addf(&sb, "%s%s %s: ", sb.len ? "<br>" : "", c->verdicts[i].bench,
-				    c->verdicts[i].metric);
+			if (j++)
+				strbuf_addstr(&sb, "<br>");
+			add_series_name(&sb, c->verdicts[i].bench, c->verdicts[i].metric,
+					strbuf_add_md_escaped);
+			strbuf_addstr(&sb, ": ");
 			add_verdict(&sb, &c->verdicts[i]);
 		}
-		fprintf(f, "| `%.12s` | %s | %s%.12s%s | %s | ", c->rev.sha,
-			history_status_name(c->status), *c->base ? "`" : "", c->base,
-			*c->base ? "`" : "", sb.buf);
-		for (const char *p = c->rev.summary; *p; p++) {
-			if (*p == '|')
-				fputc('\\', f); /* a pipe would end the table cell */
-			fputc(*p, f);
-		}
-		fputs(" |\n", f);
+		strbuf_addstr(&sb, " | ");
+		strbuf_add_md_escaped(&sb, c->rev.summary);
+		fprintf(f, "%s |\n", sb.buf);
 	}
 	fprintf(f, "\n**Change points** (E-divisive means):\n\n");
 	for (i = 0; i < res->nr_series; i++) {
 		const struct history_series *s = &res->series[i];
 		strbuf_reset(&sb);
+		add_series_name(&sb, s->bench, s->metric, strbuf_add_md_escaped);
+		strbuf_addstr(&sb, ": ");
 		if (!s->cp.nr_points)
 			add_no_change(&sb, s);
 		for (j = 0; j < s->cp.nr_points; j++) {
 			if (j)
 				strbuf_addstr(&sb, "; ");
-			add_change_point(&sb, res, s, &s->cp.points[j]);
+			add_change_point(&sb, res, s, &s->cp.points[j], strbuf_add_md_escaped);
 		}
-		fprintf(f, "- %s %s: %s\n", s->bench, s->metric, sb.buf);
+		fprintf(f, "- %s\n", sb.buf);
 	}
 	strbuf_release(&sb);
 	return ferror(f) ? -1 : 0;
@@ -223,11 +255,13 @@ int history_report(FILE *f, const struct history_result *res, enum report_format
 static void step_text(FILE *f, const char *what, const struct revision *rev,
 		      const struct bisect_step *s)
 {
+	struct strbuf summary = STRBUF_INIT;
 	fprintf(f, "  %-24s %.12s  %-12s", what, rev->sha, s->verdict);
 	if (isfinite(s->ratio))
 		fprintf(f, " x%.3f [%.3f, %.3f]  %zu+%zu runs", s->ratio, s->ci_lo, s->ci_hi,
 			s->n_a, s->n_b);
-	fprintf(f, "  %s\n", rev->summary);
+	fprintf(f, "  %s\n", strbuf_printable(&summary, rev->summary));
+	strbuf_release(&summary);
 	if (!strcmp(s->verdict, "undecided"))
 		fprintf(f, "  %-24s (not shown worse with %zu runs: counted as good)\n", "",
 			s->budget);
@@ -247,15 +281,17 @@ static const struct bisect_step *step_at(const struct bisect_result *r, size_t i
 static int bisect_text(FILE *f, const struct bisect_result *r, const char *bench)
 {
 	const struct bisect_step *s;
-	fprintf(f, "bisect %s %s from %.12s to %.12s: %zu commit%s on the first-parent path\n",
-		bench, r->metric, r->good.sha, r->bad.sha, r->nr_path, r->nr_path == 1 ? "" : "s");
+	struct strbuf name = STRBUF_INIT, text = STRBUF_INIT;
+	add_series_name(&name, bench, r->metric, strbuf_add_printable);
+	fprintf(f, "bisect %s from %.12s to %.12s: %zu commit%s on the first-parent path\n",
+		name.buf, r->good.sha, r->bad.sha, r->nr_path, r->nr_path == 1 ? "" : "s");
 	step_text(f, "GOOD against BAD", &r->bad, &r->endpoint);
 	for (size_t i = 0; i < r->nr_steps; i++)
 		step_text(f, "GOOD against", &r->path[r->steps[i].index], &r->steps[i]);
 	switch (r->outcome) {
 	case BISECT_FOUND:
 		fprintf(f, "\nculprit: %s %s\nevidence:\n", r->path[r->culprit].sha,
-			r->path[r->culprit].summary);
+			strbuf_printable(&text, r->path[r->culprit].summary));
 		if ((s = step_at(r, r->culprit)))
 			step_text(f, "culprit against GOOD", &r->path[r->culprit], s);
 		step_text(f, "culprit against parent", &r->path[r->culprit], &r->culprit_vs_parent);
@@ -266,8 +302,8 @@ static int bisect_text(FILE *f, const struct bisect_result *r, const char *bench
 			fprintf(f, "  (its parent is GOOD)\n");
 		break;
 	case BISECT_NOT_WORSE:
-		fprintf(f, "\nBAD is not worse than GOOD on %s %s (%s): nothing to bisect\n", bench,
-			r->metric, r->endpoint.verdict);
+		fprintf(f, "\nBAD is not worse than GOOD on %s (%s): nothing to bisect\n", name.buf,
+			r->endpoint.verdict);
 		break;
 	case BISECT_AMBIGUOUS:
 		fprintf(f,
@@ -280,6 +316,8 @@ static int bisect_text(FILE *f, const struct bisect_result *r, const char *bench
 		fprintf(f, "\ninterrupted: run the same command again; stored runs are reused\n");
 		break;
 	}
+	strbuf_release(&name);
+	strbuf_release(&text);
 	return ferror(f) ? -1 : 0;
 }
 

@@ -141,19 +141,19 @@ static void print_top(FILE *f, const struct io_profile *p, const struct spectra_
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	fprintf(f, "  %10s %10s %11s  %-24s %s\n", "bytes", "calls", "B/call", "file",
-		"where (innermost frame of the program)");
+	fprintf_printable(f, "  %10s %10s %11s  %-24s %s\n", "bytes", "calls", "B/call", "file",
+			  "where (innermost frame of the program)");
 	for (size_t i = 0; i < n; i++) {
 		strbuf_reset(&sb);
 		add_bytes(&sb, (double)t[i].bytes);
-		fprintf(f, "  %10s %10" PRIu64 " %11.1f  %-24s ", sb.buf, t[i].calls, t[i].bpc,
-			t[i].file ? t[i].file : "");
+		fprintf_printable(f, "  %10s %10" PRIu64 " %11.1f  %-24s ", sb.buf, t[i].calls,
+				  t[i].bpc, t[i].file ? t[i].file : "");
 		strbuf_reset(&sb);
 		add_origin(&sb, find_entry(p, o->dir, t[i].stack, t[i].file));
-		fprintf(f, "%s\n", sb.buf);
+		fprintf_printable(f, "%s\n", sb.buf);
 		strbuf_reset(&sb);
 		io_report_stack(&sb, t[i].stack, width_of(o));
-		fprintf(f, "      %s\n", sb.buf);
+		fprintf_printable(f, "      %s\n", sb.buf);
 	}
 	strbuf_release(&sb);
 }
@@ -174,40 +174,40 @@ int io_exec_report_text(FILE *f, const struct io_profile *p, const struct io_rep
 		goto out;
 	exec_totals(p, o->dir, &errors, &unfinished);
 	status_line(&sb, p);
-	fprintf(f, "%s: %s, %.3f s wall, %zu process%s\n", p->command, sb.buf,
-		(double)p->wall_ns / 1e9, p->nr_procs, p->nr_procs == 1 ? "" : "es");
+	fprintf_printable(f, "%s: %s, %.3f s wall, %zu process%s\n", p->command, sb.buf,
+			  (double)p->wall_ns / 1e9, p->nr_procs, p->nr_procs == 1 ? "" : "es");
 	strbuf_reset(&sb);
 	add_bytes(&sb, (double)ex.total_bytes);
-	fprintf(f, "%s: %" PRIu64 " calls, %s (%.1f B/call), %zu stack trace%s, %zu file%s",
-		dir_word(o->dir, true), ex.total_calls, sb.buf,
-		ex.total_calls ? (double)ex.total_bytes / (double)ex.total_calls : 0.0,
-		ex.nr_stacks, ex.nr_stacks == 1 ? "" : "s", ex.nr_files,
-		ex.nr_files == 1 ? "" : "s");
+	fprintf_printable(
+	    f, "%s: %" PRIu64 " calls, %s (%.1f B/call), %zu stack trace%s, %zu file%s",
+	    dir_word(o->dir, true), ex.total_calls, sb.buf,
+	    ex.total_calls ? (double)ex.total_bytes / (double)ex.total_calls : 0.0, ex.nr_stacks,
+	    ex.nr_stacks == 1 ? "" : "s", ex.nr_files, ex.nr_files == 1 ? "" : "s");
 	fprintf(f, "; %" PRIu64 " failed, %" PRIu64 " unfinished\n", errors, unfinished);
 	if (p->stragglers_killed)
 		fprintf(f, "processes left behind by the program were killed\n");
-	fprintf(f, "log: %s\n",
-		p->log ? p->log
-		       : "not kept (the program's output went to the "
-			 "terminal)");
+	fprintf_printable(f, "log: %s\n",
+			  p->log ? p->log
+				 : "not kept (the program's output went to the "
+				   "terminal)");
 	if (o->profile_path)
-		fprintf(f, "profile: %s\n", o->profile_path);
+		fprintf_printable(f, "profile: %s\n", o->profile_path);
 	if (!ex.total_calls) {
-		fprintf(f, "\nno %s system call was made\n",
-			o->dir == IOTRACE_READ ? "read" : "write");
+		fprintf_printable(f, "\nno %s system call was made\n",
+				  o->dir == IOTRACE_READ ? "read" : "write");
 		ret = ferror(f) ? -1 : 0;
 		goto out;
 	}
-	fprintf(f, "\nTop stack traces by bytes %s\n", dir_word(o->dir, false));
+	fprintf_printable(f, "\nTop stack traces by bytes %s\n", dir_word(o->dir, false));
 	print_top(f, p, ex.by_bytes, ex.nr_by_bytes, o);
 	fprintf(f, "\nTop stack traces by bytes per call\n");
 	print_top(f, p, ex.by_bpc, ex.nr_by_bpc, o);
-	fprintf(f, "\nFiles by bytes %s\n", dir_word(o->dir, false));
+	fprintf_printable(f, "\nFiles by bytes %s\n", dir_word(o->dir, false));
 	for (size_t i = 0; i < ex.nr_files_top; i++) {
 		strbuf_reset(&sb);
 		add_bytes(&sb, (double)ex.files[i].bytes);
-		fprintf(f, "  %10s %10" PRIu64 " calls  %s\n", sb.buf, ex.files[i].calls,
-			ex.files[i].file);
+		fprintf_printable(f, "  %10s %10" PRIu64 " calls  %s\n", sb.buf, ex.files[i].calls,
+				  ex.files[i].file);
 	}
 	ret = ferror(f) ? -1 : 0;
 out:
@@ -343,22 +343,24 @@ void io_similarity_text(FILE *f, const struct spectra_report *r,
 	struct strbuf sb = STRBUF_INIT;
 	size_t changed = io_similarity_changed(r), shown = 0, top = top_of(o);
 
-	fprintf(f,
-		"%sI/O similarity of %s (%zu run%s) against %s (%zu run%s): %zu of %zu stack "
-		"trace%s changed, %zu stopped %s\n",
-		indent, l ? l->target : "target", r->nr_runs, r->nr_runs == 1 ? "" : "s",
-		l ? l->baseline : "baseline", r->nr_base_runs, r->nr_base_runs == 1 ? "" : "s",
-		changed, r->nr_rows, r->nr_rows == 1 ? "" : "s", r->nr_stopped,
-		o && o->dir == IOTRACE_READ ? "reading" : "writing");
+	fprintf_printable(
+	    f,
+	    "%sI/O similarity of %s (%zu run%s) against %s (%zu run%s): %zu of %zu stack "
+	    "trace%s changed, %zu stopped %s\n",
+	    indent, l ? l->target : "target", r->nr_runs, r->nr_runs == 1 ? "" : "s",
+	    l ? l->baseline : "baseline", r->nr_base_runs, r->nr_base_runs == 1 ? "" : "s", changed,
+	    r->nr_rows, r->nr_rows == 1 ? "" : "s", r->nr_stopped,
+	    o && o->dir == IOTRACE_READ ? "reading" : "writing");
 	if (r->nr_base_runs < 2)
 		fprintf(f,
 			"%s  (one baseline run: each range is a single value, so any change in "
 			"bytes per call is outside it)\n",
 			indent);
 	if (changed) {
-		fprintf(f, "%s  %5s %12s %14s %16s %10s %6s %10s  %s\n", indent, "SC", "Impact",
-			"TotalImpact", "baseline B/call", "B/call", "Runs", "CallsDiff",
-			r->group == SPECTRA_BY_STACK_FILE ? "stack trace -> file" : "stack trace");
+		fprintf_printable(
+		    f, "%s  %5s %12s %14s %16s %10s %6s %10s  %s\n", indent, "SC", "Impact",
+		    "TotalImpact", "baseline B/call", "B/call", "Runs", "CallsDiff",
+		    r->group == SPECTRA_BY_STACK_FILE ? "stack trace -> file" : "stack trace");
 	}
 	for (size_t i = 0; i < r->nr_rows && shown < top; i++) {
 		const struct spectra_row *row = &r->rows[i];
@@ -367,15 +369,16 @@ void io_similarity_text(FILE *f, const struct spectra_report *r,
 		shown++;
 		strbuf_reset(&sb);
 		add_range(&sb, row);
-		fprintf(f, "%s  %5.2f %12.1f %14.0f %16s %10.1f %3zu/%-2zu %+10.1f  ", indent,
-			row->sc, row->impact, row->total_impact, sb.buf, row->bpc_mean,
-			row->runs_written, r->nr_runs, row->calls_diff);
+		fprintf_printable(f, "%s  %5.2f %12.1f %14.0f %16s %10.1f %3zu/%-2zu %+10.1f  ",
+				  indent, row->sc, row->impact, row->total_impact, sb.buf,
+				  row->bpc_mean, row->runs_written, r->nr_runs, row->calls_diff);
 		strbuf_reset(&sb);
 		io_report_stack(&sb, row->stack, width_of(o));
-		fprintf(f, "%s%s%s\n", sb.buf, row->file ? " -> " : "", row->file ? row->file : "");
+		fprintf_printable(f, "%s%s%s\n", sb.buf, row->file ? " -> " : "",
+				  row->file ? row->file : "");
 	}
 	if (changed > shown)
-		fprintf(f, "%s  ... %zu more changed (--top)\n", indent, changed - shown);
+		fprintf_printable(f, "%s  ... %zu more changed (--top)\n", indent, changed - shown);
 	if (r->nr_rows > changed)
 		fprintf(f,
 			"%s  %zu stack trace%s wrote within the baseline range in every run "
@@ -384,18 +387,19 @@ void io_similarity_text(FILE *f, const struct spectra_report *r,
 	for (size_t i = 0; i < r->nr_stopped && i < top; i++) {
 		const struct spectra_stopped *s = &r->stopped[i];
 		if (!i)
-			fprintf(f, "%s  stopped (no call in any %s run):\n", indent,
-				l ? l->target : "target");
+			fprintf_printable(f, "%s  stopped (no call in any %s run):\n", indent,
+					  l ? l->target : "target");
 		strbuf_reset(&sb);
 		add_bytes(&sb, s->base_bytes_mean);
-		fprintf(f, "%s    %s/run in %.1f calls/run, B/call %.1f..%.1f  ", indent, sb.buf,
-			s->base_calls_mean, s->lo, s->hi);
+		fprintf_printable(f, "%s    %s/run in %.1f calls/run, B/call %.1f..%.1f  ", indent,
+				  sb.buf, s->base_calls_mean, s->lo, s->hi);
 		strbuf_reset(&sb);
 		io_report_stack(&sb, s->stack, width_of(o));
-		fprintf(f, "%s%s%s\n", sb.buf, s->file ? " -> " : "", s->file ? s->file : "");
+		fprintf_printable(f, "%s%s%s\n", sb.buf, s->file ? " -> " : "",
+				  s->file ? s->file : "");
 	}
 	if (r->nr_stopped > top)
-		fprintf(f, "%s    ... %zu more stopped\n", indent, r->nr_stopped - top);
+		fprintf_printable(f, "%s    ... %zu more stopped\n", indent, r->nr_stopped - top);
 	strbuf_release(&sb);
 }
 
@@ -463,9 +467,12 @@ json_t *io_similarity_json(const struct spectra_report *r, const struct io_repor
 	return root;
 }
 
-/* Markdown table cells: '|' would end the cell, backquotes the code span. */
-static void md_code(FILE *f, const char *s)
+/* Markdown table cells: '|' would end the cell, backquotes the code span, a newline the row
+ * (paths and frames are made printable first: one line, no control characters). */
+static void md_code(FILE *f, const char *text)
 {
+	struct strbuf sb = STRBUF_INIT;
+	const char *s = strbuf_printable(&sb, text);
 	fputc('`', f);
 	for (; *s; s++) {
 		if (*s == '|')
@@ -474,6 +481,7 @@ static void md_code(FILE *f, const char *s)
 			fputc(*s == '`' ? '\'' : *s, f);
 	}
 	fputc('`', f);
+	strbuf_release(&sb);
 }
 
 void io_similarity_markdown(FILE *f, const struct spectra_report *r,
@@ -487,8 +495,9 @@ void io_similarity_markdown(FILE *f, const struct spectra_report *r,
 		"runs, %zu target runs)\n\n",
 		changed, r->nr_rows, r->nr_stopped, r->nr_base_runs, r->nr_runs);
 	if (changed) {
-		fprintf(f, "| SC | Impact (B/call) | TotalImpact (B) | baseline B/call | B/call | "
-			   "Runs | CallsDiff | stack trace |\n");
+		fprintf_printable(
+		    f, "| SC | Impact (B/call) | TotalImpact (B) | baseline B/call | B/call | "
+		       "Runs | CallsDiff | stack trace |\n");
 		fprintf(f, "|---:|---:|---:|---:|---:|---:|---:|---|\n");
 	}
 	for (size_t i = 0; i < r->nr_rows && shown < top; i++) {
@@ -498,9 +507,9 @@ void io_similarity_markdown(FILE *f, const struct spectra_report *r,
 		shown++;
 		strbuf_reset(&sb);
 		add_range(&sb, row);
-		fprintf(f, "| %.2f | %.1f | %.0f | %s | %.1f | %zu/%zu | %+.1f | ", row->sc,
-			row->impact, row->total_impact, sb.buf, row->bpc_mean, row->runs_written,
-			r->nr_runs, row->calls_diff);
+		fprintf_printable(f, "| %.2f | %.1f | %.0f | %s | %.1f | %zu/%zu | %+.1f | ",
+				  row->sc, row->impact, row->total_impact, sb.buf, row->bpc_mean,
+				  row->runs_written, r->nr_runs, row->calls_diff);
 		strbuf_reset(&sb);
 		io_report_stack(&sb, row->stack, width_of(o));
 		if (row->file) {
@@ -511,8 +520,8 @@ void io_similarity_markdown(FILE *f, const struct spectra_report *r,
 		fprintf(f, " |\n");
 	}
 	if (changed > shown)
-		fprintf(f, "\n%zu more changed stack traces: see the JSON report.\n",
-			changed - shown);
+		fprintf_printable(f, "\n%zu more changed stack traces: see the JSON report.\n",
+				  changed - shown);
 	for (size_t i = 0; i < r->nr_stopped && i < top; i++) {
 		if (!i)
 			fprintf(f, "\nStopped writing:\n\n");

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "util/fsutil.h"
+#include "util/parse.h"
 #include "report/assets.h"
 #include "report/site.h"
 #include "util/common.h"
@@ -135,8 +136,8 @@ int site_write_file(const char *path, const char *data, size_t len)
 	int ret = RP_EINTERNAL;
 
 	strbuf_addf(&tmp, "%s.tmp", path);
-	if (!(f = fopen(tmp.buf, "w"))) {
-		error("cannot create %s: %s", tmp.buf, strerror(errno));
+	if (!(f = fopen_own(tmp.buf, "w"))) {
+		error("cannot create %s: %s", tmp.buf, fs_strerror(errno));
 		goto out;
 	}
 	if (fwrite(data, 1, len, f) != len || fclose(f)) {
@@ -156,7 +157,7 @@ out:
 }
 
 /* The output directory: created when missing, refused when it is something else. */
-static int prepare_out_dir(const char *dir)
+static int prepare_out_dir(const char *state_root, const char *dir)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct stat st;
@@ -169,7 +170,7 @@ static int prepare_out_dir(const char *dir)
 		return RP_EINPUT;
 	}
 	strbuf_addf(&sb, "%s/commits", dir);
-	if (mkdir_p(dir) || mkdir_p(sb.buf))
+	if (mkdir_own(state_root, dir) || mkdir_own(dir, sb.buf))
 		goto out;
 	ret = 0;
 out:
@@ -187,8 +188,15 @@ int site_write(const struct history *h, const struct site_options *o, struct sit
 	if (!stats)
 		stats = &local;
 	memset(stats, 0, sizeof(*stats));
+	if (o->commit_url && parse_http_url(o->commit_url)) {
+		/* The configuration refuses it already; no other caller may slip one in. */
+		error("commit-url '%s' is not an http:// or https:// URL; the report links to "
+		      "no other kind",
+		      o->commit_url);
+		return RP_EINPUT;
+	}
 	site_format_time((int64_t)time(NULL), generated, sizeof(generated));
-	if ((ret = prepare_out_dir(o->out_dir)))
+	if ((ret = prepare_out_dir(o->state_root, o->out_dir)))
 		goto out;
 	strbuf_addf(&path, "%s/site.css", o->out_dir);
 	if (site_write_file(path.buf, revperf_asset_site_css, revperf_asset_site_css_len)) {

@@ -238,8 +238,8 @@ static int copy_file(const char *from, const char *to)
 		error("cannot read %s: %s", from, strerror(errno));
 		return RP_EINTERNAL;
 	}
-	if (!(out = fopen(to, "w"))) {
-		error("cannot create %s: %s", to, strerror(errno));
+	if (!(out = fopen_own(to, "w"))) {
+		error("cannot create %s: %s", to, fs_strerror(errno));
 		goto out;
 	}
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
@@ -296,7 +296,7 @@ static int copy_in(struct page *p, const char *src, size_t bench, const char *su
 	strbuf_reset(rel);
 	strbuf_addf(rel, "%s/%zu%s%s", p->base.buf, bench, sub ? "/" : "", sub ? sub : "");
 	strbuf_addf(&dir, "%s/commits/%s", p->o->out_dir, rel->buf);
-	if (mkdir_p(dir.buf))
+	if (mkdir_own(p->o->out_dir, dir.buf))
 		goto out;
 	strbuf_addch(rel, '/');
 	fsutil_add_safe_name(rel, name);

@@ -5,13 +5,19 @@
 
 #include "util/strbuf.h"
 
+/*
+ * Messages quote input (file content, names, benchmark output): whatever could drive the
+ * terminal is made visible (strbuf_add_printable), once here for every caller.
+ */
 static void report(const char *prefix, const char *fmt, va_list ap)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf msg = STRBUF_INIT, sb = STRBUF_INIT;
+	strbuf_vaddf(&msg, fmt, ap);
 	strbuf_addstr(&sb, prefix);
-	strbuf_vaddf(&sb, fmt, ap);
+	strbuf_add_printable_lines(&sb, msg.buf, msg.len);
 	strbuf_addch(&sb, '\n');
 	fputs(sb.buf, stderr);
+	strbuf_release(&msg);
 	strbuf_release(&sb);
 }
 

@@ -4,7 +4,9 @@
 /*
  * Diagnostics. error() prints "revperf: error: <message>" on stderr and returns -1, so
  * that engine code can `return error("...")`. warning() prints "revperf: warning: ...".
- * Messages name the file, line or value and say what to do. Thread-safe (one fprintf).
+ * Messages name the file, line or value and say what to do. Control characters (but newline
+ * and tab) and invalid UTF-8 in the message are printed as visible escapes (\x1b), so that
+ * quoted input cannot drive the terminal. Thread-safe (one fputs).
  */
 __attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);

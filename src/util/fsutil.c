@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +32,79 @@ int mkdir_p(const char *path)
 	}
 	free(p);
 	return ret;
+}
+
+int mkdir_own(const char *root, const char *path)
+{
+	size_t n = strlen(root);
+	char *p;
+	int ret = 0;
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	if (strncmp(path, root, n) || path[n] != '/')
+		return mkdir_p(path);
+	if (mkdir_p(root))
+		return -1;
+	p = xstrdup(path);
+	for (char *s = p + n + 1;; s++) {
+		if (*s == '/' || !*s) {
+			char c = *s;
+			struct stat st;
+			*s = '\0';
+			if (s > p && s[-1] != '/' && mkdir(p, 0777) < 0 && errno != EEXIST) {
+				ret = error("cannot create directory %s: %s; check the permissions "
+					    "of its parent or choose another --state-dir",
+					    p, strerror(errno));
+				break;
+			}
+			if (s > p && s[-1] != '/' && lstat(p, &st) == 0 && !S_ISDIR(st.st_mode)) {
+				ret = error(
+				    "%s is %s, not a directory: revperf does not follow links "
+				    "inside %.*s; remove it",
+				    p, S_ISLNK(st.st_mode) ? "a symbolic link" : "a file", (int)n,
+				    root);
+				break;
+			}
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	free(p);
+	return ret;
+}
+
+int open_own(const char *path, int flags, unsigned mode)
+{
+	return open(path, flags | O_NOFOLLOW | O_CLOEXEC, (mode_t)mode);
+}
+
+FILE *fopen_own(const char *path, const char *mode)
+{
+	int flags = O_WRONLY | O_CREAT, fd;
+	FILE *f;
+	if (!strcmp(mode, "a"))
+		flags |= O_APPEND;
+	else if (!strcmp(mode, "wx"))
+		flags |= O_EXCL;
+	else
+		flags |= O_TRUNC;
+	if ((fd = open_own(path, flags, 0644)) < 0)
+		return NULL;
+	if (!(f = fdopen(fd, *mode == 'a' ? "a" : "w"))) {
+		int saved = errno;
+		close(fd);
+		errno = saved;
+	}
+	return f;
+}
+
+const char *fs_strerror(int err)
+{
+	if (err == ELOOP)
+		return "it is a symbolic link, which revperf does not follow in its own "
+		       "directories (remove it)";
+	return strerror(err);
 }
 
 static int remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)

@@ -3,10 +3,30 @@
 
 /* Small file-system helpers of the engine. */
 
+#include <stdio.h>
+
 /* mkdir -p; returns 0 or -1 with an error printed naming the path and what to do. */
 int mkdir_p(const char *path);
 /* rm -rf of path (absent is fine); returns 0 or -1 with an error printed. */
 int remove_tree(const char *path);
+/*
+ * revperf's own files (docs/store.md "Symbolic links"): what revperf creates in its state
+ * directory, or in a directory it created for itself, is never written through a symbolic
+ * link, so that a link planted there (a repository can commit .revperf/ci/junit.xml ->
+ * ~/.bashrc) cannot redirect a write. Paths the user names (--junit FILE, --out DIR,
+ * --state-dir DIR) are followed: the user chose them.
+ *
+ * mkdir_own: mkdir -p of path; when path is below root ("root/..."), every directory after
+ * root must be a real directory, not a link (root itself and paths elsewhere are the
+ * user's: followed). Returns 0, or -1 with an error printed naming the link.
+ */
+int mkdir_own(const char *root, const char *path);
+/* open(2) with O_NOFOLLOW and O_CLOEXEC added: -1 with errno ELOOP when path is a link. */
+int open_own(const char *path, int flags, unsigned mode);
+/* fopen() of a file of revperf's own: mode "w" (truncate), "a" (append) or "wx" (new). */
+FILE *fopen_own(const char *path, const char *mode);
+/* strerror(err), but for ELOOP a sentence saying why a link is refused and what to do. */
+const char *fs_strerror(int err);
 /* Whether path exists (any type). */
 int path_exists(const char *path);
 

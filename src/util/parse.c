@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int parse_double(const char *s, double lo, double hi, double *out)
 {
@@ -113,5 +114,18 @@ int parse_run_range(const char *s, size_t *min, size_t *max)
 		return -1;
 	*min = lo;
 	*max = hi;
+	return 0;
+}
+
+int parse_http_url(const char *s)
+{
+	size_t scheme = !strncasecmp(s, "https://", 8) ? 8 : !strncasecmp(s, "http://", 7) ? 7 : 0;
+	const unsigned char *p;
+	if (!scheme || !s[scheme] || strchr("/?#", s[scheme]))
+		return -1; /* no host */
+	/* Nothing a browser would strip or read differently: no space, no control character. */
+	for (p = (const unsigned char *)s; *p; p++)
+		if (*p <= 0x20 || *p == 0x7f)
+			return -1;
 	return 0;
 }

@@ -16,5 +16,10 @@ int parse_duration(const char *s, ns_t *out);     /* "60s", "500ms", "2m", "1.5"
 int parse_run_range(const char *s, size_t *min, size_t *max); /* "5..30", "10" */
 int parse_u64(const char *s, uint64_t *out);
 int parse_double(const char *s, double lo, double hi, double *out); /* finite, in [lo, hi] */
+/*
+ * An http:// or https:// URL with a host and no space or control character: the only links
+ * revperf writes from configuration (javascript:, data:, file: ... are refused).
+ */
+int parse_http_url(const char *s);
 
 #endif

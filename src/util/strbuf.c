@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,23 +129,43 @@ int strbuf_read_file(struct strbuf *sb, const char *path, size_t max_bytes)
 	return 0;
 }
 
-/* The length of the valid UTF-8 sequence at p (lead byte >= 0x80), or 0. */
-static size_t utf8_seq_len(const unsigned char *p)
+/*
+ * The length of the valid UTF-8 sequence at p (at most avail bytes; lead byte >= 0x80) with
+ * its code point in *cp, or 0: no overlong forms, no surrogates, nothing above U+10FFFF.
+ */
+static size_t utf8_decode(const unsigned char *p, size_t avail, uint32_t *cp)
 {
-	size_t len = *p >= 0xf0 && *p <= 0xf4 ? 4 : *p >= 0xe0 ? 3 : *p >= 0xc2 && *p < 0xe0 ? 2 : 0;
-	if (*p >= 0xf5)
+	size_t len, i;
+	uint32_t c, min;
+	if (*p >= 0xc2 && *p <= 0xdf) {
+		len = 2, c = *p & 0x1f, min = 0x80;
+	} else if (*p >= 0xe0 && *p <= 0xef) {
+		len = 3, c = *p & 0x0f, min = 0x800;
+	} else if (*p >= 0xf0 && *p <= 0xf4) {
+		len = 4, c = *p & 0x07, min = 0x10000;
+	} else {
 		return 0;
-	for (size_t i = 1; i < len; i++)
+	}
+	if (len > avail)
+		return 0;
+	for (i = 1; i < len; i++) {
 		if ((p[i] & 0xc0) != 0x80)
 			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
 	return len;
 }
 
 void strbuf_add_xml_escaped(struct strbuf *sb, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t left = strlen(s);
 	while (*p) {
 		size_t len;
+		uint32_t cp;
 		switch (*p) {
 		case '<':
 			strbuf_addstr(sb, "&lt;");
@@ -161,9 +183,10 @@ void strbuf_add_xml_escaped(struct strbuf *sb, const char *s)
 			strbuf_addstr(sb, "&#39;");
 			break;
 		default:
-			if (*p >= 0x80 && (len = utf8_seq_len(p))) {
+			if (*p >= 0x80 && (len = utf8_decode(p, left, &cp))) {
 				strbuf_add(sb, p, len);
 				p += len;
+				left -= len;
 				continue;
 			}
 			if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p >= 0x7f)
@@ -172,5 +195,154 @@ void strbuf_add_xml_escaped(struct strbuf *sb, const char *s)
 				strbuf_addch(sb, (char)*p);
 		}
 		p++;
+		left--;
 	}
+}
+
+/*
+ * Code points that change how a terminal shows what follows although they are valid UTF-8:
+ * the C1 controls (U+009B is CSI, as ESC [ is) and the bidirectional embeddings, overrides
+ * and isolates, which reorder the text around them.
+ */
+static bool unsafe_code_point(uint32_t cp)
+{
+	return (cp >= 0x80 && cp <= 0x9f) || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
+static void add_printable(struct strbuf *sb, const unsigned char *p, size_t len, bool lines)
+{
+	const unsigned char *end = p + len;
+	while (p < end) {
+		uint32_t cp;
+		size_t n;
+		if (*p >= 0x80) {
+			n = utf8_decode(p, (size_t)(end - p), &cp);
+			if (n && !unsafe_code_point(cp))
+				strbuf_add(sb, p, n);
+			else if (n)
+				strbuf_addf(sb, "\\u%04x", (unsigned)cp);
+			else
+				strbuf_addf(sb, "\\x%02x", *p);
+			p += n ? n : 1;
+			continue;
+		}
+		if (lines && (*p == '\n' || *p == '\t'))
+			strbuf_addch(sb, (char)*p);
+		else if (*p == '\n')
+			strbuf_addstr(sb, "\\n");
+		else if (*p == '\t')
+			strbuf_addstr(sb, "\\t");
+		else if (*p == '\r')
+			strbuf_addstr(sb, "\\r");
+		else if (*p < 0x20 || *p == 0x7f)
+			strbuf_addf(sb, "\\x%02x", *p);
+		else
+			strbuf_addch(sb, (char)*p);
+		p++;
+	}
+}
+
+void strbuf_add_printable(struct strbuf *sb, const char *s)
+{
+	if (s)
+		add_printable(sb, (const unsigned char *)s, strlen(s), false);
+}
+
+void strbuf_add_printable_lines(struct strbuf *sb, const void *data, size_t len)
+{
+	add_printable(sb, data, len, true);
+}
+
+const char *strbuf_printable(struct strbuf *sb, const char *s)
+{
+	strbuf_reset(sb);
+	strbuf_add_printable(sb, s);
+	return sb->buf;
+}
+
+void fprintf_printable(FILE *f, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT, sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	add_printable(&sb, (const unsigned char *)msg.buf, msg.len, true);
+	fputs(sb.buf, f);
+	strbuf_release(&msg);
+	strbuf_release(&sb);
+}
+
+void fputs_printable(const char *s, FILE *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+	fputs(strbuf_printable(&sb, s), f);
+	strbuf_release(&sb);
+}
+
+/*
+ * Markdown (CommonMark and GitHub's tables): the characters that open emphasis, code,
+ * links, images, strike-through and math anywhere in a line (a link needs "](" or "[x]:",
+ * so parentheses may stay); & < > | as character references, so that no HTML, autolink or
+ * table cell can start.
+ */
+static bool md_inline_meta(char c)
+{
+	return strchr("\\`*_[]!~$", c) != NULL;
+}
+
+void strbuf_add_md_escaped(struct strbuf *sb, const char *s)
+{
+	struct strbuf t = STRBUF_INIT;
+	const char *p;
+	size_t digits = 0;
+	bool line_start = true;
+	strbuf_add_printable(&t, s); /* one line: a newline would end a table row */
+	for (p = t.buf; *p; p++) {
+		/* At the start, # + - = and "1." or "1)" would make a heading, list or rule. */
+		bool lead =
+		    line_start && (strchr("#+-=", *p) || (digits && (*p == '.' || *p == ')')));
+		switch (*p) {
+		case '&': strbuf_addstr(sb, "&amp;"); break;
+		case '<': strbuf_addstr(sb, "&lt;"); break;
+		case '>': strbuf_addstr(sb, "&gt;"); break;
+		case '|': strbuf_addstr(sb, "&#124;"); break;
+		default:
+			if (md_inline_meta(*p) || lead)
+				strbuf_addch(sb, '\\');
+			strbuf_addch(sb, *p);
+		}
+		if (*p >= '0' && *p <= '9' && line_start)
+			digits++;
+		else if (*p != ' ' || digits)
+			line_start = false;
+	}
+	strbuf_release(&t);
+}
+
+void strbuf_add_md_code(struct strbuf *sb, const char *s)
+{
+	struct strbuf t = STRBUF_INIT;
+	size_t run = 0, longest = 0, i;
+	bool pad;
+	strbuf_add_printable(&t, s);
+	for (i = 0; i < t.len; i++) {
+		run = t.buf[i] == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	/* A fence one backtick longer than any run inside; a space keeps an edge backtick
+	 * apart from the fence (CommonMark strips one space on each side). */
+	pad = !t.len || t.buf[0] == '`' || t.buf[t.len - 1] == '`';
+	for (i = 0; i <= longest; i++)
+		strbuf_addch(sb, '`');
+	if (pad)
+		strbuf_addch(sb, ' ');
+	strbuf_addstr(sb, t.buf);
+	if (pad)
+		strbuf_addch(sb, ' ');
+	for (i = 0; i <= longest; i++)
+		strbuf_addch(sb, '`');
+	strbuf_release(&t);
 }
