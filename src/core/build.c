@@ -56,6 +56,16 @@ int state_dir_open(const char *project_root, const char *dir, struct state_dir *
 	}
 	close(fd);
 	unlink(probe.buf);
+	/* The state directory ignores itself: nested worktree repositories, logs, results. */
+	strbuf_reset(&probe);
+	strbuf_addf(&probe, "%s/.gitignore", out->root);
+	fd = open_own(probe.buf, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd >= 0) {
+		static const char ignore[] = "# written by revperf: nothing here belongs in git\n*\n";
+		if (write(fd, ignore, sizeof(ignore) - 1) < 0)
+			warning("cannot write %s: %s", probe.buf, strerror(errno));
+		close(fd);
+	}
 	ret = 0;
 out:
 	strbuf_release(&probe);

@@ -51,4 +51,10 @@ m = b["metrics"][0]
 assert m["verdict"] in ("equal", "undecided"), m
 assert m["ratio"] != 1.0 or m["baseline"]["sd"] == 0, m   # two distinct samples
 PY
+
+
+# The state directory ignores itself: git sees nothing of it.
+[ -f .revperf/.gitignore ] || fail "no .revperf/.gitignore"
+[ -z "$(git status --porcelain --untracked-files=all | grep revperf)" ] ||
+	fail "git status shows the state directory: $(git status --porcelain)"
 echo ok
