@@ -5,7 +5,8 @@
 
 #include "util/strbuf.h"
 
-static void report(const char *prefix, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void report(const char *prefix, const char *fmt,
+							 va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addstr(&sb, prefix);
