@@ -4,22 +4,36 @@ BUILD_ASAN ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 MAKEFLAGS  += --no-print-directory
 CMAKE_FLAGS ?=
+# The developer builds (these, and so `make test` and CI) treat warnings as errors; a plain
+# `cmake` build does not (REVPERF_WERROR, CMakeLists.txt).
+DEV_FLAGS  := -DREVPERF_WERROR=ON
 
 BUILD_FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
 
-.PHONY: all deps build build-asan test test-fast demo bench fuzz format clean
+.PHONY: all deps build build-asan build-fuzz test test-fast demo bench fuzz format clean
 
 all: build
 
 deps:
 	@./scripts/install-deps.sh
 
-$(BUILD)/CMakeCache.txt:
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(CMAKE_FLAGS) >/dev/null
+# Configured once, and again (keeping the build) when this Makefile changes.
+$(BUILD)/CMakeCache.txt: Makefile
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo $(DEV_FLAGS) $(CMAKE_FLAGS) \
+		>/dev/null
+	@touch $@
 
-$(BUILD_ASAN)/CMakeCache.txt:
-	@cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DREVPERF_SANITIZE=ON $(CMAKE_FLAGS) >/dev/null
+$(BUILD_ASAN)/CMakeCache.txt: Makefile
+	@cmake -S . -B $(BUILD_ASAN) -DCMAKE_BUILD_TYPE=Debug -DREVPERF_SANITIZE=ON $(DEV_FLAGS) \
+		$(CMAKE_FLAGS) >/dev/null
+	@touch $@
+
+# The libFuzzer targets of tests/fuzz/ (clang), linked against the instrumented engine.
+$(BUILD_FUZZ)/CMakeCache.txt: Makefile
+	@cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DREVPERF_FUZZ=ON $(DEV_FLAGS) $(CMAKE_FLAGS) >/dev/null
+	@touch $@
 
 build: deps $(BUILD)/CMakeCache.txt
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -27,13 +41,23 @@ build: deps $(BUILD)/CMakeCache.txt
 build-asan: deps $(BUILD_ASAN)/CMakeCache.txt
 	@cmake --build $(BUILD_ASAN) -j $(JOBS)
 
-# The whole suite, then again under AddressSanitizer + UndefinedBehaviorSanitizer.
-test: build build-asan
+# Everything with clang, the fuzz targets included: `make test` keeps the tree compiling
+# with both compilers.
+build-fuzz: deps $(BUILD_FUZZ)/CMakeCache.txt
+	@cmake --build $(BUILD_FUZZ) -j $(JOBS)
+
+# The whole suite, then again under AddressSanitizer + UndefinedBehaviorSanitizer; then the
+# fuzz targets (the clang build) run once on each of their seeds, so that they keep building
+# and keep running.
+test: build build-asan build-fuzz
 	@echo "== tests (RelWithDebInfo)"
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	@echo "== tests (ASan + UBSan)"
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --test-dir $(BUILD_ASAN) --output-on-failure -j $(JOBS)
+	@echo "== fuzz targets (clang), their seeds"
+	@./tests/fuzz/run_all.sh $(BUILD_FUZZ) 0 >$(BUILD_FUZZ)/seeds.log 2>&1 || \
+		{ cat $(BUILD_FUZZ)/seeds.log; echo "fuzz seeds failed: $(BUILD_FUZZ)/seeds.log"; exit 1; }
 
 test-fast: build
 	@ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
@@ -44,23 +68,11 @@ demo: build
 bench: build
 	@./bench/run-all.sh $(BUILD)/revperf
 
-# Not part of `make test`: fuzzes the ELF and symbol reader, the JSON importers (hyperfine,
-# Google Benchmark) and the profile readers (CCT runtime, callgrind, folded stacks, I/O), for
-# FUZZ_SECONDS each (clang).
-fuzz: deps
-	@cmake -S . -B $(BUILD_FUZZ) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-		-DREVPERF_FUZZ=ON $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(BUILD_FUZZ) -j $(JOBS) --target fuzz_elf fuzz_import fuzz_cct_file \
-		fuzz_callgrind fuzz_folded fuzz_io_profile
-	@./tests/fuzz/run.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_elf $(FUZZ_SECONDS)
-	@./tests/fuzz/run_import.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_import $(FUZZ_SECONDS)
-	@./tests/fuzz/run_cct_file.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_cct_file $(FUZZ_SECONDS)
-	@./tests/fuzz/run_reader.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_callgrind $(FUZZ_SECONDS) \
-		tests/data/callgrind/*.callgrind tests/data/callgrind/*.out
-	@./tests/fuzz/run_reader.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_folded $(FUZZ_SECONDS) \
-		tests/data/folded/*.folded
-	@./tests/fuzz/run_reader.sh $(BUILD_FUZZ)/tests/fuzz/fuzz_io_profile $(FUZZ_SECONDS) \
-		tests/data/io/*.io.json
+# Fuzzing itself is not part of `make test` (which only runs the seeds): fuzzes the ELF and
+# symbol reader, the JSON importers (hyperfine, Google Benchmark) and the profile readers
+# (CCT runtime, callgrind, folded stacks, I/O), for FUZZ_SECONDS each (clang).
+fuzz: build-fuzz
+	@./tests/fuzz/run_all.sh $(BUILD_FUZZ) $(FUZZ_SECONDS)
 
 format:
 	@clang-format -i $$(git ls-files '*.c' '*.h')

@@ -2,9 +2,11 @@
 # Installs the Debian packages revperf needs to build and test, if any are missing, and
 # playwright-core (npm, pinned in tests/browser/package.json) for the browser test of the
 # HTML report. Idempotent and quiet when everything is there; uses sudo when not root.
+# clang builds the fuzz targets in `make test`; libclang-rt-dev holds its libFuzzer and
+# sanitizer runtimes (only a Recommends of clang, which --no-install-recommends skips).
 set -eu
-PKGS="build-essential cmake pkg-config git clang libsqlite3-dev libgit2-dev libinih-dev
-libjansson-dev libcmocka-dev libelf-dev libdw-dev libcapstone-dev libzstd-dev
+PKGS="build-essential cmake pkg-config git clang libclang-rt-dev libsqlite3-dev libgit2-dev
+libinih-dev libjansson-dev libcmocka-dev libelf-dev libdw-dev libcapstone-dev libzstd-dev
 hyperfine valgrind time python3 procps g++ libbenchmark-dev uftrace strace
 chromium nodejs"
 missing=""

@@ -134,9 +134,12 @@ bad:
 			   ps->tag, what, QUOTE_LEN(n), f);
 }
 
-/* The rest of the line from the cursor, which must not be empty: exe paths, map lines. */
+/* The rest of the line from the cursor, which must not be empty: exe paths, map lines. On
+ * error, *f is NULL and *n 0. */
 static int field_rest(struct parser *ps, const char *what, const char **f, size_t *n)
 {
+	*f = NULL;
+	*n = 0;
 	if (ps->pos >= ps->len)
 		return parse_error(ps, "'%s' record: %s is missing", ps->tag, what);
 	*f = ps->line + ps->pos;

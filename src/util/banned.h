@@ -2,9 +2,16 @@
 #define REVPERF_UTIL_BANNED_H
 
 /*
- * Functions that are too easy to misuse. Included (by util/common.h) after the system
- * headers, so that any use is a compile error.
+ * Functions that are too easy to misuse: any use is a compile error. Included by
+ * util/common.h. The headers that declare them come first, whatever the includer's order:
+ * with _FORTIFY_SOURCE (Debian's packaging flags) glibc defines inline wrappers named
+ * strcpy, sprintf, ..., which these macros would break if <string.h> or <stdio.h> came
+ * after them.
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #define BANNED(func) sorry_##func##_is_banned_use_strbuf_or_snprintf
 
 #undef strcpy

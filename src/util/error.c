@@ -9,7 +9,8 @@
  * Messages quote input (file content, names, benchmark output): whatever could drive the
  * terminal is made visible (strbuf_add_printable), once here for every caller.
  */
-static void report(const char *prefix, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void report(const char *prefix, const char *fmt,
+							 va_list ap)
 {
 	struct strbuf msg = STRBUF_INIT, sb = STRBUF_INIT;
 	strbuf_vaddf(&msg, fmt, ap);

@@ -6,6 +6,9 @@
 set -eu
 FUZZER=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 SECONDS_=${2:-60}
+# 0 seconds: run each seed (and the corpus so far) once and stop, no fuzzing (`make test`).
+LIMIT=-max_total_time=$SECONDS_
+[ "$SECONDS_" != 0 ] || LIMIT=-runs=0
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 DIR=$(dirname "$FUZZER")/fuzz-cct-file-corpus
 mkdir -p "$DIR/seeds" "$DIR/cct"
@@ -34,7 +37,7 @@ cat >"$DIR/cct.dict" <<'DICT'
 "0xffffffffffffffff"
 DICT
 cd "$DIR"
-echo "fuzz: $FUZZER for $SECONDS_ s (corpus $DIR/cct, seeds $DIR/seeds)"
+echo "fuzz: $FUZZER ($LIMIT, corpus $DIR/cct, seeds $DIR/seeds)"
 # -close_fd_mask=2: the reader's one-line errors and warnings are expected.
-"$FUZZER" -max_total_time="$SECONDS_" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+"$FUZZER" "$LIMIT" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 	-close_fd_mask=2 -print_final_stats=1 -dict="$DIR/cct.dict" "$DIR/cct" "$DIR/seeds"

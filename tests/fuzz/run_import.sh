@@ -7,6 +7,9 @@
 set -eu
 FUZZER=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 SECONDS_=${2:-60}
+# 0 seconds: run each seed (and the corpus so far) once and stop, no fuzzing (`make test`).
+LIMIT=-max_total_time=$SECONDS_
+[ "$SECONDS_" != 0 ] || LIMIT=-runs=0
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 DIR=$(dirname "$FUZZER")/fuzz-import-corpus
 mkdir -p "$DIR/seeds" "$DIR/json"
@@ -50,7 +53,7 @@ cat >"$DIR/json.dict" <<'DICT'
 "\\u0000"
 DICT
 cd "$DIR"
-echo "fuzz: $FUZZER for $SECONDS_ s (corpus $DIR/json, seeds $DIR/seeds)"
+echo "fuzz: $FUZZER ($LIMIT, corpus $DIR/json, seeds $DIR/seeds)"
 # -close_fd_mask=2: the importers' one-line errors and warnings are expected.
-"$FUZZER" -max_total_time="$SECONDS_" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+"$FUZZER" "$LIMIT" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 	-close_fd_mask=2 -print_final_stats=1 -dict="$DIR/json.dict" "$DIR/json" "$DIR/seeds"

@@ -51,7 +51,7 @@ static void fx_write(struct fixture *fx, const char *name, const char *text)
 }
 
 /* Runs a shell command in the fixture directory; returns its exit status. */
-static int fx_sh(struct fixture *fx, const char *fmt, ...)
+__attribute__((format(printf, 2, 3))) static int fx_sh(struct fixture *fx, const char *fmt, ...)
 {
 	struct strbuf cmd = STRBUF_INIT;
 	va_list ap;

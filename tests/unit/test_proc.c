@@ -37,6 +37,9 @@ static char tmpdir[] = "/tmp/revperf-test-proc-XXXXXX";
 
 /* ---- the fixture workloads, run in child processes ---- */
 
+/* What --burn computes: stored where the compiler must keep every addition, and never read. */
+static volatile uint64_t burn_sink;
+
 static double cpu_seconds(void)
 {
 	struct timespec ts;
@@ -53,11 +56,10 @@ static int workload_main(int argc, char **argv)
 	if (!strcmp(mode, "--burn")) {
 		/* Busy until n ms of CPU time were used: user time, whatever the machine load. */
 		double end = cpu_seconds() + (double)n / 1000.0;
-		volatile uint64_t x = 0;
 
 		while (cpu_seconds() < end)
 			for (int i = 0; i < 10000; i++)
-				x += (uint64_t)i;
+				burn_sink += (uint64_t)i;
 		return 0;
 	}
 	if (!strcmp(mode, "--touch")) {

@@ -199,8 +199,7 @@ static void test_maps_lines(void **state)
 	proc_maps_init(&m);
 	/* Out of order on purpose: the map sorts itself. */
 	static const char *const lines[] = {
-	    "7f0000010000-7f0000020000 r-xp 00002000 fe:00 42                         /lib/with "
-	    "space.so",
+	    "7f0000010000-7f0000020000 r-xp 00002000 fe:00 42                   /lib/with space.so",
 	    "55d0a0000000-55d0a0001000 r--p 00000000 fe:00 7   /usr/bin/prog",
 	    "55d0a0001000-55d0a0005000 r-xp 00001000 fe:00 7   /usr/bin/prog\n",
 	    "7f0000030000-7f0000031000 rw-p 00000000 00:00 0 ",
