@@ -16,6 +16,7 @@
 /* The largest pid Linux hands out (PID_MAX_LIMIT on 64-bit): the size of the bitmap. */
 #define PID_LIMIT (1u << 22)
 #define TABLE_FIRST 4096
+#define DIRENT_BUF 8192
 
 /* One process of /proc. */
 struct proc_entry {
@@ -24,11 +25,16 @@ struct proc_entry {
 	char pad[3];
 };
 
-/* The scan's memory: a table of every process, and a bitmap of the pids below self. */
+/*
+ * The scan's memory, all mapped and unmapped after each scan, none on the stack: a stack
+ * page once touched stays resident, and the spawner's resident memory is what every
+ * benchmark's max RSS starts from (docs/measurement.md).
+ */
 struct scan {
-	struct proc_entry *e;
+	struct proc_entry *e; /* every process */
 	size_t nr, cap;
 	uint8_t *below; /* PID_LIMIT bits, mapped lazily: only the pages touched are resident */
+	char *dirents;	/* DIRENT_BUF bytes of getdents64() */
 };
 
 struct linux_dirent64 {
@@ -124,14 +130,14 @@ static int table_add(struct scan *s, const struct proc_entry *e)
 /* Every process of /proc into s->e. Returns 0, or -1 with errno set. */
 static int scan_proc(struct scan *s)
 {
-	char buf[8192];
+	char *buf = s->dirents;
 	int fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int ret = -1;
 
 	if (fd < 0)
 		return -1;
 	for (;;) {
-		long n = syscall(SYS_getdents64, fd, buf, sizeof(buf));
+		long n = syscall(SYS_getdents64, fd, buf, DIRENT_BUF);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -175,6 +181,24 @@ static void mark_below(struct scan *s, pid_t self)
 	}
 }
 
+static void *map_anon(size_t len, int flags)
+{
+	return mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
+}
+
+struct pid_seen *pid_seen_new(void)
+{
+	struct pid_seen *seen = map_anon(sizeof(*seen), 0);
+
+	return seen == MAP_FAILED ? NULL : seen;
+}
+
+void pid_seen_free(struct pid_seen *seen)
+{
+	if (seen)
+		munmap(seen, sizeof(*seen));
+}
+
 static void seen_add(struct pid_seen *seen, pid_t pid)
 {
 	for (int i = 0; i < seen->nr; i++)
@@ -191,11 +215,11 @@ int descendants_signal(pid_t self, pid_t keep_pgid, int sig, struct pid_seen *se
 	size_t bitmap_len = PID_LIMIT / 8;
 	int found = 0, saved;
 
-	s.e = mmap(NULL, s.cap * sizeof(*s.e), PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	s.below = mmap(NULL, bitmap_len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (s.e == MAP_FAILED || s.below == MAP_FAILED || scan_proc(&s) < 0) {
+	s.e = map_anon(s.cap * sizeof(*s.e), 0);
+	s.below = map_anon(bitmap_len, MAP_NORESERVE);
+	s.dirents = map_anon(DIRENT_BUF, 0);
+	if (s.e == MAP_FAILED || s.below == MAP_FAILED || s.dirents == MAP_FAILED ||
+	    scan_proc(&s) < 0) {
 		found = -1;
 		goto out;
 	}
@@ -218,6 +242,8 @@ out:
 		munmap(s.e, s.cap * sizeof(*s.e));
 	if (s.below != MAP_FAILED)
 		munmap(s.below, bitmap_len);
+	if (s.dirents != MAP_FAILED)
+		munmap(s.dirents, DIRENT_BUF);
 	errno = saved;
 	return found;
 }

@@ -17,10 +17,15 @@
 /* The distinct pids signalled over several descendants_signal() calls. */
 #define PID_SEEN_MAX 1024
 struct pid_seen {
-	pid_t pid[PID_SEEN_MAX];
 	int nr;	   /* stored in pid[] */
 	int count; /* distinct pids seen: nr, plus those that did not fit (counted each time) */
+	pid_t pid[PID_SEEN_MAX];
 };
+
+/* An empty set, mapped (not on the stack, see descendants.c); NULL when mmap fails. */
+struct pid_seen *pid_seen_new(void);
+/* Unmaps it; NULL is fine. */
+void pid_seen_free(struct pid_seen *seen);
 
 /*
  * Sends sig (0: none, only counts) to every live process (not a zombie) below self whose

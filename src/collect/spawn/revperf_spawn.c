@@ -445,21 +445,23 @@ static int wait_below_gone(const struct spawner *sp, pid_t keep_pgid, int sig, i
 static void hunt_escaped(struct spawner *sp, pid_t pgid)
 {
 	struct spawn_reply rep = {.type = SPAWN_REP_ESCAPED, .pid = pgid};
-	struct pid_seen seen;
+	struct pid_seen *seen = NULL;
 	int left = 0;
 
-	seen.nr = seen.count = 0;
 	reap_orphans();
-	if (descendants_any())
-		left = descendants_signal(sp->self, pgid, SIGTERM, &seen);
+	if (descendants_any()) {
+		seen = pid_seen_new();
+		left = seen ? descendants_signal(sp->self, pgid, SIGTERM, seen) : -1;
+	}
 	if (left > 0)
 		left = wait_below_gone(sp, pgid, 0, SPAWN_ESCAPED_GRACE_MS, NULL);
 	if (left > 0)
-		left = wait_below_gone(sp, pgid, SIGKILL, SPAWN_ESCAPED_KILL_MS, &seen);
+		left = wait_below_gone(sp, pgid, SIGKILL, SPAWN_ESCAPED_KILL_MS, seen);
 	if (left < 0)
 		rep.err = errno;
-	rep.escaped = seen.count;
+	rep.escaped = seen ? seen->count : 0;
 	rep.escaped_left = left > 0 ? left : 0;
+	pid_seen_free(seen);
 	send_reply(sp, &rep);
 }
 
