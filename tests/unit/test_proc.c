@@ -391,9 +391,9 @@ static void check_escaped(const char *inner, int want_killed)
 	assert_int_equal(r.escaped_killed, want_killed);
 	assert_int_equal(r.escaped_left, 0);
 	proc_result_notes(&r, &notes);
-	assert_non_null(strstr(notes.buf, want_killed == 1
-					      ? "1 process escaped the process group and was killed"
-					      : "processes escaped the process group and were killed"));
+	assert_non_null(strstr(
+	    notes.buf, want_killed == 1 ? "1 process escaped the process group and was killed"
+					: "processes escaped the process group and were killed"));
 	assert_group_gone(&r);
 	strbuf_release(&cmd);
 	strbuf_release(&pidfile);
