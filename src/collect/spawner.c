@@ -440,13 +440,14 @@ int spawner_wait(pid_t pid, struct spawner_exit *ex)
 		return -1;
 	if (expect_reply(SPAWN_REP_REAPED, &rep, "a benchmark ran") < 0)
 		return -1;
+	/* The second report follows whatever this one says. */
+	sp.escapes_pending = rep.pid;
 	if (rep.pid != pid)
 		return error("the process spawner reported on process %d, not %d", (int)rep.pid,
 			     (int)pid);
 	if (rep.err)
 		return error("the process spawner cannot reap process %d: %s", (int)pid,
 			     strerror(rep.err));
-	sp.escapes_pending = pid;
 	if (ex) {
 		memset(ex, 0, sizeof(*ex));
 		ex->wstatus = rep.wstatus;
