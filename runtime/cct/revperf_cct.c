@@ -19,7 +19,13 @@
  * exec (interposed execve/execv/execvp/execvpe), and in a fatal-signal handler that then
  * re-raises the signal with its default disposition. It is written to a temporary name and
  * renamed, so a reader never sees half a file. A forked child resets its tree to the stack
- * active at fork and writes its own file. Nothing here exits, aborts or changes errno. */
+ * active at fork and writes its own file. Nothing here exits, aborts or changes errno.
+ *
+ * In a program that runs with privileges its user does not have (set-user-ID,
+ * set-group-ID, file capabilities: the kernel's AT_SECURE), the environment is the
+ * user's to choose: REVPERF_CCT_OUT would let any user create files anywhere with the
+ * program's privileges. There the runtime profiles nothing and writes nothing, reads its
+ * variables with secure_getenv() (which returns NULL there), and says so once on stderr. */
 #include "revperf_cct_format.h"
 
 #include <dlfcn.h>
@@ -32,6 +38,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -116,6 +123,10 @@ static pid_t g_pid;
 static uint64_t g_start_ns;
 static char g_out[PATH_MAX]; /* REVPERF_CCT_OUT, read once at setup */
 static int g_out_is_dir;
+/* Set once by runtime_setup(): 1 when profiles may be written (g_out is set and the
+ * process has no privileges its user lacks), 0 before setup and in privileged programs. */
+static int g_may_write;
+static int g_privileged; /* set-user-ID, set-group-ID or capabilities: nothing is done */
 
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
 				    SIGTERM, SIGINT, SIGHUP, SIGQUIT};
@@ -160,10 +171,13 @@ static struct cct_thread *thread_self(void)
 
 static void thread_finish(void *arg);
 
-/* Maps and registers the calling thread's state; NULL when the mapping fails. */
+/* Maps and registers the calling thread's state; NULL when the mapping fails or the
+ * program is privileged (nothing is profiled there). */
 static struct cct_thread *thread_new(void)
 {
 	pthread_once(&g_setup_once, runtime_setup);
+	if (g_privileged)
+		return NULL;
 	uint32_t hash_cap = 1;
 	while (hash_cap < 2 * g_cap_nodes)
 		hash_cap <<= 1;
@@ -630,7 +644,9 @@ static void profile_write(const char *reason, int sig)
 {
 	int saved_errno = errno;
 	int expected = 0;
-	if (!__atomic_compare_exchange_n(&g_writing, &expected, 1, 0, __ATOMIC_ACQUIRE,
+	/* Before setup there is no destination yet; in a privileged program there is none. */
+	if (!__atomic_load_n(&g_may_write, __ATOMIC_ACQUIRE) ||
+	    !__atomic_compare_exchange_n(&g_writing, &expected, 1, 0, __ATOMIC_ACQUIRE,
 					 __ATOMIC_RELAXED))
 		goto out_errno;
 	uint64_t now = now_ticks();
@@ -877,7 +893,7 @@ int execvp(const char *file, char *const argv[])
 /* Parses a positive decimal environment value within [lo, hi]; `dflt` otherwise. */
 static uint32_t env_u32(const char *name, uint32_t dflt, uint32_t lo, uint32_t hi)
 {
-	const char *s = getenv(name);
+	const char *s = secure_getenv(name);
 	if (!s || !*s)
 		return dflt;
 	char *end;
@@ -907,9 +923,31 @@ static int tsc_usable(void)
 #endif
 }
 
+/* True when the process has privileges its user lacks: set-user-ID or set-group-ID (also
+ * after it dropped them again), or file capabilities. The kernel's AT_SECURE covers all;
+ * the ids are compared too, for kernels or loaders that do not pass it. */
+static int runs_privileged(void)
+{
+	return getauxval(AT_SECURE) != 0 || getuid() != geteuid() || getgid() != getegid();
+}
+
+/* The note of a privileged program, once, without stdio. glibc opens /dev/null on a
+ * closed descriptor 0-2 before a privileged program starts, so descriptor 2 is never a
+ * file the program opened itself. */
+static void say_privileged(void)
+{
+	static const char msg[] =
+	    "revperf-cct: this program runs with privileges its user does not have (set-user-ID, "
+	    "set-group-ID or file capabilities): it is not profiled, no profile is written and "
+	    "REVPERF_CCT_OUT is ignored\n";
+	ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
+	(void)n;
+}
+
 /* Reads the environment, picks the clock, installs the handlers: once per process, from
  * the library constructor or from the first hook if instrumented code (another library's
- * constructor) runs before it, so that every timestamp comes from one clock. */
+ * constructor) runs before it, so that every timestamp comes from one clock. In a
+ * privileged program only the note is written: no clock, no handler, no profile. */
 static void runtime_setup(void)
 {
 	int saved_errno = errno;
@@ -917,7 +955,14 @@ static void runtime_setup(void)
 	struct cct_thread *self = guard_block(&busy);
 	g_pid = getpid();
 	g_start_ns = mono_ns();
-	const char *out = getenv("REVPERF_CCT_OUT");
+	if (runs_privileged()) {
+		g_privileged = 1;
+		say_privileged();
+		guard_restore(self, busy);
+		errno = saved_errno;
+		return;
+	}
+	const char *out = secure_getenv("REVPERF_CCT_OUT");
 	if (!out || !*out)
 		out = ".";
 	size_t n = strlen(out);
@@ -935,7 +980,7 @@ static void runtime_setup(void)
 	g_cap_depth = env_u32("REVPERF_CCT_DEPTH", DEFAULT_DEPTH, 4, MAX_DEPTH);
 	/* REVPERF_CCT_CLOCK=none: calls only; =monotonic: clock_gettime; else the TSC when it
 	 * is invariant. */
-	const char *clock = getenv("REVPERF_CCT_CLOCK");
+	const char *clock = secure_getenv("REVPERF_CCT_CLOCK");
 	int kind = RT_CLOCK_TSC;
 	if (clock && strcmp(clock, CCT_CLOCK_NAME_NONE) == 0)
 		kind = RT_CLOCK_NONE;
@@ -951,6 +996,7 @@ static void runtime_setup(void)
 	g_key_ok = pthread_key_create(&g_key, thread_finish) == 0;
 	pthread_atfork(NULL, NULL, on_fork_child);
 	install_signal_handlers();
+	__atomic_store_n(&g_may_write, 1, __ATOMIC_RELEASE);
 	guard_restore(self, busy);
 	errno = saved_errno;
 }

@@ -43,7 +43,8 @@ const struct command_help bisect_help = {
     "the culprit with the evidence: the culprit against GOOD and against its own parent,\n"
     "and the parent against GOOD. Stored runs are reused, so a second bisect is fast.\n"
     "Exit status: 0 culprit found, 1 BAD is not worse than GOOD or skipped commits hide\n"
-    "the culprit, 2 usage or input error, 3 internal failure, 130 interrupted.",
+    "the culprit, 2 usage or input error, 3 internal failure, 128 + N stopped by signal N\n"
+    "(130 SIGINT, 143 SIGTERM, 129 SIGHUP).",
     bisect_options,
 };
 
@@ -123,7 +124,7 @@ int cmd_bisect(int argc, char **argv)
 	}
 	switch (res.outcome) {
 	case BISECT_FOUND: ret = EXIT_OK; break;
-	case BISECT_INTERRUPTED: ret = 128 + interrupt_signal(); break;
+	case BISECT_INTERRUPTED: ret = interrupt_exit_code(); break;
 	default: ret = EXIT_REGRESSION;
 	}
 out:

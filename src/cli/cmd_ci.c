@@ -56,7 +56,8 @@ const struct command_help ci_help = {
     "per benchmark and metric and a failure for each worse one. When HEAD is the merge\n"
     "base (nothing to compare), both files say so and the exit status is 0.\n"
     "Exit status: as compare: 0 no regression, 1 a primary metric worse, 2 usage or\n"
-    "input error, 3 internal failure, 130 interrupted.",
+    "input error, 3 internal failure, 128 + N stopped by signal N (130 SIGINT, 143\n"
+    "SIGTERM, 129 SIGHUP).",
     ci_options,
 };
 

@@ -69,7 +69,7 @@ const struct command_help compare_help = {
 	"With --import, nothing is run: the samples of two hyperfine exports or two Google\n"
 	"Benchmark JSON files (baseline first) are judged the same way (docs/import.md).\n"
 	"Exit status: 0 no regression, 1 a primary metric worse, 2 usage or input error,\n"
-	"3 internal failure, 130 interrupted.",
+	"3 internal failure, 128 + N stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP).",
 	compare_options,
 };
 

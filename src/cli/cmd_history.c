@@ -58,7 +58,7 @@ const struct command_help history_help = {
     "resumes where it stopped when run again. A commit that does not build is shown as\n"
     "such; the next one is compared with the last commit that built.\n"
     "Exit status: 0 done, 2 usage or input error (an empty range), 3 internal failure,\n"
-    "130 interrupted.",
+    "128 + N stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP).",
     history_options,
 };
 
@@ -136,7 +136,7 @@ int cmd_history(int argc, char **argv)
 	if (err)
 		ret = rp_err_exit_code(err);
 	else if (res.interrupted)
-		ret = 128 + interrupt_signal();
+		ret = interrupt_exit_code();
 	else
 		ret = EXIT_OK;
 out:

@@ -58,7 +58,7 @@ const struct command_help run_help = {
 static int run_plain(const struct predict_session *s, const struct store_build *build,
 		     const struct bench_config *b)
 {
-	struct strbuf log = STRBUF_INIT;
+	struct strbuf log = STRBUF_INIT, notes = STRBUF_INIT;
 	struct proc_spec spec = {0};
 	struct proc_result res;
 	int ret = RP_EINTERNAL;
@@ -80,6 +80,9 @@ static int run_plain(const struct predict_session *s, const struct store_build *
 			  b->name, run_status_name(res.status), (double)res.m.wall_ns * 1e-9,
 			  (double)(res.m.user_ns + res.m.sys_ns) * 1e-9, (long long)res.m.maxrss_kb,
 			  log.buf);
+	proc_result_notes(&res, &notes);
+	if (notes.len)
+		warning("benchmark '%s': %s", b->name, notes.buf);
 	if (res.status != RUN_OK) {
 		error("benchmark '%s' %s: %s; see %s", b->name, run_status_name(res.status),
 		      res.detail, log.buf);
@@ -89,6 +92,7 @@ static int run_plain(const struct predict_session *s, const struct store_build *
 	ret = 0;
 out:
 	strbuf_release(&log);
+	strbuf_release(&notes);
 	return ret;
 }
 
@@ -209,7 +213,7 @@ int cmd_run(int argc, char **argv)
 			first_err = err;
 	}
 	if (interrupt_requested()) {
-		ret = 128 + interrupt_signal();
+		ret = interrupt_exit_code();
 		goto out;
 	}
 	ret = first_err ? rp_err_exit_code(first_err) : EXIT_OK;

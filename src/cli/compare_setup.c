@@ -185,6 +185,6 @@ int cli_compare_exit(int err, const struct compare_result *res)
 	if (err)
 		return rp_err_exit_code(err);
 	if (res->interrupted)
-		return 128 + interrupt_signal();
+		return interrupt_exit_code();
 	return compare_exit_code(res);
 }

@@ -427,6 +427,20 @@ static bool reap_stragglers(pid_t pgid)
 	}
 }
 
+void proc_result_notes(const struct proc_result *r, struct strbuf *sb)
+{
+	if (r->stragglers_killed)
+		strbuf_addf(sb, "%sprocesses it left running were killed", sb->len ? "; " : "");
+	if (r->escaped_killed)
+		strbuf_addf(sb, "%s%d process%s escaped the process group and %s killed",
+			    sb->len ? "; " : "", r->escaped_killed,
+			    r->escaped_killed == 1 ? "" : "es",
+			    r->escaped_killed == 1 ? "was" : "were");
+	if (r->escaped_left)
+		strbuf_addf(sb, "; %d of them could not be killed and may still run",
+			    r->escaped_left);
+}
+
 /* sh's own exit statuses for a command it could not find or execute. */
 static const char *shell_exit_hint(const struct proc_result *r)
 {
@@ -471,16 +485,23 @@ static void describe_status(const struct child *c, int wstatus, enum run_status 
 
 /*
  * Collects an exited child: the spawner read its /proc/<pid>/io while it was a zombie,
- * killed the rest of its group, reaped it and reported; then the stragglers of the group
- * are waited for (and killed again). Returns 0, or -1 (printed).
+ * killed the rest of its group, reaped it and reported, then killed the processes that had
+ * left the group and reported again; then the stragglers of the group are waited for (and
+ * killed again). Returns 0, or -1 (printed).
  */
 static int collect_exited(struct child *c, int *wstatus, struct proc_result *r)
 {
 	const struct spawner_exit *ex = &c->ex;
+	struct spawner_escapes esc;
 
 	if (!c->reported && spawner_wait(c->pid, &c->ex) < 0)
 		return -1;
+	c->reported = true;
+	if (spawner_wait_escapes(c->pid, &esc) < 0)
+		return -1;
 	c->pid = -1;
+	r->escaped_killed = esc.killed;
+	r->escaped_left = esc.left;
 	/* Either way, wait until they are gone: the counters include them only then. */
 	r->stragglers_killed = reap_stragglers(r->pid) || ex->group_left;
 	*wstatus = ex->wstatus;
@@ -524,9 +545,9 @@ static void abandon_child(struct child *c)
 		return;
 	kill(-c->pid, SIGKILL);
 	kill(c->pid, SIGKILL);
-	/* Fails quietly when the spawner is gone; its children got SIGKILL with it. */
-	if (!c->reported)
-		spawner_wait(c->pid, NULL);
+	/* Fails quietly when the spawner is gone; it killed what was below it first. */
+	if (c->reported || spawner_wait(c->pid, NULL) == 0)
+		spawner_wait_escapes(c->pid, NULL);
 	reap_stragglers(c->pid);
 	c->pid = -1;
 }
@@ -564,7 +585,7 @@ static int run_parent(const struct proc_spec *spec, const char *file, struct chi
 		    group_sampler_new(c->pid, c->start_ns, spec->sample_interval_ns, spec->samples);
 	}
 	if (read_report(c->sock, &rep)) {
-		if (spawner_wait(c->pid, NULL) < 0)
+		if (spawner_wait(c->pid, NULL) < 0 || spawner_wait_escapes(c->pid, NULL) < 0)
 			return -1;
 		sampling_finish(c->sampling, r->pid, r);
 		c->pid = -1;

@@ -6,6 +6,9 @@
 #include <sys/types.h>
 
 #include "util/common.h"
+#include "util/interrupt.h"
+
+struct strbuf;
 
 /* The outcome of one run. Only RUN_OK runs enter the statistics. */
 enum run_status {
@@ -73,6 +76,12 @@ struct proc_result {
 	char detail[256]; /* human-readable reason for anything but RUN_OK */
 	pid_t pid;        /* the child, also its process group id; -1 when none was forked */
 	bool stragglers_killed; /* processes of its group outlived it and were killed */
+	/*
+	 * Processes it started that had left its group (setsid, setpgid) and outlived it:
+	 * found below the spawner, sent SIGTERM, SIGKILL after 1 s. escaped_left: of those,
+	 * still alive after SIGKILL (1 s more).
+	 */
+	int escaped_killed, escaped_left;
 	bool shell;       /* run with /bin/sh -c (false: exec'd directly) */
 	struct proc_metrics m;
 	/* Sampling only: */
@@ -89,7 +98,10 @@ struct proc_result {
  * max RSS does not include a copy of the caller's memory. The child runs in its own process
  * group, with the caller's current environment (plus spec->env_set), working directory and
  * umask; on timeout or interrupt the whole group is killed (SIGTERM, then SIGKILL after 1 s), and whatever is
- * left of the group when the child exits is killed and reaped (result->stragglers_killed).
+ * left of the group when the child exits is killed and reaped (result->stragglers_killed);
+ * processes that had left the group (setsid, setpgid) and are still alive then are killed
+ * too (SIGTERM, then SIGKILL after 1 s: result->escaped_killed). proc_result_notes() says
+ * so in words.
  * Wall time runs from the release of the child to its exec until its exit; the other
  * metrics cover the child and the descendants it waited for.
  * With spec->sample_interval_ns > 0 (and spec->samples), the runner also samples the
@@ -110,6 +122,13 @@ struct proc_result {
  * Not thread-safe (one run at a time, one spawner per process).
  */
 int proc_run(const struct proc_spec *spec, struct proc_result *result);
+
+/*
+ * Appends what the run left behind, for the run's detail: "processes it left running were
+ * killed", "2 processes escaped the process group and were killed", each after "; " when
+ * sb is not empty. Appends nothing when the run left nothing.
+ */
+void proc_result_notes(const struct proc_result *r, struct strbuf *sb);
 
 /* Which perf counters this machine and kernel support for an unprivileged child. Cached. */
 void proc_perf_probe(bool supported[PERF_COUNTER_MAX]);
@@ -132,17 +151,5 @@ void proc_wait_fallback_force(bool on);
  * one. Not needed before exit (the spawner exits with its parent). Not thread-safe.
  */
 void proc_spawner_stop(void);
-
-/*
- * Interrupt handling for long operations: interrupt_install() sets SIGINT/SIGTERM/SIGHUP
- * handlers (without SA_RESTART) that only record the request; interrupt_requested() tells
- * whether one arrived. The only process-global state of the engine, by necessity.
- */
-void interrupt_install(void);
-bool interrupt_requested(void);
-/* The signal number that was received, 0 when none. */
-int interrupt_signal(void);
-/* Forgets a received interrupt (after it was handled, and in tests). */
-void interrupt_reset(void);
 
 #endif

@@ -22,21 +22,42 @@
  *                                            zombie, SIGKILLs the rest of its group,
  *                                            reaps it with wait4()
  *                                      <-    SPAWN_REP_REAPED (status, rusage, io)
- * revperf-spawn exits when the socket reaches end of file.
+ *                                            finds the processes below it that left
+ *                                            the child's group (setsid, setpgid):
+ *                                            SIGTERM, SIGKILL after a grace period
+ *                                      <-    SPAWN_REP_ESCAPED (how many, how many left)
+ * revperf-spawn exits when the socket reaches end of file, or when revperf dies (its
+ * parent-death signal, SPAWN_PARENT_DEATH_SIGNAL), after killing every process below it.
  */
 
+#include <signal.h>
 #include <stdint.h>
 
-#define SPAWN_PROTOCOL_VERSION 1
+#define SPAWN_PROTOCOL_VERSION 2
 /* The socket's descriptor number in revperf-spawn; argv[1] must be SPAWN_ARG_MAGIC. */
 #define SPAWN_SOCKET_FD 3
 #define SPAWN_ARG_MAGIC "--revperf-spawner"
 /* argv, environment and directory together; ARG_MAX on Linux is at most a quarter of this. */
 #define SPAWN_PAYLOAD_MAX (UINT64_C(16) << 20)
 #define SPAWN_STRINGS_MAX (1u << 20)
+/*
+ * What revperf-spawn gets when revperf dies (PR_SET_PDEATHSIG): caught, so that it can kill
+ * the processes of the run before it exits; SIGKILL would leave the child's descendants
+ * running. revperf never sends it.
+ */
+#define SPAWN_PARENT_DEATH_SIGNAL SIGUSR1
+/* How long processes that left the child's group have between SIGTERM and SIGKILL. */
+#define SPAWN_ESCAPED_GRACE_MS 1000
+/* How long SIGKILL is repeated on them (they may fork meanwhile) before giving up. */
+#define SPAWN_ESCAPED_KILL_MS 1000
 
 enum spawn_request_type { SPAWN_REQ_RUN = 1 };
-enum spawn_reply_type { SPAWN_REP_HELLO = 1, SPAWN_REP_SPAWNED, SPAWN_REP_REAPED };
+enum spawn_reply_type {
+	SPAWN_REP_HELLO = 1,
+	SPAWN_REP_SPAWNED,
+	SPAWN_REP_REAPED,
+	SPAWN_REP_ESCAPED, /* follows every REAPED */
+};
 
 /* The descriptors of a run request, in this order. */
 enum spawn_fd { SPAWN_FD_STDIN, SPAWN_FD_OUT, SPAWN_FD_SYNC, SPAWN_FD_DIR, SPAWN_FD_COUNT };
@@ -55,8 +76,8 @@ struct spawn_request {
 
 struct spawn_reply {
 	uint32_t type;
-	int32_t err;	 /* errno of a failed fork or wait4, else 0 */
-	int32_t pid;	 /* the child; HELLO: revperf-spawn itself */
+	int32_t err;	 /* errno of a failed fork or wait4 (ESCAPED: of reading /proc), else 0 */
+	int32_t pid;	 /* the child (ESCAPED: the one reaped); HELLO: revperf-spawn itself */
 	int32_t wstatus; /* REAPED: as from wait4; HELLO: SPAWN_PROTOCOL_VERSION */
 	/*
 	 * REAPED: 1 when the child's process group still had members (alive, or killed and
@@ -71,6 +92,12 @@ struct spawn_reply {
 	int64_t nvcsw, nivcsw;
 	/* REAPED: /proc/<pid>/io of the zombie (it and the descendants it waited for). */
 	int64_t rchar, wchar;
+	/*
+	 * ESCAPED: processes below revperf-spawn, outside the child's process group, that were
+	 * alive once the child was reaped (they left the group with setsid or setpgid): how
+	 * many were found and killed, and how many were still alive after SIGKILL.
+	 */
+	int32_t escaped, escaped_left;
 };
 
 /*

@@ -24,11 +24,13 @@
 
 /*
  * The one spawner of this process (see spawner.h for why this is global). pid 0: none.
- * path is kept for the messages about its death.
+ * path is kept for the messages about its death. escapes_pending: the pid of a child whose
+ * REAPED report was read and whose ESCAPED report was not yet (0: none).
  */
 static struct {
 	pid_t pid;
 	int sock;
+	pid_t escapes_pending;
 	char path[PATH_MAX];
 } sp = {.pid = 0, .sock = -1};
 
@@ -110,6 +112,7 @@ static int forget_spawner(bool *killed)
 	close(sp.sock);
 	sp.sock = -1;
 	sp.pid = 0;
+	sp.escapes_pending = 0;
 	/* Without its socket it exits at once; a hung one is killed after STOP_WAIT_MS. */
 	return reap_spawner(pid, STOP_WAIT_MS, killed);
 }
@@ -369,7 +372,11 @@ pid_t spawner_run(const struct spawner_run *run)
 		close(sp.sock);
 		sp.sock = -1;
 		sp.pid = 0;
+		sp.escapes_pending = 0;
 	}
+	/* A caller that gave up on its run (an internal error) may have left it unread. */
+	if (sp.pid > 0 && sp.escapes_pending && spawner_wait_escapes(sp.escapes_pending, NULL) < 0)
+		goto out;
 	if (sp.pid <= 0 && spawner_start() < 0)
 		goto out;
 	dir_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -433,6 +440,8 @@ int spawner_wait(pid_t pid, struct spawner_exit *ex)
 		return -1;
 	if (expect_reply(SPAWN_REP_REAPED, &rep, "a benchmark ran") < 0)
 		return -1;
+	/* The second report follows whatever this one says. */
+	sp.escapes_pending = rep.pid;
 	if (rep.pid != pid)
 		return error("the process spawner reported on process %d, not %d", (int)rep.pid,
 			     (int)pid);
@@ -453,6 +462,30 @@ int spawner_wait(pid_t pid, struct spawner_exit *ex)
 		ex->io_valid = rep.io_valid != 0;
 		ex->rchar = rep.rchar;
 		ex->wchar = rep.wchar;
+	}
+	return 0;
+}
+
+int spawner_wait_escapes(pid_t pid, struct spawner_escapes *esc)
+{
+	struct spawn_reply rep;
+
+	if (sp.pid <= 0)
+		return -1;
+	if (expect_reply(SPAWN_REP_ESCAPED, &rep, "killing what a benchmark left running") < 0)
+		return -1;
+	sp.escapes_pending = 0;
+	if (rep.pid != pid)
+		return error("the process spawner reported on the processes left by process %d, "
+			     "not %d",
+			     (int)rep.pid, (int)pid);
+	if (rep.err)
+		warning("the process spawner cannot look for processes that left the group of "
+			"process %d in /proc: %s; any that did were not killed",
+			(int)pid, strerror(rep.err));
+	if (esc) {
+		esc->killed = rep.escaped;
+		esc->left = rep.escaped_left;
 	}
 	return 0;
 }

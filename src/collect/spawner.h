@@ -61,6 +61,23 @@ struct spawner_exit {
  */
 int spawner_wait(pid_t pid, struct spawner_exit *ex);
 
+/* What the spawner reports, after the exit, about processes that left the child's group. */
+struct spawner_escapes {
+	int killed; /* processes below the spawner, outside the child's process group
+		       (setsid, setpgid), alive once the child was reaped: sent SIGTERM,
+		       SIGKILL after SPAWN_ESCAPED_GRACE_MS */
+	int left;   /* of those, still alive after SIGKILL for SPAWN_ESCAPED_KILL_MS */
+};
+
+/*
+ * Waits for the spawner's second report on pid, sent after the one spawner_wait() reads:
+ * the processes that had left pid's group were found and killed (up to about 2 s when they
+ * ignore SIGTERM), and fills *esc when not NULL. Every spawner_wait() that returned 0 is
+ * to be followed by this call; spawner_run() reads a report left unread. Returns 0, or -1
+ * (printed, as spawner_wait()).
+ */
+int spawner_wait_escapes(pid_t pid, struct spawner_escapes *esc);
+
 /* Stops the spawner and reaps it; the next spawner_run() starts a new one. Safe anytime. */
 void spawner_stop(void);
 

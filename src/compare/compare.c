@@ -176,9 +176,7 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	if (log_length < 0)
 		log_length = 0;
 	strbuf_addstr(&detail, res.detail);
-	if (res.stragglers_killed)
-		strbuf_addf(&detail, "%sprocesses it left running were killed",
-			    detail.len ? "; " : "");
+	proc_result_notes(&res, &detail);
 	if (res.status == RUN_OK) {
 		for (i = 0; i < c->nr_defs; i++) {
 			double v;

@@ -196,6 +196,13 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 			goto out;
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		out->duration_ns = (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);
+		if (res.escaped_killed) {
+			struct strbuf notes = STRBUF_INIT;
+			proc_result_notes(&res, &notes);
+			warning("build of %.12s (%s): %s; see %s", rev->sha, rev->expr, notes.buf,
+				out->log_path);
+			strbuf_release(&notes);
+		}
 		if (res.status == RUN_INTERRUPTED) {
 			ret = RP_EINTERRUPT;
 			goto out;

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "util/interrupt.h"
 #include "util/strbuf.h"
 
 /*
@@ -44,7 +45,7 @@ int rp_err_exit_code(int err)
 	switch (err) {
 	case RP_OK: return EXIT_OK;
 	case RP_EINPUT: return EXIT_USAGE;
-	case RP_EINTERRUPT: return 130;
+	case RP_EINTERRUPT: return interrupt_exit_code();
 	default: return EXIT_INTERNAL;
 	}
 }

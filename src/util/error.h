@@ -27,10 +27,10 @@ enum rp_err {
 	RP_OK = 0,
 	RP_EINPUT = -2,    /* bad input: config, revision, file, option value */
 	RP_EINTERNAL = -3, /* I/O failure, database failure, bug */
-	RP_EINTERRUPT = -4 /* the user interrupted (SIGINT/SIGTERM) */
+	RP_EINTERRUPT = -4 /* the user interrupted (SIGINT, SIGTERM, SIGHUP) */
 };
 
-/* Maps an rp_err to the process exit code. */
+/* Maps an rp_err to the process exit code (RP_EINTERRUPT: interrupt_exit_code()). */
 int rp_err_exit_code(int err);
 
 #endif

@@ -11,8 +11,9 @@
  * It is kept small on purpose: no stdio streams, no malloc (one mmap per request, unmapped
  * right after the fork), statically linked when libc.a exists, never built with sanitizers.
  * The protocol is in collect/spawn_protocol.h. Started by revperf (collect/spawner.c) with
- * the socket on SPAWN_SOCKET_FD; it exits when that socket reaches end of file, and gets
- * SIGKILL when revperf dies (PR_SET_PDEATHSIG).
+ * the socket on SPAWN_SOCKET_FD; it exits when that socket reaches end of file, or when
+ * revperf dies (PR_SET_PDEATHSIG with SPAWN_PARENT_DEATH_SIGNAL), and kills every process
+ * left below it first.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,8 +31,10 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "collect/spawn/descendants.h"
 #include "collect/spawn_protocol.h"
 #include "util/banned.h"
 
@@ -40,6 +43,8 @@
 /* The run in progress; child is 0 when none. */
 struct spawner {
 	int sock;
+	pid_t self;   /* getpid(), the root of the tree of benchmark processes */
+	pid_t parent; /* revperf */
 	pid_t child;
 	int io_fd; /* its /proc/<pid>/io, opened while it was alive; -1 if refused */
 };
@@ -55,12 +60,18 @@ struct run_request {
 	char **envp;
 };
 
-static volatile sig_atomic_t sigchld_seen;
+static volatile sig_atomic_t sigchld_seen, parent_death_seen;
 
 static void on_sigchld(int sig)
 {
 	(void)sig;
 	sigchld_seen = 1;
+}
+
+static void on_parent_death(int sig)
+{
+	(void)sig;
+	parent_death_seen = 1;
 }
 
 /* "revperf-spawn: <message>" on stderr, without stdio buffers. */
@@ -395,11 +406,72 @@ static void reap_orphans_but(pid_t child)
 	}
 }
 
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000};
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Waits until no live process below us is outside group keep_pgid (0: any group), for up
+ * to ms, reaping the orphans that come back to us meanwhile; with sig, sends it again at
+ * every look (to those forked since). Returns how many are left, or -1 when /proc cannot
+ * be read.
+ */
+static int wait_below_gone(const struct spawner *sp, pid_t keep_pgid, int sig, int ms,
+			   struct pid_seen *seen)
+{
+	int step = 1, waited = 0, left;
+
+	for (;;) {
+		reap_orphans();
+		left = descendants_signal(sp->self, keep_pgid, sig, seen);
+		if (left <= 0 || waited >= ms)
+			return left;
+		sleep_ms(step);
+		waited += step;
+		step = step * 2 < 50 ? step * 2 : 50;
+	}
+}
+
+/*
+ * After the child was reaped (the rest of its group got SIGKILL before): processes below us
+ * that are outside its group left it (setsid, setpgid) and would outlive the run. They get
+ * SIGTERM, SIGKILL after SPAWN_ESCAPED_GRACE_MS, and revperf gets their count, which the
+ * run keeps as a note. A look at /proc only happens when we still have a child: a live
+ * process below us always has an ancestor that is our child (its orphans come to us).
+ */
+static void hunt_escaped(struct spawner *sp, pid_t pgid)
+{
+	struct spawn_reply rep = {.type = SPAWN_REP_ESCAPED, .pid = pgid};
+	struct pid_seen *seen = NULL;
+	int left = 0;
+
+	reap_orphans();
+	if (descendants_any()) {
+		seen = pid_seen_new();
+		left = seen ? descendants_signal(sp->self, pgid, SIGTERM, seen) : -1;
+	}
+	if (left > 0)
+		left = wait_below_gone(sp, pgid, 0, SPAWN_ESCAPED_GRACE_MS, NULL);
+	if (left > 0)
+		left = wait_below_gone(sp, pgid, SIGKILL, SPAWN_ESCAPED_KILL_MS, seen);
+	if (left < 0)
+		rep.err = errno;
+	rep.escaped = seen ? seen->count : 0;
+	rep.escaped_left = left > 0 ? left : 0;
+	pid_seen_free(seen);
+	send_reply(sp, &rep);
+}
+
 /*
  * The run's child exited: /proc/<pid>/io while it is a zombie, then the rest of its group
  * is killed (while the zombie still holds the group id, so the id cannot have been reused),
  * then it is reaped and everything is reported to revperf, which times the run on its
- * pidfd and waits for the group to disappear.
+ * pidfd and waits for the group to disappear. Then the processes that left the group are
+ * found and killed (hunt_escaped()): after the report, so that the end of the run is not
+ * delayed where the report is its only notification (no pidfd).
  */
 static void collect_child(struct spawner *sp)
 {
@@ -433,6 +505,7 @@ static void collect_child(struct spawner *sp)
 	sp->io_fd = -1;
 	sp->child = 0;
 	send_reply(sp, &rep);
+	hunt_escaped(sp, pid);
 }
 
 /* After a SIGCHLD: the run's child, and orphans. */
@@ -452,7 +525,7 @@ static void on_children(struct spawner *sp)
 		reap_orphans();
 }
 
-/* Serves requests until end of file (0) or a broken request (-1). */
+/* Serves requests until end of file or revperf's death (0), or a broken request (-1). */
 static int serve(struct spawner *sp)
 {
 	sigset_t none;
@@ -467,7 +540,10 @@ static int serve(struct spawner *sp)
 			sigchld_seen = 0;
 			on_children(sp);
 		}
-		/* SIGCHLD is blocked except in here, so that none is lost between checks. */
+		/* The signal says that the thread that started us ended: revperf is gone. */
+		if (parent_death_seen && getppid() != sp->parent)
+			return 0;
+		/* The signals are blocked except in here, so that none is lost between checks. */
 		if (ppoll(&pfd, 1, NULL, &none) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -499,18 +575,38 @@ static int setup_signals(void)
 	/* revperf handles interrupts and then stops the run through us: we must outlive it. */
 	static const int ignored[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
 	struct sigaction sa;
-	sigset_t chld;
+	sigset_t handled;
+	int ret;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
 	for (size_t i = 0; i < ARRAY_SIZE(ignored); i++)
 		sigaction(ignored[i], &sa, NULL);
+	sigemptyset(&handled);
+	sigaddset(&handled, SIGCHLD);
+	sigaddset(&handled, SPAWN_PARENT_DEATH_SIGNAL);
+	/* Blocked before the handlers exist, unblocked only inside ppoll(). */
+	ret = sigprocmask(SIG_SETMASK, &handled, NULL);
 	sa.sa_handler = on_sigchld;
 	sa.sa_flags = SA_NOCLDSTOP;
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	/* Blocked before the handler exists, unblocked only inside ppoll(). */
-	return sigprocmask(SIG_SETMASK, &chld, NULL) | sigaction(SIGCHLD, &sa, NULL);
+	ret |= sigaction(SIGCHLD, &sa, NULL);
+	sa.sa_handler = on_parent_death;
+	sa.sa_flags = 0;
+	return ret | sigaction(SPAWN_PARENT_DEATH_SIGNAL, &sa, NULL);
+}
+
+/*
+ * revperf is gone (or stopped us): nothing of its runs may go on. The child's group first,
+ * then whatever else is below us, until nothing is left or SPAWN_ESCAPED_KILL_MS passed.
+ */
+static void kill_everything_below(struct spawner *sp)
+{
+	if (sp->child > 0) {
+		kill(-sp->child, SIGKILL);
+		kill(sp->child, SIGKILL);
+	}
+	if (descendants_any())
+		wait_below_gone(sp, 0, SIGKILL, SPAWN_ESCAPED_KILL_MS, NULL);
 }
 
 int main(int argc, char **argv)
@@ -527,30 +623,38 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	parent = strtol(argv[2], &end, 10);
-	/* Dies with revperf, even when revperf is SIGKILLed. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	if (*end || getppid() != (pid_t)parent)
+	if (*end)
 		return 1;
+	if (setup_signals() < 0) {
+		say("cannot set up: %s", strerror(errno));
+		return 3;
+	}
+	/*
+	 * Told when revperf dies, even by SIGKILL, so that the run dies with it. Not SIGKILL
+	 * itself: that would leave the child's descendants running.
+	 */
+	prctl(PR_SET_PDEATHSIG, SPAWN_PARENT_DEATH_SIGNAL, 0, 0, 0);
+	if (getppid() != (pid_t)parent)
+		return 1;
+	sp.self = getpid();
+	sp.parent = (pid_t)parent;
 	if (fstat(sp.sock, &st) < 0 || !S_ISSOCK(st.st_mode)) {
 		say("descriptor %d is not revperf's socket", SPAWN_SOCKET_FD);
 		return 2;
 	}
 	/* Benchmarks must not inherit it (the child also closes it before exec). */
-	if (fcntl(sp.sock, F_SETFD, FD_CLOEXEC) < 0 || setup_signals() < 0) {
+	if (fcntl(sp.sock, F_SETFD, FD_CLOEXEC) < 0) {
 		say("cannot set up: %s", strerror(errno));
 		return 3;
 	}
 	/* Orphaned descendants of benchmarks come back to us and are reaped. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
-	hello.pid = getpid();
+	hello.pid = sp.self;
 	hello.wstatus = SPAWN_PROTOCOL_VERSION;
 	if (send_reply(&sp, &hello) < 0)
 		return 1;
 	ret = serve(&sp);
 	/* revperf is gone: so must be the run it left. */
-	if (sp.child > 0) {
-		kill(-sp.child, SIGKILL);
-		kill(sp.child, SIGKILL);
-	}
+	kill_everything_below(&sp);
 	return ret < 0 ? 3 : 0;
 }

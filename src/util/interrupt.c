@@ -1,4 +1,4 @@
-#include "collect/proc.h"
+#include "util/interrupt.h"
 
 #include <signal.h>
 #include <string.h>
@@ -35,6 +35,11 @@ bool interrupt_requested(void)
 int interrupt_signal(void)
 {
 	return requested_signal;
+}
+
+int interrupt_exit_code(void)
+{
+	return requested_signal ? 128 + requested_signal : 130;
 }
 
 void interrupt_reset(void)
