@@ -70,7 +70,7 @@ static int run_plain(const struct predict_session *s, const struct store_build *
 	spec.cwd = build->worktree;
 	spec.log_path = log.buf;
 	spec.timeout_ns = b->timeout_ns;
-	if (proc_run(&spec, &res))
+	if (proc_run(&spec, &res) || store_check_files(s->st, "the run"))
 		goto out;
 	if (res.status == RUN_INTERRUPTED) {
 		ret = RP_EINTERRUPT;
@@ -215,6 +215,6 @@ out:
 	store_build_release(&build);
 	revision_release(&rev);
 	predict_session_close(&s);
-	cli_project_close(&p);
+	ret = cli_project_close(&p, ret);
 	return ret;
 }

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -121,7 +122,7 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	struct proc_result res;
 	struct store_run run = { 0 };
 	struct strbuf log = STRBUF_INIT, detail = STRBUF_INIT, header = STRBUF_INIT;
-	struct strbuf gbench_out = STRBUF_INIT, command = STRBUF_INIT;
+	struct strbuf gbench_out = STRBUF_INIT, command = STRBUF_INIT, what = STRBUF_INIT;
 	int64_t log_offset, log_length;
 	const char **names = xcalloc(c->nr_defs, sizeof(*names));
 	double *values = xcalloc(c->nr_defs, sizeof(*values));
@@ -162,6 +163,12 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	run.started_at = (int64_t)time(NULL);
 	run.loadavg = machine_loadavg1();
 	if (proc_run(&spec, &res))
+		goto out;
+	/* The run may have deleted or overwritten the database: then nothing more is stored
+	 * in a file that is gone. */
+	strbuf_addf(&what, "run %zu of benchmark '%s' (side %c)", c->seq[side], c->bench->name,
+		    side ? 'B' : 'A');
+	if (store_check_files(c->req->st, what.buf))
 		goto out;
 	if (res.status == RUN_INTERRUPTED) {
 		ret = RP_EINTERRUPT;
@@ -264,6 +271,7 @@ out:
 	strbuf_release(&header);
 	strbuf_release(&gbench_out);
 	strbuf_release(&command);
+	strbuf_release(&what);
 	return ret;
 }
 
@@ -652,6 +660,7 @@ int compare_execute(const struct compare_request *req, struct compare_result *ou
 		}
 		if (ret == RP_EINTERRUPT || interrupt_requested()) {
 			out->interrupted = true;
+			out->interrupt_signal = interrupt_signal();
 			ret = 0;
 			break;
 		}
@@ -698,6 +707,8 @@ int compare_exit_code(const struct compare_result *res)
 {
 	size_t i, j;
 	int code = EXIT_OK;
+	if (res->interrupted)
+		return 128 + (res->interrupt_signal > 0 ? res->interrupt_signal : SIGINT);
 	for (i = 0; i < res->nr_benches; i++) {
 		const struct bench_outcome *b = &res->benches[i];
 		if (b->target_broken)

@@ -99,6 +99,8 @@ struct compare_result {
 	struct bench_outcome *benches;
 	size_t nr_benches;
 	bool interrupted;
+	int interrupt_signal; /* the signal that interrupted it (SIGINT, SIGTERM, SIGHUP) */
+	int exit_code;	      /* what the command exits with: set before rendering (cli) */
 	bool same_build;
 	bool imported; /* built from other tools' result files: no runs, machine unknown */
 	/* run-time metric definitions the outcomes point to; freed with the result */
@@ -123,8 +125,9 @@ int compare_execute(const struct compare_request *req, struct compare_result *ou
 void compare_result_release(struct compare_result *res);
 
 /*
- * 1 when a primary metric of some benchmark is worse (or the target broke); else 2 when a
- * benchmark could not be compared (its baseline keeps failing); else 0.
+ * 128 + the signal when the comparison was interrupted; else 1 when a primary metric of
+ * some benchmark is worse (or the target broke); else 2 when a benchmark could not be
+ * compared (its baseline keeps failing, or a metric it reports never matched); else 0.
  */
 int compare_exit_code(const struct compare_result *res);
 

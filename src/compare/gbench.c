@@ -49,7 +49,8 @@ int gbench_discover(const struct compare_request *req, const struct bench_config
 	spec.cwd = req->b.cwd;
 	spec.log_path = log.buf;
 	spec.timeout_ns = b->timeout_ns ? b->timeout_ns : DISCOVERY_TIMEOUT_NS;
-	if (proc_run(&spec, &res))
+	if (proc_run(&spec, &res) || store_check_files(req->st, "the discovery run of a gbench "
+							       "benchmark"))
 		goto out;
 	ret = RP_EINPUT;
 	if (res.status != RUN_OK) {

@@ -165,6 +165,8 @@ static int run_bench(struct predict_ctx *ctx, const struct revision *rev,
 	ret = dir ? cct_run(spec, dir, &res) : proc_run(spec, &res);
 	if (ret)
 		return ret;
+	if (store_check_files(ctx->st, "a run for dynamic data"))
+		return RP_EINTERNAL;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	out->elapsed_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	if (res.status == RUN_INTERRUPTED)

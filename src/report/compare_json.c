@@ -121,7 +121,7 @@ int report_compare_json(FILE *f, const struct compare_result *res)
 				      "cores", res->machine.cores, "kernel", res->machine.kernel,
 				      "governor", res->machine.governor));
 	json_object_set_new(root, "interrupted", json_boolean(res->interrupted));
-	json_object_set_new(root, "exit_code", json_integer(compare_exit_code(res)));
+	json_object_set_new(root, "exit_code", json_integer(res->exit_code));
 	for (i = 0; i < res->nr_benches; i++)
 		json_array_append_new(benches, bench_json(&res->benches[i]));
 	json_object_set_new(root, "benchmarks", benches);
