@@ -69,6 +69,7 @@ static int run_plain(const struct predict_session *s, const struct store_build *
 	spec.command = b->command;
 	spec.cwd = build->worktree;
 	spec.log_path = log.buf;
+	spec.log_limit_bytes = b->log_limit_bytes;
 	spec.timeout_ns = b->timeout_ns;
 	if (proc_run(&spec, &res) || store_check_files(s->st, "the run"))
 		goto out;

@@ -114,6 +114,8 @@ int cli_load_config(struct config *cfg, void *arg);
 						">= 60 s)", &(ov), "timeout" },                \
 	{ OPT_CONFIG, 0, "time-budget", "DURATION", "stop sampling a benchmark after this long",   \
 	  &(ov), "time-budget" },                                                                  \
+	{ OPT_CONFIG, 0, "log-limit", "SIZE", "output of a run kept in its log (16MiB; none)",     \
+	  &(ov), "log-limit" },                                                                    \
 	{ OPT_CONFIG, 'a', "alpha", "A", "1 - confidence level of the verdict (0.01)", &(ov),      \
 	  "alpha" },                                                                               \
 	{ OPT_CONFIG, 0, "seed", "N", "seed of the randomized run order (reproducible)", &(ov),    \

@@ -62,6 +62,7 @@ struct metric_outcome {
 	const struct metric_def *def;
 	bool primary;
 	bool measured; /* at least two values on each side */
+	const char *unmeasured; /* why it is not measured (static text); NULL when it is */
 	size_t n_pairs; /* complete interleaved pairs; >= 2: the verdict is paired */
 	struct verdict_result r;
 	double q_bh; /* Benjamini-Hochberg adjusted r.p over the whole report */
@@ -99,6 +100,7 @@ struct compare_result {
 	struct bench_outcome *benches;
 	size_t nr_benches;
 	bool interrupted;
+	bool resumable; /* the same command again reuses its stored runs (git mode) */
 	int interrupt_signal; /* the signal that interrupted it (SIGINT, SIGTERM, SIGHUP) */
 	int exit_code;	      /* what the command exits with: set before rendering (cli) */
 	bool same_build;

@@ -53,9 +53,7 @@ static void print_metric(FILE *f, const struct bench_outcome *b, const struct me
 	snprintf(name, sizeof(name), "%s%s", m->def->name, m->primary ? " *" : "");
 	if (!m->measured) {
 		fprintf(f, "  %-16s %s%-10s%s %s\n", name, color ? YELLOW : "", verdict,
-			color ? RESET : "",
-			m->r.n_a + m->r.n_b ? "fewer than 2 values on a side"
-					    : "not supported on this machine");
+			color ? RESET : "", report_unmeasured_reason(m));
 		return;
 	}
 	metric_format(m->def, m->r.mean_a, mean_a, sizeof(mean_a));
@@ -88,7 +86,8 @@ static void print_summary(FILE *f, const struct compare_result *res, bool color)
 			if (!m->primary)
 				continue;
 			if (!m->measured) {
-				fprintf(f, "  %s %s: unmeasured\n", b->name, m->def->name);
+				fprintf(f, "  %s %s: unmeasured (%s)\n", b->name, m->def->name,
+					report_unmeasured_reason(m));
 				continue;
 			}
 			fprintf(f, "  %s %s: %s%s%s, %+.1f%% (%.2f%% CI %+.1f%% to %+.1f%%, %zu + %zu runs)\n",
@@ -170,7 +169,7 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 		   "the tolerance is worse/better, inside it equal, else undecided.\n");
 	print_summary(f, res, color);
 	if (res->interrupted)
-		fprintf(f, "interrupted: finished runs are stored; run the same command again to "
-			   "continue\n");
+		fprintf(f, "interrupted: the runs that finished are stored%s\n",
+			res->resumable ? "; run the same command again to continue" : "");
 	return 0;
 }

@@ -36,6 +36,13 @@ const char *report_side_name(char side)
 	return side == 'A' ? "baseline" : "target";
 }
 
+const char *report_unmeasured_reason(const struct metric_outcome *m)
+{
+	if (m->unmeasured)
+		return m->unmeasured;
+	return m->r.n_a + m->r.n_b ? "fewer than 2 values on a side" : "no values";
+}
+
 void report_failed_run(struct strbuf *sb, const struct store_run_issue *r)
 {
 	strbuf_addf(sb, "%s%s run %s", report_side_name(r->side), r->warmup ? " warm-up" : "",

@@ -35,6 +35,10 @@ int report_compare_junit(FILE *f, const struct compare_result *res);
 const char *report_side_name(char side); /* 'A' -> "baseline", 'B' -> "target" */
 /* One failed run as "crashed (killed by SIGSEGV)" into sb. */
 void report_failed_run(struct strbuf *sb, const struct store_run_issue *r);
+/* Why a metric has no verdict: its reason, or for results without one (imported), the
+ * counts of its values. Static text. */
+struct metric_outcome;
+const char *report_unmeasured_reason(const struct metric_outcome *m);
 
 /*
  * The attribution under a benchmark's verdict (profile = cct, compare/compare_profile.h):

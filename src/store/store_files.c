@@ -27,11 +27,11 @@
 #define CHECK_RETRY_NS 10000000L
 
 #define STATE_ADVICE                                                                               \
-	"benchmarks and builds must leave revperf's state alone: keep it outside the project "   \
+	"benchmarks and builds must leave revperf's state alone: keep it outside the project "     \
 	"with --state-dir DIR (docs/store.md)"
 
 struct lock_target {
-	const char *suffix;  /* "" the database, "-shm" its WAL index */
+	const char *suffix; /* "" the database, "-shm" its WAL index */
 	unsigned maj, min;
 	unsigned long ino;
 	bool known;
@@ -60,8 +60,8 @@ static bool writer_lock(const char *line, const struct lock_target *t, size_t nt
 	long long start, end;
 	if (strstr(line, "->")) /* a process waiting for the lock, not holding it */
 		return false;
-	if (sscanf(line, "%*d: %15s %*15s %15s %d %x:%x:%lu %lld %23s", kind, mode, pid, &maj,
-		   &min, &ino, &start, end_s) != 8)
+	if (sscanf(line, "%*d: %15s %*15s %15s %d %x:%x:%lu %lld %23s", kind, mode, pid, &maj, &min,
+		   &ino, &start, end_s) != 8)
 		return false;
 	if (strcmp(mode, "WRITE") || *pid <= 0 || *pid == (int)getpid())
 		return false;
@@ -88,7 +88,7 @@ static const char *command_short(const char *cmd)
 
 void store_lock_owner(const struct store *st, struct strbuf *out)
 {
-	struct lock_target t[2] = { { "", 0, 0, 0, false }, { "-shm", 0, 0, 0, false } };
+	struct lock_target t[2] = {{"", 0, 0, 0, false}, {"-shm", 0, 0, 0, false}};
 	int seen[8];
 	size_t nseen = 0;
 	char line[256];
@@ -147,8 +147,9 @@ void store_files_remember(struct store *st)
 
 static uint32_t get_u32(const unsigned char *p, bool big_endian)
 {
-	return big_endian ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
-			  : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+	return big_endian
+		   ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+		   : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
 }
 
 /*
@@ -200,7 +201,7 @@ static const char *look(struct store *st, const char **which)
 		goto out;
 	}
 	if (sb.st_size % 512 || (sb.st_size >= 16 && (!read_head(st->path, head, 16) ||
-						       memcmp(head, "SQLite format 3", 16)))) {
+						      memcmp(head, "SQLite format 3", 16)))) {
 		what = "was overwritten (it is no longer an SQLite database)";
 		goto out;
 	}
@@ -244,15 +245,16 @@ int store_check_files(struct store *st, const char *during)
 	if (st->damaged)
 		return RP_EINTERNAL;
 	for (int i = 0; i < CHECK_TRIES; i++) {
-		struct timespec ts = { 0, CHECK_RETRY_NS };
+		struct timespec ts = {0, CHECK_RETRY_NS};
 		if (!(what = look(st, &which)))
 			return 0;
 		nanosleep(&ts, NULL);
 	}
 	st->damaged = true;
 	if (!which[0])
-		error("database %s %s during %s: the results of this command are lost; " STATE_ADVICE,
-		      st->path, what, during);
+		error(
+		    "database %s %s during %s: the results of this command are lost; " STATE_ADVICE,
+		    st->path, what, during);
 	else
 		error("database %s: its file %s%s %s during %s: %s; " STATE_ADVICE, st->path,
 		      st->path, which, what, during,
