@@ -68,8 +68,9 @@ const struct command_help compare_help = {
 	"(same builds, benchmark command and machine) and continues; --fresh does not.\n"
 	"With --import, nothing is run: the samples of two hyperfine exports or two Google\n"
 	"Benchmark JSON files (baseline first) are judged the same way (docs/import.md).\n"
-	"Exit status: 0 no regression, 1 a primary metric worse, 2 usage or input error,\n"
-	"3 internal failure, 130 interrupted.",
+	"Exit status: 0 no regression, 1 a primary metric worse, 2 usage or input error (also:\n"
+	"a primary metric.NAME never matched; another process held the database's lock),\n"
+	"3 internal failure (also: a run deleted or damaged the database), 130 interrupted.",
 	compare_options,
 };
 
