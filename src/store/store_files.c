@@ -133,8 +133,10 @@ void store_files_remember(struct store *st)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct stat sb;
-	if (stat(st->path, &sb) == 0)
+	if (stat(st->path, &sb) == 0) {
 		id_set(&st->db_id, &sb);
+		st->db_size = (int64_t)sb.st_size;
+	}
 	strbuf_addf(&path, "%s-wal", st->path);
 	if (stat(path.buf, &sb) == 0)
 		id_set(&st->wal_id, &sb);
@@ -208,11 +210,19 @@ static const char *look(struct store *st, const char **which)
 	 * drop the POSIX locks SQLite holds on it in this process (fcntl semantics), and
 	 * another process would then take the database for unused and remove its log. Its
 	 * content is checked by quick_check at the end (store_verify()).
+	 * A checkpoint may be under way in another process: a size not yet whole is read
+	 * again (CHECK_TRIES).
 	 */
 	if (sb.st_size % 512) {
 		what = "was overwritten (its size is not a whole number of pages)";
 		goto out;
 	}
+	/* revperf never vacuums: the file only grows (checkpoints append pages). */
+	if ((int64_t)sb.st_size < st->db_size) {
+		what = "was truncated";
+		goto out;
+	}
+	st->db_size = (int64_t)sb.st_size;
 	*which = "-wal";
 	strbuf_addf(&path, "%s-wal", st->path);
 	if (stat(path.buf, &sb) < 0) {

@@ -30,6 +30,7 @@ struct store {
 	bool busy_interrupted; /* the user interrupted a wait for a lock */
 	/* The files behind the database, to notice that something deleted or replaced them. */
 	struct store_file_id db_id, wal_id, shm_id;
+	int64_t db_size; /* the database file's largest size seen: it never shrinks */
 	size_t nr_checks; /* store_check_files() calls: commands that ran benchmarks */
 	size_t nr_checks_verified; /* nr_checks at the last successful store_verify() */
 	bool damaged;	  /* a check failed and said so: the others stay quiet */

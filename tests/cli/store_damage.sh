@@ -31,6 +31,11 @@ rm -rf .revperf
 expect_exit 3 compare 'sh -c "rm .revperf/revperf.db && touch .revperf/revperf.db"'
 expect_grep 'revperf.db was replaced by another file' err.txt
 
+# Truncated to nothing, as `: > .revperf/revperf.db` does.
+rm -rf .revperf
+expect_exit 3 compare 'truncate -s 0 .revperf/revperf.db'
+expect_grep 'revperf.db was truncated during run 1' err.txt
+
 # With the state outside the project, the same benchmark cannot touch it.
 rm -rf .revperf
 expect_exit 0 compare 'rm -f .revperf/revperf.db .revperf/revperf.db-wal .revperf/revperf.db-shm' \

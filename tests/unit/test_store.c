@@ -393,7 +393,7 @@ static void test_abandoned_comparison(void **state)
  */
 static void test_concurrent_create(void **state)
 {
-	enum { PROCS = 6, ROUNDS = 20 };
+	enum { PROCS = 8, ROUNDS = 60 };
 	UNUSED(state);
 	for (int round = 0; round < ROUNDS; round++) {
 		char *path = tmp_db_path();
@@ -472,6 +472,14 @@ static void test_check_files(void **state)
 	assert_int_equal(store_benchmark(st, "b", "true", &id), 0);
 	strbuf_addf(&side, "%s-wal", path);
 	scribble(side.buf, 32);
+	assert_int_equal(store_check_files(st, "test"), RP_EINTERNAL);
+	store_close(st);
+	tmp_db_remove(path);
+
+	/* The database truncated. */
+	path = tmp_db_path();
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(truncate(path, 0), 0);
 	assert_int_equal(store_check_files(st, "test"), RP_EINTERNAL);
 	store_close(st);
 	tmp_db_remove(path);
