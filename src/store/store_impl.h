@@ -45,7 +45,7 @@ int store_db_error(struct store *st, const char *what);
 /* Runs sql (several statements); 0, or RP_EINTERNAL after store_db_error()'s line. */
 int store_exec(struct store *st, const char *sql);
 /*
- * Appends "pid N: COMMAND" for each other process holding a write lock on the database
+ * Appends "pid N (COMMAND)" for each other process holding a write lock on the database
  * (/proc/locks: its file, or the WAL index), ", " between them; nothing when none is
  * known. Linux only; elsewhere nothing.
  */

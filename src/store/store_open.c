@@ -121,7 +121,6 @@ static const char *const migrations[] = {
 	"ALTER TABLE comparisons ADD COLUMN pid_start INTEGER;",
 };
 
-
 static int64_t now_ns(void)
 {
 	struct timespec ts;
@@ -136,7 +135,7 @@ void store_process_host(char *out, size_t size)
 	out[size - 1] = '\0';
 }
 
-/* "pid 12: python3 hold.py", or "another process" when /proc/locks does not tell. */
+/* "pid 12 (python3 hold.py)", or "another process (...)" when /proc/locks does not tell. */
 static void lock_holder(const struct store *st, struct strbuf *sb)
 {
 	size_t len = sb->len;
@@ -158,6 +157,7 @@ static int busy_wait(void *arg, int count)
 	if (count == 0) {
 		st->busy_since_ns = now;
 		st->busy_noted = false;
+		st->lock_timed_out = false;
 	}
 	if (interrupt_requested()) {
 		st->busy_interrupted = true;
