@@ -129,6 +129,6 @@ int cmd_bisect(int argc, char **argv)
 	}
 out:
 	bisect_result_release(&res);
-	cli_project_close(&p);
+	ret = cli_project_close(&p, ret);
 	return ret;
 }

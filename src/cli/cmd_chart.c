@@ -300,7 +300,7 @@ out:
 	cchart_input_release(&in);
 	strbuf_release(&what[0]);
 	strbuf_release(&what[1]);
-	cli_project_close(&c.p);
+	ret = cli_project_close(&c.p, ret);
 	free(rest);
 	free(side[0]);
 	free(side[1]);

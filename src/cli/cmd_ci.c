@@ -153,7 +153,7 @@ int cmd_ci(int argc, char **argv)
 	struct revision base, head;
 	struct strbuf note = STRBUF_INIT;
 	char merge_base[41];
-	int n, ret = EXIT_USAGE, err;
+	int n, ret = EXIT_USAGE, err, code;
 
 	memset(&o, 0, sizeof(o));
 	memset(&p, 0, sizeof(p));
@@ -211,17 +211,18 @@ int cmd_ci(int argc, char **argv)
 		ret = write_outputs(&p.sd, NULL, note.buf);
 		goto out;
 	}
+	code = cli_compare_exit(&p, err, &rc.res);
 	if (!o.quiet && report_compare_text(stdout, &rc.res, false)) {
 		ret = EXIT_INTERNAL;
 		goto out;
 	}
 	if (!(ret = write_outputs(&p.sd, &rc.res, NULL)))
-		ret = cli_compare_exit(err, &rc.res);
+		ret = code;
 out:
 	strbuf_release(&note);
 	revcompare_release(&rc);
 	revision_release(&base);
 	revision_release(&head);
-	cli_project_close(&p);
+	ret = cli_project_close(&p, ret);
 	return ret;
 }

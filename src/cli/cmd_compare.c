@@ -68,14 +68,17 @@ const struct command_help compare_help = {
 	"(same builds, benchmark command and machine) and continues; --fresh does not.\n"
 	"With --import, nothing is run: the samples of two hyperfine exports or two Google\n"
 	"Benchmark JSON files (baseline first) are judged the same way (docs/import.md).\n"
-	"Exit status: 0 no regression, 1 a primary metric worse, 2 usage or input error,\n"
-	"3 internal failure, 128 + N stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP).",
+	"Exit status: 0 no regression, 1 a primary metric worse, 2 usage or input error (also:\n"
+	"a primary metric.NAME never matched; another process held the database's lock),\n"
+	"3 internal failure (also: a run deleted or damaged the database), 128 + N stopped by\n"
+	"signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP).",
 	compare_options,
 };
 
-/* The report on stdout, in colour on a terminal unless --no-color. */
-static int print_report(const struct compare_result *res, enum report_format format)
+/* The report on stdout, in colour on a terminal unless --no-color; it says exit_code. */
+static int print_report(struct compare_result *res, enum report_format format, int exit_code)
 {
+	res->exit_code = exit_code;
 	if (report_compare(stdout, res, format, !o.no_color && isatty(STDOUT_FILENO)))
 		return error("cannot write the report: %s", strerror(errno));
 	return 0;
@@ -123,11 +126,9 @@ static int compare_import_files(const char *const *files, int n, enum report_for
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	if (print_report(&res, format)) {
-		ret = EXIT_INTERNAL;
-		goto out;
-	}
 	ret = compare_exit_code(&res);
+	if (print_report(&res, format, ret))
+		ret = EXIT_INTERNAL;
 out:
 	compare_result_release(&res);
 	import_set_release(&sets[0]);
@@ -186,13 +187,15 @@ static int compare_revisions(const char *const args[2], enum report_format forma
 	}
 	if (!rc.executed) {
 		/* --select chose nothing: an empty report, nothing stored */
-		ret = print_report(&rc.res, format) ? EXIT_INTERNAL : EXIT_OK;
+		ret = print_report(&rc.res, format, EXIT_OK) ? EXIT_INTERNAL : EXIT_OK;
 		goto out;
 	}
-	ret = print_report(&rc.res, format) ? EXIT_INTERNAL : cli_compare_exit(err, &rc.res);
+	ret = cli_compare_exit(&p, err, &rc.res);
+	if (print_report(&rc.res, format, ret))
+		ret = EXIT_INTERNAL;
 out:
 	revcompare_release(&rc);
-	cli_project_close(&p);
+	ret = cli_project_close(&p, ret);
 	return ret;
 }
 
@@ -241,12 +244,14 @@ static int compare_commands(enum report_format format)
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	ret = print_report(&res, format) ? EXIT_INTERNAL : cli_compare_exit(err, &res);
+	ret = cli_compare_exit(&p, err, &res);
+	if (print_report(&res, format, ret))
+		ret = EXIT_INTERNAL;
 out:
 	compare_result_release(&res);
 	store_build_release(&builds[0]);
 	store_build_release(&builds[1]);
-	cli_project_close(&p);
+	ret = cli_project_close(&p, ret);
 	config_release(&cfg);
 	return ret;
 }

@@ -256,7 +256,7 @@ out:
 		io_profiles_free(sides[i], nr[i]);
 		free(labels[i]);
 	}
-	cli_project_close(&p);
+	ret = cli_project_close(&p, ret);
 	return ret;
 }
 
@@ -402,6 +402,6 @@ out:
 		free(sides[i].label);
 	}
 	symbolizer_free(lo.sym);
-	cli_project_close(&p);
+	ret = cli_project_close(&p, ret);
 	return ret;
 }

@@ -141,6 +141,6 @@ int cmd_history(int argc, char **argv)
 		ret = EXIT_OK;
 out:
 	history_result_release(&res);
-	cli_project_close(&p);
+	ret = cli_project_close(&p, ret);
 	return ret;
 }

@@ -114,6 +114,6 @@ out:
 	for (i = 0; i < MAX_FILES; i++)
 		import_set_release(&sets[i]);
 	revision_release(&rev);
-	cli_project_close(&p);
+	ret = cli_project_close(&p, ret);
 	return ret;
 }

@@ -281,6 +281,6 @@ out:
 	store_build_release(&build);
 	revision_release(&rev);
 	predict_session_close(&s);
-	cli_project_close(&p);
+	ret = cli_project_close(&p, ret);
 	return ret;
 }

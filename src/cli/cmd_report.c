@@ -172,7 +172,7 @@ int cmd_report(int argc, char **argv)
 out:
 	history_release(&c.h);
 	config_release(&c.cfg);
-	cli_project_close(&c.p);
+	ret = cli_project_close(&c.p, ret);
 	strbuf_release(&c.out);
 	return ret;
 }

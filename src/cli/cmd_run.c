@@ -69,8 +69,9 @@ static int run_plain(const struct predict_session *s, const struct store_build *
 	spec.command = b->command;
 	spec.cwd = build->worktree;
 	spec.log_path = log.buf;
+	spec.log_limit_bytes = b->log_limit_bytes;
 	spec.timeout_ns = b->timeout_ns;
-	if (proc_run(&spec, &res))
+	if (proc_run(&spec, &res) || store_check_files(s->st, "the run"))
 		goto out;
 	if (res.status == RUN_INTERRUPTED) {
 		ret = RP_EINTERRUPT;
@@ -224,6 +225,6 @@ out:
 	store_build_release(&build);
 	revision_release(&rev);
 	predict_session_close(&s);
-	cli_project_close(&p);
+	ret = cli_project_close(&p, ret);
 	return ret;
 }

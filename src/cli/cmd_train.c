@@ -279,6 +279,6 @@ int cmd_train(int argc, char **argv)
 out:
 	predict_training_release(&t);
 	predict_session_close(&s);
-	cli_project_close(&p);
+	ret = cli_project_close(&p, ret);
 	return ret;
 }

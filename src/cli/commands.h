@@ -114,6 +114,8 @@ int cli_load_config(struct config *cfg, void *arg);
 						">= 60 s)", &(ov), "timeout" },                \
 	{ OPT_CONFIG, 0, "time-budget", "DURATION", "stop sampling a benchmark after this long",   \
 	  &(ov), "time-budget" },                                                                  \
+	{ OPT_CONFIG, 0, "log-limit", "SIZE", "output of a run kept in its log (16MiB; none)",     \
+	  &(ov), "log-limit" },                                                                    \
 	{ OPT_CONFIG, 'a', "alpha", "A", "1 - confidence level of the verdict (0.01)", &(ov),      \
 	  "alpha" },                                                                               \
 	{ OPT_CONFIG, 0, "seed", "N", "seed of the randomized run order (reproducible)", &(ov),    \
@@ -160,7 +162,19 @@ enum cli_project_flags {
 	CLI_PROJECT_EXISTING = 1 << 1,
 };
 int cli_project_open(struct cli_project *p, const char *state_dir, unsigned flags);
-void cli_project_close(struct cli_project *p);
+/*
+ * The end of a command that may have run benchmarks: checks that the database's files are
+ * intact and its integrity (store_verify(); once per command, only when something ran).
+ * Returns 0, EXIT_INTERNAL after an error line naming the file.
+ */
+int cli_project_verify(struct cli_project *p);
+/*
+ * Closes p (also a partly opened one) and returns the command's exit status: code, or
+ * EXIT_INTERNAL when cli_project_verify() fails now, or EXIT_USAGE instead of
+ * EXIT_INTERNAL when a statement failed because another process held the database's lock
+ * (the user must act).
+ */
+int cli_project_close(struct cli_project *p, int code);
 /*
  * A comparison context over p whose configuration comes from src (its root set to the
  * repository's): select, fresh and quiet as given, compare's progress line on a TTY unless
@@ -172,10 +186,13 @@ void cli_revcompare_ctx(struct revcompare_ctx *ctx, struct cli_project *p,
 int cli_apply_overrides(struct config *cfg, const struct opt_overrides *ov);
 /*
  * The exit status of a comparison that ran (compare_execute() returned err and filled
- * res): err's, else 128 + the signal when interrupted, else compare_exit_code().
+ * res): EXIT_INTERNAL when the database is damaged (cli_project_verify()), else err's
+ * (EXIT_USAGE for another process's lock), else compare_exit_code() (which says 128 + the
+ * signal when interrupted). Also stored in res->exit_code, which the reports show: call
+ * it before rendering.
  */
 struct compare_result;
-int cli_compare_exit(int err, const struct compare_result *res);
+int cli_compare_exit(struct cli_project *p, int err, struct compare_result *res);
 /*
  * compare's progress line on stderr, redrawn in place: the callback when stderr is a
  * terminal and not quiet, else NULL.

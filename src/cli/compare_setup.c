@@ -110,12 +110,22 @@ int cli_project_open(struct cli_project *p, const char *state_dir, unsigned flag
 	return 0;
 }
 
-void cli_project_close(struct cli_project *p)
+int cli_project_verify(struct cli_project *p)
 {
+	return p->st && store_verify(p->st) ? EXIT_INTERNAL : 0;
+}
+
+int cli_project_close(struct cli_project *p, int code)
+{
+	if (cli_project_verify(p))
+		code = EXIT_INTERNAL;
+	else if (code == EXIT_INTERNAL && store_lock_failed(p->st))
+		code = EXIT_USAGE;
 	store_close(p->st);
 	state_dir_release(&p->sd);
 	repo_close(p->repo);
 	memset(p, 0, sizeof(*p));
+	return code;
 }
 
 void cli_revcompare_ctx(struct revcompare_ctx *ctx, struct cli_project *p,
@@ -180,11 +190,13 @@ void cli_compare_executed(struct compare_result *res, void *arg)
 	compare_render_graphics(res);
 }
 
-int cli_compare_exit(int err, const struct compare_result *res)
+int cli_compare_exit(struct cli_project *p, int err, struct compare_result *res)
 {
-	if (err)
-		return rp_err_exit_code(err);
-	if (res->interrupted)
-		return interrupt_exit_code();
-	return compare_exit_code(res);
+	int code = err ? rp_err_exit_code(err) : compare_exit_code(res);
+	if (cli_project_verify(p))
+		code = EXIT_INTERNAL;
+	else if (code == EXIT_INTERNAL && store_lock_failed(p->st))
+		code = EXIT_USAGE;
+	res->exit_code = code;
+	return code;
 }

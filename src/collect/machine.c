@@ -129,3 +129,60 @@ double machine_loadavg1(void)
 		return -1;
 	return load;
 }
+
+void machine_boot_id(char *out, size_t size)
+{
+	char buf[64];
+
+	out[0] = '\0';
+	if (read_small_file("/proc/sys/kernel/random/boot_id", buf, sizeof(buf)) > 0)
+		copy_trimmed(out, size, buf, strlen(buf));
+}
+
+int64_t machine_process_start(pid_t pid)
+{
+	char path[64], buf[1024], *p, *end;
+	long long ticks;
+	int field;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if (pid <= 0 || read_small_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	/* The command name (field 2) may hold spaces and parentheses: count after its end. */
+	p = strrchr(buf, ')');
+	if (!p)
+		return -1;
+	for (field = 2; field < 22; field++) {
+		p = strchr(p + 1, ' ');
+		if (!p)
+			return -1;
+	}
+	errno = 0;
+	ticks = strtoll(p + 1, &end, 10);
+	if (end == p + 1 || errno || ticks < 0)
+		return -1;
+	return (int64_t)ticks;
+}
+
+void machine_process_command(pid_t pid, char *out, size_t size)
+{
+	char path[64], buf[256];
+	ssize_t n;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	n = pid > 0 ? read_small_file(path, buf, sizeof(buf)) : -1;
+	/* The arguments are NUL-separated: spaces between them, and nothing unprintable. */
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+		else if ((unsigned char)buf[i] < 0x20 || buf[i] == 0x7f)
+			buf[i] = '?';
+	if (n > 0) {
+		copy_trimmed(out, size, buf, (size_t)n);
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	if (pid > 0 && read_small_file(path, buf, sizeof(buf)) > 0)
+		copy_trimmed(out, size, buf, strlen(buf));
+}

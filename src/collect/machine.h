@@ -2,6 +2,8 @@
 #define REVPERF_COLLECT_MACHINE_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 /* What a run was measured on. Results from different machines are never compared silently. */
 struct machine_info {
@@ -22,5 +24,18 @@ void machine_info_read(struct machine_info *m);
 void machine_cpu_model_parse(const char *cpuinfo, char *out, size_t out_size);
 /* The 1-minute load average, or -1 when /proc/loadavg cannot be read. */
 double machine_loadavg1(void);
+
+/*
+ * Who runs where, to tell later whether a process is still alive (a comparison killed with
+ * SIGKILL) and to name the holder of a lock. machine_boot_id(): the kernel's boot id
+ * (/proc/sys/kernel/random/boot_id), "" when unreadable. machine_process_start(): when
+ * process pid started, in clock ticks after boot (/proc/PID/stat, field 22), -1 when there
+ * is no such process; (boot id, pid, start) names one process for the life of the machine.
+ * machine_process_command(): its command line with spaces between the arguments (or its
+ * name), truncated to size, "" when unknown. Thread-safe.
+ */
+void machine_boot_id(char *out, size_t size);
+int64_t machine_process_start(pid_t pid);
+void machine_process_command(pid_t pid, char *out, size_t size);
 
 #endif

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "collect/cmdline.h"
+#include "collect/output_relay.h"
 #include "collect/perf_counters.h"
 #include "collect/sampler.h"
 #include "collect/spawn_protocol.h"
@@ -35,30 +36,14 @@
 #define POLL_STEP_MIN_NS INT64_C(20000)
 #define POLL_STEP_MAX_NS INT64_C(1000000)
 /*
- * After the child exited, how long its output pipe is read at most, waiting for end of
- * file: the spawner has killed the rest of its group, so only a process that left the
- * group (setsid) can hold the pipe open that long.
- */
-#define DRAIN_WAIT_NS NS_PER_SEC
-#define DRAIN_STEP_MS 10
-/* The output pipe's size: a chatty child should rarely wait for revperf's copy. */
-#define OUTPUT_PIPE_SIZE (1 << 20)
-
-/*
- * Sampling during a run (docs/counters.md): the group sampler, and the relay of the child's
- * stdout+stderr, a pipe whose bytes go to the log file unchanged and whose
- * revperf-counter lines become samples.
+ * Sampling during a run (docs/counters.md): the group sampler, and the counter lines read
+ * from the child's output as the relay (collect/output_relay.h) passes it on.
  */
 struct sampling {
 	struct group_sampler *gs; /* from the release of the child on */
 	struct run_samples *out;
 	struct counter_lines lines;
-	int pipe_fd; /* read end; -1 after end of file */
-	int log_fd;  /* where the bytes go; -1: discarded */
-	const char *log_path;
-	bool log_failed;
 	ns_t start_ns;
-	char buf[65536];
 };
 
 /*
@@ -74,6 +59,7 @@ struct child {
 	bool reported;	 /* the spawner's report is in ex */
 	struct spawner_exit ex;
 	struct sampling *sampling; /* NULL without sampling */
+	struct output_relay *relay; /* NULL: the output goes straight to its file */
 };
 
 enum wait_outcome { WAIT_EXITED, WAIT_DEADLINE, WAIT_INTERRUPTED };
@@ -208,83 +194,12 @@ static double since_start_s(const struct sampling *s, ns_t t)
 	return (double)(t - s->start_ns) / 1e9;
 }
 
-/* Copies bytes to the log file, as the child would have written them. */
-static void relay_to_log(struct sampling *s, const char *buf, size_t len)
+/* The relay's observer when sampling: the revperf-counter lines of the output. */
+static void sampling_observe(void *arg, const char *buf, size_t len, ns_t t_ns)
 {
-	while (len > 0 && s->log_fd >= 0 && !s->log_failed) {
-		ssize_t n = write(s->log_fd, buf, len);
+	struct sampling *s = arg;
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			warning("cannot write log file '%s': %s; the rest of the run's output is "
-				"lost",
-				s->log_path, n < 0 ? strerror(errno) : "nothing written");
-			s->log_failed = true;
-			return;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-}
-
-/*
- * Reads what the pipe has now (one read). Returns 1 when bytes came, 0 when none was
- * ready, -1 at end of file (pipe_fd is then closed and -1).
- */
-static int relay_read(struct sampling *s)
-{
-	ssize_t n;
-
-	do
-		n = read(s->pipe_fd, s->buf, sizeof(s->buf));
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return 0; /* EAGAIN: nothing now */
-	if (n == 0) {
-		counter_lines_finish(&s->lines, since_start_s(s, now_ns()), s->out);
-		close(s->pipe_fd);
-		s->pipe_fd = -1;
-		return -1;
-	}
-	relay_to_log(s, s->buf, (size_t)n);
-	counter_lines_feed(&s->lines, s->buf, (size_t)n, since_start_s(s, now_ns()), s->out);
-	return 1;
-}
-
-/*
- * After the child's exit: reads its output to the end of file, which comes once the last
- * process holding the pipe is gone; the spawner killed the rest of the group already.
- * Stops early when the group is gone and nothing is waiting in the pipe (only a process
- * that left the group holds it), and after DRAIN_WAIT_NS at most. Returns true when the
- * pipe was left open.
- */
-static bool relay_drain(struct sampling *s, pid_t pgid)
-{
-	ns_t deadline = now_ns() + DRAIN_WAIT_NS;
-	bool cut;
-
-	while (s->pipe_fd >= 0) {
-		struct pollfd pfd = {.fd = s->pipe_fd, .events = POLLIN};
-		int n = poll(&pfd, 1, DRAIN_STEP_MS);
-
-		if (n > 0) {
-			relay_read(s);
-			continue;
-		}
-		if (n < 0 && errno != EINTR)
-			break;
-		if ((kill(-pgid, 0) < 0 && errno == ESRCH) || now_ns() > deadline)
-			break;
-	}
-	cut = s->pipe_fd >= 0;
-	/* A last line without its newline is complete now. */
-	if (cut) {
-		counter_lines_finish(&s->lines, since_start_s(s, now_ns()), s->out);
-		close(s->pipe_fd);
-		s->pipe_fd = -1;
-	}
-	return cut;
+	counter_lines_feed(&s->lines, buf, len, since_start_s(s, t_ns), s->out);
 }
 
 static void sampling_free(struct sampling *s)
@@ -293,8 +208,6 @@ static void sampling_free(struct sampling *s)
 		return;
 	group_sampler_free(s->gs);
 	counter_lines_release(&s->lines);
-	if (s->pipe_fd >= 0)
-		close(s->pipe_fd);
 	free(s);
 }
 
@@ -304,14 +217,15 @@ static void sampling_free(struct sampling *s)
  * without one, as the spawner's report; the spawner's socket is watched either way, so
  * that its death ends the wait. The interrupt signals are blocked except inside ppoll(),
  * so that one arriving between the check and the wait is not lost. When sampling, the
- * wait also wakes up for the sampler's ticks and for the child's output, and takes the
- * last sample at the exit.
+ * wait also wakes up for the sampler's ticks and takes the last sample at the exit; with a
+ * relay, for the child's output.
  * Returns 0 with *outcome set, or -1 on an internal error (printed).
  */
 static int wait_exit(struct child *c, ns_t deadline, bool watch_interrupt,
 		     enum wait_outcome *outcome)
 {
 	struct sampling *s = c->sampling;
+	struct output_relay *relay = c->relay;
 	struct pollfd pfd[3] = {{.fd = spawner_fd(), .events = POLLIN},
 				{.fd = c->pidfd, .events = POLLIN},
 				{.fd = -1, .events = POLLIN}};
@@ -344,8 +258,9 @@ static int wait_exit(struct child *c, ns_t deadline, bool watch_interrupt,
 			}
 			if (group_sampler_next_ns(s->gs) < wake)
 				wake = group_sampler_next_ns(s->gs);
-			pfd[2].fd = s->pipe_fd;
 		}
+		if (relay)
+			pfd[2].fd = output_relay_fd(relay);
 		if (wake != NO_DEADLINE)
 			left = wake > now ? wake - now : 0;
 		ts = ns_to_timespec(left);
@@ -357,7 +272,7 @@ static int wait_exit(struct child *c, ns_t deadline, bool watch_interrupt,
 		if (n <= 0)
 			continue;
 		if (pfd[2].revents)
-			relay_read(s);
+			output_relay_read(relay);
 		if (!pfd[0].revents && !pfd[1].revents)
 			continue;
 		c->end_ns = now_ns();
@@ -552,12 +467,20 @@ static void abandon_child(struct child *c)
 	c->pid = -1;
 }
 
-/* The end of a sampled run: the rest of the output, and what the result says about it. */
-static void sampling_finish(struct sampling *s, pid_t pgid, struct proc_result *r)
+/* The end of a run: the rest of its output, and what the result says about it. */
+static void output_finish(struct child *c, pid_t pgid, struct proc_result *r)
 {
+	struct sampling *s = c->sampling;
+
+	if (c->relay) {
+		r->output_cut = output_relay_drain(c->relay, pgid);
+		r->output_bytes = output_relay_total(c->relay);
+		r->output_dropped = output_relay_dropped(c->relay);
+	}
 	if (!s)
 		return;
-	r->output_cut = relay_drain(s, pgid);
+	/* A last line without its newline is complete now. */
+	counter_lines_finish(&s->lines, since_start_s(s, now_ns()), s->out);
 	r->counter_lines = s->lines.counters;
 	r->counter_lines_malformed = s->lines.malformed;
 	r->samples_io_missing = s->gs && group_sampler_io_missing(s->gs);
@@ -587,7 +510,7 @@ static int run_parent(const struct proc_spec *spec, const char *file, struct chi
 	if (read_report(c->sock, &rep)) {
 		if (spawner_wait(c->pid, NULL) < 0 || spawner_wait_escapes(c->pid, NULL) < 0)
 			return -1;
-		sampling_finish(c->sampling, r->pid, r);
+		output_finish(c, r->pid, r);
 		c->pid = -1;
 		r->status = RUN_NOT_STARTED;
 		describe_not_started(&rep, spec, file, r);
@@ -602,7 +525,7 @@ static int run_parent(const struct proc_spec *spec, const char *file, struct chi
 			return -1;
 	}
 	/* Before the stragglers are waited for: they may be blocked on a full pipe. */
-	sampling_finish(c->sampling, r->pid, r);
+	output_finish(c, r->pid, r);
 	if (collect_exited(c, &wstatus, r) < 0)
 		return -1;
 	/* After the stragglers are gone: inherited counts are folded in as each task exits. */
@@ -612,32 +535,28 @@ static int run_parent(const struct proc_spec *spec, const char *file, struct chi
 }
 
 /*
- * Sets up sampling: the pipe for the child's output (its write end in *pipe_w) and the
- * relay to log_fd (the log file, or -1). Returns 0, or -1 (printed).
+ * Sets up the relay of the output (with a log limit, or when sampling): its pipe's write
+ * end in *pipe_w, copied to log_fd (the log file, or -1), and the sampling that reads the
+ * counter lines. Returns 0, or -1 (printed).
  */
-static int sampling_start(const struct proc_spec *spec, int log_fd, struct sampling **out,
-			  int *pipe_w)
+static int output_start(const struct proc_spec *spec, int log_fd, struct child *c, int *pipe_w)
 {
-	struct sampling *s;
-	int fd[2];
+	struct sampling *s = NULL;
 
-	if (!spec->samples || spec->samples->nr)
-		return error("sampling needs an empty struct run_samples for the samples (a bug)");
-	if (pipe2(fd, O_CLOEXEC) < 0)
-		return error("cannot create a pipe for the run's output: %s", strerror(errno));
-	/* Not fatal: the default size only makes a chatty child wait more. */
-	fcntl(fd[0], F_SETPIPE_SZ, OUTPUT_PIPE_SIZE);
-	fcntl(fd[0], F_SETFL, fcntl(fd[0], F_GETFL) | O_NONBLOCK);
-	s = xcalloc(1, sizeof(*s));
-	s->out = spec->samples;
-	s->out->interval_s = (double)spec->sample_interval_ns / 1e9;
-	counter_lines_init(&s->lines);
-	s->pipe_fd = fd[0];
-	s->log_fd = log_fd;
-	s->log_path = spec->log_path;
-	*out = s;
-	*pipe_w = fd[1];
-	return 0;
+	if (spec->sample_interval_ns > 0) {
+		if (!spec->samples || spec->samples->nr)
+			return error("sampling needs an empty struct run_samples for the samples "
+				     "(a bug)");
+		s = xcalloc(1, sizeof(*s));
+		s->out = spec->samples;
+		s->out->interval_s = (double)spec->sample_interval_ns / 1e9;
+		counter_lines_init(&s->lines);
+		c->sampling = s;
+	} else if (!(spec->log_limit_bytes > 0 && log_fd >= 0)) {
+		return 0; /* straight to the file: nothing to relay */
+	}
+	return output_relay_new(log_fd, spec->log_path, log_fd >= 0 ? spec->log_limit_bytes : 0,
+				s ? sampling_observe : NULL, s, &c->relay, pipe_w);
 }
 
 int proc_run(const struct proc_spec *spec, struct proc_result *result)
@@ -684,7 +603,7 @@ int proc_run(const struct proc_spec *spec, struct proc_result *result)
 		error("cannot create a socket pair: %s", strerror(errno));
 		goto out;
 	}
-	if (spec->sample_interval_ns > 0 && sampling_start(spec, out_fd, &c.sampling, &pipe_w) < 0)
+	if (output_start(spec, out_fd, &c, &pipe_w) < 0)
 		goto out;
 	run.argv = argv ? argv : shell_argv;
 	run.cwd = spec->cwd;
@@ -710,6 +629,7 @@ out:
 	abandon_child(&c);
 	perf_set_close(&perf);
 	sampling_free(c.sampling);
+	output_relay_free(c.relay);
 	if (pipe_w >= 0)
 		close(pipe_w);
 	if (c.pidfd >= 0)

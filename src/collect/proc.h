@@ -53,6 +53,10 @@ struct proc_spec {
 	/* log_path is the user's (/dev/stderr): followed when a link; revperf's own logs are
 	 * opened without following one (util/fsutil.h). */
 	bool log_follow_links;
+	/* At most this many bytes of output go to log_path (0 = no limit): the output then
+	 * reaches it through a pipe that revperf copies (collect/output_relay.h), which keeps
+	 * the beginning and the end of a longer output and counts the rest. */
+	uint64_t log_limit_bytes;
 	ns_t timeout_ns;      /* 0 = no timeout */
 	bool perf_counters;   /* open perf_event counters on the process tree */
 	/* "NAME=VALUE" strings added to (or replacing in) the caller's environment for the
@@ -88,8 +92,11 @@ struct proc_result {
 	size_t counter_lines;           /* revperf-counter lines stored in the samples */
 	size_t counter_lines_malformed; /* revperf-counter lines ignored (malformed) */
 	bool samples_io_missing; /* /proc/<pid>/io unreadable: no read/write_bytes_per_s */
+	/* Sampling or a log limit (the output relayed through a pipe): */
 	bool output_cut; /* the output pipe was still open (held by a process that left the
 			    group) when revperf stopped reading it */
+	uint64_t output_bytes;	 /* what the run wrote to stdout and stderr */
+	uint64_t output_dropped; /* of which not in the log (beyond log_limit_bytes) */
 };
 
 /*
@@ -109,7 +116,9 @@ struct proc_result {
  * lines of its output (t = seconds since the release; docs/counters.md); the output goes
  * through a pipe that revperf copies to the log file unchanged, read to its end after
  * the exit (at most 1 s more when a process that left the group holds it open:
- * result->output_cut). spec->samples must be empty: one per run.
+ * result->output_cut). spec->samples must be empty: one per run. With
+ * spec->log_limit_bytes, the output goes through that pipe too, and the log keeps at most
+ * that many bytes of it (result->output_dropped counts the rest).
  * Returns 0 when the run happened (whatever its status, see result->status), -1 on an
  * internal failure (the spawner cannot be started or died, fork, socketpair, log file) with
  * an error printed.

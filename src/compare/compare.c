@@ -15,6 +15,7 @@
 #include "compare/compare_counters.h"
 #include "compare/compare_io.h"
 #include "compare/compare_profile.h"
+#include "compare/compare_result.h"
 #include "util/fsutil.h"
 #include "compare/gbench.h"
 #include "import/import.h"
@@ -47,6 +48,8 @@ struct bench_ctx {
 	ns_t timeout_ns; /* of the next runs; refreshed at each look (run_timeout) */
 	char *log_prefix; /* logs/runs/<comparison>/<benchmark>-: + "A.log" or "B.log" */
 	struct cpu_saved affinity; /* before `pin`, put back after the benchmark */
+	int64_t last_ok_offset[2], last_ok_length[2]; /* the output of a side's last ok run */
+	bool have_ok_output[2];
 };
 
 static double seconds_since(const struct timespec *t0)
@@ -126,7 +129,7 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	struct proc_result res;
 	struct store_run run = { 0 };
 	struct strbuf log = STRBUF_INIT, detail = STRBUF_INIT, header = STRBUF_INIT;
-	struct strbuf gbench_out = STRBUF_INIT, command = STRBUF_INIT;
+	struct strbuf gbench_out = STRBUF_INIT, command = STRBUF_INIT, what = STRBUF_INIT;
 	int64_t log_offset, log_length;
 	const char **names = xcalloc(c->nr_defs, sizeof(*names));
 	double *values = xcalloc(c->nr_defs, sizeof(*values));
@@ -154,6 +157,7 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	}
 	spec.cwd = s->cwd;
 	spec.log_path = log.buf;
+	spec.log_limit_bytes = c->bench->log_limit_bytes;
 	spec.timeout_ns = c->timeout_ns;
 	spec.perf_counters = true;
 	if (sampled) {
@@ -168,6 +172,12 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	run.loadavg = machine_loadavg1();
 	if (proc_run(&spec, &res))
 		goto out;
+	/* The run may have deleted or overwritten the database: then nothing more is stored
+	 * in a file that is gone. */
+	strbuf_addf(&what, "run %zu of benchmark '%s' (side %c)", c->seq[side], c->bench->name,
+		    side ? 'B' : 'A');
+	if (store_check_files(c->req->st, what.buf))
+		goto out;
 	if (res.status == RUN_INTERRUPTED) {
 		ret = RP_EINTERRUPT;
 		goto out;
@@ -177,6 +187,7 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 		log_length = 0;
 	strbuf_addstr(&detail, res.detail);
 	proc_result_notes(&res, &detail);
+	run_output_note_dropped(&detail, &res);
 	if (res.status == RUN_OK) {
 		for (i = 0; i < c->nr_defs; i++) {
 			double v;
@@ -217,6 +228,11 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 			}
 		}
 		strbuf_release(&output);
+	}
+	if (res.status == RUN_OK) {
+		c->last_ok_offset[side] = log_offset;
+		c->last_ok_length[side] = log_length;
+		c->have_ok_output[side] = true;
 	}
 	run.build_id = s->build_id;
 	run.benchmark_id = c->out->benchmark_id;
@@ -267,7 +283,20 @@ out:
 	strbuf_release(&header);
 	strbuf_release(&gbench_out);
 	strbuf_release(&command);
+	strbuf_release(&what);
 	return ret;
+}
+
+/* Whether def is a metric the benchmark prints (metric.NAME, a gbench case's). */
+static bool is_reported(const struct bench_ctx *c, const struct metric_def *def)
+{
+	for (size_t i = 0; i < c->bench->nr_reported; i++)
+		if (c->bench->reported[i].def == def)
+			return true;
+	for (size_t i = 0; i < c->bench->nr_case_defs; i++)
+		if (c->bench->case_defs[i] == def)
+			return true;
+	return false;
 }
 
 /*
@@ -294,6 +323,7 @@ static int evaluate_metric(struct bench_ctx *c, struct metric_outcome *m, double
 	m->q_bh = NAN;
 	m->measured = na >= 2 && nb >= 2;
 	m->n_pairs = np;
+	compare_explain_unmeasured(c->out, m, is_reported(c, m->def));
 	if (m->measured) {
 		opts.alpha = alpha;
 		opts.tolerance = c->bench->count_tolerance;
@@ -318,6 +348,44 @@ out:
 	return ret;
 }
 
+/*
+ * A primary metric the benchmark prints that no successful run of a side printed: its
+ * pattern is wrong (or the output changed). Sets the benchmark's error, naming the metric
+ * and showing a line of that side's output; returns true then.
+ */
+static bool reported_never_matched(struct bench_ctx *c, const struct metric_outcome *m)
+{
+	const struct reported_metric *rm = NULL;
+	struct strbuf sb = STRBUF_INIT, log = STRBUF_INIT, line = STRBUF_INIT;
+	int side;
+	for (size_t i = 0; i < c->bench->nr_reported; i++)
+		if (c->bench->reported[i].def == m->def)
+			rm = &c->bench->reported[i];
+	if (!rm || !m->primary)
+		return false;
+	if (c->out->ok_a && !m->r.n_a)
+		side = 0;
+	else if (c->out->ok_b && !m->r.n_b)
+		side = 1;
+	else
+		return false;
+	strbuf_addf(&sb, "primary metric '%s' was in the output of none of the %zu successful "
+		    "runs of side %c (%s): /%s/ never matched",
+		    m->def->name, side ? c->out->ok_b : c->out->ok_a, side ? 'B' : 'A',
+		    side_of(c, side)->label, rm->pattern);
+	strbuf_addf(&log, "%s%c.log", c->log_prefix, side ? 'B' : 'A');
+	if (c->have_ok_output[side] &&
+	    !run_output_last_line(log.buf, c->last_ok_offset[side], c->last_ok_length[side],
+				  &line))
+		strbuf_addf(&sb, "; the last line of its output: '%s'", line.buf);
+	strbuf_addf(&sb, "; fix the pattern (%s)", rm->origin[0] ? rm->origin : "--metric");
+	free(c->out->error);
+	c->out->error = strbuf_detach(&sb);
+	strbuf_release(&log);
+	strbuf_release(&line);
+	return true;
+}
+
 /* Evaluates the primary metrics; *all_decided tells whether sampling may stop. */
 static int evaluate_primaries(struct bench_ctx *c, double alpha, bool *all_decided)
 {
@@ -330,6 +398,8 @@ static int evaluate_primaries(struct bench_ctx *c, double alpha, bool *all_decid
 			continue; /* counted metrics are decided after the timing runs */
 		if (evaluate_metric(c, m, alpha))
 			return RP_EINTERNAL;
+		if (reported_never_matched(c, m))
+			return 0;
 		if (m->measured && m->r.verdict == VERDICT_UNDECIDED)
 			*all_decided = false;
 		if (!m->measured && m->r.n_a + m->r.n_b > 0)
@@ -551,6 +621,8 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		ret = evaluate_primaries(c, look_alpha, &decided);
 		if (ret)
 			return ret;
+		if (c->out->error)
+			break;
 		n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
 		if (decided || budget_spent(c))
 			break;
@@ -575,48 +647,6 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 			      &c->out->nr_issues))
 		return RP_EINTERNAL;
 	c->out->elapsed_s = seconds_since(&c->started);
-	return 0;
-}
-
-/* Benjamini-Hochberg over the p-values behind every measured (benchmark, metric) verdict. */
-static void adjust_p_values(struct compare_result *res)
-{
-	size_t n = 0, k = 0, i, j;
-	double *p, *q;
-	for (i = 0; i < res->nr_benches; i++)
-		for (j = 0; j < res->benches[i].nr_metrics; j++)
-			n += isfinite(res->benches[i].metrics[j].r.p);
-	if (!n)
-		return;
-	p = xcalloc(n, sizeof(*p));
-	q = xcalloc(n, sizeof(*q));
-	for (i = 0; i < res->nr_benches; i++)
-		for (j = 0; j < res->benches[i].nr_metrics; j++)
-			if (isfinite(res->benches[i].metrics[j].r.p))
-				p[k++] = res->benches[i].metrics[j].r.p;
-	stats_benjamini_hochberg(p, n, q);
-	k = 0;
-	for (i = 0; i < res->nr_benches; i++)
-		for (j = 0; j < res->benches[i].nr_metrics; j++)
-			if (isfinite(res->benches[i].metrics[j].r.p))
-				res->benches[i].metrics[j].q_bh = q[k++];
-	free(p);
-	free(q);
-}
-
-static int save_verdicts(const struct compare_request *req, struct compare_result *res)
-{
-	size_t i, j;
-	for (i = 0; i < res->nr_benches; i++) {
-		struct bench_outcome *b = &res->benches[i];
-		for (j = 0; j < b->nr_metrics; j++) {
-			struct metric_outcome *m = &b->metrics[j];
-			const char *v = m->measured ? verdict_name(m->r.verdict) : "unmeasured";
-			if (store_verdict_save(req->st, res->comparison_id, b->benchmark_id,
-					       m->def->name, m->primary, v, &m->r, m->n_pairs, m->q_bh))
-				return RP_EINTERNAL;
-		}
-	}
 	return 0;
 }
 
@@ -673,6 +703,10 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 	free(c.defs);
 	free(c.log_prefix);
 	progress_phase(req, COMPARE_BENCH_DONE, b->name, 0);
+	if (ret == RP_EINTERRUPT || interrupt_requested())
+		for (size_t i = 0; i < b->nr_metrics; i++)
+			if (!b->metrics[i].measured && !b->metrics[i].unmeasured)
+				b->metrics[i].unmeasured = "interrupted before a verdict";
 	if (ret && ret != RP_EINTERRUPT && !interrupt_requested()) {
 		/* Its verdicts were never computed: say so rather than show empty rows. */
 		free(b->error);
@@ -700,6 +734,8 @@ int compare_execute(const struct compare_request *req, struct compare_result *ou
 	out->seed = req->cfg->seed_set ? req->cfg->seed : rng_fresh_seed();
 	out->alpha = req->cfg->alpha;
 	out->same_build = req->same_build;
+	/* Command mode records new builds each time: nothing to continue from. */
+	out->resumable = req->a.sha && req->b.sha;
 	rng_seed(&rng, out->seed);
 	machine_info_read(&out->machine);
 	if (store_machine(req->st, &out->machine, &machine_id))
@@ -731,12 +767,13 @@ int compare_execute(const struct compare_request *req, struct compare_result *ou
 		}
 		if (ret == RP_EINTERRUPT || interrupt_requested()) {
 			out->interrupted = true;
+			out->interrupt_signal = interrupt_signal();
 			ret = 0;
 			break;
 		}
 	}
-	adjust_p_values(out);
-	if (!ret && save_verdicts(req, out))
+	compare_adjust_p_values(out);
+	if (!ret && compare_save_verdicts(req, out))
 		ret = RP_EINTERNAL;
 	if (store_comparison_finish(req->st, comp.id,
 				    out->interrupted ? "interrupted" : ret ? "failed" : "done"))
@@ -744,53 +781,3 @@ int compare_execute(const struct compare_request *req, struct compare_result *ou
 	return ret;
 }
 
-void compare_result_own_def(struct compare_result *res, struct metric_def *def)
-{
-	ALLOC_GROW(res->owned_defs, res->nr_owned_defs + 1, res->alloc_owned_defs);
-	res->owned_defs[res->nr_owned_defs++] = def;
-}
-
-void compare_result_release(struct compare_result *res)
-{
-	size_t i;
-	if (!res)
-		return;
-	for (i = 0; i < res->nr_benches; i++) {
-		free(res->benches[i].name);
-		free(res->benches[i].metrics);
-		free(res->benches[i].error);
-		cct_attribution_free(res->benches[i].cct);
-		io_attribution_free(res->benches[i].io);
-		counters_attribution_free(res->benches[i].counters);
-		counted_attribution_free(res->benches[i].counted);
-		free(res->benches[i].program);
-		store_run_issues_free(res->benches[i].issues, res->benches[i].nr_issues);
-	}
-	free(res->benches);
-	for (i = 0; i < res->nr_owned_defs; i++)
-		metric_def_free(res->owned_defs[i]);
-	free(res->owned_defs);
-	free(res->base_label);
-	free(res->target_label);
-	memset(res, 0, sizeof(*res));
-}
-
-int compare_exit_code(const struct compare_result *res)
-{
-	size_t i, j;
-	int code = EXIT_OK;
-	for (i = 0; i < res->nr_benches; i++) {
-		const struct bench_outcome *b = &res->benches[i];
-		if (b->target_broken)
-			return EXIT_REGRESSION;
-		for (j = 0; j < b->nr_metrics; j++)
-			if (b->metrics[j].primary && b->metrics[j].measured &&
-			    b->metrics[j].r.verdict == VERDICT_WORSE)
-				return EXIT_REGRESSION;
-		/* A benchmark that could not be compared (its baseline fails) is an input
-		 * problem, unless another one shows a regression. */
-		if (b->error)
-			code = EXIT_USAGE;
-	}
-	return code;
-}

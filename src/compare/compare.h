@@ -71,6 +71,7 @@ struct metric_outcome {
 	const struct metric_def *def;
 	bool primary;
 	bool measured; /* at least two values on each side */
+	const char *unmeasured; /* why it is not measured (static text); NULL when it is */
 	size_t n_pairs; /* complete interleaved pairs; >= 2: the verdict is paired */
 	struct verdict_result r;
 	double q_bh; /* Benjamini-Hochberg adjusted r.p over the whole report */
@@ -117,6 +118,9 @@ struct compare_result {
 	struct bench_outcome *benches;
 	size_t nr_benches;
 	bool interrupted;
+	bool resumable; /* the same command again reuses its stored runs (git mode) */
+	int interrupt_signal; /* the signal that interrupted it (SIGINT, SIGTERM, SIGHUP) */
+	int exit_code;	      /* what the command exits with: set before rendering (cli) */
 	bool same_build;
 	bool imported; /* built from other tools' result files: no runs, machine unknown */
 	/* run-time metric definitions the outcomes point to; freed with the result */
@@ -141,8 +145,9 @@ int compare_execute(const struct compare_request *req, struct compare_result *ou
 void compare_result_release(struct compare_result *res);
 
 /*
- * 1 when a primary metric of some benchmark is worse (or the target broke); else 2 when a
- * benchmark could not be compared (its baseline keeps failing); else 0.
+ * 128 + the signal when the comparison was interrupted; else 1 when a primary metric of
+ * some benchmark is worse (or the target broke); else 2 when a benchmark could not be
+ * compared (its baseline keeps failing, or a metric it reports never matched); else 0.
  */
 int compare_exit_code(const struct compare_result *res);
 

@@ -216,8 +216,13 @@ static int decide(const struct compare_request *req, const struct bench_config *
 	m->q_bh = NAN;
 	m->n_pairs = 0;
 	m->measured = na >= 2 && nb >= 2;
-	if (!m->measured)
+	m->unmeasured = NULL;
+	if (!m->measured) {
+		m->unmeasured = na + nb ? "fewer than 2 successful counted runs on a side (see the "
+					  "counted section)"
+					: "no successful counted run (see the counted section)";
 		goto out;
+	}
 	/* Two looks at most (MIN runs, then MAX): each at alpha / 2 (Bonferroni). */
 	opts.alpha = req->cfg->alpha / (double)(looks ? looks : 1);
 	opts.tolerance = bench->count_tolerance;

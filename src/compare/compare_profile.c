@@ -57,6 +57,7 @@ static int profile_once(const struct compare_request *req, const struct bench_co
 	spec.command = s->command ? s->command : bench->command;
 	spec.cwd = s->profile_cwd;
 	spec.log_path = log.buf;
+	spec.log_limit_bytes = bench->log_limit_bytes;
 	spec.timeout_ns = bench->timeout_ns ? bench->timeout_ns : PROFILE_TIMEOUT_NS;
 	memset(p, 0, sizeof(*p));
 	p->started_at = (int64_t)time(NULL);
@@ -88,6 +89,16 @@ int compare_profile_record(const struct compare_request *req, struct store_profi
 	p->detail = status == RUN_OK ? NULL : xstrdup(detail);
 	p->path = strbuf_detach(path);
 	p->log_path = strbuf_detach(log);
+	{
+		/* The run may have deleted or overwritten the database. */
+		struct strbuf what = STRBUF_INIT;
+		int bad;
+		strbuf_addf(&what, "a profiled run (%s) of %s", kind, p->path);
+		bad = store_check_files(req->st, what.buf);
+		strbuf_release(&what);
+		if (bad)
+			return RP_EINTERNAL;
+	}
 	return store_profile_add(req->st, p);
 }
 

@@ -48,8 +48,10 @@ int gbench_discover(const struct compare_request *req, const struct bench_config
 	spec.command = cmd.buf;
 	spec.cwd = req->b.cwd;
 	spec.log_path = log.buf;
+	spec.log_limit_bytes = b->log_limit_bytes;
 	spec.timeout_ns = b->timeout_ns ? b->timeout_ns : DISCOVERY_TIMEOUT_NS;
-	if (proc_run(&spec, &res))
+	if (proc_run(&spec, &res) || store_check_files(req->st, "the discovery run of a gbench "
+							       "benchmark"))
 		goto out;
 	ret = RP_EINPUT;
 	if (res.status != RUN_OK) {

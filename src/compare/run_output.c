@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analysis/verdict.h"
+#include "collect/proc.h"
 #include "util/fsutil.h"
 #include "util/common.h"
 
@@ -58,6 +59,52 @@ int run_log_read(const char *path, int64_t off, int64_t len, struct strbuf *sb)
 		return -1;
 	sb->len += (size_t)n;
 	sb->buf[sb->len] = '\0';
+	return 0;
+}
+
+/* "1.4 GiB", "12.0 MiB", "900 KiB", "512 bytes". */
+static void add_size(struct strbuf *sb, uint64_t bytes)
+{
+	if (bytes >= (uint64_t)1 << 30)
+		strbuf_addf(sb, "%.1f GiB", (double)bytes / (double)(1 << 30));
+	else if (bytes >= (uint64_t)1 << 20)
+		strbuf_addf(sb, "%.1f MiB", (double)bytes / (double)(1 << 20));
+	else if (bytes >= 1024)
+		strbuf_addf(sb, "%.0f KiB", (double)bytes / 1024.0);
+	else
+		strbuf_addf(sb, "%llu bytes", (unsigned long long)bytes);
+}
+
+void run_output_note_dropped(struct strbuf *detail, const struct proc_result *res)
+{
+	if (!res->output_dropped)
+		return;
+	strbuf_addf(detail, "%soutput of ", detail->len ? "; " : "");
+	add_size(detail, res->output_bytes);
+	strbuf_addf(detail, " (%llu bytes): ", (unsigned long long)res->output_bytes);
+	add_size(detail, res->output_dropped);
+	strbuf_addstr(detail, " beyond the log limit not kept (log-limit; its beginning and end "
+			      "are in the log)");
+}
+
+int run_output_last_line(const char *path, int64_t off, int64_t len, struct strbuf *line)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *end, *start;
+	int64_t from = len > 65536 ? off + len - 65536 : off;
+	if (run_log_read(path, from, off + len - from, &sb)) {
+		strbuf_release(&sb);
+		return -1;
+	}
+	end = sb.buf + sb.len;
+	while (end > sb.buf && strchr("\n\r \t", end[-1]))
+		end--;
+	for (start = end; start > sb.buf && start[-1] != '\n';)
+		start--;
+	/* Visible and harmless on a terminal: no control bytes, at most 120 of them. */
+	for (const char *p = start; p < end && line->len < 120; p++)
+		strbuf_addch(line, (unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p);
+	strbuf_release(&sb);
 	return 0;
 }
 

@@ -17,6 +17,19 @@ int64_t run_log_size(const char *path);
 /* Appends [off, off + len) of the log (at most 256 MiB) to sb; 0 or -1. */
 int run_log_read(const char *path, int64_t off, int64_t len, struct strbuf *sb);
 
+/*
+ * Notes in detail (a run's note, "; " between notes) how much of the run's output was not
+ * kept in its log (beyond the log limit): nothing when all was kept.
+ */
+struct proc_result;
+void run_output_note_dropped(struct strbuf *detail, const struct proc_result *res);
+
+/*
+ * Appends the last non-empty line of [off, off + len) of the log at path to line (at most
+ * 120 bytes, control characters as '?'): what a run printed, for a message. 0 or -1.
+ */
+int run_output_last_line(const char *path, int64_t off, int64_t len, struct strbuf *line);
+
 /* Mean steady-state time of `revperf-iteration SECONDS` lines (PeASS rule, k = 5, CV 2%);
  * false when there are none. *steady tells whether a steady window was found. */
 bool run_output_iterations(const char *out, double *value, bool *steady);

@@ -192,7 +192,7 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 		spec.cwd = worktree.buf;
 		spec.log_path = log.buf;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		if (proc_run(&spec, &res))
+		if (proc_run(&spec, &res) || store_check_files(st, "the build"))
 			goto out;
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		out->duration_ns = (t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec);

@@ -37,6 +37,7 @@ static void bench_defaults(struct bench_config *b)
 	b->warmup = 1;
 	b->profile_runs = 3;
 	b->sample_interval_ns = 100 * 1000000LL;
+	b->log_limit_bytes = (uint64_t)16 << 20;
 }
 
 static void bench_release(struct bench_config *b)
@@ -90,6 +91,7 @@ static void bench_copy_defaults(struct bench_config *dst, const struct bench_con
 	dst->quiet_busy = def->quiet_busy;
 	dst->quiet_wait_ns = def->quiet_wait_ns;
 	dst->sample_interval_ns = def->sample_interval_ns;
+	dst->log_limit_bytes = def->log_limit_bytes;
 	select_paths_copy(dst, def);
 }
 
@@ -440,6 +442,12 @@ static int bench_set(struct bench_config *b, const char *key, const char *value,
 		    b->sample_interval_ns < 10 * 1000000LL ||
 		    b->sample_interval_ns > 3600 * 1000000000LL)
 			return bad_value(origin, key, value, "a duration from 10ms to 1h, such as 100ms");
+	} else if (!strcmp(key, "log-limit")) {
+		if (!strcmp(value, "none"))
+			b->log_limit_bytes = 0;
+		else if (parse_size(value, &b->log_limit_bytes) || b->log_limit_bytes < 4096)
+			return bad_value(origin, key, value,
+					 "a size from 4KiB, such as 16MiB, or 'none'");
 	} else if (!strcmp(key, "profile-runs")) {
 		uint64_t v;
 		if (parse_u64(value, &v) || v < 1 || v > 100)
@@ -823,6 +831,8 @@ static const char config_template[] =
 	"quiet = off\n"
 	"; profile = counters: how often the counters are sampled.\n"
 	"sample-interval = 100ms\n"
+	"; The output of a run kept in its log (its beginning and end; the rest counted).\n"
+	"log-limit = 16MiB\n"
 	"; Confidence level of the verdict is 1 - alpha.\n"
 	"alpha = 0.01\n"
 	"\n"

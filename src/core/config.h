@@ -14,7 +14,7 @@
  *   [benchmark "NAME"]   command and benchmark options
  *   [report]             commit-url (the diff of a commit in `revperf report`)
  * Benchmark options: metrics, primary, tolerance, runs (MIN..MAX), warmup, timeout,
- * time-budget, format (plain or gbench), profile (cct), profile-runs, metric.NAME, tests and
+ * time-budget, format (plain or gbench), profile (cct), profile-runs, log-limit, metric.NAME, tests and
  * test-command (a test suite), binary, select-paths. Command-line flags are applied through config_set() with the flag as
  * origin, so that they are validated by the same code and override every section.
  */
@@ -73,6 +73,7 @@ struct bench_config {
 	double quiet_busy;
 	ns_t quiet_wait_ns;
 	ns_t sample_interval_ns; /* profile = counters: sampling period (default 100 ms) */
+	uint64_t log_limit_bytes; /* `log-limit`: output kept per run (16 MiB); 0 = all */
 	/* A test suite (PeASS): `tests` lists the test names (one per line, run in the
 	 * worktree), `test-command` runs one with {test} replaced; config_expand_suite()
 	 * turns it into one benchmark per test, "NAME/TEST". Both NULL: a plain benchmark. */

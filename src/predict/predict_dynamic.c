@@ -153,6 +153,8 @@ static int run_bench(struct predict_ctx *ctx, const struct revision *rev,
 	ret = dir ? cct_run(spec, dir, &res) : proc_run(spec, &res);
 	if (ret)
 		return ret;
+	if (store_check_files(ctx->st, "a run for dynamic data"))
+		return RP_EINTERNAL;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	out->elapsed_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
 	if (res.status == RUN_INTERRUPTED)
@@ -222,6 +224,7 @@ int predict_collect_dynamic(struct predict_ctx *ctx, const struct revision *rev,
 	spec.command = cmd.buf;
 	spec.cwd = build->worktree;
 	spec.log_path = log.buf;
+	spec.log_limit_bytes = b->log_limit_bytes;
 	/* callgrind is some 50x slower than the program: a configured timeout scales. */
 	spec.timeout_ns = b->timeout_ns ? b->timeout_ns * 100 : 0;
 	if ((ret = run_bench(ctx, rev, b, &spec, NULL, "under callgrind", out)))
@@ -286,6 +289,7 @@ int predict_collect_dynamic_cct(struct predict_ctx *ctx, const struct revision *
 	spec.command = b->command;
 	spec.cwd = profile_build->worktree;
 	spec.log_path = log.buf;
+	spec.log_limit_bytes = b->log_limit_bytes;
 	/* Every call is hooked: a configured timeout scales, as callgrind's does. */
 	spec.timeout_ns = b->timeout_ns ? b->timeout_ns * 10 : 0;
 	if ((ret = run_bench(ctx, rev, b, &spec, dir.buf, "with the CCT runtime", out)))

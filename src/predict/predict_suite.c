@@ -39,7 +39,7 @@ static int list_tests(struct predict_ctx *ctx, const struct bench_config *b, con
 	spec.cwd = worktree;
 	spec.log_path = log.buf;
 	spec.timeout_ns = b->timeout_ns ? b->timeout_ns : 600 * 1000000000LL;
-	if (proc_run(&spec, &res))
+	if (proc_run(&spec, &res) || store_check_files(ctx->st, "a test suite's tests command"))
 		goto out;
 	if (res.status == RUN_INTERRUPTED) {
 		ret = RP_EINTERRUPT;

@@ -36,6 +36,8 @@ static json_t *metric_json(const struct metric_outcome *m)
 	json_object_set_new(o, "primary", json_boolean(m->primary));
 	json_object_set_new(o, "verdict",
 			    json_string(m->measured ? verdict_name(m->r.verdict) : "unmeasured"));
+	json_object_set_new(o, "unmeasured_reason",
+			    m->measured ? json_null() : json_string(report_unmeasured_reason(m)));
 	json_object_set_new(o, "ratio", num(m->measured ? m->r.ratio : NAN));
 	json_object_set_new(o, "ci", json_pack("[o, o]", num(m->measured ? m->r.ci_lo : NAN),
 					       num(m->measured ? m->r.ci_hi : NAN)));
@@ -149,7 +151,7 @@ int report_compare_json(FILE *f, const struct compare_result *res)
 				      "cores", res->machine.cores, "kernel", res->machine.kernel,
 				      "governor", res->machine.governor));
 	json_object_set_new(root, "interrupted", json_boolean(res->interrupted));
-	json_object_set_new(root, "exit_code", json_integer(compare_exit_code(res)));
+	json_object_set_new(root, "exit_code", json_integer(res->exit_code));
 	for (i = 0; i < res->nr_benches; i++)
 		json_array_append_new(benches, bench_json(&res->benches[i]));
 	json_object_set_new(root, "benchmarks", benches);

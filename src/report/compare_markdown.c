@@ -99,7 +99,7 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 				fprintf(f, " (%s)", report_known_direction(m));
 			fputs(" | ", f);
 			if (!m->measured) {
-				fputs("- | - | - | - | - | - |\n", f);
+				fprintf(f, "- | %s | - | - | - | - |\n", report_unmeasured_reason(m));
 				continue;
 			}
 			metric_format(m->def, m->r.mean_a, ma, sizeof(ma));
@@ -177,6 +177,7 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 		fputs("\n</details>\n", f);
 	}
 	if (res->interrupted)
-		fputs("\n> interrupted: finished runs are stored; run again to continue.\n", f);
+		fprintf(f, "\n> interrupted: the runs that finished are stored%s.\n",
+			res->resumable ? "; run again to continue" : "");
 	return 0;
 }

@@ -56,9 +56,7 @@ static void print_metric(FILE *f, const struct bench_outcome *b, const struct me
 	strbuf_release(&def_name);
 	if (!m->measured) {
 		fprintf(f, "  %-16s %s%-10s%s %s\n", name, color ? YELLOW : "", verdict,
-			color ? RESET : "",
-			m->r.n_a + m->r.n_b ? "fewer than 2 values on a side"
-					    : "not supported on this machine");
+			color ? RESET : "", report_unmeasured_reason(m));
 		return;
 	}
 	metric_format(m->def, m->r.mean_a, mean_a, sizeof(mean_a));
@@ -97,7 +95,8 @@ static void print_summary(FILE *f, const struct compare_result *res, bool color)
 				continue;
 			strbuf_printable(&metric, m->def->name);
 			if (!m->measured) {
-				fprintf(f, "  %s %s: unmeasured\n", name.buf, metric.buf);
+				fprintf(f, "  %s %s: unmeasured (%s)\n", name.buf, metric.buf,
+					report_unmeasured_reason(m));
 				continue;
 			}
 			if (m->r.exact) {
@@ -223,8 +222,8 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 		   "the tolerance is worse/better, inside it equal, else undecided.\n");
 	print_summary(f, res, color);
 	if (res->interrupted)
-		fprintf(f, "interrupted: finished runs are stored; run the same command again to "
-			   "continue\n");
+		fprintf(f, "interrupted: the runs that finished are stored%s\n",
+			res->resumable ? "; run the same command again to continue" : "");
 	strbuf_release(&t);
 	return 0;
 }

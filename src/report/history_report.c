@@ -47,7 +47,10 @@ static void add_series_name(struct strbuf *sb, const char *bench, const char *me
 /* Why a series has no change point. */
 static void add_no_change(struct strbuf *sb, const struct history_series *s)
 {
-	if (s->cp_failed)
+	if (s->n == 0)
+		strbuf_addstr(sb, "unmeasured: no commit has a value (not supported on this "
+				  "machine, never in the output, or no run succeeded)");
+	else if (s->cp_failed)
 		strbuf_addstr(sb, "not analysed (see the error above)");
 	else if (s->cp.stop == CHANGEPOINT_STOP_TOO_SHORT)
 		strbuf_addf(sb, "none: %zu commit%s with values are too few to split", s->n,
@@ -203,6 +206,7 @@ static json_t *series_json(const struct history_result *res, const struct histor
 	size_t i;
 	json_object_set_new(o, "benchmark", json_string(s->bench));
 	json_object_set_new(o, "metric", json_string(s->metric));
+	json_object_set_new(o, "measured", json_boolean(s->n > 0));
 	for (i = 0; i < s->n; i++)
 		json_array_append_new(pts, json_pack("{s:s,s:f}", "sha",
 						     res->commits[s->commit[i]].rev.sha, "median",

@@ -57,6 +57,13 @@ void report_undecided_note(struct strbuf *sb, const struct metric_outcome *m)
 			    100.0 * (m->r.ci_hi - 1));
 }
 
+const char *report_unmeasured_reason(const struct metric_outcome *m)
+{
+	if (m->unmeasured)
+		return m->unmeasured;
+	return m->r.n_a + m->r.n_b ? "fewer than 2 values on a side" : "no values";
+}
+
 void report_failed_run(struct strbuf *sb, const struct store_run_issue *r)
 {
 	strbuf_addf(sb, "%s%s run %s", report_side_name(r->side), r->warmup ? " warm-up" : "",

@@ -44,6 +44,10 @@ const char *report_known_direction(const struct metric_outcome *m);
 void report_undecided_note(struct strbuf *sb, const struct metric_outcome *m);
 /* One failed run as "crashed (killed by SIGSEGV)" into sb. */
 void report_failed_run(struct strbuf *sb, const struct store_run_issue *r);
+/* Why a metric has no verdict: its reason, or for results without one (imported), the
+ * counts of its values. Static text. */
+struct metric_outcome;
+const char *report_unmeasured_reason(const struct metric_outcome *m);
 
 /*
  * The attribution under a benchmark's verdict (profile = cct, compare/compare_profile.h):

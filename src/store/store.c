@@ -6,278 +6,19 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util/common.h"
 
-#define REVPERF_APPLICATION_ID 0x52455650 /* "REVP" */
-
-
-/* Forward migrations: migrations[i] takes the schema from version i to i + 1. */
-static const char *const migrations[] = {
-	/* 0 -> 1 */
-	"CREATE TABLE machines("
-	"  id INTEGER PRIMARY KEY, hostname TEXT NOT NULL, cpu_model TEXT NOT NULL,"
-	"  cores INTEGER NOT NULL, kernel TEXT NOT NULL, governor TEXT NOT NULL,"
-	"  UNIQUE(hostname, cpu_model, cores, kernel, governor));"
-	"CREATE TABLE revisions("
-	"  id INTEGER PRIMARY KEY, sha TEXT NOT NULL UNIQUE, summary TEXT,"
-	"  commit_time INTEGER);"
-	"CREATE TABLE builds("
-	"  id INTEGER PRIMARY KEY, revision_id INTEGER REFERENCES revisions(id),"
-	"  command TEXT NOT NULL, worktree TEXT, log_path TEXT,"
-	"  status TEXT NOT NULL CHECK(status IN ('ok', 'failed')),"
-	"  duration_ns INTEGER, created_at INTEGER NOT NULL,"
-	"  UNIQUE(revision_id, command));"
-	"CREATE TABLE benchmarks("
-	"  id INTEGER PRIMARY KEY, name TEXT NOT NULL, command TEXT NOT NULL,"
-	"  UNIQUE(name, command));"
-	"CREATE TABLE comparisons("
-	"  id INTEGER PRIMARY KEY, base_build INTEGER REFERENCES builds(id),"
-	"  target_build INTEGER REFERENCES builds(id), base_label TEXT, target_label TEXT,"
-	"  seed INTEGER, alpha REAL, created_at INTEGER NOT NULL, finished_at INTEGER,"
-	"  status TEXT NOT NULL);"
-	"CREATE TABLE runs("
-	"  id INTEGER PRIMARY KEY,"
-	"  build_id INTEGER NOT NULL REFERENCES builds(id),"
-	"  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id),"
-	"  machine_id INTEGER NOT NULL REFERENCES machines(id),"
-	"  comparison_id INTEGER REFERENCES comparisons(id),"
-	"  side TEXT NOT NULL CHECK(side IN ('A', 'B')),"
-	"  warmup INTEGER NOT NULL, status TEXT NOT NULL, exit_code INTEGER, signal INTEGER,"
-	"  pair_seq INTEGER,"
-	"  detail TEXT, log_path TEXT, log_offset INTEGER, log_length INTEGER,"
-	"  started_at INTEGER NOT NULL, loadavg REAL);"
-	"CREATE INDEX runs_by_build ON runs(build_id, benchmark_id, machine_id, warmup, status);"
-	"CREATE INDEX runs_by_pair ON runs(comparison_id, benchmark_id, pair_seq, side);"
-	"CREATE TABLE metric_values("
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	"  metric TEXT NOT NULL, value REAL NOT NULL,"
-	"  PRIMARY KEY(run_id, metric)) WITHOUT ROWID;"
-	"CREATE TABLE verdicts("
-	"  comparison_id INTEGER NOT NULL REFERENCES comparisons(id),"
-	"  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id),"
-	"  metric TEXT NOT NULL, is_primary INTEGER NOT NULL, verdict TEXT NOT NULL,"
-	"  method TEXT, n_pairs INTEGER, p REAL,"
-	"  ratio REAL, ci_lo REAL, ci_hi REAL, p_welch REAL, p_mw REAL, p_tost REAL, q_bh REAL,"
-	"  n_a INTEGER, n_b INTEGER, mean_a REAL, mean_b REAL, sd_a REAL, sd_b REAL,"
-	"  PRIMARY KEY(comparison_id, benchmark_id, metric));",
-	/* 1 -> 2: build variants (the instrumented build of profiled runs) and profiles.
-	 * SQLite cannot change a UNIQUE constraint: the table is rebuilt, ids kept (foreign
-	 * keys are off while migrating, see store_open()). */
-	"CREATE TABLE builds_v2("
-	"  id INTEGER PRIMARY KEY, revision_id INTEGER REFERENCES revisions(id),"
-	"  command TEXT NOT NULL, variant TEXT NOT NULL DEFAULT '', worktree TEXT,"
-	"  log_path TEXT, status TEXT NOT NULL CHECK(status IN ('ok', 'failed')),"
-	"  duration_ns INTEGER, created_at INTEGER NOT NULL,"
-	"  UNIQUE(revision_id, command, variant));"
-	"INSERT INTO builds_v2(id, revision_id, command, worktree, log_path, status,"
-	"  duration_ns, created_at) SELECT id, revision_id, command, worktree, log_path,"
-	"  status, duration_ns, created_at FROM builds;"
-	"DROP TABLE builds;"
-	"ALTER TABLE builds_v2 RENAME TO builds;"
-	"CREATE TABLE profiles("
-	"  id INTEGER PRIMARY KEY,"
-	"  build_id INTEGER NOT NULL REFERENCES builds(id),"
-	"  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id),"
-	"  machine_id INTEGER NOT NULL REFERENCES machines(id),"
-	"  comparison_id INTEGER REFERENCES comparisons(id),"
-	"  kind TEXT NOT NULL, status TEXT NOT NULL, detail TEXT,"
-	"  path TEXT NOT NULL, log_path TEXT, started_at INTEGER NOT NULL);"
-	"CREATE INDEX profiles_by_build ON profiles(build_id, benchmark_id, machine_id, kind);",
-	/* 2 -> 3: counter series of runs (profile = counters), dynamic data per (build,
-	 * benchmark) for the predictor, and trained predictors. */
-	"CREATE TABLE run_counters("
-	"  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-	"  counter TEXT NOT NULL, unit TEXT, n INTEGER NOT NULL, samples BLOB NOT NULL,"
-	"  PRIMARY KEY(run_id, counter)) WITHOUT ROWID;"
-	"CREATE TABLE dynamic_profiles("
-	"  id INTEGER PRIMARY KEY,"
-	"  build_id INTEGER NOT NULL REFERENCES builds(id),"
-	"  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id),"
-	"  source TEXT NOT NULL, cost TEXT NOT NULL, path TEXT, created_at INTEGER NOT NULL,"
-	"  UNIQUE(build_id, benchmark_id));"
-	"CREATE TABLE dynamic_functions("
-	"  profile_id INTEGER NOT NULL REFERENCES dynamic_profiles(id) ON DELETE CASCADE,"
-	"  name TEXT NOT NULL, calls INTEGER NOT NULL, cost REAL NOT NULL,"
-	"  PRIMARY KEY(profile_id, name)) WITHOUT ROWID;"
-	"CREATE TABLE predictors("
-	"  id INTEGER PRIMARY KEY, scope TEXT NOT NULL, model TEXT NOT NULL,"
-	"  nr_tuples INTEGER NOT NULL, nr_hits INTEGER NOT NULL, tuples TEXT,"
-	"  trained_at INTEGER NOT NULL);",
-	/* 3 -> 4: the counts of a counted run (kinds vg-ir, vg-cache: ir, sim-cycles). */
-	"CREATE TABLE profile_values("
-	"  profile_id INTEGER NOT NULL REFERENCES profiles(id) ON DELETE CASCADE,"
-	"  metric TEXT NOT NULL, value REAL NOT NULL,"
-	"  PRIMARY KEY(profile_id, metric)) WITHOUT ROWID;",
-};
-
 static int db_error(struct store *st, const char *what)
 {
-	error("database %s: %s: %s", st->path, what, sqlite3_errmsg(st->db));
-	return RP_EINTERNAL;
+	return store_db_error(st, what);
 }
 
 static int exec_sql(struct store *st, const char *sql)
 {
-	char *msg = NULL;
-	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		error("database %s: %s", st->path, msg ? msg : "unknown error");
-		sqlite3_free(msg);
-		return RP_EINTERNAL;
-	}
-	return 0;
-}
-
-static int pragma_int(struct store *st, const char *sql, int64_t *out)
-{
-	sqlite3_stmt *stmt;
-	int rc = sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL);
-	if (rc != SQLITE_OK)
-		return rc;
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
-		*out = sqlite3_column_int64(stmt, 0);
-		rc = SQLITE_OK;
-	}
-	sqlite3_finalize(stmt);
-	return rc;
-}
-
-/* Checks that the file is a database that is ours (or empty), and migrates it. */
-static int check_and_migrate(struct store *st)
-{
-	int64_t app_id = 0, version = 0, tables = 0;
-	size_t v;
-	int rc = pragma_int(st, "PRAGMA application_id", &app_id);
-	if (rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT) {
-		error("%s is not a revperf database (not SQLite, or corrupt); move it away and "
-		      "run again to start a new one",
-		      st->path);
-		return RP_EINPUT;
-	}
-	if (rc != SQLITE_OK)
-		return db_error(st, "cannot read its header");
-	if (pragma_int(st, "PRAGMA user_version", &version) != SQLITE_OK ||
-	    pragma_int(st, "SELECT count(*) FROM sqlite_master", &tables) != SQLITE_OK)
-		return db_error(st, "cannot read its schema");
-	if (app_id != REVPERF_APPLICATION_ID && (tables > 0 || app_id != 0)) {
-		error("%s is an SQLite database of another program (application_id %lld); "
-		      "move it away so that revperf can create its own",
-		      st->path, (long long)app_id);
-		return RP_EINPUT;
-	}
-	if (version > STORE_SCHEMA_VERSION) {
-		error("%s has schema version %lld, newer than this revperf understands (%d); "
-		      "upgrade revperf",
-		      st->path, (long long)version, STORE_SCHEMA_VERSION);
-		return RP_EINPUT;
-	}
-	/*
-	 * Each step re-reads the version inside its write transaction: two revperf processes
-	 * opening a new database at once must not both run a migration.
-	 */
-	for (;;) {
-		struct strbuf sql = STRBUF_INIT;
-		int ret;
-		if (exec_sql(st, "BEGIN IMMEDIATE"))
-			return RP_EINTERNAL;
-		if (pragma_int(st, "PRAGMA user_version", &version) != SQLITE_OK) {
-			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-			return db_error(st, "cannot read its schema");
-		}
-		if (version < 0 || (size_t)version >= ARRAY_SIZE(migrations))
-			return exec_sql(st, "COMMIT") ? RP_EINTERNAL : 0;
-		v = (size_t)version;
-		strbuf_addf(&sql, "%s PRAGMA application_id = %d; PRAGMA user_version = %zu; COMMIT;",
-			    migrations[v], REVPERF_APPLICATION_ID, v + 1);
-		ret = exec_sql(st, sql.buf);
-		strbuf_release(&sql);
-		if (ret) {
-			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-			return ret;
-		}
-	}
-}
-
-/*
- * The database and the files SQLite keeps beside it are revperf's own: a link planted in
- * their place would make SQLite write through it (util/fsutil.h). The directory may be a
- * link the user chose (--state-dir), so SQLITE_OPEN_NOFOLLOW, which refuses both, is not
- * used. Returns 0 or RP_EINPUT with an error.
- */
-static int refuse_links(const char *path)
-{
-	static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
-	struct strbuf sb = STRBUF_INIT;
-	int ret = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(suffixes) && !ret; i++) {
-		struct stat st;
-		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%s%s", path, suffixes[i]);
-		if (lstat(sb.buf, &st) == 0 && S_ISLNK(st.st_mode)) {
-			error("%s is a symbolic link; revperf does not open its database through "
-			      "one: remove it",
-			      sb.buf);
-			ret = RP_EINPUT;
-		}
-	}
-	strbuf_release(&sb);
-	return ret;
-}
-
-int store_open(const char *path, struct store **out)
-{
-	struct store *st = xcalloc(1, sizeof(*st));
-	int ret = RP_EINTERNAL;
-	int rc;
-
-	st->path = xstrdup(path);
-	if ((ret = refuse_links(path)))
-		goto out;
-	ret = RP_EINTERNAL;
-	rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-	if (rc != SQLITE_OK) {
-		error("cannot open database %s: %s; check that .revperf/ is writable", path,
-		      st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
-		ret = RP_EINPUT;
-		goto out;
-	}
-	sqlite3_busy_timeout(st->db, 10000);
-	sqlite3_extended_result_codes(st->db, 0);
-	ret = check_and_migrate(st);
-	if (ret)
-		goto out;
-	/* WAL: readers (report) never block the runner; NORMAL sync is durable against a
-	 * crash of revperf, which is what an interrupted compare needs. */
-	if (exec_sql(st, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
-			 " PRAGMA foreign_keys = ON;")) {
-		ret = RP_EINTERNAL;
-		goto out;
-	}
-	*out = st;
-	return 0;
-out:
-	store_close(st);
-	return ret;
-}
-
-const char *store_engine_version(void)
-{
-	static char buf[64];
-	if (!buf[0])
-		snprintf(buf, sizeof(buf), "sqlite %s", sqlite3_libversion());
-	return buf;
-}
-
-void store_close(struct store *st)
-{
-	if (!st)
-		return;
-	sqlite3_close(st->db);
-	free(st->path);
-	free(st);
+	return store_exec(st, sql);
 }
 
 static sqlite3_stmt *prepare(struct store *st, const char *sql)
@@ -462,8 +203,9 @@ int store_comparison_new(struct store *st, struct store_comparison *c)
 {
 	sqlite3_stmt *stmt = prepare(st, "INSERT INTO comparisons(base_build, target_build,"
 					 " base_label, target_label, seed, alpha, created_at,"
-					 " status) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, 'running')"
-					 " RETURNING id");
+					 " status, host, boot_id, pid, pid_start) VALUES(?1, ?2, ?3,"
+					 " ?4, ?5, ?6, ?7, 'running', ?8, ?9, ?10, ?11) RETURNING id");
+	char host[256], boot[64];
 	int rc;
 	if (!stmt)
 		return RP_EINTERNAL;
@@ -475,6 +217,13 @@ int store_comparison_new(struct store *st, struct store_comparison *c)
 	sqlite3_bind_int64(stmt, 5, (int64_t)c->seed);
 	sqlite3_bind_double(stmt, 6, c->alpha);
 	sqlite3_bind_int64(stmt, 7, (int64_t)time(NULL));
+	/* Who runs it: a later open marks it abandoned once this process is gone. */
+	store_process_host(host, sizeof(host));
+	machine_boot_id(boot, sizeof(boot));
+	bind_text(stmt, 8, host);
+	bind_text(stmt, 9, boot);
+	sqlite3_bind_int64(stmt, 10, (int64_t)getpid());
+	sqlite3_bind_int64(stmt, 11, machine_process_start(getpid()));
 	rc = sqlite3_step(stmt);
 	if (rc == SQLITE_ROW)
 		c->id = sqlite3_column_int64(stmt, 0);
@@ -877,11 +626,6 @@ out:
 }
 
 /* The helpers above, for the other files of the store (store_impl.h). */
-int store_db_error(struct store *st, const char *what)
-{
-	return db_error(st, what);
-}
-
 sqlite3_stmt *store_prepare(struct store *st, const char *sql)
 {
 	return prepare(st, sql);

@@ -16,7 +16,7 @@
  */
 struct store;
 
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 
 /*
  * Opens (creating and migrating as needed) the database at path. Returns 0, RP_EINPUT when
@@ -26,6 +26,33 @@ struct store;
  */
 int store_open(const char *path, struct store **out);
 void store_close(struct store *st);
+
+/*
+ * Whether a statement of st failed because another process held a lock on the database
+ * (longer than the busy timeout, 10 s). The error line named that process where
+ * /proc/locks tells; the command then exits 2 (the user must act), not 3.
+ */
+bool store_lock_failed(const struct store *st);
+
+/*
+ * Checks, cheaply (a few stat() calls and reads of a header), that the database's files are
+ * still the ones store_open() opened: the database file not deleted, replaced, truncated
+ * or overwritten, its write-ahead log (-wal) and its index (-shm) not deleted or replaced,
+ * the log's header intact. Called after each run of a benchmark or build, which may
+ * (wrongly) clean its directory; `during` says which, for the message ("benchmark 'x'").
+ * Returns 0, or RP_EINTERNAL after one error line that names the file, says what happened
+ * and suggests a state directory outside the project (--state-dir). Once a check failed,
+ * later calls fail without printing.
+ */
+int store_check_files(struct store *st, const char *during);
+
+/*
+ * At the end of a command that ran benchmarks (store_check_files() was called): the
+ * checks of store_check_files() and SQLite's PRAGMA quick_check of the whole database.
+ * Returns 0 (also when nothing ran since the last store_verify(): nothing checked), or
+ * RP_EINTERNAL after one error line naming the file.
+ */
+int store_verify(struct store *st);
 
 /* The database engine and its library version, e.g. "sqlite 3.40.1" (static storage). */
 const char *store_engine_version(void);
@@ -67,7 +94,13 @@ struct store_comparison {
 	uint64_t seed;
 	double alpha;
 };
+/*
+ * Records a new comparison, status 'running', with this process (host, boot id, pid and
+ * its start time): store_open() marks 'abandoned' the running comparisons of this host
+ * whose process is gone (killed with SIGKILL, a crash, a reboot).
+ */
 int store_comparison_new(struct store *st, struct store_comparison *c);
+/* Sets its final status: "done", "interrupted" or "failed". */
 int store_comparison_finish(struct store *st, int64_t id, const char *status);
 
 struct store_run {

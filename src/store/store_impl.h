@@ -6,14 +6,54 @@
  * which go through store.h.
  */
 #include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct strbuf;
+
+/* Which file a path was when the store opened it (store_check_files()). */
+struct store_file_id {
+	bool known;
+	dev_t dev;
+	ino_t ino;
+};
 
 struct store {
 	sqlite3 *db;
 	char *path;
+	/* The busy handler: since when this wait lasts, and what it has said. */
+	int64_t busy_since_ns;
+	bool busy_noted;      /* the "waiting for the lock" note was printed */
+	bool lock_timed_out;  /* this wait for a lock lasted the whole busy timeout */
+	bool lock_failed;     /* a statement failed for another process's lock */
+	bool busy_interrupted; /* the user interrupted a wait for a lock */
+	/* The files behind the database, to notice that something deleted or replaced them. */
+	struct store_file_id db_id, wal_id, shm_id;
+	int64_t db_size; /* the database file's largest size seen: it never shrinks */
+	size_t nr_checks; /* store_check_files() calls: commands that ran benchmarks */
+	size_t nr_checks_verified; /* nr_checks at the last successful store_verify() */
+	bool damaged;	  /* a check failed and said so: the others stay quiet */
 };
 
-/* Prints "database PATH: what: sqlite message" and returns RP_EINTERNAL. */
+/*
+ * Prints "database PATH: what: sqlite message" and returns RP_EINTERNAL. When the cause is
+ * a lock held by another process past the busy timeout, the line names that process
+ * (store_lock_owner()) and what to do instead.
+ */
 int store_db_error(struct store *st, const char *what);
+/* Runs sql (several statements); 0, or RP_EINTERNAL after store_db_error()'s line. */
+int store_exec(struct store *st, const char *sql);
+/*
+ * Appends "pid N (COMMAND)" for each other process holding a write lock on the database
+ * (/proc/locks: its file, or the WAL index), ", " between them; nothing when none is
+ * known. Linux only; elsewhere nothing.
+ */
+void store_lock_owner(const struct store *st, struct strbuf *out);
+/* The host name, as comparisons record it (gethostname; "unknown"). */
+void store_process_host(char *out, size_t size);
+/* Records the identity of the database's files as they are now (store_check_files()). */
+void store_files_remember(struct store *st);
 /* A prepared statement, or NULL after store_db_error(). Finalize it. */
 sqlite3_stmt *store_prepare(struct store *st, const char *sql);
 /* Binds s (NULL binds NULL) as a transient copy. */

@@ -129,3 +129,26 @@ int parse_http_url(const char *s)
 			return -1;
 	return 0;
 }
+
+int parse_size(const char *s, uint64_t *out)
+{
+	static const struct {
+		const char *suffix;
+		double scale;
+	} units[] = { { "", 1048576.0 },  { "B", 1.0 },	     { "K", 1024.0 },
+		      { "KiB", 1024.0 }, { "M", 1048576.0 }, { "MiB", 1048576.0 },
+		      { "G", 1073741824.0 }, { "GiB", 1073741824.0 } };
+	const char *suffix;
+	double v;
+	if (parse_double_suffix(s, &v, &suffix) || v < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(suffix, units[i].suffix))
+			continue;
+		if (v * units[i].scale > 1099511627776.0) /* 1 TiB */
+			return -1;
+		*out = (uint64_t)(v * units[i].scale);
+		return 0;
+	}
+	return -1;
+}

@@ -709,6 +709,49 @@ static void test_log_output(void **state)
 	strbuf_release(&log);
 }
 
+/*
+ * The log limit: of an output longer than the limit the log keeps the beginning and the
+ * last quarter of the limit (64 KiB at most), with a line between them; the rest is counted.
+ * A shorter output is copied unchanged.
+ */
+static void test_log_limit(void **state)
+{
+	struct strbuf log = STRBUF_INIT, text = STRBUF_INIT;
+	struct proc_spec spec = {.command = NULL};
+	struct proc_result r;
+	const char *cut = "\n[revperf: output beyond the log limit was not kept; its end follows]\n";
+	char *p;
+
+	UNUSED(state);
+	tmp_path(&log, "limited.log");
+	spec.log_path = log.buf;
+	spec.log_limit_bytes = 16384;
+	/* 100000 bytes: "first\n", 99988 x 'x', "\nlast\n" */
+	spec.command = "printf 'first\\n'; head -c 99988 /dev/zero | tr '\\0' x; printf '\\nlast\\n'";
+	assert_int_equal(proc_run(&spec, &r), 0);
+	assert_int_equal(r.status, RUN_OK);
+	assert_int_equal(r.output_bytes, 100000);
+	assert_int_equal(r.output_dropped, 100000 - 16384);
+	read_text(log.buf, &text);
+	assert_int_equal(text.len, 16384 + strlen(cut));
+	assert_memory_equal(text.buf, "first\nxxx", 9);
+	p = strstr(text.buf, cut);
+	assert_non_null(p);
+	assert_int_equal(p - text.buf, 16384 - 4096); /* the beginning: the limit less the end */
+	assert_string_equal(text.buf + text.len - 6, "\nlast\n");
+
+	/* Within the limit: byte for byte, appended after the first run, no note. */
+	spec.command = "echo short";
+	assert_int_equal(proc_run(&spec, &r), 0);
+	assert_int_equal(r.output_bytes, 6);
+	assert_int_equal(r.output_dropped, 0);
+	read_text(log.buf, &text);
+	assert_int_equal(text.len, 16384 + strlen(cut) + 6);
+	assert_string_equal(text.buf + text.len - 12, "\nlast\nshort\n");
+	strbuf_release(&text);
+	strbuf_release(&log);
+}
+
 static void test_child_environment(void **state)
 {
 	struct strbuf log = STRBUF_INIT, text = STRBUF_INIT, cmd = STRBUF_INIT;
@@ -1353,6 +1396,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_task_clock),
 	    cmocka_unit_test(test_hw_counters_never_zero),
 	    cmocka_unit_test(test_log_output),
+	    cmocka_unit_test(test_log_limit),
 	    cmocka_unit_test(test_child_environment),
 	    cmocka_unit_test(test_child_current_state),
 	    cmocka_unit_test(test_child_env_set),

@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <sqlite3.h>
 #include <cmocka.h>
@@ -31,6 +33,25 @@ static int64_t add_run(struct store *st, int64_t comparison, int64_t build, int6
 	run.started_at = 1;
 	assert_int_equal(store_run_insert(st, &run, names, values, 2), 0);
 	return run.id;
+}
+
+/* The status of comparison id, read with SQLite directly (a copy the caller frees). */
+static char *comparison_status(const char *path, int64_t id)
+{
+	sqlite3 *db;
+	sqlite3_stmt *stmt;
+	char *status = NULL;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT status FROM comparisons WHERE id = ?1", -1,
+					    &stmt, NULL),
+			 SQLITE_OK);
+	sqlite3_bind_int64(stmt, 1, id);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		status = xstrdup((const char *)sqlite3_column_text(stmt, 0));
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+	assert_non_null(status);
+	return status;
 }
 
 static void test_roundtrip_and_reopen(void **state)
@@ -202,6 +223,12 @@ static void test_migrate_from_v1(void **state)
 				      " worktree TEXT, log_path TEXT, status TEXT NOT NULL,"
 				      " duration_ns INTEGER, created_at INTEGER NOT NULL,"
 				      " UNIQUE(revision_id, command));"
+				      "CREATE TABLE comparisons(id INTEGER PRIMARY KEY, base_build"
+				      " INTEGER, target_build INTEGER, base_label TEXT,"
+				      " target_label TEXT, seed INTEGER, alpha REAL, created_at"
+				      " INTEGER NOT NULL, finished_at INTEGER, status TEXT NOT NULL);"
+				      "INSERT INTO comparisons(id, created_at, status) VALUES(3, 1,"
+				      " 'running');"
 				      "INSERT INTO revisions VALUES(7, 'abc', 's', 1);"
 				      "INSERT INTO builds VALUES(42, 7, 'make', '/w/abc', NULL, 'ok',"
 				      " 5, 1);"
@@ -209,13 +236,19 @@ static void test_migrate_from_v1(void **state)
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
-	/* The tables of schema 1 that the migration does not touch are not needed here. */
+	/* The tables of schema 1 that the migrations do not touch are not needed here. A
+	 * running comparison of an older revperf says nothing of its process: left as it is. */
 	assert_int_equal(store_open(path, &st), 0);
 	assert_int_equal(store_build_find(st, 7, "make", NULL, &found), 0);
 	assert_int_equal(found.id, 42);
 	assert_string_equal(found.worktree, "/w/abc");
 	assert_string_equal(found.variant, "");
 	store_build_release(&found);
+	{
+		char *status = comparison_status(path, 3);
+		assert_string_equal(status, "running");
+		free(status);
+	}
 	/* The same command as another variant is another build. */
 	assert_int_equal(store_build_find(st, 7, "make", "cct", &cct), 1);
 	cct.revision_id = 7;
@@ -293,6 +326,182 @@ static void test_profiles(void **state)
 	tmp_db_remove(path);
 }
 
+/*
+ * A comparison whose process died without finishing it (SIGKILL) is marked abandoned by
+ * the next open; one whose process still runs (this one) stays running.
+ */
+static void test_abandoned_comparison(void **state)
+{
+	char *path = tmp_db_path(), *status;
+	struct store *st;
+	struct store_comparison mine = { 0 };
+	struct store_build b = { 0 };
+	int pipefd[2], wstatus;
+	int64_t theirs = 0;
+	pid_t pid;
+	UNUSED(state);
+
+	assert_int_equal(store_open(path, &st), 0);
+	b.command = xstrdup("true"); /* a build of the --cmd-a/--cmd-b mode */
+	snprintf(b.status, sizeof(b.status), "ok");
+	assert_int_equal(store_build_save(st, &b), 0);
+	mine.base_build = mine.target_build = b.id;
+	mine.base_label = mine.target_label = "x";
+	assert_int_equal(store_comparison_new(st, &mine), 0);
+	store_close(st);
+
+	assert_int_equal(pipe(pipefd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct store_comparison c = { 0 };
+		struct store *cst;
+		c.base_build = c.target_build = b.id;
+		c.base_label = c.target_label = "killed";
+		if (store_open(path, &cst) || store_comparison_new(cst, &c))
+			_exit(1);
+		if (write(pipefd[1], &c.id, sizeof(c.id)) != sizeof(c.id))
+			_exit(1);
+		raise(SIGKILL); /* no store_comparison_finish(), no store_close() */
+		_exit(1);
+	}
+	close(pipefd[1]);
+	assert_int_equal(read(pipefd[0], &theirs, sizeof(theirs)), sizeof(theirs));
+	close(pipefd[0]);
+	assert_int_equal(waitpid(pid, &wstatus, 0), pid);
+	assert_true(WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL);
+	status = comparison_status(path, theirs);
+	assert_string_equal(status, "running"); /* nobody looked yet */
+	free(status);
+
+	assert_int_equal(store_open(path, &st), 0);
+	status = comparison_status(path, theirs);
+	assert_string_equal(status, "abandoned");
+	free(status);
+	status = comparison_status(path, mine.id);
+	assert_string_equal(status, "running"); /* this process still runs it */
+	free(status);
+	store_close(st);
+	store_build_release(&b);
+	tmp_db_remove(path);
+}
+
+/*
+ * Several processes opening one new database at once: one creates the schema, the others
+ * wait for it and see it done; none takes it for another program's database (the check
+ * and the creation were not one transaction).
+ */
+static void test_concurrent_create(void **state)
+{
+	enum { PROCS = 8, ROUNDS = 60 };
+	UNUSED(state);
+	for (int round = 0; round < ROUNDS; round++) {
+		char *path = tmp_db_path();
+		pid_t pids[PROCS];
+		int gate[2];
+		assert_int_equal(pipe(gate), 0);
+		for (int i = 0; i < PROCS; i++) {
+			pids[i] = fork();
+			assert_true(pids[i] >= 0);
+			if (pids[i] == 0) {
+				struct store *cst;
+				char c;
+				int64_t id;
+				struct machine_info m = { "host", "cpu", 2, "6.1", "x" };
+				close(gate[1]);
+				/* all start together, when the parent closes the gate */
+				if (read(gate[0], &c, 1) != 0)
+					_exit(3);
+				if (store_open(path, &cst) || store_machine(cst, &m, &id))
+					_exit(1);
+				store_close(cst);
+				_exit(0);
+			}
+		}
+		close(gate[0]);
+		close(gate[1]);
+		for (int i = 0; i < PROCS; i++) {
+			int wstatus;
+			assert_int_equal(waitpid(pids[i], &wstatus, 0), pids[i]);
+			if (!WIFEXITED(wstatus) || WEXITSTATUS(wstatus))
+				fail_msg("round %d: process %d of %d failed to open a new database",
+					 round, i, PROCS);
+		}
+		tmp_db_remove(path);
+	}
+}
+
+/* Writes n bytes of garbage at offset 0 of path. */
+static void scribble(const char *path, size_t n)
+{
+	char junk[64];
+	FILE *f = fopen(path, "r+");
+	assert_non_null(f);
+	memset(junk, 0x5a, sizeof(junk));
+	assert_true(n <= sizeof(junk));
+	assert_int_equal(fwrite(junk, 1, n, f), n);
+	fclose(f);
+}
+
+/* The files behind the database: deleted, replaced or overwritten files are noticed. */
+static void test_check_files(void **state)
+{
+	char *path = tmp_db_path();
+	struct store *st;
+	struct strbuf side = STRBUF_INIT;
+	int64_t id;
+	UNUSED(state);
+
+	/* Intact: fine, also after writes and at the end (quick_check). */
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_verify(st), 0); /* nothing ran: nothing to check */
+	assert_int_equal(store_benchmark(st, "b", "true", &id), 0);
+	assert_int_equal(store_check_files(st, "test"), 0);
+	assert_int_equal(store_benchmark(st, "c", "true", &id), 0);
+	assert_int_equal(store_verify(st), 0);
+	/* The database deleted, as `rm -f .revperf/revperf.db*` does. */
+	unlink(path);
+	assert_int_equal(store_check_files(st, "test"), RP_EINTERNAL);
+	assert_int_equal(store_verify(st), RP_EINTERNAL);
+	store_close(st);
+	tmp_db_remove(path);
+
+	/* Its write-ahead log overwritten with garbage. */
+	path = tmp_db_path();
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_benchmark(st, "b", "true", &id), 0);
+	strbuf_addf(&side, "%s-wal", path);
+	scribble(side.buf, 32);
+	assert_int_equal(store_check_files(st, "test"), RP_EINTERNAL);
+	store_close(st);
+	tmp_db_remove(path);
+
+	/* The database truncated. */
+	path = tmp_db_path();
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(truncate(path, 0), 0);
+	assert_int_equal(store_check_files(st, "test"), RP_EINTERNAL);
+	store_close(st);
+	tmp_db_remove(path);
+
+	/* The database replaced by another file (same name, new inode). */
+	path = tmp_db_path();
+	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_benchmark(st, "b", "true", &id), 0);
+	strbuf_reset(&side);
+	strbuf_addf(&side, "%s.new", path);
+	{
+		FILE *f = fopen(side.buf, "w");
+		assert_non_null(f);
+		fclose(f);
+	}
+	assert_int_equal(rename(side.buf, path), 0);
+	assert_int_equal(store_check_files(st, "test"), RP_EINTERNAL);
+	store_close(st);
+	tmp_db_remove(path);
+	strbuf_release(&side);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +510,9 @@ int main(void)
 		cmocka_unit_test(test_wal_mode),
 		cmocka_unit_test(test_migrate_from_v1),
 		cmocka_unit_test(test_profiles),
+		cmocka_unit_test(test_abandoned_comparison),
+		cmocka_unit_test(test_concurrent_create),
+		cmocka_unit_test(test_check_files),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,135 @@
+/* The outcome of a comparison: adjusted p-values, stored verdicts, exit code (compare.h). */
+#include "compare/compare.h"
+#include "compare/compare_result.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/stats.h"
+#include "compare/compare_counted.h"
+#include "compare/compare_counters.h"
+#include "compare/compare_io.h"
+#include "compare/compare_profile.h"
+#include "util/common.h"
+
+/* Benjamini-Hochberg over the p-values behind every measured (benchmark, metric) verdict. */
+void compare_adjust_p_values(struct compare_result *res)
+{
+	size_t n = 0, k = 0, i, j;
+	double *p, *q;
+	for (i = 0; i < res->nr_benches; i++)
+		for (j = 0; j < res->benches[i].nr_metrics; j++)
+			n += isfinite(res->benches[i].metrics[j].r.p);
+	if (!n)
+		return;
+	p = xcalloc(n, sizeof(*p));
+	q = xcalloc(n, sizeof(*q));
+	for (i = 0; i < res->nr_benches; i++)
+		for (j = 0; j < res->benches[i].nr_metrics; j++)
+			if (isfinite(res->benches[i].metrics[j].r.p))
+				p[k++] = res->benches[i].metrics[j].r.p;
+	stats_benjamini_hochberg(p, n, q);
+	k = 0;
+	for (i = 0; i < res->nr_benches; i++)
+		for (j = 0; j < res->benches[i].nr_metrics; j++)
+			if (isfinite(res->benches[i].metrics[j].r.p))
+				res->benches[i].metrics[j].q_bh = q[k++];
+	free(p);
+	free(q);
+}
+
+int compare_save_verdicts(const struct compare_request *req, struct compare_result *res)
+{
+	size_t i, j;
+	for (i = 0; i < res->nr_benches; i++) {
+		struct bench_outcome *b = &res->benches[i];
+		for (j = 0; j < b->nr_metrics; j++) {
+			struct metric_outcome *m = &b->metrics[j];
+			const char *v = m->measured ? verdict_name(m->r.verdict) : "unmeasured";
+			if (store_verdict_save(req->st, res->comparison_id, b->benchmark_id,
+					       m->def->name, m->primary, v, &m->r, m->n_pairs, m->q_bh))
+				return RP_EINTERNAL;
+		}
+	}
+	return 0;
+}
+
+void compare_explain_unmeasured(const struct bench_outcome *b, struct metric_outcome *m,
+				bool reported)
+{
+	size_t n_a = m->r.n_a, n_b = m->r.n_b;
+	if (m->measured)
+		m->unmeasured = NULL;
+	else if (!b->ok_a && !b->ok_b)
+		m->unmeasured = "no successful run on either side";
+	else if (!b->ok_a)
+		m->unmeasured = "no successful run of the baseline";
+	else if (!b->ok_b)
+		m->unmeasured = "no successful run of the target";
+	else if (!n_a && !n_b)
+		m->unmeasured = reported ? "never in the output of a run"
+					 : "not supported on this machine";
+	else if (!n_a)
+		m->unmeasured = reported ? "never in the baseline's output"
+					 : "no value on the baseline's side";
+	else if (!n_b)
+		m->unmeasured = reported ? "never in the target's output"
+					 : "no value on the target's side";
+	else
+		m->unmeasured = "fewer than 2 values on a side";
+}
+
+void compare_result_own_def(struct compare_result *res, struct metric_def *def)
+{
+	ALLOC_GROW(res->owned_defs, res->nr_owned_defs + 1, res->alloc_owned_defs);
+	res->owned_defs[res->nr_owned_defs++] = def;
+}
+
+void compare_result_release(struct compare_result *res)
+{
+	size_t i;
+	if (!res)
+		return;
+	for (i = 0; i < res->nr_benches; i++) {
+		free(res->benches[i].name);
+		free(res->benches[i].metrics);
+		free(res->benches[i].error);
+		cct_attribution_free(res->benches[i].cct);
+		io_attribution_free(res->benches[i].io);
+		counters_attribution_free(res->benches[i].counters);
+		counted_attribution_free(res->benches[i].counted);
+		free(res->benches[i].program);
+		store_run_issues_free(res->benches[i].issues, res->benches[i].nr_issues);
+	}
+	free(res->benches);
+	for (i = 0; i < res->nr_owned_defs; i++)
+		metric_def_free(res->owned_defs[i]);
+	free(res->owned_defs);
+	free(res->base_label);
+	free(res->target_label);
+	memset(res, 0, sizeof(*res));
+}
+
+int compare_exit_code(const struct compare_result *res)
+{
+	size_t i, j;
+	int code = EXIT_OK;
+	if (res->interrupted)
+		return 128 + (res->interrupt_signal > 0 ? res->interrupt_signal : SIGINT);
+	for (i = 0; i < res->nr_benches; i++) {
+		const struct bench_outcome *b = &res->benches[i];
+		if (b->target_broken)
+			return EXIT_REGRESSION;
+		for (j = 0; j < b->nr_metrics; j++)
+			if (b->metrics[j].primary && b->metrics[j].measured &&
+			    b->metrics[j].r.verdict == VERDICT_WORSE)
+				return EXIT_REGRESSION;
+		/* A benchmark that could not be compared (its baseline fails) is an input
+		 * problem, unless another one shows a regression. */
+		if (b->error)
+			code = EXIT_USAGE;
+	}
+	return code;
+}

@@ -1,0 +1,22 @@
+#ifndef REVPERF_COMPARE_COMPARE_RESULT_H
+#define REVPERF_COMPARE_COMPARE_RESULT_H
+
+/* Private to compare/: finishing a comparison's result (compare_result.c). */
+#include "compare/compare.h"
+
+/* Benjamini-Hochberg over the p-values behind every measured (benchmark, metric) verdict. */
+void compare_adjust_p_values(struct compare_result *res);
+
+/* Stores every verdict of res (unmeasured ones too). Returns 0 or RP_EINTERNAL. */
+int compare_save_verdicts(const struct compare_request *req, struct compare_result *res);
+
+/*
+ * Sets m->unmeasured, why metric m of benchmark b has no verdict (m->measured is false,
+ * m->r.n_a and n_b are its values per side): no successful run on a side, a pattern that
+ * never matched the output (reported: a metric the benchmark prints), a metric this
+ * machine cannot measure, too few values. NULL when m is measured.
+ */
+void compare_explain_unmeasured(const struct bench_outcome *b, struct metric_outcome *m,
+				bool reported);
+
+#endif
