@@ -51,7 +51,7 @@ static int check(const double *x, size_t n, const char *side, double *mean)
 	return 0;
 }
 
-/* Sample variance and covariance about the means; never negative variances. */
+/* Sample variance about the mean. */
 static double variance(const double *x, size_t n, double mean)
 {
 	double s = 0;
@@ -59,16 +59,6 @@ static double variance(const double *x, size_t n, double mean)
 
 	for (i = 0; i < n; i++)
 		s += (x[i] - mean) * (x[i] - mean);
-	return s / (double)(n - 1);
-}
-
-static double covariance(const double *a, const double *b, size_t n, double ma, double mb)
-{
-	double s = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		s += (a[i] - ma) * (b[i] - mb);
 	return s / (double)(n - 1);
 }
 
@@ -81,16 +71,26 @@ static double covariance(const double *a, const double *b, size_t n, double ma, 
 static void delta_se(const double *a, size_t n_a, const double *b, size_t n_b, bool paired,
 		     double ma, double mb, double *se, double *df)
 {
-	double var_a = variance(a, n_a, ma), var_b = variance(b, n_b, mb);
-	double va = var_a / ((double)n_a * ma * ma), vb = var_b / ((double)n_b * mb * mb);
+	double va, vb;
 
 	if (paired) {
-		double v = var_b / (mb * mb) + var_a / (ma * ma) -
-			   2 * covariance(a, b, n_a, ma, mb) / (ma * mb);
-		*se = v > 0 ? sqrt(v / (double)n_a) : 0;
+		/* u directly, not var_b/mb^2 + var_a/ma^2 - 2 cov/(ma mb), which cancels */
+		double mu = 0, v = 0;
+		size_t i;
+
+		for (i = 0; i < n_a; i++)
+			mu += b[i] / mb - a[i] / ma;
+		mu /= (double)n_a;
+		for (i = 0; i < n_a; i++) {
+			double d = b[i] / mb - a[i] / ma - mu;
+			v += d * d;
+		}
+		*se = sqrt(v / (double)(n_a - 1) / (double)n_a);
 		*df = (double)(n_a - 1);
 		return;
 	}
+	va = variance(a, n_a, ma) / ((double)n_a * ma * ma);
+	vb = variance(b, n_b, mb) / ((double)n_b * mb * mb);
 	*se = sqrt(va + vb);
 	if (va == 0)
 		*df = (double)(n_b - 1);
