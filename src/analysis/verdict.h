@@ -28,7 +28,7 @@ enum verdict_method {
 	VERDICT_METHOD_WELCH = 0,	  /* Welch interval on log values (unpaired) */
 	VERDICT_METHOD_PAIRED_T,	  /* one-sample t interval of per-pair log ratios */
 	VERDICT_METHOD_EXACT,		  /* no variance on either side: the ratio is exact */
-	VERDICT_METHOD_BOOTSTRAP,	  /* zeros: ratio of arithmetic means, bootstrap-t */
+	VERDICT_METHOD_BOOTSTRAP,	  /* zeros: ratio of arithmetic means, bootstrap */
 	VERDICT_METHOD_PAIRED_BOOTSTRAP, /* the same, resampling the interleaved pairs */
 	VERDICT_METHOD_NONE,		  /* one side all 0: no interval; see reason */
 };
