@@ -100,27 +100,11 @@ static uint64_t mix_seed(uint64_t z)
 	return z ^ (z >> 31);
 }
 
-/* Uniform in [0, n), n >= 1, without modulo bias (Lemire's multiply and reject). */
-static uint32_t rand_below(struct rng *r, uint32_t n)
-{
-	uint64_t prod = (rng_next(r) >> 32) * (uint64_t)n;
-	uint32_t low = (uint32_t)prod;
-
-	if (low < n) {
-		uint32_t reject = (0u - n) % n; /* 2^32 mod n */
-		while (low < reject) {
-			prod = (rng_next(r) >> 32) * (uint64_t)n;
-			low = (uint32_t)prod;
-		}
-	}
-	return (uint32_t)(prod >> 32);
-}
-
 /* Fisher-Yates; applied again to an already shuffled array it stays uniform. */
 static void shuffle(struct rng *r, uint32_t *a, size_t m)
 {
 	for (size_t i = m; i > 1; i--) {
-		uint32_t j = rand_below(r, (uint32_t)i);
+		uint32_t j = rng_below(r, (uint32_t)i);
 		uint32_t tmp = a[i - 1];
 		a[i - 1] = a[j];
 		a[j] = tmp;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/bootstrap.h"
 #include "analysis/stats.h"
 #include "util/common.h"
 
@@ -29,41 +30,62 @@ const char *verdict_name(enum verdict v)
 	return "undecided";
 }
 
-static int check_side(const double *x, size_t n, const char *side, bool *has_zero)
+/*
+ * The bootstrap's seed (docs/statistics.md, "Zeros"): fixed, so that the same values give
+ * the same interval in every report and on every re-analysis of stored runs.
+ */
+#define BOOTSTRAP_SEED 0x5EED0F5A3B1E2C47ULL
+
+const char *verdict_method_name(enum verdict_method m)
+{
+	switch (m) {
+	case VERDICT_METHOD_WELCH: return "welch";
+	case VERDICT_METHOD_PAIRED_T: return "paired-t";
+	case VERDICT_METHOD_EXACT: return "exact";
+	case VERDICT_METHOD_BOOTSTRAP: return "bootstrap";
+	case VERDICT_METHOD_PAIRED_BOOTSTRAP: return "paired-bootstrap";
+	case VERDICT_METHOD_NONE: break;
+	}
+	return "none";
+}
+
+/* What check_side() found out about a side's values. */
+struct side_info {
+	bool has_zero, all_zero, constant;
+};
+
+static int check_side(const double *x, size_t n, const char *side, struct side_info *info)
 {
 	size_t i;
 
 	if (n < 2)
 		return error("verdict: the %s has %zu value(s); at least 2 per side are needed",
 			     side, n);
+	info->has_zero = false;
+	info->all_zero = true;
+	info->constant = true;
 	for (i = 0; i < n; i++) {
 		if (!isfinite(x[i]) || x[i] < 0)
 			return error("verdict: %s value %zu is %g; values must be finite and >= 0",
 				     side, i, x[i]);
 		if (x[i] == 0)
-			*has_zero = true;
+			info->has_zero = true;
+		else
+			info->all_zero = false;
+		if (x[i] != x[0])
+			info->constant = false;
 	}
 	return 0;
 }
 
-static bool is_constant(const double *x, size_t n)
-{
-	size_t i;
-
-	for (i = 1; i < n; i++)
-		if (x[i] != x[0])
-			return false;
-	return true;
-}
-
-/* ln x, or ln(x + 1) when the data had zeros; into a new array the caller frees. */
-static double *log_values(const double *x, size_t n, bool shifted)
+/* ln x into a new array the caller frees (no value is 0 here). */
+static double *log_values(const double *x, size_t n)
 {
 	double *l = xmallocarray(n, sizeof(*l));
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		l[i] = shifted ? log1p(x[i]) : log(x[i]);
+		l[i] = log(x[i]);
 	return l;
 }
 
@@ -88,14 +110,91 @@ static enum verdict classify(double lo, double hi, double tolerance, enum direct
 	return VERDICT_UNDECIDED;
 }
 
-int verdict_decide(const double *a, size_t n_a, const double *b, size_t n_b,
-		   const struct verdict_opts *opts, struct verdict_result *out)
+/* The ratio is known exactly (no variance, or both sides all 0): [r, r], inclusive. */
+static void decide_exact(double ratio, const struct verdict_opts *opts, struct verdict_result *out)
 {
-	struct stats_welch_result w = {0};
-	struct stats_mw_result mw = {0};
-	double *la = NULL, *lb = NULL, margin;
-	bool zero = false;
+	out->method = VERDICT_METHOD_EXACT;
+	out->degenerate = true;
+	out->ratio = out->ci_lo = out->ci_hi = ratio;
+	out->verdict = classify(ratio, ratio, opts->tolerance, opts->direction, true);
+	out->p_tost = out->verdict == VERDICT_EQUAL ? 0 : 1;
+}
+
+/* METHODS.md 2.6: values with zeros; the ratio of arithmetic means, bootstrap interval. */
+static int decide_bootstrap(const double *a, size_t n_a, const double *b, size_t n_b,
+			    bool paired, const struct verdict_opts *opts,
+			    struct verdict_result *out)
+{
+	struct bootstrap_opts bo = {.alpha = opts->alpha,
+				    .margin = 1 + opts->tolerance,
+				    .paired = paired,
+				    .seed = BOOTSTRAP_SEED};
+	struct bootstrap_ratio bs;
+
+	if (bootstrap_ratio_means(a, n_a, b, n_b, &bo, &bs) < 0)
+		return -1;
+	out->method = paired ? VERDICT_METHOD_PAIRED_BOOTSTRAP : VERDICT_METHOD_BOOTSTRAP;
+	out->ratio = bs.ratio;
+	out->ci_lo = bs.ci_lo;
+	out->ci_hi = bs.ci_hi;
+	out->p = bs.p;
+	out->p_tost = bs.p_tost;
+	out->resamples = bs.resamples;
+	/* every resample gave the same ratio (b = c a in every pair): exact, inclusive */
+	out->verdict = classify(out->ci_lo, out->ci_hi, opts->tolerance, opts->direction,
+				out->ci_lo == out->ci_hi);
+	return 0;
+}
+
+/* Welch on log values (reported always), and the interval of the method that decides. */
+static int decide_logs(const double *a, size_t n_a, const double *b, size_t n_b, bool paired,
+		       const struct verdict_opts *opts, struct verdict_result *out)
+{
+	struct stats_welch_result w = {0}, t = {0};
+	double *la = log_values(a, n_a), *lb = log_values(b, n_b), *d = NULL;
+	double margin = log1p(opts->tolerance);
+	size_t i;
 	int ret = -1;
+
+	if (stats_welch(la, n_a, lb, n_b, opts->alpha, &w) < 0)
+		goto out;
+	out->p_welch = w.p;
+	if (paired) {
+		d = xmallocarray(n_a, sizeof(*d));
+		for (i = 0; i < n_a; i++)
+			d[i] = lb[i] - la[i];
+		if (stats_t_one_sample(d, n_a, opts->alpha, &t) < 0)
+			goto out;
+		w = t;
+	}
+	out->method = paired ? VERDICT_METHOD_PAIRED_T : VERDICT_METHOD_WELCH;
+	out->ratio = exp(w.diff);
+	out->ci_lo = exp(w.ci_lo);
+	out->ci_hi = exp(w.ci_hi);
+	out->p = w.p;
+	if (margin > 0) {
+		if ((paired ? stats_tost_one_sample(d, n_a, -margin, margin, &out->p_tost)
+			    : stats_tost(la, n_a, lb, n_b, -margin, margin, &out->p_tost)) < 0)
+			goto out;
+	} else {
+		out->p_tost = 1; /* nothing is equivalent within a zero margin */
+	}
+	/* Identical paired differences: the ratio is known exactly; decide inclusively. */
+	out->verdict =
+	    classify(out->ci_lo, out->ci_hi, opts->tolerance, opts->direction, paired && w.se == 0);
+	ret = 0;
+out:
+	free(d);
+	free(lb);
+	free(la);
+	return ret;
+}
+
+static int decide(const double *a, size_t n_a, const double *b, size_t n_b, bool paired,
+		  const struct verdict_opts *opts, struct verdict_result *out)
+{
+	struct stats_mw_result mw = {0};
+	struct side_info ia, ib;
 
 	if (!opts)
 		opts = &default_opts;
@@ -103,103 +202,60 @@ int verdict_decide(const double *a, size_t n_a, const double *b, size_t n_b,
 		return error("verdict: alpha %g is outside (0, 1)", opts->alpha);
 	if (!(opts->tolerance >= 0) || !isfinite(opts->tolerance))
 		return error("verdict: tolerance %g must be finite and >= 0", opts->tolerance);
-	if (check_side(a, n_a, "baseline", &zero) < 0 || check_side(b, n_b, "target", &zero) < 0)
+	if (check_side(a, n_a, "baseline", &ia) < 0 || check_side(b, n_b, "target", &ib) < 0)
 		return -1;
 
 	memset(out, 0, sizeof(*out));
 	out->verdict = VERDICT_UNDECIDED;
 	out->n_a = n_a;
 	out->n_b = n_b;
+	out->paired = paired;
 	out->mean_a = stats_mean(a, n_a);
 	out->mean_b = stats_mean(b, n_b);
 	out->sd_a = stats_sd(a, n_a);
 	out->sd_b = stats_sd(b, n_b);
-	out->shifted = zero;
+	out->zeros = ia.has_zero || ib.has_zero;
+	out->p = out->p_welch = NAN;
 	/* ranks do not change under the log, so Mann-Whitney runs on the raw values */
 	if (stats_mann_whitney(a, n_a, b, n_b, false, &mw) < 0)
 		return -1;
 	out->p_mw = mw.p_asymptotic;
 
-	if (is_constant(a, n_a) && is_constant(b, n_b)) {
-		/* no variance anywhere: the ratio is known exactly, there is no interval */
-		out->degenerate = true;
-		out->ratio = zero ? (b[0] + 1) / (a[0] + 1) : b[0] / a[0];
-		out->ci_lo = out->ci_hi = out->ratio;
-		out->p_welch = NAN;
-		out->p = NAN;
-		out->verdict =
-		    classify(out->ratio, out->ratio, opts->tolerance, opts->direction, true);
-		out->p_tost = out->verdict == VERDICT_EQUAL ? 0 : 1;
+	if (ia.all_zero && ib.all_zero) {
+		decide_exact(1, opts, out); /* nothing on either side: no change */
 		return 0;
 	}
-
-	la = log_values(a, n_a, zero);
-	lb = log_values(b, n_b, zero);
-	if (stats_welch(la, n_a, lb, n_b, opts->alpha, &w) < 0)
-		goto out;
-	out->ratio = exp(w.diff);
-	out->ci_lo = exp(w.ci_lo);
-	out->ci_hi = exp(w.ci_hi);
-	out->p_welch = w.p;
-	out->p = w.p;
-	margin = log1p(opts->tolerance);
-	if (margin > 0) {
-		if (stats_tost(la, n_a, lb, n_b, -margin, margin, &out->p_tost) < 0)
-			goto out;
-	} else {
-		out->p_tost = 1; /* nothing is equivalent within a zero margin */
+	if (ia.all_zero || ib.all_zero) {
+		/* METHODS.md 2.6: a ratio to or of nothing but zeros has no interval */
+		out->method = VERDICT_METHOD_NONE;
+		out->ratio = out->mean_b / out->mean_a;
+		out->ci_lo = 0;
+		out->ci_hi = INFINITY;
+		out->p_tost = 1;
+		out->reason = ia.all_zero
+				  ? "every baseline value is 0: the ratio B/A is infinite and has no interval"
+				  : "every target value is 0: the ratio B/A is 0 and has no interval";
+		return 0;
 	}
-	out->verdict = classify(out->ci_lo, out->ci_hi, opts->tolerance, opts->direction, false);
-	ret = 0;
-out:
-	free(lb);
-	free(la);
-	return ret;
+	if (ia.constant && ib.constant) {
+		decide_exact(b[0] / a[0], opts, out); /* no variance anywhere */
+		return 0;
+	}
+	if (out->zeros)
+		return decide_bootstrap(a, n_a, b, n_b, paired, opts, out);
+	return decide_logs(a, n_a, b, n_b, paired, opts, out);
+}
+
+int verdict_decide(const double *a, size_t n_a, const double *b, size_t n_b,
+		   const struct verdict_opts *opts, struct verdict_result *out)
+{
+	return decide(a, n_a, b, n_b, false, opts, out);
 }
 
 int verdict_decide_paired(const double *a, const double *b, size_t n,
 			  const struct verdict_opts *opts, struct verdict_result *out)
 {
-	struct stats_welch_result t;
-	double *la = NULL, *lb = NULL, *d = NULL, margin;
-	size_t i;
-	int ret = -1;
-
-	if (!opts)
-		opts = &default_opts;
-	/* Everything but the interval as for unpaired samples (checks, means, Welch, MW). */
-	if (verdict_decide(a, n, b, n, opts, out) < 0)
-		return -1;
-	out->paired = true;
-	if (out->degenerate)
-		return 0;
-	la = log_values(a, n, out->shifted);
-	lb = log_values(b, n, out->shifted);
-	d = xmallocarray(n, sizeof(*d));
-	for (i = 0; i < n; i++)
-		d[i] = lb[i] - la[i];
-	if (stats_t_one_sample(d, n, opts->alpha, &t) < 0)
-		goto out;
-	out->ratio = exp(t.diff);
-	out->ci_lo = exp(t.ci_lo);
-	out->ci_hi = exp(t.ci_hi);
-	out->p = t.p;
-	margin = log1p(opts->tolerance);
-	if (margin > 0) {
-		if (stats_tost_one_sample(d, n, -margin, margin, &out->p_tost) < 0)
-			goto out;
-	} else {
-		out->p_tost = 1;
-	}
-	/* Identical differences: the ratio is known exactly; decide as in the degenerate case. */
-	out->verdict = classify(out->ci_lo, out->ci_hi, opts->tolerance, opts->direction,
-				t.se == 0);
-	ret = 0;
-out:
-	free(d);
-	free(lb);
-	free(la);
-	return ret;
+	return decide(a, n, b, n, true, opts, out);
 }
 
 int sequential_plan_init(struct sequential_plan *plan, size_t min_runs, size_t max_runs,

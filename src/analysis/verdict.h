@@ -23,42 +23,61 @@ struct verdict_opts {
 	enum direction direction;
 };
 
+/* How the interval behind a verdict was computed (docs/statistics.md section 5). */
+enum verdict_method {
+	VERDICT_METHOD_WELCH = 0,	  /* Welch interval on log values (unpaired) */
+	VERDICT_METHOD_PAIRED_T,	  /* one-sample t interval of per-pair log ratios */
+	VERDICT_METHOD_EXACT,		  /* no variance on either side: the ratio is exact */
+	VERDICT_METHOD_BOOTSTRAP,	  /* zeros: ratio of arithmetic means, bootstrap */
+	VERDICT_METHOD_PAIRED_BOOTSTRAP, /* the same, resampling the interleaved pairs */
+	VERDICT_METHOD_NONE,		  /* one side all 0: no interval; see reason */
+};
+
 struct verdict_result {
 	enum verdict verdict;
+	enum verdict_method method;
 	size_t n_a, n_b;
-	double ratio;        /* geometric mean B / geometric mean A */
-	double ci_lo, ci_hi; /* (1 - alpha) Welch CI of the ratio, log scale */
-	bool paired;         /* the CI is the paired one (verdict_decide_paired) */
-	double p;            /* two-sided p of the test behind the CI: paired t or Welch */
-	double p_welch;      /* two-sided Welch p on log values (NAN when degenerate) */
-	double p_mw;         /* Mann-Whitney U two-sided p (asymptotic, tie- and continuity-corrected) */
-	double p_tost;       /* TOST equivalence p on log values with margin 1+tolerance */
+	double ratio;	     /* geometric mean B / A; arithmetic mean B / A when zeros */
+	double ci_lo, ci_hi; /* (1 - alpha) interval of the ratio (by method) */
+	bool paired;	     /* decided by verdict_decide_paired (method paired, or exact/none) */
+	double p;	     /* two-sided p of the test behind the CI: paired t, Welch or bootstrap */
+	double p_welch;	     /* two-sided Welch p on log values (NAN when degenerate or zeros) */
+	double p_mw;	     /* Mann-Whitney U two-sided p (asymptotic, tie- and continuity-corrected) */
+	double p_tost;	     /* equivalence p with margin 1+tolerance, from the same statistic */
 	double mean_a, mean_b; /* arithmetic means of the raw values */
 	double sd_a, sd_b;     /* sample standard deviations of the raw values */
-	bool shifted;   /* values had zeros: logs taken of (x + 1), see docs/statistics.md */
+	bool zeros;	 /* a value was 0: no logs; the ratio of arithmetic means decides */
 	bool degenerate; /* zero variance on both sides: decided from the exact ratio */
 	bool exact;	 /* a count whose runs agreed on each side (verdict_decide_exact) */
 	double spread_a, spread_b; /* (max - min) / mean of each side; NAN when not computed */
+	size_t resamples; /* bootstrap resamples behind the interval (0 for the other methods) */
+	const char *reason; /* why undecided without an interval (a side all 0), else NULL;
+			       a static string */
 };
 
 /*
  * Decides B (target) against A (baseline). Needs n_a >= 2 and n_b >= 2 (returns -1 with
- * an error otherwise) and finite values >= 0. Pure function: no allocation visible to the
- * caller, thread-safe.
+ * an error otherwise) and finite values >= 0. With a 0 anywhere, METHODS.md 2.6: the ratio
+ * of arithmetic means with a bootstrap interval; a side of zeros only is undecided (with
+ * a reason), both sides all 0 are equal. No allocation visible to the caller, thread-safe;
+ * deterministic (the bootstrap's seed is fixed).
  */
 int verdict_decide(const double *a, size_t n_a, const double *b, size_t n_b,
 		   const struct verdict_opts *opts, struct verdict_result *out);
 
 /*
  * The same decision for n interleaved pairs (a[i], b[i]) measured back to back: the CI of
- * the ratio is the one-sample t interval of the mean of d[i] = ln b[i] - ln a[i] (logs of
- * x + 1 when a value is 0), exponentiated. Noise shared by the two runs of a pair (machine
- * regimes, drift) cancels in d, which the unpaired Welch interval cannot exploit. Welch,
- * Mann-Whitney and the means/sds are still computed on the same values for reporting.
- * Needs n >= 2. Pure function, thread-safe.
+ * the ratio is the one-sample t interval of the mean of d[i] = ln b[i] - ln a[i],
+ * exponentiated (with zeros: the bootstrap resamples pairs). Noise shared by the two runs
+ * of a pair (machine regimes, drift) cancels in d, which the unpaired Welch interval
+ * cannot exploit. Welch, Mann-Whitney and the means/sds are still computed on the same
+ * values for reporting. Needs n >= 2. Thread-safe.
  */
 int verdict_decide_paired(const double *a, const double *b, size_t n,
 			  const struct verdict_opts *opts, struct verdict_result *out);
+
+/* "welch", "paired-t", "exact", "bootstrap", "paired-bootstrap", "none". */
+const char *verdict_method_name(enum verdict_method m);
 
 /* "worse", "better", "equal", "undecided". */
 const char *verdict_name(enum verdict v);

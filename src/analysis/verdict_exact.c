@@ -79,6 +79,9 @@ int verdict_decide_exact(const double *a, size_t n_a, const double *b, size_t n_
 	out->sd_b = sd(b, n_b, out->mean_b);
 	out->p = out->p_welch = out->p_mw = NAN;
 	out->exact = out->degenerate = true;
+	out->method = VERDICT_METHOD_EXACT;
+	out->reason = NULL;
+	out->resamples = 0;
 	if (hi_a == 0 && hi_b == 0) { /* both all zero: nothing happened on either side */
 		out->ratio = out->ci_lo = out->ci_hi = 1;
 		out->verdict = VERDICT_EQUAL;

@@ -8,8 +8,9 @@
 /*
  * Judges results imported from two files (baseline a, target b) with revperf's statistics
  * (METHODS.md 2): for each benchmark present in both (by name) and each metric present in
- * both with at least 2 samples per side, verdict_decide() — Welch on log values, since
- * imported samples were not measured in interleaved pairs — at a single look with the
+ * both with at least 2 samples per side, verdict_decide() — Welch on log values (with
+ * zeros, the unpaired bootstrap), since imported samples were not measured in interleaved
+ * pairs — at a single look with the
  * given alpha and tolerance, then Benjamini-Hochberg over every verdict of the report.
  * A benchmark or metric found on one side only, or with fewer than 2 samples on a side,
  * stays in the result as unmeasured (with a warning on stderr), never silently dropped.

@@ -42,7 +42,10 @@ static json_t *metric_json(const struct metric_outcome *m)
 	json_object_set_new(o, "ci", json_pack("[o, o]", num(m->measured ? m->r.ci_lo : NAN),
 					       num(m->measured ? m->r.ci_hi : NAN)));
 	json_object_set_new(o, "method", !m->measured ? json_null()
-				    : json_string(m->r.degenerate ? "exact" : m->r.paired ? "paired-t" : "welch"));
+						   : json_string(verdict_method_name(m->r.method)));
+	json_object_set_new(o, "resamples", m->r.resamples ? json_integer((json_int_t)m->r.resamples)
+							   : json_null());
+	json_object_set_new(o, "reason", m->r.reason ? json_string(m->r.reason) : json_null());
 	json_object_set_new(o, "pairs", json_integer((json_int_t)m->n_pairs));
 	json_object_set_new(o, "p", num(m->r.p));
 	json_object_set_new(o, "p_welch", num(m->r.p_welch));
@@ -54,7 +57,7 @@ static json_t *metric_json(const struct metric_outcome *m)
 						     num(m->r.sd_a)));
 	json_object_set_new(o, "target", json_pack("{s:I, s:o, s:o}", "n", (json_int_t)m->r.n_b,
 						   "mean", num(m->r.mean_b), "sd", num(m->r.sd_b)));
-	json_object_set_new(o, "log_shifted", json_boolean(m->r.shifted));
+	json_object_set_new(o, "zeros", json_boolean(m->r.zeros));
 	json_object_set_new(o, "degenerate", json_boolean(m->r.degenerate));
 	json_object_set_new(o, "counted", json_boolean(m->def->flags & METRIC_COUNTED));
 	/* undecided, but the interval excludes 1: the direction is known, the size is not */
@@ -133,7 +136,7 @@ int report_compare_json(FILE *f, const struct compare_result *res)
 	size_t i;
 	int ret;
 	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
-	json_object_set_new(root, "schema", json_integer(1));
+	json_object_set_new(root, "schema", json_integer(2));
 	json_object_set_new(root, "comparison_id", json_integer((json_int_t)res->comparison_id));
 	json_object_set_new(root, "baseline",
 			    json_pack("{s:s, s:s?}", "label", res->base_label, "sha",

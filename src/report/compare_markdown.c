@@ -106,9 +106,9 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			metric_format(m->def, m->r.mean_b, mb, sizeof(mb));
 			metric_format(m->def, m->r.sd_a, sa, sizeof(sa));
 			metric_format(m->def, m->r.sd_b, sb, sizeof(sb));
-			fprintf(f, "%.3f | [%.3f, %.3f] (%.2f%%) | %s ± %s | %s ± %s | %zu + %zu | ",
-				m->r.ratio, m->r.ci_lo, m->r.ci_hi, 100.0 * (1.0 - b->ci_alpha), ma,
-				sa, mb, sb, m->r.n_a, m->r.n_b);
+			fprintf(f, "%.3f | [%.3f, %.3f] (%.2f%%, %s) | %s ± %s | %s ± %s | %zu + %zu | ",
+				m->r.ratio, m->r.ci_lo, m->r.ci_hi, 100.0 * (1.0 - b->ci_alpha),
+				verdict_method_name(m->r.method), ma, sa, mb, sb, m->r.n_a, m->r.n_b);
 			if (isfinite(m->q_bh))
 				fprintf(f, "%.3g |\n", m->q_bh);
 			else
@@ -123,6 +123,16 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			fprintf(f, "**: %s: ", b->target_broken ? "target broken" : "error");
 			md_text(f, b->error);
 			fputc('\n', f);
+		}
+		for (j = 0; j < b->nr_metrics; j++) {
+			const struct metric_outcome *m = &b->metrics[j];
+			if (!m->measured || !m->r.reason)
+				continue;
+			fputs("\n> note: ", f);
+			md_text(f, b->name);
+			fputc(' ', f);
+			md_text(f, m->def->name);
+			fprintf(f, ": %s\n", m->r.reason);
 		}
 		for (j = 0; j < b->nr_issues; j++) {
 			struct strbuf sb = STRBUF_INIT;

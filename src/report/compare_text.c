@@ -22,15 +22,75 @@ static const char *verdict_color(enum verdict v, const struct metric_def *def)
 	}
 }
 
-/* How the CIs of a benchmark were computed, from its first measured non-exact metric. */
-static const char *bench_method(const struct bench_outcome *b)
+/* How an interval was computed, for the benchmark's header line (NULL: no interval). */
+static const char *method_text(enum verdict_method m)
+{
+	switch (m) {
+	case VERDICT_METHOD_PAIRED_T: return "paired t over interleaved pairs";
+	case VERDICT_METHOD_WELCH: return "Welch, unpaired";
+	case VERDICT_METHOD_PAIRED_BOOTSTRAP: return "ratio of means, paired bootstrap";
+	case VERDICT_METHOD_BOOTSTRAP: return "ratio of means, bootstrap";
+	case VERDICT_METHOD_EXACT:
+	case VERDICT_METHOD_NONE: break;
+	}
+	return NULL;
+}
+
+/*
+ * The interval methods of a benchmark's measured metrics, the log-scale ones first; the
+ * bootstrap of values with zeros names its metrics: "paired t over interleaved pairs;
+ * ratio of means, paired bootstrap (zeros: user)"; "no interval" when no metric has one.
+ */
+static void bench_method(struct strbuf *sb, const struct bench_outcome *b)
+{
+	static const enum verdict_method order[] = {
+	    VERDICT_METHOD_PAIRED_T, VERDICT_METHOD_WELCH, VERDICT_METHOD_PAIRED_BOOTSTRAP,
+	    VERDICT_METHOD_BOOTSTRAP};
+	size_t i, j;
+
+	for (i = 0; i < ARRAY_SIZE(order); i++) {
+		bool zeros = order[i] == VERDICT_METHOD_PAIRED_BOOTSTRAP ||
+			     order[i] == VERDICT_METHOD_BOOTSTRAP;
+		size_t named = 0;
+
+		for (j = 0; j < b->nr_metrics; j++) {
+			const struct metric_outcome *m = &b->metrics[j];
+			if (!m->measured || m->r.method != order[i])
+				continue;
+			if (!named) {
+				if (sb->len)
+					strbuf_addstr(sb, "; ");
+				strbuf_addstr(sb, method_text(order[i]));
+				if (!zeros)
+					break;
+				strbuf_addstr(sb, " (zeros: ");
+			} else {
+				strbuf_addstr(sb, ", ");
+			}
+			strbuf_addstr(sb, m->def->name);
+			named++;
+		}
+		if (named)
+			strbuf_addch(sb, ')');
+	}
+	if (!sb->len)
+		strbuf_addstr(sb, "no interval");
+}
+
+/*
+ * Whether more runs could decide: some primary metric is undecided for noise, not for a
+ * reason more runs cannot change (a side of zeros only, which its own line explains).
+ */
+static bool undecided_for_noise(const struct bench_outcome *b)
 {
 	size_t j;
-	for (j = 0; j < b->nr_metrics; j++)
-		if (b->metrics[j].measured && !b->metrics[j].r.degenerate)
-			return b->metrics[j].r.paired ? "paired t over interleaved pairs"
-						      : "Welch, unpaired";
-	return "-";
+	for (j = 0; j < b->nr_metrics; j++) {
+		const struct metric_outcome *m = &b->metrics[j];
+		if (m->primary && !(m->measured && m->r.reason) &&
+		    !(m->measured && m->r.verdict != VERDICT_UNDECIDED))
+			return true;
+	}
+	return false;
 }
 
 static void format_p(char *buf, size_t size, double p)
@@ -99,6 +159,13 @@ static void print_summary(FILE *f, const struct compare_result *res, bool color)
 					report_unmeasured_reason(m));
 				continue;
 			}
+			if (m->r.reason) {
+				fprintf(f, "  %s %s: %s%s%s: %s (%zu + %zu runs)\n", name.buf, metric.buf,
+					color ? verdict_color(m->r.verdict, m->def) : "",
+					verdict_name(m->r.verdict), color ? RESET : "", m->r.reason,
+					m->r.n_a, m->r.n_b);
+				continue;
+			}
 			if (m->r.exact) {
 				fprintf(f, "  %s %s: %s%s%s, %+.2f%% (exact: every run of a side counted "
 					   "the same, %zu + %zu runs)\n",
@@ -155,20 +222,23 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 		fprintf(f, "note: both sides are the same build (an A/A comparison)\n");
 	for (i = 0; i < res->nr_benches; i++) {
 		const struct bench_outcome *b = &res->benches[i];
+		struct strbuf method = STRBUF_INIT;
+		bench_method(&method, b);
 		fprintf(f, "\n%s%s%s: %zu + %zu runs", color ? BOLD : "",
 			strbuf_printable(&t, b->name), color ? RESET : "", b->ok_a, b->ok_b);
 		if (b->reused_a || b->reused_b)
 			fprintf(f, " (%zu + %zu reused)", b->reused_a, b->reused_b);
 		if (res->imported)
 			fprintf(f, "; ratio B/A with %.2f%% CI (%s), tolerance %g%%\n",
-				100.0 * (1.0 - b->ci_alpha), bench_method(b), 100.0 * b->tolerance);
+				100.0 * (1.0 - b->ci_alpha), method.buf, 100.0 * b->tolerance);
 		else
 			fprintf(f, ", %zu look%s%s, %.1f s; ratio B/A with %.2f%% CI (%s), tolerance "
 				   "%g%%\n",
 				b->looks, b->looks == 1 ? "" : "s",
 				b->extended_looks ? " (some past the run budget: alpha spending)" : "",
 				b->elapsed_s,
-				100.0 * (1.0 - b->ci_alpha), bench_method(b), 100.0 * b->tolerance);
+				100.0 * (1.0 - b->ci_alpha), method.buf, 100.0 * b->tolerance);
+		strbuf_release(&method);
 		if (b->pinned[0])
 			fprintf(f, "  pinned to CPU %s (both sides)\n", b->pinned);
 		if (b->quiet_pairs)
@@ -190,17 +260,22 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 				"target mean ± sd", "p", "q BH", "p MW");
 			for (j = 0; j < b->nr_metrics; j++)
 				print_metric(f, b, &b->metrics[j], color);
+			for (j = 0; j < b->nr_metrics; j++)
+				if (b->metrics[j].measured && b->metrics[j].r.reason)
+					fprintf(f, "  %s: %s\n", b->metrics[j].def->name,
+						b->metrics[j].r.reason);
 		}
 		if (b->error)
 			fprintf(f, "  %s%s: %s%s\n", color ? RED : "",
 				b->target_broken ? "target broken" : "error",
 				strbuf_printable(&t, b->error), color ? RESET : "");
-		else if (!b->decided && b->looks && res->imported)
-			fprintf(f, "  undecided: the imported samples are too few or too noisy; "
-				   "measure more runs with the other tool, or raise the tolerance\n");
-		else if (!b->decided && b->looks)
-			fprintf(f, "  undecided after the run budget: raise `runs` or the "
-				   "tolerance, or quiet the machine\n");
+		else if (!b->decided && b->looks && undecided_for_noise(b))
+			fprintf(f, "  %s\n",
+				res->imported
+				    ? "undecided: the imported samples are too few or too noisy; "
+				      "measure more runs with the other tool, or raise the tolerance"
+				    : "undecided after the run budget: raise `runs` or the tolerance, "
+				      "or quiet the machine");
 		for (j = 0; j < b->nr_issues; j++) {
 			struct strbuf sb = STRBUF_INIT;
 			report_failed_run(&sb, &b->issues[j]);

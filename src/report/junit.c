@@ -22,7 +22,9 @@ static void describe(struct strbuf *sb, const struct bench_outcome *b,
 		     const struct metric_outcome *m)
 {
 	strbuf_addstr(sb, m->measured ? verdict_name(m->r.verdict) : "unmeasured");
-	if (m->measured && isfinite(m->r.ratio))
+	if (m->measured && m->r.reason)
+		strbuf_addf(sb, ": %s", m->r.reason);
+	else if (m->measured && isfinite(m->r.ratio))
 		strbuf_addf(sb, ": x%.4f [%.4f, %.4f]", m->r.ratio, m->r.ci_lo, m->r.ci_hi);
 	strbuf_addf(sb, " (%s; %zu + %zu runs; tolerance %.3g%%)",
 		    m->primary ? "primary" : "not primary", b->ok_a, b->ok_b, 100 * b->tolerance);

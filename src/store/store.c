@@ -503,7 +503,8 @@ int store_verdict_save(struct store *st, int64_t comparison_id, int64_t benchmar
 	bind_real(stmt, 16, r->mean_b);
 	bind_real(stmt, 17, r->sd_a);
 	bind_real(stmt, 18, r->sd_b);
-	bind_text(stmt, 19, r->paired ? "paired-t" : "welch");
+	/* the interval's method; none for a metric that was not measured */
+	bind_text(stmt, 19, strcmp(verdict, "unmeasured") ? verdict_method_name(r->method) : NULL);
 	sqlite3_bind_int64(stmt, 20, (int64_t)n_pairs);
 	bind_real(stmt, 21, r->p);
 	rc = sqlite3_step(stmt);

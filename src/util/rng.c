@@ -18,6 +18,21 @@ uint64_t rng_next(struct rng *r)
 	return x * 0x2545F4914F6CDD1DULL;
 }
 
+uint32_t rng_below(struct rng *r, uint32_t n)
+{
+	uint64_t prod = (rng_next(r) >> 32) * (uint64_t)n;
+	uint32_t low = (uint32_t)prod;
+
+	if (low < n) {
+		uint32_t reject = (0u - n) % n; /* 2^32 mod n */
+		while (low < reject) {
+			prod = (rng_next(r) >> 32) * (uint64_t)n;
+			low = (uint32_t)prod;
+		}
+	}
+	return (uint32_t)(prod >> 32);
+}
+
 int rng_coin(struct rng *r)
 {
 	return (int)(rng_next(r) >> 63);

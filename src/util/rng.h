@@ -11,6 +11,9 @@ struct rng {
 /* Seeds r; seed 0 is remapped (xorshift needs a non-zero state). */
 void rng_seed(struct rng *r, uint64_t seed);
 uint64_t rng_next(struct rng *r);
+/* A uniform integer in [0, n) for 1 <= n <= 2^32, without modulo bias (Lemire's multiply
+ * and reject). */
+uint32_t rng_below(struct rng *r, uint32_t n);
 /* A uniformly random bit. */
 int rng_coin(struct rng *r);
 /* A seed from the clock and pid, for when the user gave none. */

@@ -1,8 +1,9 @@
 /*
- * Unit tests of the verdict (METHODS.md section 2): the three-way decision, the zero-shift
- * and degenerate cases, the sequential look schedule (including a simulation showing
- * that repeated looks keep false worse/better verdicts on A/A data at or below alpha),
- * and the PeASS steady-state rule.
+ * Unit tests of the verdict (METHODS.md section 2): the three-way decision, values with
+ * zeros (ratio of arithmetic means with a bootstrap interval, all-zero sides) and the
+ * degenerate cases, the sequential look schedule (including simulations showing that
+ * repeated looks keep false worse/better verdicts on A/A data at or below alpha, with and
+ * without zeros), and the PeASS steady-state rule.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -51,7 +52,7 @@ static const struct verdict_case {
 	double tolerance;
 	enum direction direction;
 	enum verdict want;
-	bool shifted, degenerate;
+	bool zeros, degenerate;
 } cases[] = {
     {"clear worse", SIDE(calm_a), SIDE(calm_b), 1.10, 0.02, LOWER_IS_BETTER, VERDICT_WORSE, false,
      false},
@@ -73,8 +74,8 @@ static const struct verdict_case {
      VERDICT_UNDECIDED, false, false},
     {"one side constant", SIDE(one), SIDE(calm_b), 1.0, 0.02, LOWER_IS_BETTER, VERDICT_EQUAL, false,
      false},
-    {"zeros: log(x + 1)", SIDE(zeros_a), SIDE(fives_b), 1.0, 0.02, LOWER_IS_BETTER, VERDICT_WORSE,
-     true, false},
+    {"zeros: ratio of means", SIDE(zeros_a), SIDE(fives_b), 1.0, 0.02, LOWER_IS_BETTER,
+     VERDICT_WORSE, true, false},
     {"degenerate equal", SIDE(two), SIDE(two), 1.0, 0.02, LOWER_IS_BETTER, VERDICT_EQUAL, false,
      true},
     {"degenerate worse", SIDE(two), SIDE(three), 1.0, 0.02, LOWER_IS_BETTER, VERDICT_WORSE, false,
@@ -85,8 +86,8 @@ static const struct verdict_case {
      VERDICT_EQUAL, false, true},
     {"degenerate zeros", SIDE(zero), SIDE(zero), 1.0, 0.02, LOWER_IS_BETTER, VERDICT_EQUAL, true,
      true},
-    {"degenerate zero against one", SIDE(zero), SIDE(one), 1.0, 0.02, LOWER_IS_BETTER,
-     VERDICT_WORSE, true, true},
+    {"all-zero baseline against one: no interval", SIDE(zero), SIDE(one), 1.0, 0.02,
+     LOWER_IS_BETTER, VERDICT_UNDECIDED, true, false},
 };
 
 static void test_verdict_table(void **state)
@@ -109,9 +110,9 @@ static void test_verdict_table(void **state)
 			fail_msg("%s: got %s, want %s (ratio %.6g, CI [%.6g, %.6g])", c->name,
 				 verdict_name(r.verdict), verdict_name(c->want), r.ratio, r.ci_lo,
 				 r.ci_hi);
-		if (r.shifted != c->shifted || r.degenerate != c->degenerate)
-			fail_msg("%s: shifted %d degenerate %d, want %d %d", c->name, r.shifted,
-				 r.degenerate, c->shifted, c->degenerate);
+		if (r.zeros != c->zeros || r.degenerate != c->degenerate)
+			fail_msg("%s: zeros %d degenerate %d, want %d %d", c->name, r.zeros,
+				 r.degenerate, c->zeros, c->degenerate);
 		assert_int_equal(r.n_a, c->n_a);
 		assert_int_equal(r.n_b, c->n_b);
 		assert_true(r.ci_lo <= r.ratio && r.ratio <= r.ci_hi);
@@ -125,6 +126,8 @@ static void test_verdict_table(void **state)
 			assert_true(isnan(r.p_welch));
 			assert_true(r.ci_lo == r.ratio && r.ci_hi == r.ratio);
 			assert_true(r.p_tost == (r.verdict == VERDICT_EQUAL ? 0 : 1));
+		} else if (c->zeros) {
+			assert_true(isnan(r.p_welch)); /* no logs of 0 */
 		} else {
 			assert_true(r.p_welch >= 0 && r.p_welch <= 1);
 		}
@@ -385,6 +388,311 @@ static void test_paired_aa_false_rate(void **state)
 	assert_true((double)false_verdicts / (double)trials <= alpha);
 }
 
+/*
+ * User CPU seconds of a loop ten times longer (`spin 100000` vs `spin 1000000`), 30
+ * interleaved pairs measured on the 2-core VM; the target's 4th run reported 0 s (its
+ * time went to another account). With ln(1 + x) in seconds this was `equal` 1.0004
+ * [1.0003, 1.0005]: a +60% change hidden below one second.
+ */
+static const double spin_user_a[] = {
+    0.000664, 0.000674, 0.000637, 0.000615, 0.000612, 0.000677, 0.00067,  0.000656,
+    0.000744, 0.000716, 0.000753, 0.000632, 0.000616, 0.000603, 0.000648, 0.000657,
+    0.000688, 0.000671, 0.000673, 0.000643, 0.000644, 0.000657, 0.000808, 0.000685,
+    0.000667, 0.000629, 0.00062,  0.000658, 0.000701, 0.000655};
+static const double spin_user_b[] = {
+    0.00113,  0.001122, 0.001103, 0.0,	    0.001196, 0.001097, 0.001115, 0.001064,
+    0.001061, 0.001098, 0.001053, 0.001052, 0.001097, 0.001118, 0.001105, 0.001086,
+    0.00111,  0.001104, 0.001185, 0.001078, 0.001087, 0.001078, 0.001136, 0.001095,
+    0.001083, 0.001079, 0.001076, 0.001055, 0.001143, 0.001063};
+/* Major-fault-like counts, mostly 0, and ten times as many (other runs, other zeros). */
+static const double faults_a[] = {0, 1, 0, 0, 2, 0, 1, 0, 0, 3, 0, 0, 1, 0, 2, 0, 0, 1, 0, 1};
+static const double faults_b[] = {10, 0, 20, 10, 0, 30, 0, 10, 10, 0, 20, 0, 10, 30, 0, 10,
+				  20, 0, 10, 10};
+/* Hyperfine wall times: 15 ms, builds where 3 or 6 of 10 runs measured 0 s, and 1.5 ms. */
+static const double hf_15ms[] = {0.0151, 0.0149, 0.0152, 0.0150, 0.0148,
+				 0.0153, 0.0150, 0.0151, 0.0149, 0.0150};
+static const double hf_3_zeros[] = {0,	    0.0150, 0.0149, 0,	    0.0151,
+				    0.0152, 0,	    0.0149, 0.0150, 0.0151};
+static const double hf_6_zeros[] = {0, 0.0150, 0, 0, 0.0151, 0, 0, 0.0149, 0, 0.0152};
+static const double hf_1ms5[] = {0,	 0.0015, 0.0015, 0,	 0.0016,
+				 0.0014, 0,	 0.0015, 0.0015, 0.0016};
+/* System CPU seconds in 4 ms ticks, 30 runs: 6 ticks against 26 (two of them 8 ms). */
+static const double ticks_a[] = {0,	0, 0.004, 0, 0, 0, 0.004, 0, 0, 0, 0, 0.004, 0, 0, 0,
+				 0.004, 0, 0, 0,     0, 0, 0.004, 0, 0, 0, 0, 0.004, 0, 0, 0};
+static const double ticks_b[] = {0.004, 0.004, 0,     0.004, 0.008, 0.004, 0.004, 0.004,
+				 0,	0.004, 0.004, 0.004, 0.004, 0.008, 0.004, 0.004,
+				 0.004, 0.004, 0.004, 0.004, 0,	    0.004, 0.004, 0.004,
+				 0.004, 0.004, 0,     0.004, 0.004, 0.004};
+/* Rare zeros in a quiet metric: 1 of 30 per side, the same values on both sides. */
+static const double rare_a[] = {1.00, 1.01, 0.99, 1.00, 1.02, 0.98, 1.00, 1.01, 0.99, 1.00,
+				1.00, 1.01, 0.99, 0,	1.02, 0.98, 1.00, 1.01, 0.99, 1.00,
+				1.00, 1.01, 0.99, 1.00, 1.02, 0.98, 1.00, 1.01, 0.99, 1.00};
+static const double rare_b[] = {1.01, 0.99, 1.00, 1.00, 0.98, 1.02, 1.00, 0.99, 1.01, 1.00,
+				1.01, 0.99, 1.00, 1.00, 0.98, 1.02, 0,	  0.99, 1.01, 1.00,
+				1.01, 0.99, 1.00, 1.00, 0.98, 1.02, 1.00, 0.99, 1.01, 1.00};
+
+/* Pairs of zeros carry no information: one nonzero pair of five is no exact ratio. */
+static const double lone_a[] = {0.819, 0, 0, 0, 0};
+static const double lone_b[] = {0.998, 0, 0, 0, 0};
+/* A deterministic 5% more in every pair, two pairs of zeros: the ratio is exact. */
+static const double prop_a[] = {2, 4, 0, 6, 8, 10, 3, 0, 5, 7};
+static const double prop_b[] = {2.1, 4.2, 0, 6.3, 8.4, 10.5, 3.15, 0, 5.25, 7.35};
+
+static const struct zero_case {
+	const char *name;
+	const double *a;
+	size_t n_a;
+	const double *b;
+	size_t n_b;
+	bool swap;	   /* judge the reverse change (b against a) */
+	bool paired;	   /* verdict_decide_paired (n_a == n_b) */
+	double tolerance;
+	enum verdict want;
+} zero_cases[] = {
+    {"spin user time, 10x the loop", SIDE(spin_user_a), SIDE(spin_user_b), false, false, 0.02,
+     VERDICT_WORSE},
+    {"spin user time, paired", SIDE(spin_user_a), SIDE(spin_user_b), false, true, 0.02,
+     VERDICT_WORSE},
+    {"spin user time, reversed", SIDE(spin_user_a), SIDE(spin_user_b), true, true, 0.02,
+     VERDICT_BETTER},
+    {"fault counts x10", SIDE(faults_a), SIDE(faults_b), false, false, 0.02, VERDICT_WORSE},
+    {"fault counts x10, paired", SIDE(faults_a), SIDE(faults_b), false, true, 0.02,
+     VERDICT_WORSE},
+    {"fault counts /10", SIDE(faults_a), SIDE(faults_b), true, false, 0.02, VERDICT_BETTER},
+    {"hyperfine: 1.5 ms with 3 of 10 runs 0 s, then 15 ms", SIDE(hf_1ms5), SIDE(hf_15ms), false,
+     false, 0.02, VERDICT_WORSE},
+    {"hyperfine: 15 ms, then 1.5 ms with 3 of 10 runs 0 s", SIDE(hf_1ms5), SIDE(hf_15ms), true,
+     false, 0.02, VERDICT_BETTER},
+    /*
+     * 30% less, from zeros alone: 10 runs cannot tell (sd 7 ms around 10.5 ms); the
+     * interval is wide, never equal. With 6 of 10 zeros even the bootstrap cannot bound
+     * the ratio: a resample of 10 zeros has chance 0.6^10 = 0.6%, above alpha / 2.
+     */
+    {"hyperfine: 3 of 10 runs 0 s, too few runs to decide", SIDE(hf_15ms), SIDE(hf_3_zeros),
+     false, false, 0.02, VERDICT_UNDECIDED},
+    {"hyperfine: 6 of 10 runs 0 s, too few runs to decide", SIDE(hf_15ms), SIDE(hf_6_zeros),
+     false, false, 0.02, VERDICT_UNDECIDED},
+    {"4 ms ticks: mostly 0 against mostly one tick, paired", SIDE(ticks_a), SIDE(ticks_b), false,
+     true, 0.02, VERDICT_WORSE},
+    {"4 ms ticks, reversed", SIDE(ticks_a), SIDE(ticks_b), true, false, 0.02, VERDICT_BETTER},
+    {"one nonzero pair of five", SIDE(lone_a), SIDE(lone_b), false, true, 0.02,
+     VERDICT_UNDECIDED},
+    {"one nonzero pair of five, identical", SIDE(lone_a), SIDE(lone_a), false, true, 0.02,
+     VERDICT_UNDECIDED},
+    {"5% more in every pair, pairs of zeros", SIDE(prop_a), SIDE(prop_b), false, true, 0.02,
+     VERDICT_WORSE},
+    {"5% more in every pair: equal at 6%", SIDE(prop_a), SIDE(prop_b), false, true, 0.06,
+     VERDICT_EQUAL},
+    {"rare zeros, no change: not decided at 2%", SIDE(rare_a), SIDE(rare_b), false, false, 0.02,
+     VERDICT_UNDECIDED},
+    {"rare zeros, no change: equal at 25%", SIDE(rare_a), SIDE(rare_b), false, false, 0.25,
+     VERDICT_EQUAL},
+    {"rare zeros, no change: equal at 25%, paired", SIDE(rare_a), SIDE(rare_b), false, true,
+     0.25, VERDICT_EQUAL},
+};
+
+/*
+ * METHODS.md 2.6: with a 0 anywhere the ratio is that of arithmetic means and its
+ * interval a bootstrap, in both directions and for paired and unpaired samples. Plainly
+ * different values are never equal, however small the values are in their unit.
+ */
+static void test_verdict_zeros(void **state)
+{
+	size_t i;
+	UNUSED(state);
+	for (i = 0; i < ARRAY_SIZE(zero_cases); i++) {
+		const struct zero_case *c = &zero_cases[i];
+		struct verdict_opts opts = {
+		    .alpha = 0.01 / 8, .tolerance = c->tolerance, .direction = LOWER_IS_BETTER};
+		const double *a = c->swap ? c->b : c->a, *b = c->swap ? c->a : c->b;
+		size_t n_a = c->swap ? c->n_b : c->n_a, n_b = c->swap ? c->n_a : c->n_b;
+		struct verdict_result r, again;
+		int rc = c->paired ? verdict_decide_paired(a, b, n_a, &opts, &r)
+				   : verdict_decide(a, n_a, b, n_b, &opts, &r);
+
+		assert_int_equal(rc, 0);
+		if (r.verdict != c->want)
+			fail_msg("%s: got %s, want %s (ratio %.6g, CI [%.6g, %.6g])", c->name,
+				 verdict_name(r.verdict), verdict_name(c->want), r.ratio, r.ci_lo,
+				 r.ci_hi);
+		assert_true(r.zeros && !r.degenerate && r.reason == NULL);
+		assert_int_equal(r.method, c->paired ? VERDICT_METHOD_PAIRED_BOOTSTRAP
+						     : VERDICT_METHOD_BOOTSTRAP);
+		assert_true(r.paired == c->paired);
+		/* the ratio of arithmetic means, inside its interval */
+		assert_true(fabs(r.ratio / (stats_mean(b, n_b) / stats_mean(a, n_a)) - 1) < 1e-12);
+		assert_true(r.ci_lo <= r.ratio && r.ratio <= r.ci_hi);
+		assert_true(r.resamples >= 9999);
+		assert_true(isnan(r.p_welch) && r.p >= 0 && r.p <= 1);
+		/* the p-values agree with the interval */
+		if (r.verdict == VERDICT_WORSE || r.verdict == VERDICT_BETTER)
+			assert_true(r.p < opts.alpha);
+		if (r.verdict == VERDICT_EQUAL)
+			assert_true(r.p_tost < opts.alpha);
+		/* reproducible: the bootstrap's seed is fixed */
+		rc = c->paired ? verdict_decide_paired(a, b, n_a, &opts, &again)
+			       : verdict_decide(a, n_a, b, n_b, &opts, &again);
+		assert_int_equal(rc, 0);
+		assert_memory_equal(&r.ci_lo, &again.ci_lo, sizeof(r.ci_lo));
+		assert_memory_equal(&r.ci_hi, &again.ci_hi, sizeof(r.ci_hi));
+		assert_true(r.p == again.p && r.p_tost == again.p_tost);
+	}
+}
+
+/*
+ * All-zero sides (METHODS.md 2.6): one side of zeros only is undecided with the reason,
+ * whatever the other side holds and in both directions, paired or not; both sides all 0
+ * are equal.
+ */
+static void test_verdict_all_zero(void **state)
+{
+	static const double zeros5[] = {0, 0, 0, 0, 0}, ms15[] = {0.015, 0.015, 0.015, 0.015, 0.015};
+	static const double varied[] = {0.014, 0.016, 0.015, 0.013, 0.017};
+	struct verdict_opts opts = {.alpha = 0.01, .tolerance = 0.02};
+	struct verdict_result r;
+	const double *others[] = {ms15, varied};
+	size_t i, paired;
+	UNUSED(state);
+	for (paired = 0; paired < 2; paired++) {
+		for (i = 0; i < ARRAY_SIZE(others); i++) {
+			/* target all 0 (hyperfine's 0 s after 15 ms: was `equal`, -1.5%) */
+			assert_int_equal(paired ? verdict_decide_paired(others[i], zeros5, 5, &opts, &r)
+						: verdict_decide(others[i], 5, zeros5, 5, &opts, &r),
+					 0);
+			assert_int_equal(r.verdict, VERDICT_UNDECIDED);
+			assert_int_equal(r.method, VERDICT_METHOD_NONE);
+			assert_true(r.reason && strstr(r.reason, "every target value is 0"));
+			assert_true(r.ratio == 0 && r.ci_lo == 0 && isinf(r.ci_hi));
+			assert_true(r.zeros && !r.degenerate && r.p_tost == 1);
+			assert_true(r.paired == (paired == 1));
+			/* baseline all 0 */
+			assert_int_equal(paired ? verdict_decide_paired(zeros5, others[i], 5, &opts, &r)
+						: verdict_decide(zeros5, 5, others[i], 5, &opts, &r),
+					 0);
+			assert_int_equal(r.verdict, VERDICT_UNDECIDED);
+			assert_int_equal(r.method, VERDICT_METHOD_NONE);
+			assert_true(r.reason && strstr(r.reason, "every baseline value is 0"));
+			assert_true(isinf(r.ratio) && r.ci_lo == 0 && isinf(r.ci_hi));
+		}
+		/* both all 0: equal, even with zero tolerance */
+		opts.tolerance = 0;
+		assert_int_equal(paired ? verdict_decide_paired(zeros5, zeros5, 5, &opts, &r)
+					: verdict_decide(zeros5, 5, zeros5, 5, &opts, &r),
+				 0);
+		assert_int_equal(r.verdict, VERDICT_EQUAL);
+		assert_int_equal(r.method, VERDICT_METHOD_EXACT);
+		assert_true(r.ratio == 1 && r.ci_lo == 1 && r.ci_hi == 1);
+		assert_true(r.zeros && r.degenerate && r.reason == NULL && r.p_tost == 0);
+		opts.tolerance = 0.02;
+	}
+	assert_string_equal(verdict_method_name(VERDICT_METHOD_NONE), "none");
+	assert_string_equal(verdict_method_name(VERDICT_METHOD_BOOTSTRAP), "bootstrap");
+	assert_string_equal(verdict_method_name(VERDICT_METHOD_PAIRED_BOOTSTRAP),
+			    "paired-bootstrap");
+	assert_string_equal(verdict_method_name(VERDICT_METHOD_PAIRED_T), "paired-t");
+	assert_string_equal(verdict_method_name(VERDICT_METHOD_WELCH), "welch");
+	assert_string_equal(verdict_method_name(VERDICT_METHOD_EXACT), "exact");
+}
+
+/* A zero-heavy draw: 0 with probability p0, else lognormal around scale (sd 10%). */
+static double zero_heavy(struct rng *r, double p0, double scale)
+{
+	double u = (double)(rng_next(r) >> 11) / 9007199254740992.0;
+	return u < p0 ? 0 : scale * exp(0.1 * gaussian(r));
+}
+
+/*
+ * Random zero-heavy samples (10% to 50% zeros) whose means differ by 10x, seconds in the
+ * millisecond range: never equal, and worse (or better, reversed) in nearly every trial.
+ */
+static void test_verdict_zeros_never_equal(void **state)
+{
+	struct verdict_opts opts = {.alpha = 0.01, .tolerance = 0.02};
+	size_t t, k, n, decided = 0, trials = 200;
+	double a[20], b[20];
+	struct rng r;
+	UNUSED(state);
+	rng_seed(&r, 2024);
+	for (t = 0; t < trials; t++) {
+		struct verdict_result res;
+		double p0 = 0.1 + 0.4 * (double)(t % 5) / 4;
+		bool reverse = t % 2;
+
+		n = 10 + t % 11;
+		for (k = 0; k < n; k++) {
+			a[k] = zero_heavy(&r, p0, 0.002);
+			b[k] = zero_heavy(&r, p0, 0.020);
+		}
+		if (reverse ? verdict_decide_paired(b, a, n, &opts, &res)
+			    : verdict_decide(a, n, b, n, &opts, &res))
+			fail_msg("trial %zu: verdict failed", t);
+		if (res.verdict == VERDICT_EQUAL)
+			fail_msg("trial %zu: equal for a 10x change (ratio %.4g [%.4g, %.4g])", t,
+				 res.ratio, res.ci_lo, res.ci_hi);
+		if (res.verdict == (reverse ? VERDICT_BETTER : VERDICT_WORSE))
+			decided++;
+		else
+			assert_int_equal(res.verdict, VERDICT_UNDECIDED);
+	}
+	print_message("10x change with zeros: %zu of %zu decided, none equal\n", decided, trials);
+	assert_true(decided >= trials * 9 / 10);
+}
+
+/*
+ * METHODS.md 2.4 for values with zeros: sequential A/A comparisons (the same zero-heavy
+ * distribution on both sides: 20% zeros, or Poisson-like counts) at the planned per-look
+ * alpha stay at or below alpha, paired and unpaired, with zero tolerance.
+ */
+static void test_zeros_aa_false_rate(void **state)
+{
+	const double alpha = 0.05;
+	const size_t trials = 300;
+	struct sequential_plan plan;
+	struct verdict_opts opts;
+	size_t kind;
+	UNUSED(state);
+	assert_int_equal(sequential_plan_init(&plan, 5, 30, alpha), 0);
+	opts.alpha = plan.alpha_per_look;
+	opts.tolerance = 0;
+	opts.direction = LOWER_IS_BETTER;
+	for (kind = 0; kind < 4; kind++) {
+		bool paired = kind & 1, counts = kind & 2;
+		size_t t, k, n = 0, false_verdicts = 0;
+		double a[64], b[64];
+		struct rng r;
+
+		rng_seed(&r, 500 + kind);
+		for (t = 0; t < trials; t++) {
+			for (k = 0; k < plan.n_looks; k++) {
+				struct verdict_result res;
+				for (; n < plan.looks[k]; n++) {
+					/* paired: a regime shared by both runs of a pair */
+					double regime = paired && (rng_next(&r) >> 62) == 0 ? 1.45 : 1;
+					if (counts) {
+						a[n] = (double)(rng_next(&r) >> 62); /* 0..3 */
+						b[n] = (double)(rng_next(&r) >> 62);
+					} else {
+						a[n] = regime * zero_heavy(&r, 0.2, 0.001);
+						b[n] = regime * zero_heavy(&r, 0.2, 0.001);
+					}
+				}
+				assert_int_equal(paired ? verdict_decide_paired(a, b, n, &opts, &res)
+							: verdict_decide(a, n, b, n, &opts, &res),
+						 0);
+				if (res.verdict == VERDICT_WORSE || res.verdict == VERDICT_BETTER) {
+					false_verdicts++;
+					break;
+				}
+			}
+			n = 0;
+		}
+		print_message("A/A with zeros (%s, %s): false worse/better rate %.4f\n",
+			      paired ? "paired" : "unpaired", counts ? "counts 0..3" : "20% zeros",
+			      (double)false_verdicts / (double)trials);
+		assert_true((double)false_verdicts / (double)trials <= alpha);
+	}
+}
+
 static const struct steady_case {
 	const char *name;
 	double iters[16];
@@ -447,6 +755,10 @@ int main(void)
 	    cmocka_unit_test(test_paired_cancels_shared_noise),
 	    cmocka_unit_test(test_one_sample_t),
 	    cmocka_unit_test(test_paired_aa_false_rate),
+	    cmocka_unit_test(test_verdict_zeros),
+	    cmocka_unit_test(test_verdict_all_zero),
+	    cmocka_unit_test(test_verdict_zeros_never_equal),
+	    cmocka_unit_test(test_zeros_aa_false_rate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
