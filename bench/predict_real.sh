@@ -6,7 +6,7 @@
 #
 # LZ4_CLONE is a clone of github.com/lz4/lz4 with its full history (its working tree is
 # not touched: revperf builds each commit in its own worktree under LZ4_CLONE/.revperf/).
-# RANGE (default 88c505d4..291c3ae9: 47 first-parent commits, February to July 2024) is
+# RANGE (default 88c505d4..18e055e1: 65 first-parent commits, February to July 2024) is
 # measured commit by commit against its first parent with `revperf history`, 4 benchmarks
 # of the lz4 CLI on 150 kB of text (compress at levels 1, 2 and 9, decompress), counted
 # under callgrind (`ir`, 2 runs per side, exact), then `revperf train --evaluate`, with the
@@ -25,7 +25,7 @@ set -eu
 [ $# -ge 2 ] || { echo "usage: bench/predict_real.sh REVPERF LZ4_CLONE [RANGE]" >&2; exit 2; }
 REVPERF=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 P=$(cd "$2" && pwd)
-RANGE=${3:-88c505d4..291c3ae9}
+RANGE=${3:-88c505d4..18e055e1}
 D=${PREDICT_REAL_DATA:-$P/.predict-real-data}
 command -v valgrind >/dev/null || { echo "predict_real.sh: needs valgrind (apt-get install valgrind)" >&2; exit 2; }
 command -v lz4 >/dev/null || { echo "predict_real.sh: needs lz4 on PATH for the decompression input (apt-get install lz4)" >&2; exit 2; }
