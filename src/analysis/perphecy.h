@@ -300,6 +300,9 @@ struct perphecy_cv_result {
 	size_t nr_bench;
 	size_t nr_predictors; /* trained, over all folds (and benchmarks) */
 	size_t nr_trivial;    /* of which had no hit to learn from */
+	bool *predicted;      /* per tuple, in the order given: whether the predictor trained
+				 without its fold predicted it (which hits were missed, which
+				 misses flagged) */
 };
 
 /*

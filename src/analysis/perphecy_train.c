@@ -237,6 +237,7 @@ void perphecy_cv_result_release(struct perphecy_cv_result *r)
 	if (!r)
 		return;
 	free(r->per_bench);
+	free(r->predicted);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -394,6 +395,8 @@ int perphecy_cross_validate(const struct perphecy_tuple *t, size_t n,
 	eval_finish(&out->total);
 	for (size_t b = 0; b < nr_benches; b++)
 		eval_finish(&out->per_bench[b].eval);
+	out->predicted = predicted;
+	predicted = NULL;
 	ret = RP_OK;
 out:
 	free(predicted);

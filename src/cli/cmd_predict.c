@@ -64,7 +64,7 @@ static void text_value(struct strbuf *sb, double v)
 		strbuf_addf(sb, "%.1f", v);
 }
 
-static void text_values(struct strbuf *sb, const struct perphecy_values *v)
+void cli_perphecy_values_text(struct strbuf *sb, const struct perphecy_values *v)
 {
 	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++) {
 		strbuf_addf(sb, "%s%s ", k ? ", " : "",
@@ -106,7 +106,7 @@ static void print_bench_text(struct strbuf *sb, const struct predict_bench *b)
 	strbuf_addch(sb, '\n');
 	if (b->has_values && !b->run && b->reason == PREDICT_DISMISSED) {
 		strbuf_addf(sb, "  %-24s ", "");
-		text_values(sb, &b->values);
+		cli_perphecy_values_text(sb, &b->values);
 		strbuf_addch(sb, '\n');
 	}
 }

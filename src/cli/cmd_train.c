@@ -94,6 +94,25 @@ static void eval_row(struct strbuf *sb, const char *name, const struct perphecy_
 		    e->hits, e->misses_dismissed, e->misses);
 }
 
+/* The hits that the common predictor missed in cross-validation, with their values. */
+static void missed_text(struct strbuf *sb, const struct predict_training *t,
+			const struct perphecy_cv_result *cv)
+{
+	size_t n = cv->total.hits - cv->total.hits_predicted;
+	if (!cv->predicted || !n)
+		return;
+	strbuf_addf(sb, "hit%s the common predictor missed in cross-validation:\n",
+		    n == 1 ? "" : "s");
+	for (size_t i = 0; i < t->nr_tuples; i++) {
+		const struct perphecy_tuple *u = &t->tuples[i];
+		if (!u->hit || cv->predicted[i])
+			continue;
+		strbuf_addf(sb, "  %.12s %-24s ", t->sources[i].commit, t->bench_names[u->bench]);
+		cli_perphecy_values_text(sb, &u->values);
+		strbuf_addch(sb, '\n');
+	}
+}
+
 static void print_text(FILE *f, const struct predict_training *t)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -138,6 +157,7 @@ static void print_text(FILE *f, const struct predict_training *t)
 			eval_row(&sb, name.buf, &t->cv_bench.per_bench[j].eval);
 			strbuf_release(&name);
 		}
+		missed_text(&sb, t, &t->cv_common);
 	}
 	fprintf_printable(f, "%s", sb.buf);
 	strbuf_release(&sb);
@@ -162,9 +182,19 @@ static json_t *cv_json(const struct predict_training *t, const struct perphecy_c
 	for (size_t j = 0; j < cv->nr_bench; j++)
 		json_object_set_new(benches, t->bench_names[cv->per_bench[j].bench],
 				    eval_json(&cv->per_bench[j].eval));
-	return json_pack("{s:o, s:I, s:I, s:o}", "total", eval_json(&cv->total), "predictors",
-			 (json_int_t)cv->nr_predictors, "trivial", (json_int_t)cv->nr_trivial,
-			 "benchmarks", benches);
+	json_t *missed = json_array(), *flagged = json_array();
+	for (size_t i = 0; cv->predicted && i < t->nr_tuples; i++) {
+		const struct perphecy_tuple *u = &t->tuples[i];
+		if (u->hit == cv->predicted[i])
+			continue;
+		json_array_append_new(u->hit ? missed : flagged,
+				      json_pack("{s:s, s:s}", "commit", t->sources[i].commit,
+						"bench", t->bench_names[u->bench]));
+	}
+	return json_pack("{s:o, s:I, s:I, s:o, s:o, s:o}", "total", eval_json(&cv->total),
+			 "predictors", (json_int_t)cv->nr_predictors, "trivial",
+			 (json_int_t)cv->nr_trivial, "benchmarks", benches, "missed_hits", missed,
+			 "flagged_misses", flagged);
 }
 
 /* A stored predictor's JSON, as an object. */

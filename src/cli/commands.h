@@ -83,6 +83,12 @@ extern const struct command_help version_help;
  * (`failed`, a stream error, the close), the partial file then removed.
  */
 FILE *cli_report_open(const char *path);
+
+/* The eight Perphecy values as "Del Func 0, New Func 2, ..., Top Reached Chg Len -" (NaN:
+ * "-"), for predict and train. */
+struct strbuf;
+struct perphecy_values;
+void cli_perphecy_values_text(struct strbuf *sb, const struct perphecy_values *v);
 int cli_report_close(FILE *f, const char *path, bool failed, int ok);
 
 /*

@@ -144,7 +144,11 @@ int store_history_values(struct store *st, const struct history *h,
 	sqlite3_stmt *stmt = store_prepare(
 	    st, "SELECT r.build_id, r.benchmark_id, r.status, mv.metric, mv.value FROM runs r"
 		" LEFT JOIN metric_values mv ON mv.run_id = r.id AND r.status = 'ok'"
-		" WHERE r.machine_id = ?1 AND r.warmup = 0");
+		" WHERE r.machine_id = ?1 AND r.warmup = 0"
+		/* counted metrics (ir, sim-cycles): one row per value of a successful counted run */
+		" UNION ALL SELECT p.build_id, p.benchmark_id, p.status, pv.metric, pv.value"
+		" FROM profiles p JOIN profile_values pv ON pv.profile_id = p.id"
+		" WHERE p.machine_id = ?1 AND p.status = 'ok' AND p.kind IN ('vg-ir', 'vg-cache')");
 	struct history_value_row row;
 	int rc, ret = 0;
 

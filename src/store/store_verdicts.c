@@ -94,7 +94,14 @@ int store_build_metric_values(struct store *st, int64_t build_id, int64_t machin
 			      " JOIN metric_values v ON v.run_id = r.id"
 			      " WHERE r.build_id = ?1 AND r.machine_id = ?2"
 			      " AND b.name = ?3 AND v.metric = ?4"
-			      " AND r.warmup = 0 AND r.status = 'ok' ORDER BY r.id");
+			      " AND r.warmup = 0 AND r.status = 'ok'"
+			      /* counted metrics (ir, sim-cycles) live in the counted runs */
+			      " UNION ALL SELECT pv.value FROM profiles p"
+			      " JOIN benchmarks b ON b.id = p.benchmark_id"
+			      " JOIN profile_values pv ON pv.profile_id = p.id"
+			      " WHERE p.build_id = ?1 AND p.machine_id = ?2"
+			      " AND b.name = ?3 AND pv.metric = ?4 AND p.status = 'ok'"
+			      " AND p.kind IN ('vg-ir', 'vg-cache')");
 	size_t alloc = 0;
 	int rc;
 	*values = NULL;

@@ -56,6 +56,12 @@ print("common predictor %s: %d hits, %d misses; 10-fold CV hit rate %.3f, dismis
 assert d["evaluation"]["k"] == 10, d["evaluation"]["k"]
 assert e["hits"] == d["hits"] and e["misses"] == d["misses"], e
 assert e["hit_rate"] >= 0.9, e
+# which tuples cross-validation got wrong, by commit and benchmark
+c = d["evaluation"]["common"]
+assert len(c["missed_hits"]) == e["hits"] - e["hits_predicted"], c
+assert len(c["flagged_misses"]) == e["misses"] - e["misses_dismissed"], c
+assert all(len(x["commit"]) == 40 and x["bench"] == "ingest-query"
+           for x in c["missed_hits"] + c["flagged_misses"]), c
 PY
 
 # The tuples are stored with the predictors, one per (commit, benchmark).

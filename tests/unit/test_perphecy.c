@@ -744,6 +744,10 @@ static void test_cross_validation(void **state)
 	assert_int_equal(r.per_bench[1].eval.misses_dismissed, 40 - hits);
 	assert_int_equal(r.nr_predictors, 10);
 	assert_int_equal(r.nr_trivial, 0);
+	/* each tuple's own prediction: flagged exactly where Del >= 3 */
+	assert_non_null(r.predicted);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(r.predicted[i], t[i].values.v[PERPHECY_DEL_FUNC] >= 3.0);
 
 	/* Per benchmark: benchmark 1 gets the trivial predictor and dismisses everything. */
 	opts.scope = PERPHECY_PER_BENCH;
@@ -784,6 +788,11 @@ static void test_cross_validation(void **state)
 		assert_int_equal(r.k, opts.k);
 		assert_int_equal(r.total.hits_predicted, hits - 1);
 		assert_near(r.total.hit_rate, (double)(hits - 1) / (double)hits);
+		/* ... and the one missed is that hit */
+		for (size_t i = 0; i < n; i++)
+			if (t[i].hit)
+				assert_int_equal(r.predicted[i],
+						 t[i].values.v[PERPHECY_DEL_FUNC] != 2.0);
 		perphecy_cv_result_release(&r);
 	}
 
