@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compare/compare_counted.h"
 #include "report/report.h"
 #include "util/common.h"
 
@@ -233,11 +234,15 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 				100.0 * (1.0 - b->ci_alpha), method.buf, 100.0 * b->tolerance);
 		else
 			fprintf(f, ", %zu look%s%s, %.1f s; ratio B/A with %.2f%% CI (%s), tolerance "
-				   "%g%%\n",
+				   "%g%%",
 				b->looks, b->looks == 1 ? "" : "s",
 				b->extended_looks ? " (some past the run budget: alpha spending)" : "",
 				b->elapsed_s,
 				100.0 * (1.0 - b->ci_alpha), method.buf, 100.0 * b->tolerance);
+		if (!res->imported && b->counted)
+			fprintf(f, " (counts: %g%%)", 100.0 * b->counted->tolerance);
+		if (!res->imported)
+			fputc('\n', f);
 		strbuf_release(&method);
 		if (b->pinned[0])
 			fprintf(f, "  pinned to CPU %s (both sides)\n", b->pinned);
