@@ -148,6 +148,7 @@ static void idle_free(const struct cchart_input *in, struct cchart_idle *idle[2]
 static int points_idle(const struct cchart_input *in, const struct cchart_result *r,
 		       struct cchart_idle *idle[2])
 {
+	/* the analysis' cut, given: nothing is decided again (mode_min_ratio unused) */
 	struct cchart_filter f;
 	struct cchart_filter_ctx x = {
 	    in, 0.05, r->period_s, {NULL, NULL}, NAN, r->scale_baseline, r->filter.cut};
