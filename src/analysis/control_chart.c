@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/common.h"
@@ -57,6 +58,9 @@ void cchart_input_release(struct cchart_input *in)
 		free(rs->runs);
 	}
 	free(in->load_counter);
+	for (size_t i = 0; i < in->nr_cpu_counters; i++)
+		free(in->cpu_counters[i]);
+	free(in->cpu_counters);
 	memset(in, 0, sizeof(*in));
 }
 
@@ -69,6 +73,67 @@ int cchart_input_set_load(struct cchart_input *in, const char *counter)
 	free(in->load_counter);
 	in->load_counter = counter ? xstrdup(counter) : NULL;
 	return RP_OK;
+}
+
+#define CPU_COUNTERS_MAX 16
+
+/* Splits a comma-separated list of names into *out (n of them). RP_EINPUT for a bad one. */
+static int split_names(const char *list, char ***out, size_t *n)
+{
+	const char *p = list;
+	size_t alloc = 0;
+
+	*out = NULL;
+	*n = 0;
+	while (*list) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (!len || *n >= CPU_COUNTERS_MAX) {
+			error("CPU counters '%s': %s", list,
+			      len ? "more than 16 names" : "an empty name in the list");
+			for (size_t i = 0; i < *n; i++)
+				free((*out)[i]);
+			free(*out);
+			*out = NULL;
+			*n = 0;
+			return RP_EINPUT;
+		}
+		ALLOC_GROW(*out, *n + 1, alloc);
+		(*out)[(*n)++] = xstrndup(p, len);
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return RP_OK;
+}
+
+int cchart_input_set_cpu(struct cchart_input *in, const char *list)
+{
+	char **names;
+	size_t n;
+	int ret = split_names(list ? list : "", &names, &n);
+
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < in->nr_cpu_counters; i++)
+		free(in->cpu_counters[i]);
+	free(in->cpu_counters);
+	in->cpu_counters = names;
+	in->nr_cpu_counters = n;
+	in->cpu_set = true;
+	return RP_OK;
+}
+
+const char *const *cchart_input_cpu(const struct cchart_input *in, size_t *n)
+{
+	static const char *const def[] = {"cpu_user", "cpu_system"};
+
+	if (!in->cpu_set) {
+		*n = ARRAY_SIZE(def);
+		return def;
+	}
+	*n = in->nr_cpu_counters;
+	return (const char *const *)in->cpu_counters;
 }
 
 struct cchart_run *cchart_input_add_run(struct cchart_input *in, enum cchart_side side,
@@ -264,6 +329,7 @@ void cchart_opts_init(struct cchart_opts *opts)
 	memset(opts, 0, sizeof(*opts));
 	opts->limits = CCHART_P5_95;
 	opts->scale_load = true;
+	opts->scale_baseline = true;
 	opts->period_s = 1.0;
 	opts->bimodal_filter = true;
 	opts->mode_min_ratio = 0.05;
@@ -276,6 +342,7 @@ const char *cchart_status_name(enum cchart_status status)
 	case CCHART_ONLY_BASELINE: return "only in baseline";
 	case CCHART_ONLY_TARGET: return "only in target";
 	case CCHART_NO_SAMPLES: return "no samples";
+	case CCHART_IDLE: return "idle throughout a side";
 	}
 	return "?";
 }
@@ -288,6 +355,7 @@ const char *cchart_scaling_name(enum cchart_scaling scaling)
 	case CCHART_SCALE_IS_LOAD: return "load counter";
 	case CCHART_SCALE_NO_FIT: return "no fit";
 	case CCHART_SCALE_BAD_REF: return "fit <= 0 at the reference load";
+	case CCHART_SCALE_FLAT: return "does not follow the load";
 	}
 	return "?";
 }
@@ -301,6 +369,9 @@ void cchart_result_release(struct cchart_result *r)
 	free(r->names);
 	free(r->counters);
 	free(r->block);
+	free(r->cpu_name);
+	free(r->whole_name);
+	free(r->idle_block);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -310,6 +381,57 @@ const struct cchart_counter *cchart_result_find(const struct cchart_result *r, c
 		if (!strcmp(r->counters[i].name, name))
 			return &r->counters[i];
 	return NULL;
+}
+
+/* ---- the counters of an input, and their order in a result ---- */
+
+/* The scratch run that interns the counter names of every run (series stay empty). */
+void cchart_names_release(struct cchart_run *names)
+{
+	for (size_t i = 0; i < names->nr; i++) {
+		free(names->series[i]->counter);
+		free(names->series[i]);
+	}
+	free(names->series);
+	free(names->slots);
+	free(names->name);
+	memset(names, 0, sizeof(*names));
+}
+
+int cchart_names_collect(const struct cchart_input *in, struct cchart_run *names)
+{
+	memset(names, 0, sizeof(*names));
+	names->name = xstrdup("control chart");
+	for (int side = 0; side < 2; side++) {
+		const struct cchart_runs *rs = &in->side[side];
+		for (size_t i = 0; i < rs->nr; i++) {
+			const struct cchart_run *run = rs->runs[i];
+			for (size_t k = 0; k < run->nr; k++) {
+				struct cchart_series *s;
+				int ret = cchart_run_series(names, run->series[k]->counter, &s);
+				if (ret)
+					return ret;
+			}
+		}
+	}
+	return RP_OK;
+}
+
+static int cmp_counter(const void *pa, const void *pb)
+{
+	const struct cchart_counter *a = pa, *b = pb;
+	bool ca = a->status == CCHART_CHARTED, cb = b->status == CCHART_CHARTED;
+
+	if (ca != cb)
+		return ca ? -1 : 1;
+	if (ca && a->excess != b->excess)
+		return a->excess > b->excess ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+void cchart_rank(struct cchart_result *r)
+{
+	qsort(r->counters, r->nr_counters, sizeof(*r->counters), cmp_counter);
 }
 
 /* ---- per-run verdicts ---- */
@@ -339,7 +461,7 @@ int cchart_score_runs(const struct cchart_result *r, enum cchart_rule rule, doub
 			v = c->run_ratio[j];
 			if (isnan(v))
 				continue;
-			if (v > c->threshold + r->margin)
+			if (!c->no_headroom && v > c->threshold + r->margin)
 				s->nr_out++;
 			/* counters come ranked: the first of equal ratios wins */
 			if (isnan(s->max_ratio) || v > s->max_ratio) {

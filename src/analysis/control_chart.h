@@ -4,9 +4,11 @@
 /*
  * Control charts over counters sampled during runs (METHODS.md section 4, seed
  * 001_adcee3df91799acf.txt): control limits from the pooled baseline samples, the violation
- * ratio of the target, a threshold per counter by leave-one-out over the baseline runs, load
- * scaling, the bimodal filter, the ranking of out-of-control counters, per-run verdicts and
- * their precision and recall. Pure analysis on in-memory data: a sampler, a CSV importer and
+ * ratio of the target, a threshold per counter by leave-one-out over the baseline runs with
+ * the probability that a good run exceeds it by chance, load scaling of both sides, the
+ * bimodal filter decided on the CPU utilisation (its idle periods dropped from every
+ * counter), the ranking of out-of-control counters, per-run verdicts and their precision
+ * and recall. Pure analysis on in-memory data: a sampler, a CSV importer and
  * a store reader fill a struct cchart_input; docs/control-charts.md explains the choices
  * (periods, what a degenerate fit or a lone baseline run gives, bad input).
  *
@@ -55,11 +57,21 @@ struct cchart_runs {
 	size_t nr, alloc;
 };
 
-/* The whole input of an analysis: the runs of both sides and the optional load counter. */
+/*
+ * The whole input of an analysis: the runs of both sides, the optional load counter and the
+ * counters whose sum is the CPU utilisation (the bimodal filter's).
+ */
 struct cchart_input {
 	struct cchart_runs side[2]; /* indexed by enum cchart_side */
 	char *load_counter;	    /* owned; NULL = no load scaling */
+	/* owned; NULL (cpu_set false) = CCHART_CPU_DEFAULT; set with cchart_input_set_cpu() */
+	char **cpu_counters;
+	size_t nr_cpu_counters;
+	bool cpu_set;
 };
+
+/* The CPU utilisation of revperf's sampler (docs/counters.md): user plus system, in cores. */
+#define CCHART_CPU_DEFAULT "cpu_user,cpu_system"
 
 /* Empty input. Release with cchart_input_release(). */
 void cchart_input_init(struct cchart_input *in);
@@ -70,6 +82,15 @@ void cchart_input_release(struct cchart_input *in);
  * second, not a cumulative total. Returns RP_EINPUT after error() for an empty name.
  */
 int cchart_input_set_load(struct cchart_input *in, const char *counter);
+/*
+ * Names the counters whose sum, at the timestamps they share within a run, is the CPU
+ * utilisation on which the bimodal filter decides: a comma-separated list (copied), such as
+ * "cpu_user,cpu_system" (the default) or "cpu_percent"; "" names none (no filter can be
+ * decided). Returns RP_EINPUT after error() for an empty name in the list or more than 16.
+ */
+int cchart_input_set_cpu(struct cchart_input *in, const char *list);
+/* The CPU counters in effect: n names (the default's when none were set). */
+const char *const *cchart_input_cpu(const struct cchart_input *in, size_t *n);
 /*
  * Adds an empty run to a side and returns it (owned by the input; valid until
  * cchart_input_release()). name is copied; NULL gives "baseline run 1", "target run 1"...
@@ -117,12 +138,16 @@ struct cchart_opts {
 	bool scale_load;
 	/*
 	 * Scale the baseline's samples to l_ref too, so that the limits hold no load variation
-	 * either (default false: METHODS scales the target only; docs/control-charts.md).
+	 * either (default true, METHODS section 4's decision; false is the paper's rule, the
+	 * target only; docs/control-charts.md).
 	 */
 	bool scale_baseline;
 	/* Length of a load-scaling period: windows [k p, (k + 1) p) of the timestamps (1 s). */
 	double period_s;
-	/* Bimodal filter (default true). */
+	/*
+	 * Bimodal filter (default true): decided on the CPU utilisation of the baseline; the
+	 * periods where it is below the cut are dropped from every counter, on both sides.
+	 */
 	bool bimodal_filter;
 	/* A KDE maximum is a mode when its density is >= this share of the highest (0.05). */
 	double mode_min_ratio;
@@ -130,14 +155,18 @@ struct cchart_opts {
 	 * A counter is out of control when its ratio exceeds its threshold by more than this
 	 * (0 .. 1; default 0, METHODS). The threshold is the largest of n leave-one-out ratios,
 	 * which a good run beats by chance with probability about 1 / (n + 1) per counter
-	 * (docs/control-charts.md): with many counters a margin keeps good runs in control.
+	 * (cchart_counter.chance, docs/control-charts.md); a margin makes that rarer, by an
+	 * amount no formula gives.
 	 */
 	double margin;
 	/* Threads charting counters in parallel: 0 = one per online CPU (at most 8), 1 = none. */
 	size_t threads;
 };
 
-/* Defaults: 5/95 limits, scaling on with 1 s periods, bimodal filter on, 0.05, threads 0. */
+/*
+ * Defaults: 5/95 limits, scaling of both sides on with 1 s periods, bimodal filter on, 0.05,
+ * margin 0, threads 0.
+ */
 void cchart_opts_init(struct cchart_opts *opts);
 
 /* What became of a counter. Only CCHART_CHARTED counters have limits and ratios. */
@@ -146,9 +175,10 @@ enum cchart_status {
 	CCHART_ONLY_BASELINE, /* no target sample (absent from every target run, or empty) */
 	CCHART_ONLY_TARGET,   /* no baseline sample */
 	CCHART_NO_SAMPLES,    /* named on some side, no sample on either */
+	CCHART_IDLE, /* every sample of one side lies in an idle period (the bimodal filter) */
 };
 
-/* "charted", "only in baseline", "only in target", "no samples". */
+/* "charted", "only in baseline", "only in target", "no samples", "idle throughout a side". */
 const char *cchart_status_name(enum cchart_status status);
 
 /* Load scaling of one counter. */
@@ -158,22 +188,45 @@ enum cchart_scaling {
 	CCHART_SCALE_IS_LOAD, /* the load counter itself: charted unscaled */
 	CCHART_SCALE_NO_FIT, /* fewer than 2 baseline periods with both means, or a constant load */
 	CCHART_SCALE_BAD_REF, /* alpha * l_ref + beta <= 0: nothing to scale to */
+	/*
+	 * The slope is not significant (p >= CCHART_SLOPE_ALPHA): the counter does not follow
+	 * the load, and a factor from a slope fitted to noise would only add the load's noise
+	 * to it (a gauge such as RSS or the number of threads). Charted unscaled.
+	 */
+	CCHART_SCALE_FLAT,
 };
 
-/* "off", "scaled", "load counter", "no fit", "fit <= 0 at the reference load". */
+/* Significance of the fit's slope below which a counter is scaled. */
+#define CCHART_SLOPE_ALPHA 0.05
+
+/*
+ * "off", "scaled", "load counter", "no fit", "fit <= 0 at the reference load", "does not
+ * follow the load".
+ */
 const char *cchart_scaling_name(enum cchart_scaling scaling);
 
 /* One counter of an analysis. */
 struct cchart_counter {
 	const char *name; /* owned by the result */
 	enum cchart_status status;
-	bool out_of_control;  /* ratio > threshold + the options' margin */
-	double ratio;	      /* target violation ratio, 0..1: nr_violations / nr_target */
-	double threshold;     /* max leave-one-out ratio of the baseline runs (see fallback) */
+	bool out_of_control; /* judged, and ratio > threshold + the options' margin */
+	double ratio;	     /* target violation ratio, 0..1: nr_violations / nr_target */
+	double threshold;    /* max leave-one-out ratio of the baseline runs (see fallback) */
+	/*
+	 * The probability that a good target exceeds the threshold by chance, 1 / (n + 1) with
+	 * n = nr_base_runs (METHODS section 4): the target is the (n + 1)-th draw of the runs'
+	 * ratios, and each of them is the largest with the same probability. NAN if not charted.
+	 */
+	double chance;
+	/*
+	 * The threshold is 100%: some baseline run lies entirely outside the limits of the
+	 * others (the runs never overlap). Reported, not judged: never out of control.
+	 */
+	bool no_headroom;
 	double excess;	      /* ratio - threshold: the ranking key */
 	double lcl, cl, ucl;  /* control limits; CL is the median */
-	size_t nr_base;	      /* baseline samples charted (after the filter) */
-	size_t nr_target;     /* target samples scored (after the filter) */
+	size_t nr_base;	      /* baseline samples charted (outside idle periods) */
+	size_t nr_target;     /* target samples scored (outside idle periods) */
 	size_t nr_violations; /* target samples strictly outside [lcl, ucl] */
 	size_t nr_base_runs;  /* baseline runs with samples (after the filter) */
 	/*
@@ -182,15 +235,15 @@ struct cchart_counter {
 	 * the paper's section 2.2, about 10% for 5/95).
 	 */
 	bool threshold_fallback;
-	/* bimodal filter */
-	double sw_p;	 /* Shapiro-Wilk p of the baseline (subsample); NAN when not tested */
-	size_t nr_modes; /* modes of the baseline KDE; 0 when not computed (sw_p >= 0.05) */
-	bool filtered;	 /* samples below `cut` were dropped on both sides */
-	double cut;	 /* the local minimum between the two highest modes; NAN if not filtered */
+	/* bimodal filter: samples in the idle periods of their run (cchart_result.filter) */
 	size_t dropped_base, dropped_target;
-	/* load scaling: target c' = c * (alpha * l_ref + beta) / (alpha * l + beta) per period */
+	/*
+	 * load scaling: c' = c * (alpha * l_ref + beta) / (alpha * l + beta) per period, on
+	 * the target and (opts.scale_baseline) the baseline
+	 */
 	enum cchart_scaling scaling;
 	double alpha, beta, fit_r; /* least squares over the baseline's per-period means */
+	double fit_p;		   /* two-sided p of the slope (t test, n - 2 df); NAN if no fit */
 	double l_ref;		   /* the baseline's mean load per period */
 	size_t nr_fit_periods;
 	size_t nr_unscaled; /* target samples left as they were: no load in their period, or
@@ -201,11 +254,48 @@ struct cchart_counter {
 	const double *loo_lcl, *loo_ucl; /* per baseline run: the others' limits; NAN if not */
 };
 
+/*
+ * The bimodal filter (METHODS section 4): decided once, on the CPU utilisation (the sum of
+ * the input's CPU counters at each timestamp they share), after load scaling as any counter
+ * (the paper's Scale, then Filter). When Shapiro-Wilk rejects normality of the baseline's
+ * CPU samples and their KDE has two modes with a valley between them, the CPU samples
+ * below the valley are idle: the interval each of them covers, (previous timestamp, its
+ * timestamp], is an idle period of its run (the first sample's reaches back to the run's
+ * start, the last one's on to its end), and every counter's samples in those periods are
+ * dropped, on both sides.
+ */
+struct cchart_filter {
+	bool on;	    /* asked for (opts.bimodal_filter) */
+	const char *cpu;    /* the CPU counters, "cpu_user + cpu_system"; owned by the result */
+	size_t nr_base_cpu; /* baseline CPU samples; 0: no CPU counter, nothing decided */
+	double sw_p;	    /* Shapiro-Wilk p of the baseline's CPU (subsample); NAN: not tested */
+	size_t nr_modes;    /* modes of its KDE; 0 when not computed (sw_p >= 0.05) */
+	bool active;	    /* a cut was found: idle periods are dropped */
+	double cut;	    /* CPU utilisation below which a sample's period is idle; NAN if not */
+	/*
+	 * A cut was found but refused, this baseline run (index) being below it throughout: a
+	 * load test idles between bursts of load, so a mode that holds whole runs is not idle
+	 * time but runs that got less CPU (other jobs on the machine). SIZE_MAX: none.
+	 */
+	size_t whole_run;
+	const char *whole_run_name; /* its name, owned by the result; NULL if none */
+	double refused_cut;	    /* the cut refused; NAN if none */
+	/* the CPU utilisation's own load scaling (as a counter's), before the decision */
+	enum cchart_scaling scaling;
+	double alpha, beta;
+	size_t nr_cpu[2];  /* CPU samples per side */
+	size_t nr_idle[2]; /* of which below the cut */
+	/* per run of each side: the share of its CPU samples below the cut; NAN without any */
+	const double *run_idle[2];
+};
+
 struct cchart_result {
 	enum cchart_limits limits;
 	double period_s;
-	double margin; /* of the options: out of control = ratio > threshold + margin */
+	double margin;	     /* of the options: out of control = ratio > threshold + margin */
+	bool scale_baseline; /* of the options */
 	size_t nr_base_runs, nr_target_runs; /* runs of the input */
+	struct cchart_filter filter;
 	/*
 	 * Charted counters first, by excess descending then name, so that the nr_out
 	 * out-of-control counters (excess > 0) lead; then the others by name.
@@ -213,9 +303,18 @@ struct cchart_result {
 	struct cchart_counter *counters;
 	size_t nr_counters;
 	size_t nr_charted, nr_out;
+	size_t nr_no_headroom; /* charted, not judged (threshold 100%) */
+	/*
+	 * 1 - prod(1 - chance) over the judged counters: the probability that a good target
+	 * shows at least one of them out of control, were the counters independent (counters
+	 * that move together make it smaller). 0 when none is judged.
+	 */
+	double chance_any;
 	/* private */
 	char **names;
 	double *block;
+	char *cpu_name, *whole_name;
+	double *idle_block;
 };
 
 /*
@@ -282,7 +381,7 @@ int cchart_evaluate(const bool *predicted_bad, const bool *labelled_bad, size_t 
 enum cchart_point_kind {
 	CCHART_POINT_IN = 0,	/* inside [lcl, ucl] */
 	CCHART_POINT_VIOLATION, /* strictly outside */
-	CCHART_POINT_DROPPED,	/* below the bimodal filter's cut: not scored */
+	CCHART_POINT_DROPPED,	/* in an idle period of the bimodal filter: not scored */
 };
 
 struct cchart_point {
@@ -356,11 +455,65 @@ void cchart_limits(const struct cchart_pool *pool, enum cchart_limits limits,
 		   struct cchart_counter *c, double *lcl_r, double *ucl_r);
 
 /*
- * The bimodal filter's decision on the n pooled baseline values: sets c->sw_p, nr_modes,
- * and filtered and cut when the samples below the cut are to be dropped. Never fails.
+ * The bimodal filter's decision on the n pooled baseline CPU values: sets f->sw_p,
+ * nr_modes, and active and cut when the samples below the cut are idle. Never fails.
  */
 void cchart_filter_decide(const double *vals, size_t n, double mode_min_ratio,
-			  struct cchart_counter *c);
+			  struct cchart_filter *f);
+
+/* A run's idle periods: intervals (lo[i], hi[i]], sorted and disjoint. */
+struct cchart_idle {
+	double *lo, *hi; /* owned */
+	size_t nr;
+	size_t nr_cpu, nr_below; /* the run's CPU samples, and those below the cut */
+};
+
+/* Frees what `d` owns; accepts a zeroed or released struct. */
+void cchart_idle_release(struct cchart_idle *d);
+
+/*
+ * The CPU utilisation of `run`: the sum of the input's CPU counters at each timestamp that
+ * every one of them present in the run has (a counter with several samples at one
+ * timestamp gives their mean), by time, into *t and *v (n entries; the caller frees both;
+ * NULL and 0 without any). RP_EINPUT after error() for a sample that is not finite.
+ */
+int cchart_cpu_series(const struct cchart_input *in, const struct cchart_run *run, double **t,
+		      double **v, size_t *n);
+
+/*
+ * The idle periods of a CPU series (by time): the intervals of its samples below `cut`,
+ * (previous timestamp, timestamp]; the first reaches back to -inf, the last on to +inf.
+ */
+void cchart_idle_build(const double *t, const double *v, size_t n, double cut,
+		       struct cchart_idle *out);
+
+/* The first interval of d whose hi >= t (d->nr when none). */
+size_t cchart_idle_search(const struct cchart_idle *d, double t);
+
+/*
+ * Whether t lies in an idle period of d. *cur carries the position between calls (start
+ * at 0): increasing timestamps cost O(1) each, a step back a binary search.
+ */
+static inline bool cchart_idle_at(const struct cchart_idle *d, size_t *cur, double t)
+{
+	size_t i = *cur;
+	if (i > 0 && t <= d->hi[i - 1])
+		i = cchart_idle_search(d, t);
+	while (i < d->nr && d->hi[i] < t)
+		i++;
+	*cur = i;
+	return i < d->nr && t > d->lo[i];
+}
+
+/*
+ * Interns the names of every counter of the input into `names` (a scratch run whose series
+ * stay empty), in input order. RP_EINPUT after error() as cchart_run_series().
+ */
+int cchart_names_collect(const struct cchart_input *in, struct cchart_run *names);
+/* Frees what cchart_names_collect() filled. */
+void cchart_names_release(struct cchart_run *names);
+/* Orders r's counters: charted first by excess descending then name; then by name. */
+void cchart_rank(struct cchart_result *r);
 
 /* One run's load, per period [k p, (k + 1) p): periods k0 .. k0 + np - 1. */
 struct cchart_load {
@@ -371,6 +524,37 @@ struct cchart_load {
 
 /* Fills `out` from the load series s (NULL or empty: no periods). RP_EINPUT after error(). */
 int cchart_load_prepare(const struct cchart_series *s, double period_s, struct cchart_load *out);
+
+/* What the filter needs besides the input: the options and, when scaling, the loads. */
+struct cchart_filter_ctx {
+	const struct cchart_input *in;
+	double mode_min_ratio, period_s;
+	const struct cchart_load *load[2]; /* per run of each side; NULL: no load scaling */
+	double l_ref;			   /* the baseline's mean load per period */
+	bool scale_baseline;
+	double cut; /* NAN: decide; else the cut of an earlier decision on the same input */
+};
+
+/*
+ * The filter over the whole input: the CPU utilisation of every run, load-scaled as any
+ * counter (the paper's Scale, then Filter), the decision on the pooled baseline into f, and
+ * when a cut is found idle[side][i] for every run (arrays of in->side[side].nr zeroed
+ * entries from the caller; release each) and run_idle[side][i] (likewise; NAN for a run
+ * without CPU samples). RP_EINPUT after error() for a CPU sample that is not finite.
+ */
+int cchart_filter_prepare(const struct cchart_filter_ctx *x, struct cchart_filter *f,
+			  struct cchart_idle *idle[2], double *run_idle[2]);
+
+/*
+ * Sets up r's filter report (r->filter, the CPU counters' names, the per-run idle shares)
+ * and allocates idle[side] for the runs of each side (zeroed; the caller releases each
+ * entry and frees both, also after a failure); when opts->bimodal_filter, decides and fills
+ * them (cchart_filter_prepare). load: each side's loads when scaling, else NULL.
+ * RP_EINPUT after error() for a CPU sample that is not finite.
+ */
+int cchart_filter_setup(const struct cchart_input *in, const struct cchart_opts *opts,
+			struct cchart_load *const *load, double l_ref, struct cchart_result *r,
+			struct cchart_idle *idle[2]);
 /* The period k of t_s: k * period_s <= t_s < (k + 1) * period_s (as a double). */
 double cchart_period_of(double t_s, double period_s);
 
@@ -406,6 +590,13 @@ static inline size_t cchart_load_at(const struct cchart_load *l, struct cchart_c
 	}
 	return cur->idx;
 }
+
+/*
+ * The two-sided p-value of a least-squares slope with correlation r over n points: Student's
+ * t = r sqrt((n - 2) / (1 - r^2)) with n - 2 degrees of freedom (scipy.stats.linregress's
+ * pvalue). 1 for n < 3 or r NaN.
+ */
+double cchart_slope_p(double r, size_t n);
 
 /* Per period of `l`: c's scaling factor, NAN where the period stays unscaled. */
 void cchart_load_factors(const struct cchart_counter *c, const struct cchart_load *l, double *f);

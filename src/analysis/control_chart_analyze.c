@@ -2,13 +2,16 @@
  * Control charts (METHODS.md section 4): the analysis of one input. See control_chart.h
  * and docs/control-charts.md.
  *
- * Per counter: the baseline samples are gathered into one array, run after run (a run is a
- * contiguous slice), with the per-period means that the load fit needs; the bimodal filter
- * looks at a strided subsample and may drop the samples below a cut; the limits of the
- * pool and those of "the pool minus one run" for every run are order statistics of that
- * array, all found by one cchart_select() (a few linear passes, where sorting 100,000
- * samples per counter would blow the time budget); each baseline run is scored against
- * the others' limits; then one pass over the target scales, filters and scores it.
+ * Before the counters: each run's load per period; the bimodal filter decides on the
+ * baseline's (load-scaled) CPU utilisation and finds every run's idle periods
+ * (control_chart_filter.c). Per counter: the baseline samples outside the idle periods are
+ * gathered into one array, run after run (a run is a contiguous slice), with the
+ * per-period means of all its samples that the load fit needs (Scale comes before Filter);
+ * they are scaled to the reference load; the limits of the pool
+ * and those of "the pool minus one run" for every run are order statistics of that array,
+ * all found by one cchart_select() (a few linear passes, where sorting 100,000 samples per
+ * counter would blow the time budget); each baseline run is scored against the others'
+ * limits; then one pass over the target filters, scales and scores it.
  *
  * Counters are independent: workers (threads) take them in index order. A worker that
  * meets bad input records it instead of printing it; after the join the analysis reports
@@ -44,6 +47,7 @@ struct analysis {
 	size_t nr_base, nr_target;
 	bool scaling;		     /* a load counter, and scaling asked for */
 	double l_ref;		     /* NAN: no baseline load, nothing can be fitted */
+	struct cchart_idle *idle[2]; /* per run of each side; empty unless the filter is on */
 	struct cchart_load *load[2]; /* per run of each side */
 	struct cchart_result *out;
 	char **names; /* per counter index (the result's, before ranking) */
@@ -139,7 +143,8 @@ static int check_opts(const struct cchart_opts *o)
 
 /*
  * The load of every run, per period, and l_ref: the mean of the baseline's per-period load
- * means. Without any baseline load sample no counter can be fitted.
+ * means (idle periods included: scaling comes before the filter). Without any baseline load
+ * sample no counter can be fitted.
  */
 static int prepare_load(struct analysis *a)
 {
@@ -174,6 +179,13 @@ static int prepare_load(struct analysis *a)
 	return RP_OK;
 }
 
+/* The bimodal filter's decision and every run's idle periods, into the result. */
+static int prepare_filter(struct analysis *a)
+{
+	return cchart_filter_setup(a->in, &a->opts, a->scaling ? a->load : NULL, a->l_ref, a->out,
+				   a->idle);
+}
+
 /* ---- gathering the baseline, and the load fit ---- */
 
 static void grow_periods(struct worker *w, size_t np)
@@ -186,18 +198,43 @@ static void grow_periods(struct worker *w, size_t np)
 	w->pfac = xrealloc(w->pfac, xmallocarray_size(w->pcap, sizeof(*w->pfac)));
 }
 
+/* Copies the samples of s outside the idle periods d into out; returns their number. */
+static size_t gather_active(const struct cchart_series *s, const struct cchart_idle *d, double *out,
+			    bool *ok)
+{
+	size_t k = 0, cur = 0;
+	bool fine = true;
+
+	for (size_t i = 0; i < s->nr; i++) {
+		double v = s->value[i] + 0.0;
+		fine &= finite2(v, s->t_s[i]);
+		if (!cchart_idle_at(d, &cur, s->t_s[i]))
+			out[k++] = v;
+	}
+	*ok = fine;
+	return k;
+}
+
 /*
- * Copies one baseline series into vals[n ..], with its per-period means when `l` is given
- * (the fit's pairs, appended to fx / fy). Returns false for a sample that is not finite.
+ * Copies one baseline series into vals[n ..], leaving out its samples in the idle periods
+ * d, with its per-period means when `l` is given (the fit's pairs, appended to fx / fy).
+ * Returns the number copied in *kept, false for a sample that is not finite.
  */
 static bool gather_series(struct worker *w, const struct cchart_series *s, size_t n,
-			  const struct cchart_load *l)
+			  const struct cchart_load *l, const struct cchart_idle *d, size_t *kept)
 {
 	const double *val = s->value, *ts = s->t_s;
 	double lo = INFINITY, hi = -INFINITY, *out = w->vals + n;
+	size_t k = s->nr;
 	bool ok = true;
 
-	if (!l) {
+	if (!l && d->nr) {
+		k = gather_active(s, d, out, &ok);
+		for (size_t i = 0; i < k; i++) {
+			lo = out[i] < lo ? out[i] : lo;
+			hi = out[i] > hi ? out[i] : hi;
+		}
+	} else if (!l) {
 		/* timestamps unused: not read (twice the memory traffic) */
 		for (size_t i = 0; i < s->nr; i++) {
 			double v = val[i] + 0.0; /* -0 becomes +0 */
@@ -212,15 +249,19 @@ static bool gather_series(struct worker *w, const struct cchart_series *s, size_
 		memset(w->psum, 0, l->np * sizeof(*w->psum));
 		memset(w->pcnt, 0, l->np * sizeof(*w->pcnt));
 		/* sums kept in registers while the period stays the same */
-		size_t last = SIZE_MAX, cnt = 0;
+		size_t last = SIZE_MAX, cnt = 0, icur = 0;
 		double sum = 0;
+		k = 0;
 		for (size_t i = 0; i < s->nr; i++) {
 			double v = val[i] + 0.0;
 			size_t p = cchart_load_at(l, &cur, ts[i], w->a->opts.period_s);
 			ok &= finite2(v, ts[i]);
-			out[i] = v;
-			lo = v < lo ? v : lo;
-			hi = v > hi ? v : hi;
+			/* the fit sees every sample: scaling comes before the filter */
+			if (!d->nr || !cchart_idle_at(d, &icur, ts[i])) {
+				out[k++] = v;
+				lo = v < lo ? v : lo;
+				hi = v > hi ? v : hi;
+			}
 			if (p != last) {
 				if (last != SIZE_MAX) {
 					w->psum[last] += sum;
@@ -247,10 +288,14 @@ static bool gather_series(struct worker *w, const struct cchart_series *s, size_
 	}
 	w->vmin = fmin(w->vmin, lo);
 	w->vmax = fmax(w->vmax, hi);
+	*kept = k;
 	return ok;
 }
 
-/* Pools the counter's baseline samples (and the fit's pairs when `fit`). */
+/*
+ * Pools the counter's baseline samples outside the idle periods (and the fit's pairs when
+ * `fit`). A run left without samples takes no part.
+ */
 static int gather_base(struct worker *w, struct cchart_counter *c, bool fit)
 {
 	const struct analysis *a = w->a;
@@ -281,13 +326,17 @@ static int gather_base(struct worker *w, struct cchart_counter *c, bool fit)
 	for (size_t r = 0; r < a->nr_base; r++) {
 		const struct cchart_series *s = w->bs[r];
 		const struct cchart_load *l = &a->load[0][r];
+		size_t kept;
 		if (!s || !s->nr)
 			continue;
-		if (!gather_series(w, s, n, fit && l->np ? l : NULL))
+		if (!gather_series(w, s, n, fit && l->np ? l : NULL, &a->idle[0][r], &kept))
 			return fault_series(w, s);
+		c->dropped_base += s->nr - kept;
+		if (!kept)
+			continue; /* every sample of this run was idle */
 		w->off[w->nc] = n;
 		w->orig[w->nc] = (uint32_t)r;
-		n += s->nr;
+		n += kept;
 		w->nc++;
 	}
 	w->off[w->nc] = n;
@@ -312,12 +361,19 @@ static void scale_fit(struct worker *w, struct cchart_counter *c)
 	c->alpha = fit.slope;
 	c->beta = fit.intercept;
 	c->fit_r = fit.r;
-	c->scaling = c->alpha * c->l_ref + c->beta > 0 ? CCHART_SCALE_DONE : CCHART_SCALE_BAD_REF;
+	c->fit_p = cchart_slope_p(fit.r, w->nfit);
+	if (!(c->fit_p < CCHART_SLOPE_ALPHA))
+		c->scaling = CCHART_SCALE_FLAT;
+	else if (c->alpha * c->l_ref + c->beta > 0)
+		c->scaling = CCHART_SCALE_DONE;
+	else
+		c->scaling = CCHART_SCALE_BAD_REF;
 }
 
 /*
- * Scales the pooled baseline to l_ref as the target is scaled (opts.scale_baseline),
- * before the filter, as the target. A sample whose period has no load stays as it is.
+ * Scales the pooled baseline to l_ref as the target is scaled (opts.scale_baseline). The
+ * pool holds each run's samples outside its idle periods, in order: the same walk over
+ * the series finds their timestamps. A sample whose period has no load stays as it is.
  */
 static void scale_base(struct worker *w, struct cchart_counter *c)
 {
@@ -328,46 +384,27 @@ static void scale_base(struct worker *w, struct cchart_counter *c)
 	for (size_t r = 0; r < w->nc; r++) {
 		const struct cchart_series *s = w->bs[w->orig[r]];
 		const struct cchart_load *l = &a->load[0][w->orig[r]];
+		const struct cchart_idle *d = &a->idle[0][w->orig[r]];
 		struct cchart_cursor cur = CCHART_CURSOR_INIT;
 		double *v = w->vals + w->off[r];
+		size_t k = 0, icur = 0;
 
 		grow_periods(w, l->np);
 		cchart_load_factors(c, l, w->pfac);
 		for (size_t i = 0; i < s->nr; i++) {
-			size_t p = cchart_load_at(l, &cur, s->t_s[i], a->opts.period_s);
-			double f = p != SIZE_MAX ? w->pfac[p] : NAN;
-			if (!isnan(f))
-				v[i] = v[i] * f + 0.0;
-			w->vmin = v[i] < w->vmin ? v[i] : w->vmin;
-			w->vmax = v[i] > w->vmax ? v[i] : w->vmax;
-		}
-	}
-}
-
-/* Drops the pooled samples below the cut, keeping the runs' order. */
-static void filter_apply(struct worker *w, struct cchart_counter *c)
-{
-	size_t n = 0, nc = 0;
-
-	w->vmin = INFINITY;
-	for (size_t r = 0; r < w->nc; r++) {
-		size_t start = n;
-		for (size_t i = w->off[r]; i < w->off[r + 1]; i++) {
-			double v = w->vals[i];
-			if (v < c->cut)
+			size_t p;
+			double f;
+			if (d->nr && cchart_idle_at(d, &icur, s->t_s[i]))
 				continue;
-			w->vals[n++] = v;
-			w->vmin = v < w->vmin ? v : w->vmin;
+			p = cchart_load_at(l, &cur, s->t_s[i], a->opts.period_s);
+			f = p != SIZE_MAX ? w->pfac[p] : NAN;
+			if (!isnan(f))
+				v[k] = v[k] * f + 0.0;
+			w->vmin = v[k] < w->vmin ? v[k] : w->vmin;
+			w->vmax = v[k] > w->vmax ? v[k] : w->vmax;
+			k++;
 		}
-		c->dropped_base += (w->off[r + 1] - w->off[r]) - (n - start);
-		if (n == start)
-			continue; /* every sample of this run was idle */
-		w->off[nc] = start;
-		w->orig[nc] = w->orig[r];
-		nc++;
 	}
-	w->off[nc] = n;
-	w->nc = nc;
 }
 
 static size_t run_size(const struct worker *w, size_t r)
@@ -415,21 +452,31 @@ static void limits_and_threshold(const struct worker *w, struct cchart_counter *
 
 /* ---- the target ---- */
 
-/* Scales, filters and scores the samples of one target series, adding to c's counts. */
+/*
+ * Filters, scales and scores the samples of one target series (idle periods d), adding to
+ * c's counts.
+ */
 static int score_series(struct worker *w, struct cchart_counter *c, const struct cchart_series *s,
-			const struct cchart_load *l, size_t *n_out, size_t *viol_out)
+			const struct cchart_load *l, const struct cchart_idle *d, size_t *n_out,
+			size_t *viol_out)
 {
 	const double *val = s->value, *ts = s->t_s;
-	const double lcl = c->lcl, ucl = c->ucl, cut = c->filtered ? c->cut : -INFINITY;
-	size_t viol = 0, dropped = 0, unscaled = 0;
+	const double lcl = c->lcl, ucl = c->ucl;
+	size_t viol = 0, dropped = 0, unscaled = 0, icur = 0;
 	bool ok = true;
 
-	if (c->scaling != CCHART_SCALE_DONE) {
+	if (c->scaling != CCHART_SCALE_DONE && !d->nr) {
 		/* timestamps unused: not read */
 		for (size_t i = 0; i < s->nr; i++) {
 			double v = val[i];
-			bool keep = v >= cut;
 			ok &= v - v == 0;
+			viol += (v < lcl) | (v > ucl);
+		}
+	} else if (c->scaling != CCHART_SCALE_DONE) {
+		for (size_t i = 0; i < s->nr; i++) {
+			double v = val[i];
+			bool keep = !cchart_idle_at(d, &icur, ts[i]);
+			ok &= finite2(v, ts[i]);
 			dropped += !keep;
 			viol += keep & ((v < lcl) | (v > ucl));
 		}
@@ -439,17 +486,19 @@ static int score_series(struct worker *w, struct cchart_counter *c, const struct
 		cchart_load_factors(c, l, w->pfac);
 		for (size_t i = 0; i < s->nr; i++) {
 			double v = val[i], f;
-			size_t p = cchart_load_at(l, &cur, ts[i], w->a->opts.period_s);
-			bool keep;
+			size_t p;
 			ok &= finite2(v, ts[i]);
+			if (d->nr && cchart_idle_at(d, &icur, ts[i])) {
+				dropped++;
+				continue;
+			}
+			p = cchart_load_at(l, &cur, ts[i], w->a->opts.period_s);
 			f = p != SIZE_MAX ? w->pfac[p] : NAN;
 			if (isnan(f))
 				unscaled++;
 			else
 				v *= f;
-			keep = v >= cut;
-			dropped += !keep;
-			viol += keep & ((v < lcl) | (v > ucl));
+			viol += (v < lcl) | (v > ucl);
 		}
 	}
 	if (!ok)
@@ -471,7 +520,7 @@ static int score_target(struct worker *w, struct cchart_counter *c, double *run_
 
 		if (!s || !s->nr)
 			continue;
-		ret = score_series(w, c, s, &w->a->load[1][j], &n, &viol);
+		ret = score_series(w, c, s, &w->a->load[1][j], &w->a->idle[1][j], &n, &viol);
 		if (ret)
 			return ret;
 		c->nr_target += n;
@@ -489,11 +538,9 @@ static void counter_init(struct cchart_counter *c, const char *name)
 {
 	memset(c, 0, sizeof(*c));
 	c->name = name;
-	c->ratio = c->threshold = c->excess = NAN;
+	c->ratio = c->threshold = c->excess = c->chance = NAN;
 	c->lcl = c->cl = c->ucl = NAN;
-	c->sw_p = NAN;
-	c->cut = NAN;
-	c->alpha = c->beta = c->fit_r = c->l_ref = NAN;
+	c->alpha = c->beta = c->fit_r = c->fit_p = c->l_ref = NAN;
 }
 
 /* The counter's series per run of both sides; its status from their sizes. */
@@ -561,18 +608,29 @@ static int chart_counter(struct worker *w, size_t idx)
 		scale_fit(w, c);
 	if (c->scaling == CCHART_SCALE_DONE && a->opts.scale_baseline)
 		scale_base(w, c);
-	if (a->opts.bimodal_filter)
-		cchart_filter_decide(w->vals, w->off[w->nc], a->opts.mode_min_ratio, c);
-	if (c->filtered)
-		filter_apply(w, c);
 	c->nr_base = w->off[w->nc];
 	c->nr_base_runs = w->nc;
+	if (!w->nc) {
+		/* every baseline sample fell in an idle period: nothing to chart against */
+		c->status = CCHART_IDLE;
+		for (size_t r = 0; r < a->nr_target; r++)
+			if (w->ts[r] && (ret = check_series(w, w->ts[r])))
+				return ret;
+		return RP_OK;
+	}
 	limits_and_threshold(w, c, loo, loo + a->nr_base, loo + 2 * a->nr_base);
 	ret = score_target(w, c, blk);
 	if (ret)
 		return ret;
+	if (!c->nr_target) {
+		c->status = CCHART_IDLE; /* nothing left to score */
+		c->ratio = NAN;
+		return RP_OK;
+	}
 	c->excess = c->ratio - c->threshold;
-	c->out_of_control = c->ratio > c->threshold + a->opts.margin;
+	c->chance = 1 / ((double)c->nr_base_runs + 1);
+	c->no_headroom = !c->threshold_fallback && c->threshold >= 1;
+	c->out_of_control = !c->no_headroom && c->ratio > c->threshold + a->opts.margin;
 	return RP_OK;
 }
 
@@ -594,50 +652,6 @@ static void *worker_main(void *arg)
 }
 
 /* ---- the whole input ---- */
-
-/* The scratch run that interns the counter names of every run (series stay empty). */
-static void names_release(struct cchart_run *names)
-{
-	for (size_t i = 0; i < names->nr; i++) {
-		free(names->series[i]->counter);
-		free(names->series[i]);
-	}
-	free(names->series);
-	free(names->slots);
-	free(names->name);
-	memset(names, 0, sizeof(*names));
-}
-
-static int collect_names(const struct cchart_input *in, struct cchart_run *names)
-{
-	memset(names, 0, sizeof(*names));
-	names->name = xstrdup("control chart");
-	for (int side = 0; side < 2; side++) {
-		const struct cchart_runs *rs = &in->side[side];
-		for (size_t i = 0; i < rs->nr; i++) {
-			const struct cchart_run *run = rs->runs[i];
-			for (size_t k = 0; k < run->nr; k++) {
-				struct cchart_series *s;
-				int ret = cchart_run_series(names, run->series[k]->counter, &s);
-				if (ret)
-					return ret;
-			}
-		}
-	}
-	return RP_OK;
-}
-
-static int cmp_counter(const void *pa, const void *pb)
-{
-	const struct cchart_counter *a = pa, *b = pb;
-	bool ca = a->status == CCHART_CHARTED, cb = b->status == CCHART_CHARTED;
-
-	if (ca != cb)
-		return ca ? -1 : 1;
-	if (ca && a->excess != b->excess)
-		return a->excess > b->excess ? -1 : 1;
-	return strcmp(a->name, b->name);
-}
 
 static size_t nr_workers(const struct analysis *a)
 {
@@ -696,7 +710,8 @@ static int analyze(struct analysis *a)
 {
 	struct cchart_result *out = a->out;
 	struct cchart_run names;
-	int ret = collect_names(a->in, &names);
+	double none = 1;
+	int ret = cchart_names_collect(a->in, &names);
 
 	if (ret)
 		goto out;
@@ -715,12 +730,19 @@ static int analyze(struct analysis *a)
 	if (ret)
 		goto out;
 	for (size_t i = 0; i < out->nr_counters; i++) {
-		out->nr_charted += out->counters[i].status == CCHART_CHARTED;
-		out->nr_out += out->counters[i].out_of_control;
+		const struct cchart_counter *c = &out->counters[i];
+		if (c->status != CCHART_CHARTED)
+			continue;
+		out->nr_charted++;
+		out->nr_out += c->out_of_control;
+		out->nr_no_headroom += c->no_headroom;
+		if (!c->no_headroom)
+			none *= 1 - c->chance;
 	}
-	qsort(out->counters, out->nr_counters, sizeof(*out->counters), cmp_counter);
+	out->chance_any = 1 - none;
+	cchart_rank(out);
 out:
-	names_release(&names);
+	cchart_names_release(&names);
 	return ret;
 }
 
@@ -754,15 +776,21 @@ int cchart_analyze(const struct cchart_input *in, const struct cchart_opts *opts
 	out->margin = a.opts.margin;
 	out->nr_base_runs = a.nr_base;
 	out->nr_target_runs = a.nr_target;
+	out->scale_baseline = a.opts.scale_baseline;
 	a.scaling = in->load_counter && a.opts.scale_load;
 	ret = prepare_load(&a);
+	if (!ret)
+		ret = prepare_filter(&a);
 	if (!ret)
 		ret = analyze(&a);
 	for (int side = 0; side < 2; side++) {
 		size_t nr = side ? a.nr_target : a.nr_base;
 		for (size_t i = 0; a.load[side] && i < nr; i++)
 			free(a.load[side][i].mean);
+		for (size_t i = 0; a.idle[side] && i < nr; i++)
+			cchart_idle_release(&a.idle[side][i]);
 		free(a.load[side]);
+		free(a.idle[side]);
 	}
 	if (ret)
 		cchart_result_release(out);

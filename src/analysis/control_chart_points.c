@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis/stats.h"
 #include "util/common.h"
 
 double cchart_period_of(double t_s, double period_s)
@@ -81,6 +82,18 @@ int cchart_load_prepare(const struct cchart_series *s, double period_s, struct c
 	return RP_OK;
 }
 
+double cchart_slope_p(double r, size_t n)
+{
+	double df = (double)n - 2, t;
+
+	if (n < 3 || isnan(r))
+		return 1;
+	if (fabs(r) >= 1)
+		return 0;
+	t = fabs(r) * sqrt(df / (1 - r * r));
+	return 2 * stats_t_sf(t, df);
+}
+
 /* Per period of `l`: the scaling factor, NAN where the period stays unscaled. */
 void cchart_load_factors(const struct cchart_counter *c, const struct cchart_load *l, double *f)
 {
@@ -122,11 +135,69 @@ static void sort_by_time(struct cchart_point *p, size_t n)
 	free(tmp);
 }
 
+static void idle_free(const struct cchart_input *in, struct cchart_idle *idle[2])
+{
+	for (int side = 0; side < 2; side++) {
+		for (size_t i = 0; idle[side] && i < in->side[side].nr; i++)
+			cchart_idle_release(&idle[side][i]);
+		free(idle[side]);
+	}
+}
+
+/* The idle periods of every run, as the analysis found them (its decision repeated). */
+static int points_idle(const struct cchart_input *in, const struct cchart_result *r,
+		       struct cchart_idle *idle[2])
+{
+	/* the analysis' cut, given: nothing is decided again (mode_min_ratio unused) */
+	struct cchart_filter f;
+	struct cchart_filter_ctx x = {
+	    in, 0.05, r->period_s, {NULL, NULL}, NAN, r->scale_baseline, r->filter.cut};
+	struct cchart_load *load[2] = {NULL, NULL};
+	double *run_idle[2];
+	int ret = RP_OK;
+
+	for (int side = 0; side < 2; side++) {
+		idle[side] = xcalloc(in->side[side].nr + 1, sizeof(*idle[side]));
+		run_idle[side] = xcalloc(in->side[side].nr + 1, sizeof(double));
+	}
+	memset(&f, 0, sizeof(f));
+	if (r->filter.scaling == CCHART_SCALE_DONE) {
+		double sum = 0;
+		size_t nr = 0;
+		for (int side = 0; side < 2 && !ret; side++) {
+			load[side] = xcalloc(in->side[side].nr + 1, sizeof(*load[side]));
+			for (size_t i = 0; i < in->side[side].nr && !ret; i++)
+				ret = cchart_load_prepare(
+				    cchart_run_find(in->side[side].runs[i], in->load_counter),
+				    r->period_s, &load[side][i]);
+		}
+		for (size_t i = 0; !ret && i < in->side[0].nr; i++)
+			for (size_t p = 0; p < load[0][i].np; p++)
+				if (!isnan(load[0][i].mean[p])) {
+					sum += load[0][i].mean[p];
+					nr++;
+				}
+		x.load[0] = load[0];
+		x.load[1] = load[1];
+		x.l_ref = nr ? sum / (double)nr : NAN;
+	}
+	if (!ret)
+		ret = cchart_filter_prepare(&x, &f, idle, run_idle);
+	for (int side = 0; side < 2; side++) {
+		for (size_t i = 0; load[side] && i < in->side[side].nr; i++)
+			free(load[side][i].mean);
+		free(load[side]);
+		free(run_idle[side]);
+	}
+	return ret;
+}
+
 int cchart_chart_points(const struct cchart_input *in, const struct cchart_result *r, size_t idx,
 			struct cchart_points *out)
 {
 	const struct cchart_counter *c;
 	struct cchart_load load;
+	struct cchart_idle *idle[2] = {NULL, NULL};
 	double *fac = NULL;
 	size_t alloc = 0;
 	int ret = RP_OK;
@@ -147,6 +218,8 @@ int cchart_chart_points(const struct cchart_input *in, const struct cchart_resul
 		      in->side[0].nr, in->side[1].nr, r->nr_base_runs, r->nr_target_runs);
 		return RP_EINPUT;
 	}
+	if (r->filter.active && (ret = points_idle(in, r, idle)))
+		goto fail;
 	out->lcl = c->lcl;
 	out->cl = c->cl;
 	out->ucl = c->ucl;
@@ -157,7 +230,7 @@ int cchart_chart_points(const struct cchart_input *in, const struct cchart_resul
 		const struct cchart_series *s = cchart_run_find(run, c->name);
 		bool scale = c->scaling == CCHART_SCALE_DONE;
 		struct cchart_cursor cur = CCHART_CURSOR_INIT;
-		size_t first = out->nr;
+		size_t first = out->nr, icur = 0;
 
 		out->run_t0_s[j] = NAN;
 		if (!s || !s->nr)
@@ -188,7 +261,8 @@ int cchart_chart_points(const struct cchart_input *in, const struct cchart_resul
 			pt->t_s = s->t_s[i];
 			pt->value = v;
 			pt->run = (uint32_t)j;
-			pt->kind = c->filtered && v < c->cut  ? CCHART_POINT_DROPPED
+			pt->kind = idle[1] && cchart_idle_at(&idle[1][j], &icur, s->t_s[i])
+				       ? CCHART_POINT_DROPPED
 				   : v < c->lcl || v > c->ucl ? CCHART_POINT_VIOLATION
 							      : CCHART_POINT_IN;
 			if (isnan(out->run_t0_s[j]) || s->t_s[i] < out->run_t0_s[j])
@@ -199,9 +273,11 @@ int cchart_chart_points(const struct cchart_input *in, const struct cchart_resul
 			sort_by_time(out->points + first, out->nr - first);
 	}
 	free(fac);
+	idle_free(in, idle);
 	return RP_OK;
 fail:
 	free(fac);
+	idle_free(in, idle);
 	cchart_points_release(out);
 	return ret;
 }

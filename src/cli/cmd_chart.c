@@ -22,8 +22,8 @@
 static struct {
 	const char *baseline_unused, *target_unused; /* parsed before parse_options() */
 	const char *bench, *state_dir, *load, *limits, *period, *format, *out, *svg;
-	const char *bad, *run_threshold, *margin;
-	bool no_filter, no_scaling, scale_baseline, runs;
+	const char *bad, *run_threshold, *margin, *cpu;
+	bool no_filter, no_scaling, scale_target_only, runs;
 } o;
 
 static const struct option chart_options[] = {
@@ -39,18 +39,21 @@ static const struct option chart_options[] = {
      "repository root)",
      &o.state_dir, NULL},
     {OPT_STRING, 0, "load", "COUNTER",
-     "scale the target to the baseline's load, this "
-     "counter (e.g. requests_per_s)",
+     "scale both sides to the baseline's mean load, this counter (e.g. requests_per_s)",
      &o.load, NULL},
     {OPT_STRING, 0, "limits", "L", "5/95 (default), 1/99, 10/90 or 3sd", &o.limits, NULL},
     {OPT_STRING, 0, "period", "SECONDS", "load-scaling period (1)", &o.period, NULL},
-    {OPT_FLAG, 0, "no-filter", NULL, "no bimodal filter (idle-time samples are kept)", &o.no_filter,
+    {OPT_STRING, 0, "cpu", "COUNTER[,COUNTER]",
+     "the CPU utilisation on which the bimodal filter decides: the sum of these counters "
+     "(default " CCHART_CPU_DEFAULT ")",
+     &o.cpu, NULL},
+    {OPT_FLAG, 0, "no-filter", NULL, "no bimodal filter (idle periods are kept)", &o.no_filter,
      NULL},
     {OPT_FLAG, 0, "no-scaling", NULL, "no load scaling even with --load", &o.no_scaling, NULL},
-    {OPT_FLAG, 0, "scale-baseline", NULL,
-     "with --load: scale the baseline's samples to its mean load too (METHODS scales the "
-     "target only)",
-     &o.scale_baseline, NULL},
+    {OPT_FLAG, 0, "scale-target-only", NULL,
+     "with --load: scale the target only, the baseline keeps its load's variation (the "
+     "paper's rule)",
+     &o.scale_target_only, NULL},
     {OPT_STRING, 0, "margin", "PCT",
      "out of control only when the violation ratio exceeds the threshold by more than PCT "
      "percentage points (default 0)",
@@ -79,11 +82,13 @@ const struct command_help chart_help = {
     "pooled samples of the baseline runs (CL the median, LCL/UCL percentiles), the share\n"
     "of target samples outside them (the violation ratio), a threshold per counter from\n"
     "the baseline runs themselves (each scored against the others: the largest ratio),\n"
-    "and the counters out of control, ordered by ratio minus threshold. A source is a CSV\n"
-    "file (timestamp,counter,value and optionally run; one run per file or per run name)\n"
-    "or, with --bench, a revision whose runs `compare` sampled (profile = counters). With\n"
-    "--load the target is scaled to the baseline's load by a least-squares fit over the\n"
-    "baseline's periods; a bimodal baseline (idle and busy) loses its idle mode first.\n"
+    "and the counters out of control, ordered by ratio minus threshold. Beside each\n"
+    "threshold: the chance that a good target exceeds it, 1 in (baseline runs + 1). A\n"
+    "source is a CSV file (timestamp,counter,value and optionally run; one run per file or\n"
+    "per run name) or, with --bench, a revision whose runs `compare` sampled (profile =\n"
+    "counters). With --load both sides are scaled to the baseline's mean load by a\n"
+    "least-squares fit over the baseline's periods. When the baseline's CPU utilisation is\n"
+    "bimodal (idle and busy), its idle periods are dropped from every counter first.\n"
     "See docs/counters.md.\n"
     "Exit status: 0 every counter in control, 1 some out of control, 2 usage or input\n"
     "error (a file and line, a NaN, a revision without sampled runs), 3 internal failure.",
@@ -227,8 +232,10 @@ int cmd_chart(int argc, char **argv)
 	}
 	opts.bimodal_filter = !o.no_filter;
 	opts.scale_load = !o.no_scaling;
-	opts.scale_baseline = o.scale_baseline;
+	opts.scale_baseline = !o.scale_target_only;
 	if (o.load && (err = cchart_input_set_load(&in, o.load)))
+		goto out;
+	if (o.cpu && (err = cchart_input_set_cpu(&in, o.cpu)))
 		goto out;
 	for (int s = 0; s < 2; s++)
 		for (int i = 0; i < nr_side[s]; i++)

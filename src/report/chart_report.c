@@ -21,13 +21,14 @@ static const char *side_label(const struct chart_labels *l, int side)
 /* What happened to a counter besides its limits: filter and scaling notes. */
 static void add_notes(struct strbuf *sb, const struct cchart_counter *c)
 {
-	if (c->filtered)
-		strbuf_addf(sb, "%sbimodal: dropped %zu baseline + %zu target samples below %.4g",
-			    sb->len ? "; " : "", c->dropped_base, c->dropped_target, c->cut);
+	if (c->dropped_base || c->dropped_target)
+		strbuf_addf(sb, "%sidle periods: dropped %zu baseline + %zu target samples",
+			    sb->len ? "; " : "", c->dropped_base, c->dropped_target);
 	if (c->scaling == CCHART_SCALE_DONE)
 		strbuf_addf(sb, "%sscaled to the baseline load (c = %.4g l + %.4g)",
 			    sb->len ? "; " : "", c->alpha, c->beta);
-	else if (c->scaling == CCHART_SCALE_NO_FIT || c->scaling == CCHART_SCALE_BAD_REF)
+	else if (c->scaling == CCHART_SCALE_NO_FIT || c->scaling == CCHART_SCALE_BAD_REF ||
+		 c->scaling == CCHART_SCALE_FLAT)
 		strbuf_addf(sb, "%snot load-scaled: %s", sb->len ? "; " : "",
 			    cchart_scaling_name(c->scaling));
 	if (c->threshold_fallback)
@@ -35,28 +36,76 @@ static void add_notes(struct strbuf *sb, const struct cchart_counter *c)
 			    sb->len ? "; " : "");
 }
 
+/* "1 in 10": the chance that a good target exceeds the threshold, 1 / (n + 1). */
+static void add_chance(struct strbuf *sb, double chance)
+{
+	strbuf_addf(sb, "1 in %.0f", 1 / chance);
+}
+
+/* The bimodal filter's line: what it decided on and what it dropped. */
+static void filter_text(FILE *f, const struct cchart_filter *flt, const char *indent)
+{
+	fprintf(f, "%s  bimodal filter on CPU utilisation (%s%s): ", indent, flt->cpu,
+		flt->scaling == CCHART_SCALE_DONE ? ", load-scaled" : "");
+	if (!flt->on)
+		fprintf(f, "off\n");
+	else if (!flt->nr_base_cpu)
+		fprintf(f, "no CPU samples in the baseline, nothing dropped\n");
+	else if (flt->whole_run != SIZE_MAX)
+		fprintf(f,
+			"two modes, but %s lies below the valley (%.4g) throughout: runs that got "
+			"less CPU, not idle time; nothing dropped\n",
+			flt->whole_run_name, flt->refused_cut);
+	else if (isnan(flt->sw_p))
+		fprintf(f, "too few CPU samples to test, nothing dropped\n");
+	else if (!(flt->sw_p < 0.05))
+		fprintf(f, "normal (Shapiro-Wilk p %.2g), nothing dropped\n", flt->sw_p);
+	else if (flt->nr_modes < 2)
+		fprintf(f, "one mode (Shapiro-Wilk p %.2g), nothing dropped\n", flt->sw_p);
+	else if (!flt->active)
+		fprintf(f,
+			"%zu modes without a valley between the two highest (Shapiro-Wilk p %.2g), "
+			"nothing dropped\n",
+			flt->nr_modes, flt->sw_p);
+	else
+		fprintf(f,
+			"idle below %.4g, dropped from every counter: %zu of %zu baseline and "
+			"%zu of %zu target CPU samples' periods\n",
+			flt->cut, flt->nr_idle[0], flt->nr_cpu[0], flt->nr_idle[1], flt->nr_cpu[1]);
+}
+
 void chart_report_text(FILE *f, const struct cchart_result *r, const struct chart_labels *l,
 		       const char *indent)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t in_control = 0, other = 0;
+	size_t in_control = 0, other = 0, judged = r->nr_charted - r->nr_no_headroom;
 
 	fprintf_printable(f, "%scontrol charts: %s (%zu run%s) against %s (%zu run%s); limits %s",
 			  indent, side_label(l, 1), r->nr_target_runs,
 			  r->nr_target_runs == 1 ? "" : "s", side_label(l, 0), r->nr_base_runs,
 			  r->nr_base_runs == 1 ? "" : "s", cchart_limits_name(r->limits));
 	if (l && l->load)
-		fprintf_printable(f, "; load %s", l->load);
+		fprintf_printable(f, "; load %s (%s)", l->load,
+				  r->scale_baseline ? "both sides scaled" : "target scaled");
 	if (r->margin > 0)
-		fprintf(f, "; margin %.1f points", 100 * r->margin);
-	fprintf(f, "\n");
-	fprintf_printable(f, "%s  %zu of %zu charted counter%s out of control%s\n", indent,
-			  r->nr_out, r->nr_charted, r->nr_charted == 1 ? "" : "s",
+		fprintf_printable(f, "; margin %.1f points", 100 * r->margin);
+	fprintf_printable(f, "\n");
+	filter_text(f, &r->filter, indent);
+	fprintf_printable(f, "%s  %zu of %zu judged counter%s out of control%s\n", indent,
+			  r->nr_out, judged, judged == 1 ? "" : "s",
 			  r->nr_out ? " (by violation ratio - threshold):" : "");
+	if (judged)
+		fprintf_printable(
+		    f,
+		    "%s  by chance alone a good target exceeds each threshold with the "
+		    "probability given beside it, and shows at least one of these %zu counters "
+		    "out of control with probability %.0f%% (were they independent)%s\n",
+		    indent, judged, 100 * r->chance_any,
+		    r->margin > 0 ? ", less with the margin" : "");
 	if (r->nr_out)
-		fprintf_printable(f, "%s  %-24s %8s %10s %8s %11s %11s %11s  %s\n", indent,
-				  "counter", "ratio", "threshold", "excess", "LCL", "CL", "UCL",
-				  "target samples outside");
+		fprintf_printable(f, "%s  %-24s %8s %10s %10s %8s %11s %11s %11s  %s\n", indent,
+				  "counter", "ratio", "threshold", "chance", "excess", "LCL", "CL",
+				  "UCL", "target samples outside");
 	for (size_t i = 0; i < r->nr_counters; i++) {
 		const struct cchart_counter *c = &r->counters[i];
 		if (c->status != CCHART_CHARTED) {
@@ -64,13 +113,15 @@ void chart_report_text(FILE *f, const struct cchart_result *r, const struct char
 			continue;
 		}
 		if (!c->out_of_control) {
-			in_control++;
+			in_control += !c->no_headroom;
 			continue;
 		}
+		strbuf_reset(&sb);
+		add_chance(&sb, c->chance);
 		fprintf_printable(
-		    f, "%s  %-24s %7.1f%% %9.1f%% %+7.1f%% %11.4g %11.4g %11.4g  %zu of %zu\n",
-		    indent, c->name, 100 * c->ratio, 100 * c->threshold, 100 * c->excess, c->lcl,
-		    c->cl, c->ucl, c->nr_violations, c->nr_target);
+		    f, "%s  %-24s %7.1f%% %9.1f%% %10s %+7.1f%% %11.4g %11.4g %11.4g  %zu of %zu\n",
+		    indent, c->name, 100 * c->ratio, 100 * c->threshold, sb.buf, 100 * c->excess,
+		    c->lcl, c->cl, c->ucl, c->nr_violations, c->nr_target);
 		strbuf_reset(&sb);
 		add_notes(&sb, c);
 		if (sb.len)
@@ -80,14 +131,28 @@ void chart_report_text(FILE *f, const struct cchart_result *r, const struct char
 		fprintf_printable(f, "%s  in control:", indent);
 		for (size_t i = 0, k = 0; i < r->nr_counters; i++) {
 			const struct cchart_counter *c = &r->counters[i];
-			if (c->status != CCHART_CHARTED || c->out_of_control)
+			if (c->status != CCHART_CHARTED || c->out_of_control || c->no_headroom)
 				continue;
-			fprintf_printable(f, "%s %s %.1f%% %s %.1f%%", k++ ? "," : "", c->name,
-					  100 * c->ratio,
+			strbuf_reset(&sb);
+			add_chance(&sb, c->chance);
+			fprintf_printable(f, "%s %s %.1f%% %s %.1f%% (chance %s)", k++ ? "," : "",
+					  c->name, 100 * c->ratio,
 					  c->ratio > c->threshold ? "within the margin over" : "<=",
-					  100 * c->threshold);
-			if (c->threshold >= 1)
-				fprintf(f, " (no headroom: the baseline runs never overlap)");
+					  100 * c->threshold, sb.buf);
+		}
+		fprintf_printable(f, "\n");
+	}
+	if (r->nr_no_headroom) {
+		fprintf_printable(
+		    f,
+		    "%s  no headroom, not judged (threshold 100%%: a baseline run lies entirely "
+		    "outside the others' limits):",
+		    indent);
+		for (size_t i = 0, k = 0; i < r->nr_counters; i++) {
+			const struct cchart_counter *c = &r->counters[i];
+			if (c->status == CCHART_CHARTED && c->no_headroom)
+				fprintf_printable(f, "%s %s %.1f%%", k++ ? "," : "", c->name,
+						  100 * c->ratio);
 		}
 		fprintf(f, "\n");
 	}
@@ -128,6 +193,34 @@ static json_t *num(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+static json_t *filter_json(const struct cchart_filter *flt, const struct cchart_result *r)
+{
+	json_t *o = json_object(), *runs[2] = {json_array(), json_array()};
+	size_t nr[2] = {r->nr_base_runs, r->nr_target_runs};
+
+	json_object_set_new(o, "on", json_boolean(flt->on));
+	json_object_set_new(o, "cpu", json_string(flt->cpu ? flt->cpu : ""));
+	json_object_set_new(o, "baseline_cpu_samples", json_integer((json_int_t)flt->nr_base_cpu));
+	json_object_set_new(o, "shapiro_wilk_p", num(flt->sw_p));
+	json_object_set_new(o, "modes", json_integer((json_int_t)flt->nr_modes));
+	json_object_set_new(o, "active", json_boolean(flt->active));
+	json_object_set_new(o, "cut", num(flt->cut));
+	json_object_set_new(o, "refused_cut", num(flt->refused_cut));
+	json_object_set_new(o, "refused_for_run",
+			    flt->whole_run_name ? json_string(flt->whole_run_name) : json_null());
+	json_object_set_new(o, "cpu_scaling", json_string(cchart_scaling_name(flt->scaling)));
+	json_object_set_new(o, "idle_baseline", json_integer((json_int_t)flt->nr_idle[0]));
+	json_object_set_new(o, "cpu_baseline", json_integer((json_int_t)flt->nr_cpu[0]));
+	json_object_set_new(o, "idle_target", json_integer((json_int_t)flt->nr_idle[1]));
+	json_object_set_new(o, "cpu_target", json_integer((json_int_t)flt->nr_cpu[1]));
+	for (int side = 0; side < 2; side++)
+		for (size_t i = 0; flt->run_idle[side] && i < nr[side]; i++)
+			json_array_append_new(runs[side], num(flt->run_idle[side][i]));
+	json_object_set_new(o, "baseline_run_idle_shares", runs[0]);
+	json_object_set_new(o, "target_run_idle_shares", runs[1]);
+	return o;
+}
+
 json_t *chart_report_json(const struct cchart_input *in, const struct cchart_result *r,
 			  const struct chart_labels *l, const struct cchart_run_score *scores)
 {
@@ -140,9 +233,15 @@ json_t *chart_report_json(const struct cchart_input *in, const struct cchart_res
 	json_object_set_new(root, "limits", json_string(cchart_limits_name(r->limits)));
 	json_object_set_new(root, "load_counter",
 			    l && l->load ? json_string(l->load) : json_null());
+	json_object_set_new(root, "scale_baseline", json_boolean(r->scale_baseline));
 	json_object_set_new(root, "period_s", json_real(r->period_s));
 	json_object_set_new(root, "margin", json_real(r->margin));
+	json_object_set_new(root, "filter", filter_json(&r->filter, r));
 	json_object_set_new(root, "charted", json_integer((json_int_t)r->nr_charted));
+	json_object_set_new(root, "judged",
+			    json_integer((json_int_t)(r->nr_charted - r->nr_no_headroom)));
+	json_object_set_new(root, "no_headroom", json_integer((json_int_t)r->nr_no_headroom));
+	json_object_set_new(root, "chance_any", json_real(r->chance_any));
 	json_object_set_new(root, "out_of_control", json_integer((json_int_t)r->nr_out));
 	for (size_t i = 0; i < r->nr_counters; i++) {
 		const struct cchart_counter *c = &r->counters[i];
@@ -153,6 +252,8 @@ json_t *chart_report_json(const struct cchart_input *in, const struct cchart_res
 		if (c->status == CCHART_CHARTED) {
 			json_object_set_new(o, "violation_ratio", num(c->ratio));
 			json_object_set_new(o, "threshold", num(c->threshold));
+			json_object_set_new(o, "chance", num(c->chance));
+			json_object_set_new(o, "no_headroom", json_boolean(c->no_headroom));
 			json_object_set_new(o, "excess", num(c->excess));
 			json_object_set_new(o, "threshold_fallback",
 					    json_boolean(c->threshold_fallback));
@@ -165,10 +266,6 @@ json_t *chart_report_json(const struct cchart_input *in, const struct cchart_res
 					    json_integer((json_int_t)c->nr_target));
 			json_object_set_new(o, "violations",
 					    json_integer((json_int_t)c->nr_violations));
-			json_object_set_new(o, "shapiro_wilk_p", num(c->sw_p));
-			json_object_set_new(o, "modes", json_integer((json_int_t)c->nr_modes));
-			json_object_set_new(o, "filtered", json_boolean(c->filtered));
-			json_object_set_new(o, "cut", num(c->cut));
 			json_object_set_new(o, "dropped_baseline",
 					    json_integer((json_int_t)c->dropped_base));
 			json_object_set_new(o, "dropped_target",
@@ -177,6 +274,8 @@ json_t *chart_report_json(const struct cchart_input *in, const struct cchart_res
 					    json_string(cchart_scaling_name(c->scaling)));
 			json_object_set_new(o, "alpha", num(c->alpha));
 			json_object_set_new(o, "beta", num(c->beta));
+			json_object_set_new(o, "fit_r", num(c->fit_r));
+			json_object_set_new(o, "fit_p", num(c->fit_p));
 			json_object_set_new(o, "load_ref", num(c->l_ref));
 			for (size_t k = 0; k < r->nr_base_runs; k++)
 				json_array_append_new(loo, num(c->loo_ratio[k]));
@@ -212,15 +311,26 @@ json_t *chart_report_json(const struct cchart_input *in, const struct cchart_res
 
 void chart_report_markdown(FILE *f, const struct cchart_result *r)
 {
+	size_t judged = r->nr_charted - r->nr_no_headroom;
+
 	fprintf(f,
-		"%zu of %zu charted counters out of control (limits %s, %zu baseline runs, "
-		"%zu target runs).\n\n",
-		r->nr_out, r->nr_charted, cchart_limits_name(r->limits), r->nr_base_runs,
+		"%zu of %zu judged counters out of control (limits %s, %zu baseline runs, "
+		"%zu target runs",
+		r->nr_out, judged, cchart_limits_name(r->limits), r->nr_base_runs,
 		r->nr_target_runs);
+	if (r->nr_no_headroom)
+		fprintf(f, "; %zu more without headroom, not judged", r->nr_no_headroom);
+	fprintf(f, ").");
+	if (judged)
+		fprintf(f,
+			" By chance alone a good target shows at least one out of control with "
+			"probability %.0f%% (were the counters independent).",
+			100 * r->chance_any);
+	fprintf(f, "\n\n");
 	if (!r->nr_out)
 		return;
-	fprintf(f, "| counter | violation ratio | threshold | LCL | CL | UCL |\n");
-	fprintf(f, "|---|---:|---:|---:|---:|---:|\n");
+	fprintf(f, "| counter | violation ratio | threshold | chance | LCL | CL | UCL |\n");
+	fprintf(f, "|---|---:|---:|---:|---:|---:|---:|\n");
 	for (size_t i = 0; i < r->nr_counters; i++) {
 		const struct cchart_counter *c = &r->counters[i];
 		if (c->status != CCHART_CHARTED || !c->out_of_control)
@@ -230,8 +340,9 @@ void chart_report_markdown(FILE *f, const struct cchart_result *r)
 		for (const char *p = strbuf_printable(&name, c->name); *p; p++)
 			fputc(*p == '`' || *p == '|' ? '_' : *p, f);
 		strbuf_release(&name);
-		fprintf_printable(f, "` | %.1f%% | %.1f%% | %.4g | %.4g | %.4g |\n", 100 * c->ratio,
-				  100 * c->threshold, c->lcl, c->cl, c->ucl);
+		fprintf_printable(f, "` | %.1f%% | %.1f%% | 1 in %.0f | %.4g | %.4g | %.4g |\n",
+				  100 * c->ratio, 100 * c->threshold, 1 / c->chance, c->lcl, c->cl,
+				  c->ucl);
 	}
 	fputc('\n', f);
 }
@@ -303,14 +414,16 @@ int chart_report_svg(FILE *f, const struct cchart_input *in, const struct cchart
 		SVG_W, SVG_H, SVG_W, SVG_H);
 	fprintf(f, "<title>");
 	xml_escape(f, c->name);
-	fprintf(f, ": violation ratio %.1f%%, threshold %.1f%%</title>\n", 100 * c->ratio,
-		100 * c->threshold);
+	fprintf(f, ": violation ratio %.1f%%, threshold %.1f%% (chance 1 in %.0f)</title>\n",
+		100 * c->ratio, 100 * c->threshold, 1 / c->chance);
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
 	fprintf(f, "<text x=\"%d\" y=\"20\" font-size=\"14\" font-weight=\"bold\">", PAD_L);
 	xml_escape(f, c->name);
-	fprintf(f, " %s %.1f%% outside [LCL, UCL], threshold %.1f%%</text>\n",
-		c->out_of_control ? "OUT OF CONTROL:" : "in control:", 100 * c->ratio,
-		100 * c->threshold);
+	fprintf(f, " %s %.1f%% outside [LCL, UCL], threshold %.1f%% (chance 1 in %.0f)</text>\n",
+		c->out_of_control ? "OUT OF CONTROL:"
+		: c->no_headroom  ? "no headroom, not judged:"
+				  : "in control:",
+		100 * c->ratio, 100 * c->threshold, 1 / c->chance);
 	/* The baseline band, CL, axes. */
 	fprintf(f,
 		"<rect class=\"band\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" "
