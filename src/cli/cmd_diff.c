@@ -289,6 +289,8 @@ int cmd_diff(int argc, char **argv)
 			    o.bench ? "revisions" : "profiles", n, n == 1 ? "" : "s");
 		return EXIT_USAGE;
 	}
+	if (!o.bench && stdin_at_most_once("diff", args, 2))
+		return EXIT_USAGE;
 	if (o.format) {
 		if (!strcmp(o.format, "json")) {
 			format = DIFF_JSON;

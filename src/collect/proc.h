@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include "util/common.h"
+#include "util/interrupt.h"
 
 /* The outcome of one run. Only RUN_OK runs enter the statistics. */
 enum run_status {
@@ -129,17 +130,5 @@ void proc_wait_fallback_force(bool on);
  * one. Not needed before exit (the spawner exits with its parent). Not thread-safe.
  */
 void proc_spawner_stop(void);
-
-/*
- * Interrupt handling for long operations: interrupt_install() sets SIGINT/SIGTERM/SIGHUP
- * handlers (without SA_RESTART) that only record the request; interrupt_requested() tells
- * whether one arrived. The only process-global state of the engine, by necessity.
- */
-void interrupt_install(void);
-bool interrupt_requested(void);
-/* The signal number that was received, 0 when none. */
-int interrupt_signal(void);
-/* Forgets a received interrupt (after it was handled, and in tests). */
-void interrupt_reset(void);
 
 #endif

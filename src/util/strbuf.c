@@ -98,35 +98,6 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
-int strbuf_read_file(struct strbuf *sb, const char *path, size_t max_bytes)
-{
-	char chunk[8192];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int saved = errno;
-			close(fd);
-			errno = saved;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		if (sb->len + (size_t)n > max_bytes) {
-			close(fd);
-			errno = EFBIG;
-			return -1;
-		}
-		strbuf_add(sb, chunk, (size_t)n);
-	}
-	close(fd);
-	return 0;
-}
-
 /* The length of the valid UTF-8 sequence at p (lead byte >= 0x80), or 0. */
 static size_t utf8_seq_len(const unsigned char *p)
 {

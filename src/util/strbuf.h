@@ -34,7 +34,5 @@ __attribute__((format(printf, 2, 0))) void strbuf_vaddf(struct strbuf *sb, const
  * carry at all, and bytes that are not valid UTF-8 become U+FFFD (&#xFFFD;).
  */
 void strbuf_add_xml_escaped(struct strbuf *sb, const char *s);
-/* Reads a whole file (at most max_bytes) into sb; returns 0, or -1 with errno set. */
-int strbuf_read_file(struct strbuf *sb, const char *path, size_t max_bytes);
 
 #endif
