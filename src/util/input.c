@@ -28,6 +28,7 @@ const struct input_kind input_counters = {"counter CSV", 1 * GIB, INPUT_STDIN_OK
 const struct input_kind input_binary = {"binary", 4 * GIB, 0, NULL};
 const struct input_kind input_state = {"state file", 256 * MIB, 0, NULL};
 const struct input_kind input_log = {"log", 64 * MIB, 0, NULL};
+const struct input_kind input_run_log = {"run log", UINT64_MAX, 0, NULL};
 const struct input_kind input_test_list = {"test list", 16 * MIB, 0, NULL};
 
 /* Bytes asked of each read(): large enough for few system calls, small enough to notice an
@@ -236,8 +237,8 @@ static int read_all(struct input *in, struct strbuf *sb, struct strbuf *why)
 			return RP_EINTERRUPT;
 		}
 		/* One byte more than the cap allows tells that there is more. */
-		if (max - got + 1 < want)
-			want = (size_t)(max - got + 1);
+		if (max - got < want)
+			want = (size_t)(max - got) + 1;
 		strbuf_grow(sb, want);
 		n = read(in->fd, sb->buf + sb->len, want);
 		if (n < 0) {

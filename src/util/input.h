@@ -38,6 +38,7 @@ extern const struct input_kind input_counters;	 /* counter series CSV */
 extern const struct input_kind input_binary;	 /* ELF file (bindiff, symbols): 4 GiB */
 extern const struct input_kind input_state;	 /* revperf's own files: caches, maps */
 extern const struct input_kind input_log;	 /* a log whose tail is shown */
+extern const struct input_kind input_run_log;	 /* a run's log: any size, read in windows */
 extern const struct input_kind input_test_list; /* the output of a suite's `tests` */
 
 /* An opened input. */
