@@ -127,6 +127,10 @@ expect_one_line err.txt
 expect_grep "^revperf diff: standard input \('-'\) can be read only once" err.txt
 run "chart: '-' on both sides" 2 "$REVPERF" chart --baseline - --target -
 expect_grep "^revperf chart: standard input \('-'\) can be read only once" err.txt
+cd repo
+run "import --rev base - -" 2 "$REVPERF" import --rev base - - <../good.json
+expect_grep "^revperf import: standard input \('-'\) can be read only once" err.txt
+cd ..
 run "compare --import - FILE" 0 sh -c '"$0" compare --import - good.json <good.json' "$REVPERF"
 run "chart --baseline - (CSV on stdin)" 0 sh -c '"$0" chart --baseline - --target ok.csv <ok.csv' "$REVPERF"
 refused "compare --import: 257 MiB on stdin" "result file '-' \(standard input\) is larger than 256 MiB, the limit for a result file" \
