@@ -19,9 +19,9 @@ struct file_parse {
 	const char *path;
 	const char *text; /* the whole file, NUL-terminated */
 	size_t len, pos;
-	int line;	       /* of the line inih is at */
-	bool at_line_start;    /* the reader's next byte begins a line */
-	int err;	       /* set by the reader or the handler; stops the parse */
+	int line;		/* of the line inih is at */
+	bool at_line_start;	/* the reader's next byte begins a line */
+	int err;		/* set by the reader or the handler; stops the parse */
 	struct strmap sections; /* canonical section name -> its line */
 	struct strmap keys;	/* key of the current section -> its line */
 };
@@ -119,8 +119,8 @@ static int handler(void *user, const char *section, const char *name, const char
 	snprintf(origin, sizeof(origin), "%s:%d", fp->path, fp->line);
 	first = strmap_put(&fp->keys, name, (size_t)fp->line, &added);
 	if (!added) {
-		error("%s: '%s' is set a second time in [%s] (first at line %zu); keep one",
-		      origin, name, section, *first);
+		error("%s: '%s' is set a second time in [%s] (first at line %zu); keep one", origin,
+		      name, section, *first);
 		fp->err = RP_EINPUT;
 		return 0;
 	}

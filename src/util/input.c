@@ -16,13 +16,11 @@
 #define GIB ((uint64_t)1 << 30)
 
 /* The caps; docs/limits.md says the same, with the reasons. */
-const struct input_kind input_config = {
-	"configuration", 1 * MIB, 0,
-	"run `revperf init` to write one, or pass --config FILE"};
-const struct input_kind input_profile = {"profile", 2 * GIB, INPUT_STDIN_OK | INPUT_DIR_OK,
-					 NULL};
-const struct input_kind input_io_profile = {"I/O profile", 1 * GIB,
-					    INPUT_STDIN_OK | INPUT_DIR_OK, NULL};
+const struct input_kind input_config = {"configuration", 1 * MIB, 0,
+					"run `revperf init` to write one, or pass --config FILE"};
+const struct input_kind input_profile = {"profile", 2 * GIB, INPUT_STDIN_OK | INPUT_DIR_OK, NULL};
+const struct input_kind input_io_profile = {"I/O profile", 1 * GIB, INPUT_STDIN_OK | INPUT_DIR_OK,
+					    NULL};
 const struct input_kind input_results = {"result file", 256 * MIB, INPUT_STDIN_OK, NULL};
 const struct input_kind input_counters = {"counter CSV", 1 * GIB, INPUT_STDIN_OK, NULL};
 const struct input_kind input_binary = {"binary", 4 * GIB, 0, NULL};
@@ -123,10 +121,9 @@ static int check_stat(struct input *in, const struct stat *st, struct strbuf *ms
 		return 0; /* a pipe or a terminal: read with the cap */
 	strbuf_addf(msg, "%s ", k->what);
 	add_name(msg, in);
-	strbuf_addf(msg, " is %s, not a regular file; save it to a file first%s",
-		    special_name(st->st_mode),
-		    k->flags & INPUT_STDIN_OK ? ", or give '-' and redirect standard input from it"
-					      : "");
+	strbuf_addf(
+	    msg, " is %s, not a regular file; save it to a file first%s", special_name(st->st_mode),
+	    k->flags & INPUT_STDIN_OK ? ", or give '-' and redirect standard input from it" : "");
 	return RP_EINPUT;
 }
 
@@ -171,7 +168,7 @@ int input_open_why(struct input *in, const char *path, const struct input_kind *
 		return refuse(why, &msg);
 	}
 	in->fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
-				    (in->is_dir ? O_DIRECTORY : 0));
+				(in->is_dir ? O_DIRECTORY : 0));
 	if (in->fd < 0) {
 		strbuf_addf(&msg, "cannot read %s '%s': %s", kind->what, path, strerror(errno));
 		return refuse(why, &msg);

@@ -29,17 +29,17 @@ struct input_kind {
 };
 
 /* The kinds, each with its cap; docs/limits.md lists the same table. */
-extern const struct input_kind input_config;	 /* revperf.ini: 1 MiB */
-extern const struct input_kind input_profile;	 /* CCT file, callgrind, folded: 2 GiB */
+extern const struct input_kind input_config;	  /* revperf.ini: 1 MiB */
+extern const struct input_kind input_profile;	  /* CCT file, callgrind, folded: 2 GiB */
 extern const struct input_kind input_profile_dir; /* the same, or a directory of .cct */
-extern const struct input_kind input_io_profile; /* I/O profile JSON (or a directory) */
-extern const struct input_kind input_results;	 /* hyperfine / Google Benchmark JSON */
-extern const struct input_kind input_counters;	 /* counter series CSV */
-extern const struct input_kind input_binary;	 /* ELF file (bindiff, symbols): 4 GiB */
-extern const struct input_kind input_state;	 /* revperf's own files: caches, maps */
-extern const struct input_kind input_log;	 /* a log whose tail is shown */
-extern const struct input_kind input_run_log;	 /* a run's log: any size, read in windows */
-extern const struct input_kind input_test_list; /* the output of a suite's `tests` */
+extern const struct input_kind input_io_profile;  /* I/O profile JSON (or a directory) */
+extern const struct input_kind input_results;	  /* hyperfine / Google Benchmark JSON */
+extern const struct input_kind input_counters;	  /* counter series CSV */
+extern const struct input_kind input_binary;	  /* ELF file (bindiff, symbols): 4 GiB */
+extern const struct input_kind input_state;	  /* revperf's own files: caches, maps */
+extern const struct input_kind input_log;	  /* a log whose tail is shown */
+extern const struct input_kind input_run_log;	  /* a run's log: any size, read in windows */
+extern const struct input_kind input_test_list;	  /* the output of a suite's `tests` */
 
 /* An opened input. */
 struct input {

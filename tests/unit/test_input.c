@@ -132,8 +132,7 @@ static void test_directories_and_missing(void **state)
 	assert_int_equal(input_read_why(&sb, fx->dir, &input_profile, &why), RP_EINPUT);
 	assert_non_null(strstr(why.buf, "is a directory, not a file"));
 	strbuf_reset(&why);
-	assert_int_equal(input_read_why(&sb, fx_path(fx, "none"), &tiny_no_stdin, &why),
-			 RP_EINPUT);
+	assert_int_equal(input_read_why(&sb, fx_path(fx, "none"), &tiny_no_stdin, &why), RP_EINPUT);
 	assert_non_null(strstr(why.buf, "cannot read thing '"));
 	assert_non_null(strstr(why.buf, "/none': No such file or directory; write one"));
 	strbuf_release(&sb);
@@ -245,12 +244,12 @@ static void test_add_size(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_regular_file_and_cap, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_special_files_refused, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_directories_and_missing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stdin, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_interrupted_read, setup, teardown),
-		cmocka_unit_test(test_add_size),
+	    cmocka_unit_test_setup_teardown(test_regular_file_and_cap, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_special_files_refused, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_directories_and_missing, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_stdin, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_interrupted_read, setup, teardown),
+	    cmocka_unit_test(test_add_size),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

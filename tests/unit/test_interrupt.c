@@ -74,8 +74,8 @@ static void test_second_unseen_signal_ends_the_process(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_first_signal_is_recorded),
-		cmocka_unit_test(test_second_unseen_signal_ends_the_process),
+	    cmocka_unit_test(test_first_signal_is_recorded),
+	    cmocka_unit_test(test_second_unseen_signal_ends_the_process),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

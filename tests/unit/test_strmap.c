@@ -60,8 +60,8 @@ static void test_many_keys(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_put_get),
-		cmocka_unit_test(test_many_keys),
+	    cmocka_unit_test(test_put_get),
+	    cmocka_unit_test(test_many_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
