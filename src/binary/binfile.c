@@ -11,6 +11,7 @@
 #include "binary/binfile_impl.h"
 #include "binary/elf_sections.h"
 #include "util/common.h"
+#include "util/input.h"
 
 uint64_t binhash_bytes(const void *data, size_t len)
 {
@@ -197,28 +198,19 @@ static struct binfile *binfile_new(const char *path, unsigned flags)
 int binfile_open(const char *path, unsigned flags, struct binfile **out)
 {
 	struct binfile *bf = binfile_new(path, flags);
-	struct stat st;
+	struct input in;
 	int ret = RP_EINPUT;
 
 	*out = NULL;
 	elf_version(EV_CURRENT);
-	bf->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (bf->fd < 0) {
-		error("cannot open %s: %s", path, strerror(errno));
+	/* A regular file only (libelf maps it), at most the binary cap. */
+	if (input_open(&in, path, &input_binary))
 		goto out;
-	}
-	if (fstat(bf->fd, &st) || !S_ISREG(st.st_mode)) {
-		error("%s: not a regular file", path);
-		goto out;
-	}
-	if ((uint64_t)st.st_size > BINFILE_MAX_BYTES) {
-		error("%s: larger than 4 GiB; bindiff does not read files this large", path);
-		goto out;
-	}
-	if (st.st_size < EI_NIDENT) {
+	bf->fd = in.fd;
+	if (in.size < EI_NIDENT) {
 		error("%s: not an ELF file (%lld bytes); bindiff compares executables, shared "
 		      "libraries and object files",
-		      path, (long long)st.st_size);
+		      path, (long long)in.size);
 		goto out;
 	}
 	bf->elf = elf_begin(bf->fd, ELF_C_READ_MMAP, NULL);

@@ -21,10 +21,10 @@
 
 #include "binary/dwfl_nodebug.h"
 #include "util/common.h"
+#include "util/input.h"
 
 /* Caps on untrusted input. */
 #define MAPS_MAX_LINES ((size_t)1 << 20)
-#define MAPS_MAX_BYTES ((size_t)64 << 20)
 #define MAX_LOADS 4096 /* PT_LOAD segments kept per module */
 
 /* ---- memory maps ---------------------------------------------------------------------- */
@@ -165,11 +165,8 @@ int proc_maps_read(struct proc_maps *m, const char *path)
 	size_t pos = 0, lineno = 0;
 	int ret = 0;
 
-	if (strbuf_read_file(&sb, path, MAPS_MAX_BYTES) < 0) {
-		error("cannot read the memory map '%s': %s", path, strerror(errno));
-		ret = RP_EINPUT;
+	if ((ret = input_read(&sb, path, &input_state)))
 		goto out;
-	}
 	while (pos < sb.len) {
 		const char *line = sb.buf + pos;
 		const char *nl = memchr(line, '\n', sb.len - pos);
@@ -352,37 +349,35 @@ static bool module_read_loads(struct sym_module *mod, Elf *elf)
 /* Opens the module's file; on failure warns once and marks it failed. */
 static void module_open(struct sym_module *mod)
 {
-	struct stat st;
+	struct strbuf why = STRBUF_INIT;
+	struct input in;
 	Elf *elf;
 
 	if (pseudo_path(mod->path)) {
 		mod->failed = true;
 		return;
 	}
-	if (stat(mod->path, &st) != 0) {
-		warning("cannot symbolize '%s': %s; its frames are named by address", mod->path,
-			strerror(errno));
-		mod->failed = true;
-		return;
-	}
-	/* A FIFO or device would block or mean nothing. */
-	if (!S_ISREG(st.st_mode)) {
-		warning("cannot symbolize '%s': not a regular file; its frames are named by "
-			"address",
-			mod->path);
+	/* The path comes from a profile: a FIFO or device would block or mean nothing. */
+	if (input_open_why(&in, mod->path, &input_binary, &why)) {
+		warning("cannot symbolize: %s; its frames are named by address", why.buf);
+		strbuf_release(&why);
 		mod->failed = true;
 		return;
 	}
 	mod->dwfl = dwfl_begin(&module_callbacks);
 	if (!mod->dwfl) {
 		warning("cannot symbolize '%s': %s", mod->path, dwfl_errmsg(-1));
+		input_close(&in);
 		mod->failed = true;
 		return;
 	}
 	dwfl_report_begin(mod->dwfl);
 	/* Base 0 with add_p_vaddr: dwfl addresses are the file's virtual addresses (bias 0
-	 * for executables and shared libraries alike); the bias is read back to be sure. */
-	mod->mod = dwfl_report_elf(mod->dwfl, mod->path, mod->path, -1, 0, true);
+	 * for executables and shared libraries alike); the bias is read back to be sure.
+	 * The descriptor checked above is read; libdwfl keeps it on success. */
+	mod->mod = dwfl_report_elf(mod->dwfl, mod->path, mod->path, in.fd, 0, true);
+	if (!mod->mod)
+		input_close(&in);
 	if (!mod->mod || dwfl_report_end(mod->dwfl, NULL, NULL) != 0 ||
 	    !(elf = dwfl_module_getelf(mod->mod, &mod->bias)) || !module_read_loads(mod, elf)) {
 		warning("cannot symbolize '%s': not an ELF file with program headers (%s); its "

@@ -118,7 +118,7 @@ static int split_sides(int argc, char **argv, char ***rest, int *nr_rest, char *
 			cur = -1;
 			continue;
 		}
-		if (cur >= 0 && argv[i][0] != '-') {
+		if (cur >= 0 && (argv[i][0] != '-' || !argv[i][1])) { /* "-": standard input */
 			side[cur][nr_side[cur]++] = argv[i];
 			continue;
 		}
@@ -152,7 +152,7 @@ static int add_source(struct chart_ctx *c, struct cchart_input *in, enum cchart_
 
 	if (what->len)
 		strbuf_addstr(what, ", ");
-	if (!access(src, F_OK)) {
+	if (!strcmp(src, "-") || !access(src, F_OK)) {
 		strbuf_addstr(what, src);
 		return counters_csv_chart_add(src, in, side);
 	}
@@ -198,6 +198,16 @@ int cmd_chart(int argc, char **argv)
 	if (!nr_side[0] || !nr_side[1]) {
 		usage_error("chart", "expected --baseline SRC... and --target SRC...");
 		goto out;
+	}
+	{
+		/* Both sides' sources: standard input may be one of them. */
+		const char **all = xcalloc((size_t)(nr_side[0] + nr_side[1]), sizeof(*all));
+		memcpy(all, side[0], (size_t)nr_side[0] * sizeof(*all));
+		memcpy(all + nr_side[0], side[1], (size_t)nr_side[1] * sizeof(*all));
+		err = stdin_at_most_once("chart", all, nr_side[0] + nr_side[1]);
+		free(all);
+		if (err)
+			goto out;
 	}
 	if (o.format && !strcmp(o.format, "json"))
 		format = JSON;

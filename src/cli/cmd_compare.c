@@ -114,7 +114,7 @@ static int compare_import_files(const char *const *files, int n, enum report_for
 			goto out;
 		}
 	}
-	if (cli_apply_overrides(&cfg, &o.overrides))
+	if (cli_apply_overrides(&cfg, &o.overrides) || stdin_at_most_once("compare", files, n))
 		goto out;
 	for (i = 0; i < 2; i++)
 		if ((err = import_read_file(files[i], &sets[i]))) {

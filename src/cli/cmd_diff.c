@@ -84,7 +84,10 @@ const struct command_help diff_help = {
 	"total weight changed most. OLD and NEW are profiles of any kind, recognised from\n"
 	"their content: revperf's CCT runtime (a file, or a directory of one run's files,\n"
 	"e.g. from `revperf profile --cct --dir`), valgrind callgrind output, or folded\n"
-	"stacks ('a;b;c 123' per line, as perf script + stackcollapse write them). With\n"
+	"stacks ('a;b;c 123' per line, as perf script + stackcollapse write them); '-' reads\n"
+	"one of them from standard input (`... | stackcollapse-perf.pl | revperf diff - NEW`).\n"
+	"Inputs are regular files (a FIFO or device is refused), capped in size\n"
+	"(docs/limits.md); an empty or truncated profile is an error. With\n"
 	"--bench, OLD and NEW are revisions whose profiled runs `compare` stored (profile =\n"
 	"cct); the runs of each side are merged (mean and sd per node). The binary diff is of\n"
 	"--old-binary and --new-binary, or of the programs that CCT profiles name. As text,\n"
@@ -289,6 +292,8 @@ int cmd_diff(int argc, char **argv)
 			    o.bench ? "revisions" : "profiles", n, n == 1 ? "" : "s");
 		return EXIT_USAGE;
 	}
+	if (!o.bench && stdin_at_most_once("diff", args, 2))
+		return EXIT_USAGE;
 	if (o.format) {
 		if (!strcmp(o.format, "json")) {
 			format = DIFF_JSON;

@@ -85,6 +85,8 @@ int cmd_import(int argc, char **argv)
 			    "expected a result FILE (hyperfine or Google Benchmark JSON)");
 		goto out;
 	}
+	if (stdin_at_most_once("import", files, n))
+		goto out;
 	/* Every file is read before anything is stored: a bad one stores nothing. */
 	for (i = 0; i < n; i++)
 		if ((err = import_read_file(files[i], &sets[i]))) {

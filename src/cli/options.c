@@ -183,3 +183,13 @@ void options_usage_markdown(FILE *f, const struct command_help *help)
 	}
 	fprintf(f, "- `-h, --help`: show this help\n\n");
 }
+
+int stdin_at_most_once(const char *cmd, const char *const *args, int n)
+{
+	int seen = 0;
+	for (int i = 0; i < n; i++)
+		if (!strcmp(args[i], "-") && ++seen > 1)
+			return usage_error(cmd, "standard input ('-') can be read only once: give "
+						"'-' for one file, name the others");
+	return 0;
+}

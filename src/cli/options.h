@@ -59,6 +59,9 @@ void options_usage(FILE *f, const struct command_help *help);
 /* Prints the same as Markdown, for docs/manual.md. */
 void options_usage_markdown(FILE *f, const struct command_help *help);
 
+/* Standard input ("-") among args at most once; else a usage_error() (returns -1). */
+int stdin_at_most_once(const char *cmd, const char *const *args, int n);
+
 /* A usage error: prints "revperf <cmd>: <message>; see revperf <cmd> -h" and returns -1. */
 __attribute__((format(printf, 2, 3))) int usage_error(const char *cmd, const char *fmt, ...);
 

@@ -13,6 +13,7 @@
 #include "collect/proc.h"
 #include "util/fsutil.h"
 #include "util/common.h"
+#include "util/input.h"
 
 /*
  * Appends a header line for the next run to the side's log and returns the offset where
@@ -45,16 +46,20 @@ int64_t run_log_size(const char *path)
 /* Reads [off, off + len) of a file (at most 256 MiB) into sb. */
 int run_log_read(const char *path, int64_t off, int64_t len, struct strbuf *sb)
 {
-	int fd;
+	struct strbuf why = STRBUF_INIT;
+	struct input in;
 	ssize_t n;
+	int err;
 	if (len < 0 || len > (256 << 20))
 		return -1;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	/* A regular file of any size (read in windows); never a FIFO left in its place. */
+	err = input_open_why(&in, path, &input_run_log, &why);
+	strbuf_release(&why);
+	if (err)
 		return -1;
 	strbuf_grow(sb, (size_t)len);
-	n = pread(fd, sb->buf + sb->len, (size_t)len, (off_t)off);
-	close(fd);
+	n = pread(in.fd, sb->buf + sb->len, (size_t)len, (off_t)off);
+	input_close(&in);
 	if (n < 0)
 		return -1;
 	sb->len += (size_t)n;

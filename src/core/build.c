@@ -12,6 +12,7 @@
 #include "core/worktree.h"
 #include "util/fsutil.h"
 #include "util/common.h"
+#include "util/input.h"
 
 static char *join(const char *a, const char *b)
 {
@@ -89,10 +90,13 @@ void state_dir_release(struct state_dir *sd)
  * could drive the terminal is shown as escapes (\x1b). */
 static void print_log_tail(const char *path, size_t lines)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
 	const char *p;
 	size_t seen = 0;
-	if (strbuf_read_file(&sb, path, 64 << 20) < 0 || !sb.len)
+	/* No tail, no harm: the log's path is printed. */
+	int err = input_read_why(&sb, path, &input_log, &why);
+	strbuf_release(&why);
+	if (err || !sb.len)
 		goto out;
 	p = sb.buf + sb.len;
 	if (p > sb.buf && p[-1] == '\n')

@@ -2,7 +2,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <ini.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,13 +14,6 @@
 #include "core/metric.h"
 #include "util/common.h"
 #include "util/parse.h"
-
-struct parse_ctx {
-	struct config *cfg;
-	const char *path;
-	int line;
-	int err;
-};
 
 static void bench_defaults(struct bench_config *b)
 {
@@ -650,77 +642,6 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 		}
 	}
 	return ret;
-}
-
-static int config_ini_handler(void *user, const char *section, const char *name, const char *value)
-{
-	struct parse_ctx *ctx = user;
-	char origin[4096 + 32];
-	snprintf(origin, sizeof(origin), "%s:%d", ctx->path, ctx->line);
-	if (!value)
-		value = "";
-	ctx->err = config_set(ctx->cfg, section, name, value, origin);
-	return ctx->err == 0;
-}
-
-/* inih's line reader, wrapped to count lines: the handler then knows file:line. */
-struct counting_reader {
-	FILE *f;
-	struct parse_ctx *ctx;
-};
-
-static char *counting_fgets(char *str, int num, void *stream)
-{
-	struct counting_reader *r = stream;
-	char *res = fgets(str, num, r->f);
-	if (res && (strchr(res, '\n') || feof(r->f)))
-		r->ctx->line++;
-	return res;
-}
-
-int config_read(struct config *cfg, const char *path)
-{
-	struct parse_ctx ctx = { cfg, path, 1, 0 };
-	struct counting_reader reader;
-	FILE *f;
-	int line;
-	struct stat st;
-
-	/* Heap line buffer that grows: long commands must not be truncated. */
-	ini_use_stack = false;
-	ini_allow_realloc = true;
-	ini_max_line = 1 << 16;
-	ini_stop_on_first_error = true;
-
-	f = fopen(path, "r");
-	if (!f) {
-		error("cannot read config %s: %s; run `revperf init` to write one, or pass "
-		      "--config FILE",
-		      path, strerror(errno));
-		return RP_EINPUT;
-	}
-	if (fstat(fileno(f), &st) == 0 && st.st_size > (1 << 20)) {
-		fclose(f);
-		error("config %s is larger than 1 MiB; is it the right file?", path);
-		return RP_EINPUT;
-	}
-	free(cfg->path);
-	cfg->path = xstrdup(path);
-	reader.f = f;
-	reader.ctx = &ctx;
-	/* counting_fgets advances ctx.line as each line is read, before inih calls the
-	 * handler for it, so the handler sees the number of its own line. */
-	ctx.line = 0;
-	line = ini_parse_stream(counting_fgets, &reader, config_ini_handler, &ctx);
-	fclose(f);
-	if (line == 0)
-		return 0;
-	if (line < 0)
-		error("cannot parse config %s: out of memory", path);
-	else if (!ctx.err)
-		error("%s:%d: syntax error: expected [section], 'key = value' or a comment", path,
-		      line);
-	return RP_EINPUT;
 }
 
 /* The metrics and primary lists name known metrics (built-in or this benchmark's own). */

@@ -117,8 +117,10 @@ void config_init(struct config *cfg);
 void config_release(struct config *cfg);
 
 /*
- * Reads path into cfg. Returns 0, or RP_EINPUT after one error line naming path:line
- * (a missing file, an unknown section or key, a value that does not parse).
+ * Reads path into cfg (core/config_file.c): a regular file of at most 1 MiB (util/input.h).
+ * Returns 0, or RP_EINPUT after one error line naming path (and line): a missing file, a
+ * directory, FIFO or device, a file over the cap, an unknown section or key, a value that
+ * does not parse, a section given twice, a key set twice in a section, a NUL byte.
  */
 int config_read(struct config *cfg, const char *path);
 

@@ -13,9 +13,10 @@
 
 #include "util/fsutil.h"
 #include "util/common.h"
+#include "util/input.h"
+#include "util/strmap.h"
 
 #define MAX_FIELDS 64
-#define MAX_CSV_BYTES (1024u * 1024 * 1024)
 
 enum { COL_TIME, COL_COUNTER, COL_VALUE, COL_RUN, NR_COLS };
 
@@ -88,31 +89,30 @@ static bool parse_finite(const char *s, double *out)
 	return true;
 }
 
-/* The run of a given name (created at the end when new). */
-static struct counters_csv_run *run_of(const char *path, const char *name,
-				       struct counters_csv_run **runs, size_t *nr, size_t *alloc,
-				       size_t first)
+/*
+ * The index in *runs of the run called `name` in this file (NULL: the file is one run),
+ * created at the end when new. `seen` maps the names of this file's runs to their index,
+ * so that a file of many runs is read in linear time.
+ */
+static size_t run_of(const char *path, const char *name, struct strmap *seen,
+		     struct counters_csv_run **runs, size_t *nr, size_t *alloc)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct counters_csv_run *r;
+	bool added;
+	size_t *idx = strmap_put(seen, name ? name : "", *nr, &added);
 
+	if (!added)
+		return *idx;
 	strbuf_addstr(&sb, path);
-	if (name) {
-		strbuf_addch(&sb, ':');
-		strbuf_addstr(&sb, name);
-	}
-	for (size_t i = first; i < *nr; i++) {
-		if (!strcmp((*runs)[i].name, sb.buf)) {
-			strbuf_release(&sb);
-			return &(*runs)[i];
-		}
-	}
+	if (name)
+		strbuf_addf(&sb, ":%s", name);
 	ALLOC_GROW(*runs, *nr + 1, *alloc);
-	r = &(*runs)[(*nr)++];
+	r = &(*runs)[*nr];
 	memset(r, 0, sizeof(*r));
 	r->name = strbuf_detach(&sb);
 	run_samples_init(&r->samples);
-	return r;
+	return (*nr)++;
 }
 
 /* One sample as read, before the runs are filled in time order. */
@@ -135,12 +135,14 @@ static int row_cmp(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The index of `name` in names[], added when new (linear: files have few counters). */
-static size_t name_index(char ***names, size_t *nr, size_t *alloc, const char *name)
+/* The index of `name` in names[], added when new; `seen` maps the names to it. */
+static size_t name_index(struct strmap *seen, char ***names, size_t *nr, size_t *alloc,
+			 const char *name)
 {
-	for (size_t i = 0; i < *nr; i++)
-		if (!strcmp((*names)[i], name))
-			return i;
+	bool added;
+	size_t *idx = strmap_put(seen, name, *nr, &added);
+	if (!added)
+		return *idx;
 	ALLOC_GROW(*names, *nr + 1, *alloc);
 	(*names)[*nr] = xstrdup(name);
 	return (*nr)++;
@@ -151,17 +153,17 @@ int counters_csv_read(const char *path, struct counters_csv_run **runs, size_t *
 	struct strbuf sb = STRBUF_INIT;
 	char *fields[MAX_FIELDS], *line, *next;
 	int col[NR_COLS] = {-1, -1, -1, -1}, nf, need = 0;
-	size_t lineno = 0, first = *nr, nr_rows = 0, rows_alloc = 0;
+	size_t lineno = 0, nr_rows = 0, rows_alloc = 0;
 	size_t nr_names = 0, names_alloc = 0;
+	struct strmap name_map = STRMAP_INIT, run_map = STRMAP_INIT;
 	struct row *rows = NULL;
 	char **names = NULL;
 	bool moved = false;
 	int ret = RP_EINPUT;
 
-	if (strbuf_read_file(&sb, path, MAX_CSV_BYTES)) {
-		error("cannot read %s: %s", path, strerror(errno));
+	if ((nf = input_read(&sb, path, &input_counters))) {
 		strbuf_release(&sb);
-		return RP_EINPUT;
+		return nf;
 	}
 	for (line = sb.buf; line && *line; line = next) {
 		next = strchr(line, '\n');
@@ -215,13 +217,12 @@ int counters_csv_read(const char *path, struct counters_csv_run **runs, size_t *
 			error("%s:%zu: empty counter name", path, lineno);
 			goto out;
 		}
-		struct counters_csv_run *r =
-		    run_of(path, col[COL_RUN] >= 0 ? trim(fields[col[COL_RUN]]) : NULL, runs, nr,
-			   alloc, first);
+		size_t run = run_of(path, col[COL_RUN] >= 0 ? trim(fields[col[COL_RUN]]) : NULL,
+				    &run_map, runs, nr, alloc);
 		ALLOC_GROW(rows, nr_rows + 1, rows_alloc);
-		rows[nr_rows] = (struct row){(size_t)(r - *runs),
-					     name_index(&names, &nr_names, &names_alloc, counter),
-					     nr_rows, t, v};
+		rows[nr_rows] = (struct row){
+		    run, name_index(&name_map, &names, &nr_names, &names_alloc, counter), nr_rows,
+		    t, v};
 		if (nr_rows && rows[nr_rows - 1].run == rows[nr_rows].run &&
 		    rows[nr_rows - 1].counter == rows[nr_rows].counter && rows[nr_rows - 1].t > t)
 			moved = true;
@@ -255,6 +256,8 @@ out:
 	for (size_t i = 0; i < nr_names; i++)
 		free(names[i]);
 	free(names);
+	strmap_release(&name_map);
+	strmap_release(&run_map);
 	free(rows);
 	strbuf_release(&sb);
 	return ret;

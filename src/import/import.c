@@ -14,9 +14,11 @@
 #include <string.h>
 
 #include "util/common.h"
+#include "util/input.h"
+#include "util/strmap.h"
 
 #define IMPORT_MAX_FILE_BYTES ((size_t)256 << 20)
-#define IMPORT_MAX_BENCHES 10000
+#define IMPORT_MAX_BENCHES 100000
 #define IMPORT_MAX_METRICS 256             /* per benchmark */
 #define IMPORT_MAX_VALUES ((size_t)1 << 24) /* samples x metrics over one file */
 #define IMPORT_MAX_NAME 4096               /* bytes of a benchmark or metric name */
@@ -25,7 +27,7 @@
 struct parse_ctx {
 	const char *origin;
 	struct import_set *out;
-	json_t *index;    /* benchmark name -> its index in out->benches (a hash map) */
+	struct strmap next_suffix; /* a name taken -> the next " #K" to try for it */
 	size_t nr_values; /* against IMPORT_MAX_VALUES */
 	size_t nr_excluded;
 };
@@ -83,16 +85,22 @@ void import_set_release(struct import_set *s)
 	free(s->benches);
 	free(s->source);
 	free(s->origin);
+	strmap_release(&s->by_name);
 	memset(s, 0, sizeof(*s));
 }
 
 const struct import_bench *import_set_find(const struct import_set *s, const char *name)
 {
-	size_t i;
-	for (i = 0; i < s->nr_benches; i++)
-		if (!strcmp(s->benches[i].name, name))
-			return &s->benches[i];
-	return NULL;
+	size_t *idx;
+	if (s->by_name.nr != s->nr_benches) {
+		/* A set filled by hand, without the index. */
+		for (size_t i = 0; i < s->nr_benches; i++)
+			if (!strcmp(s->benches[i].name, name))
+				return &s->benches[i];
+		return NULL;
+	}
+	idx = strmap_get(&s->by_name, name);
+	return idx ? &s->benches[*idx] : NULL;
 }
 
 const struct import_metric *import_bench_metric(const struct import_bench *b, const char *name)
@@ -145,7 +153,7 @@ static struct import_bench *bench_add(struct parse_ctx *c, char *name)
 	b = &s->benches[s->nr_benches];
 	memset(b, 0, sizeof(*b));
 	b->name = name;
-	json_object_set_new(c->index, name, json_integer((json_int_t)s->nr_benches));
+	strmap_put(&s->by_name, name, s->nr_benches, NULL);
 	s->nr_benches++;
 	return b;
 }
@@ -159,14 +167,14 @@ static struct import_bench *bench_get(struct parse_ctx *c, const char *name, con
 				      bool unique)
 {
 	char *clean;
-	json_t *idx;
+	size_t *idx;
 	if (check_name(c, name, path))
 		return NULL;
 	clean = clean_name(name);
-	idx = json_object_get(c->index, clean);
+	idx = strmap_get(&c->out->by_name, clean);
 	if (idx && !unique) {
 		free(clean);
-		return &c->out->benches[json_integer_value(idx)];
+		return &c->out->benches[*idx];
 	}
 	if (c->out->nr_benches >= IMPORT_MAX_BENCHES) {
 		free(clean);
@@ -174,13 +182,17 @@ static struct import_bench *bench_get(struct parse_ctx *c, const char *name, con
 		return NULL;
 	}
 	if (idx) {
+		/* Each name remembers where its search ended: the suffixes of one command
+		 * measured many times are found in linear, not quadratic, time. */
 		struct strbuf sb = STRBUF_INIT;
-		for (size_t k = 2; k <= IMPORT_MAX_BENCHES + 1; k++) {
+		size_t *k = strmap_put(&c->next_suffix, clean, 2, NULL);
+		for (;; (*k)++) {
 			strbuf_reset(&sb);
-			strbuf_addf(&sb, "%s #%zu", clean, k);
-			if (!json_object_get(c->index, sb.buf))
+			strbuf_addf(&sb, "%s #%zu", clean, *k);
+			if (!strmap_get(&c->out->by_name, sb.buf))
 				break;
 		}
+		(*k)++;
 		free(clean);
 		clean = strbuf_detach(&sb);
 	}
@@ -681,7 +693,7 @@ enum import_format { FORMAT_DETECT, FORMAT_HYPERFINE, FORMAT_GBENCH };
 static int parse_as(const char *text, size_t len, const char *origin, enum import_format fmt,
 		    struct import_set *out)
 {
-	struct parse_ctx c = { origin, out, NULL, 0, 0 };
+	struct parse_ctx c = { origin, out, STRMAP_INIT, 0, 0 };
 	json_t *root = NULL;
 	int ret;
 
@@ -706,13 +718,12 @@ static int parse_as(const char *text, size_t len, const char *origin, enum impor
 	}
 	out->source = xstrdup(fmt == FORMAT_HYPERFINE ? "hyperfine" : "gbench");
 	out->origin = xstrdup(origin);
-	c.index = json_object();
 	ret = fmt == FORMAT_HYPERFINE ? hyperfine_from_json(&c, root) : gbench_from_json(&c, root);
 	if (!ret && c.nr_excluded > IMPORT_MAX_WARNINGS)
 		warning("%s: %zu more runs excluded (%zu in all)", origin,
 			c.nr_excluded - IMPORT_MAX_WARNINGS, c.nr_excluded);
 out:
-	json_decref(c.index);
+	strmap_release(&c.next_suffix);
 	json_decref(root);
 	if (ret)
 		import_set_release(out);
@@ -739,13 +750,9 @@ int import_read_file(const char *path, struct import_set *out)
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 	memset(out, 0, sizeof(*out));
-	if (strbuf_read_file(&sb, path, IMPORT_MAX_FILE_BYTES)) {
-		if (errno == EFBIG)
-			error("%s: larger than 256 MiB; not a result file revperf imports", path);
-		else
-			error("cannot read %s: %s", path, strerror(errno));
+	if ((ret = input_read(&sb, path, &input_results))) {
 		strbuf_release(&sb);
-		return RP_EINPUT;
+		return ret;
 	}
 	ret = import_parse(sb.buf, sb.len, path, out);
 	strbuf_release(&sb);

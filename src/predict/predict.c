@@ -19,9 +19,9 @@
 #include "util/fsutil.h"
 #include "store/store_dynamic.h"
 #include "util/common.h"
+#include "util/input.h"
 
 /* A static-data cache file is small (changed functions only); refuse anything huge. */
-#define MAX_CACHE_BYTES ((size_t)256 << 20)
 
 /* The commits with dynamic data of one benchmark (a cache of store_dynamic_revisions()). */
 struct predict_shas {
@@ -231,12 +231,14 @@ static int file_stamp(const char *path, struct strbuf *sb)
 /* Reads a cache file written by cache_write(); -1 (and out empty) when it does not match. */
 static int cache_read(const char *path, const char *key, struct perphecy_static *out)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
 	size_t added = 0, deleted = 0, modified = 0, i;
 	char *p, *line, *save = NULL;
-	int ret = -1;
+	int ret = -1, err;
 
-	if (strbuf_read_file(&sb, path, MAX_CACHE_BYTES) < 0)
+	err = input_read_why(&sb, path, &input_state, &why);
+	strbuf_release(&why); /* a cache that is missing or unreadable is rebuilt */
+	if (err)
 		goto out;
 	p = sb.buf;
 	line = strtok_r(p, "\n", &save);

@@ -12,10 +12,10 @@
 #include "collect/valgrind_run.h"
 #include "util/fsutil.h"
 #include "util/common.h"
+#include "util/input.h"
 
 /* Largest test list read from a suite's `tests` command. */
 #define MAX_TESTS 100000
-#define MAX_TEST_LIST_BYTES ((size_t)16 << 20)
 
 /* ---- test suites and binaries ---- */
 
@@ -51,9 +51,10 @@ static int list_tests(struct predict_ctx *ctx, const struct bench_config *b, con
 		ret = RP_EINPUT;
 		goto out;
 	}
-	if (strbuf_read_file(list, out.buf, MAX_TEST_LIST_BYTES) < 0) {
-		error("%s: test suite '%s': cannot read the test list %s: %s", b->origin, b->name,
-		      out.buf, strerror(errno));
+	if ((ret = input_read(list, out.buf, &input_test_list))) {
+		error("%s: test suite '%s': the test list above comes from its tests command "
+		      "(%s)",
+		      b->origin, b->name, label);
 		ret = RP_EINPUT;
 		goto out;
 	}

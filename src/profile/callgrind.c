@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/common.h"
+#include "util/input.h"
 
 /* positions: lists at most instr, bb and line. */
 #define MAX_POSITIONS 3
@@ -1065,11 +1066,8 @@ int callgrind_read(const char *path, const char *event, struct cct *out)
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
-	if (strbuf_read_file(&sb, path, CALLGRIND_MAX_BYTES) < 0) {
-		/* A missing, unreadable or oversized file is the user's input to fix. */
-		error("cannot read callgrind output '%s': %s", path, strerror(errno));
+	if ((ret = input_read(&sb, path, &input_profile))) {
 		cct_init(out);
-		ret = RP_EINPUT;
 		goto out;
 	}
 	ret = callgrind_parse(sb.buf, sb.len, path, event, out);

@@ -16,9 +16,6 @@
 
 #include "profile/cct.h"
 
-/* Largest callgrind file read, in bytes. */
-#define CALLGRIND_MAX_BYTES ((size_t)1 << 30)
-
 /* Most contexts one profile expands into; more is an input error (see docs/callgrind.md). */
 #define CALLGRIND_MAX_NODES ((size_t)1 << 21)
 
@@ -44,7 +41,10 @@
 int callgrind_parse(const char *text, size_t len, const char *origin, const char *event,
 		    struct cct *out);
 
-/* callgrind_parse() on the contents of the file `path` (at most CALLGRIND_MAX_BYTES). */
+/*
+ * callgrind_parse() on the contents of `path`: a regular file, or standard input as "-",
+ * at most the profile cap (util/input.h, docs/limits.md).
+ */
 int callgrind_read(const char *path, const char *event, struct cct *out);
 
 /*

@@ -14,6 +14,7 @@
 /* The runtime's directory is not on the include path: the one header shared with it. */
 #include "../../runtime/cct/revperf_cct_format.h"
 #include "util/common.h"
+#include "util/input.h"
 
 /* The shortest node line ("n 1 0 0x1 0x1 0 0 0\n"): caps what an announced count reserves. */
 #define MIN_NODE_LINE 20
@@ -481,10 +482,8 @@ int cct_file_read(const char *path, struct cct_profile *out)
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
-	if (strbuf_read_file(&sb, path, CCT_FILE_MAX_BYTES) < 0) {
-		error("cannot read CCT profile '%s': %s", path, strerror(errno));
+	if ((ret = input_read(&sb, path, &input_profile))) {
 		memset(out, 0, sizeof(*out));
-		ret = RP_EINPUT;
 		goto out;
 	}
 	ret = cct_file_parse(sb.buf, sb.len, path, out);

@@ -15,7 +15,7 @@
 #include "binary/symbolize.h"
 #include "profile/cct.h"
 
-/* Largest profile file read, in bytes. */
+/* Largest profile parsed, in bytes: the profile cap of util/input.h. */
 #define CCT_FILE_MAX_BYTES ((size_t)1 << 31)
 /* Largest thread tree and deepest stack the runtime writes (its MAX_NODES, MAX_DEPTH). */
 #define CCT_FILE_MAX_THREAD_NODES (1u << 26)
@@ -72,7 +72,10 @@ struct cct_profile {
  */
 int cct_file_parse(const char *text, size_t len, const char *origin, struct cct_profile *out);
 
-/* cct_file_parse() on the contents of the file `path` (at most CCT_FILE_MAX_BYTES). */
+/*
+ * cct_file_parse() on the contents of `path`: a regular file, or standard input as "-", at
+ * most the profile cap (util/input.h, docs/limits.md).
+ */
 int cct_file_read(const char *path, struct cct_profile *out);
 
 /* True when `text` starts like a CCT profile ("revperf-cct " on the first line). */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/common.h"
+#include "util/input.h"
 
 /* Parses the weight token [s, s + len) into *out; false when it is not a finite number >= 0. */
 static bool parse_weight(const char *s, size_t len, double *out)
@@ -84,7 +85,7 @@ static int parse_line(struct cct *t, const char *line, size_t len, const char *o
 int folded_parse(const char *text, size_t len, const char *origin, struct cct *out)
 {
 	size_t lineno = 0;
-	size_t pos = 0;
+	size_t pos = 0, nr_stacks = 0;
 	int ret = 0;
 
 	cct_init(out);
@@ -101,10 +102,21 @@ int folded_parse(const char *text, size_t len, const char *origin, struct cct *o
 		ret = parse_line(out, line, line_len, origin, lineno);
 		if (ret)
 			goto out;
+		nr_stacks++;
+	}
+	/* Nothing to compare is not a profile that says "no difference". */
+	if (!nr_stacks) {
+		ret = error("%s: empty: no 'frame;frame count' line; is it the right file?", origin);
+		goto out;
 	}
 	cct_compute_inclusive(out);
+	if (!cct_total(out)) {
+		ret = error("%s: every count is 0: the profile holds no samples", origin);
+		goto out;
+	}
 out:
 	if (ret) {
+		ret = RP_EINPUT;
 		cct_release(out);
 		cct_init(out);
 	}
@@ -116,11 +128,8 @@ int folded_read(const char *path, struct cct *out)
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
-	if (strbuf_read_file(&sb, path, FOLDED_MAX_BYTES) < 0) {
-		/* A missing, unreadable or oversized file is the user's input to fix. */
-		error("cannot read folded stacks '%s': %s", path, strerror(errno));
+	if ((ret = input_read(&sb, path, &input_profile))) {
 		cct_init(out);
-		ret = RP_EINPUT;
 		goto out;
 	}
 	ret = folded_parse(sb.buf, sb.len, path, out);

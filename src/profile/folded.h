@@ -14,19 +14,20 @@
 
 struct strbuf;
 
-/* Largest folded file read, in bytes. */
-#define FOLDED_MAX_BYTES ((size_t)1 << 30)
-
 /*
  * Parses folded stacks from `text` (len bytes, need not be NUL-terminated) into `out`
  * (uninitialised or released), `origin` naming the input in errors ("file:12: ..."). Empty
  * lines are skipped; a frame may contain spaces (the weight follows the last space). Returns
  * 0, or RP_EINPUT after one error() naming the line (missing or non-numeric weight, empty
- * frame); `out` then holds only the root. The caller releases `out` with cct_release().
+ * frame) or the input (no stack at all, every count 0: an empty profile is an error, not
+ * a tree without differences); `out` then holds only the root. The caller releases `out` with cct_release().
  */
 int folded_parse(const char *text, size_t len, const char *origin, struct cct *out);
 
-/* folded_parse() on the contents of the file `path` (at most FOLDED_MAX_BYTES). */
+/*
+ * folded_parse() on the contents of `path`: a regular file, or standard input as "-", at
+ * most the profile cap (util/input.h, docs/limits.md).
+ */
 int folded_read(const char *path, struct cct *out);
 
 /*

@@ -17,9 +17,8 @@
 #include "profile/io_profile.h"
 #include "util/fsutil.h"
 #include "util/common.h"
-
-/* The largest profile io_profile_read() accepts. */
-#define IO_PROFILE_MAX_BYTES (1024u * 1024 * 1024)
+#include "util/input.h"
+#include "util/interrupt.h"
 
 static char *dup_or_null(const char *s)
 {
@@ -644,10 +643,9 @@ int io_profile_read(const char *path, struct io_profile *out)
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (strbuf_read_file(&sb, path, IO_PROFILE_MAX_BYTES)) {
-		error("cannot read the I/O profile %s: %s", path, strerror(errno));
+	if ((ret = input_read(&sb, path, &input_io_profile))) {
 		strbuf_release(&sb);
-		return RP_EINPUT;
+		return ret;
 	}
 	ret = io_profile_parse(path, sb.buf, sb.len, out);
 	strbuf_release(&sb);
@@ -686,29 +684,36 @@ static bool has_suffix(const char *s, const char *suffix)
 
 bool io_profile_path_is_io(const char *path)
 {
-	struct stat stt;
+	struct strbuf why = STRBUF_INIT;
+	struct input in;
 	char head[4096];
 	bool found = false;
-	FILE *f;
-	size_t len;
+	ssize_t len;
 
-	if (stat(path, &stt))
+	/* Standard input is read once, by the reader of the profile. What cannot be opened
+	 * is not I/O: the reader of calling context trees says why. */
+	if (!strcmp(path, "-") || input_open_why(&in, path, &input_io_profile, &why)) {
+		strbuf_release(&why);
 		return false;
-	if (S_ISDIR(stt.st_mode)) {
-		DIR *d = opendir(path);
+	}
+	if (in.is_dir) {
+		DIR *d = fdopendir(in.fd);
 		struct dirent *de;
-		if (!d)
+		if (!d) {
+			input_close(&in);
 			return false;
+		}
+		in.fd = -1; /* closedir() closes it */
 		while (!found && (de = readdir(d)))
 			found = has_suffix(de->d_name, ".io.json");
 		closedir(d);
 		return found;
 	}
-	if (!(f = fopen(path, "r")))
-		return false;
-	len = fread(head, 1, sizeof(head), f);
-	fclose(f);
-	return io_profile_sniff(head, len);
+	do
+		len = read(in.fd, head, sizeof(head));
+	while (len < 0 && errno == EINTR && !interrupt_requested());
+	input_close(&in);
+	return len > 0 && io_profile_sniff(head, (size_t)len);
 }
 
 /* "run-2" before "run-10". */
@@ -754,7 +759,7 @@ void io_profiles_free(struct io_profile *p, size_t nr)
 
 int io_profile_load_runs(const char *path, struct io_profile **out, size_t *nr)
 {
-	struct stat stt;
+	struct input in;
 	char **names = NULL;
 	size_t nr_names = 0, alloc = 0;
 	struct strbuf sb = STRBUF_INIT;
@@ -762,19 +767,19 @@ int io_profile_load_runs(const char *path, struct io_profile **out, size_t *nr)
 
 	*out = NULL;
 	*nr = 0;
-	if (stat(path, &stt)) {
-		error("cannot read %s: %s", path, strerror(errno));
-		return RP_EINPUT;
-	}
-	if (!S_ISDIR(stt.st_mode)) {
+	if ((err = input_open(&in, path, &input_io_profile)))
+		return err;
+	if (!in.is_dir) {
+		input_close(&in);
 		*out = xcalloc(1, sizeof(**out));
 		*nr = 1;
 		return io_profile_read(path, *out);
 	}
-	DIR *d = opendir(path);
+	DIR *d = fdopendir(in.fd);
 	struct dirent *de;
 	if (!d) {
 		error("cannot read the directory %s: %s", path, strerror(errno));
+		input_close(&in);
 		return RP_EINPUT;
 	}
 	while ((de = readdir(d))) {

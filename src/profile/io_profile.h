@@ -102,7 +102,8 @@ struct json_t *io_profile_to_json(const struct io_profile *p);
 
 /*
  * Reads a profile written by io_profile_write() into `out` (released by the caller with
- * io_profile_release(), also after a failure). Returns RP_OK, or RP_EINPUT after one error()
+ * io_profile_release(), also after a failure): a regular file, or standard input as "-",
+ * at most the I/O profile cap (util/input.h). Returns RP_OK, or RP_EINPUT after one error()
  * line naming the file and what is wrong (not JSON: with its line and column; another
  * format or a later version; a missing or mistyped field, named by its JSON path such as
  * "entries[3].frames[0].addr").
@@ -148,7 +149,8 @@ const struct io_frame *io_entry_origin(const struct io_entry *e);
 
 /*
  * Whether `path` holds I/O profiles: a file that io_profile_sniff() recognises, or a
- * directory with at least one "*.io.json" file. False when it cannot be read.
+ * directory with at least one "*.io.json" file. False when it cannot be read, and for "-"
+ * (standard input is read once, by the reader). Never blocks (a FIFO is not read).
  */
 bool io_profile_path_is_io(const char *path);
 

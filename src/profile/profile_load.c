@@ -12,6 +12,7 @@
 #include "profile/cct_file.h"
 #include "profile/folded.h"
 #include "util/common.h"
+#include "util/input.h"
 
 static const char *const format_names[] = {
 	[PROFILE_FORMAT_AUTO] = "auto",
@@ -186,7 +187,7 @@ int profile_load(const char *path, const struct profile_load_options *o, struct 
 	static const struct profile_load_options defaults;
 	struct profile_source scratch;
 	struct strbuf sb = STRBUF_INIT;
-	struct stat st;
+	struct input in;
 	int ret;
 
 	if (!o)
@@ -194,12 +195,12 @@ int profile_load(const char *path, const struct profile_load_options *o, struct 
 	if (!src)
 		src = &scratch;
 	memset(src, 0, sizeof(*src));
-	if (stat(path, &st)) {
-		error("cannot read profile '%s': %s", path, strerror(errno));
+	if ((ret = input_open(&in, path, &input_profile))) {
 		cct_init(out);
-		return RP_EINPUT;
+		return ret;
 	}
-	if (S_ISDIR(st.st_mode)) {
+	if (in.is_dir) {
+		input_close(&in);
 		if (o->format != PROFILE_FORMAT_AUTO && o->format != PROFILE_FORMAT_CCT) {
 			error("'%s' is a directory: only CCT profiles come as a directory (one "
 			      "run's *.cct files), not %s",
@@ -209,12 +210,11 @@ int profile_load(const char *path, const struct profile_load_options *o, struct 
 		}
 		src->format = PROFILE_FORMAT_CCT;
 		ret = load_cct_dir(path, o, out, src);
-	} else if (strbuf_read_file(&sb, path, CCT_FILE_MAX_BYTES) < 0) {
-		error("cannot read profile '%s': %s", path,
-		      errno == EFBIG ? "larger than 2 GiB" : strerror(errno));
+	} else if ((ret = input_read_all(&in, &sb))) {
+		input_close(&in);
 		cct_init(out);
-		ret = RP_EINPUT;
 	} else {
+		input_close(&in);
 		ret = load_text(path, sb.buf, sb.len, o, out, src);
 	}
 	strbuf_release(&sb);

@@ -16,6 +16,7 @@
 #include "report/io_report.h"
 #include "report/site.h"
 #include "util/common.h"
+#include "util/input.h"
 
 /* Rows of the I/O similarity table. */
 #define IO_TOP 10
@@ -229,33 +230,27 @@ static void runs_table(struct strbuf *sb, const struct history_run *runs, size_t
 
 static int copy_file(const char *from, const char *to)
 {
-	char buf[65536];
-	FILE *in = fopen(from, "r"), *out = NULL;
-	size_t n;
+	struct strbuf sb = STRBUF_INIT;
+	FILE *out = NULL;
 	int ret = RP_EINTERNAL;
 
-	if (!in) {
-		error("cannot read %s: %s", from, strerror(errno));
-		return RP_EINTERNAL;
-	}
+	if (input_read(&sb, from, &input_state))
+		goto out;
 	if (!(out = fopen_own(to, "w"))) {
 		error("cannot create %s: %s", to, fs_strerror(errno));
 		goto out;
 	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, out) != n)
-			break;
-	if (ferror(in) || ferror(out)) {
+	if (fwrite(sb.buf, 1, sb.len, out) != sb.len) {
 		error("cannot copy %s to %s: %s", from, to, strerror(errno));
 		goto out;
 	}
 	ret = 0;
 out:
-	fclose(in);
 	if (out && fclose(out) && !ret) {
 		error("cannot write %s: %s", to, strerror(errno));
 		ret = RP_EINTERNAL;
 	}
+	strbuf_release(&sb);
 	return ret;
 }
 

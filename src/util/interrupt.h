@@ -5,10 +5,16 @@
 
 /*
  * Interrupt handling for long operations: interrupt_install() sets SIGINT/SIGTERM/SIGHUP
- * handlers (without SA_RESTART) that only record the request; interrupt_requested() tells
- * whether one arrived. The only process-global state of the engine, by necessity.
+ * handlers (without SA_RESTART, so that a blocking read or wait returns EINTR) that record
+ * the request; loops poll interrupt_requested() and wind down (kill the benchmark, store
+ * what ended, exit 128 + signal). A signal that arrives while an earlier one was never
+ * looked at (no interrupt_requested() returned true since) means that the program is in a
+ * phase that does not poll: it then takes its default action (the process ends), so that
+ * revperf can always be stopped. The only process-global state of the engine, by
+ * necessity; async-signal-safe.
  */
 void interrupt_install(void);
+/* Whether an interrupt arrived; a true answer marks it as seen (it is being handled). */
 bool interrupt_requested(void);
 /* The signal number that was received, 0 when none. */
 int interrupt_signal(void);

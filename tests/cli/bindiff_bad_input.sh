@@ -5,7 +5,7 @@ printf 'int scale(int x) { return x * 3 + 1; }\nint main(void) { return scale(2)
 cc -O2 -g p.c -o prog && cc -O2 -c p.c -o p.o || fail "cannot compile"
 
 expect_exit 2 "$REVPERF" bindiff prog missing
-expect_grep '^revperf: error: cannot open missing: No such file or directory$' err.txt
+expect_grep "^revperf: error: cannot read binary 'missing': No such file or directory$" err.txt
 expect_one_line err.txt
 
 printf 'this is a text file, not a program\n' >notelf

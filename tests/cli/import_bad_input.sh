@@ -10,7 +10,7 @@ bad() { # EXPECTED-REGEX FILE: compare --import of FILE against a good file fail
 	expect_one_line err.txt
 	[ ! -s out.txt ] || fail "a report was printed for bad input $2"
 }
-bad 'cannot read missing.json: No such file or directory' missing.json
+bad "cannot read result file 'missing.json': No such file or directory" missing.json
 : >empty.json
 bad 'empty.json: empty file' empty.json
 printf '{"results": [{"command": "x", "times": [0.1, 0.2' >truncated.json

@@ -18,6 +18,7 @@
 
 #include "profile/callgrind.h"
 #include "util/common.h"
+#include "util/input.h"
 
 #define FIXTURE(name) TESTDATA_DIR "/callgrind/" name
 
@@ -77,7 +78,7 @@ static int run_capturing(const char *text, size_t len, const char *path, const c
 	close(saved);
 	close(fd);
 	strbuf_reset(err);
-	assert_int_equal(strbuf_read_file(err, tmpl, 1 << 20), 0);
+	assert_int_equal(input_read(err, tmpl, &input_state), 0);
 	unlink(tmpl);
 	if (ret)
 		assert_int_equal(t->nr_nodes, 1);
@@ -394,7 +395,7 @@ static void test_bad_input(void **state)
 	/* A missing file. */
 	assert_int_equal(run_capturing(NULL, 0, FIXTURE("no-such.callgrind"), NULL, &t, &err),
 			 RP_EINPUT);
-	assert_non_null(strstr(err.buf, "cannot read callgrind output"));
+	assert_non_null(strstr(err.buf, "cannot read profile"));
 	cct_release(&t);
 	strbuf_release(&err);
 }
@@ -500,7 +501,7 @@ static void test_sniff(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
 		if (callgrind_sniff(cases[i].text, strlen(cases[i].text)) != cases[i].callgrind)
 			fail_msg("sniff('%s') != %d", cases[i].text, cases[i].callgrind);
-	assert_int_equal(strbuf_read_file(&sb, FIXTURE("real-small.callgrind.out"), 1 << 20), 0);
+	assert_int_equal(input_read(&sb, FIXTURE("real-small.callgrind.out"), &input_state), 0);
 	assert_true(callgrind_sniff(sb.buf, sb.len));
 	strbuf_release(&sb);
 }
@@ -546,7 +547,7 @@ static uint32_t heaviest_named(const struct cct *t, const char *name)
 static double file_totals(const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
-	assert_int_equal(strbuf_read_file(&sb, path, CALLGRIND_MAX_BYTES), 0);
+	assert_int_equal(input_read(&sb, path, &input_state), 0);
 	const char *line = strstr(sb.buf, "\ntotals: ");
 	assert_non_null(line);
 	double v = strtod(line + 9, NULL);

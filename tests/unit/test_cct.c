@@ -17,6 +17,7 @@
 #include "profile/cct.h"
 #include "profile/folded.h"
 #include "util/common.h"
+#include "util/input.h"
 
 /* The node at the folded path `path` ("a;b;c"), or CCT_NONE. */
 static uint32_t node_at(const struct cct *t, const char *path)
@@ -148,7 +149,7 @@ static void test_folded_round_trip(void **state)
 	}
 	/* The same lines as the input, in its order (the fixture has one line per node). */
 	struct strbuf orig = STRBUF_INIT;
-	assert_int_equal(strbuf_read_file(&orig, TESTDATA_DIR "/cct/sample.folded", 1 << 20), 0);
+	assert_int_equal(input_read(&orig, TESTDATA_DIR "/cct/sample.folded", &input_state), 0);
 	assert_int_equal(first.len, orig.len);
 	strbuf_release(&orig);
 	strbuf_release(&first);
@@ -172,7 +173,7 @@ static int read_capturing(const char *path, struct strbuf *err)
 	dup2(saved, 2);
 	close(saved);
 	close(fd);
-	assert_int_equal(strbuf_read_file(err, tmpl, 1 << 20), 0);
+	assert_int_equal(input_read(err, tmpl, &input_state), 0);
 	unlink(tmpl);
 	/* On failure the tree holds only the root. */
 	assert_int_equal(t.nr_nodes, 1);
@@ -190,7 +191,7 @@ static void test_folded_bad_input(void **state)
 	    {"bad_count.folded", "bad_count.folded:3: expected 'frame;frame count', the count 'abc'"},
 	    {"empty_frame.folded", "empty_frame.folded:1: expected 'frame;frame count', found an "
 				   "empty frame"},
-	    {"no_such_file.folded", "cannot read folded stacks"},
+	    {"no_such_file.folded", "cannot read profile"},
 	};
 	UNUSED(state);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -202,8 +203,10 @@ static void test_folded_bad_input(void **state)
 		strbuf_release(&err);
 		strbuf_release(&path);
 	}
-	/* Inline cases: negative, NaN, trailing separator. */
-	static const char *const bad[] = {"a;b -1\n", "a;b nan\n", "a;b; 3\n", ";a 3\n", "5\n"};
+	/* Inline cases: negative, NaN, trailing separator; empty (no stack, only blank
+	 * lines) and all-zero profiles, which hold nothing to compare. */
+	static const char *const bad[] = {"a;b -1\n", "a;b nan\n", "a;b; 3\n", ";a 3\n", "5\n",
+					  "",	      "\n\r\n\n",  "a;b 0\na 0\n"};
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		struct cct t;
 		char tmpl[] = "/tmp/test_cct_stderr_XXXXXX";

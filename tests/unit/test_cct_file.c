@@ -21,6 +21,7 @@
 #include "profile/cct.h"
 #include "profile/cct_file.h"
 #include "util/common.h"
+#include "util/input.h"
 
 /* ---- helpers -------------------------------------------------------------------------- */
 
@@ -39,7 +40,7 @@ static int capture(struct strbuf *err, int (*fn)(void *), void *arg)
 	close(saved);
 	close(fd);
 	strbuf_reset(err);
-	assert_int_equal(strbuf_read_file(err, tmpl, 1 << 20), 0);
+	assert_int_equal(input_read(err, tmpl, &input_state), 0);
 	unlink(tmpl);
 	return ret;
 }
@@ -516,7 +517,7 @@ static void test_bad_input(void **state)
 	    {"truncated.cct",
 	     "truncated.cct:16: truncated profile: the file ends without the 'end' line"},
 	    {"bad-parent.cct", "bad-parent.cct:21: node 4 has parent 4, which is not a smaller id"},
-	    {"no-such-file.cct", "cannot read CCT profile '"},
+	    {"no-such-file.cct", "cannot read profile '"},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		struct strbuf path = STRBUF_INIT;
@@ -532,7 +533,7 @@ static void test_bad_input(void **state)
 		close(saved);
 		close(fd);
 		strbuf_reset(&err);
-		assert_int_equal(strbuf_read_file(&err, tmpl, 1 << 20), 0);
+		assert_int_equal(input_read(&err, tmpl, &input_state), 0);
 		unlink(tmpl);
 		assert_int_equal(ret, RP_EINPUT);
 		if (!strstr(err.buf, files[i].message))

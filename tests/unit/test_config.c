@@ -5,12 +5,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "core/config.h"
 #include "util/parse.h"
 #include "util/common.h"
+#include "util/input.h"
 
 static char *write_tmp(const char *text)
 {
@@ -102,6 +104,85 @@ static void test_errors(void **state)
 		assert_int_equal(parse(&cfg, bad[i]), RP_EINPUT);
 		config_release(&cfg);
 	}
+}
+
+/* config_read() of `len` bytes of text (NUL bytes allowed), stderr captured into err. */
+static int read_capturing(const char *text, size_t len, const char *path_or_null,
+			  struct strbuf *err)
+{
+	char *path = path_or_null ? xstrdup(path_or_null) : write_tmp("");
+	char errpath[] = "/tmp/revperf-test-config-err-XXXXXX";
+	int efd = mkstemp(errpath), saved, ret, fd;
+	struct config cfg;
+
+	if (!path_or_null) {
+		fd = open(path, O_WRONLY | O_TRUNC);
+		assert_int_equal(write(fd, text, len), (ssize_t)len);
+		close(fd);
+	}
+	fflush(stderr);
+	saved = dup(2);
+	dup2(efd, 2);
+	config_init(&cfg);
+	ret = config_read(&cfg, path);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(efd);
+	strbuf_reset(err);
+	assert_int_equal(input_read(err, errpath, &input_state), 0);
+	unlink(errpath);
+	config_release(&cfg);
+	if (!path_or_null)
+		unlink(path);
+	free(path);
+	return ret;
+}
+
+/* What would silently drop or cut a value is an error naming the line (issue 16). */
+static void test_file_errors_name_the_line(void **state)
+{
+	static const struct {
+		const char *text;
+		size_t len; /* 0: strlen */
+		const char *message;
+	} cases[] = {
+	    {"[benchmark \"x\"]\ncommand = a\n[build]\ncommand = b\n[benchmark \"x\"]\n"
+	     "runs = 3..9\n",
+	     0, ":5: section [benchmark \"x\"] appears a second time (first at line 1)"},
+	    {"[benchmark \"x\"]\ncommand = a\n[benchmark\"x\"]\n", 0,
+	     ":3: section [benchmark\"x\"] appears a second time (first at line 1)"},
+	    {"[build]\ncommand = a\n\n; comment\ncommand = b\n", 0,
+	     ":5: 'command' is set a second time in [build] (first at line 2); keep one"},
+	    {"[benchmark \"x\"]\ncommand = tr\0ue\n", 32, ":2: a NUL byte"},
+	    {"\0", 1, ":1: a NUL byte"},
+	};
+	struct strbuf err = STRBUF_INIT;
+	UNUSED(state);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		size_t len = cases[i].len ? cases[i].len : strlen(cases[i].text);
+		assert_int_equal(read_capturing(cases[i].text, len, NULL, &err), RP_EINPUT);
+		if (!strstr(err.buf, cases[i].message))
+			fail_msg("case %zu: got '%s', expected '%s'", i, err.buf, cases[i].message);
+		assert_true(strchr(err.buf, '\n') == err.buf + err.len - 1); /* one line */
+	}
+	/* Not a file: a directory says so; a device or FIFO is refused without reading. */
+	assert_int_equal(read_capturing(NULL, 0, "/tmp", &err), RP_EINPUT);
+	assert_non_null(strstr(err.buf, "configuration '/tmp' is a directory, not a file"));
+	assert_int_equal(read_capturing(NULL, 0, "/dev/zero", &err), RP_EINPUT);
+	assert_non_null(strstr(err.buf, "'/dev/zero' is a character device, not a regular file"));
+	strbuf_release(&err);
+}
+
+/* An indented line is a key of its own, not a continuation replacing the value above. */
+static void test_indented_key(void **state)
+{
+	struct config cfg;
+	UNUSED(state);
+	assert_int_equal(parse(&cfg, "[benchmark \"x\"]\ncommand = ./a\n    tolerance = 3%\n"), 0);
+	assert_string_equal(config_bench(&cfg, "x")->command, "./a");
+	assert_true(config_bench(&cfg, "x")->tolerance == 0.03);
+	config_release(&cfg);
 }
 
 static void test_missing_file(void **state)
@@ -200,6 +281,8 @@ int main(void)
 		cmocka_unit_test(test_long_command_not_truncated),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_file_errors_name_the_line),
+		cmocka_unit_test(test_indented_key),
 		cmocka_unit_test(test_override_beats_file),
 		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_template_parses),

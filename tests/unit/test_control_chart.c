@@ -22,6 +22,7 @@
 #include "analysis/stats.h"
 #include "util/rng.h"
 #include "util/common.h"
+#include "util/input.h"
 
 static void near_(double got, double want, double tol, const char *what, int line)
 {
@@ -111,7 +112,7 @@ static void capture_end(struct capture *c, struct strbuf *err)
 	close(c->saved);
 	close(c->fd);
 	strbuf_reset(err);
-	assert_int_equal(strbuf_read_file(err, c->path, 1 << 20), 0);
+	assert_int_equal(input_read(err, c->path, &input_state), 0);
 	unlink(c->path);
 }
 

@@ -16,6 +16,7 @@
 #include "util/rng.h"
 
 #include "bindiff_fixture.h"
+#include "util/input.h"
 
 static const char prog_src[] =
     "#include <stdio.h>\n"
@@ -136,7 +137,7 @@ static void test_aarch64_objects(void **state)
 static unsigned char *slurp(const char *path, size_t *size)
 {
 	struct strbuf sb = STRBUF_INIT;
-	assert_int_equal(strbuf_read_file(&sb, path, 1 << 24), 0);
+	assert_int_equal(input_read(&sb, path, &input_state), 0);
 	*size = sb.len;
 	return (unsigned char *)strbuf_detach(&sb);
 }

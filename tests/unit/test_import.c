@@ -410,9 +410,12 @@ static void test_read_file(void **state)
 	struct import_set s;
 	UNUSED(state);
 	assert_int_equal(read_quiet("/nonexistent/a.json", &s, err, sizeof(err)), RP_EINPUT);
-	assert_non_null(strstr(err, "cannot read /nonexistent/a.json: No such file"));
+	assert_non_null(strstr(err, "cannot read result file '/nonexistent/a.json': No such file"));
 	assert_int_equal(read_quiet("/tmp", &s, err, sizeof(err)), RP_EINPUT);
-	assert_non_null(strstr(err, "cannot read /tmp"));
+	assert_non_null(strstr(err, "result file '/tmp' is a directory, not a file"));
+	assert_int_equal(read_quiet("/dev/null", &s, err, sizeof(err)), RP_EINPUT);
+	assert_non_null(strstr(err, "result file '/dev/null' is a character device, not a "
+				    "regular file"));
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, hyperfine_doc, strlen(hyperfine_doc)),

@@ -13,6 +13,7 @@
 
 #include "collect/machine.h"
 #include "util/common.h"
+#include "util/input.h"
 
 static void test_info_matches_system(void **state)
 {
@@ -41,7 +42,7 @@ static void test_cpu_model_from_proc(void **state)
 	char expected[160];
 
 	UNUSED(state);
-	if (strbuf_read_file(&cpuinfo, "/proc/cpuinfo", 1 << 24) < 0) {
+	if (input_read(&cpuinfo, "/proc/cpuinfo", &input_state) < 0) {
 		print_message("skipped: /proc/cpuinfo is not readable here\n");
 		skip();
 	}
@@ -55,13 +56,13 @@ static void test_cpu_model_from_proc(void **state)
 
 static void test_governor(void **state)
 {
-	struct strbuf gov = STRBUF_INIT;
+	struct strbuf gov = STRBUF_INIT, why = STRBUF_INIT;
 	struct machine_info m;
 
 	UNUSED(state);
 	machine_info_read(&m);
-	if (strbuf_read_file(&gov, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", 4096) <
-	    0) {
+	if (input_read_why(&gov, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor",
+			   &input_state, &why) < 0) {
 		assert_string_equal(m.governor, "unknown");
 	} else {
 		/* The file's content without its newline. */
@@ -70,6 +71,7 @@ static void test_governor(void **state)
 		assert_string_equal(m.governor, gov.buf);
 	}
 	strbuf_release(&gov);
+	strbuf_release(&why);
 }
 
 static void test_cpu_model_parse_table(void **state)
@@ -126,7 +128,7 @@ static void test_loadavg(void **state)
 	double load = machine_loadavg1();
 
 	UNUSED(state);
-	if (strbuf_read_file(&text, "/proc/loadavg", 4096) < 0) {
+	if (input_read(&text, "/proc/loadavg", &input_state) < 0) {
 		assert_true(load == -1);
 	} else {
 		/* The first field of the file (which the kernel updates every 5 s). */

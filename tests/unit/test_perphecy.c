@@ -20,6 +20,7 @@
 #include "analysis/perphecy.h"
 #include "binary/bindiff.h"
 #include "util/common.h"
+#include "util/input.h"
 
 static void near_(double got, double want, const char *what, int line)
 {
@@ -53,7 +54,7 @@ static char *capture_end(void)
 	fflush(stderr);
 	assert_int_equal(dup2(saved_stderr, 2), 2);
 	close(saved_stderr);
-	assert_int_equal(strbuf_read_file(&sb, capture_path, 1 << 20), 0);
+	assert_int_equal(input_read(&sb, capture_path, &input_state), 0);
 	unlink(capture_path);
 	return strbuf_detach(&sb);
 }

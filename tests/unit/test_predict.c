@@ -25,6 +25,7 @@
 #include "util/common.h"
 
 #include "bindiff_fixture.h"
+#include "util/input.h"
 
 /* ---- stderr capture, to check that messages name what is wrong ---- */
 
@@ -50,7 +51,7 @@ static char *capture_end(void)
 	fflush(stderr);
 	assert_int_equal(dup2(saved_stderr, 2), 2);
 	close(saved_stderr);
-	assert_int_equal(strbuf_read_file(&sb, capture_path, 1 << 20), 0);
+	assert_int_equal(input_read(&sb, capture_path, &input_state), 0);
 	unlink(capture_path);
 	return strbuf_detach(&sb);
 }
@@ -363,7 +364,7 @@ static void test_static_and_cache(void **state)
 
 	/* Prove that it is read: plant a function in the cache file. */
 	assert_int_equal(fx_sh(&fx, "ls predict/static-*.txt > cache.lst"), 0);
-	assert_int_equal(strbuf_read_file(&cache, fx_path(&fx, "cache.lst"), 4096), 0);
+	assert_int_equal(input_read(&cache, fx_path(&fx, "cache.lst"), &input_state), 0);
 	while (cache.len && cache.buf[cache.len - 1] == '\n')
 		cache.buf[--cache.len] = '\0';
 	slash = cache.buf;

@@ -28,6 +28,7 @@
 #include "collect/proc.h"
 #include "collect/sampler.h"
 #include "util/common.h"
+#include "util/input.h"
 
 #define MS INT64_C(1000000)
 #define MIB (1024 * 1024)
@@ -124,7 +125,7 @@ static void tmp_path(struct strbuf *sb, const char *name)
 static void read_text(const char *path, struct strbuf *sb)
 {
 	strbuf_reset(sb);
-	assert_int_equal(strbuf_read_file(sb, path, 1 << 20), 0);
+	assert_int_equal(input_read(sb, path, &input_state), 0);
 }
 
 /*

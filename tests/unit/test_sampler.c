@@ -26,6 +26,7 @@
 #include "collect/proc.h"
 #include "collect/sampler.h"
 #include "util/common.h"
+#include "util/input.h"
 
 #define MS INT64_C(1000000)
 #define MIB (1024.0 * 1024.0)
@@ -140,7 +141,7 @@ static double integrate(const struct run_samples *rs, const char *name)
 static void read_text(const char *path, struct strbuf *sb)
 {
 	strbuf_reset(sb);
-	assert_int_equal(strbuf_read_file(sb, path, 64 << 20), 0);
+	assert_int_equal(input_read(sb, path, &input_state), 0);
 }
 
 /* ---- run_samples ---- */

@@ -17,6 +17,7 @@
 
 #include "analysis/spectra.h"
 #include "util/common.h"
+#include "util/input.h"
 
 static void near_(double got, double want, const char *what, int line)
 {
@@ -615,7 +616,7 @@ static char *capture_stderr(int (*fn)(void *), void *arg, int *ret)
 	assert_true(dup2(saved, 2) == 2);
 	close(saved);
 	close(fd);
-	assert_int_equal(strbuf_read_file(&sb, path, 1 << 20), 0);
+	assert_int_equal(input_read(&sb, path, &input_state), 0);
 	unlink(path);
 	return strbuf_detach(&sb);
 }

@@ -17,6 +17,7 @@
 
 #include "binary/symbolize.h"
 #include "util/common.h"
+#include "util/input.h"
 
 /* ---- helpers -------------------------------------------------------------------------- */
 
@@ -136,7 +137,7 @@ static int capture(struct strbuf *err, int (*fn)(void *), void *arg)
 	close(saved);
 	close(fd);
 	strbuf_reset(err);
-	assert_int_equal(strbuf_read_file(err, tmpl, 1 << 20), 0);
+	assert_int_equal(input_read(err, tmpl, &input_state), 0);
 	unlink(tmpl);
 	return ret;
 }
@@ -474,7 +475,7 @@ static void test_unreadable_modules(void **state)
 	} cases[] = {
 	    {"no-such-lib.so", "No such file or directory"},
 	    {"not-elf.so", "not an ELF file"},
-	    {".", "not a regular file"},
+	    {".", "is a directory, not a file"},
 	    {"[vdso]", NULL},
 	};
 	struct strbuf err = STRBUF_INIT;
