@@ -29,6 +29,8 @@
 #include "collect/sampler.h"
 #include "util/common.h"
 
+#include "capture_stderr.h"
+
 #define MS INT64_C(1000000)
 #define MIB (1024 * 1024)
 
@@ -150,24 +152,6 @@ static long self_rss_kb(void)
 	kb = strtol(line + 6, NULL, 10);
 	strbuf_release(&status);
 	return kb;
-}
-
-/* Sends our stderr to path until stderr_restore(); returns the saved descriptor. */
-static int stderr_to_file(const char *path)
-{
-	int saved = dup(STDERR_FILENO);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-
-	assert_true(saved >= 0 && fd >= 0);
-	assert_int_equal(dup2(fd, STDERR_FILENO), STDERR_FILENO);
-	close(fd);
-	return saved;
-}
-
-static void stderr_restore(int saved)
-{
-	assert_int_equal(dup2(saved, STDERR_FILENO), STDERR_FILENO);
-	close(saved);
 }
 
 static ns_t now_ns(void)
@@ -724,27 +708,27 @@ static void test_child_env_set(void **state)
 static void check_bad_spawner(const char *path, struct strbuf *err)
 {
 	struct proc_spec spec = {.command = "true"};
-	char *saved_env = xstrdup(getenv("REVPERF_SPAWN"));
-	struct strbuf err_path = STRBUF_INIT;
+	char *saved_env = xstrdup(getenv("REVPERF_SPAWN")), *printed;
+	struct stderr_capture cap;
 	struct proc_result r;
 	ns_t start = now_ns();
-	int saved_fd, ret;
+	int ret;
 
 	proc_spawner_stop();
 	setenv("REVPERF_SPAWN", path, 1);
-	tmp_path(&err_path, "spawner.err");
-	saved_fd = stderr_to_file(err_path.buf);
+	capture_stderr_begin(&cap);
 	ret = proc_run(&spec, &r);
-	stderr_restore(saved_fd);
+	printed = capture_stderr_end(&cap);
 	setenv("REVPERF_SPAWN", saved_env, 1);
 	free(saved_env);
 	assert_int_equal(ret, -1);
 	assert_int_equal(r.pid, -1);
 	/* Not a timing assertion: only that it did not hang. */
 	assert_true(now_ns() - start < 5000 * MS);
-	read_text(err_path.buf, err);
+	strbuf_reset(err);
+	strbuf_addstr(err, printed);
+	free(printed);
 	assert_non_null(strstr(err->buf, path));
-	strbuf_release(&err_path);
 }
 
 static void test_spawner_missing(void **state)
@@ -770,28 +754,26 @@ static void test_spawner_missing(void **state)
 static void check_spawner_killed(void)
 {
 	struct proc_spec spec = {.command = "kill -9 $PPID; sleep 5"};
-	struct strbuf err_path = STRBUF_INIT, err = STRBUF_INIT;
+	struct stderr_capture cap;
 	struct proc_result r;
 	ns_t start = now_ns();
-	int saved_fd, ret;
+	char *err;
+	int ret;
 
-	tmp_path(&err_path, "spawner-killed.err");
-	saved_fd = stderr_to_file(err_path.buf);
+	capture_stderr_begin(&cap);
 	ret = proc_run(&spec, &r);
-	stderr_restore(saved_fd);
+	err = capture_stderr_end(&cap);
 	assert_int_equal(ret, -1);
 	assert_true(now_ns() - start < 4000 * MS);
-	read_text(err_path.buf, &err);
-	assert_non_null(strstr(err.buf, "the process spawner"));
-	assert_non_null(strstr(err.buf, "stopped while"));
-	assert_non_null(strstr(err.buf, "killed by signal 9"));
+	assert_non_null(strstr(err, "the process spawner"));
+	assert_non_null(strstr(err, "stopped while"));
+	assert_non_null(strstr(err, "killed by signal 9"));
 	assert_int_equal(kill(-r.pid, 0), -1);
 	/* The next run starts a new spawner. */
 	run("true", 0, false, NULL, &r);
 	assert_int_equal(r.status, RUN_OK);
 	assert_group_gone(&r);
-	strbuf_release(&err);
-	strbuf_release(&err_path);
+	free(err);
 }
 
 static void test_spawner_killed(void **state)
@@ -940,27 +922,28 @@ static void test_sampling_off(void **state)
 /* Sampling without a place for the samples, or into a used one: a bug, nothing started. */
 static void test_sampling_needs_empty_samples(void **state)
 {
-	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	struct stderr_capture cap;
 	struct run_samples rs;
 	struct proc_spec spec = {.command = "true", .sample_interval_ns = 50 * MS};
 	struct proc_result r;
-	int saved;
+	int ret[2];
+	char *err;
 
 	UNUSED(state);
 	run_samples_init(&rs);
-	tmp_path(&err, "sampling-bug.err");
-	saved = stderr_to_file(err.buf);
-	assert_int_equal(proc_run(&spec, &r), -1);
-	assert_int_equal(run_samples_add(&rs, "x", NULL, 0, 1), 0);
+	capture_stderr_begin(&cap);
+	ret[0] = proc_run(&spec, &r);
+	run_samples_add(&rs, "x", NULL, 0, 1);
 	spec.samples = &rs;
-	assert_int_equal(proc_run(&spec, &r), -1);
-	stderr_restore(saved);
+	ret[1] = proc_run(&spec, &r);
+	err = capture_stderr_end(&cap);
+	assert_int_equal(ret[0], -1);
+	assert_int_equal(ret[1], -1);
+	assert_int_equal(rs.nr, 1);
 	assert_int_equal(r.pid, -1);
-	read_text(err.buf, &text);
-	assert_non_null(strstr(text.buf, "revperf: error: sampling needs an empty"));
+	assert_non_null(strstr(err, "revperf: error: sampling needs an empty"));
 	run_samples_release(&rs);
-	strbuf_release(&err);
-	strbuf_release(&text);
+	free(err);
 }
 
 /* Counter lines without a log file: parsed, the output discarded. */
@@ -1246,29 +1229,26 @@ static void test_sampling_wait_fallback(void **state)
  */
 static void test_sampling_log_full(void **state)
 {
-	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	struct stderr_capture cap;
 	struct run_samples rs;
 	struct proc_result r;
-	int saved;
+	char *err;
 
 	UNUSED(state);
 	if (access("/dev/full", W_OK) < 0)
 		skip(); /* no /dev/full in this container */
-	tmp_path(&err, "sampling-full.err");
 	run_samples_init(&rs);
-	saved = stderr_to_file(err.buf);
+	capture_stderr_begin(&cap);
 	run_sampling("echo revperf-counter a 1; echo more; echo revperf-counter a 2", 0,
 		     "/dev/full", &rs, &r);
-	stderr_restore(saved);
+	err = capture_stderr_end(&cap);
 	assert_int_equal(r.status, RUN_OK);
 	assert_int_equal(r.counter_lines, 2);
-	read_text(err.buf, &text);
-	assert_non_null(strstr(text.buf, "revperf: warning: cannot write log file '/dev/full'"));
+	assert_non_null(strstr(err, "revperf: warning: cannot write log file '/dev/full'"));
 	/* Once. */
-	assert_null(strstr(strstr(text.buf, "warning") + 1, "warning"));
+	assert_null(strstr(strstr(err, "warning") + 1, "warning"));
 	run_samples_release(&rs);
-	strbuf_release(&err);
-	strbuf_release(&text);
+	free(err);
 }
 
 static int setup(void **state)
