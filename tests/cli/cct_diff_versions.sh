@@ -4,8 +4,16 @@
 # caller, a modified function calling something new is stage 2 and first in its attribution
 # list, and the same binary twice shows no topological difference with >= 99% overlap of
 # calls. Also the same through callgrind output, and folded stacks exported by profile.
+#
+# The weights are times of one run each, and the clock runs on while the program waits for
+# a core: a wait lands on whichever function was running. With 1000 rounds (v1: 15 ms of
+# CPU) and both cores kept busy, 3 of 16 diffs put `steady` first and 1 more left slow_me
+# out; v1's slow_me share, 36% by its work, came out 14-60%. 10000 rounds spread the waits
+# over ten times as many slices: slow_me first in 16 of 16 (its share in v1 15-42%), ahead
+# of the next difference by 11.6-52 points.
 . "$SRCDIR/tests/cli/lib/common.bash"
 W="$SRCDIR/tests/workloads/cct_versions.c"
+N=10000 # rounds of the timed runs
 
 # check_diff JSON: the three facts every diff of version 1 -> 2 must show.
 check_diff() {
@@ -23,14 +31,14 @@ for opt in -O0 -O2; do
 		cc $opt -g -finstrument-functions -DVERSION=$v "$W" -o "v$v$opt" ||
 			fail "cannot build version $v at $opt"
 	done
-	expect_exit 0 "$REVPERF" profile --cct -d "p1$opt" -- "./v1$opt" 1000
+	expect_exit 0 "$REVPERF" profile --cct -d "p1$opt" -- "./v1$opt" $N
 	expect_grep '^total .* in 6 contexts$' out.txt
-	expect_grep ' 1000  main;slow_me$' out.txt
+	expect_grep " $N  main;slow_me\$" out.txt
 	# Calls only (REVPERF_CCT_CLOCK=none): exact counts, the report weighs by calls.
 	REVPERF_CCT_CLOCK=none expect_exit 0 "$REVPERF" profile --cct -- "./v1$opt" 1000
 	expect_grep '^total 5001 calls in 6 contexts$' out.txt
-	expect_exit 0 "$REVPERF" profile --cct -d "p1b$opt" -- "./v1$opt" 1000
-	expect_exit 0 "$REVPERF" profile --cct -d "p2$opt" -f json -o "top2$opt.json" -- "./v2$opt" 1000
+	expect_exit 0 "$REVPERF" profile --cct -d "p1b$opt" -- "./v1$opt" $N
+	expect_exit 0 "$REVPERF" profile --cct -d "p2$opt" -f json -o "top2$opt.json" -- "./v2$opt" $N
 	[ "$(json_get "top2$opt.json" "d['contexts']")" = 8 ] || fail "version 2 should have 8 contexts"
 
 	# The binary diff of the programs the profiles name drives stages 1 and 2.
@@ -48,9 +56,9 @@ for opt in -O0 -O2; do
 	json_get out.txt "d['overlap'] >= 99" | grep -qx True || fail "same binary: calls overlap < 99%"
 
 	# Folded stacks exported by profile diff like the originals (stage 3: no programs).
-	expect_exit 0 "$REVPERF" profile --cct -f folded -o "v1$opt.folded" -- "./v1$opt" 1000
+	expect_exit 0 "$REVPERF" profile --cct -f folded -o "v1$opt.folded" -- "./v1$opt" $N
 	expect_grep '^main;slow_me [0-9]+$' "v1$opt.folded"
-	expect_exit 0 "$REVPERF" profile --cct -f folded -o "v2$opt.folded" -- "./v2$opt" 1000
+	expect_exit 0 "$REVPERF" profile --cct -f folded -o "v2$opt.folded" -- "./v2$opt" $N
 	expect_exit 1 "$REVPERF" diff -f json "v1$opt.folded" "v2$opt.folded"
 	[ "$(json_get out.txt "d['weight_differences'][0]['path']")" = "['main', 'slow_me']" ] ||
 		fail "folded: slow_me is not the first weight difference"

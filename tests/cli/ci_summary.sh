@@ -1,6 +1,10 @@
 # revperf ci: the merge base of --base and HEAD against HEAD; a Markdown summary (also
 # appended to $GITHUB_STEP_SUMMARY) and JUnit XML with a failure for each worse metric;
 # exit status as compare. Also: HEAD is the merge base, the default base, bad input.
+# The benchmark reports its work (`work 50`), the primary metric: the same in every run, so
+# the verdict does not depend on the machine's load. With wall time primary, a 50 ms nap
+# against a 100 ms one ended undecided with both cores kept busy (97 +- 38 ms against
+# 154 +- 25 ms in 6 + 6 runs: exit 0 where 1 was expected).
 . "$SRCDIR/tests/cli/lib/common.bash"
 
 mkdir repo && cd repo
@@ -12,15 +16,17 @@ command = true
 [benchmark "nap"]
 command = sh work.sh
 metrics = wall, cpu
+metric.work = /^work ([0-9]+)$/ unit=ms
+primary = work
 runs = 3..6
 warmup = 0
 tolerance = 10%
 INI
-printf 'sleep 0.05\n' >work.sh
+printf 'sleep 0.05\necho work 50\n' >work.sh
 git add . && git commit -qm base
 echo more >>notes.txt && git add notes.txt && git commit -qm "main moves on"
 git checkout -q -b feature HEAD~1
-printf 'sleep 0.10\n' >work.sh && git commit -qam "slower nap"
+printf 'sleep 0.10\necho work 100\n' >work.sh && git commit -qam "slower nap"
 
 expect_exit 1 "$REVPERF" ci --base main --summary summary.md --junit junit.xml
 expect_grep 'nap' out.txt
@@ -32,10 +38,10 @@ assert root.tag == "testsuites" and int(root.get("failures")) >= 1, root.attrib
 suite = root.find("testsuite")
 assert sys.argv[2] in suite.get("name"), suite.get("name")   # the merge base, not main
 cases = {(c.get("classname"), c.get("name")): c for c in suite.iter("testcase")}
-assert set(cases) == {("revperf.nap", "wall"), ("revperf.nap", "cpu")}, cases.keys()
-f = cases[("revperf.nap", "wall")].find("failure")
+assert set(cases) == {("revperf.nap", m) for m in ("wall", "cpu", "work")}, cases.keys()
+f = cases[("revperf.nap", "work")].find("failure")
 assert f is not None and f.get("type") == "worse" and "primary" in f.get("message"), f
-assert int(suite.get("tests")) == 2
+assert int(suite.get("tests")) == 3
 PY
 
 # A revision name that XML must escape.

@@ -20,6 +20,8 @@
 #include "util/common.h"
 #include "util/input.h"
 
+#include "capture_stderr.h"
+
 #define FIXTURE(name) TESTDATA_DIR "/callgrind/" name
 
 /* The node at `path` ("a;b#1;c": frames, a call site rank after '#'), or CCT_NONE. */
@@ -65,21 +67,16 @@ static void check_node(const struct cct *t, const char *path, double calls, doub
 static int run_capturing(const char *text, size_t len, const char *path, const char *event,
 			 struct cct *t, struct strbuf *err)
 {
-	char tmpl[] = "/tmp/test_callgrind_stderr_XXXXXX";
-	int fd = mkstemp(tmpl);
-	assert_true(fd >= 0);
-	fflush(stderr);
-	int saved = dup(2);
-	dup2(fd, 2);
+	struct stderr_capture cap;
+	char *printed;
+
+	capture_stderr_begin(&cap);
 	int ret = text ? callgrind_parse(text, len, "test.out", event, t)
 		       : callgrind_read(path, event, t);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	close(fd);
+	printed = capture_stderr_end(&cap);
 	strbuf_reset(err);
-	assert_int_equal(input_read(err, tmpl, &input_state), 0);
-	unlink(tmpl);
+	strbuf_addstr(err, printed);
+	free(printed);
 	if (ret)
 		assert_int_equal(t->nr_nodes, 1);
 	return ret;

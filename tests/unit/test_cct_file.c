@@ -23,25 +23,22 @@
 #include "util/common.h"
 #include "util/input.h"
 
+#include "capture_stderr.h"
+
 /* ---- helpers -------------------------------------------------------------------------- */
 
 /* Runs fn(arg) with stderr captured into err; returns fn's result. */
 static int capture(struct strbuf *err, int (*fn)(void *), void *arg)
 {
-	char tmpl[] = "/tmp/test_cct_file_stderr_XXXXXX";
-	int fd = mkstemp(tmpl);
-	assert_true(fd >= 0);
-	fflush(stderr);
-	int saved = dup(2);
-	dup2(fd, 2);
+	struct stderr_capture cap;
+	char *printed;
+
+	capture_stderr_begin(&cap);
 	int ret = fn(arg);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	close(fd);
+	printed = capture_stderr_end(&cap);
 	strbuf_reset(err);
-	assert_int_equal(input_read(err, tmpl, &input_state), 0);
-	unlink(tmpl);
+	strbuf_addstr(err, printed);
+	free(printed);
 	return ret;
 }
 
@@ -522,19 +519,15 @@ static void test_bad_input(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		struct strbuf path = STRBUF_INIT;
 		strbuf_addf(&path, "%s/cct-file/%s", TESTDATA_DIR, files[i].file);
-		char tmpl[] = "/tmp/test_cct_file_stderr_XXXXXX";
-		int fd = mkstemp(tmpl);
-		fflush(stderr);
-		int saved = dup(2);
-		dup2(fd, 2);
+		struct stderr_capture cap;
+		char *printed;
+
+		capture_stderr_begin(&cap);
 		int ret = cct_file_read(path.buf, &p);
-		fflush(stderr);
-		dup2(saved, 2);
-		close(saved);
-		close(fd);
+		printed = capture_stderr_end(&cap);
 		strbuf_reset(&err);
-		assert_int_equal(input_read(&err, tmpl, &input_state), 0);
-		unlink(tmpl);
+		strbuf_addstr(&err, printed);
+		free(printed);
 		assert_int_equal(ret, RP_EINPUT);
 		if (!strstr(err.buf, files[i].message))
 			fail_msg("%s: got '%s'", files[i].file, err.buf);

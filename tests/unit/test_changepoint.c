@@ -22,6 +22,8 @@
 #include "analysis/changepoint.h"
 #include "util/common.h"
 
+#include "capture_stderr.h"
+
 /* ---- deterministic noise: splitmix64 and Box-Muller ---- */
 
 struct noise {
@@ -648,37 +650,17 @@ static void test_max_points(void **state)
 
 /* ---- bad input ---- */
 
-static char captured[1024];
-
-/* Runs changepoint_detect with stderr captured into `captured`. */
-static int detect_captured(const double *x, size_t n, const struct changepoint_opts *o,
-			   struct changepoint_result *res)
-{
-	FILE *tmp = tmpfile();
-	int saved, rc;
-	size_t len;
-
-	assert_non_null(tmp);
-	fflush(stderr);
-	saved = dup(2);
-	assert_true(saved >= 0);
-	assert_true(dup2(fileno(tmp), 2) >= 0);
-	rc = changepoint_detect(x, n, o, res);
-	fflush(stderr);
-	assert_true(dup2(saved, 2) >= 0);
-	close(saved);
-	rewind(tmp);
-	len = fread(captured, 1, sizeof(captured) - 1, tmp);
-	captured[len] = '\0';
-	fclose(tmp);
-	return rc;
-}
-
 static void expect_error_(const double *x, size_t n, const struct changepoint_opts *o,
 			  const char *needle, int line)
 {
 	struct changepoint_result res;
-	int rc = detect_captured(x, n, o, &res);
+	struct stderr_capture cap;
+	char *captured;
+	int rc;
+
+	capture_stderr_begin(&cap);
+	rc = changepoint_detect(x, n, o, &res);
+	captured = capture_stderr_end(&cap);
 
 	if (rc != RP_EINPUT)
 		fail_msg("line %d: returned %d, want RP_EINPUT", line, rc);
@@ -686,6 +668,7 @@ static void expect_error_(const double *x, size_t n, const struct changepoint_op
 		fail_msg("line %d: message \"%s\" lacks \"%s\"", line, captured, needle);
 	if (strchr(captured, '\n') != captured + strlen(captured) - 1)
 		fail_msg("line %d: not one line: \"%s\"", line, captured);
+	free(captured);
 	assert_int_equal(res.nr_points, 0);
 	assert_null(res.points);
 	changepoint_result_release(&res);

@@ -24,6 +24,8 @@
 #include "util/common.h"
 #include "util/input.h"
 
+#include "capture_stderr.h"
+
 static void near_(double got, double want, double tol, const char *what, int line)
 {
 	if (!(fabs(got - want) <= tol * fmax(1.0, fabs(want))))
@@ -88,38 +90,10 @@ static double gauss(struct rng *r)
 	return sqrt(-2 * log(u + 1e-300)) * cos(2 * M_PI * v);
 }
 
-/* stderr captured between begin and end (a temporary file). */
-struct capture {
-	char path[64];
-	int fd, saved;
-};
-
-static void capture_begin(struct capture *c)
+static void expect_msg(const char *err, const char *needle)
 {
-	snprintf(c->path, sizeof(c->path), "/tmp/test_control_chart_XXXXXX");
-	c->fd = mkstemp(c->path);
-	assert_true(c->fd >= 0);
-	fflush(stderr);
-	c->saved = dup(2);
-	dup2(c->fd, 2);
-}
-
-/* Ends the capture into err (reset first). */
-static void capture_end(struct capture *c, struct strbuf *err)
-{
-	fflush(stderr);
-	dup2(c->saved, 2);
-	close(c->saved);
-	close(c->fd);
-	strbuf_reset(err);
-	assert_int_equal(input_read(err, c->path, &input_state), 0);
-	unlink(c->path);
-}
-
-static void expect_msg(const struct strbuf *err, const char *needle)
-{
-	if (!strstr(err->buf, needle))
-		fail_msg("stderr '%s' lacks '%s'", err->buf, needle);
+	if (!strstr(err, needle))
+		fail_msg("stderr '%s' lacks '%s'", err, needle);
 }
 
 /* ---- the paper's worked examples ---- */
@@ -976,14 +950,14 @@ static void test_cpu_names(void **state)
 	    {"a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p", RP_OK, 16, "a", "p"},
 	    {"a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q", RP_EINPUT, 0, NULL, NULL},
 	};
-	struct strbuf err = STRBUF_INIT;
-	struct capture cap;
+	struct stderr_capture cap;
 	(void)state;
 
 	for (size_t k = 0; k < ARRAY_SIZE(cases); k++) {
 		struct cchart_input in;
 		size_t n;
 		const char *const *names;
+		char *err;
 		int ret;
 
 		cchart_input_init(&in);
@@ -991,13 +965,13 @@ static void test_cpu_names(void **state)
 		assert_int_equal(n, 2);
 		assert_string_equal(names[0], "cpu_user");
 		assert_string_equal(names[1], "cpu_system");
-		capture_begin(&cap);
+		capture_stderr_begin(&cap);
 		ret = cchart_input_set_cpu(&in, cases[k].list);
-		capture_end(&cap, &err);
+		err = capture_stderr_end(&cap);
 		if (ret != cases[k].ret)
 			fail_msg("'%s': %d, want %d", cases[k].list, ret, cases[k].ret);
 		if (ret) {
-			expect_msg(&err, cases[k].list);
+			expect_msg(err, cases[k].list);
 			names = cchart_input_cpu(&in, &n);
 			assert_int_equal(n, 2); /* unchanged */
 		} else {
@@ -1009,8 +983,8 @@ static void test_cpu_names(void **state)
 			}
 		}
 		cchart_input_release(&in);
+		free(err);
 	}
-	strbuf_release(&err);
 }
 
 /*
@@ -1423,8 +1397,8 @@ static void test_bad_samples_on_add(void **state)
 	struct cchart_input in;
 	struct cchart_run *run;
 	struct cchart_series *s;
-	struct strbuf err = STRBUF_INIT;
-	struct capture cap;
+	char *err = NULL;
+	struct stderr_capture cap;
 	int ret;
 	(void)state;
 
@@ -1434,38 +1408,43 @@ static void test_bad_samples_on_add(void **state)
 	assert_int_equal(cchart_series_add(s, 0, 1), RP_OK);
 	assert_int_equal(cchart_series_add(s, 1, 2), RP_OK);
 
-	capture_begin(&cap);
+	capture_stderr_begin(&cap);
 	ret = cchart_series_add(s, 2, NAN);
-	capture_end(&cap, &err);
+	free(err);
+	err = capture_stderr_end(&cap);
 	assert_int_equal(ret, RP_EINPUT);
-	expect_msg(&err,
+	expect_msg(err,
 		   "revperf: error: load-test-42.csv, counter 'cpu', sample 3: the value is NaN");
 	assert_int_equal(s->nr, 2);
 
-	capture_begin(&cap);
+	capture_stderr_begin(&cap);
 	ret = cchart_run_add(run, "cpu", INFINITY, 5);
-	capture_end(&cap, &err);
+	free(err);
+	err = capture_stderr_end(&cap);
 	assert_int_equal(ret, RP_EINPUT);
-	expect_msg(&err, "sample 3: the timestamp is infinite");
+	expect_msg(err, "sample 3: the timestamp is infinite");
 
-	capture_begin(&cap);
+	capture_stderr_begin(&cap);
 	ret = cchart_series_add_many(s, (const double[]){3, 4, 5},
 				     (const double[]){1, -INFINITY, 2}, 3);
-	capture_end(&cap, &err);
+	free(err);
+	err = capture_stderr_end(&cap);
 	assert_int_equal(ret, RP_EINPUT);
-	expect_msg(&err, "counter 'cpu', sample 4: the value is infinite");
+	expect_msg(err, "counter 'cpu', sample 4: the value is infinite");
 	assert_int_equal(s->nr, 2);
 
-	capture_begin(&cap);
+	capture_stderr_begin(&cap);
 	ret = cchart_run_series(run, "", &s);
-	capture_end(&cap, &err);
+	free(err);
+	err = capture_stderr_end(&cap);
 	assert_int_equal(ret, RP_EINPUT);
 	assert_null(s);
-	expect_msg(&err, "load-test-42.csv: a counter without a name");
+	expect_msg(err, "load-test-42.csv: a counter without a name");
 
-	capture_begin(&cap);
+	capture_stderr_begin(&cap);
 	ret = cchart_input_set_load(&in, "");
-	capture_end(&cap, &err);
+	free(err);
+	err = capture_stderr_end(&cap);
 	assert_int_equal(ret, RP_EINPUT);
 	assert_null(in.load_counter);
 
@@ -1479,7 +1458,7 @@ static void test_bad_samples_on_add(void **state)
 			 RP_OK);
 	assert_true(s->unordered);
 	assert_near(s->value[4], 9);
-	strbuf_release(&err);
+	free(err);
 	cchart_input_release(&in);
 }
 
@@ -1491,8 +1470,8 @@ static void test_bad_samples_in_analysis(void **state)
 	struct cchart_result r;
 	struct cchart_points pts;
 	struct cchart_run *run;
-	struct strbuf err = STRBUF_INIT;
-	struct capture cap;
+	char *err = NULL;
+	struct stderr_capture cap;
 	int ret;
 	(void)state;
 
@@ -1514,20 +1493,21 @@ static void test_bad_samples_in_analysis(void **state)
 			run->series[0]->t_s[2] = INFINITY;
 		else
 			run->series[1]->value[0] = -INFINITY;
-		capture_begin(&cap);
+		capture_stderr_begin(&cap);
 		ret = cchart_analyze(&in, &o, &r);
-		capture_end(&cap, &err);
+		free(err);
+		err = capture_stderr_end(&cap);
 		assert_int_equal(ret, RP_EINPUT);
 		assert_int_equal(r.nr_counters, 0);
 		assert_null(r.counters);
 		if (where == 0)
-			expect_msg(&err,
+			expect_msg(err,
 				   "baseline run 1, counter 'cpu', sample 2: the value is NaN");
 		else if (where == 1)
-			expect_msg(&err, "target run 1, counter 'cpu', sample 3: the timestamp is "
+			expect_msg(err, "target run 1, counter 'cpu', sample 3: the timestamp is "
 					 "infinite");
 		else
-			expect_msg(&err, "target run 1, counter 'only_target', sample 1: the value "
+			expect_msg(err, "target run 1, counter 'only_target', sample 1: the value "
 					 "is infinite");
 		cchart_input_release(&in);
 	}
@@ -1538,15 +1518,16 @@ static void test_bad_samples_in_analysis(void **state)
 	run = add_run(&in, CCHART_TARGET, "cpu", (const double[]){1, 2, 3}, 3);
 	assert_int_equal(cchart_analyze(&in, NULL, &r), RP_OK);
 	run->series[0]->value[2] = NAN;
-	capture_begin(&cap);
+	capture_stderr_begin(&cap);
 	ret = cchart_chart_points(&in, &r, 0, &pts);
-	capture_end(&cap, &err);
+	free(err);
+	err = capture_stderr_end(&cap);
 	assert_int_equal(ret, RP_EINPUT);
 	assert_null(pts.points);
-	expect_msg(&err, "sample 3: the value is NaN");
+	expect_msg(err, "sample 3: the value is NaN");
 	cchart_result_release(&r);
 	cchart_input_release(&in);
-	strbuf_release(&err);
+	free(err);
 }
 
 /*
@@ -1562,8 +1543,8 @@ static void test_empty_and_one_sided(void **state)
 	struct cchart_series *s;
 	struct cchart_run *b1, *b2, *b3, *t1;
 	const struct cchart_counter *c;
-	struct strbuf err = STRBUF_INIT;
-	struct capture cap;
+	char *err = NULL;
+	struct stderr_capture cap;
 	int ret;
 	(void)state;
 
@@ -1615,41 +1596,46 @@ static void test_empty_and_one_sided(void **state)
 	for (size_t i = 0; i < r.nr_counters; i++) {
 		if (strcmp(r.counters[i].name, "gone"))
 			continue;
-		capture_begin(&cap);
+		capture_stderr_begin(&cap);
 		ret = cchart_chart_points(&in, &r, i, &pts);
-		capture_end(&cap, &err);
+		free(err);
+		err = capture_stderr_end(&cap);
 		assert_int_equal(ret, RP_EINPUT);
-		expect_msg(&err, "counter 'gone' was not charted (only in baseline)");
+		expect_msg(err, "counter 'gone' was not charted (only in baseline)");
 	}
-	capture_begin(&cap);
+	capture_stderr_begin(&cap);
 	ret = cchart_chart_points(&in, &r, r.nr_counters, &pts);
-	capture_end(&cap, &err);
+	free(err);
+	err = capture_stderr_end(&cap);
 	assert_int_equal(ret, RP_EINPUT);
 	/* an input that is not the result's */
 	cchart_input_add_run(&in, CCHART_TARGET, NULL);
-	capture_begin(&cap);
+	capture_stderr_begin(&cap);
 	ret = cchart_chart_points(&in, &r, 0, &pts);
-	capture_end(&cap, &err);
+	free(err);
+	err = capture_stderr_end(&cap);
 	assert_int_equal(ret, RP_EINPUT);
-	expect_msg(&err, "the result was computed from 3 and 1");
+	expect_msg(err, "the result was computed from 3 and 1");
 	cchart_result_release(&r);
 	cchart_input_release(&in);
 
 	/* a side without runs */
 	cchart_input_init(&in);
 	add_run(&in, CCHART_BASELINE, "cpu", (const double[]){1}, 1);
-	capture_begin(&cap);
+	capture_stderr_begin(&cap);
 	ret = cchart_analyze(&in, NULL, &r);
-	capture_end(&cap, &err);
+	free(err);
+	err = capture_stderr_end(&cap);
 	assert_int_equal(ret, RP_EINPUT);
-	expect_msg(&err, "control chart: no target runs");
+	expect_msg(err, "control chart: no target runs");
 	cchart_input_release(&in);
 	cchart_input_init(&in);
-	capture_begin(&cap);
+	capture_stderr_begin(&cap);
 	ret = cchart_analyze(&in, NULL, &r);
-	capture_end(&cap, &err);
+	free(err);
+	err = capture_stderr_end(&cap);
 	assert_int_equal(ret, RP_EINPUT);
-	expect_msg(&err, "control chart: no baseline runs");
+	expect_msg(err, "control chart: no baseline runs");
 	cchart_input_release(&in);
 
 	/* runs without any counter: an empty result */
@@ -1660,7 +1646,7 @@ static void test_empty_and_one_sided(void **state)
 	assert_int_equal(r.nr_counters, 0);
 	cchart_result_release(&r);
 	cchart_input_release(&in);
-	strbuf_release(&err);
+	free(err);
 }
 
 /*
@@ -1723,8 +1709,8 @@ static void test_bad_options(void **state)
 	struct cchart_opts o;
 	struct cchart_run *run;
 	enum cchart_limits lim;
-	struct strbuf err = STRBUF_INIT;
-	struct capture cap;
+	char *err = NULL;
+	struct stderr_capture cap;
 	int ret;
 	(void)state;
 
@@ -1742,11 +1728,12 @@ static void test_bad_options(void **state)
 			o.mode_min_ratio = 0;
 		else
 			o.limits = (enum cchart_limits)99;
-		capture_begin(&cap);
+		capture_stderr_begin(&cap);
 		ret = cchart_analyze(&in, &o, &r);
-		capture_end(&cap, &err);
+		free(err);
+		err = capture_stderr_end(&cap);
 		assert_int_equal(ret, RP_EINPUT);
-		assert_true(err.len > 0);
+		assert_true(*err);
 	}
 
 	assert_int_equal(cchart_limits_parse("10/90", &lim), RP_OK);
@@ -1755,29 +1742,31 @@ static void test_bad_options(void **state)
 	assert_int_equal(lim, CCHART_MEAN_3SD);
 	assert_string_equal(cchart_limits_name(CCHART_P1_99), "1/99");
 	assert_null(cchart_limits_name((enum cchart_limits)7));
-	capture_begin(&cap);
+	capture_stderr_begin(&cap);
 	ret = cchart_limits_parse("5-95", &lim);
-	capture_end(&cap, &err);
+	free(err);
+	err = capture_stderr_end(&cap);
 	assert_int_equal(ret, RP_EINPUT);
-	expect_msg(&err, "control limits '5-95': use 5/95, 1/99, 10/90 or 3sd");
+	expect_msg(err, "control limits '5-95': use 5/95, 1/99, 10/90 or 3sd");
 	assert_string_equal(cchart_scaling_name(CCHART_SCALE_NO_FIT), "no fit");
 
 	/* a load sample 100 days away from the others */
 	assert_int_equal(cchart_input_set_load(&in, "rps"), RP_OK);
 	assert_int_equal(cchart_run_add(run, "rps", 0, 10), RP_OK);
 	assert_int_equal(cchart_run_add(run, "rps", 8640000, 10), RP_OK);
-	capture_begin(&cap);
+	capture_stderr_begin(&cap);
 	ret = cchart_analyze(&in, NULL, &r);
-	capture_end(&cap, &err);
+	free(err);
+	err = capture_stderr_end(&cap);
 	assert_int_equal(ret, RP_EINPUT);
-	expect_msg(&err, "target run 1, load counter 'rps': its timestamps span 8.64e+06 s");
+	expect_msg(err, "target run 1, load counter 'rps': its timestamps span 8.64e+06 s");
 	/* with 10 s periods it fits */
 	cchart_opts_init(&o);
 	o.period_s = 10;
 	assert_int_equal(cchart_analyze(&in, &o, &r), RP_OK);
 	cchart_result_release(&r);
 	cchart_input_release(&in);
-	strbuf_release(&err);
+	free(err);
 }
 
 /* Score errors. */
@@ -1787,26 +1776,29 @@ static void test_bad_score_args(void **state)
 	struct cchart_run_score sc[1];
 	struct cchart_eval ev;
 	bool b[1] = {true};
-	struct strbuf err = STRBUF_INIT;
-	struct capture cap;
+	char *err = NULL;
+	struct stderr_capture cap;
 	int ret;
 	(void)state;
 
 	memset(&r, 0, sizeof(r));
-	capture_begin(&cap);
+	capture_stderr_begin(&cap);
 	ret = cchart_score_runs(&r, CCHART_RULE_RATIO, 1.5, sc);
-	capture_end(&cap, &err);
+	free(err);
+	err = capture_stderr_end(&cap);
 	assert_int_equal(ret, RP_EINPUT);
-	expect_msg(&err, "t must be in [0, 1]");
-	capture_begin(&cap);
+	expect_msg(err, "t must be in [0, 1]");
+	capture_stderr_begin(&cap);
 	ret = cchart_score_runs(&r, (enum cchart_rule)5, 0, sc);
-	capture_end(&cap, &err);
+	free(err);
+	err = capture_stderr_end(&cap);
 	assert_int_equal(ret, RP_EINPUT);
-	capture_begin(&cap);
+	capture_stderr_begin(&cap);
 	ret = cchart_evaluate(b, b, 0, &ev);
-	capture_end(&cap, &err);
+	free(err);
+	err = capture_stderr_end(&cap);
 	assert_int_equal(ret, RP_EINPUT);
-	strbuf_release(&err);
+	free(err);
 }
 
 /* 60 counters over 4 baseline and 2 target runs, some bimodal, with load scaling. */
@@ -1843,8 +1835,8 @@ static void test_threads(void **state)
 	struct cchart_result r[3];
 	struct cchart_opts o;
 	struct rng rg;
-	struct strbuf err = STRBUF_INIT;
-	struct capture cap;
+	char *err = NULL;
+	struct stderr_capture cap;
 	static const size_t threads[3] = {1, 3, 0};
 	(void)state;
 
@@ -1886,15 +1878,16 @@ static void test_threads(void **state)
 		int ret;
 		cchart_opts_init(&o);
 		o.threads = threads[k];
-		capture_begin(&cap);
+		capture_stderr_begin(&cap);
 		ret = cchart_analyze(&in, &o, &r[0]);
-		capture_end(&cap, &err);
+		free(err);
+		err = capture_stderr_end(&cap);
 		assert_int_equal(ret, RP_EINPUT);
-		assert_string_equal(err.buf,
+		assert_string_equal(err,
 				    "revperf: error: target run 2, counter 'c17', sample 251: "
 				    "the value is infinite\n");
 	}
-	strbuf_release(&err);
+	free(err);
 	cchart_input_release(&in);
 }
 

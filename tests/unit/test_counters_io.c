@@ -17,8 +17,9 @@
 #include "store/store.h"
 #include "util/common.h"
 
+#include "capture_stderr.h"
+
 static char tmpdir[] = "/tmp/revperf-test-counters-XXXXXX";
-static char errpath[4096];
 
 static void write_file(const char *name, const char *text, char *path, size_t size)
 {
@@ -34,24 +35,19 @@ static void write_file(const char *name, const char *text, char *path, size_t si
 static int read_csv(const char *text, struct counters_csv_run **runs, size_t *nr, char *err,
 		    size_t err_size)
 {
-	char path[4096];
+	struct stderr_capture cap;
+	char path[4096], *printed;
 	size_t alloc = 0;
-	int saved = dup(2), ret;
-	FILE *f;
+	int ret;
 
 	write_file("in.csv", text, path, sizeof(path));
 	*runs = NULL;
 	*nr = 0;
-	fflush(stderr);
-	assert_non_null(freopen(errpath, "w", stderr));
+	capture_stderr_begin(&cap);
 	ret = counters_csv_read(path, runs, nr, &alloc);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	f = fopen(errpath, "r");
-	assert_non_null(f);
-	err[fread(err, 1, err_size - 1, f)] = '\0';
-	fclose(f);
+	printed = capture_stderr_end(&cap);
+	snprintf(err, err_size, "%s", printed);
+	free(printed);
 	return ret;
 }
 
@@ -224,7 +220,6 @@ static int setup(void **state)
 	UNUSED(state);
 	if (!mkdtemp(tmpdir))
 		return -1;
-	snprintf(errpath, sizeof(errpath), "%s/stderr.txt", tmpdir);
 	return 0;
 }
 

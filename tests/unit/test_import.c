@@ -18,6 +18,7 @@
 #include "import/import.h"
 #include "import/import_store.h"
 #include "util/common.h"
+#include "capture_stderr.h"
 #include "tmp_db.h"
 
 static const char hyperfine_doc[] =
@@ -62,23 +63,17 @@ static const char gbench_doc[] =
 	"]}\n";
 
 /* Runs fn with stderr captured into buf (at most size - 1 bytes). */
-static int capture_stderr(char *buf, size_t size, int (*fn)(const void *), const void *arg)
+static int run_capturing(char *buf, size_t size, int (*fn)(const void *), const void *arg)
 {
-	char path[] = "/tmp/revperf-test-import-err-XXXXXX";
-	int fd = mkstemp(path), saved, ret;
-	ssize_t n;
-	assert_true(fd >= 0);
-	fflush(stderr);
-	saved = dup(2);
-	dup2(fd, 2);
+	struct stderr_capture cap;
+	char *printed;
+	int ret;
+
+	capture_stderr_begin(&cap);
 	ret = fn(arg);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	n = pread(fd, buf, size - 1, 0);
-	buf[n > 0 ? n : 0] = '\0';
-	close(fd);
-	unlink(path);
+	printed = capture_stderr_end(&cap);
+	snprintf(buf, size, "%s", printed);
+	free(printed);
 	return ret;
 }
 
@@ -99,7 +94,7 @@ static int parse_text(const char *text, size_t len, struct import_set *out, char
 		      size_t err_size)
 {
 	struct parse_call c = { text, len, out };
-	int ret = capture_stderr(err, err_size, do_parse, &c);
+	int ret = run_capturing(err, err_size, do_parse, &c);
 	if (ret) {
 		assert_int_equal(ret, RP_EINPUT);
 		assert_int_equal(out->nr_benches, 0);
@@ -168,10 +163,10 @@ static void test_hyperfine_valid(void **state)
 	import_set_release(&s); /* idempotent */
 
 	/* The explicit entry points refuse the other format. */
-	assert_int_equal(capture_stderr(err, sizeof(err), do_parse_as_hyperfine, gbench_doc),
+	assert_int_equal(run_capturing(err, sizeof(err), do_parse_as_hyperfine, gbench_doc),
 			 RP_EINPUT);
 	assert_non_null(strstr(err, "g.json: no \"results\" array: not a hyperfine export"));
-	assert_int_equal(capture_stderr(err, sizeof(err), do_parse_as_gbench, hyperfine_doc),
+	assert_int_equal(run_capturing(err, sizeof(err), do_parse_as_gbench, hyperfine_doc),
 			 RP_EINPUT);
 	assert_non_null(strstr(err, "h.json: no \"benchmarks\" array"));
 }
@@ -399,7 +394,7 @@ static int do_read(const void *arg)
 static int read_quiet(const char *path, struct import_set *out, char *err, size_t size)
 {
 	struct read_call c = { path, out };
-	return capture_stderr(err, size, do_read, &c);
+	return run_capturing(err, size, do_read, &c);
 }
 
 static void test_read_file(void **state)
@@ -485,7 +480,7 @@ static void test_compare_hyperfine(void **state)
 	hyperfine_text(&tb, "work", 0.1, 1.3, 8);
 	parse_ok(ta.buf, "a.json", &a);
 	parse_ok(tb.buf, "b.json", &b);
-	assert_int_equal(capture_stderr(err, sizeof(err), do_compare, &call), 0);
+	assert_int_equal(run_capturing(err, sizeof(err), do_compare, &call), 0);
 	assert_string_equal(res.base_label, "a.json");
 	assert_string_equal(res.target_label, "b.json");
 	assert_int_equal(res.nr_benches, 1);
@@ -501,7 +496,7 @@ static void test_compare_hyperfine(void **state)
 
 	/* A/A: the same samples on both sides are never worse or better. */
 	call.b = &a;
-	assert_int_equal(capture_stderr(err, sizeof(err), do_compare, &call), 0);
+	assert_int_equal(run_capturing(err, sizeof(err), do_compare, &call), 0);
 	m = outcome(&res, "work", "wall");
 	assert_true(m->r.verdict == VERDICT_EQUAL || m->r.verdict == VERDICT_UNDECIDED);
 	assert_int_equal(compare_exit_code(&res), EXIT_OK);
@@ -513,7 +508,7 @@ static void test_compare_hyperfine(void **state)
 	hyperfine_text(&tb, "./new/work", 0.1, 0.7, 8);
 	parse_ok(tb.buf, "b.json", &b);
 	call.b = &b;
-	assert_int_equal(capture_stderr(err, sizeof(err), do_compare, &call), 0);
+	assert_int_equal(run_capturing(err, sizeof(err), do_compare, &call), 0);
 	assert_non_null(strstr(err, "no benchmark name in common; pairing"));
 	m = outcome(&res, "work vs ./new/work", "wall");
 	assert_int_equal(m->r.verdict, VERDICT_BETTER);
@@ -544,7 +539,7 @@ static void test_compare_gbench(void **state)
 	UNUSED(state);
 	read_fixture("gbench_base.json", &a);
 	read_fixture("gbench_slow.json", &b);
-	assert_int_equal(capture_stderr(err, sizeof(err), do_compare, &call), 0);
+	assert_int_equal(run_capturing(err, sizeof(err), do_compare, &call), 0);
 	/* the slowed case is worse, the others not */
 	assert_int_equal(outcome(&res, "BM_Sort/1024", "real_time")->r.verdict, VERDICT_WORSE);
 	assert_int_equal(outcome(&res, "BM_Hash", "real_time")->r.verdict, VERDICT_EQUAL);
@@ -579,7 +574,7 @@ static void test_compare_gbench(void **state)
 	/* two formats: refused */
 	parse_ok(hyperfine_doc, "h.json", &h);
 	call.b = &h;
-	assert_int_equal(capture_stderr(err, sizeof(err), do_compare, &call), RP_EINPUT);
+	assert_int_equal(run_capturing(err, sizeof(err), do_compare, &call), RP_EINPUT);
 	assert_non_null(strstr(err, "is Google Benchmark JSON but h.json is a hyperfine export"));
 	compare_result_release(&res);
 	import_set_release(&h);
@@ -599,7 +594,7 @@ static void test_compare_nothing_in_common(void **state)
 	parse_ok("{\"results\": [{\"command\": \"y\", \"times\": [1, 2]}, {\"command\": \"z\", "
 		 "\"times\": [1, 2]}]}",
 		 "b.json", &b);
-	assert_int_equal(capture_stderr(err, sizeof(err), do_compare, &call), RP_EINPUT);
+	assert_int_equal(run_capturing(err, sizeof(err), do_compare, &call), RP_EINPUT);
 	assert_non_null(strstr(err, "a.json and b.json have no benchmark in common"));
 	assert_int_equal(count_lines(err), 1);
 	compare_result_release(&res);
@@ -624,7 +619,7 @@ static void test_compare_unmeasurable(void **state)
 	UNUSED(state);
 	parse_ok(doc, "a.json", &a);
 	parse_ok(doc, "b.json", &b);
-	assert_int_equal(capture_stderr(err, sizeof(err), do_compare, &call), 0);
+	assert_int_equal(run_capturing(err, sizeof(err), do_compare, &call), 0);
 	assert_true(outcome(&res, "a", "real_time")->measured);
 	assert_false(outcome(&res, "a", "growth")->measured);
 	assert_non_null(strstr(err, "metric growth has negative values"));
@@ -683,7 +678,7 @@ static void test_store(void **state)
 	parse_ok(gbench_doc, "/some/dir/bench.json", &s);
 	assert_int_equal(store_open(db, &st), 0);
 	call.st = st;
-	assert_int_equal(capture_stderr(err, sizeof(err), do_store, &call), 0);
+	assert_int_equal(run_capturing(err, sizeof(err), do_store, &call), 0);
 	assert_int_equal(sum.nr_benches, 4);
 	assert_int_equal(sum.nr_runs, 3 + 1 + 1 + 1);
 	assert_int_equal(sum.nr_excluded, 2);
@@ -715,7 +710,7 @@ static void test_store(void **state)
 			 1);
 
 	/* Importing the same file again replaces the earlier import. */
-	assert_int_equal(capture_stderr(err, sizeof(err), do_store, &call), 0);
+	assert_int_equal(run_capturing(err, sizeof(err), do_store, &call), 0);
 	assert_true(sum.replaced);
 	assert_int_equal(count_rows(db, "SELECT count(*) FROM runs"), 6);
 	assert_int_equal(count_rows(db, "SELECT count(*) FROM builds"), 1);
@@ -730,7 +725,7 @@ static void test_store(void **state)
 	sqlite3_close(h);
 	free(s.origin);
 	s.origin = xstrdup("other.json");
-	assert_int_equal(capture_stderr(err, sizeof(err), do_store, &call), RP_EINTERNAL);
+	assert_int_equal(run_capturing(err, sizeof(err), do_store, &call), RP_EINTERNAL);
 	assert_non_null(strstr(err, "injected"));
 	assert_int_equal(count_rows(db, "SELECT count(*) FROM runs"), 6);
 	assert_int_equal(count_rows(db, "SELECT count(*) FROM builds"), 1);

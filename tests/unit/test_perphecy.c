@@ -22,42 +22,14 @@
 #include "util/common.h"
 #include "util/input.h"
 
+#include "capture_stderr.h"
+
 static void near_(double got, double want, const char *what, int line)
 {
 	if (!(fabs(got - want) <= 1e-9 * fmax(1.0, fabs(want))))
 		fail_msg("line %d: %s = %.17g, want %.17g", line, what, got, want);
 }
 #define assert_near(got, want) near_((got), (want), #got, __LINE__)
-
-/* ---- stderr capture, to check that messages name what is wrong ---- */
-
-static int saved_stderr = -1;
-static char capture_path[64];
-
-static void capture_begin(void)
-{
-	int fd;
-	snprintf(capture_path, sizeof(capture_path), "/tmp/revperf-test-perphecy-XXXXXX");
-	fd = mkstemp(capture_path);
-	assert_true(fd >= 0);
-	fflush(stderr);
-	saved_stderr = dup(2);
-	assert_true(saved_stderr >= 0);
-	assert_int_equal(dup2(fd, 2), 2);
-	close(fd);
-}
-
-/* Ends the capture; returns what was printed (caller frees). */
-static char *capture_end(void)
-{
-	struct strbuf sb = STRBUF_INIT;
-	fflush(stderr);
-	assert_int_equal(dup2(saved_stderr, 2), 2);
-	close(saved_stderr);
-	assert_int_equal(input_read(&sb, capture_path, &input_state), 0);
-	unlink(capture_path);
-	return strbuf_detach(&sb);
-}
 
 static void assert_contains(const char *text, const char *needle)
 {
@@ -298,6 +270,7 @@ static void test_algorithm1_uncovered(void **state)
 
 static void test_no_hits_no_tuples(void **state)
 {
+	struct stderr_capture cap;
 	struct perphecy_tuple t[3];
 	struct perphecy_predictor p;
 	struct perphecy_cv_result r;
@@ -318,10 +291,10 @@ static void test_no_hits_no_tuples(void **state)
 	assert_true(isnan(e.hit_rate));
 	assert_near(e.dismiss_rate, 1.0);
 
-	capture_begin();
+	capture_stderr_begin(&cap);
 	assert_int_equal(perphecy_train(NULL, 0, PERPHECY_ALL_TEMPLATES, &p), RP_EINPUT);
 	assert_int_equal(perphecy_cross_validate(NULL, 0, NULL, &r), RP_EINPUT);
-	msg = capture_end();
+	msg = capture_stderr_end(&cap);
 	assert_contains(msg, "no training data");
 	free(msg);
 	assert_int_equal(p.nr, 0);
@@ -841,6 +814,7 @@ static void test_cross_validation_seeds(void **state)
 
 static void test_cross_validation_bad(void **state)
 {
+	struct stderr_capture cap;
 	struct perphecy_tuple t[4];
 	struct perphecy_cv_opts opts;
 	struct perphecy_cv_result r;
@@ -850,16 +824,16 @@ static void test_cross_validation_bad(void **state)
 	t[0] = delnew(true, 1, 1, 5);
 	t[1] = delnew(false, 0, 1, 5);
 	perphecy_cv_opts_init(&opts);
-	capture_begin();
+	capture_stderr_begin(&cap);
 	assert_int_equal(perphecy_cross_validate(t, 2, &opts, &r), RP_EINPUT);
-	msg = capture_end();
+	msg = capture_stderr_end(&cap);
 	assert_contains(msg, "at least 2 commits");
 	free(msg);
 	t[2] = delnew(true, 1, 1, 6);
 	opts.k = 1;
-	capture_begin();
+	capture_stderr_begin(&cap);
 	assert_int_equal(perphecy_cross_validate(t, 3, &opts, &r), RP_EINPUT);
-	msg = capture_end();
+	msg = capture_stderr_end(&cap);
 	assert_contains(msg, "k >= 2");
 	free(msg);
 	opts.k = 2;
@@ -934,6 +908,7 @@ static void test_json_round_trip(void **state)
 
 static void test_json_bad(void **state)
 {
+	struct stderr_capture cap;
 	static const struct {
 		const char *text, *message;
 	} bad[] = {
@@ -970,9 +945,9 @@ static void test_json_bad(void **state)
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		char *msg;
-		capture_begin();
+		capture_stderr_begin(&cap);
 		int ret = perphecy_predictor_from_json(bad[i].text, "p.json", &q);
-		msg = capture_end();
+		msg = capture_stderr_end(&cap);
 		if (ret != RP_EINPUT)
 			fail_msg("case %zu (%s): returned %d", i, bad[i].text, ret);
 		assert_contains(msg, "p.json");
@@ -983,15 +958,16 @@ static void test_json_bad(void **state)
 		assert_int_equal(q.nr, 0);
 		assert_false(q.no_hits);
 	}
-	capture_begin();
+	capture_stderr_begin(&cap);
 	assert_int_equal(perphecy_predictor_from_json(NULL, NULL, &q), RP_EINPUT);
-	free(capture_end());
+	free(capture_stderr_end(&cap));
 }
 
 /* ---- bad input ---- */
 
 static void test_bad_input(void **state)
 {
+	struct stderr_capture cap;
 	struct perphecy_tuple t[2];
 	struct perphecy_predictor p;
 	struct perphecy_static s;
@@ -1014,28 +990,28 @@ static void test_bad_input(void **state)
 		t[0] = delnew(true, 1, 1, 1);
 		t[1] = delnew(false, 0, 0, 2);
 		t[1].values.v[bad_values[i].tmpl] = bad_values[i].value;
-		capture_begin();
+		capture_stderr_begin(&cap);
 		assert_int_equal(perphecy_train(t, 2, PERPHECY_ALL_TEMPLATES, &p), RP_EINPUT);
-		msg = capture_end();
+		msg = capture_stderr_end(&cap);
 		assert_contains(msg, "training tuple 1 (commit 2");
 		assert_contains(msg, perphecy_template_label(bad_values[i].tmpl));
 		free(msg);
 		assert_int_equal(p.nr, 0);
 	}
 	t[1] = delnew(false, 0, 0, 2);
-	capture_begin();
+	capture_stderr_begin(&cap);
 	assert_int_equal(perphecy_train(t, 2, 0, &p), RP_EINPUT);
-	msg = capture_end();
+	msg = capture_stderr_end(&cap);
 	assert_contains(msg, "no indicator template");
 	free(msg);
 
 	/* predictors */
 	perphecy_predictor_init(&p);
-	capture_begin();
+	capture_stderr_begin(&cap);
 	assert_int_equal(perphecy_predictor_add(&p, PERPHECY_NR_TEMPLATES, 1), RP_EINPUT);
 	assert_int_equal(perphecy_predictor_add(&p, PERPHECY_DEL_FUNC, -1), RP_EINPUT);
 	assert_int_equal(perphecy_predictor_add(&p, PERPHECY_TOP_CHG_BY_CALL, 101), RP_EINPUT);
-	free(capture_end());
+	free(capture_stderr_end(&cap));
 	assert_int_equal(p.nr, 0);
 	/* the same template twice keeps the less selective threshold */
 	assert_int_equal(perphecy_predictor_add(&p, PERPHECY_DEL_FUNC, 10), RP_OK);
@@ -1049,13 +1025,13 @@ static void test_bad_input(void **state)
 
 	/* static and dynamic data */
 	perphecy_static_init(&s);
-	capture_begin();
+	capture_stderr_begin(&cap);
 	assert_int_equal(perphecy_static_add(&s, PERPHECY_DELETED, NULL, 0), RP_EINPUT);
 	assert_int_equal(perphecy_static_add(&s, PERPHECY_MODIFIED, "", 1), RP_EINPUT);
 	assert_int_equal(perphecy_static_add(&s, PERPHECY_MODIFIED, "f", NAN), RP_EINPUT);
 	assert_int_equal(perphecy_static_add(&s, PERPHECY_MODIFIED, "f", INFINITY), RP_EINPUT);
 	assert_int_equal(perphecy_static_add(&s, (enum perphecy_change)7, "f", 1), RP_EINPUT);
-	msg = capture_end();
+	msg = capture_stderr_end(&cap);
 	assert_contains(msg, "modified function f");
 	free(msg);
 	assert_int_equal(s.nr_funcs, 0);
@@ -1066,10 +1042,10 @@ static void test_bad_input(void **state)
 	perphecy_static_release(&s);
 
 	perphecy_profile_init(&prof, "parse", PERPHECY_COST_INSTRUCTIONS);
-	capture_begin();
+	capture_stderr_begin(&cap);
 	assert_int_equal(perphecy_profile_add(&prof, "", 1, 1), RP_EINPUT);
 	assert_int_equal(perphecy_profile_add(&prof, NULL, 1, 1), RP_EINPUT);
-	msg = capture_end();
+	msg = capture_stderr_end(&cap);
 	assert_contains(msg, "benchmark parse");
 	free(msg);
 	assert_int_equal(prof.nr, 0);

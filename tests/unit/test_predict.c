@@ -23,38 +23,10 @@
 #include "store/store_dynamic.h"
 #include "profile/cct.h"
 #include "util/common.h"
-
-#include "bindiff_fixture.h"
 #include "util/input.h"
 
-/* ---- stderr capture, to check that messages name what is wrong ---- */
-
-static int saved_stderr = -1;
-static char capture_path[64];
-
-static void capture_begin(void)
-{
-	int fd;
-	snprintf(capture_path, sizeof(capture_path), "/tmp/revperf-test-predict-XXXXXX");
-	fd = mkstemp(capture_path);
-	assert_true(fd >= 0);
-	fflush(stderr);
-	saved_stderr = dup(2);
-	assert_true(saved_stderr >= 0);
-	assert_int_equal(dup2(fd, 2), 2);
-	close(fd);
-}
-
-static char *capture_end(void)
-{
-	struct strbuf sb = STRBUF_INIT;
-	fflush(stderr);
-	assert_int_equal(dup2(saved_stderr, 2), 2);
-	close(saved_stderr);
-	assert_int_equal(input_read(&sb, capture_path, &input_state), 0);
-	unlink(capture_path);
-	return strbuf_detach(&sb);
-}
+#include "bindiff_fixture.h"
+#include "capture_stderr.h"
 
 static void assert_contains(const char *text, const char *what)
 {
@@ -97,6 +69,7 @@ static const char *sha_of(char c)
 
 static void test_dynamic_roundtrip(void **state)
 {
+	struct stderr_capture cap;
 	struct fixture fx;
 	struct store *st;
 	struct perphecy_profile p, q;
@@ -167,10 +140,10 @@ static void test_dynamic_roundtrip(void **state)
 	/* A row edited into nonsense is an input error, not a crash. */
 	snprintf(found.cost, sizeof(found.cost), "furlongs");
 	found.id = d.id;
-	capture_begin();
+	capture_stderr_begin(&cap);
 	assert_int_equal(store_dynamic_load(st, &found, "b1", &q), RP_EINPUT);
 	{
-		char *msg = capture_end();
+		char *msg = capture_stderr_end(&cap);
 		assert_contains(msg, "unknown cost unit 'furlongs'");
 		free(msg);
 	}
@@ -326,6 +299,7 @@ static const struct perphecy_changed_func *changed(const struct perphecy_static 
 
 static void test_static_and_cache(void **state)
 {
+	struct stderr_capture cap;
 	struct fixture fx;
 	struct state_dir sd;
 	struct config cfg;
@@ -379,9 +353,9 @@ static void test_static_and_cache(void **state)
 
 	/* A corrupt cache is recomputed, silently. */
 	assert_int_equal(fx_sh(&fx, "printf 'revperf-static 1\\ngarbage\\n' > '%s'", slash), 0);
-	capture_begin();
+	capture_stderr_begin(&cap);
 	assert_int_equal(predict_static(&ctx, a.buf, b.buf, &again), 0);
-	msg = capture_end();
+	msg = capture_stderr_end(&cap);
 	assert_string_equal(msg, "");
 	free(msg);
 	assert_null(changed(&again, "planted"));
@@ -399,9 +373,9 @@ static void test_static_and_cache(void **state)
 	perphecy_static_release(&again);
 
 	/* A missing binary is an input error naming it. */
-	capture_begin();
+	capture_stderr_begin(&cap);
 	assert_int_equal(predict_static(&ctx, fx_path(&fx, "nope"), b.buf, &again), RP_EINPUT);
-	msg = capture_end();
+	msg = capture_stderr_end(&cap);
 	assert_contains(msg, "nope");
 	free(msg);
 	perphecy_static_release(&again);
@@ -435,6 +409,7 @@ static void free_config(struct config *cfg)
 
 static void test_bench_binary(void **state)
 {
+	struct stderr_capture cap;
 	struct fixture fx;
 	struct config *cfg;
 	struct strbuf sb = STRBUF_INIT;
@@ -461,13 +436,13 @@ static void test_bench_binary(void **state)
 		assert_int_equal(config_finish(cfg), 0);
 		strbuf_reset(&sb);
 		if (!cases[i].want)
-			capture_begin();
+			capture_stderr_begin(&cap);
 		ret = predict_bench_binary(&cfg->benches[0], "/wt", &sb);
 		if (cases[i].want) {
 			assert_int_equal(ret, 0);
 			assert_string_equal(sb.buf, cases[i].want);
 		} else {
-			char *msg = capture_end();
+			char *msg = capture_stderr_end(&cap);
 			assert_int_equal(ret, RP_EINPUT);
 			assert_contains(msg, cases[i].err);
 			free(msg);
@@ -481,6 +456,7 @@ static void test_bench_binary(void **state)
 
 static void test_suite_expand(void **state)
 {
+	struct stderr_capture cap;
 	struct fixture fx;
 	struct config *cfg;
 	const char *tests[] = {"Parser.empty", "Parser.long", "io/read"};
@@ -518,11 +494,11 @@ static void test_suite_expand(void **state)
 
 	cfg = read_config(&fx, "[benchmark \"unit\"]\ntests = ls\ntest-command = ./t {test}\n");
 	assert_int_equal(config_finish(cfg), 0);
-	capture_begin();
+	capture_stderr_begin(&cap);
 	assert_int_equal(config_expand_suite(cfg, "unit", bad, 2), RP_EINPUT);
 	assert_int_equal(config_expand_suite(cfg, "unit", dup, 2), RP_EINPUT);
 	assert_int_equal(config_expand_suite(cfg, "nosuch", dup, 1), RP_EINPUT);
-	msg = capture_end();
+	msg = capture_stderr_end(&cap);
 	assert_contains(msg, "test name 'has space'");
 	assert_contains(msg, "test 'a' is listed twice");
 	assert_contains(msg, "no test suite 'nosuch'");
@@ -540,20 +516,20 @@ static void test_suite_expand(void **state)
 		const char *want[] = {"both 'tests'", "both 'tests'", "both 'command' and 'tests'"};
 		for (size_t i = 0; i < ARRAY_SIZE(bad_ini); i++) {
 			cfg = read_config(&fx, bad_ini[i]);
-			capture_begin();
+			capture_stderr_begin(&cap);
 			assert_int_equal(config_finish(cfg), RP_EINPUT);
-			msg = capture_end();
+			msg = capture_stderr_end(&cap);
 			assert_contains(msg, want[i]);
 			free(msg);
 			free_config(cfg);
 		}
 		config_init(cfg = xcalloc(1, sizeof(*cfg)));
 		fx_write(&fx, "revperf.ini", "[benchmark \"u\"]\ntests = ls\ntest-command = ./t\n");
-		capture_begin();
+		capture_stderr_begin(&cap);
 		assert_int_equal(config_read(cfg, fx_path(&fx, "revperf.ini")), RP_EINPUT);
 		fx_write(&fx, "revperf.ini", "[defaults]\nbinary = x\n");
 		assert_int_equal(config_read(cfg, fx_path(&fx, "revperf.ini")), RP_EINPUT);
-		msg = capture_end();
+		msg = capture_stderr_end(&cap);
 		assert_contains(msg, "revperf.ini:3: invalid value './t' for test-command");
 		assert_contains(msg, "binary belongs in a [benchmark");
 		free(msg);
@@ -566,6 +542,7 @@ static void test_suite_expand(void **state)
 
 static void test_collect_dynamic(void **state)
 {
+	struct stderr_capture cap;
 	struct fixture fx;
 	struct state_dir sd;
 	struct config *cfg;
@@ -600,10 +577,10 @@ static void test_collect_dynamic(void **state)
 	build.worktree = fx.dir;
 
 	for (int k = 0; k < 2; k++) {
-		capture_begin();
+		capture_stderr_begin(&cap);
 		assert_int_equal(
 		    predict_collect_dynamic(&ctx, &rev, &build, &cfg->benches[k], &out), 0);
-		free(capture_end());
+		free(capture_stderr_end(&cap));
 		assert_true(out.nr_functions >= 4);
 		assert_true(out.cost > 1000);
 		assert_string_equal(out.source, "callgrind");
@@ -622,10 +599,10 @@ static void test_collect_dynamic(void **state)
 		perphecy_profile_release(&p);
 		store_dynamic_release(&d);
 	}
-	capture_begin();
+	capture_stderr_begin(&cap);
 	assert_int_equal(predict_collect_dynamic(&ctx, &rev, &build, &cfg->benches[2], &out),
 			 RP_EINPUT);
-	msg = capture_end();
+	msg = capture_stderr_end(&cap);
 	assert_contains(msg, "benchmark 'bad' failed under callgrind");
 	assert_contains(msg, "run.log");
 	free(msg);
@@ -721,6 +698,7 @@ static void test_dynamic_from_cct(void **state)
 
 static void test_select_paths(void **state)
 {
+	struct stderr_capture cap;
 	struct fixture fx;
 	struct config *cfg;
 	const struct bench_config *b;
@@ -768,9 +746,9 @@ static void test_select_paths(void **state)
 		config_init(cfg);
 		strbuf_addf(&ini, "[benchmark \"b\"]\ncommand = ./p\nselect-paths = %s\n", bad[k]);
 		fx_write(&fx, "revperf.ini", ini.buf);
-		capture_begin();
+		capture_stderr_begin(&cap);
 		assert_int_equal(config_read(cfg, fx_path(&fx, "revperf.ini")), RP_EINPUT);
-		msg = capture_end();
+		msg = capture_stderr_end(&cap);
 		assert_contains(msg, "revperf.ini:3");
 		assert_contains(msg, "select-paths");
 		free(msg);

@@ -121,8 +121,11 @@ static double phase_time(const struct run_samples *rs, double p)
 /*
  * The integral of a rate series over the run: each rate sample covers the interval since
  * the previous tick, whose times are those of the gauges (rss_bytes has one per tick).
+ * integrate_part() adds only the samples whose interval lies within [lo, hi] (within) or
+ * overlaps it (!within).
  */
-static double integrate(const struct run_samples *rs, const char *name)
+static double integrate_part(const struct run_samples *rs, const char *name, double lo,
+			     double hi, bool within)
 {
 	const struct sample_series *ticks = must_find(rs, "rss_bytes");
 	const struct sample_series *s = must_find(rs, name);
@@ -133,9 +136,15 @@ static double integrate(const struct run_samples *rs, const char *name)
 		while (k + 1 < ticks->n && ticks->t[k + 1] < s->t[i])
 			k++;
 		assert_true(ticks->t[k] < s->t[i]);
-		sum += s->v[i] * (s->t[i] - ticks->t[k]);
+		if (within ? ticks->t[k] >= lo && s->t[i] <= hi : s->t[i] > lo && ticks->t[k] < hi)
+			sum += s->v[i] * (s->t[i] - ticks->t[k]);
 	}
 	return sum;
+}
+
+static double integrate(const struct run_samples *rs, const char *name)
+{
+	return integrate_part(rs, name, -INFINITY, INFINITY, true);
 }
 
 static void read_text(const char *path, struct strbuf *sb)
@@ -469,7 +478,7 @@ static void test_emitter_run(void **state)
 	    "read_bytes_per_s",	  "write_bytes_per_s", "faults_per_s",
 	    "ctx_switches_per_s", "threads",	       "processes",
 	};
-	const struct sample_series *req, *cpu, *rss, *wr;
+	const struct sample_series *req, *cpu, *rss;
 	double expected[21], burn_start, burn_end, write_start, write_end, sum = 0;
 	struct run_samples rs;
 	struct proc_result r;
@@ -532,7 +541,15 @@ static void test_emitter_run(void **state)
 	burn_end = write_start = phase_time(&rs, 2);
 	write_end = phase_time(&rs, 3);
 
-	/* Burning in two processes (as much as the machine lets them). */
+	/*
+	 * Burning in two processes, as much as the machine lets them: the child burns 0.5 s of
+	 * CPU whatever the load, the parent 0.6 s of wall time. The samples within the burn
+	 * phase leave out at most its first interval and its last, partial one. Measured with
+	 * both cores kept busy (load 18, 4 runs): the phase lasted 3.8-5.5 s at 0.09-0.13 cores
+	 * (the check of at least 0.3 cores failed every time) and its samples added up to
+	 * 0.48-0.57 s of CPU; on an idle machine about 0.9 s. At least 0.25 s: half the child's
+	 * share; a sampler that misses the group or counts in ticks or percent is far off.
+	 */
 	cpu = must_find(&rs, "cpu_user");
 	for (size_t i = 0; i < cpu->n; i++)
 		if (cpu->t[i] - 0.1 >= burn_start && cpu->t[i] <= burn_end) {
@@ -540,8 +557,11 @@ static void test_emitter_run(void **state)
 			nburn++;
 		}
 	assert_true(nburn >= 2);
-	if (sum / (double)nburn < 0.3 || sum / (double)nburn > 2.5)
+	if (sum / (double)nburn > 2.5)
 		fail_msg("cpu_user while burning: %g cores", sum / (double)nburn);
+	sum = integrate_part(&rs, "cpu_user", burn_start, burn_end, true);
+	if (sum < 0.25)
+		fail_msg("cpu_user while burning: %g s of CPU", sum);
 	assert_true(series_max(must_find(&rs, "processes")) == 2);
 	assert_true(series_max(must_find(&rs, "threads")) >= 2);
 
@@ -549,18 +569,24 @@ static void test_emitter_run(void **state)
 	rss = must_find(&rs, "rss_bytes");
 	assert_true(series_max(rss) - rss->v[0] > 24 * MIB);
 
-	/* 2.5 MiB in ~0.4 s: megabytes per second, not the few kB/s of the output lines. */
-	wr = must_find(&rs, "write_bytes_per_s");
-	sum = 0;
-	for (size_t i = 0; i < wr->n; i++)
-		if (wr->t[i] > write_start && wr->t[i] - 0.1 < write_end && wr->v[i] > sum)
-			sum = wr->v[i];
-	if (sum < 1e6)
-		fail_msg("write_bytes_per_s in the write phase: at most %g", sum);
+	/*
+	 * 2.5 MiB in the write phase: the samples over it add up to megabytes, not the few kB
+	 * of the output lines. An amount, not a rate: the phase lasts longer on a busy machine
+	 * (its 40 fdatasync calls wait for the disk), its bytes stay the same. What the program
+	 * writes after the last tick is not seen: up to 100 ms of the phase, at most 10 chunks
+	 * (640 KiB, a chunk every 10 ms or more), so at least 1.875 MiB is. Measured, idle and
+	 * with both cores kept busy (9 runs): 2.06-2.50 MiB.
+	 */
+	sum = integrate_part(&rs, "write_bytes_per_s", write_start, write_end, false);
+	if (sum < 1.75 * MIB)
+		fail_msg("written in the write phase: %g bytes", sum);
 	assert_true(series_max(must_find(&rs, "faults_per_s")) > 100);
-	/* Written: at least the file, at most a bit more (the output, no double counting). */
+	/*
+	 * Written: the file (less its unseen end, as above) and the output, no double counting.
+	 * Measured 2.08-2.51 MiB; 2.0 MiB, the bound before, was within the unseen end.
+	 */
 	sum = integrate(&rs, "write_bytes_per_s");
-	if (sum < 2.0 * MIB || sum > 3.5 * MIB)
+	if (sum < 1.75 * MIB || sum > 3.5 * MIB)
 		fail_msg("written in all: %g bytes, expected ~2.6 MB", sum);
 
 	run_samples_release(&rs);
@@ -612,7 +638,7 @@ static void test_thread_switches(void **state)
 	const struct sample_series *sw;
 	struct run_samples rs;
 	struct proc_result r;
-	double sum = 0;
+	double sum, total;
 
 	UNUSED(state);
 	strbuf_addf(&cmd, "'%s' threads 4 700", emitter);
@@ -622,14 +648,18 @@ static void test_thread_switches(void **state)
 	assert_true(series_max(must_find(&rs, "threads")) == 5);
 	sw = must_find(&rs, "ctx_switches_per_s");
 	assert_true(sw->n >= 3);
-	for (size_t i = 0; i + 1 < sw->n; i++)
-		sum += sw->v[i];
-	/* 4 threads sleeping 1 ms in a loop: thousands per second (the main thread: ~0). */
-	if (sum / (double)(sw->n - 1) < 1000)
-		fail_msg("%g context switches per second", sum / (double)(sw->n - 1));
-	/* They agree with the kernel's total for the run, within the unsampled start. */
-	assert_true(integrate(&rs, "ctx_switches_per_s") <=
-		    1.1 * (double)(r.m.nvcsw + r.m.nivcsw) + 50);
+	/*
+	 * 4 threads sleeping 1 ms in a loop: about 1000 switches a second each, fewer when they
+	 * wait for a core (1100-2400 in the 0.7 s with both cores kept busy); the main thread only
+	 * waits. The samples agree with the kernel's total for the run, within the unsampled
+	 * start and end: measured 0.76-0.83 of it with both cores busy. At least half: counting
+	 * the main thread alone would give a few.
+	 */
+	total = (double)(r.m.nvcsw + r.m.nivcsw);
+	sum = integrate(&rs, "ctx_switches_per_s");
+	assert_true(total >= 100);
+	if (sum < 0.5 * total || sum > 1.1 * total + 50)
+		fail_msg("sampled %g context switches, the kernel counted %g", sum, total);
 	run_samples_release(&rs);
 	strbuf_release(&cmd);
 }

@@ -19,6 +19,8 @@
 #include "util/common.h"
 #include "util/input.h"
 
+#include "capture_stderr.h"
+
 static void near_(double got, double want, const char *what, int line)
 {
 	if (!(fabs(got - want) <= 1e-9 * fmax(1.0, fabs(want))))
@@ -601,24 +603,13 @@ static void test_exec_report(void **state)
 /* ---- bad input ---- */
 
 /* Runs fn with stderr sent to a temporary file; returns what it printed (caller frees). */
-static char *capture_stderr(int (*fn)(void *), void *arg, int *ret)
+static char *run_capturing(int (*fn)(void *), void *arg, int *ret)
 {
-	char path[] = "/tmp/test_spectra_XXXXXX";
-	struct strbuf sb = STRBUF_INIT;
-	int fd = mkstemp(path), saved;
-	assert_true(fd >= 0);
-	fflush(stderr);
-	saved = dup(2);
-	assert_true(saved >= 0);
-	assert_true(dup2(fd, 2) == 2);
+	struct stderr_capture cap;
+
+	capture_stderr_begin(&cap);
 	*ret = fn(arg);
-	fflush(stderr);
-	assert_true(dup2(saved, 2) == 2);
-	close(saved);
-	close(fd);
-	assert_int_equal(input_read(&sb, path, &input_state), 0);
-	unlink(path);
-	return strbuf_detach(&sb);
+	return capture_stderr_end(&cap);
 }
 
 struct bad_case {
@@ -685,7 +676,7 @@ static void test_bad_input(void **state)
 	runs[1].recs[1].calls = 0;
 	c.runs = runs;
 	c.nr = 2;
-	msg = capture_stderr(build_bad, &c, &ret);
+	msg = run_capturing(build_bad, &c, &ret);
 	assert_int_equal(ret, RP_EINPUT);
 	assert_non_null(strstr(msg, "revperf: error: target run 2: record 2"));
 	assert_non_null(strstr(msg, "30 bytes written by 0 calls"));
@@ -696,7 +687,7 @@ static void test_bad_input(void **state)
 	c.runs = &runs[1];
 	c.nr = 1;
 	c.base = &p;
-	msg = capture_stderr(compare_bad, &c, &ret);
+	msg = run_capturing(compare_bad, &c, &ret);
 	assert_int_equal(ret, RP_EINPUT);
 	assert_non_null(strstr(msg, "target run 2: record 2"));
 	free(msg);
@@ -716,7 +707,7 @@ static void test_bad_input(void **state)
 	spectra_report_release(&r);
 	c.runs = runs;
 	c.nr = 0;
-	msg = capture_stderr(build_bad, &c, &ret);
+	msg = run_capturing(build_bad, &c, &ret);
 	assert_int_equal(ret, RP_EINPUT);
 	assert_non_null(strstr(msg, "no runs"));
 	free(msg);

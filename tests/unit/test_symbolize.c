@@ -19,6 +19,8 @@
 #include "util/common.h"
 #include "util/input.h"
 
+#include "capture_stderr.h"
+
 /* ---- helpers -------------------------------------------------------------------------- */
 
 static char work_dir[64];
@@ -125,20 +127,15 @@ static uint64_t nm_value(const char *file, const char *name)
 /* Runs fn(arg) with stderr captured into err. */
 static int capture(struct strbuf *err, int (*fn)(void *), void *arg)
 {
-	char tmpl[] = "/tmp/test_symbolize_stderr_XXXXXX";
-	int fd = mkstemp(tmpl);
-	assert_true(fd >= 0);
-	fflush(stderr);
-	int saved = dup(2);
-	dup2(fd, 2);
+	struct stderr_capture cap;
+	char *printed;
+
+	capture_stderr_begin(&cap);
 	int ret = fn(arg);
-	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	close(fd);
+	printed = capture_stderr_end(&cap);
 	strbuf_reset(err);
-	assert_int_equal(input_read(err, tmpl, &input_state), 0);
-	unlink(tmpl);
+	strbuf_addstr(err, printed);
+	free(printed);
 	return ret;
 }
 
