@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -405,6 +406,32 @@ static int set_wal(struct store *st)
 	}
 }
 
+/*
+ * The database and the files SQLite keeps beside it are revperf's own: a link planted in
+ * their place would make SQLite write through it (util/fsutil.h). The directory may be a
+ * link the user chose (--state-dir), so SQLITE_OPEN_NOFOLLOW, which refuses both, is not
+ * used. Returns 0 or RP_EINPUT with an error.
+ */
+static int refuse_links(const char *path)
+{
+	static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(suffixes) && !ret; i++) {
+		struct stat st;
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s%s", path, suffixes[i]);
+		if (lstat(sb.buf, &st) == 0 && S_ISLNK(st.st_mode)) {
+			error("%s is a symbolic link; revperf does not open its database through "
+			      "one: remove it",
+			      sb.buf);
+			ret = RP_EINPUT;
+		}
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
 int store_open(const char *path, struct store **out)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
@@ -412,6 +439,9 @@ int store_open(const char *path, struct store **out)
 	int rc;
 
 	st->path = xstrdup(path);
+	if ((ret = refuse_links(path)))
+		goto out;
+	ret = RP_EINTERNAL;
 	rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
 	if (rc != SQLITE_OK) {
 		error("cannot open database %s: %s; check that .revperf/ is writable", path,
