@@ -11,12 +11,29 @@ printf '[build]\ncommand = true\n[benchmark "nap"]\ncommand = %s 0.2\nruns = 8..
 git commit -qam "slow benchmark" && git tag nap
 
 count_runs() { python3 -c "import sqlite3; print(sqlite3.connect('.revperf/revperf.db').execute(\"select count(*) from runs where status='ok' and warmup=0\").fetchone()[0])"; }
+# wait_runs N: until N runs are stored (at most a minute). The signal then comes during the
+# runs, however long the setup before them took: the fixed 2.2 s this test waited before
+# can end before the third run on a busy machine (with both cores kept busy, the third run
+# was stored 1.2-2.7 s after the start, the sixteenth after 3.9-4.4 s; 5 tries). The
+# database is opened read-only, so that polling never creates it.
+wait_runs() {
+	for _ in $(seq 600); do
+		[ "$(python3 -c "import sqlite3
+try:
+    db = sqlite3.connect('file:.revperf/revperf.db?mode=ro', uri=True)
+    print(db.execute(\"select count(*) from runs where status='ok' and warmup=0\").fetchone()[0])
+except sqlite3.Error:
+    print(0)")" -ge "$1" ] && return
+		sleep 0.1
+	done
+	fail "fewer than $1 runs stored after a minute"
+}
 
 for sig in INT TERM KILL; do
 	rm -rf .revperf
 	"$REVPERF" compare nap nap -q >out.txt 2>err.txt &
 	pid=$!
-	sleep 2.2
+	wait_runs 3
 	kill -s $sig $pid
 	status=0
 	wait $pid || status=$?
@@ -47,7 +64,7 @@ echo "interrupted text report:"; cat out.txt
 rm -rf .revperf
 "$REVPERF" compare base nap -q --config revperf.ini >/dev/null 2>&1 &
 pid=$!
-sleep 2.2
+wait_runs 3
 kill -INT $pid; wait $pid || true
 before=$(count_runs)
 expect_exit 0 "$REVPERF" compare base nap -q -f json --metrics wall --tolerance 50%

@@ -1,10 +1,25 @@
 # End to end on a generated history of the example project (tests/cli/lib/predict_history.sh:
-# 38 commits; 18 change a hot function's work on purpose, by 12% to 6x, cpu-regression by
-# about 10%, the rest are neutral): dynamic data at every commit (real callgrind runs),
-# every commit compared with its parent (real measurements: the verdicts label the tuples,
-# undecided ones are left out), then `revperf train --evaluate`: the common predictor must
-# predict at least 90% of the hits under 10-fold cross-validation. The dismiss rate is
-# printed. Takes one and a half to two and a half minutes on two cores.
+# 38 commits; 18 change a hot function's work on purpose, to 2.3-15 times their parent's CPU
+# time or 0.07-0.44 of it, cpu-regression by about 10%, the rest are neutral): dynamic data
+# at every commit (real callgrind runs), every commit compared with its parent (real
+# measurements: the verdicts label the tuples, undecided ones are left out), then `revperf
+# train --evaluate`: the common predictor must predict at least 90% of the hits under
+# 10-fold cross-validation. The dismiss rate is printed.
+#
+# The labels must not depend on the machine's load. With both cores kept busy, CPU time
+# varies by 8-13% from run to run (log sd of a pair's ratio), so that at a 10% tolerance,
+# with the effects of 12% to 6x this history had before, a clean-clone `make test` failed
+# the cross-validation, and a run with both cores busy left 13 of 15 neutral commits and 7
+# of 16 changes undecided (9 hits, 2 misses, CV hit rate 0.889; the test also timed out).
+# With effects of 2.3x or more and a 30% tolerance, in two runs with both cores busy: every
+# change decided at 5 runs (lower ends 1.9-9.8, upper ends of the speed-ups 0.11-0.63),
+# the neutral commits and cpu-regression equal within 5-9 runs but for 2 undecided in one
+# run: 18 hits and 17-19 misses, CV hit rate 0.944 both times (the one missed hit is the
+# one whose changed function ranks lowest, docs/prediction.md). Retrained on the stored
+# verdicts with cpu-regression equal, undecided or worse: 0.944-0.947; with 1 to 5 random
+# neutral commits left out (10 draws): 0.944; with 6 left out, once 0.889 in 2 draws.
+# Took 6-8 minutes with both cores busy (the CTest timeout allows for more,
+# tests/CMakeLists.txt).
 . "$SRCDIR/tests/cli/lib/common.bash"
 
 start=$(date +%s)
@@ -20,8 +35,8 @@ command = make -s bench CFLAGS='-O1 -g -fno-inline'
 command = ./build/kvstore --records 8000 --queries 200000 --log data/kv.log
 metrics = cpu, wall
 primary = cpu
-tolerance = 10%
-runs = 5..10
+tolerance = 30%
+runs = 5..12
 INI
 
 # Dynamic data of every commit, two at a time (the first alone: it creates the database).

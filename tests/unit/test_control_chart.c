@@ -1505,10 +1505,10 @@ static void test_bad_samples_in_analysis(void **state)
 				   "baseline run 1, counter 'cpu', sample 2: the value is NaN");
 		else if (where == 1)
 			expect_msg(err, "target run 1, counter 'cpu', sample 3: the timestamp is "
-					 "infinite");
+					"infinite");
 		else
 			expect_msg(err, "target run 1, counter 'only_target', sample 1: the value "
-					 "is infinite");
+					"is infinite");
 		cchart_input_release(&in);
 	}
 
@@ -1883,9 +1883,8 @@ static void test_threads(void **state)
 		free(err);
 		err = capture_stderr_end(&cap);
 		assert_int_equal(ret, RP_EINPUT);
-		assert_string_equal(err,
-				    "revperf: error: target run 2, counter 'c17', sample 251: "
-				    "the value is infinite\n");
+		assert_string_equal(err, "revperf: error: target run 2, counter 'c17', sample 251: "
+					 "the value is infinite\n");
 	}
 	free(err);
 	cchart_input_release(&in);

@@ -124,8 +124,8 @@ static double phase_time(const struct run_samples *rs, double p)
  * integrate_part() adds only the samples whose interval lies within [lo, hi] (within) or
  * overlaps it (!within).
  */
-static double integrate_part(const struct run_samples *rs, const char *name, double lo,
-			     double hi, bool within)
+static double integrate_part(const struct run_samples *rs, const char *name, double lo, double hi,
+			     bool within)
 {
 	const struct sample_series *ticks = must_find(rs, "rss_bytes");
 	const struct sample_series *s = must_find(rs, name);
