@@ -125,3 +125,15 @@ bool cmdline_needs_shell(const char *command)
 	cmdline_free(argv);
 	return shell;
 }
+
+void cmdline_add_shell_quoted(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '\'');
+}

@@ -24,6 +24,10 @@ char **cmdline_split(const char *command);
 /* Frees an argv returned by cmdline_split(); accepts NULL. */
 void cmdline_free(char **argv);
 
+/* Appends s to sb as one single-quoted /bin/sh word ('\'' for each quote). */
+struct strbuf;
+void cmdline_add_shell_quoted(struct strbuf *sb, const char *s);
+
 /* True when the command must be run with /bin/sh -c. Thread-safe. */
 bool cmdline_needs_shell(const char *command);
 

@@ -26,32 +26,20 @@ bool valgrind_available(void)
 	return found;
 }
 
-void valgrind_add_shell_quoted(struct strbuf *sb, const char *s)
-{
-	strbuf_addch(sb, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			strbuf_addstr(sb, "'\\''");
-		else
-			strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '\'');
-}
-
 void valgrind_command(struct strbuf *cmd, const char *command, const char *out_dir,
 		      bool cache_sim)
 {
 	struct strbuf file = STRBUF_INIT;
 	strbuf_addf(&file, "--callgrind-out-file=%s/callgrind.out.%%p", out_dir);
 	strbuf_addstr(cmd, "valgrind --tool=callgrind --trace-children=yes ");
-	valgrind_add_shell_quoted(cmd, file.buf);
+	cmdline_add_shell_quoted(cmd, file.buf);
 	if (cache_sim)
 		strbuf_addstr(cmd, " --cache-sim=yes --branch-sim=yes --I1=" VALGRIND_I1
 				   " --D1=" VALGRIND_D1 " --LL=" VALGRIND_LL);
 	strbuf_addch(cmd, ' ');
 	if (cmdline_needs_shell(command)) {
 		strbuf_addstr(cmd, "/bin/sh -c ");
-		valgrind_add_shell_quoted(cmd, command);
+		cmdline_add_shell_quoted(cmd, command);
 	} else {
 		strbuf_addstr(cmd, command);
 	}

@@ -49,7 +49,4 @@ void valgrind_command(struct strbuf *cmd, const char *command, const char *out_d
  */
 bool valgrind_wrapper(struct strbuf *sb, const char *command);
 
-/* Appends s to sb as one single-quoted shell word. */
-void valgrind_add_shell_quoted(struct strbuf *sb, const char *s);
-
 #endif

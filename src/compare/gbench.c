@@ -5,25 +5,13 @@
 #include <string.h>
 
 #include "analysis/stats.h"
+#include "collect/cmdline.h"
 #include "collect/proc.h"
 #include "util/fsutil.h"
 #include "util/common.h"
 
 /* Timeout of the discovery run when the benchmark sets none. */
 #define DISCOVERY_TIMEOUT_NS (600LL * 1000000000LL)
-
-/* Appends s to sb quoted for /bin/sh (single quotes). */
-static void shell_quote(struct strbuf *sb, const char *s)
-{
-	strbuf_addch(sb, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			strbuf_addstr(sb, "'\\''");
-		else
-			strbuf_addch(sb, *s);
-	}
-	strbuf_addch(sb, '\'');
-}
 
 /*
  * The discovery run of a Google Benchmark binary: once, in the target's worktree, every
@@ -43,7 +31,7 @@ int gbench_discover(const struct compare_request *req, const struct bench_config
 	strbuf_addf(&out, "%s/discovery-%zu.json", dir.buf, (size_t)(b - req->cfg->benches));
 	strbuf_addf(&log, "%s/discovery-%zu.log", dir.buf, (size_t)(b - req->cfg->benches));
 	strbuf_addf(&cmd, "%s --benchmark_repetitions=1 --benchmark_out=", b->command);
-	shell_quote(&cmd, out.buf);
+	cmdline_add_shell_quoted(&cmd, out.buf);
 	strbuf_addstr(&cmd, " --benchmark_out_format=json");
 	spec.command = cmd.buf;
 	spec.cwd = req->b.cwd;
@@ -103,7 +91,7 @@ void gbench_case_init(struct bench_config *cb, const struct bench_config *parent
 	}
 	strbuf_addch(&re, '$');
 	strbuf_addf(&cmd, "%s --benchmark_filter=", parent->command);
-	shell_quote(&cmd, re.buf);
+	cmdline_add_shell_quoted(&cmd, re.buf);
 	for (i = 0; i < ib->nr_metrics; i++) {
 		const struct metric_def *d = ib->metrics[i].def;
 		struct metric_def *own =

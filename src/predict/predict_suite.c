@@ -9,7 +9,6 @@
 
 #include "collect/cmdline.h"
 #include "collect/proc.h"
-#include "collect/valgrind_run.h"
 #include "util/fsutil.h"
 #include "util/common.h"
 #include "util/input.h"
@@ -34,7 +33,7 @@ static int list_tests(struct predict_ctx *ctx, const struct bench_config *b, con
 	strbuf_addf(&log, "%s.log", out.buf);
 	/* stdout is the list; stderr goes to the log. */
 	strbuf_addf(&cmd, "( %s ) > ", b->tests);
-	valgrind_add_shell_quoted(&cmd, out.buf);
+	cmdline_add_shell_quoted(&cmd, out.buf);
 	spec.command = cmd.buf;
 	spec.cwd = worktree;
 	spec.log_path = log.buf;
