@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis/stats.h"
 #include "analysis/verdict.h"
 #include "util/common.h"
 
@@ -27,24 +28,6 @@ static bool valid(const double *v, size_t n)
 		if (!isfinite(v[i]) || v[i] < 0)
 			return false;
 	return n >= 1;
-}
-
-static double mean(const double *v, size_t n)
-{
-	double sum = 0;
-	for (size_t i = 0; i < n; i++)
-		sum += v[i];
-	return sum / (double)n;
-}
-
-static double sd(const double *v, size_t n, double m)
-{
-	double ss = 0;
-	if (n < 2)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		ss += (v[i] - m) * (v[i] - m);
-	return sqrt(ss / (double)(n - 1));
 }
 
 static void min_max(const double *v, size_t n, double *lo, double *hi)
@@ -73,10 +56,10 @@ int verdict_decide_exact(const double *a, size_t n_a, const double *b, size_t n_
 	min_max(b, n_b, &lo_b, &hi_b);
 	out->n_a = n_a;
 	out->n_b = n_b;
-	out->mean_a = mean(a, n_a);
-	out->mean_b = mean(b, n_b);
-	out->sd_a = sd(a, n_a, out->mean_a);
-	out->sd_b = sd(b, n_b, out->mean_b);
+	out->mean_a = stats_mean(a, n_a);
+	out->mean_b = stats_mean(b, n_b);
+	out->sd_a = n_a >= 2 ? stats_sd(a, n_a) : 0;
+	out->sd_b = n_b >= 2 ? stats_sd(b, n_b) : 0;
 	out->p = out->p_welch = out->p_mw = NAN;
 	out->exact = out->degenerate = true;
 	out->method = VERDICT_METHOD_EXACT;

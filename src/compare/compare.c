@@ -314,15 +314,7 @@ static int evaluate_metric(struct bench_ctx *c, struct metric_outcome *m, double
 	    store_run_values(c->req->st, &c->filter[1], m->def->name, &b, &nb) ||
 	    store_run_pairs(c->req->st, &c->filter[0], m->def->name, &pa, &pb, &np))
 		goto out;
-	memset(&m->r, 0, sizeof(m->r));
-	m->r.n_a = na;
-	m->r.n_b = nb;
-	m->r.ratio = m->r.ci_lo = m->r.ci_hi = NAN;
-	m->r.p = m->r.p_welch = m->r.p_mw = m->r.p_tost = NAN;
-	m->r.verdict = VERDICT_UNDECIDED;
-	m->q_bh = NAN;
-	m->measured = na >= 2 && nb >= 2;
-	m->n_pairs = np;
+	metric_outcome_reset(m, na, nb, np);
 	compare_explain_unmeasured(c->out, m, is_reported(c, m->def));
 	if (m->measured) {
 		opts.alpha = alpha;

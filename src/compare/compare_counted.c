@@ -17,6 +17,7 @@
 #include "analysis/verdict.h"
 #include "collect/valgrind_run.h"
 #include "compare/compare_profile.h"
+#include "compare/compare_result.h"
 #include "predict/predict.h"
 #include "profile/callgrind.h"
 #include "profile/callgrind_totals.h"
@@ -207,15 +208,7 @@ static int decide(const struct compare_request *req, const struct bench_config *
 	if ((ret = side_values(req, have[0], nr[0], m->def->name, &a, &na)) ||
 	    (ret = side_values(req, have[1], nr[1], m->def->name, &b, &nb)))
 		goto out;
-	memset(&m->r, 0, sizeof(m->r));
-	m->r.n_a = na;
-	m->r.n_b = nb;
-	m->r.ratio = m->r.ci_lo = m->r.ci_hi = NAN;
-	m->r.p = m->r.p_welch = m->r.p_mw = m->r.p_tost = NAN;
-	m->r.spread_a = m->r.spread_b = NAN;
-	m->q_bh = NAN;
-	m->n_pairs = 0;
-	m->measured = na >= 2 && nb >= 2;
+	metric_outcome_reset(m, na, nb, 0);
 	m->unmeasured = NULL;
 	if (!m->measured) {
 		m->unmeasured = na + nb ? "fewer than 2 successful counted runs on a side (see the "
@@ -510,6 +503,8 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 			strbuf_addf(&sb, "; the first: %s", ctx.first_failure);
 		else
 			strbuf_addf(&sb, "; see the logs under %s", a->dir);
+		strbuf_addstr(&sb, "; if valgrind cannot run this program, drop the counted metrics "
+				   "from its metrics and primary");
 		a->error = strbuf_detach(&sb);
 		goto out;
 	}

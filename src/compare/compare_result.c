@@ -133,3 +133,17 @@ int compare_exit_code(const struct compare_result *res)
 	}
 	return code;
 }
+
+void metric_outcome_reset(struct metric_outcome *m, size_t na, size_t nb, size_t np)
+{
+	memset(&m->r, 0, sizeof(m->r));
+	m->r.n_a = na;
+	m->r.n_b = nb;
+	m->r.ratio = m->r.ci_lo = m->r.ci_hi = NAN;
+	m->r.p = m->r.p_welch = m->r.p_mw = m->r.p_tost = NAN;
+	m->r.spread_a = m->r.spread_b = NAN;
+	m->r.verdict = VERDICT_UNDECIDED;
+	m->q_bh = NAN;
+	m->n_pairs = np;
+	m->measured = na >= 2 && nb >= 2;
+}

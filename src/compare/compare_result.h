@@ -19,4 +19,10 @@ int compare_save_verdicts(const struct compare_request *req, struct compare_resu
 void compare_explain_unmeasured(const struct bench_outcome *b, struct metric_outcome *m,
 				bool reported);
 
+/*
+ * Empties m's verdict for na + nb values (np complete pairs): no ratio, no interval, no
+ * p-values, undecided, measured when each side has at least 2 values.
+ */
+void metric_outcome_reset(struct metric_outcome *m, size_t na, size_t nb, size_t np);
+
 #endif

@@ -320,34 +320,47 @@ out:
 	return ret;
 }
 
+/* 1 when (build_id, benchmark_id) already has dynamic data, 0 when not, or an error. */
+static int have_dynamic(struct store *st, int64_t build_id, int64_t benchmark_id)
+{
+	struct store_dynamic row;
+	int ret;
+	memset(&row, 0, sizeof(row));
+	ret = store_dynamic_find(st, build_id, benchmark_id, &row);
+	store_dynamic_release(&row);
+	return ret < 0 ? ret : ret == 0;
+}
+
+/* Stores prof (filled, ret == 0) as the dynamic data of the pair; 1 when it is empty. */
+static int store_prof(struct store *st, int64_t build_id, int64_t benchmark_id,
+		      const char *source, const struct perphecy_profile *prof, const char *path)
+{
+	struct store_dynamic row;
+	int ret;
+	if (!prof->nr)
+		return 1; /* no function ran: nothing to store */
+	memset(&row, 0, sizeof(row));
+	row.build_id = build_id;
+	row.benchmark_id = benchmark_id;
+	snprintf(row.source, sizeof(row.source), "%s", source);
+	snprintf(row.cost, sizeof(row.cost), "%s", store_dynamic_cost_name(prof->cost_unit));
+	row.path = path ? xstrdup(path) : NULL;
+	ret = store_dynamic_save(st, &row, prof);
+	store_dynamic_release(&row);
+	return ret;
+}
+
 int predict_dynamic_save_cct(struct store *st, int64_t build_id, int64_t benchmark_id,
 			     const struct cct *tree, bool calls_only, const char *path,
 			     bool keep_existing)
 {
 	struct perphecy_profile prof;
-	struct store_dynamic row;
-	int ret;
-
-	memset(&row, 0, sizeof(row));
-	if (keep_existing) {
-		ret = store_dynamic_find(st, build_id, benchmark_id, &row);
-		store_dynamic_release(&row);
-		if (ret <= 0)
-			return ret ? ret : 1; /* 0: data is there, kept */
-	}
+	int ret = keep_existing ? have_dynamic(st, build_id, benchmark_id) : 0;
+	if (ret)
+		return ret; /* 1: data is there, kept */
 	perphecy_profile_init(&prof, NULL, PERPHECY_COST_SELF_NS);
-	ret = predict_profile_from_cct(tree, calls_only, &prof);
-	if (!ret && !prof.nr)
-		ret = 1; /* no instrumented function ran: nothing to store */
-	if (!ret) {
-		row.build_id = build_id;
-		row.benchmark_id = benchmark_id;
-		snprintf(row.source, sizeof(row.source), "cct");
-		snprintf(row.cost, sizeof(row.cost), "%s", store_dynamic_cost_name(prof.cost_unit));
-		row.path = path ? xstrdup(path) : NULL;
-		ret = store_dynamic_save(st, &row, &prof);
-		store_dynamic_release(&row);
-	}
+	if (!(ret = predict_profile_from_cct(tree, calls_only, &prof)))
+		ret = store_prof(st, build_id, benchmark_id, "cct", &prof, path);
 	perphecy_profile_release(&prof);
 	return ret;
 }
@@ -356,30 +369,13 @@ int predict_dynamic_save_callgrind(struct store *st, int64_t build_id, int64_t b
 				   const char *dir, bool keep_existing)
 {
 	struct perphecy_profile prof;
-	struct store_dynamic row;
 	size_t nr_files = 0;
-	int ret;
-
-	memset(&row, 0, sizeof(row));
-	if (keep_existing) {
-		ret = store_dynamic_find(st, build_id, benchmark_id, &row);
-		store_dynamic_release(&row);
-		if (ret <= 0)
-			return ret ? ret : 1;
-	}
+	int ret = keep_existing ? have_dynamic(st, build_id, benchmark_id) : 0;
+	if (ret)
+		return ret;
 	perphecy_profile_init(&prof, NULL, PERPHECY_COST_INSTRUCTIONS);
-	ret = read_callgrind_dir(dir, &prof, &nr_files);
-	if (!ret && !prof.nr)
-		ret = 1;
-	if (!ret) {
-		row.build_id = build_id;
-		row.benchmark_id = benchmark_id;
-		snprintf(row.source, sizeof(row.source), "callgrind");
-		snprintf(row.cost, sizeof(row.cost), "%s", store_dynamic_cost_name(prof.cost_unit));
-		row.path = xstrdup(dir);
-		ret = store_dynamic_save(st, &row, &prof);
-		store_dynamic_release(&row);
-	}
+	if (!(ret = read_callgrind_dir(dir, &prof, &nr_files)))
+		ret = store_prof(st, build_id, benchmark_id, "callgrind", &prof, dir);
 	perphecy_profile_release(&prof);
 	return ret;
 }

@@ -90,7 +90,6 @@ assert ir["deterministic"] is False, ir
 assert ir["method"] != "exact", ir
 assert ir["baseline"]["n"] == 6 and ir["target"]["n"] == 6, ir   # topped up to MAX
 assert max(ir["spread"]) > 1e-4, ir
-assert ir["verdict"] != "worse" and ir["verdict"] != "better", ir
 PY
 
 # In a git project the counted runs are reused by the next comparison of the same builds,
