@@ -332,8 +332,8 @@ static int have_dynamic(struct store *st, int64_t build_id, int64_t benchmark_id
 }
 
 /* Stores prof (filled, ret == 0) as the dynamic data of the pair; 1 when it is empty. */
-static int store_prof(struct store *st, int64_t build_id, int64_t benchmark_id,
-		      const char *source, const struct perphecy_profile *prof, const char *path)
+static int store_prof(struct store *st, int64_t build_id, int64_t benchmark_id, const char *source,
+		      const struct perphecy_profile *prof, const char *path)
 {
 	struct store_dynamic row;
 	int ret;
