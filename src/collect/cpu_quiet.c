@@ -84,7 +84,7 @@ static void describe(const cpu_set_t *set, char *desc, size_t size)
 	}
 }
 
-int cpu_pin_apply(const struct cpu_pin *p, pid_t other, char *desc, size_t desc_size)
+int cpu_pin_apply(const struct cpu_pin *p, char *desc, size_t desc_size)
 {
 	cpu_set_t set, allowed;
 	desc[0] = '\0';
@@ -105,8 +105,7 @@ int cpu_pin_apply(const struct cpu_pin *p, pid_t other, char *desc, size_t desc_
 				CPU_SET(c, &set);
 	}
 	describe(&set, desc, desc_size);
-	if (sched_setaffinity(0, sizeof(set), &set) ||
-	    (other > 0 && sched_setaffinity(other, sizeof(set), &set))) {
+	if (sched_setaffinity(0, sizeof(set), &set)) {
 		error("cannot pin the benchmarks to CPU %s: %s; use CPUs that are online and "
 		      "allowed (see `nproc` and /sys/devices/system/cpu/online), or pin = off",
 		      desc, strerror(errno));

@@ -28,14 +28,14 @@ struct cpu_pin {
 int cpu_pin_parse(const char *s, struct cpu_pin *out);
 
 /*
- * Applies p to the calling process and to `other` (e.g. the process that forks the
- * benchmarks; 0: none), so that every process they start inherits it. auto is the
+ * Applies p to the calling process, so that every process it starts from now on inherits
+ * it (the caller restarts the process that forks the benchmarks). auto is the
  * highest-numbered CPU this process may run on when it may run on two or more (CPU 0
  * takes most interrupts), else nothing. Writes the CPUs used ("3", "2-3") into desc
  * ("" when nothing was pinned). Returns 0, or RP_EINPUT after error() when the kernel
  * refuses the set (a CPU that is offline or not allowed).
  */
-int cpu_pin_apply(const struct cpu_pin *p, pid_t other, char *desc, size_t desc_size);
+int cpu_pin_apply(const struct cpu_pin *p, char *desc, size_t desc_size);
 
 /* The calling process's CPU set, saved to put back after a pinned benchmark. */
 struct cpu_saved {

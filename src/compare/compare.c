@@ -582,7 +582,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		/* revperf and the process that forks the benchmarks, started anew, inherit it */
 		proc_spawner_stop();
 		cpu_pin_save(&c->affinity);
-		if ((ret = cpu_pin_apply(&bench->pin, 0, c->out->pinned, sizeof(c->out->pinned))))
+		if ((ret = cpu_pin_apply(&bench->pin, c->out->pinned, sizeof(c->out->pinned))))
 			return ret;
 	}
 	/* Warm-up runs, discarded, in a random order too. */
