@@ -23,6 +23,7 @@
 #include "profile/callgrind_totals.h"
 #include "profile/cct.h"
 #include "util/fsutil.h"
+#include "util/strmap.h"
 #include "util/common.h"
 
 struct counted_run_ctx {
@@ -113,8 +114,8 @@ static int record_counts(const struct compare_request *req, const struct store_p
 }
 
 /* One counted run of a side into dir/<A|B>-<seq>/ (compare_profile_run_fn). */
-static int count_once(const struct compare_request *req, const struct bench_config *bench,
-		      int side, size_t seq, const int64_t ids[3], const char *dir, void *arg,
+static int count_once(const struct compare_request *req, const struct bench_config *bench, int side,
+		      size_t seq, const int64_t ids[3], const char *dir, void *arg,
 		      struct store_profile *p)
 {
 	struct counted_run_ctx *ctx = arg;
@@ -156,8 +157,8 @@ static int count_once(const struct compare_request *req, const struct bench_conf
 	}
 	if (res.status != RUN_OK && !ctx->first_failure) {
 		struct strbuf why = STRBUF_INIT, line = STRBUF_INIT;
-		strbuf_addf(&why, "side %c %s (%s); %s", side ? 'B' : 'A', run_status_name(res.status),
-			    detail, log.buf);
+		strbuf_addf(&why, "side %c %s (%s); %s", side ? 'B' : 'A',
+			    run_status_name(res.status), detail, log.buf);
 		failure_line(log.buf, &line);
 		if (line.len)
 			strbuf_addf(&why, ": '%s'", line.buf);
@@ -179,8 +180,8 @@ out:
 }
 
 /* The values of `metric` of the profiles of one side (those without it are skipped). */
-static int side_values(const struct compare_request *req, const struct store_profile *p,
-		       size_t n, const char *metric, double **out, size_t *nr)
+static int side_values(const struct compare_request *req, const struct store_profile *p, size_t n,
+		       const char *metric, double **out, size_t *nr)
 {
 	*out = xcalloc(n ? n : 1, sizeof(**out));
 	*nr = 0;
@@ -247,8 +248,8 @@ static int any_inexact(const struct compare_request *req, struct store_profile *
 		for (int side = 0; side < 2 && !*inexact; side++) {
 			double *v;
 			size_t nv;
-			int ret = side_values(req, have[side], nr[side], metrics[i].def->name, &v,
-					      &nv);
+			int ret =
+			    side_values(req, have[side], nr[side], metrics[i].def->name, &v, &nv);
 			if (ret) {
 				free(v);
 				return ret;
@@ -262,61 +263,58 @@ static int any_inexact(const struct compare_request *req, struct store_profile *
 
 /* ---- Attribution: self instructions per function and per call path ---- */
 
-/* Keys (names or paths) interned in a tree used as a string table, with sums per side. */
+/* A function or call path: its self instructions summed over each side's runs. */
+struct key_sums {
+	char *key;
+	double sum[2], lo[2], hi[2]; /* per side: sum, and the least and most of one run */
+	double cur;		     /* in the run being read */
+};
+
+/* The keys met so far (names or paths), found through a hash map. */
 struct key_table {
-	struct cct names;
-	double *sum[2], *lo[2], *hi[2], *cur;
+	struct strmap ids; /* key -> index into keys */
+	struct key_sums *keys;
 	size_t nr, alloc;
 };
 
-static uint32_t key_id(struct key_table *t, const char *key)
+/* The sums of key, added (all zero) when new; valid until the next key_get(). */
+static struct key_sums *key_get(struct key_table *t, const char *key)
 {
-	uint32_t id = cct_intern(&t->names, key);
-	if (id >= t->nr) {
-		size_t old = t->alloc;
-		if ((size_t)id + 1 > t->alloc) {
-			t->alloc = ((size_t)id + 1) * 2;
-			for (int s = 0; s < 2; s++) {
-				t->sum[s] = xrealloc(t->sum[s], t->alloc * sizeof(double));
-				t->lo[s] = xrealloc(t->lo[s], t->alloc * sizeof(double));
-				t->hi[s] = xrealloc(t->hi[s], t->alloc * sizeof(double));
-				memset(t->sum[s] + old, 0, (t->alloc - old) * sizeof(double));
-				memset(t->lo[s] + old, 0, (t->alloc - old) * sizeof(double));
-				memset(t->hi[s] + old, 0, (t->alloc - old) * sizeof(double));
-			}
-			t->cur = xrealloc(t->cur, t->alloc * sizeof(double));
-			memset(t->cur + old, 0, (t->alloc - old) * sizeof(double));
-		}
-		t->nr = (size_t)id + 1;
+	bool added;
+	size_t i = *strmap_put(&t->ids, key, t->nr, &added);
+	if (added) {
+		ALLOC_GROW(t->keys, t->nr + 1, t->alloc);
+		memset(&t->keys[t->nr], 0, sizeof(t->keys[0]));
+		t->keys[t->nr++].key = xstrdup(key);
 	}
-	return id;
+	return &t->keys[i];
 }
 
-/* Folds the current run's values into side s; runs_before: the side's earlier runs. */
+/*
+ * Folds the current run's values into side s; runs_before: the side's earlier runs. A key
+ * first met in a later run had 0 in the earlier ones, which its zeroed lo and hi say.
+ */
 static void key_fold(struct key_table *t, int s, size_t runs_before)
 {
 	for (size_t i = 0; i < t->nr; i++) {
-		double v = t->cur[i];
-		t->sum[s][i] += v;
+		struct key_sums *k = &t->keys[i];
+		k->sum[s] += k->cur;
 		if (!runs_before) {
-			t->lo[s][i] = t->hi[s][i] = v;
+			k->lo[s] = k->hi[s] = k->cur;
 		} else {
-			t->lo[s][i] = v < t->lo[s][i] ? v : t->lo[s][i];
-			t->hi[s][i] = v > t->hi[s][i] ? v : t->hi[s][i];
+			k->lo[s] = k->cur < k->lo[s] ? k->cur : k->lo[s];
+			k->hi[s] = k->cur > k->hi[s] ? k->cur : k->hi[s];
 		}
-		t->cur[i] = 0;
+		k->cur = 0;
 	}
 }
 
 static void key_release(struct key_table *t)
 {
-	cct_release(&t->names);
-	for (int s = 0; s < 2; s++) {
-		free(t->sum[s]);
-		free(t->lo[s]);
-		free(t->hi[s]);
-	}
-	free(t->cur);
+	for (size_t i = 0; i < t->nr; i++)
+		free(t->keys[i].key);
+	free(t->keys);
+	strmap_release(&t->ids);
 }
 
 /* Adds one run's callgrind files (wrappers left out) to the current values. */
@@ -338,16 +336,12 @@ static int add_run(const char *dir, const char *wrapper, struct key_table *funcs
 		ret = callgrind_read(totals.procs[i].file, "Ir", &t);
 		for (size_t k = 1; !ret && k < t.nr_nodes; k++) {
 			const struct cct_node *n = &t.nodes[k];
-			uint32_t id;
 			if (n->excl == 0)
 				continue;
-			/* key_id() may move the arrays: look the id up first */
-			id = key_id(funcs, cct_name(&t, n->name));
-			funcs->cur[id] += n->excl;
+			key_get(funcs, cct_name(&t, n->name))->cur += n->excl;
 			strbuf_reset(&path);
 			cct_path(&t, (uint32_t)k, &path);
-			id = key_id(paths, path.buf);
-			paths->cur[id] += n->excl;
+			key_get(paths, path.buf)->cur += n->excl;
 		}
 		cct_release(&t);
 	}
@@ -373,19 +367,20 @@ static void rank(struct key_table *t, const size_t nr[2], double total_change,
 	struct counted_change *all = xcalloc(t->nr ? t->nr : 1, sizeof(*all));
 	size_t k = 0;
 	for (size_t i = 0; i < t->nr; i++) {
+		const struct key_sums *ks = &t->keys[i];
 		struct counted_change *c = &all[k];
 		double spread = 0;
-		c->mean[0] = t->sum[0][i] / (double)nr[0];
-		c->mean[1] = t->sum[1][i] / (double)nr[1];
+		c->mean[0] = ks->sum[0] / (double)nr[0];
+		c->mean[1] = ks->sum[1] / (double)nr[1];
 		c->delta = c->mean[1] - c->mean[0];
 		if (c->delta == 0)
 			continue;
 		for (int s = 0; s < 2; s++)
-			if (nr[s] >= 2 && t->hi[s][i] - t->lo[s][i] > spread)
-				spread = t->hi[s][i] - t->lo[s][i];
+			if (nr[s] >= 2 && ks->hi[s] - ks->lo[s] > spread)
+				spread = ks->hi[s] - ks->lo[s];
 		c->noise = fabs(c->delta) <= spread;
 		c->share = total_change != 0 ? c->delta / total_change : NAN;
-		c->key = (char *)cct_name(&t->names, (uint32_t)i);
+		c->key = ks->key;
 		k++;
 	}
 	qsort(all, k, sizeof(*all), by_abs_delta);
@@ -402,19 +397,17 @@ static void attribute(struct counted_attribution *a, const struct compare_reques
 		      const struct bench_config *bench, struct store_profile *have[2],
 		      const size_t nr[2])
 {
-	struct key_table funcs = {0}, paths = {0};
+	struct key_table funcs = {STRMAP_INIT, NULL, 0, 0}, paths = {STRMAP_INIT, NULL, 0, 0};
 	int ret = 0;
 
-	cct_init(&funcs.names);
-	cct_init(&paths.names);
 	for (int side = 0; side < 2 && !ret; side++) {
 		const struct compare_side *s = side ? &req->b : &req->a;
 		struct strbuf wrapper = STRBUF_INIT;
 		bool shell = valgrind_wrapper(&wrapper, s->command ? s->command : bench->command);
 		for (size_t i = 0; i < nr[side] && !ret; i++) {
 			size_t wrappers, processes;
-			ret = add_run(have[side][i].path, shell ? wrapper.buf : NULL, &funcs, &paths,
-				      &wrappers, &processes);
+			ret = add_run(have[side][i].path, shell ? wrapper.buf : NULL, &funcs,
+				      &paths, &wrappers, &processes);
 			if (!side && !i) {
 				a->wrappers = wrappers;
 				a->processes = processes;
@@ -430,8 +423,8 @@ static void attribute(struct counted_attribution *a, const struct compare_reques
 	} else {
 		double change = 0;
 		for (size_t i = 0; i < funcs.nr; i++) {
-			a->total[0] += funcs.sum[0][i] / (double)nr[0];
-			a->total[1] += funcs.sum[1][i] / (double)nr[1];
+			a->total[0] += funcs.keys[i].sum[0] / (double)nr[0];
+			a->total[1] += funcs.keys[i].sum[1] / (double)nr[1];
 		}
 		change = a->total[1] - a->total[0];
 		rank(&funcs, nr, change, &a->funcs, &a->nr_funcs);
@@ -497,14 +490,15 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 		    (ret = decide(req, bench, have, nr, looks, &metrics[i])))
 			goto out;
 	if (nr[0] < 2 || nr[1] < 2) {
-		strbuf_addf(&sb, "too few successful counted runs (%zu + %zu, %zu + %zu failed)", nr[0],
-			    nr[1], a->failed[0], a->failed[1]);
+		strbuf_addf(&sb, "too few successful counted runs (%zu + %zu, %zu + %zu failed)",
+			    nr[0], nr[1], a->failed[0], a->failed[1]);
 		if (ctx.first_failure)
 			strbuf_addf(&sb, "; the first: %s", ctx.first_failure);
 		else
 			strbuf_addf(&sb, "; see the logs under %s", a->dir);
-		strbuf_addstr(&sb, "; if valgrind cannot run this program, drop the counted metrics "
-				   "from its metrics and primary");
+		strbuf_addstr(&sb,
+			      "; if valgrind cannot run this program, drop the counted metrics "
+			      "from its metrics and primary");
 		a->error = strbuf_detach(&sb);
 		goto out;
 	}
