@@ -156,14 +156,8 @@ int compare_profile_io(const struct compare_request *req, const struct bench_con
 	}
 	if (ret)
 		goto out;
-	for (int side = 0; side < 2; side++) {
-		if (nr[side])
-			continue;
-		strbuf_addf(&sb, "no successful traced run of side %c (%zu failed; logs in %s)",
-			    side ? 'B' : 'A', a->failed[side], a->dir);
-		a->error = strbuf_detach(&sb);
+	if ((a->error = compare_profiles_missing(nr, a->failed, "traced", a->dir)))
 		goto out;
-	}
 	if (read_side(have[0], nr[0], &profs[0]) || read_side(have[1], nr[1], &profs[1]) ||
 	    io_profiles_compare(profs[0], nr[0], profs[1], nr[1], IOTRACE_WRITE, NULL, &a->report,
 				used, excluded)) {

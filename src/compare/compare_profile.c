@@ -233,14 +233,8 @@ int compare_profile_cct(const struct compare_request *req, const struct bench_co
 						    have, nr)))
 			goto out;
 	}
-	for (int side = 0; side < 2; side++) {
-		if (nr[side])
-			continue;
-		strbuf_addf(&sb, "no successful profiled run of side %c (%zu failed; logs in %s)",
-			    side ? 'B' : 'A', a->failed[side], a->dir);
-		a->error = strbuf_detach(&sb);
+	if ((a->error = compare_profiles_missing(nr, a->failed, "profiled", a->dir)))
 		goto out;
-	}
 	sym = symbolizer_new();
 	for (int side = 0; side < 2; side++) {
 		struct profile_source src;
@@ -306,4 +300,18 @@ out:
 	symbolizer_free(sym);
 	strbuf_release(&sb);
 	return ret;
+}
+
+char *compare_profiles_missing(const size_t nr[2], const size_t failed[2], const char *what,
+			       const char *dir)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (int side = 0; side < 2; side++) {
+		if (nr[side])
+			continue;
+		strbuf_addf(&sb, "no successful %s run of side %c (%zu failed; logs in %s)", what,
+			    side ? 'B' : 'A', failed[side], dir);
+		return strbuf_detach(&sb);
+	}
+	return NULL;
 }

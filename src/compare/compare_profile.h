@@ -80,4 +80,12 @@ int compare_collect_profiles(const struct compare_request *req, const struct ben
 			     void *arg, size_t reused[2], size_t failed[2],
 			     struct store_profile *have[2], size_t nr[2]);
 
+/*
+ * After compare_collect_profiles(): why the runs of `what` kind ("profiled", "traced") are
+ * not enough, "no successful traced run of side B (3 failed; logs in DIR)", as a new
+ * string (freed by the caller); NULL when each side has at least one.
+ */
+char *compare_profiles_missing(const size_t nr[2], const size_t failed[2], const char *what,
+			       const char *dir);
+
 #endif
