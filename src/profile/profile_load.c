@@ -224,6 +224,7 @@ int profile_load(const char *path, const struct profile_load_options *o, struct 
 		for (size_t i = 0; i < out->nr_nodes; i++)
 			out->nodes[i].excl = out->nodes[i].calls;
 		cct_compute_inclusive(out);
+		cct_set_weight(out, CCT_WEIGHT_CALLS, NULL);
 	}
 	if (!ret && o->plain) {
 		struct cct plain;
