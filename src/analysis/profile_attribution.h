@@ -32,6 +32,8 @@
 
 /* Entries kept per list by default, ranked by absolute change. */
 #define ATTRIBUTION_TOP 10
+/* The intervals' alpha where no comparison sets one (`diff`): the verdict's default. */
+#define ATTRIBUTION_ALPHA 0.01
 
 enum attribution_class {
 	ATTRIBUTION_NO_SPREAD = 0, /* fewer than 2 runs on a side: no spread to judge against */
