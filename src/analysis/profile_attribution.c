@@ -134,7 +134,7 @@ int attribution_acc_add_run(struct attribution_acc *acc, int side, const struct 
 
 void attribution_classify(struct attribution_entry *e, const size_t runs[2], double alpha)
 {
-	double var[2], se2 = 0, half, spread = 0;
+	double var[2], se2 = 0, half = 0;
 
 	e->ci_lo = e->ci_hi = NAN;
 	e->class = ATTRIBUTION_NO_SPREAD;
@@ -143,21 +143,16 @@ void attribution_classify(struct attribution_entry *e, const size_t runs[2], dou
 	for (int s = 0; s < 2; s++) {
 		var[s] = e->side[s].sd * e->side[s].sd / (double)runs[s];
 		se2 += var[s];
-		if (e->side[s].max - e->side[s].min > spread)
-			spread = e->side[s].max - e->side[s].min;
 	}
+	/* Welch-Satterthwaite; no run varying on either side: the change is exact. */
 	if (se2 > 0) {
 		double den = var[0] * var[0] / (double)(runs[0] - 1) +
 			     var[1] * var[1] / (double)(runs[1] - 1);
-		double df = se2 * se2 / den;
-		half = stats_t_ppf(1 - alpha / 2, df) * sqrt(se2);
-	} else {
-		half = 0;
+		half = stats_t_ppf(1 - alpha / 2, se2 * se2 / den) * sqrt(se2);
 	}
 	e->ci_lo = e->delta - half;
 	e->ci_hi = e->delta + half;
-	e->class = fabs(e->delta) <= spread || fabs(e->delta) <= half ? ATTRIBUTION_NOISE
-								      : ATTRIBUTION_FINDING;
+	e->class = fabs(e->delta) <= half ? ATTRIBUTION_NOISE : ATTRIBUTION_FINDING;
 }
 
 /* The entry of one key from its sums; false when its mean did not change. */

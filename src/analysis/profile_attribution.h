@@ -11,13 +11,17 @@
  * beside it; this is the same data in the trees' own unit (ns, Ir, calls, samples).
  *
  * The noise rule, with a_1..a_n the per-run values of side A (a run without the entry
- * counts 0) and b_1..b_m those of B, n, m >= 2, delta = mean(b) - mean(a):
- *   noise   when |delta| <= max(range(a), range(b)), range = max - min over the runs
- *           (the change is no larger than what one side's runs already differ by), or when
- *           the (1 - alpha) Welch t-interval of delta holds 0;
- *   finding otherwise.
+ * counts 0) and b_1..b_m those of B, n, m >= 2, delta = mean(b) - mean(a), s_a and s_b
+ * their sample standard deviations:
+ *   noise   when the (1 - alpha) Welch t-interval of delta holds 0, that is when
+ *           |delta| <= t(1 - alpha/2, df) * sqrt(s_a^2 / n + s_b^2 / m), df by
+ *           Welch-Satterthwaite (the change is within what the runs' spread explains);
+ *   finding otherwise; when no run varies on either side (deterministic counts), any
+ *           change is a finding, exactly.
  * With one run on a side there is no spread: the entry is ATTRIBUTION_NO_SPREAD, neither
- * noise nor finding, and the report says so.
+ * noise nor finding, and the report says so. (The larger within-side range, max - min,
+ * was measured as a rule too and rejected: 22% false findings with 2 runs per side, and
+ * blind to a 2-sd change with 10 runs or more; docs/attribution.md.)
  *
  * Usage: attribution_acc_init(), attribution_acc_add_run() once per run (the runs of A and
  * B in any order, each run one or more trees that add up: the processes of a run), then
@@ -37,7 +41,7 @@
 
 enum attribution_class {
 	ATTRIBUTION_NO_SPREAD = 0, /* fewer than 2 runs on a side: no spread to judge against */
-	ATTRIBUTION_NOISE,	   /* within the run-to-run spread (the rule above) */
+	ATTRIBUTION_NOISE,	   /* within the run-to-run noise (the rule above) */
 	ATTRIBUTION_FINDING,	   /* beyond it */
 };
 

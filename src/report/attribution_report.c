@@ -26,6 +26,19 @@ const char *attribution_weight_phrase(const struct attribution *a)
 	return "weight (folded stacks: the file's own unit, samples for perf)";
 }
 
+/* What changed, as a noun: "time", "instructions", "count", "calls", "weight". */
+static const char *weight_noun(const struct attribution *a)
+{
+	switch (a->weight) {
+	case CCT_WEIGHT_ELAPSED_NS:
+	case CCT_WEIGHT_CPU_NS: return "time";
+	case CCT_WEIGHT_CALLS: return "calls";
+	case CCT_WEIGHT_EVENT: return !strcmp(a->weight_event, "Ir") ? "instructions" : "count";
+	case CCT_WEIGHT_UNKNOWN: break;
+	}
+	return "weight";
+}
+
 static bool is_time(const struct attribution *a)
 {
 	return a->weight == CCT_WEIGHT_ELAPSED_NS || a->weight == CCT_WEIGHT_CPU_NS;
@@ -102,7 +115,9 @@ static void add_stat(struct strbuf *sb, const struct attribution *a,
 	pick_scale(a, st->mean != 0 ? st->mean : st->sd, &s);
 	d = decimals(&s, a, st->mean, st->sd);
 	strbuf_addf(sb, "%.*f", d, st->mean / s.div);
-	if (isfinite(st->sd))
+	if (st->sd == 0)
+		strbuf_addstr(sb, " ± 0");
+	else if (isfinite(st->sd))
 		strbuf_addf(sb, " ± %.*f", d, st->sd / s.div);
 	if (*s.suffix)
 		strbuf_addf(sb, " %s", s.suffix);
@@ -117,7 +132,9 @@ static void add_change(struct strbuf *sb, const struct attribution *a,
 	pick_scale(a, e->delta, &s);
 	d = decimals(&s, a, e->delta, e->ci_hi - e->delta);
 	strbuf_addf(sb, "%+.*f", d, e->delta / s.div);
-	if (isfinite(e->ci_hi))
+	if (e->ci_hi == e->delta)
+		strbuf_addstr(sb, " ± 0");
+	else if (isfinite(e->ci_hi))
 		strbuf_addf(sb, " ± %.*f", d, (e->ci_hi - e->delta) / s.div);
 	if (*s.suffix)
 		strbuf_addf(sb, " %s", s.suffix);
@@ -237,8 +254,7 @@ static void legend(struct strbuf *sb, const struct attribution *a)
 	}
 	strbuf_addf(sb,
 		    "mean per run ± sd over the runs; change ± the half-width of its %g%% Welch "
-		    "interval; noise: the change is within the larger range of a side's runs, "
-		    "or its interval holds 0",
+		    "interval; noise: that interval holds 0",
 		    100 * (1 - a->alpha));
 	if (a->total.class == ATTRIBUTION_NOISE)
 		strbuf_addstr(sb, "; the total change is itself within the noise: shares are "
@@ -312,7 +328,7 @@ void attribution_text(FILE *f, const struct attribution *a, size_t top, const ch
 	fprintf(f, "%sabsolute change, %s:\n%s  %s\n", indent, attribution_weight_phrase(a),
 		indent, sb.buf);
 	if (!a->changed_funcs && !a->changed_paths) {
-		fprintf(f, "%s  no function's weight changed\n", indent);
+		fprintf(f, "%s  no function's %s changed\n", indent, weight_noun(a));
 	} else {
 		text_list(f, a, a->funcs, a->nr_funcs, a->changed_funcs, a->finding_funcs, false,
 			  top, indent);

@@ -6,7 +6,8 @@
 . "$SRCDIR/tests/cli/lib/common.bash"
 
 # scale: 200 +- 2 samples per run, then 400 +- 2: a finding. parse: 100..120 per run on
-# both sides and 5 more on average in NEW: within its range, noise. main: unchanged.
+# both sides (sd 10) and 5 more on average in NEW: its 99% interval is +-37.6, noise.
+# main: unchanged.
 printf 'main;parse 100\nmain;compute;scale 198\nmain 5\n' >a1.folded
 printf 'main;parse 120\nmain;compute;scale 200\nmain 5\n' >a2.folded
 printf 'main;parse 110\nmain;compute;scale 202\nmain 5\n' >a3.folded
@@ -27,7 +28,7 @@ expect_grep '^  200 ± 2  +400 ± 2  +\+200\.0 ± [0-9.]+ +97\.6% +finding +scal
 expect_grep '^  110 ± 10  +115 ± 10  +\+5\.0 ± [0-9.]+ +2\.4% +noise +parse$' funcs.txt
 expect_no_grep 'main$' funcs.txt
 expect_grep '^  200 ± 2 .* finding +main;compute;scale$' out.txt
-expect_grep 'noise: the change is within the larger range of a side.s runs, or its interval holds 0' out.txt
+expect_grep 'change ± the half-width of its 99% Welch interval; noise: that interval holds 0' out.txt
 # PARCS's percentages are still there, unchanged by the absolute figures.
 expect_grep '^overlap [0-9.]+% of the common trees \(4 matched contexts\)' out.txt
 expect_grep '^ +[0-9.]+% ± [0-9.]+ -> +[0-9.]+% ± [0-9.]+ +\+[0-9.]+ +main;compute;scale$' out.txt

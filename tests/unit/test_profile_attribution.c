@@ -63,8 +63,8 @@ static const struct attribution_entry *find(const struct attribution_entry *e, s
 }
 
 /*
- * f varies by 20 between the runs of a side and moves by 5: noise. g moves by 100 while
- * its runs differ by 2: a finding, ranked first.
+ * f varies by 20 between the runs of a side (sd 10) and moves by 5: noise (the 99%
+ * interval is +-37.6). g moves by 100 while its runs differ by 2: a finding, ranked first.
  */
 static void test_within_spread_is_noise(void **state)
 {
@@ -170,7 +170,8 @@ static void test_deterministic_change_is_exact_finding(void **state)
 
 /*
  * Beyond every run's range but not beyond the t-interval: with 2 runs per side the
- * interval is wide (t(0.995, 2) = 9.92), and the rule says noise.
+ * interval is wide (t(0.995, 2) = 9.92), and the rule says noise; a range rule would have
+ * called it a finding.
  */
 static void test_t_interval_rules_with_few_runs(void **state)
 {
@@ -192,6 +193,29 @@ static void test_t_interval_rules_with_few_runs(void **state)
 	assert_true(fabs(a.funcs[0].ci_lo - w.ci_lo) < 1e-9 * fabs(w.ci_lo));
 	assert_true(fabs(a.funcs[0].ci_hi - w.ci_hi) < 1e-9 * fabs(w.ci_hi));
 	assert_true(a.funcs[0].ci_lo < 0);
+	attribution_release(&a);
+	release(&s);
+}
+
+/*
+ * More runs see what a range cannot: 8 runs per side alternating 95/105 and 105/115 (sd
+ * 5.35): the change, 10, is within each side's range but beyond the interval (+-7.96).
+ */
+static void test_more_runs_find_within_range(void **state)
+{
+	struct sides s = {0};
+	struct attribution a;
+	UNUSED(state);
+
+	for (int i = 0; i < 8; i++) {
+		add(&s, 0, i % 2 ? "f 105\n" : "f 95\n", CCT_WEIGHT_CPU_NS);
+		add(&s, 1, i % 2 ? "f 115\n" : "f 105\n", CCT_WEIGHT_CPU_NS);
+	}
+	assert_int_equal(attribute(&s, &a), 0);
+	assert_true(fabs(a.funcs[0].delta - 10) < 1e-9);
+	assert_true(a.funcs[0].side[0].max - a.funcs[0].side[0].min == 10);
+	assert_int_equal(a.funcs[0].class, ATTRIBUTION_FINDING);
+	assert_true(a.funcs[0].ci_lo > 0 && a.funcs[0].ci_lo < 3);
 	attribution_release(&a);
 	release(&s);
 }
@@ -222,7 +246,7 @@ static void test_absent_counts_zero(void **state)
 	assert_true(fabs(e->side[1].mean - 20) < 1e-9);
 	assert_true(e->side[1].min == 0 && e->side[1].max == 60);
 	assert_true(e->side[0].mean == 0 && e->side[0].sd == 0);
-	/* new: +20 within its own range of 60: noise. */
+	/* new: +20 against an sd of 34.6 over 3 runs: noise. */
 	assert_int_equal(e->class, ATTRIBUTION_NOISE);
 	assert_string_equal(a.funcs[0].key, "new");
 	attribution_release(&a);
@@ -318,6 +342,7 @@ int main(void)
 	    cmocka_unit_test(test_single_run_states_no_spread),
 	    cmocka_unit_test(test_deterministic_change_is_exact_finding),
 	    cmocka_unit_test(test_t_interval_rules_with_few_runs),
+	    cmocka_unit_test(test_more_runs_find_within_range),
 	    cmocka_unit_test(test_absent_counts_zero),
 	    cmocka_unit_test(test_processes_functions_paths_calls),
 	    cmocka_unit_test(test_different_weights_refused),
