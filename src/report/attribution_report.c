@@ -3,11 +3,14 @@
  */
 #include "report/attribution_report.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "util/common.h"
+#include "util/fsutil.h"
+#include "util/input.h"
 
 #define PATH_WIDTH 60
 
@@ -37,6 +40,12 @@ static const char *weight_noun(const struct attribution *a)
 	case CCT_WEIGHT_UNKNOWN: break;
 	}
 	return "weight";
+}
+
+static void set_weight(struct attribution *a, enum cct_weight w, const char *event)
+{
+	a->weight = w;
+	snprintf(a->weight_event, sizeof(a->weight_event), "%s", event ? event : "");
 }
 
 static bool is_time(const struct attribution *a)
@@ -399,25 +408,26 @@ static void html_list(struct strbuf *sb, const struct attribution *a,
 	row_init(&r);
 	for (size_t i = 0; i < shown; i++) {
 		row_fill(&r, a, &e[i]);
-		strbuf_addf(sb, "<tr class=\"%s\"><td>", class_name(e[i].class));
+		strbuf_addf(sb, "<tr class=\"%s\"><td class=\"num\">",
+			    e[i].class == ATTRIBUTION_NO_SPREAD ? "no-spread" : class_name(e[i].class));
 		strbuf_add_xml_escaped(sb, r.base.buf);
-		strbuf_addstr(sb, "</td><td>");
+		strbuf_addstr(sb, "</td><td class=\"num\">");
 		strbuf_add_xml_escaped(sb, r.target.buf);
-		strbuf_addstr(sb, "</td><td>");
+		strbuf_addstr(sb, "</td><td class=\"num\">");
 		strbuf_add_xml_escaped(sb, r.change.buf);
-		strbuf_addstr(sb, "</td><td>");
+		strbuf_addstr(sb, "</td><td class=\"num\">");
 		strbuf_add_xml_escaped(sb, r.share.buf);
 		strbuf_addstr(sb, "</td>");
 		if (have_spread(a))
 			strbuf_addf(sb, "<td>%s</td>", class_name(e[i].class));
 		if (a->calls_known) {
-			strbuf_addstr(sb, "<td>");
+			strbuf_addstr(sb, "<td class=\"num\">");
 			strbuf_add_xml_escaped(sb, r.calls.buf);
 			strbuf_addstr(sb, "</td>");
 		}
-		strbuf_addstr(sb, "<td><code>");
+		strbuf_addstr(sb, "<td class=\"stack\">");
 		strbuf_add_xml_escaped(sb, e[i].key);
-		strbuf_addstr(sb, "</code></td></tr>\n");
+		strbuf_addstr(sb, "</td></tr>\n");
 	}
 	strbuf_addstr(sb, "</table>\n");
 	row_release(&r);
@@ -522,4 +532,198 @@ json_t *attribution_json(const struct attribution *a)
 	json_object_set_new(o, "changed_paths", json_integer((json_int_t)a->changed_paths));
 	json_object_set_new(o, "finding_paths", json_integer((json_int_t)a->finding_paths));
 	return o;
+}
+
+/* A number or null (NAN); false when the field is something else. */
+static bool get_num(const json_t *o, const char *key, double *v)
+{
+	const json_t *j = json_object_get(o, key);
+	*v = NAN;
+	if (!j || json_is_null(j))
+		return true;
+	if (!json_is_number(j))
+		return false;
+	*v = json_number_value(j);
+	return true;
+}
+
+/* [lo, hi] of numbers or nulls, or null. */
+static bool get_pair(const json_t *o, const char *key, double *lo, double *hi)
+{
+	const json_t *j = json_object_get(o, key);
+	*lo = *hi = NAN;
+	if (!j || json_is_null(j))
+		return true;
+	if (!json_is_array(j) || json_array_size(j) != 2)
+		return false;
+	for (size_t i = 0; i < 2; i++) {
+		const json_t *x = json_array_get(j, i);
+		if (json_is_number(x))
+			*(i ? hi : lo) = json_number_value(x);
+		else if (!json_is_null(x))
+			return false;
+	}
+	return true;
+}
+
+static bool entry_from_json(const json_t *o, const char *key, struct attribution_entry *e)
+{
+	const json_t *k = key ? json_object_get(o, key) : NULL;
+	const json_t *c = json_object_get(o, "class");
+	static const char *const sides[2] = {"baseline", "target"};
+
+	memset(e, 0, sizeof(*e));
+	if (!json_is_object(o) || (key && !json_is_string(k)) || !json_is_string(c))
+		return false;
+	if (!get_num(o, "baseline", &e->side[0].mean) || !get_num(o, "target", &e->side[1].mean) ||
+	    !get_num(o, "change", &e->delta) || !get_num(o, "share", &e->share) ||
+	    !get_pair(o, "change_interval", &e->ci_lo, &e->ci_hi))
+		return false;
+	for (int s = 0; s < 2; s++) {
+		char name[32];
+		snprintf(name, sizeof(name), "%s_sd", sides[s]);
+		if (!get_num(o, name, &e->side[s].sd))
+			return false;
+		snprintf(name, sizeof(name), "%s_range", sides[s]);
+		if (!get_pair(o, name, &e->side[s].min, &e->side[s].max))
+			return false;
+		snprintf(name, sizeof(name), "%s_calls", sides[s]);
+		if (!get_num(o, name, &e->side[s].calls))
+			return false;
+	}
+	if (!strcmp(json_string_value(c), "finding"))
+		e->class = ATTRIBUTION_FINDING;
+	else if (!strcmp(json_string_value(c), "noise"))
+		e->class = ATTRIBUTION_NOISE;
+	else if (!strcmp(json_string_value(c), "no spread"))
+		e->class = ATTRIBUTION_NO_SPREAD;
+	else
+		return false;
+	if (key)
+		e->key = xstrdup(json_string_value(k));
+	return true;
+}
+
+static bool list_from_json(const json_t *o, const char *name, const char *key,
+			   struct attribution_entry **out, size_t *nr)
+{
+	const json_t *arr = json_object_get(o, name);
+	size_t n;
+	*out = NULL;
+	*nr = 0;
+	if (!json_is_array(arr) || (n = json_array_size(arr)) > ATTRIBUTION_JSON_MAX)
+		return false;
+	*out = xcalloc(n ? n : 1, sizeof(**out));
+	for (size_t i = 0; i < n; i++) {
+		if (!entry_from_json(json_array_get(arr, i), key, &(*out)[i]))
+			return false;
+		(*nr)++;
+	}
+	return true;
+}
+
+static bool size_from_json(const json_t *o, const char *key, size_t *v)
+{
+	const json_t *j = json_object_get(o, key);
+	if (!json_is_integer(j) || json_integer_value(j) < 0)
+		return false;
+	*v = (size_t)json_integer_value(j);
+	return true;
+}
+
+int attribution_from_json(const json_t *o, const char *origin, struct attribution *out)
+{
+	const json_t *unit = json_object_get(o, "unit"), *clock = json_object_get(o, "clock");
+	const json_t *runs = json_object_get(o, "runs");
+	const json_t *calls = json_object_get(o, "calls_known");
+	double alpha;
+	bool ok;
+
+	memset(out, 0, sizeof(*out));
+	ok = json_is_object(o) && (json_is_null(unit) || json_is_string(unit)) &&
+	     (json_is_null(clock) || json_is_string(clock)) && json_is_array(runs) &&
+	     json_array_size(runs) == 2 && json_is_integer(json_array_get(runs, 0)) &&
+	     json_is_integer(json_array_get(runs, 1)) && json_is_boolean(calls) &&
+	     get_num(o, "alpha", &alpha) && alpha > 0 && alpha < 1;
+	if (ok) {
+		const char *c = json_is_string(clock) ? json_string_value(clock) : "";
+		const char *u = json_is_string(unit) ? json_string_value(unit) : NULL;
+		if (!strcmp(c, "elapsed"))
+			set_weight(out, CCT_WEIGHT_ELAPSED_NS, NULL);
+		else if (!strcmp(c, "on-cpu"))
+			set_weight(out, CCT_WEIGHT_CPU_NS, NULL);
+		else if (!u)
+			set_weight(out, CCT_WEIGHT_UNKNOWN, NULL);
+		else if (!strcmp(u, "calls"))
+			set_weight(out, CCT_WEIGHT_CALLS, NULL);
+		else
+			set_weight(out, CCT_WEIGHT_EVENT, u);
+		out->alpha = alpha;
+		out->calls_known = json_is_true(calls);
+		for (size_t i = 0; i < 2; i++) {
+			json_int_t r = json_integer_value(json_array_get(runs, i));
+			ok = ok && r >= 1;
+			out->runs[i] = ok ? (size_t)r : 0;
+		}
+	}
+	ok = ok && entry_from_json(json_object_get(o, "total"), NULL, &out->total) &&
+	     list_from_json(o, "functions", "function", &out->funcs, &out->nr_funcs) &&
+	     list_from_json(o, "paths", "path", &out->paths, &out->nr_paths) &&
+	     size_from_json(o, "changed_functions", &out->changed_funcs) &&
+	     size_from_json(o, "finding_functions", &out->finding_funcs) &&
+	     size_from_json(o, "changed_paths", &out->changed_paths) &&
+	     size_from_json(o, "finding_paths", &out->finding_paths);
+	if (!ok) {
+		attribution_release(out);
+		error("%s: not an attribution revperf wrote (a field is missing or of the wrong "
+		      "type); run the comparison again",
+		      origin);
+		return RP_EINPUT;
+	}
+	return 0;
+}
+
+int attribution_write_json(const char *path, const struct attribution *a)
+{
+	json_t *root = json_object();
+	FILE *f = fopen_own(path, "w");
+	int err = -1;
+
+	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
+	json_object_set_new(root, "schema", json_integer(1));
+	json_object_set_new(root, "attribution", attribution_json(a));
+	if (f && !json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+					    JSON_REAL_PRECISION(17)) &&
+	    fputc('\n', f) != EOF)
+		err = 0;
+	if (f && fclose(f))
+		err = -1;
+	if (err)
+		warning("cannot write %s: %s", path, fs_strerror(errno));
+	json_decref(root);
+	return err;
+}
+
+int attribution_read_json(const char *path, struct attribution *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_error_t jerr;
+	json_t *root = NULL;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if ((ret = input_read(&sb, path, &input_state)))
+		goto out;
+	root = json_loadb(sb.buf, sb.len, 0, &jerr);
+	if (!root) {
+		error("%s:%d: not JSON (%s); run the comparison again", path, jerr.line,
+		      jerr.text);
+		ret = RP_EINPUT;
+		goto out;
+	}
+	ret = attribution_from_json(json_object_get(root, "attribution"), path, out);
+out:
+	json_decref(root);
+	strbuf_release(&sb);
+	return ret;
 }

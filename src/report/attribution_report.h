@@ -44,4 +44,26 @@ void attribution_html(struct strbuf *sb, const struct attribution *a, size_t top
  */
 json_t *attribution_json(const struct attribution *a);
 
+/*
+ * The inverse of attribution_json(), for an attribution a comparison left on disk
+ * (profiles/<comparison>/<bench>/attribution.json, read by the site): fills `out`
+ * (release with attribution_release()). Untrusted: every field is checked (types, at most
+ * ATTRIBUTION_JSON_MAX entries per list); `origin` names the file in the error. Returns 0,
+ * or RP_EINPUT after error() (out is then empty).
+ */
+#define ATTRIBUTION_JSON_MAX 1000
+int attribution_from_json(const json_t *o, const char *origin, struct attribution *out);
+
+/*
+ * Writes attribution_json() of `a` with revperf_version and schema to `path` (revperf's
+ * own file, never through a symbolic link). Returns 0, or -1 after warning().
+ */
+int attribution_write_json(const char *path, const struct attribution *a);
+
+/*
+ * Reads what attribution_write_json() wrote. Returns 0, RP_EINPUT after error() (not
+ * readable, not JSON, a field of the wrong type).
+ */
+int attribution_read_json(const char *path, struct attribution *out);
+
 #endif

@@ -109,12 +109,25 @@ expect_grep '^\| function \(self\) \| baseline \| target \| change \| share \| \
 grep -A2 '^| function (self)' out.txt | sed -n 3p | grep -Eq '^\| slow\\_me \| [0-9.]+ ± [0-9.]+ m?s \| ' ||
 	fail "markdown: slow_me is not the first row: $(cat out.txt)"
 
+# The site's page of v2: the absolute change the comparison left beside its flame graph,
+# read back and escaped; slow_me the first function.
+expect_exit 0 "$REVPERF" report --out site -q
+page="site/commits/$(git rev-parse v2).html"
+expect_grep '^<h4>Absolute change \(profiled runs\)</h4>$' "$page"
+grep -A1 '<table class="attribution">.*function (self)' "$page" | sed -n 2p |
+	grep -Eq '^<tr class="(finding|noise)"><td class="num">[0-9.]+ ± [0-9.]+ [mu]?s</td>.*<td class="stack">slow_me</td></tr>$' ||
+	fail "site: slow_me is not the first function: $(grep -A2 'class="attribution"' "$page")"
+ls .revperf/profiles/*/versions/attribution.json >/dev/null 2>&1 ||
+	fail "no attribution.json beside the flame graph"
+
 # The stored profiles, differenced again by revperf diff --bench (merged runs per side).
 expect_exit 1 "$REVPERF" diff -f json --bench versions v1 v2
 [ "$(json_get out.txt "d['old']['runs'], d['new']['runs']")" = "3 3" ] ||
 	fail "diff --bench: expected 3 runs per side"
 [ "$(json_get out.txt "[t['stage'] for t in d['topological'] if t['path'][-1] == 'helper_new']")" = "[1]" ] ||
 	fail "diff --bench: helper_new is not stage 1"
+[ "$(json_get out.txt "d['absolute']['runs'], d['absolute']['functions'][0]['function'], d['absolute']['unit']")" = \
+	"[3, 3] slow_me ns" ] || fail "diff --bench: absolute change: $(json_get out.txt "d['absolute']")"
 expect_exit 2 "$REVPERF" diff --bench nosuch v1 v2
 expect_grep "no stored profile of benchmark 'nosuch'" err.txt
 
