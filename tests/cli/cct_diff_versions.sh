@@ -32,11 +32,11 @@ for opt in -O0 -O2; do
 			fail "cannot build version $v at $opt"
 	done
 	expect_exit 0 "$REVPERF" profile --cct -d "p1$opt" -- "./v1$opt" $N
-	expect_grep '^total .* in 6 contexts$' out.txt
+	expect_grep '^total .* in 6 contexts \(one thread\)$' out.txt
 	expect_grep " $N  main;slow_me\$" out.txt
 	# Calls only (REVPERF_CCT_CLOCK=none): exact counts, the report weighs by calls.
 	REVPERF_CCT_CLOCK=none expect_exit 0 "$REVPERF" profile --cct -- "./v1$opt" 1000
-	expect_grep '^total 5001 calls in 6 contexts$' out.txt
+	expect_grep '^total 5001 calls in 6 contexts \(one thread\)$' out.txt
 	expect_exit 0 "$REVPERF" profile --cct -d "p1b$opt" -- "./v1$opt" $N
 	expect_exit 0 "$REVPERF" profile --cct -d "p2$opt" -f json -o "top2$opt.json" -- "./v2$opt" $N
 	[ "$(json_get "top2$opt.json" "d['contexts']")" = 8 ] || fail "version 2 should have 8 contexts"
