@@ -114,15 +114,19 @@ int attribution_acc_add_run(struct attribution_acc *acc, int side, const struct 
 	for (size_t i = 0; i < nr; i++) {
 		int ret = add_tree(acc, trees[i]);
 		if (ret) {
-			/* The run is not added: its partial values are dropped. */
-			for (size_t j = 0; j < acc->keys.nr_nodes; j++)
+			/* The run is not added: its partial values are dropped (every entry
+			 * allocated; those beyond the keys are zero). */
+			for (size_t j = 0; j < acc->alloc_paths; j++)
 				acc->paths[j].cur = acc->paths[j].cur_calls = 0;
-			for (size_t j = 0; j < acc->keys.nr_names; j++)
+			for (size_t j = 0; j < acc->alloc_funcs; j++)
 				acc->funcs[j].cur = acc->funcs[j].cur_calls = 0;
 			acc->total.cur = 0;
 			return ret;
 		}
 	}
+	/* A run of no tree still counts: 0 for every key. */
+	sums_grow(&acc->paths, acc->keys.nr_nodes, &acc->alloc_paths);
+	sums_grow(&acc->funcs, acc->keys.nr_names, &acc->alloc_funcs);
 	k = ++acc->runs[side];
 	for (size_t j = 0; j < acc->keys.nr_nodes; j++)
 		sums_fold(&acc->paths[j], side, k);

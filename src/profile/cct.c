@@ -198,43 +198,6 @@ bool cct_same_weight(const struct cct *a, const struct cct *b)
 	return a->weight == b->weight && !strcmp(a->weight_event, b->weight_event);
 }
 
-int cct_add(struct cct *dst, const struct cct *src)
-{
-	uint32_t *map;
-	int ret = 0;
-
-	if (dst->nr_nodes <= 1 && !dst->nodes[CCT_ROOT].excl && !dst->nodes[CCT_ROOT].calls) {
-		cct_copy_weight(dst, src);
-	} else if (!cct_same_weight(dst, src)) {
-		error("calling context trees of different weights (%s%s, %s%s) cannot be added",
-		      cct_weight_name(dst->weight), dst->weight_event,
-		      cct_weight_name(src->weight), src->weight_event);
-		return RP_EINPUT;
-	} else {
-		dst->calls_known = dst->calls_known && src->calls_known;
-	}
-	map = xmallocarray(src->nr_nodes ? src->nr_nodes : 1, sizeof(*map));
-	map[CCT_ROOT] = CCT_ROOT;
-	for (size_t i = 0; i < src->nr_nodes; i++) {
-		const struct cct_node *n = &src->nodes[i];
-		uint32_t o = CCT_ROOT;
-		if (i) {
-			o = cct_child(dst, map[n->parent], cct_intern(dst, cct_name(src, n->name)),
-				      n->site);
-			if (o == CCT_NONE) {
-				ret = RP_EINPUT;
-				break;
-			}
-		}
-		map[i] = o;
-		dst->nodes[o].calls += n->calls;
-		dst->nodes[o].excl += n->excl;
-	}
-	free(map);
-	cct_compute_inclusive(dst);
-	return ret;
-}
-
 const char *cct_weight_name(enum cct_weight w)
 {
 	switch (w) {

@@ -117,15 +117,6 @@ const char *cct_weight_name(enum cct_weight w);
 /* True when a and b weigh the same thing (same weight, same event): they may be added. */
 bool cct_same_weight(const struct cct *a, const struct cct *b);
 
-/*
- * Adds every node of `src` (calls, exclusive weight) into `dst` under the same context,
- * creating the contexts dst lacks, and recomputes dst's inclusive weights: the processes
- * of one run into one tree. `dst` takes src's weight when it has no node yet; calls stay
- * known only when both know them. Returns 0, or RP_EINPUT after error() when the weights
- * differ or dst would pass CCT_MAX_NODES.
- */
-int cct_add(struct cct *dst, const struct cct *src);
-
 /* Recomputes every node's inclusive weight as its exclusive weight plus its children's. */
 void cct_compute_inclusive(struct cct *t);
 
