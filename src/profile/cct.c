@@ -203,6 +203,7 @@ const char *cct_weight_name(enum cct_weight w)
 	switch (w) {
 	case CCT_WEIGHT_ELAPSED_NS: return "elapsed ns";
 	case CCT_WEIGHT_CPU_NS: return "on-CPU ns";
+	case CCT_WEIGHT_WAIT_NS: return "off-CPU (waiting) ns";
 	case CCT_WEIGHT_CALLS: return "calls";
 	case CCT_WEIGHT_EVENT: return "event ";
 	case CCT_WEIGHT_UNKNOWN: break;

@@ -47,6 +47,8 @@ enum cct_weight {
 	CCT_WEIGHT_ELAPSED_NS,	/* ns from a call's entry to its exit (revperf's CCT runtime):
 				   time the thread waited (blocked, descheduled) included */
 	CCT_WEIGHT_CPU_NS,	/* ns on a CPU (sampled profiles: the cpu-clock event) */
+	CCT_WEIGHT_WAIT_NS,	/* ns off CPU (waiting), when measured: always a tree of its
+				   own, never added to on-CPU time */
 	CCT_WEIGHT_CALLS,	/* call counts (calls-only CCT profiles, --weight calls) */
 	CCT_WEIGHT_EVENT,	/* a counted event named in weight_event (callgrind: Ir) */
 };

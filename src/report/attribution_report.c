@@ -21,6 +21,7 @@ const char *attribution_weight_phrase(const struct attribution *a)
 		return "elapsed time in calls (the CCT runtime's clock: waiting included), "
 		       "summed over threads";
 	case CCT_WEIGHT_CPU_NS: return "on-CPU time, summed over threads";
+	case CCT_WEIGHT_WAIT_NS: return "off-CPU (waiting) time, summed over threads";
 	case CCT_WEIGHT_CALLS: return "calls";
 	case CCT_WEIGHT_EVENT:
 		return !strcmp(a->weight_event, "Ir") ? "instructions (Ir)" : "counted events";
@@ -34,7 +35,8 @@ static const char *weight_noun(const struct attribution *a)
 {
 	switch (a->weight) {
 	case CCT_WEIGHT_ELAPSED_NS:
-	case CCT_WEIGHT_CPU_NS: return "time";
+	case CCT_WEIGHT_CPU_NS:
+	case CCT_WEIGHT_WAIT_NS: return "time";
 	case CCT_WEIGHT_CALLS: return "calls";
 	case CCT_WEIGHT_EVENT: return !strcmp(a->weight_event, "Ir") ? "instructions" : "count";
 	case CCT_WEIGHT_UNKNOWN: break;
@@ -50,7 +52,8 @@ static void set_weight(struct attribution *a, enum cct_weight w, const char *eve
 
 static bool is_time(const struct attribution *a)
 {
-	return a->weight == CCT_WEIGHT_ELAPSED_NS || a->weight == CCT_WEIGHT_CPU_NS;
+	return a->weight == CCT_WEIGHT_ELAPSED_NS || a->weight == CCT_WEIGHT_CPU_NS ||
+	       a->weight == CCT_WEIGHT_WAIT_NS;
 }
 
 /* The unit of the JSON: "ns", "calls", the event's name, or NULL (folded: unknown). */
@@ -58,7 +61,8 @@ static const char *json_unit(const struct attribution *a)
 {
 	switch (a->weight) {
 	case CCT_WEIGHT_ELAPSED_NS:
-	case CCT_WEIGHT_CPU_NS: return "ns";
+	case CCT_WEIGHT_CPU_NS:
+	case CCT_WEIGHT_WAIT_NS: return "ns";
 	case CCT_WEIGHT_CALLS: return "calls";
 	case CCT_WEIGHT_EVENT: return a->weight_event;
 	case CCT_WEIGHT_UNKNOWN: break;
@@ -517,6 +521,7 @@ json_t *attribution_json(const struct attribution *a)
 	json_object_set_new(o, "unit", unit ? json_string(unit) : json_null());
 	json_object_set_new(o, "clock", a->weight == CCT_WEIGHT_ELAPSED_NS ? json_string("elapsed")
 					: a->weight == CCT_WEIGHT_CPU_NS   ? json_string("on-cpu")
+					: a->weight == CCT_WEIGHT_WAIT_NS  ? json_string("off-cpu")
 									   : json_null());
 	json_object_set_new(o, "measures", json_string(attribution_weight_phrase(a)));
 	json_object_set_new(o, "runs", json_pack("[I, I]", (json_int_t)a->runs[0],
@@ -652,6 +657,8 @@ int attribution_from_json(const json_t *o, const char *origin, struct attributio
 			set_weight(out, CCT_WEIGHT_ELAPSED_NS, NULL);
 		else if (!strcmp(c, "on-cpu"))
 			set_weight(out, CCT_WEIGHT_CPU_NS, NULL);
+		else if (!strcmp(c, "off-cpu"))
+			set_weight(out, CCT_WEIGHT_WAIT_NS, NULL);
 		else if (!u)
 			set_weight(out, CCT_WEIGHT_UNKNOWN, NULL);
 		else if (!strcmp(u, "calls"))
