@@ -78,7 +78,8 @@ static void thread_totals(const struct cct_profile *const *profiles, size_t nr,
 			out->t[out->nr].tid = t->tid;
 			out->t[out->nr++].ns = t->nr_nodes ? (double)t->nodes[0].incl_ns : 0;
 		}
-		qsort(out->t + first, out->nr - first, sizeof(*out->t), cmp_thread_total);
+		if (out->nr > first) /* a process may have no instrumented thread */
+			qsort(out->t + first, out->nr - first, sizeof(*out->t), cmp_thread_total);
 	}
 }
 
