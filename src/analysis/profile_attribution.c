@@ -167,8 +167,8 @@ static bool entry_of(const struct attribution_sums *x, const size_t runs[2], boo
 	for (int s = 0; s < 2; s++) {
 		struct attribution_stat *st = &e->side[s];
 		st->mean = x->mean[s];
-		st->sd = runs[s] >= 2 ? sqrt(x->m2[s] > 0 ? x->m2[s] / (double)(runs[s] - 1) : 0)
-				      : NAN;
+		st->sd =
+		    runs[s] >= 2 ? sqrt(x->m2[s] > 0 ? x->m2[s] / (double)(runs[s] - 1) : 0) : NAN;
 		st->min = x->lo[s];
 		st->max = x->hi[s];
 		st->calls = calls_known ? x->calls[s] / (double)runs[s] : NAN;

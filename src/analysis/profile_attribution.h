@@ -68,10 +68,10 @@ struct attribution {
 	enum cct_weight weight; /* of every tree added */
 	char weight_event[32];
 	bool calls_known; /* every tree added knows its calls */
-	double alpha;	     /* of the intervals */
+	double alpha;	  /* of the intervals */
 	size_t runs[2];
-	struct attribution_entry total;	  /* the whole tree per run (key NULL) */
-	struct attribution_entry *funcs;  /* by |delta| descending, at most `top` */
+	struct attribution_entry total;	 /* the whole tree per run (key NULL) */
+	struct attribution_entry *funcs; /* by |delta| descending, at most `top` */
 	size_t nr_funcs;
 	size_t changed_funcs, finding_funcs; /* over all functions, not only those kept */
 	struct attribution_entry *paths;
@@ -89,10 +89,10 @@ struct attribution_sums {
 };
 
 struct attribution_acc {
-	struct cct keys;		   /* the union of every run's contexts: path identity */
-	struct attribution_sums *paths;	   /* by node of `keys` */
+	struct cct keys;		/* the union of every run's contexts: path identity */
+	struct attribution_sums *paths; /* by node of `keys` */
 	size_t alloc_paths;
-	struct attribution_sums *funcs;	   /* by name id of `keys` */
+	struct attribution_sums *funcs; /* by name id of `keys` */
 	size_t alloc_funcs;
 	struct attribution_sums total;
 	size_t runs[2];

@@ -79,7 +79,7 @@ struct scale {
 static void pick_scale(const struct attribution *a, double v, struct scale *s)
 {
 	double x = fabs(v);
-	const char *unit = a->weight == CCT_WEIGHT_EVENT ? a->weight_event
+	const char *unit = a->weight == CCT_WEIGHT_EVENT   ? a->weight_event
 			   : a->weight == CCT_WEIGHT_CALLS ? "calls"
 							   : "";
 	if (is_time(a)) {
@@ -96,7 +96,7 @@ static void pick_scale(const struct attribution *a, double v, struct scale *s)
 	}
 	s->div = x >= 1e9 ? 1e9 : x >= 1e6 ? 1e6 : x >= 1e3 ? 1e3 : 1;
 	snprintf(s->suffix, sizeof(s->suffix), "%s%s%s",
-		 s->div == 1e9   ? "G"
+		 s->div == 1e9	 ? "G"
 		 : s->div == 1e6 ? "M"
 		 : s->div == 1e3 ? "k"
 				 : "",
@@ -258,11 +258,12 @@ static void heading(struct strbuf *sb, const struct attribution *a)
 static void legend(struct strbuf *sb, const struct attribution *a)
 {
 	if (!have_spread(a)) {
-		strbuf_addf(sb, "no spread: %s has a single run, so no change can be told from "
-				"run-to-run noise; take several runs per side",
-			    a->runs[0] < 2 && a->runs[1] < 2 ? "each side" : a->runs[0] < 2
-										? "the baseline"
-										: "the target");
+		strbuf_addf(sb,
+			    "no spread: %s has a single run, so no change can be told from "
+			    "run-to-run noise; take several runs per side",
+			    a->runs[0] < 2 && a->runs[1] < 2 ? "each side"
+			    : a->runs[0] < 2		     ? "the baseline"
+							     : "the target");
 		return;
 	}
 	strbuf_addf(sb,
@@ -338,8 +339,8 @@ void attribution_text(FILE *f, const struct attribution *a, size_t top, const ch
 	struct strbuf sb = STRBUF_INIT;
 
 	heading(&sb, a);
-	fprintf(f, "%sabsolute change, %s:\n%s  %s\n", indent, attribution_weight_phrase(a),
-		indent, sb.buf);
+	fprintf(f, "%sabsolute change, %s:\n%s  %s\n", indent, attribution_weight_phrase(a), indent,
+		sb.buf);
 	if (!a->changed_funcs && !a->changed_paths) {
 		fprintf(f, "%s  no function's %s changed\n", indent, weight_noun(a));
 	} else {
@@ -363,10 +364,11 @@ static void md_list(FILE *f, const struct attribution *a, const struct attributi
 
 	if (!shown)
 		return;
-	fprintf(f, "\n| %s | baseline | target | change | share |%s%s\n|---|---:|---:|---:|---:|%s%s\n",
-		paths ? "call path (self)" : "function (self)", have_spread(a) ? " |" : "",
-		a->calls_known ? " calls per run |" : "", have_spread(a) ? "---|" : "",
-		a->calls_known ? "---:|" : "");
+	fprintf(
+	    f, "\n| %s | baseline | target | change | share |%s%s\n|---|---:|---:|---:|---:|%s%s\n",
+	    paths ? "call path (self)" : "function (self)", have_spread(a) ? " |" : "",
+	    a->calls_known ? " calls per run |" : "", have_spread(a) ? "---|" : "",
+	    a->calls_known ? "---:|" : "");
 	row_init(&r);
 	for (size_t i = 0; i < shown; i++) {
 		row_fill(&r, a, &e[i]);
@@ -405,15 +407,18 @@ static void html_list(struct strbuf *sb, const struct attribution *a,
 
 	if (!shown)
 		return;
-	strbuf_addf(sb, "<table class=\"attribution\"><tr><th>baseline</th><th>target</th>"
-			"<th>change</th><th>share</th>%s%s<th>%s</th></tr>\n",
-		    have_spread(a) ? "<th></th>" : "", a->calls_known ? "<th>calls per run</th>" : "",
+	strbuf_addf(sb,
+		    "<table class=\"attribution\"><tr><th>baseline</th><th>target</th>"
+		    "<th>change</th><th>share</th>%s%s<th>%s</th></tr>\n",
+		    have_spread(a) ? "<th></th>" : "",
+		    a->calls_known ? "<th>calls per run</th>" : "",
 		    paths ? "call path (self)" : "function (self)");
 	row_init(&r);
 	for (size_t i = 0; i < shown; i++) {
 		row_fill(&r, a, &e[i]);
 		strbuf_addf(sb, "<tr class=\"%s\"><td class=\"num\">",
-			    e[i].class == ATTRIBUTION_NO_SPREAD ? "no-spread" : class_name(e[i].class));
+			    e[i].class == ATTRIBUTION_NO_SPREAD ? "no-spread"
+								: class_name(e[i].class));
 		strbuf_add_xml_escaped(sb, r.base.buf);
 		strbuf_addstr(sb, "</td><td class=\"num\">");
 		strbuf_add_xml_escaped(sb, r.target.buf);
@@ -519,13 +524,14 @@ json_t *attribution_json(const struct attribution *a)
 	json_t *o = json_object();
 	const char *unit = json_unit(a);
 	json_object_set_new(o, "unit", unit ? json_string(unit) : json_null());
-	json_object_set_new(o, "clock", a->weight == CCT_WEIGHT_ELAPSED_NS ? json_string("elapsed")
-					: a->weight == CCT_WEIGHT_CPU_NS   ? json_string("on-cpu")
-					: a->weight == CCT_WEIGHT_WAIT_NS  ? json_string("off-cpu")
-									   : json_null());
+	json_object_set_new(o, "clock",
+			    a->weight == CCT_WEIGHT_ELAPSED_NS ? json_string("elapsed")
+			    : a->weight == CCT_WEIGHT_CPU_NS   ? json_string("on-cpu")
+			    : a->weight == CCT_WEIGHT_WAIT_NS  ? json_string("off-cpu")
+							       : json_null());
 	json_object_set_new(o, "measures", json_string(attribution_weight_phrase(a)));
-	json_object_set_new(o, "runs", json_pack("[I, I]", (json_int_t)a->runs[0],
-						 (json_int_t)a->runs[1]));
+	json_object_set_new(o, "runs",
+			    json_pack("[I, I]", (json_int_t)a->runs[0], (json_int_t)a->runs[1]));
 	json_object_set_new(o, "spread", json_boolean(have_spread(a)));
 	json_object_set_new(o, "alpha", json_real(a->alpha));
 	json_object_set_new(o, "calls_known", json_boolean(a->calls_known));
@@ -699,8 +705,8 @@ int attribution_write_json(const char *path, const struct attribution *a)
 	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
 	json_object_set_new(root, "schema", json_integer(1));
 	json_object_set_new(root, "attribution", attribution_json(a));
-	if (f && !json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-					    JSON_REAL_PRECISION(17)) &&
+	if (f &&
+	    !json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17)) &&
 	    fputc('\n', f) != EOF)
 		err = 0;
 	if (f && fclose(f))
@@ -723,8 +729,7 @@ int attribution_read_json(const char *path, struct attribution *out)
 		goto out;
 	root = json_loadb(sb.buf, sb.len, 0, &jerr);
 	if (!root) {
-		error("%s:%d: not JSON (%s); run the comparison again", path, jerr.line,
-		      jerr.text);
+		error("%s:%d: not JSON (%s); run the comparison again", path, jerr.line, jerr.text);
 		ret = RP_EINPUT;
 		goto out;
 	}

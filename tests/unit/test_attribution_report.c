@@ -32,9 +32,8 @@ static void make(const char *const *a, size_t na, const char *const *b, size_t n
 	size_t nr[2] = {na, nb};
 	for (int s = 0; s < 2; s++)
 		for (size_t i = 0; i < nr[s]; i++) {
-			assert_int_equal(folded_parse(text[s][i], strlen(text[s][i]), "t",
-						      &trees[s][i]),
-					 0);
+			assert_int_equal(
+			    folded_parse(text[s][i], strlen(text[s][i]), "t", &trees[s][i]), 0);
 			cct_set_weight(&trees[s][i], w, event);
 			trees[s][i].calls_known = calls;
 			ptrs[s][i] = &trees[s][i];
@@ -145,7 +144,8 @@ static void test_json_round_trip_and_damage(void **state)
 	/* A damaged file: a field of the wrong type. */
 	{
 		FILE *f = fopen(path, "w");
-		fputs("{\"attribution\": {\"unit\": \"ns\", \"clock\": \"elapsed\", \"runs\": [2, 2], "
+		fputs("{\"attribution\": {\"unit\": \"ns\", \"clock\": \"elapsed\", \"runs\": [2, "
+		      "2], "
 		      "\"calls_known\": false, \"alpha\": 0.01, \"total\": 5}}\n",
 		      f);
 		fclose(f);

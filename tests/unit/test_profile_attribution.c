@@ -302,7 +302,7 @@ static void test_processes_functions_paths_calls(void **state)
 	assert_true(fabs(a.funcs[0].side[1].mean - 40.5) < 1e-9);
 	assert_true(fabs(a.funcs[0].side[0].calls - 4.5) < 1e-9);
 	assert_true(fabs(a.funcs[0].side[1].calls - 7.5) < 1e-9);
-	assert_int_equal(a.nr_paths, 1); /* cut to the top 1 of ... */
+	assert_int_equal(a.nr_paths, 1);      /* cut to the top 1 of ... */
 	assert_int_equal(a.changed_paths, 1); /* ... one: f#1 did not change per run */
 	assert_string_equal(a.paths[0].key, "main;f");
 	assert_true(fabs(a.total.delta - 15) < 1e-9);
