@@ -24,6 +24,9 @@ struct strbuf;
  */
 const char *attribution_weight_phrase(const struct attribution *a);
 
+/* "finding", "noise", "no spread". */
+const char *attribution_class_name(enum attribution_class c);
+
 /*
  * Text: a heading (what the values are, runs per side, the total per run and its change),
  * then the functions and the call paths, at most `top` rows each (0: all kept), and a
@@ -36,6 +39,8 @@ void attribution_markdown(FILE *f, const struct attribution *a, size_t top);
 
 /* HTML (escaped): the heading as a paragraph, one table per list (class "attribution"). */
 void attribution_html(struct strbuf *sb, const struct attribution *a, size_t top);
+
+/* attribution_json.c: */
 
 /*
  * JSON (docs/json-schema.md, "attribution"): unit, clock, runs, alpha, the total and both
