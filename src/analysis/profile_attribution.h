@@ -124,9 +124,9 @@ int attribution_acc_finish(const struct attribution_acc *acc, double alpha, size
 			   struct attribution *out);
 
 /*
- * The classification of one change by the rule above, from each side's number of runs,
- * standard deviations and ranges; fills e->ci_lo, e->ci_hi and e->class from e->side[]
- * and e->delta. Exposed for the tests.
+ * The classification of one change by the rule above, from each side's number of runs
+ * and standard deviation: fills e->ci_lo, e->ci_hi and e->class from e->side[].sd and
+ * e->delta. Exposed for the tests and bench/attribution_rule_bench.c.
  */
 void attribution_classify(struct attribution_entry *e, const size_t runs[2], double alpha);
 
