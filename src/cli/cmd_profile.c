@@ -135,6 +135,7 @@ int cmd_profile(int argc, char **argv)
 	struct profile_load_options lo = { 0 };
 	struct profile_source src;
 	struct cct_top_options to = { 0 };
+	struct profile_threads threads = { 0 };
 	struct cct tree;
 	enum { TEXT, JSON, FOLDED } format = TEXT;
 	bool temp_dir = false, loaded = false;
@@ -219,6 +220,7 @@ int cmd_profile(int argc, char **argv)
 	lo.plain = o.plain;
 	lo.separate_threads = o.threads;
 	lo.format = PROFILE_FORMAT_CCT;
+	lo.threads = &threads;
 	loaded = true; /* profile_load() leaves a tree to release, also on failure */
 	if ((err = profile_load(dir.buf, &lo, &tree, &src))) {
 		ret = rp_err_exit_code(err);
@@ -236,6 +238,9 @@ int cmd_profile(int argc, char **argv)
 	}
 	if (src.calls_only)
 		to.unit = "calls"; /* REVPERF_CCT_CLOCK=none: the weights are call counts */
+	/* Each thread's time and the clock: totals a user can check against the run's. */
+	to.threads = &threads;
+	to.clock = src.clock;
 	if (format == FOLDED) {
 		struct strbuf sb = STRBUF_INIT;
 		folded_write(&tree, &sb);
@@ -245,9 +250,12 @@ int cmd_profile(int argc, char **argv)
 	} else if (format == JSON) {
 		err = cct_top_json(out, &tree, &to);
 	} else {
-		fprintf_printable(out, "%s: %s, %.3f s wall, %u process profile%s%s\n", command.buf,
-				  res.status == RUN_OK ? "exit 0" : res.detail,
-				  (double)res.m.wall_ns / 1e9, src.nr_files,
+		fprintf_printable(out,
+				  "%s: %s, %.3f s wall, %.3f s CPU (user + system, every process "
+				  "and thread), %u process profile%s%s\n",
+				  command.buf, res.status == RUN_OK ? "exit 0" : res.detail,
+				  (double)res.m.wall_ns / 1e9,
+				  (double)(res.m.user_ns + res.m.sys_ns) / 1e9, src.nr_files,
 				  src.nr_files == 1 ? "" : "s",
 				  o.out_dir ? "" : " (temporary: keep them with --dir)");
 		if (o.out_dir)
@@ -263,6 +271,7 @@ out:
 		remove_tree(dir.buf);
 	if (loaded)
 		cct_release(&tree);
+	profile_threads_release(&threads);
 	strbuf_release(&command);
 	strbuf_release(&dir);
 	free(args);

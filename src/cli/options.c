@@ -67,8 +67,16 @@ static int set_value(const struct command_help *help, const struct option *o, co
 int parse_options(int argc, char **argv, const struct command_help *help, const char **args,
 		  int max_args)
 {
+	return parse_options_split(argc, argv, help, args, max_args, NULL);
+}
+
+int parse_options_split(int argc, char **argv, const struct command_help *help,
+			const char **args, int max_args, int *split)
+{
 	int i, nargs = 0;
 	bool only_args = false;
+	if (split)
+		*split = -1;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const struct option *o;
@@ -81,6 +89,8 @@ int parse_options(int argc, char **argv, const struct command_help *help, const 
 		}
 		if (!strcmp(a, "--")) {
 			only_args = true;
+			if (split)
+				*split = nargs;
 			continue;
 		}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {

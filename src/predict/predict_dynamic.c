@@ -258,7 +258,9 @@ int predict_profile_from_cct(const struct cct *tree, bool calls_only, struct per
 		if (name[0] == '[')
 			continue;
 		/* Calls-only profiles weigh nodes by calls: there is no time to store. */
-		ret = perphecy_profile_add(out, name, to_count(n->calls),
+		/* A tree without call counts (sampled) stores none: calls are absent, not 0,
+		 * and the call templates rank by self time (analysis/perphecy.c). */
+		ret = perphecy_profile_add(out, name, tree->calls_known ? to_count(n->calls) : 0,
 					   calls_only ? 0 : to_count(n->excl));
 		if (ret)
 			return ret;

@@ -290,7 +290,7 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 			strbuf_release(&sb);
 		}
 		if (b->cct)
-			report_attribution_text(f, b->cct, 5, "  ");
+			report_attribution_text(f, b->cct, 5, "  ", true);
 		if (b->io)
 			report_io_text(f, b->io, 5, "  ");
 		if (b->counters)
