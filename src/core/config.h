@@ -101,6 +101,9 @@ struct config {
 	double alpha;
 	uint64_t seed;       /* 0 = pick one from the clock */
 	bool seed_set;
+	/* config_finish() keeps its warnings (regex habits) to itself: set by a caller that
+	 * loads the same configuration again for each of its comparisons */
+	bool no_warnings;
 	struct bench_config defaults;
 	struct bench_config *benches;
 	size_t nr_benches, alloc_benches;

@@ -125,11 +125,10 @@ static json_t *bench_json(const struct bench_outcome *b)
 	return o;
 }
 
-int report_compare_json(FILE *f, const struct compare_result *res)
+json_t *report_compare_json_object(const struct compare_result *res)
 {
 	json_t *root = json_object(), *benches = json_array();
 	size_t i;
-	int ret;
 	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
 	json_object_set_new(root, "schema", json_integer(1));
 	json_object_set_new(root, "comparison_id", json_integer((json_int_t)res->comparison_id));
@@ -153,6 +152,13 @@ int report_compare_json(FILE *f, const struct compare_result *res)
 	for (i = 0; i < res->nr_benches; i++)
 		json_array_append_new(benches, bench_json(&res->benches[i]));
 	json_object_set_new(root, "benchmarks", benches);
+	return root;
+}
+
+int report_compare_json(FILE *f, const struct compare_result *res)
+{
+	json_t *root = report_compare_json_object(res);
+	int ret;
 	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	fputc('\n', f);
 	json_decref(root);
