@@ -71,6 +71,7 @@ static int run_plain(const struct predict_session *s, const struct store_build *
 	spec.command = b->command;
 	spec.cwd = build->worktree;
 	spec.log_path = log.buf;
+	spec.discard_stdout = b->discard_stdout;
 	spec.timeout_ns = b->timeout_ns;
 	if (proc_run(&spec, &res))
 		goto out;

@@ -50,6 +50,9 @@ struct proc_spec {
 	/* log_path is the user's (/dev/stderr): followed when a link; revperf's own logs are
 	 * opened without following one (util/fsutil.h). */
 	bool log_follow_links;
+	/* output = discard: the child's stdout goes to /dev/null, only its stderr to log_path
+	 * (and, when sampling, through the pipe: revperf-counter lines then come from stderr) */
+	bool discard_stdout;
 	ns_t timeout_ns;      /* 0 = no timeout */
 	bool perf_counters;   /* open perf_event counters on the process tree */
 	/* "NAME=VALUE" strings added to (or replacing in) the caller's environment for the

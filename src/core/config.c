@@ -81,6 +81,7 @@ static void bench_copy_defaults(struct bench_config *dst, const struct bench_con
 	dst->warmup = def->warmup;
 	dst->timeout_ns = def->timeout_ns;
 	dst->format = def->format;
+	dst->discard_stdout = def->discard_stdout;
 	dst->time_budget_ns = def->time_budget_ns;
 	dst->profiles = def->profiles;
 	dst->profile_runs = def->profile_runs;
@@ -396,6 +397,13 @@ static int bench_set(struct bench_config *b, const char *key, const char *value,
 		else
 			return bad_value(origin, key, value,
 					 "plain, or gbench for a Google Benchmark binary");
+	} else if (!strcmp(key, "output")) {
+		if (!strcmp(value, "log") || !strcmp(value, "discard"))
+			b->discard_stdout = value[0] == 'd';
+		else
+			return bad_value(origin, key, value,
+					 "log (the benchmark's stdout and stderr go into the run "
+					 "log) or discard (its stdout goes to /dev/null)");
 	} else if (!strcmp(key, "tolerance")) {
 		if (parse_percent(value, &b->tolerance) || b->tolerance <= 0)
 			return bad_percent(origin, key, value, "a percentage such as 2%");
@@ -871,7 +879,10 @@ static const char config_template[] =
 	"\n"
 	"[benchmark \"example\"]\n"
 	"; Runs in the revision's worktree; shell syntax is allowed.\n"
-	"command = ./build/bench --size 10000\n";
+	"command = ./build/bench --size 10000\n"
+	"; Its stdout and stderr go into the run log (logs/runs/); a benchmark that writes\n"
+	"; its result to stdout (a compressor, say) discards it instead with:\n"
+	"; output = discard\n";
 
 int config_write_template(const char *path)
 {

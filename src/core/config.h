@@ -14,7 +14,8 @@
  *   [benchmark "NAME"]   command and benchmark options
  *   [report]             commit-url (the diff of a commit in `revperf report`)
  * Benchmark options: metrics, primary, tolerance, runs (MIN..MAX), warmup, timeout,
- * time-budget, format (plain or gbench), profile (cct), profile-runs, metric.NAME, tests and
+ * time-budget, format (plain or gbench), output (log or discard), profile (cct, io,
+ * counters), profile-runs, metric.NAME, tests and
  * test-command (a test suite), binary, select-paths. Command-line flags are applied through config_set() with the flag as
  * origin, so that they are validated by the same code and override every section.
  */
@@ -59,6 +60,9 @@ struct bench_config {
 	struct reported_metric *reported;
 	size_t nr_reported, alloc_reported;
 	enum bench_format format;
+	/* `output = discard`: the benchmark's stdout goes to /dev/null, not into the run log
+	 * (its stderr still does); default `log` */
+	bool discard_stdout;
 	unsigned profiles;   /* PROFILE_* bits: extra profiled runs after the timing runs */
 	size_t profile_runs; /* profiled runs per side (default 3) */
 	/* Counted metrics (ir, sim-cycles; docs/counted.md): runs per side under valgrind,

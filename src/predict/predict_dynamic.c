@@ -222,6 +222,7 @@ int predict_collect_dynamic(struct predict_ctx *ctx, const struct revision *rev,
 	spec.command = cmd.buf;
 	spec.cwd = build->worktree;
 	spec.log_path = log.buf;
+	spec.discard_stdout = b->discard_stdout;
 	/* callgrind is some 50x slower than the program: a configured timeout scales. */
 	spec.timeout_ns = b->timeout_ns ? b->timeout_ns * 100 : 0;
 	if ((ret = run_bench(ctx, rev, b, &spec, NULL, "under callgrind", out)))
@@ -286,6 +287,7 @@ int predict_collect_dynamic_cct(struct predict_ctx *ctx, const struct revision *
 	spec.command = b->command;
 	spec.cwd = profile_build->worktree;
 	spec.log_path = log.buf;
+	spec.discard_stdout = b->discard_stdout;
 	/* Every call is hooked: a configured timeout scales, as callgrind's does. */
 	spec.timeout_ns = b->timeout_ns ? b->timeout_ns * 10 : 0;
 	if ((ret = run_bench(ctx, rev, b, &spec, dir.buf, "with the CCT runtime", out)))
