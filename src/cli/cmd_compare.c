@@ -36,8 +36,9 @@ static const struct option compare_options[] = {
 				       "JSON) instead of revisions", &o.import, NULL },
 	CLI_METRIC_OPTIONS(o.overrides),
 	CLI_RUN_OPTIONS(o.overrides),
-	{ OPT_CONFIG, 0, "metric", "NAME=SPEC", "a metric the benchmark prints, e.g. "
-	  "'speed=/([0-9.]+) MB\\/s/ higher-is-better unit=MB/s'", &o.overrides, "metric.*" },
+	{ OPT_CONFIG, 0, "metric", "NAME=SPEC", "a metric the benchmark prints, the pattern "
+	  "anchored on what precedes the number, e.g. 'speed=/speed: ([0-9.]+) MB\\/s/ "
+	  "higher-is-better unit=MB/s'", &o.overrides, "metric.*" },
 	{ OPT_CONFIG, 0, "profile", "KINDS", "extra profiles beside the verdict: cct (calling "
 					     "context tree, profiled runs), io (write system calls "
 					     "per stack trace, traced runs), counters (the timing "

@@ -209,7 +209,7 @@ static int reported_metric_add(struct bench_config *b, const char *name, const c
 		}
 	if (split_slashed(value, &pattern, &rest)) {
 		error("%s: metric.%s: expected /REGEX/ followed by options, such as "
-		      "/([0-9.]+) MB\\/s/ higher-is-better unit=MB/s",
+		      "/speed: ([0-9.]+) MB\\/s/ higher-is-better unit=MB/s",
 		      origin, name);
 		goto out;
 	}
@@ -242,7 +242,7 @@ static int reported_metric_add(struct bench_config *b, const char *name, const c
 	if (rm.re.re_nsub < 1) {
 		regfree(&rm.re);
 		error("%s: metric.%s: the regex /%s/ has no capture group; put the number in "
-		      "parentheses, e.g. /([0-9.]+) MB\\/s/",
+		      "parentheses, e.g. /speed: ([0-9.]+) MB\\/s/",
 		      origin, name, pattern.buf);
 		goto out;
 	}
