@@ -13,8 +13,10 @@
  *    one-line summary, handler, help); `revperf help` and the manual read that table.
  * 3. Conventions every command that prints a report follows: -f/--format (text, json,
  *    markdown as they apply; JSON with "revperf_version" and "schema"), -q/--quiet (no
- *    progress, no notes), --no-color and NO_COLOR, --state-dir DIR and -c/--config FILE
- *    where a project is opened. Errors: one line naming the file, line or value and what
+ *    progress, no notes), --no-color and NO_COLOR, all three from CLI_OUTPUT_OPTIONS
+ *    below, with cli_output_begin() after parsing and cli_output_end() on the exit status
+ *    (a failure with -f json is then a JSON document too); --state-dir DIR and
+ *    -c/--config FILE where a project is opened. Errors: one line naming the file, line or value and what
  *    to do; exit 2 for bad input, 3 for internal failures; never exit from the engine.
  * 4. Work that is not parsing or rendering goes to the engine room that holds its concept
  *    (docs/layout.md), never above a layer's place (tests/layout/check_layers.py).
