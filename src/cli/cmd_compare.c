@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -75,11 +76,26 @@ const struct command_help compare_help = {
 	compare_options,
 };
 
-/* The report on stdout, in colour on a terminal unless --no-color or NO_COLOR. */
-static int print_report(const struct compare_result *res, enum report_format format)
+/*
+ * The report on stdout, in colour on a terminal unless --no-color or NO_COLOR. A command
+ * that fails (code 2, 3) although it has a report says why in the JSON document too.
+ */
+static int print_report(const struct compare_result *res, enum report_format format, int code)
 {
+	int ret;
 	o.out.printed = true;
-	if (report_compare(stdout, res, format, cli_output_color(&o.out)))
+	if (format == REPORT_JSON && (code == EXIT_USAGE || code == EXIT_INTERNAL) &&
+	    error_recorded(0)) {
+		json_t *root = report_compare_json_object(res);
+		json_object_set_new(root, "error", cli_output_error_json(code));
+		ret = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+						   JSON_REAL_PRECISION(10)) ||
+		      fputc('\n', stdout) == EOF;
+		json_decref(root);
+	} else {
+		ret = report_compare(stdout, res, format, cli_output_color(&o.out));
+	}
+	if (ret)
 		return error("cannot write the report: %s", strerror(errno));
 	return 0;
 }
@@ -126,7 +142,7 @@ static int compare_import_files(const char *const *files, int n, enum report_for
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	if (print_report(&res, format)) {
+	if (print_report(&res, format, compare_exit_code(&res))) {
 		ret = EXIT_INTERNAL;
 		goto out;
 	}
@@ -189,10 +205,12 @@ static int compare_revisions(const char *const args[2], enum report_format forma
 	}
 	if (!rc.executed) {
 		/* --select chose nothing: an empty report, nothing stored */
-		ret = print_report(&rc.res, format) ? EXIT_INTERNAL : EXIT_OK;
+		ret = print_report(&rc.res, format, EXIT_OK) ? EXIT_INTERNAL : EXIT_OK;
 		goto out;
 	}
-	ret = print_report(&rc.res, format) ? EXIT_INTERNAL : cli_compare_exit(err, &rc.res);
+	ret = cli_compare_exit(err, &rc.res);
+	if (print_report(&rc.res, format, ret))
+		ret = EXIT_INTERNAL;
 out:
 	revcompare_release(&rc);
 	cli_project_close(&p);
@@ -244,7 +262,9 @@ static int compare_commands(enum report_format format)
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	ret = print_report(&res, format) ? EXIT_INTERNAL : cli_compare_exit(err, &res);
+	ret = cli_compare_exit(err, &res);
+	if (print_report(&res, format, ret))
+		ret = EXIT_INTERNAL;
 out:
 	compare_result_release(&res);
 	store_build_release(&builds[0]);

@@ -110,6 +110,13 @@ int cli_output_begin(struct cli_output *out, const char *command, const char *co
  * "messages", "exit_code"}} (docs/json-schema.md). Returns code.
  */
 int cli_output_end(struct cli_output *out, int code);
+/*
+ * The "error" object of that document ({"message", "messages", "exit_code": code}) from
+ * the messages kept since cli_output_begin(), for a report that is printed although the
+ * command failed (compare: a benchmark that could not be started). A new reference.
+ */
+struct json_t;
+struct json_t *cli_output_error_json(int code);
 /* The -q help of a command that prints no progress: warning_silence() by cli_output_begin(). */
 #define CLI_QUIET_WARNINGS "no warnings on stderr (errors still)"
 /* Whether the report on stdout is coloured: a terminal, no --no-color, NO_COLOR unset or

@@ -51,29 +51,34 @@ bool cli_output_color(const struct cli_output *out)
 	return !out->no_color && !(no_color && *no_color) && isatty(STDOUT_FILENO);
 }
 
+json_t *cli_output_error_json(int code)
+{
+	json_t *msgs = json_array();
+	const char *msg;
+	for (size_t i = 0; (msg = error_recorded(i)); i++)
+		json_array_append_new(msgs, json_string(msg));
+	if (!json_array_size(msgs)) {
+		struct strbuf sb = STRBUF_INIT;
+		if (code >= 128)
+			strbuf_addf(&sb, "interrupted by signal %d", code - 128);
+		else
+			strbuf_addf(&sb, "failed with exit status %d; see the messages on stderr",
+				    code);
+		json_array_append_new(msgs, json_string(sb.buf));
+		strbuf_release(&sb);
+	}
+	return json_pack("{s:O, s:o, s:i}", "message", json_array_get(msgs, 0), "messages", msgs,
+			 "exit_code", code);
+}
+
 int cli_output_end(struct cli_output *out, int code)
 {
-	json_t *root, *msgs;
-	const char *msg;
+	json_t *root;
 	bool failed = code == EXIT_USAGE || code == EXIT_INTERNAL || code >= 128;
 	if (out->json && failed && !out->printed) {
-		msgs = json_array();
-		for (size_t i = 0; (msg = error_recorded(i)); i++)
-			json_array_append_new(msgs, json_string(msg));
-		if (!json_array_size(msgs)) {
-			struct strbuf sb = STRBUF_INIT;
-			if (code >= 128)
-				strbuf_addf(&sb, "interrupted by signal %d", code - 128);
-			else
-				strbuf_addf(&sb, "failed with exit status %d; see the messages on "
-					    "stderr", code);
-			json_array_append_new(msgs, json_string(sb.buf));
-			strbuf_release(&sb);
-		}
-		root = json_pack("{s:s, s:s, s:s, s:{s:O, s:o, s:i}}", "revperf_version",
-				 REVPERF_VERSION, "schema", "revperf-error/1", "command",
-				 out->command, "error", "message", json_array_get(msgs, 0), "messages",
-				 msgs, "exit_code", code);
+		root = json_pack("{s:s, s:s, s:s, s:o}", "revperf_version", REVPERF_VERSION,
+				 "schema", "revperf-error/1", "command", out->command, "error",
+				 cli_output_error_json(code));
 		if (!root || json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||
 		    fputc('\n', stdout) == EOF || fflush(stdout))
 			code = EXIT_INTERNAL;

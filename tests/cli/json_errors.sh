@@ -66,6 +66,17 @@ check_error out.txt 2 '/nonexistent'
 expect_exit 2 "$REVPERF" run -f json HEAD
 check_error out.txt 2 'build of [0-9a-f]{12} .* failed'
 
+# A failure after the report exists (a benchmark that cannot be started): the report,
+# with the error in it.
+expect_exit 2 "$REVPERF" compare --cmd-a /nonexistent/prog --cmd-b true -f json --runs 3..3 -q
+python3 - out.txt <<'PY' || fail "the error in the report: $(cat out.txt)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["schema"] == 1 and d["exit_code"] == 2, d
+assert "cannot execute '/nonexistent/prog'" in d["error"]["message"], d["error"]
+assert d["error"]["exit_code"] == 2, d["error"]
+PY
+
 # A report that was printed is not followed by an error document: one JSON value.
 git checkout -q base -- revperf.ini
 expect_exit 0 "$REVPERF" compare base base -f json --runs 3..3
