@@ -56,6 +56,9 @@ int run_log_read(const char *path, int64_t off, int64_t len, struct strbuf *sb)
 	close(fd);
 	if (n < 0)
 		return -1;
+	for (size_t i = sb->len; i < sb->len + (size_t)n; i++)
+		if (!sb->buf[i])
+			sb->buf[i] = ' ';
 	sb->len += (size_t)n;
 	sb->buf[sb->len] = '\0';
 	return 0;

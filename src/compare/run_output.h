@@ -15,7 +15,9 @@
 int64_t run_log_begin(const char *path, const char *header);
 /* The log's size, or -1. */
 int64_t run_log_size(const char *path);
-/* Appends [off, off + len) of the log (at most 256 MiB) to sb; 0 or -1. */
+/* Appends [off, off + len) of the log (at most 256 MiB) to sb, as text to scan: a NUL
+ * byte (binary output such as a compressor's) reads as a space, so that what follows it
+ * is still seen. Returns 0 or -1. */
 int run_log_read(const char *path, int64_t off, int64_t len, struct strbuf *sb);
 
 /* Mean steady-state time of `revperf-iteration SECONDS` lines (PeASS rule, k = 5, CV 2%);

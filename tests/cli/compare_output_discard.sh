@@ -5,9 +5,9 @@
 
 make_tiny_repo repo
 cd repo
-# A "compressor": 1 MiB of result on stdout, its speed on stderr.
+# A "compressor": 1 MiB of binary result on stdout, its speed on stderr.
 cat >compress.sh <<'SH'
-yes 0123456789abcdef | head -c 1048576
+head -c 1048576 /dev/zero
 echo "speed: 42.5 MB/s" >&2
 SH
 cat >revperf.ini <<'INI'
@@ -33,6 +33,7 @@ size() { stat -c %s "$1"; }
 [ "$(size "$logs/logged-A.log")" -ge $((3 * 1048576)) ] || fail "logged: $(size "$logs/logged-A.log") bytes"
 [ "$(size "$logs/discarded-A.log")" -lt 4096 ] || fail "discarded: $(size "$logs/discarded-A.log") bytes"
 grep -q 'speed: 42.5 MB/s' "$logs/discarded-A.log" || fail "stderr not logged with discard"
+# (logged: the metric is found past the NUL bytes of the binary output too)
 python3 - out.txt <<'PY' || fail "reported metric from stderr: $(cat out.txt)"
 import json, sys
 d = json.load(open(sys.argv[1]))
