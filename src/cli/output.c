@@ -23,12 +23,8 @@ int cli_output_begin(struct cli_output *out, const char *command, const char *co
 	out->printed = false;
 	if (out->quiet && out->quiet_warnings)
 		warning_silence();
-	if (!out->format) {
-		out->json = !strcmp(formats[0], "json");
-		return 0;
-	}
 	for (n = 0; formats[n]; n++)
-		if (!strcmp(out->format, formats[n])) {
+		if (!out->format || !strcmp(out->format, formats[n])) {
 			out->json = !strcmp(formats[n], "json");
 			if (out->json)
 				error_record_start();
@@ -37,8 +33,8 @@ int cli_output_begin(struct cli_output *out, const char *command, const char *co
 	for (i = 0; i < n; i++)
 		strbuf_addf(&list, "%s%s", i ? (i + 1 == n ? " or " : ", ") : "", formats[i]);
 	if (suggest_nearest(out->format, formats, n, near, 1))
-		usage_error(command, "unknown format '%s' (did you mean '%s'?): use %s", out->format,
-			    near[0], list.buf);
+		usage_error(command, "unknown format '%s' (did you mean '%s'?): use %s",
+			    out->format, near[0], list.buf);
 	else
 		usage_error(command, "unknown format '%s': use %s", out->format, list.buf);
 	strbuf_release(&list);

@@ -9,17 +9,17 @@ static const struct {
 	char escape;
 	const char *posix, *reading;
 } habits[] = {
-	{ 'd', "[0-9]", "as the letter d" },
-	{ 'D', "[^0-9]", "as the letter D" },
-	{ 's', "[[:space:]]", "only as a GNU extension" },
-	{ 'S', "[^[:space:]]", "only as a GNU extension" },
-	{ 'w', "[[:alnum:]_]", "only as a GNU extension" },
-	{ 'W', "[^[:alnum:]_]", "only as a GNU extension" },
+    {'d', "[0-9]", "as the letter d"},
+    {'D', "[^0-9]", "as the letter D"},
+    {'s', "[[:space:]]", "only as a GNU extension"},
+    {'S', "[^[:space:]]", "only as a GNU extension"},
+    {'w', "[[:alnum:]_]", "only as a GNU extension"},
+    {'W', "[^[:alnum:]_]", "only as a GNU extension"},
 };
 
 int regex_pcre_habits(const char *pattern, struct strbuf *advice)
 {
-	bool seen[ARRAY_SIZE(habits)] = { false };
+	bool seen[ARRAY_SIZE(habits)] = {false};
 	int found = 0;
 	for (const char *p = pattern; *p; p++) {
 		if (*p != '\\')
@@ -31,7 +31,8 @@ int regex_pcre_habits(const char *pattern, struct strbuf *advice)
 			if (*p != habits[i].escape || seen[i])
 				continue;
 			seen[i] = true;
-			strbuf_addf(advice, "%s\\%c is Perl (PCRE) syntax that POSIX reads %s; write %s",
+			strbuf_addf(advice,
+				    "%s\\%c is Perl (PCRE) syntax that POSIX reads %s; write %s",
 				    found ? "; " : "", habits[i].escape, habits[i].reading,
 				    habits[i].posix);
 			found++;

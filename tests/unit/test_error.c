@@ -49,8 +49,8 @@ static void test_record_capped(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_record),
-		cmocka_unit_test(test_record_capped),
+	    cmocka_unit_test(test_record),
+	    cmocka_unit_test(test_record_capped),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,16 +16,17 @@ static void test_habits(void **state)
 		int found;
 		const char *advice; /* a part of the advice, or NULL */
 	} cases[] = {
-		{ "speed: ([0-9.]+) MB\\/s", 0, NULL },
-		{ "([[:digit:]]+)", 0, NULL },
-		{ "(\\d+) MB", 1, "\\d is Perl (PCRE) syntax that POSIX reads as the letter d; write [0-9]" },
-		{ "([\\d.]+)", 1, "[0-9]" },	       /* in a bracket expression too */
-		{ "\\s*(\\d+)\\s", 2, "[[:space:]]" }, /* each kind once */
-		{ "(\\w+)=([0-9]+)", 1, "[[:alnum:]_]" },
-		{ "(\\D)(\\S)(\\W)", 3, "[^0-9]" },
-		{ "a\\\\d(1)", 0, NULL },	 /* an escaped backslash, then a letter d */
-		{ "\\(([0-9.]+)\\)", 0, NULL }, /* escaped parentheses are POSIX */
-		{ "trailing\\", 0, NULL },
+	    {"speed: ([0-9.]+) MB\\/s", 0, NULL},
+	    {"([[:digit:]]+)", 0, NULL},
+	    {"(\\d+) MB", 1,
+	     "\\d is Perl (PCRE) syntax that POSIX reads as the letter d; write [0-9]"},
+	    {"([\\d.]+)", 1, "[0-9]"},		 /* in a bracket expression too */
+	    {"\\s*(\\d+)\\s", 2, "[[:space:]]"}, /* each kind once */
+	    {"(\\w+)=([0-9]+)", 1, "[[:alnum:]_]"},
+	    {"(\\D)(\\S)(\\W)", 3, "[^0-9]"},
+	    {"a\\\\d(1)", 0, NULL},	  /* an escaped backslash, then a letter d */
+	    {"\\(([0-9.]+)\\)", 0, NULL}, /* escaped parentheses are POSIX */
+	    {"trailing\\", 0, NULL},
 	};
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -43,7 +44,7 @@ static void test_habits(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_habits),
+	    cmocka_unit_test(test_habits),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
