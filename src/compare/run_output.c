@@ -170,21 +170,27 @@ const char *run_output_identity(struct strbuf *sb, const struct bench_config *be
 /* Longer lines are shown around the number: this many bytes on either side. */
 #define LINE_CONTEXT 120
 
+/* A line ends at \n, and for the eye at \r too: progress lines (lz4 -b) redraw with \r. */
+static bool line_end(char c)
+{
+	return c == '\n' || c == '\r';
+}
+
 /* The line of out around [at, at + len) into rl (cut around the number when long). */
 static void matched_line(struct reported_line *rl, const char *out, size_t at, size_t len)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t start = at, end = at + len;
-	while (start > 0 && out[start - 1] != '\n' && at - start < LINE_CONTEXT)
+	while (start > 0 && !line_end(out[start - 1]) && at - start < LINE_CONTEXT)
 		start--;
-	while (out[end] && out[end] != '\n' && end - at - len < LINE_CONTEXT)
+	while (out[end] && !line_end(out[end]) && end - at - len < LINE_CONTEXT)
 		end++;
-	if (start > 0 && out[start - 1] != '\n')
+	if (start > 0 && !line_end(out[start - 1]))
 		strbuf_addstr(&sb, "...");
 	rl->value_at = sb.len + (at - start);
 	rl->value_len = len;
 	strbuf_add(&sb, out + start, end - start);
-	if (out[end] && out[end] != '\n')
+	if (out[end] && !line_end(out[end]))
 		strbuf_addstr(&sb, "...");
 	rl->line = strbuf_detach(&sb);
 }

@@ -39,7 +39,8 @@ const char *run_output_identity(struct strbuf *sb, const struct bench_config *be
 /*
  * What a reported metric read in a benchmark's first run, shown once per benchmark so that
  * the user sees which number is judged: the line of the match used (the last one; with
- * match=mean, the last of those averaged), cut to about 240 bytes around the number.
+ * match=mean, the last of those averaged), cut to about 240 bytes around the number (a
+ * carriage return ends a line too, as on a terminal: progress lines redraw with it).
  */
 struct reported_line {
 	const char *metric; /* the definition's name: valid while the configuration is */
