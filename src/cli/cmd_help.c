@@ -25,8 +25,8 @@ static void print_overview(FILE *f)
 		   "I/O-hungry than another, and proves it with statistics.\n\ncommands:\n");
 	for (i = 0; i < nr_commands; i++)
 		fprintf(f, "    %-10s  %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\n'revperf <command> -h' shows a command's options; 'revperf --version' the "
-		   "version.\n");
+	fprintf(f, "\n'revperf <command> -h' shows a command's options; 'revperf -V' (--version) "
+		   "the version.\n");
 }
 
 int cmd_help(int argc, char **argv)
@@ -52,8 +52,7 @@ int cmd_help(int argc, char **argv)
 	if (n == 1) {
 		const struct command *cmd = command_find(args[0]);
 		if (!cmd) {
-			fprintf(stderr, "revperf help: no command '%s'; see 'revperf help'\n",
-				args[0]);
+			command_unknown("revperf help", args[0]);
 			return EXIT_USAGE;
 		}
 		options_usage(stdout, cmd->help);

@@ -400,6 +400,7 @@ pid_t spawner_run(const struct spawner_run *run)
 	req.umask = (uint32_t)mask;
 	fds[SPAWN_FD_STDIN] = run->stdin_fd;
 	fds[SPAWN_FD_OUT] = run->out_fd;
+	fds[SPAWN_FD_ERR] = run->err_fd;
 	fds[SPAWN_FD_SYNC] = run->sync_fd;
 	fds[SPAWN_FD_DIR] = dir_fd;
 	if (send_request(&req, fds, &payload) < 0) {

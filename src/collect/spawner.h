@@ -22,7 +22,7 @@
 struct spawner_run {
 	char *const *argv;    /* argv[0] is searched in PATH of the current environment */
 	const char *cwd;      /* relative to the current directory; NULL = the current one */
-	int stdin_fd, out_fd; /* stdout and stderr both go to out_fd */
+	int stdin_fd, out_fd, err_fd; /* the child's stdin, stdout and stderr */
 	int sync_fd;	      /* the child's end of the sync socket (collect/spawn_protocol.h) */
 	/* "NAME=VALUE" strings set in the child's environment, replacing the current
 	 * environment's NAME; NULL-terminated; NULL = none. */

@@ -158,6 +158,7 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	spec.cwd = s->cwd;
 	spec.log_path = log.buf;
 	spec.log_limit_bytes = c->bench->log_limit_bytes;
+	spec.discard_stdout = c->bench->discard_stdout;
 	spec.timeout_ns = c->timeout_ns;
 	spec.perf_counters = true;
 	if (sampled) {
@@ -524,6 +525,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 			 struct bench_ctx *c)
 {
 	struct sequential_plan plan;
+	struct strbuf ident = STRBUF_INIT;
 	size_t i, w, look, n, extensions = 0;
 	bool stop = false, decided = false, extensible;
 	double look_alpha;
@@ -545,7 +547,10 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	c->planned_max = bench->max_runs;
 	c->out->ci_alpha = plan.alpha_per_look;
 	c->out->tolerance = bench->tolerance;
-	if (store_benchmark(req->st, bench->name, bench->command, &c->out->benchmark_id))
+	ret = store_benchmark(req->st, bench->name, run_output_identity(&ident, bench),
+			      &c->out->benchmark_id);
+	strbuf_release(&ident);
+	if (ret)
 		return RP_EINTERNAL;
 	for (i = 0; i < 2; i++) {
 		c->filter[i].base_build = req->a.build_id;
@@ -670,6 +675,8 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 	ret = compare_bench(req, bench, &c);
 	if (!ret)
 		compare_same_code(req, bench, b);
+	if (!ret) /* what the reported metrics read, for the report */
+		ret = run_output_first_lines(req->st, c.filter, bench, &b->reported, &b->nr_reported);
 	/* Profiles after the verdict's runs, never among them: they do not disturb it. */
 	if (!ret && !b->error && (bench->profiles & PROFILE_CCT) && !interrupt_requested()) {
 		progress_phase(req, COMPARE_PROFILING, b->name, bench->profile_runs);
