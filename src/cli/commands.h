@@ -95,7 +95,11 @@ struct cli_output {
 	bool json;    /* -f json: a failure is a JSON document on stdout too */
 	bool printed; /* set by the command once its report is on stdout */
 };
-#define CLI_OUTPUT_OPTIONS(out, formats, quiet_help)                                               	{ OPT_STRING, 'f', "format", "FMT", formats, &(out).format, NULL },                        	{ OPT_FLAG, 'q', "quiet", NULL, quiet_help, &(out).quiet, NULL },                          	{ OPT_FLAG, 0, "no-color", NULL, "no colour, even on a terminal (as NO_COLOR=1 does)",    	  &(out).no_color, NULL }
+#define CLI_OUTPUT_OPTIONS(out, formats, quiet_help)                                               \
+	{ OPT_STRING, 'f', "format", "FMT", formats, &(out).format, NULL },                        \
+	{ OPT_FLAG, 'q', "quiet", NULL, quiet_help, &(out).quiet, NULL },                          \
+	{ OPT_FLAG, 0, "no-color", NULL, "no colour, even on a terminal (as NO_COLOR=1 does)",     \
+	  &(out).no_color, NULL }
 
 /*
  * After parse_options(): which of `formats` (NULL-terminated, the default first) -f names,
