@@ -107,6 +107,9 @@ static int bisect(const char *const args[2], bool json)
 		usage_error("bisect", "--bench takes one benchmark, got '%s'", o.bench);
 		return EXIT_USAGE;
 	}
+	/* Before any build, run or report: can runs start at all (docs/install.md)? */
+	if (proc_spawner_check())
+		return EXIT_USAGE;
 	if ((ret = cli_project_open(&p, o.state_dir, 0)))
 		goto out;
 	src.config = o.config;

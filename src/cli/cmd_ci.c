@@ -234,6 +234,9 @@ static int ci(int format)
 		usage_error("ci", "unknown --select mode '%s': use perphecy or tests", o.select);
 		return EXIT_USAGE;
 	}
+	/* Before any build, run or report: can runs start at all (docs/install.md)? */
+	if (proc_spawner_check())
+		return EXIT_USAGE;
 	if ((ret = cli_project_open(&p, o.state_dir, 0)))
 		goto out;
 	if ((err = o.base ? repo_resolve(p.repo, o.base, &base) : default_base(p.repo, &base)) ||

@@ -304,6 +304,9 @@ static int compare_dispatch(const char *const args[2], int n, enum report_format
 			    n == 1 ? "" : "s");
 		return EXIT_USAGE;
 	}
+	/* Before any build, run or report: can runs start at all (docs/install.md)? */
+	if (proc_spawner_check())
+		return EXIT_USAGE;
 	return command_mode ? compare_commands(format) : compare_revisions(args, format);
 }
 

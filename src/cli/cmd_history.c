@@ -119,6 +119,9 @@ static int history(int n, const char *const *args, enum report_format format)
 		return EXIT_USAGE;
 	if (!o.limit && !strstr(range, ".."))
 		limit = HISTORY_DEFAULT_COUNT;
+	/* Before any build, run or report: can runs start at all (docs/install.md)? */
+	if (proc_spawner_check())
+		return EXIT_USAGE;
 	if ((ret = cli_project_open(&p, o.state_dir, 0)))
 		goto out;
 	src.config = o.config;

@@ -168,6 +168,9 @@ static int profile(int argc, char **argv)
 		ret = profile_io((char **)args, n);
 		goto out;
 	}
+	/* Both other kinds run the program through the spawner: is it there? */
+	if (proc_spawner_check())
+		goto out;
 	if (o.counters) {
 		ret = profile_counters(args, n);
 		goto out;

@@ -205,6 +205,11 @@ static int run(int argc, char **argv)
 			    o.dynamic);
 		goto out;
 	}
+	/* Before any build or run: can runs start at all (docs/install.md)? */
+	if (proc_spawner_check()) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if ((ret = cli_project_open(&p, o.state_dir, 0)))
 		goto out;
 	if ((err = predict_session_open(&s, p.repo, &p.sd, p.st, o.config, o.bench)) ||

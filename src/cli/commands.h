@@ -10,7 +10,10 @@
  *    cli_project_open() when it reads or writes stored results, call the engine, render
  *    with src/report/, return an EXIT_* status (rp_err_exit_code() for RP_* codes).
  * 2. Declare cmd_NAME and NAME_help below and add one row to the table in main.c (name,
- *    one-line summary, handler, help); `revperf help` and the manual read that table.
+ *    one-line summary, handler, help); `revperf help`, the manual, the manual pages
+ *    (revperf-NAME(1)) and the bash completion read that table (cli/help_formats.c). A
+ *    command that runs programs checks proc_spawner_check() before it builds, runs or
+ *    prints anything (docs/install.md).
  * 3. Conventions every command that prints a report follows: -f/--format (text, json,
  *    markdown as they apply; JSON with "revperf_version" and "schema"), -q/--quiet (no
  *    progress, no notes), --no-color and NO_COLOR, all three from CLI_OUTPUT_OPTIONS

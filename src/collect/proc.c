@@ -91,6 +91,14 @@ void proc_spawner_stop(void)
 	spawner_stop();
 }
 
+int proc_spawner_check(void)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret = spawner_find(&path);
+	strbuf_release(&path);
+	return ret;
+}
+
 static ns_t now_ns(void)
 {
 	struct timespec ts;

@@ -160,6 +160,13 @@ const char *perf_counter_name(enum perf_counter c);
 void proc_wait_fallback_force(bool on);
 
 /*
+ * Whether runs can start at all: the spawner's program is where revperf looks for it
+ * (collect/helper_path.h). For a command to check before it builds, runs or prints
+ * anything. Returns 0, or RP_EINPUT after an error naming every place looked at.
+ */
+int proc_spawner_check(void);
+
+/*
  * Stops the spawner process if one runs, and reaps it; the next proc_run() starts a new
  * one. Not needed before exit (the spawner exits with its parent). Not thread-safe.
  */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "analysis/stats.h"
+#include "collect/cct_run.h"
 #include "collect/cpu_quiet.h"
 #include "collect/valgrind_run.h"
 #include "compare/compare_binary.h"
@@ -715,6 +716,23 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 	return ret;
 }
 
+/*
+ * What the runs will need, before any runs: the spawner, and the CCT runtime when a
+ * benchmark is profiled (a partial installation is found before minutes of timing runs).
+ */
+static int compare_helpers_check(const struct config *cfg)
+{
+	struct strbuf rt = STRBUF_INIT;
+	int ret = proc_spawner_check();
+	for (size_t i = 0; !ret && i < cfg->nr_benches; i++)
+		if (cfg->benches[i].profiles & PROFILE_CCT) {
+			ret = cct_runtime_path(&rt);
+			break;
+		}
+	strbuf_release(&rt);
+	return ret;
+}
+
 int compare_execute(const struct compare_request *req, struct compare_result *out)
 {
 	struct store_comparison comp = { 0 };
@@ -724,6 +742,8 @@ int compare_execute(const struct compare_request *req, struct compare_result *ou
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
+	if ((ret = compare_helpers_check(req->cfg)))
+		return ret;
 	out->base_label = xstrdup(req->a.label);
 	out->target_label = xstrdup(req->b.label);
 	if (req->a.sha)
