@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli/commands.h"
+#include "collect/proc.h"
 #include "core/build.h"
 #include "predict/predict.h"
 #include "core/revision.h"
@@ -245,6 +246,9 @@ static int predict(int argc, char **argv)
 		usage_error("predict", "--scope chooses a trained predictor; --tests uses none");
 		return EXIT_USAGE;
 	}
+	/* It builds the revision (and may list a suite's tests): can runs start at all? */
+	if (proc_spawner_check())
+		return EXIT_USAGE;
 	if ((ret = cli_project_open(&p, o.state_dir, 0)))
 		goto out;
 	if ((err = predict_session_open(&s, p.repo, &p.sd, p.st, o.config, o.bench)) ||

@@ -161,7 +161,8 @@ expect_grep "make install.*REVPERF_SPAWN" err.txt
 expect_exit 2 "$alone" compare --cmd-a true --cmd-b true -f json
 python3 -c "import json,sys; d=json.load(open('out.txt')); assert d['schema'] == 'revperf-error/1' and 'revperf-spawn' in d['error']['message'] and 'benchmarks' not in d, d" ||
 	fail "-f json: not one error document: $(cat out.txt)"
-for cmd in "history" "bisect --bench x a b" "ci" "run" "profile --cct -- true" "profile --counters -- true"; do
+for cmd in "history" "bisect --bench x a b" "ci" "run" "predict" "profile --cct -- true" \
+	"profile --counters -- true"; do
 	# shellcheck disable=SC2086
 	expect_exit 2 "$alone" $cmd
 	expect_grep "cannot find the process spawner revperf-spawn: looked at " err.txt
@@ -170,4 +171,10 @@ done
 # Named by REVPERF_SPAWN but absent: that is what it says.
 REVPERF_SPAWN=$TEST_TMP/nowhere expect_exit 2 "$alone" compare --cmd-a true --cmd-b true
 expect_grep "REVPERF_SPAWN='$TEST_TMP/nowhere'" err.txt
+# With its spawner but not the CCT runtime, a comparison that profiles says so before any
+# run or report.
+REVPERF_CCT_RUNTIME=$TEST_TMP/nowhere.so expect_exit 2 "$REVPERF" compare --cmd-a true \
+	--cmd-b true --profile cct --runs 3..3
+expect_grep "cannot use the CCT runtime REVPERF_CCT_RUNTIME='$TEST_TMP/nowhere.so'" err.txt
+[ ! -s out.txt ] || fail "a report before the missing runtime's error: $(cat out.txt)"
 echo ok
