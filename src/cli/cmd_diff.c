@@ -23,9 +23,10 @@
 #include "util/parse.h"
 
 static struct {
-	const char *threshold, *top, *format, *out, *input_format, *event, *weight, *bench;
+	const char *threshold, *top, *out, *input_format, *event, *weight, *bench;
 	const char *old_binary, *new_binary, *state_dir, *range, *sd;
 	bool plain, threads, no_bindiff, io, by_file, absent_as_outside, reads;
+	struct cli_output output;
 } o;
 
 static const struct option diff_options[] = {
@@ -38,8 +39,6 @@ static const struct option diff_options[] = {
 	  &o.top, NULL },
 	{ OPT_FLAG, 0, "plain", NULL, "merge call sites into plain contexts first", &o.plain,
 	  NULL },
-	{ OPT_STRING, 'f', "format", "FMT",
-	  "text (default), json, or svg: a differential flame graph", &o.format, NULL },
 	{ OPT_STRING, 'o', "out", "FILE", "write the report to FILE instead of stdout", &o.out,
 	  NULL },
 	{ OPT_STRING, 'i', "input-format", "FMT", "auto (default), cct, callgrind or folded",
@@ -73,6 +72,8 @@ static const struct option diff_options[] = {
 	  NULL },
 	{ OPT_FLAG, 0, "reads", NULL, "I/O: compare the read system calls (profiles taken with "
 				      "--reads)", &o.reads, NULL },
+	CLI_OUTPUT_OPTIONS(o.output, "text (default), json, svg (a differential flame graph) or "
+				     "markdown (I/O)", CLI_QUIET_WARNINGS),
 	OPT_END_MARKER,
 };
 static const char *const diff_usage[] = { "diff [options] OLD NEW",
@@ -137,6 +138,7 @@ static int output(const char *path, enum diff_format format, const struct cct_di
 	FILE *f = cli_report_open(path);
 	if (!f)
 		return EXIT_USAGE;
+	o.output.printed = true;
 	return cli_report_close(f, path, write_report(f, format, d, ro) != 0, EXIT_OK);
 }
 
@@ -238,6 +240,7 @@ static int diff_io(const char *args[2], enum diff_format format, bool markdown)
 		f = stdout;
 		goto out;
 	}
+	o.output.printed = true;
 	lab.baseline = labels[0] ? labels[0] : args[0];
 	lab.target = labels[1] ? labels[1] : args[1];
 	if (format == DIFF_JSON) {
@@ -302,7 +305,9 @@ static int absolute(const struct stored_cct sides[2], size_t top, struct attribu
 	return 0;
 }
 
-int cmd_diff(int argc, char **argv)
+static const char *const diff_formats[] = { "text", "json", "svg", "markdown", NULL };
+
+static int diff(int argc, char **argv)
 {
 	const char **args = xcalloc((size_t)argc + 1, sizeof(*args));
 	const char *io_args[2];
@@ -319,9 +324,10 @@ int cmd_diff(int argc, char **argv)
 	char *abs_note = NULL;
 	size_t first[2], count[2], abs_top = ATTRIBUTION_TOP;
 	double v;
-	int n, split, err, ret = EXIT_USAGE;
+	int n, split, err, ret = EXIT_USAGE, f;
 
 	memset(&o, 0, sizeof(o));
+	o.output.quiet_warnings = true;
 	memset(&d, 0, sizeof(d));
 	memset(&abs, 0, sizeof(abs));
 	memset(sides, 0, sizeof(sides));
@@ -357,20 +363,11 @@ int cmd_diff(int argc, char **argv)
 	io_args[1] = args[split];
 	if (!o.bench && stdin_at_most_once("diff", args, n))
 		goto out_args;
-	if (o.format) {
-		if (!strcmp(o.format, "json")) {
-			format = DIFF_JSON;
-		} else if (!strcmp(o.format, "svg")) {
-			format = DIFF_SVG;
-		} else if (!strcmp(o.format, "markdown")) {
-			markdown = true;
-		} else if (strcmp(o.format, "text")) {
-			usage_error("diff", "unknown format '%s': use text, json, svg or markdown "
-					    "(I/O)",
-				    o.format);
-			goto out_args;
-		}
-	}
+	/* diff_formats in the order of enum diff_format, then markdown */
+	if ((f = cli_output_begin(&o.output, "diff", diff_formats)) < 0)
+		goto out_args;
+	markdown = f == 3;
+	format = markdown ? DIFF_TEXT : (enum diff_format)f;
 	if (o.out && !*o.out) {
 		usage_error("diff", "--out needs a file name");
 		goto out_args;
@@ -479,4 +476,10 @@ out:
 out_args:
 	free(args);
 	return ret;
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	int ret = diff(argc, argv);
+	return cli_output_end(&o.output, ret);
 }

@@ -134,6 +134,7 @@ static int count_once(const struct compare_request *req, const struct bench_conf
 	spec.command = cmd.buf;
 	spec.cwd = s->cwd;
 	spec.log_path = log.buf;
+	spec.discard_stdout = bench->discard_stdout;
 	spec.timeout_ns = ctx->timeout_ns;
 	memset(p, 0, sizeof(*p));
 	p->started_at = (int64_t)time(NULL);

@@ -60,6 +60,7 @@ static int profile_once(const struct compare_request *req, const struct bench_co
 	spec.cwd = s->profile_cwd;
 	spec.log_path = log.buf;
 	spec.log_limit_bytes = bench->log_limit_bytes;
+	spec.discard_stdout = bench->discard_stdout;
 	spec.timeout_ns = bench->timeout_ns ? bench->timeout_ns : PROFILE_TIMEOUT_NS;
 	memset(p, 0, sizeof(*p));
 	p->started_at = (int64_t)time(NULL);

@@ -225,6 +225,7 @@ int predict_collect_dynamic(struct predict_ctx *ctx, const struct revision *rev,
 	spec.cwd = build->worktree;
 	spec.log_path = log.buf;
 	spec.log_limit_bytes = b->log_limit_bytes;
+	spec.discard_stdout = b->discard_stdout;
 	/* callgrind is some 50x slower than the program: a configured timeout scales. */
 	spec.timeout_ns = b->timeout_ns ? b->timeout_ns * 100 : 0;
 	if ((ret = run_bench(ctx, rev, b, &spec, NULL, "under callgrind", out)))
@@ -292,6 +293,7 @@ int predict_collect_dynamic_cct(struct predict_ctx *ctx, const struct revision *
 	spec.cwd = profile_build->worktree;
 	spec.log_path = log.buf;
 	spec.log_limit_bytes = b->log_limit_bytes;
+	spec.discard_stdout = b->discard_stdout;
 	/* Every call is hooked: a configured timeout scales, as callgrind's does. */
 	spec.timeout_ns = b->timeout_ns ? b->timeout_ns * 10 : 0;
 	if ((ret = run_bench(ctx, rev, b, &spec, dir.buf, "with the CCT runtime", out)))

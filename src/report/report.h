@@ -23,6 +23,9 @@ int report_compare(FILE *f, const struct compare_result *res, enum report_format
 
 int report_compare_text(FILE *f, const struct compare_result *res, bool color);
 int report_compare_json(FILE *f, const struct compare_result *res);
+/* The same document as a new JSON object (ci embeds it); the caller json_decref()s it. */
+struct json_t;
+struct json_t *report_compare_json_object(const struct compare_result *res);
 int report_compare_markdown(FILE *f, const struct compare_result *res);
 
 /*
