@@ -39,14 +39,15 @@ static const struct option diff_options[] = {
 	  "text (default), json, or svg: a differential flame graph", &o.format, NULL },
 	{ OPT_STRING, 'o', "out", "FILE", "write the report to FILE instead of stdout", &o.out,
 	  NULL },
-	{ OPT_STRING, 'i', "input-format", "FMT", "auto (default), cct, callgrind or folded",
+	{ OPT_STRING, 'i', "input-format", "FMT", "auto (default), cct, callgrind, folded or "
+						 "perf (perf script)",
 	  &o.input_format, NULL },
-	{ OPT_STRING, 0, "event", "EV", "callgrind: the event to weigh by (default: the first, "
-					"Ir)", &o.event, NULL },
+	{ OPT_STRING, 0, "event", "EV", "callgrind, perf: the event to weigh by (default: the "
+					"first; callgrind's is Ir)", &o.event, NULL },
 	{ OPT_STRING, 'w', "weight", "W", "time (default: the profile's weight) or calls",
 	  &o.weight, NULL },
-	{ OPT_FLAG, 0, "threads", NULL, "CCT profiles: keep each thread's tree apart",
-	  &o.threads, NULL },
+	{ OPT_FLAG, 0, "threads", NULL, "CCT profiles: keep each thread's tree apart; perf: "
+					"each thread name's", &o.threads, NULL },
 	{ OPT_STRING, 'b', "bench", "NAME", "OLD and NEW are revisions: diff the profiles "
 					   "`compare` stored for this benchmark", &o.bench, NULL },
 	{ OPT_STRING, 0, "state-dir", "DIR", "with --bench: where the results are (default "
@@ -73,6 +74,7 @@ static const struct option diff_options[] = {
 	OPT_END_MARKER,
 };
 static const char *const diff_usage[] = { "diff [options] OLD NEW",
+					   "diff [options] --baseline OLD... --target NEW...",
 					   "diff [options] --bench NAME OLD_REV NEW_REV", NULL };
 const struct command_help diff_help = {
 	"diff", diff_usage,
@@ -83,11 +85,16 @@ const struct command_help diff_help = {
 	"noise), the overlap of the common trees in %, and the contexts whose share of the\n"
 	"total weight changed most. OLD and NEW are profiles of any kind, recognised from\n"
 	"their content: revperf's CCT runtime (a file, or a directory of one run's files,\n"
-	"e.g. from `revperf profile --cct --dir`), valgrind callgrind output, or folded\n"
-	"stacks ('a;b;c 123' per line, as perf script + stackcollapse write them); '-' reads\n"
-	"one of them from standard input (`... | stackcollapse-perf.pl | revperf diff - NEW`).\n"
-	"Inputs are regular files (a FIFO or device is refused), capped in size\n"
-	"(docs/limits.md); an empty or truncated profile is an error. With\n"
+	"e.g. from `revperf profile --cct --dir`), valgrind callgrind output, folded\n"
+	"stacks ('a;b;c 123' per line, as perf script + stackcollapse write them), or the\n"
+	"output of `perf script` for a `perf record -g` or `--call-graph dwarf` recording\n"
+	"(kernel frames marked ' [k]', docs/perf-script.md); '-' reads one of them from\n"
+	"standard input (`perf script | revperf diff old.perf -`). Inputs are regular files (a\n"
+	"FIFO or device is refused), capped in size (docs/limits.md); an empty or truncated\n"
+	"profile is an error. With --baseline and --target, each side is several profiles,\n"
+	"one per run (`--baseline a1.perf a2.perf --target b1.perf b2.perf`), merged (mean\n"
+	"and sd per node), and weight differences smaller than the overlap of the first two\n"
+	"target runs (the noise floor) are not reported. With\n"
 	"--bench, OLD and NEW are revisions whose profiled runs `compare` stored (profile =\n"
 	"cct); the runs of each side are merged (mean and sd per node). The binary diff is of\n"
 	"--old-binary and --new-binary, or of the programs that CCT profiles name. As text,\n"
@@ -275,6 +282,8 @@ int cmd_diff(int argc, char **argv)
 	struct cli_project p = {0};
 	enum diff_format format = DIFF_TEXT;
 	bool have_bindiff = false, markdown = false;
+	char **rest = NULL, **side[2] = { NULL, NULL };
+	int nr_rest, nr_side[2];
 	double v;
 	int n, err, ret = EXIT_USAGE;
 
@@ -282,18 +291,42 @@ int cmd_diff(int argc, char **argv)
 	memset(&d, 0, sizeof(d));
 	memset(sides, 0, sizeof(sides));
 	cct_changes_init(&changes);
-	n = parse_options(argc, argv, &diff_help, args, 2);
-	if (n == -2)
-		return EXIT_OK;
+	options_split_sides(argc, argv, &rest, &nr_rest, side, nr_side);
+	n = parse_options(nr_rest, rest, &diff_help, args, 2);
+	if (n == -2) {
+		ret = EXIT_OK;
+		goto out;
+	}
 	if (n < 0)
-		return EXIT_USAGE;
-	if (n != 2) {
+		goto out;
+	if (nr_side[0] || nr_side[1]) {
+		if (n || !nr_side[0] || !nr_side[1] || o.bench) {
+			usage_error("diff", "expected --baseline PROFILE... and --target PROFILE..., "
+					    "without OLD NEW or --bench");
+			goto out;
+		}
+	} else if (n != 2) {
 		usage_error("diff", "expected OLD and NEW %s, got %d argument%s",
 			    o.bench ? "revisions" : "profiles", n, n == 1 ? "" : "s");
-		return EXIT_USAGE;
+		goto out;
+	} else {
+		for (int i = 0; i < 2; i++) {
+			side[i][0] = (char *)args[i];
+			nr_side[i] = 1;
+		}
 	}
-	if (!o.bench && stdin_at_most_once("diff", args, 2))
-		return EXIT_USAGE;
+	args[0] = side[0][0];
+	args[1] = side[1][0];
+	if (!o.bench) {
+		/* Both sides' files: standard input may be one of them. */
+		const char **all = xcalloc((size_t)(nr_side[0] + nr_side[1]), sizeof(*all));
+		memcpy(all, side[0], (size_t)nr_side[0] * sizeof(*all));
+		memcpy(all + nr_side[0], side[1], (size_t)nr_side[1] * sizeof(*all));
+		err = stdin_at_most_once("diff", all, nr_side[0] + nr_side[1]);
+		free(all);
+		if (err)
+			goto out;
+	}
 	if (o.format) {
 		if (!strcmp(o.format, "json")) {
 			format = DIFF_JSON;
@@ -305,60 +338,67 @@ int cmd_diff(int argc, char **argv)
 			usage_error("diff", "unknown format '%s': use text, json, svg or markdown "
 					    "(I/O)",
 				    o.format);
-			return EXIT_USAGE;
+			goto out;
 		}
 	}
 	if (o.out && !*o.out) {
 		usage_error("diff", "--out needs a file name");
-		return EXIT_USAGE;
+		goto out;
 	}
 	if (o.io || (!o.bench && (io_profile_path_is_io(args[0]) ||
-				  io_profile_path_is_io(args[1]))))
-		return diff_io(args, format, markdown);
+				  io_profile_path_is_io(args[1])))) {
+		if (nr_side[0] > 1 || nr_side[1] > 1)
+			usage_error("diff", "I/O profiles: give one file or directory of runs per "
+					    "side, not several");
+		else
+			ret = diff_io(args, format, markdown);
+		goto out;
+	}
 	if (markdown || o.range || o.sd || o.by_file || o.absent_as_outside || o.reads) {
 		usage_error("diff", "markdown, --range, --sd, --by-file, --absent-as-outside and "
 				    "--reads are for I/O profiles");
-		return EXIT_USAGE;
+		goto out;
 	}
 	if (o.out && !*o.out) {
 		usage_error("diff", "--out needs a file name");
-		return EXIT_USAGE;
+		goto out;
 	}
 	if (o.threshold) {
 		if (parse_double(o.threshold, 0, 100, &v) || v == 0) {
 			usage_error("diff", "--threshold '%s': expected a number in (0, 100]",
 				    o.threshold);
-			return EXIT_USAGE;
+			goto out;
 		}
 		opts.threshold = v;
 	}
 	if (o.top) {
 		if (parse_double(o.top, 0, 1e9, &v) || v != floor(v)) {
 			usage_error("diff", "--top '%s': expected a whole number >= 0", o.top);
-			return EXIT_USAGE;
+			goto out;
 		}
 		opts.max_pairs = (size_t)v;
 	}
 	if (o.input_format && profile_format_parse(o.input_format, &lo.format)) {
-		usage_error("diff", "unknown input format '%s': use auto, cct, callgrind or folded",
+		usage_error("diff", "unknown input format '%s': use auto, cct, callgrind, folded "
+				    "or perf",
 			    o.input_format);
-		return EXIT_USAGE;
+		goto out;
 	}
 	if (o.weight) {
 		if (!strcmp(o.weight, "calls")) {
 			lo.weight_calls = true;
 		} else if (strcmp(o.weight, "time")) {
 			usage_error("diff", "unknown weight '%s': use time or calls", o.weight);
-			return EXIT_USAGE;
+			goto out;
 		}
 	}
 	if ((o.old_binary != NULL) != (o.new_binary != NULL)) {
 		usage_error("diff", "--old-binary and --new-binary go together");
-		return EXIT_USAGE;
+		goto out;
 	}
 	if (o.state_dir && !o.bench) {
 		usage_error("diff", "--state-dir goes with --bench");
-		return EXIT_USAGE;
+		goto out;
 	}
 	lo.event = o.event;
 	lo.plain = o.plain;
@@ -373,16 +413,16 @@ int cmd_diff(int argc, char **argv)
 		if (o.bench) {
 			err = stored_cct_load(p.st, p.repo, args[i], o.bench, &lo, &sides[i]);
 		} else {
-			sides[i].loaded = true; /* a tree to release, also on failure */
-			err = profile_load(args[i], &lo, &sides[i].tree, &sides[i].src);
+			err = stored_cct_load_files((const char *const *)side[i],
+						    (size_t)nr_side[i], &lo, &sides[i]);
 		}
 		if (err) {
 			ret = rp_err_exit_code(err);
 			goto out;
 		}
 		if (lo.weight_calls && !cct_total(&sides[i].tree)) {
-			error("%s has no call counts (folded stacks have none): --weight calls "
-			      "needs CCT or callgrind profiles",
+			error("%s has no call counts (folded stacks and perf script have none): "
+			      "--weight calls needs CCT or callgrind profiles",
 			      args[i]);
 			goto out;
 		}
@@ -407,6 +447,9 @@ out:
 		free(sides[i].label);
 	}
 	symbolizer_free(lo.sym);
+	free(rest);
+	free(side[0]);
+	free(side[1]);
 	ret = cli_project_close(&p, ret);
 	return ret;
 }

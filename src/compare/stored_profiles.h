@@ -16,7 +16,7 @@
 #include "profile/profile_load.h"
 #include "store/store.h"
 
-/* One side of a CCT diff: a profile file, or the stored runs of a revision, merged. */
+/* One side of a CCT diff: profile files, or the stored runs of a revision, merged. */
 struct stored_cct {
 	struct cct tree;
 	bool loaded; /* tree must be released with cct_release() */
@@ -33,6 +33,17 @@ struct stored_cct {
  */
 int stored_cct_load(struct store *st, struct repo *repo, const char *expr, const char *bench,
 		    const struct profile_load_options *lo, struct stored_cct *s);
+
+/*
+ * The side of a diff given as profile files, one per run (`revperf diff --baseline F1 F2
+ * --target ...`): each loaded with `lo` into s->tree, merged (mean and sd per node) when
+ * there are several, the overlap of the first two in s->overlap_of_runs (set to NAN by
+ * the caller), s->src from the first, s->label "F1 ... Fn (n runs)" (NULL for one file).
+ * The runs of a side must be alike: one format, and for perf script one event. Returns 0
+ * or RP_EINPUT after error() naming the file; s->tree is then to be released as well.
+ */
+int stored_cct_load_files(const char *const *paths, size_t n,
+			  const struct profile_load_options *lo, struct stored_cct *s);
 
 /*
  * The stored I/O profiles of benchmark `bench` at revision `expr` into *out (free with
