@@ -480,6 +480,7 @@ int perf_script_parse(const char *text, size_t len, const char *origin,
 		.names = STRBUF_INIT,
 		.key = STRBUF_INIT,
 	};
+	struct cct sorted;
 	size_t pos = 0, lineno = 0;
 	int ret = 0;
 
@@ -510,8 +511,14 @@ int perf_script_parse(const char *text, size_t len, const char *origin,
 		goto out;
 	}
 	cct_compute_inclusive(out);
-	if (!cct_total(out))
+	if (!cct_total(out)) {
 		ret = error("%s: every period is 0: the profile weighs nothing", origin);
+		goto out;
+	}
+	/* Children were made in the order of the samples, which says nothing. */
+	cct_sort_children(out, &sorted);
+	cct_release(out);
+	*out = sorted;
 out:
 	if (ret) {
 		ret = RP_EINPUT;
