@@ -4,7 +4,7 @@
  * input gives a tree whose inclusive weights are consistent and whose children are in
  * name order, with as many samples counted as weighed, or RP_EINPUT with only the root
  * left, never a crash or a sanitizer report. Built by `make fuzz`; `make test` runs the
- * seeds (tests/data/perf/*.perf).
+ * seeds (the .perf files of tests/data/perf).
  */
 #include <math.h>
 #include <stddef.h>
