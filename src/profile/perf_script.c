@@ -432,6 +432,7 @@ static int add_frame(struct parser *p, const struct frame *f, size_t lineno)
 
 static int parse_line(struct parser *p, const char *line, size_t len, size_t lineno)
 {
+	struct header h;
 	struct frame f;
 	bool inlined;
 
@@ -442,9 +443,12 @@ static int parse_line(struct parser *p, const char *line, size_t len, size_t lin
 		return end_sample(p);
 	if (line[0] == '#' && !p->in_sample)
 		return 0; /* perf script --header */
-	if (line[0] != '\t' && parse_header(line, len, &p->h)) {
+	if (line[0] != '\t' && parse_header(line, len, &h)) {
+		/* Without call chains no blank line ends a sample: the previous one ends here,
+		 * with its own header. */
 		if (end_sample(p))
 			return RP_EINPUT;
+		p->h = h;
 		return start_sample(p, lineno);
 	}
 	if (!is_space(line[0]))

@@ -165,11 +165,19 @@ static void test_no_callchain(void **state)
 	    "(/tmp/p)\n"
 	    "          fp_old 24516 11271.024606: cpu-clock:u:      556fbc880201 hot+0x21 "
 	    "(/tmp/p)\n";
+	static const char periods[] =
+	    "          worker 1 1.0: 5 cpu-clock:u:      1 steady+0x24 (/tmp/p)\n"
+	    "            main 2 1.1: 7 cpu-clock:u:      2 hot+0x21 (/tmp/p)\n"
+	    "          worker 1 1.2: 9 cpu-clock:u:      1 steady+0x24 (/tmp/p)\n";
+	struct perf_script_options o = { .separate_threads = true };
 	UNUSED(state);
 	assert_folded(text, NULL, &info, "hot 2\nsteady 1\n");
 	assert_false(info.has_period);
 	assert_int_equal(info.nr_no_callchain, 3);
 	assert_int_equal(info.nr_samples, 3);
+	/* Each sample with its own header: period and thread, though no blank line ends it. */
+	assert_folded(periods, &o, &info, "[thread main];hot 7\n[thread worker];steady 14\n");
+	assert_int_equal(info.nr_threads, 2);
 }
 
 /* perf script --header comments, -F +srcline lines (one marks an inlined frame), CRLF,
