@@ -284,8 +284,8 @@ void cct_sort_children(const struct cct *in, struct cct *out)
 		for (size_t k = 0; k < nr; k++) {
 			const struct cct_node *n = &in->nodes[kids[k]];
 			/* The output has as many nodes as the input, so this cannot fail. */
-			map[kids[k]] = cct_child(out, map[u], cct_intern(out, cct_name(in, n->name)),
-						 n->site);
+			map[kids[k]] =
+			    cct_child(out, map[u], cct_intern(out, cct_name(in, n->name)), n->site);
 			queue[tail++] = kids[k];
 		}
 	}

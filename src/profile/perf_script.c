@@ -79,8 +79,8 @@ static bool pid_like(struct span t)
 	const char *slash = memchr(t.s, '/', t.len);
 	if (!slash)
 		return all_digits(t);
-	struct span a = { t.s, (size_t)(slash - t.s) };
-	struct span b = { slash + 1, t.len - a.len - 1 };
+	struct span a = {t.s, (size_t)(slash - t.s)};
+	struct span b = {slash + 1, t.len - a.len - 1};
 	return all_digits(a) && all_digits(b);
 }
 
@@ -88,7 +88,7 @@ static bool pid_like(struct span t)
 static bool cpu_like(struct span t)
 {
 	return t.len >= 3 && t.s[0] == '[' && t.s[t.len - 1] == ']' &&
-	       all_digits((struct span){ t.s + 1, t.len - 2 });
+	       all_digits((struct span){t.s + 1, t.len - 2});
 }
 
 /* "10939.479533:" */
@@ -99,9 +99,9 @@ static bool time_like(struct span t)
 		return false;
 	dot = memchr(t.s, '.', t.len - 1);
 	if (!dot)
-		return all_digits((struct span){ t.s, t.len - 1 });
-	return all_digits((struct span){ t.s, (size_t)(dot - t.s) }) &&
-	       all_digits((struct span){ dot + 1, (size_t)(t.s + t.len - 1 - dot - 1) });
+		return all_digits((struct span){t.s, t.len - 1});
+	return all_digits((struct span){t.s, (size_t)(dot - t.s)}) &&
+	       all_digits((struct span){dot + 1, (size_t)(t.s + t.len - 1 - dot - 1)});
 }
 
 /* "cpu-clock:u:", "cycles:", "sched:sched_switch:": ends in ':' and has a letter. */
@@ -140,7 +140,7 @@ static struct span trim(const char *s, size_t len)
 	}
 	while (len && is_space(s[len - 1]))
 		len--;
-	return (struct span){ s, len };
+	return (struct span){s, len};
 }
 
 /*
@@ -185,10 +185,10 @@ static bool parse_header(const char *line, size_t len, struct header *h)
 		{
 			const char *slash = memchr(tok[i].s, '/', tok[i].len);
 			if (slash) /* pid/tid: the thread is the tid */
-				h->tid = (struct span){ slash + 1,
-							(size_t)(tok[i].s + tok[i].len - slash - 1) };
+				h->tid = (struct span){slash + 1,
+						       (size_t)(tok[i].s + tok[i].len - slash - 1)};
 		}
-		h->event = (struct span){ tok[j].s, tok[j].len - 1 };
+		h->event = (struct span){tok[j].s, tok[j].len - 1};
 		h->rest = trim(tok[j].s + tok[j].len, (size_t)(line + len - tok[j].s - tok[j].len));
 		return true;
 	}
@@ -213,12 +213,12 @@ static bool parse_frame(const char *s, size_t len, struct frame *f)
 	if (!i || (i < r.len && !is_space(r.s[i])))
 		return false;
 	r = trim(r.s + i, r.len - i);
-	f->dso = (struct span){ NULL, 0 };
+	f->dso = (struct span){NULL, 0};
 	if (r.len && r.s[r.len - 1] == ')') {
 		/* The dso is in the last " (": a path rarely holds one, a C++ name may. */
 		for (size_t k = r.len - 1; k-- > 0;)
 			if (r.s[k] == '(' && k > 0 && is_space(r.s[k - 1])) {
-				f->dso = (struct span){ r.s + k + 1, r.len - k - 2 };
+				f->dso = (struct span){r.s + k + 1, r.len - k - 2};
 				r = trim(r.s, k);
 				break;
 			}
@@ -274,7 +274,7 @@ static void add_frame_name(struct parser *p, const struct frame *f, struct strbu
 		struct span dso = f->dso;
 		const char *slash = dso.len ? memrchr(dso.s, '/', dso.len) : NULL;
 		if (slash)
-			dso = (struct span){ slash + 1, (size_t)(dso.s + dso.len - slash - 1) };
+			dso = (struct span){slash + 1, (size_t)(dso.s + dso.len - slash - 1)};
 		if (dso.len && !span_eq(dso, "[unknown]") && !kernel) {
 			strbuf_addstr(sb, "[unknown in ");
 			strbuf_add(sb, dso.s, dso.len);
@@ -403,8 +403,7 @@ static int start_sample(struct parser *p, size_t lineno)
 			     p->info->event, p->info->has_period ? "had one" : "had none");
 	/* A recording without call chains prints the sampled address on the header line
 	 * (a tracepoint prints its payload there instead, which is no frame). */
-	p->have_header_ip = p->h.rest.len && parse_frame(p->h.rest.s, p->h.rest.len,
-							  &p->header_ip);
+	p->have_header_ip = p->h.rest.len && parse_frame(p->h.rest.s, p->h.rest.len, &p->header_ip);
 	return 0;
 }
 
@@ -437,8 +436,7 @@ static int parse_line(struct parser *p, const char *line, size_t len, size_t lin
 	bool inlined;
 
 	if (memchr(line, '\0', len))
-		return error("%s:%zu: a NUL byte: `perf script` output is text", p->origin,
-			     lineno);
+		return error("%s:%zu: a NUL byte: `perf script` output is text", p->origin, lineno);
 	if (!trim(line, len).len)
 		return end_sample(p);
 	if (line[0] == '#' && !p->in_sample)
@@ -475,14 +473,14 @@ int perf_script_parse(const char *text, size_t len, const char *origin,
 	static const struct perf_script_options defaults;
 	struct perf_script_info scratch;
 	struct parser p = {
-		.origin = origin,
-		.o = o ? o : &defaults,
-		.info = info ? info : &scratch,
-		.t = out,
-		.tids = STRMAP_INIT,
-		.comms = STRMAP_INIT,
-		.names = STRBUF_INIT,
-		.key = STRBUF_INIT,
+	    .origin = origin,
+	    .o = o ? o : &defaults,
+	    .info = info ? info : &scratch,
+	    .t = out,
+	    .tids = STRMAP_INIT,
+	    .comms = STRMAP_INIT,
+	    .names = STRBUF_INIT,
+	    .key = STRBUF_INIT,
 	};
 	struct cct sorted;
 	size_t pos = 0, lineno = 0;

@@ -27,7 +27,7 @@
 #include "profile/cct.h"
 
 /* Limits on what is inside (docs/limits.md); more is an input error naming the line. */
-#define PERF_SCRIPT_MAX_FRAMES 65536	  /* frames in one sample */
+#define PERF_SCRIPT_MAX_FRAMES 65536	     /* frames in one sample */
 #define PERF_SCRIPT_MAX_NAME ((size_t)65536) /* bytes of one symbol name */
 
 struct perf_script_options {

@@ -241,7 +241,8 @@ static void add_tooltip(struct fg_ctx *c, uint32_t node)
 	strbuf_addf(&c->sb, "\ninclusive: %.2f%% -> %.2f%% of the total",
 		    percent(o->incl, c->total_a), percent(n->incl, c->total_b));
 	strbuf_addf(&c->sb, "\nself (pweight): %.2f%% -> %.2f%% of the common trees (%+.2f)",
-		    fg_pweight(o->excl, c->common_a), fg_pweight(n->excl, c->common_b), fg_change(c, node));
+		    fg_pweight(o->excl, c->common_a), fg_pweight(n->excl, c->common_b),
+		    fg_change(c, node));
 	if (c->calls_a || c->calls_b) {
 		strbuf_addstr(&c->sb, "\ncalls: ");
 		if (c->calls_a)
@@ -290,7 +291,7 @@ static void write_frames(struct fg_ctx *c)
 		label_chars = floor((n->w - 2 * LABEL_PAD_PX) / CHAR_PX);
 		if (label_chars >= 3)
 			fg_add_xml(&c->sb, i == CCT_ROOT ? "all" : cct_name(b, b->nodes[i].name),
-				(size_t)label_chars);
+				   (size_t)label_chars);
 		strbuf_addstr(&c->sb, "</text></g>\n");
 		fwrite(c->sb.buf, 1, c->sb.len, c->f);
 	}
@@ -351,8 +352,8 @@ static void layout_vertical(struct fg_ctx *c)
 	cct_report_add_count(&text, c->total_b);
 	strbuf_addf(&text, "); overlap %.2f%%", c->d->overlap);
 	if (c->nr_omitted)
-		strbuf_addf(&text, "; %zu contexts narrower than %.2g px not drawn",
-			    c->nr_omitted, c->min_frame_px);
+		strbuf_addf(&text, "; %zu contexts narrower than %.2g px not drawn", c->nr_omitted,
+			    c->min_frame_px);
 	strbuf_addch(&text, '.');
 	y += (double)add_paragraph(&c->header, text.buf, chars, y) * LINE_PX + 2;
 	strbuf_reset(&text);
@@ -371,7 +372,7 @@ static void layout_vertical(struct fg_ctx *c)
 			 "order; #0 is not written). Call sites are ranked, not addressed, so "
 			 "that they match across builds; --plain merges them.",
 			 chars, y) *
-		     LINE_PX +
+			 LINE_PX +
 		     2;
 	}
 	c->search_y = y;
@@ -405,12 +406,20 @@ static void layout_vertical(struct fg_ctx *c)
 static void write_marker(struct fg_ctx *c, const char *name, size_t len)
 {
 	static const char *const numbers[] = {
-	    "WIDTH", "HALF_WIDTH", "HEIGHT", "SEARCH_Y", "TOOLS_Y", "FRAMES_Y", "FRAMES_HEIGHT",
-	    "TOP_Y", "TOP_HEIGHT", "REMOVED_Y", "REMOVED_HEIGHT",
+	    "WIDTH",	     "HALF_WIDTH", "HEIGHT",	 "SEARCH_Y",  "TOOLS_Y",	"FRAMES_Y",
+	    "FRAMES_HEIGHT", "TOP_Y",	   "TOP_HEIGHT", "REMOVED_Y", "REMOVED_HEIGHT",
 	};
 	const double values[] = {
-	    c->width_px, c->width_px / 2, c->height, c->search_y, c->search_y + SEARCH_PX,
-	    c->frames_y, frames_height(c), c->top_y, fg_top_height(c), c->removed_y,
+	    c->width_px,
+	    c->width_px / 2,
+	    c->height,
+	    c->search_y,
+	    c->search_y + SEARCH_PX,
+	    c->frames_y,
+	    frames_height(c),
+	    c->top_y,
+	    fg_top_height(c),
+	    c->removed_y,
 	    fg_removed_height(c),
 	};
 

@@ -44,7 +44,7 @@ struct fg_node {
 	uint32_t depth; /* the root is 0 */
 	uint32_t top;	/* rank in the list of the largest changes + 1, 0 = not listed */
 	bool drawn;
-	bool forced; /* drawn however narrow: listed, or the ancestor of a listed frame */
+	bool forced;	 /* drawn however narrow: listed, or the ancestor of a listed frame */
 	double x, w;	 /* px */
 	double cursor_x; /* where the next child starts */
 };
@@ -77,7 +77,7 @@ struct fg_ctx {
 	double search_y, frames_y, top_y, removed_y, height;
 	struct strbuf header; /* the paragraphs under the title, wrapped for width_px */
 	struct strbuf top_heading, removed_heading; /* the same, of the lists */
-	size_t top_lines, removed_lines;	   /* their lines at width_px */
+	size_t top_lines, removed_lines;	    /* their lines at width_px */
 	struct strbuf sb, path;
 };
 

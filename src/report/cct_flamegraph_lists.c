@@ -104,8 +104,8 @@ static void add_row_text(struct fg_ctx *c, double x, double y, const char *lead,
 
 double fg_top_height(const struct fg_ctx *c)
 {
-	return c->nr_top ? (double)(c->top_lines - 1) * LINE_PX +
-				   (double)(c->nr_top + 1) * ROW_PX + GAP_PX
+	return c->nr_top ? (double)(c->top_lines - 1) * LINE_PX + (double)(c->nr_top + 1) * ROW_PX +
+			       GAP_PX
 			 : 0.0;
 }
 
@@ -183,8 +183,7 @@ double fg_removed_height(const struct fg_ctx *c)
 	size_t rows = fg_removed_rows(c);
 	if (rows > MAX_REMOVED_ROWS)
 		rows = MAX_REMOVED_ROWS + 1;
-	return rows ? (double)(c->removed_lines - 1) * LINE_PX + (double)(rows + 1) * ROW_PX
-		    : 0.0;
+	return rows ? (double)(c->removed_lines - 1) * LINE_PX + (double)(rows + 1) * ROW_PX : 0.0;
 }
 
 /* The contexts only in the old tree (no width in the new one), largest first. */
@@ -244,4 +243,3 @@ out:
 	strbuf_release(&lead);
 	free(rank);
 }
-

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void check(const char *text, size_t size, bool threads)
 {
-	struct perf_script_options o = { .separate_threads = threads };
+	struct perf_script_options o = {.separate_threads = threads};
 	struct perf_script_info info;
 	struct cct t;
 

@@ -269,8 +269,8 @@ static void test_sort_children(void **state)
 	struct cct r[2], m, s;
 	struct strbuf sb = STRBUF_INIT;
 	UNUSED(state);
-	assert_int_equal(parse_str("main;zeta 5\nmain;alpha;b 3\nmain;alpha;a 1\nmain 2\n",
-				   &r[0]), 0);
+	assert_int_equal(parse_str("main;zeta 5\nmain;alpha;b 3\nmain;alpha;a 1\nmain 2\n", &r[0]),
+			 0);
 	assert_int_equal(parse_str("main;zeta 7\nmain;alpha;a 1\n", &r[1]), 0);
 	const struct cct *runs[] = {&r[0], &r[1]};
 	assert_int_equal(cct_merge(runs, 2, &m), 0);

@@ -555,7 +555,8 @@ static size_t top_rows(const char *svg, char ids[][16], size_t max)
 		const char *gt = strchr(p, '>');
 		ids[nr][0] = '\0';
 		if (f && f < gt)
-			snprintf(ids[nr], sizeof(ids[nr]), "%.*s", (int)strcspn(f + 8, "\""), f + 8);
+			snprintf(ids[nr], sizeof(ids[nr]), "%.*s", (int)strcspn(f + 8, "\""),
+				 f + 8);
 		nr++;
 	}
 	return nr;

@@ -87,7 +87,7 @@ static void test_basic(void **state)
  * nodes breadth first). */
 static void test_threads(void **state)
 {
-	struct perf_script_options o = { .separate_threads = true };
+	struct perf_script_options o = {.separate_threads = true};
 	UNUSED(state);
 	assert_folded(two_threads, &o, NULL,
 		      "[thread prog];__libc_start_call_main;main 2000\n"
@@ -128,7 +128,7 @@ static void test_events(void **state)
 	static const char text[] = "p 1 1.0: 5 cpu-clock:u:\n\t1 a (x)\n\n"
 				   "p 1 1.1: 7 task-clock:u:\n\t2 b (x)\n\n"
 				   "p 1 1.2: 5 cpu-clock:u:\n\t1 a (x)\n\n";
-	struct perf_script_options o = { .event = "task-clock" };
+	struct perf_script_options o = {.event = "task-clock"};
 	struct perf_script_info info;
 	struct stderr_capture cap;
 	struct cct t;
@@ -143,8 +143,7 @@ static void test_events(void **state)
 	assert_folded(text, &o, &info, "a 10\n");
 	o.event = "cycles";
 	capture_stderr_begin(&cap);
-	assert_int_equal(perf_script_parse(text, strlen(text), "t.perf", &o, &t, &info),
-			 RP_EINPUT);
+	assert_int_equal(perf_script_parse(text, strlen(text), "t.perf", &o, &t, &info), RP_EINPUT);
 	err = capture_stderr_end(&cap);
 	assert_non_null(strstr(err, "t.perf: no sample of the event 'cycles' (3 samples of "
 				    "others); choose one of the file's events with --event"));
@@ -169,7 +168,7 @@ static void test_no_callchain(void **state)
 	    "          worker 1 1.0: 5 cpu-clock:u:      1 steady+0x24 (/tmp/p)\n"
 	    "            main 2 1.1: 7 cpu-clock:u:      2 hot+0x21 (/tmp/p)\n"
 	    "          worker 1 1.2: 9 cpu-clock:u:      1 steady+0x24 (/tmp/p)\n";
-	struct perf_script_options o = { .separate_threads = true };
+	struct perf_script_options o = {.separate_threads = true};
 	UNUSED(state);
 	assert_folded(text, NULL, &info, "hot 2\nsteady 1\n");
 	assert_false(info.has_period);
@@ -234,21 +233,21 @@ static void check_bad(const char *text, size_t len, const char *message)
 static void test_bad_input(void **state)
 {
 	static const struct bad_case cases[] = {
-		{ "\t 11e1 leaf (/x)\n", "t.perf:1: a frame before any sample header, found" },
-		{ "p 1 1.0: 1 cpu-clock:\n\tgarbage here\n",
-		  "t.perf:2: expected a frame 'address symbol (module)', found '\tgarbage here'" },
-		{ "hello world\n", "t.perf:1: expected a sample header 'comm tid time: period "
-				   "event:', found 'hello world'; is it the output of `perf "
-				   "script`" },
-		{ "p 1 1.0: 1 cpu-clock:\n\t1 a (b)\n\np 1 1.1: cpu-clock:\n\t1 a (b)\n",
-		  "t.perf:4: a sample without a period where the first sample of cpu-clock had "
-		  "one" },
-		{ "p 1 1.0: 1 cpu-clock:\n\t11111111111111111 a (b)\n", "t.perf:2: expected a "
-									"frame" },
-		{ "", "t.perf: empty: no sample" },
-		{ "# only\n#comments\n\n", "t.perf: empty: no sample" },
-		{ "p 1 1.0: 0 cpu-clock:\n\t1 a (b)\n", "t.perf: every period is 0" },
-		{ "a;b;c 12\n", "t.perf:1: expected a sample header" },
+	    {"\t 11e1 leaf (/x)\n", "t.perf:1: a frame before any sample header, found"},
+	    {"p 1 1.0: 1 cpu-clock:\n\tgarbage here\n",
+	     "t.perf:2: expected a frame 'address symbol (module)', found '\tgarbage here'"},
+	    {"hello world\n", "t.perf:1: expected a sample header 'comm tid time: period "
+			      "event:', found 'hello world'; is it the output of `perf "
+			      "script`"},
+	    {"p 1 1.0: 1 cpu-clock:\n\t1 a (b)\n\np 1 1.1: cpu-clock:\n\t1 a (b)\n",
+	     "t.perf:4: a sample without a period where the first sample of cpu-clock had "
+	     "one"},
+	    {"p 1 1.0: 1 cpu-clock:\n\t11111111111111111 a (b)\n", "t.perf:2: expected a "
+								   "frame"},
+	    {"", "t.perf: empty: no sample"},
+	    {"# only\n#comments\n\n", "t.perf: empty: no sample"},
+	    {"p 1 1.0: 0 cpu-clock:\n\t1 a (b)\n", "t.perf: every period is 0"},
+	    {"a;b;c 12\n", "t.perf:1: expected a sample header"},
 	};
 	UNUSED(state);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
@@ -265,15 +264,17 @@ static void test_limits(void **state)
 	strbuf_addstr(&sb, "p 1 1.0: 1 cpu-clock:\n");
 	for (int i = 0; i <= PERF_SCRIPT_MAX_FRAMES; i++)
 		strbuf_addstr(&sb, "\t1 f (x)\n");
-	check_bad(sb.buf, sb.len, "t.perf:65538: the sample of line 1 has more than 65536 "
-				  "frames");
+	check_bad(sb.buf, sb.len,
+		  "t.perf:65538: the sample of line 1 has more than 65536 "
+		  "frames");
 	strbuf_reset(&sb);
 	strbuf_addstr(&sb, "p 1 1.0: 1 cpu-clock:\n\t1 ");
 	for (size_t i = 0; i <= PERF_SCRIPT_MAX_NAME; i++)
 		strbuf_addch(&sb, 'n');
 	strbuf_addstr(&sb, " (x)\n");
-	check_bad(sb.buf, sb.len, "t.perf:2: a symbol name of 65537 bytes, more than the "
-				  "65536 allowed");
+	check_bad(sb.buf, sb.len,
+		  "t.perf:2: a symbol name of 65537 bytes, more than the "
+		  "65536 allowed");
 	strbuf_release(&sb);
 }
 
