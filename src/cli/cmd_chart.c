@@ -96,39 +96,6 @@ const struct command_help chart_help = {
     chart_options,
 };
 
-/* Pulls `--baseline A B ... --target C D ...` out of argv; the rest goes to parse_options. */
-static int split_sides(int argc, char **argv, char ***rest, int *nr_rest, char ***side,
-		       int nr_side[2])
-{
-	int cur = -1;
-
-	*rest = xcalloc((size_t)argc + 1, sizeof(**rest));
-	side[0] = xcalloc((size_t)argc + 1, sizeof(**side));
-	side[1] = xcalloc((size_t)argc + 1, sizeof(**side));
-	nr_side[0] = nr_side[1] = 0;
-	(*rest)[0] = argv[0];
-	*nr_rest = 1;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--baseline") || !strcmp(argv[i], "--target")) {
-			cur = !strcmp(argv[i], "--target");
-			continue;
-		}
-		if (!strncmp(argv[i], "--baseline=", 11) || !strncmp(argv[i], "--target=", 9)) {
-			int s = argv[i][2] == 't';
-			side[s][nr_side[s]++] = strchr(argv[i], '=') + 1;
-			cur = -1;
-			continue;
-		}
-		if (cur >= 0 && (argv[i][0] != '-' || !argv[i][1])) { /* "-": standard input */
-			side[cur][nr_side[cur]++] = argv[i];
-			continue;
-		}
-		cur = -1;
-		(*rest)[(*nr_rest)++] = argv[i];
-	}
-	return 0;
-}
-
 struct chart_ctx {
 	struct cli_project p; /* opened on first use of a revision source */
 	bool opened;
@@ -191,7 +158,7 @@ static int chart(int argc, char **argv)
 	o.output.quiet_warnings = true;
 	cchart_input_init(&in);
 	cchart_opts_init(&opts);
-	split_sides(argc, argv, &rest, &nr_rest, side, nr_side);
+	options_split_sides(argc, argv, &rest, &nr_rest, side, nr_side);
 	n = parse_options(nr_rest, rest, &chart_help, args, 0);
 	if (n == -2) {
 		ret = EXIT_OK;

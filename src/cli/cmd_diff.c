@@ -41,14 +41,15 @@ static const struct option diff_options[] = {
 	  NULL },
 	{ OPT_STRING, 'o', "out", "FILE", "write the report to FILE instead of stdout", &o.out,
 	  NULL },
-	{ OPT_STRING, 'i', "input-format", "FMT", "auto (default), cct, callgrind or folded",
+	{ OPT_STRING, 'i', "input-format", "FMT", "auto (default), cct, callgrind, folded or "
+						 "perf (perf script)",
 	  &o.input_format, NULL },
-	{ OPT_STRING, 0, "event", "EV", "callgrind: the event to weigh by (default: the first, "
-					"Ir)", &o.event, NULL },
+	{ OPT_STRING, 0, "event", "EV", "callgrind, perf: the event to weigh by (default: the "
+					"first; callgrind's is Ir)", &o.event, NULL },
 	{ OPT_STRING, 'w', "weight", "W", "time (default: the profile's weight) or calls",
 	  &o.weight, NULL },
-	{ OPT_FLAG, 0, "threads", NULL, "CCT profiles: keep each thread's tree apart",
-	  &o.threads, NULL },
+	{ OPT_FLAG, 0, "threads", NULL, "CCT profiles: keep each thread's tree apart; perf: "
+					"each thread name's", &o.threads, NULL },
 	{ OPT_STRING, 'b', "bench", "NAME", "OLD and NEW are revisions: diff the profiles "
 					   "`compare` stored for this benchmark", &o.bench, NULL },
 	{ OPT_STRING, 0, "state-dir", "DIR", "with --bench: where the results are (default "
@@ -78,6 +79,7 @@ static const struct option diff_options[] = {
 };
 static const char *const diff_usage[] = { "diff [options] OLD NEW",
 					   "diff [options] OLD... -- NEW...",
+					   "diff [options] --baseline OLD... --target NEW...",
 					   "diff [options] --bench NAME OLD_REV NEW_REV", NULL };
 const struct command_help diff_help = {
 	"diff", diff_usage,
@@ -91,21 +93,24 @@ const struct command_help diff_help = {
 	"the runs, in the profiles' unit: time, instructions, calls or samples), the change\n"
 	"± its interval, its share of the total change, ranked by absolute change, each\n"
 	"marked noise when it lies within the run-to-run spread of a side (a spread needs 2\n"
-	"runs or more per side: give several profiles per side as OLD... -- NEW..., or\n"
-	"--bench). OLD and NEW are profiles of any kind, recognised from\n"
-	"their content: revperf's CCT runtime (a file, or a directory of one run's files,\n"
-	"e.g. from `revperf profile --cct --dir`), valgrind callgrind output, or folded\n"
-	"stacks ('a;b;c 123' per line, as perf script + stackcollapse write them); '-' reads\n"
-	"one of them from standard input (`... | stackcollapse-perf.pl | revperf diff - NEW`).\n"
+	"runs or more per side: give several profiles per side as OLD... -- NEW... or\n"
+	"--baseline OLD... --target NEW..., or --bench). OLD and NEW are profiles of any\n"
+	"kind, recognised from their content: revperf's CCT runtime (a file, or a directory\n"
+	"of one run's files, e.g. from `revperf profile --cct --dir`), valgrind callgrind\n"
+	"output, folded stacks ('a;b;c 123' per line, as perf script + stackcollapse write\n"
+	"them), or the output of `perf script` for a `perf record -g` or `--call-graph\n"
+	"dwarf` recording (kernel frames marked ' [k]', docs/perf-script.md); '-' reads one\n"
+	"of them from standard input (`perf script | revperf diff old.perf -`).\n"
 	"Inputs are regular files (a FIFO or device is refused), capped in size\n"
 	"(docs/limits.md); an empty or truncated profile is an error. Several profiles per\n"
 	"side (each one run) are merged (mean and sd per node) for the percentages. With\n"
 	"--bench, OLD and NEW are revisions whose profiled runs `compare` stored (profile =\n"
 	"cct); the runs of each side are merged likewise. The binary diff is of\n"
 	"--old-binary and --new-binary, or of the programs that CCT profiles name. As text,\n"
-	"JSON, or a differential flame graph in SVG (the new tree's layout; red: a larger\n"
-	"share than in the old tree, blue: smaller, hatched: new; a table of the vanished\n"
-	"contexts). See docs/cct-diff.md.\n"
+	"JSON, or a differential flame graph in SVG (the new tree's layout, as wide as the\n"
+	"page; red: a larger share than in the old tree, blue: smaller, hatched: new; the 10\n"
+	"largest changes listed and linked to their frames, a search box, a table of the\n"
+	"vanished contexts). See docs/cct-diff.md.\n"
 	"With I/O profiles (`revperf profile --io -d DIR`: OLD and NEW are profiles or\n"
 	"directories of runs; with --bench --io the runs `compare` stored for profile = io),\n"
 	"the similarity report of METHODS.md section 3 (SPECTRAPERF): the accepted range of\n"
@@ -325,6 +330,8 @@ static int diff(int argc, char **argv)
 	size_t first[2], count[2], abs_top = ATTRIBUTION_TOP;
 	double v;
 	int n, split, err, ret = EXIT_USAGE, f;
+	char **rest = NULL, **side[2] = { NULL, NULL };
+	int nr_rest, nr_side[2];
 
 	memset(&o, 0, sizeof(o));
 	o.output.quiet_warnings = true;
@@ -332,15 +339,27 @@ static int diff(int argc, char **argv)
 	memset(&abs, 0, sizeof(abs));
 	memset(sides, 0, sizeof(sides));
 	cct_changes_init(&changes);
-	n = parse_options_split(argc, argv, &diff_help, args, argc, &split);
+	/* --baseline OLD... --target NEW..., as `chart` takes its sides */
+	options_split_sides(argc, argv, &rest, &nr_rest, side, nr_side);
+	n = parse_options_split(nr_rest, rest, &diff_help, args, argc, &split);
 	if (n == -2) {
 		ret = EXIT_OK;
 		goto out_args;
 	}
 	if (n < 0)
 		goto out_args;
-	/* OLD NEW, or OLD... -- NEW... (a "--" before both is the end of the options). */
-	if (split <= 0) {
+	if (nr_side[0] || nr_side[1]) {
+		if (n || !nr_side[0] || !nr_side[1] || o.bench) {
+			usage_error("diff", "expected --baseline PROFILE... and --target PROFILE..., "
+					    "without OLD NEW or --bench");
+			goto out_args;
+		}
+		for (int i = 0; i < 2; i++)
+			for (int j = 0; j < nr_side[i]; j++)
+				args[n++] = side[i][j];
+		split = nr_side[0];
+	} else if (split <= 0) {
+		/* OLD NEW, or OLD... -- NEW... (a "--" before both is the end of the options). */
 		if (n != 2) {
 			usage_error("diff", "expected OLD and NEW %s, got %d argument%s%s",
 				    o.bench ? "revisions" : "profiles", n, n == 1 ? "" : "s",
@@ -404,7 +423,8 @@ static int diff(int argc, char **argv)
 		abs_top = (size_t)v;
 	}
 	if (o.input_format && profile_format_parse(o.input_format, &lo.format)) {
-		usage_error("diff", "unknown input format '%s': use auto, cct, callgrind or folded",
+		usage_error("diff", "unknown input format '%s': use auto, cct, callgrind, folded "
+				    "or perf",
 			    o.input_format);
 		goto out_args;
 	}
@@ -441,8 +461,8 @@ static int diff(int argc, char **argv)
 			goto out;
 		}
 		if (lo.weight_calls && !cct_total(&sides[i].tree)) {
-			error("%s has no call counts (folded stacks have none): --weight calls "
-			      "needs CCT or callgrind profiles",
+			error("%s has no call counts (folded stacks and perf script have none): "
+			      "--weight calls needs CCT or callgrind profiles",
 			      args[first[i]]);
 			goto out;
 		}
@@ -475,6 +495,9 @@ out:
 	ret = cli_project_close(&p, ret);
 out_args:
 	free(args);
+	free(rest);
+	free(side[0]);
+	free(side[1]);
 	return ret;
 }
 

@@ -221,6 +221,43 @@ void options_usage_markdown(FILE *f, const struct command_help *help)
 	fprintf(f, "- `-h, --help`: show this help\n\n");
 }
 
+void options_split_sides(int argc, char **argv, char ***rest, int *nr_rest, char ***side,
+			 int nr_side[2])
+{
+	int cur = -1;
+
+	*rest = xcalloc((size_t)argc + 1, sizeof(**rest));
+	side[0] = xcalloc((size_t)argc + 1, sizeof(**side));
+	side[1] = xcalloc((size_t)argc + 1, sizeof(**side));
+	nr_side[0] = nr_side[1] = 0;
+	(*rest)[0] = argv[0];
+	*nr_rest = 1;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			/* The rest is positional: parse_options() sees the "--" too. */
+			while (i < argc)
+				(*rest)[(*nr_rest)++] = argv[i++];
+			break;
+		}
+		if (!strcmp(argv[i], "--baseline") || !strcmp(argv[i], "--target")) {
+			cur = !strcmp(argv[i], "--target");
+			continue;
+		}
+		if (!strncmp(argv[i], "--baseline=", 11) || !strncmp(argv[i], "--target=", 9)) {
+			int s = argv[i][2] == 't';
+			side[s][nr_side[s]++] = strchr(argv[i], '=') + 1;
+			cur = -1;
+			continue;
+		}
+		if (cur >= 0 && (argv[i][0] != '-' || !argv[i][1])) { /* "-": standard input */
+			side[cur][nr_side[cur]++] = argv[i];
+			continue;
+		}
+		cur = -1;
+		(*rest)[(*nr_rest)++] = argv[i];
+	}
+}
+
 int stdin_at_most_once(const char *cmd, const char *const *args, int n)
 {
 	int seen = 0;

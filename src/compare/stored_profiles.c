@@ -99,6 +99,22 @@ out:
 	return err;
 }
 
+/* The runs of one side are profiles of one kind (and, for perf, of one event). */
+static int check_alike(const char *const *paths, size_t i, const struct profile_source *first,
+		       const struct profile_source *src)
+{
+	if (src->format != first->format)
+		return error("%s is a %s profile and %s a %s profile: the runs of one side are "
+			     "profiles of one kind",
+			     paths[i], profile_format_name(src->format), paths[0],
+			     profile_format_name(first->format));
+	if (src->format == PROFILE_FORMAT_PERF && strcmp(src->perf.event, first->perf.event))
+		return error("%s weighs the event %s and %s the event %s: record every run of a "
+			     "side with the same event, or choose one with --event",
+			     paths[i], src->perf.event, paths[0], first->perf.event);
+	return 0;
+}
+
 int stored_cct_from_files(const char *const *paths, size_t n,
 			  const struct profile_load_options *lo, struct stored_cct *s)
 {
@@ -115,10 +131,15 @@ int stored_cct_from_files(const char *const *paths, size_t n,
 	}
 	s->runs = xcalloc(n, sizeof(*s->runs));
 	for (; s->nr_runs < n; s->nr_runs++) {
-		if ((err = profile_load(paths[s->nr_runs], lo, &s->runs[s->nr_runs],
-					s->nr_runs ? NULL : &s->src))) {
-			cct_release(&s->runs[s->nr_runs]);
+		struct profile_source src;
+		size_t i = s->nr_runs;
+		if ((err = profile_load(paths[i], lo, &s->runs[i], i ? &src : &s->src))) {
+			cct_release(&s->runs[i]);
 			return err;
+		}
+		if (i && check_alike(paths, i, &s->src, &src)) {
+			cct_release(&s->runs[i]);
+			return RP_EINPUT;
 		}
 	}
 	if ((err = merge_runs(s)))

@@ -277,3 +277,60 @@ void cct_plain(const struct cct *in, struct cct *out)
 	cct_compute_inclusive(out);
 	free(map);
 }
+
+/* Node indices of `arg` (a tree) by name, then call site. */
+static int by_name_site(const void *pa, const void *pb, void *arg)
+{
+	const struct cct *t = arg;
+	const struct cct_node *a = &t->nodes[*(const uint32_t *)pa];
+	const struct cct_node *b = &t->nodes[*(const uint32_t *)pb];
+	int c = strcmp(cct_name(t, a->name), cct_name(t, b->name));
+	if (c)
+		return c;
+	return a->site < b->site ? -1 : a->site > b->site;
+}
+
+void cct_sort_children(const struct cct *in, struct cct *out)
+{
+	uint32_t *map = xmallocarray(in->nr_nodes, sizeof(*map));
+	uint32_t *queue = xmallocarray(in->nr_nodes, sizeof(*queue));
+	uint32_t *kids = NULL;
+	size_t alloc_kids = 0, head = 0, tail = 0;
+
+	cct_init(out);
+	out->nr_runs = in->nr_runs;
+	if (in->sd)
+		out->sd = xcalloc(in->nr_nodes, sizeof(*out->sd));
+	map[CCT_ROOT] = CCT_ROOT;
+	queue[tail++] = CCT_ROOT;
+	/* Breadth first: a node's children are created together, in order, after it. */
+	while (head < tail) {
+		uint32_t u = queue[head++];
+		size_t nr = 0;
+		for (uint32_t c = in->nodes[u].first_child; c != CCT_NONE;
+		     c = in->nodes[c].next_sibling) {
+			ALLOC_GROW(kids, nr + 1, alloc_kids);
+			kids[nr++] = c;
+		}
+		if (nr > 1)
+			qsort_r(kids, nr, sizeof(*kids), by_name_site, (void *)in);
+		for (size_t k = 0; k < nr; k++) {
+			const struct cct_node *n = &in->nodes[kids[k]];
+			/* The output has as many nodes as the input, so this cannot fail. */
+			map[kids[k]] =
+			    cct_child(out, map[u], cct_intern(out, cct_name(in, n->name)), n->site);
+			queue[tail++] = kids[k];
+		}
+	}
+	for (size_t i = 0; i < in->nr_nodes; i++) {
+		struct cct_node *o = &out->nodes[map[i]];
+		o->calls = in->nodes[i].calls;
+		o->incl = in->nodes[i].incl;
+		o->excl = in->nodes[i].excl;
+		if (in->sd)
+			out->sd[map[i]] = in->sd[i];
+	}
+	free(kids);
+	free(queue);
+	free(map);
+}

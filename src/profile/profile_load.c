@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@ static const char *const format_names[] = {
 	[PROFILE_FORMAT_CCT] = "cct",
 	[PROFILE_FORMAT_CALLGRIND] = "callgrind",
 	[PROFILE_FORMAT_FOLDED] = "folded",
+	[PROFILE_FORMAT_PERF] = "perf",
 };
 
 int profile_format_parse(const char *s, enum profile_format *out)
@@ -190,6 +192,33 @@ out:
 	return ret;
 }
 
+/* Below this many samples a share is too uncertain to go unmentioned. */
+#define PERF_FEW_SAMPLES 100
+
+/* What a reader of the diff must know about a perf script profile: what was left out. */
+static void perf_warnings(const char *path, const struct perf_script_info *info)
+{
+	if (info->nr_other_events)
+		warning("%s: %zu sample%s of other events left out: the profile weighs %s (--event "
+			"chooses another)",
+			path, info->nr_other_events, info->nr_other_events == 1 ? "" : "s",
+			info->event);
+	if (info->nr_no_callchain == info->nr_samples)
+		warning("%s: no call chains, only the sampled functions: record with `perf record "
+			"-g` or `--call-graph dwarf`",
+			path);
+	else if (info->nr_no_callchain)
+		warning("%s: %zu of %zu samples without a call chain (under their function alone)",
+			path, info->nr_no_callchain, info->nr_samples);
+	/* The binomial sd of a share p from n samples is sqrt(p(1-p)/n): 50/sqrt(n) points
+	 * at p = 50%, the largest. */
+	if (info->nr_samples < PERF_FEW_SAMPLES)
+		warning("%s: only %zu sample%s: a share of the profile is uncertain by up to "
+			"+/-%.0f points (one sd); record longer or at a higher frequency (-F)",
+			path, info->nr_samples, info->nr_samples == 1 ? "" : "s",
+			50.0 / sqrt((double)info->nr_samples));
+}
+
 static int load_text(const char *path, const char *text, size_t len,
 		     const struct profile_load_options *o, struct cct *out,
 		     struct profile_source *src)
@@ -202,6 +231,8 @@ static int load_text(const char *path, const char *text, size_t len,
 			f = PROFILE_FORMAT_CCT;
 		else if (callgrind_sniff(text, len))
 			f = PROFILE_FORMAT_CALLGRIND;
+		else if (perf_script_sniff(text, len))
+			f = PROFILE_FORMAT_PERF;
 		else
 			f = PROFILE_FORMAT_FOLDED;
 	}
@@ -225,6 +256,14 @@ static int load_text(const char *path, const char *text, size_t len,
 	}
 	case PROFILE_FORMAT_CALLGRIND:
 		return callgrind_parse(text, len, path, o->event, out);
+	case PROFILE_FORMAT_PERF: {
+		struct perf_script_options po = { .event = o->event,
+						  .separate_threads = o->separate_threads };
+		if ((ret = perf_script_parse(text, len, path, &po, out, &src->perf)))
+			return ret;
+		perf_warnings(path, &src->perf);
+		return 0;
+	}
 	default:
 		return folded_parse(text, len, path, out);
 	}

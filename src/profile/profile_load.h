@@ -6,12 +6,14 @@
  * - revperf's CCT runtime (docs/cct-format.md): one file, or a directory holding the
  *   files of one run (a process and the children it forked or exec'ed, `*.cct`);
  * - valgrind callgrind output (docs/callgrind.md);
- * - folded stacks ("a;b;c 123", docs/cct-diff.md).
- * The format is recognised from the content (the first line), unless forced.
+ * - folded stacks ("a;b;c 123", docs/cct-diff.md);
+ * - the text `perf script` prints for a recording with call chains (docs/perf-script.md).
+ * The format is recognised from the content (the first lines), unless forced.
  */
 #include <stdbool.h>
 
 #include "profile/cct.h"
+#include "profile/perf_script.h"
 
 struct strbuf;
 struct symbolizer;
@@ -21,9 +23,10 @@ enum profile_format {
 	PROFILE_FORMAT_CCT,	  /* revperf's runtime */
 	PROFILE_FORMAT_CALLGRIND, /* valgrind --tool=callgrind */
 	PROFILE_FORMAT_FOLDED,	  /* folded stacks */
+	PROFILE_FORMAT_PERF,	  /* perf script */
 };
 
-/* "cct", "callgrind", "folded" (and "auto") to a format. Returns 0 or -1. */
+/* "cct", "callgrind", "folded", "perf" (and "auto") to a format. Returns 0 or -1. */
 int profile_format_parse(const char *s, enum profile_format *out);
 const char *profile_format_name(enum profile_format f);
 
@@ -45,8 +48,9 @@ void profile_threads_release(struct profile_threads *t);
 
 struct profile_load_options {
 	enum profile_format format; /* AUTO: recognise it */
-	const char *event;	    /* callgrind: the event to read (NULL: the first, Ir) */
-	bool separate_threads;	    /* CCT: each thread under "[thread K]" (default: merged) */
+	const char *event;	    /* callgrind, perf: the event to read (NULL: the first) */
+	bool separate_threads;	    /* CCT: each thread under "[thread K]"; perf: each thread
+				       name under "[thread NAME]" (default: merged) */
 	bool plain;		    /* merge call sites into plain contexts (cct_plain()) */
 	bool weight_calls;	    /* weigh nodes by their calls instead of time/cost: the
 				       exclusive weight of a node becomes its call count */
@@ -65,6 +69,7 @@ struct profile_source {
 			       (static); NULL for other formats */
 	char exe[4096];	    /* CCT: the program of the process with the largest tree ("" when
 			       unknown) */
+	struct perf_script_info perf; /* perf: the event, samples, threads, kinds of frames */
 };
 
 /*

@@ -53,10 +53,12 @@ int cct_diff_report_json(FILE *f, const struct cct_diff *d, const struct cct_rep
 
 /*
  * Writes a differential flame graph of the diff as a standalone SVG document (template
- * src/report/assets/flamegraph.svg): the new tree's layout, each frame coloured by the change
- * of its pweight against the matched old context (red more, blue less, hatched red only in
- * the new tree), a tooltip with both values, the contexts only in the old tree in a table
- * below, click to zoom. Every name is XML-escaped. Returns 0, or -1 on a write error.
+ * src/report/assets/flamegraph.svg) as wide as the page: the new tree's layout, each frame
+ * coloured by the change of its pweight against the matched old context (red more, blue
+ * less, hatched red only in the new tree), a tooltip with both values, a search box, the 10
+ * largest changes listed under the graph (their frames drawn however narrow; a row zooms on
+ * its frame), the contexts only in the old tree in a table below, click to zoom. Every name
+ * is XML-escaped. Returns 0, or -1 on a write error.
  */
 int cct_diff_report_svg(FILE *f, const struct cct_diff *d, const struct cct_report_options *o);
 
