@@ -20,6 +20,7 @@
 #include "compare/compare_result.h"
 #include "predict/predict.h"
 #include "profile/callgrind.h"
+#include "profile/callgrind_plt.h"
 #include "profile/callgrind_totals.h"
 #include "profile/cct.h"
 #include "util/fsutil.h"
@@ -317,12 +318,47 @@ static void key_release(struct key_table *t)
 	strmap_release(&t->ids);
 }
 
-/* Adds one run's callgrind files (wrappers left out) to the current values. */
-static int add_run(const char *dir, const char *wrapper, struct key_table *funcs,
-		   struct key_table *paths, size_t *wrappers, size_t *processes)
+/* How one side's function names become keys: PLTs read, renamed functions (name -> key). */
+struct key_names {
+	struct callgrind_plt plt;
+	struct strmap renamed[2]; /* per side: the old (A) or new (B) name -> index */
+	const struct renamed_fn *pairs;
+};
+
+/* A function's key on side s: "old -> new" when the binary diff paired it as renamed. */
+static void add_key_name(const struct key_names *kn, int s, const char *name, struct strbuf *sb)
+{
+	size_t *i = kn->renamed[s].nr ? strmap_get(&kn->renamed[s], name) : NULL;
+	if (i)
+		strbuf_addf(sb, "%s -> %s", kn->pairs[*i].old_name, kn->pairs[*i].new_name);
+	else
+		strbuf_addstr(sb, name);
+}
+
+/* The call path of node k as a key: cct_path() with renamed functions paired. */
+static void path_key(const struct key_names *kn, int s, const struct cct *t, uint32_t k,
+		     struct strbuf *sb)
+{
+	if (!kn->renamed[s].nr) {
+		cct_path(t, k, sb);
+		return;
+	}
+	if (t->nodes[k].parent != CCT_NONE && t->nodes[k].parent != CCT_ROOT) {
+		path_key(kn, s, t, t->nodes[k].parent, sb);
+		strbuf_addch(sb, ';');
+	}
+	add_key_name(kn, s, cct_name(t, t->nodes[k].name), sb);
+	if (t->nodes[k].site)
+		strbuf_addf(sb, "#%u", (unsigned)t->nodes[k].site);
+}
+
+/* Adds one run's callgrind files (wrappers left out) of side s to the current values. */
+static int add_run(const char *dir, const char *wrapper, struct key_names *kn, int s,
+		   struct key_table *funcs, struct key_table *paths, size_t *wrappers,
+		   size_t *processes)
 {
 	struct callgrind_run_totals totals;
-	struct strbuf path = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, name = STRBUF_INIT;
 	int ret = callgrind_run_totals_read(dir, wrapper, &totals);
 
 	*wrappers = *processes = 0;
@@ -333,20 +369,24 @@ static int add_run(const char *dir, const char *wrapper, struct key_table *funcs
 			continue;
 		}
 		(*processes)++;
-		ret = callgrind_read(totals.procs[i].file, "Ir", &t);
+		ret = callgrind_read_renamed(totals.procs[i].file, "Ir", callgrind_plt_rename,
+					     &kn->plt, &t);
 		for (size_t k = 1; !ret && k < t.nr_nodes; k++) {
 			const struct cct_node *n = &t.nodes[k];
 			if (n->excl == 0)
 				continue;
-			key_get(funcs, cct_name(&t, n->name))->cur += n->excl;
+			strbuf_reset(&name);
+			add_key_name(kn, s, cct_name(&t, n->name), &name);
+			key_get(funcs, name.buf)->cur += n->excl;
 			strbuf_reset(&path);
-			cct_path(&t, (uint32_t)k, &path);
+			path_key(kn, s, &t, (uint32_t)k, &path);
 			key_get(paths, path.buf)->cur += n->excl;
 		}
 		cct_release(&t);
 	}
 	callgrind_run_totals_release(&totals);
 	strbuf_release(&path);
+	strbuf_release(&name);
 	return ret;
 }
 
@@ -395,19 +435,25 @@ static void rank(struct key_table *t, const size_t nr[2], double total_change,
 
 static void attribute(struct counted_attribution *a, const struct compare_request *req,
 		      const struct bench_config *bench, struct store_profile *have[2],
-		      const size_t nr[2])
+		      const size_t nr[2], const struct renamed_fn *renamed, size_t nr_renamed)
 {
 	struct key_table funcs = {STRMAP_INIT, NULL, 0, 0}, paths = {STRMAP_INIT, NULL, 0, 0};
+	struct key_names kn = {CALLGRIND_PLT_INIT, {STRMAP_INIT, STRMAP_INIT}, renamed};
+	bool added;
 	int ret = 0;
 
+	for (size_t i = 0; i < nr_renamed; i++) {
+		strmap_put(&kn.renamed[0], renamed[i].old_name, i, &added);
+		strmap_put(&kn.renamed[1], renamed[i].new_name, i, &added);
+	}
 	for (int side = 0; side < 2 && !ret; side++) {
 		const struct compare_side *s = side ? &req->b : &req->a;
 		struct strbuf wrapper = STRBUF_INIT;
 		bool shell = valgrind_wrapper(&wrapper, s->command ? s->command : bench->command);
 		for (size_t i = 0; i < nr[side] && !ret; i++) {
 			size_t wrappers, processes;
-			ret = add_run(have[side][i].path, shell ? wrapper.buf : NULL, &funcs,
-				      &paths, &wrappers, &processes);
+			ret = add_run(have[side][i].path, shell ? wrapper.buf : NULL, &kn, side,
+				      &funcs, &paths, &wrappers, &processes);
 			if (!side && !i) {
 				a->wrappers = wrappers;
 				a->processes = processes;
@@ -432,11 +478,15 @@ static void attribute(struct counted_attribution *a, const struct compare_reques
 	}
 	key_release(&funcs);
 	key_release(&paths);
+	callgrind_plt_release(&kn.plt);
+	strmap_release(&kn.renamed[0]);
+	strmap_release(&kn.renamed[1]);
 }
 
 int compare_counted(const struct compare_request *req, const struct bench_config *bench,
 		    int64_t benchmark_id, int64_t machine_id, int64_t comparison_id,
 		    ns_t timeout_ns, struct metric_outcome *metrics, size_t nr_metrics,
+		    const struct renamed_fn *renamed, size_t nr_renamed,
 		    struct counted_attribution **out)
 {
 	struct counted_attribution *a = xcalloc(1, sizeof(*a));
@@ -502,7 +552,7 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 		a->error = strbuf_detach(&sb);
 		goto out;
 	}
-	attribute(a, req, bench, have, nr);
+	attribute(a, req, bench, have, nr, renamed, nr_renamed);
 	/* The same runs serve the predictor (predict, train) when it has nothing yet. */
 	for (int side = 0; req->a.sha && side < 2; side++)
 		if (predict_dynamic_save_callgrind(req->st, builds[side], benchmark_id,
