@@ -33,6 +33,8 @@ expect_exit 2 "$REVPERF" train --k 5
 expect_grep 'add --evaluate' err.txt
 expect_exit 2 "$REVPERF" train --evaluate --k 1
 expect_grep 'from 2 to 1000' err.txt
+expect_exit 2 "$REVPERF" train --cover greedy
+expect_grep "cover 'greedy': use paper or every-hit" err.txt
 expect_exit 2 "$REVPERF" run --select=bogus
 expect_grep "unknown --select mode 'bogus'" err.txt
 expect_exit 2 "$REVPERF" compare --select=bogus baseline neutral
@@ -76,6 +78,9 @@ expect_exit 0 "$REVPERF" train -f json
 expect_grep 'no training tuple is a hit' err.txt
 [ "$(json_get out.txt "d['predictors']['common']['no_hits']")" = True ] || fail "not trivial"
 [ "$(json_get out.txt "d['misses']")" = 1 ] || fail "one miss expected"
+[ "$(json_get out.txt "d['cover']")" = paper ] || fail "the paper's cover is the default"
+expect_exit 0 "$REVPERF" train -f json --dry-run --cover every-hit
+[ "$(json_get out.txt "d['cover']")" = every-hit ] || fail "--cover every-hit: $(cat out.txt)"
 expect_exit 2 "$REVPERF" train --evaluate
 expect_grep 'needs at least 2' err.txt
 expect_exit 0 "$REVPERF" predict neutral
