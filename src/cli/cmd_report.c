@@ -117,7 +117,7 @@ static int report(int argc, char **argv)
 {
 	const char *args[1];
 	struct report_ctx c;
-	struct history_opts ho = {0, 0};
+	struct history_opts ho = {0, 0, NULL};
 	struct site_options so;
 	struct site_stats stats;
 	int n, err, ret = EXIT_USAGE, format;
@@ -145,6 +145,7 @@ static int report(int argc, char **argv)
 		ret = err;
 		goto out;
 	}
+	ho.cfg = &c.cfg; /* count tolerances of the change points */
 	if ((err = history_load(c.p.st, &ho, &c.h))) {
 		ret = rp_err_exit_code(err);
 		goto out;

@@ -11,7 +11,7 @@
 #include "util/parse.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *k, *seed;
+	const char *config, *state_dir, *bench, *k, *seed, *cover;
 	bool evaluate, dry_run;
 	struct cli_output out;
 } o;
@@ -27,6 +27,8 @@ static const struct option train_options[] = {
 	{ OPT_STRING, 0, "seed", "N", "seed of the fold assignment (1)", &o.seed, NULL },
 	{ OPT_FLAG, 'n', "dry-run", NULL, "learn and report, but keep the stored predictors",
 	  &o.dry_run, NULL },
+	{ OPT_STRING, 0, "cover", "HOW", "paper (Algorithm 1, the default) or every-hit (each "
+					 "hit adds its own cheapest indicator)", &o.cover, NULL },
 	CLI_OUTPUT_OPTIONS(o.out, "text or json", CLI_QUIET_WARNINGS),
 	OPT_END_MARKER,
 };
@@ -44,7 +46,8 @@ const struct command_help train_help = {
 	"equal (undecided verdicts are left out). Stores a common predictor and one per\n"
 	"benchmark with the tuples they learned from; revperf predict applies them.\n"
 	"--evaluate reports the hit rate (changes predicted) and dismiss rate (unchanged\n"
-	"benchmarks skipped) by k-fold cross-validation.\n"
+	"benchmarks skipped) by k-fold cross-validation. --cover every-hit departs from the\n"
+	"paper (docs/prediction.md, \"Covering every hit\").\n"
 	"Exit status: 0 done, 2 usage or input error (no training data), 3 internal failure.",
 	train_options,
 };
@@ -128,7 +131,8 @@ static void print_text(FILE *f, const struct predict_training *t)
 		    "against the parent, %zu superseded, %zu of benchmarks not configured\n",
 		    t->nr_undecided, t->nr_no_ancestor, t->nr_not_parent, t->nr_superseded,
 		    t->nr_unconfigured);
-	strbuf_addstr(&sb, "predictors (run a benchmark when):\n  common                   ");
+	strbuf_addf(&sb, "predictors (run a benchmark when)%s:\n  common                   ",
+		    t->cover == PERPHECY_COVER_PAPER ? "" : ", every hit's own cheapest indicator");
 	predictor_text(&sb, &t->common);
 	strbuf_addch(&sb, '\n');
 	for (j = 0; j < t->nr_bench; j++) {
@@ -226,6 +230,7 @@ static void print_json(FILE *f, const struct predict_training *t, bool saved)
 	for (size_t j = 0; j < t->nr_bench; j++)
 		json_object_set_new(predictors, t->bench_names[j], predictor_json(&t->per_bench[j]));
 	json_object_set_new(root, "predictors", predictors);
+	json_object_set_new(root, "cover", json_string(perphecy_cover_name(t->cover)));
 	json_object_set_new(root, "training_set", eval_json(&t->full));
 	json_object_set_new(root, "evaluation",
 			    t->evaluated ? json_pack("{s:I, s:o, s:o}", "k", (json_int_t)t->cv_common.k,
@@ -276,6 +281,10 @@ static int train(int argc, char **argv)
 		if (parse_count("--seed", o.seed, 0, UINT64_MAX, &v))
 			return EXIT_USAGE;
 		opts.seed = v;
+	}
+	if (o.cover && perphecy_cover_parse(o.cover, &opts.cover)) {
+		usage_error("train", "--cover '%s': use paper or every-hit", o.cover);
+		return EXIT_USAGE;
 	}
 	opts.evaluate = o.evaluate;
 	opts.save = !o.dry_run;

@@ -687,7 +687,8 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 	if (!ret && !b->error && has_counted(b) && !interrupt_requested()) {
 		progress_phase(req, COMPARE_COUNTING, b->name, bench->min_count_runs);
 		ret = compare_counted(req, bench, b->benchmark_id, machine_id, out->comparison_id,
-				      c.timeout_ns, b->metrics, b->nr_metrics, &b->counted);
+				      c.timeout_ns, b->metrics, b->nr_metrics, b->renamed,
+				      b->nr_renamed, &b->counted);
 	}
 	if (!ret && !b->error && (bench->profiles & PROFILE_COUNTERS) && !interrupt_requested())
 		ret = compare_counters(req, bench, c.filter, out->comparison_id, &b->counters);

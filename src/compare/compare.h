@@ -109,6 +109,10 @@ struct bench_outcome {
 	enum same_code same_code;
 	char *program;			       /* the program diffed, relative to the worktree */
 	size_t functions_total, functions_changed;
+	struct renamed_fn {		       /* the binary diff's renamed functions (owned) */
+		char *old_name, *new_name;
+	} *renamed;
+	size_t nr_renamed;
 };
 
 struct compare_result {

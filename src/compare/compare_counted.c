@@ -20,6 +20,7 @@
 #include "compare/compare_result.h"
 #include "predict/predict.h"
 #include "profile/callgrind.h"
+#include "profile/callgrind_plt.h"
 #include "profile/callgrind_totals.h"
 #include "profile/cct.h"
 #include "util/fsutil.h"
@@ -258,9 +259,40 @@ static int any_inexact(const struct compare_request *req, struct store_profile *
 
 /* ---- Attribution: self instructions per function and per call path ---- */
 
+/* How one side's function names are read: PLTs named, renamed functions paired. */
+struct key_names {
+	struct callgrind_plt plt;
+	struct strmap renamed[2]; /* per side: the old (A) or new (B) name -> index */
+	const struct renamed_fn *pairs;
+	int side; /* of the run being read */
+};
+
+/*
+ * The renamer of a counted run's callgrind files: PLT stubs as "memcpy@plt", and a function
+ * the binary diff paired as renamed as "old -> new" on both sides, so that it is one entry.
+ */
+static void rename_counted(const struct callgrind_func_info *funcs, size_t nr_funcs,
+			   const uint32_t (*calls)[2], size_t nr_calls, char **names, void *arg)
+{
+	struct key_names *kn = arg;
+	const struct strmap *renamed = &kn->renamed[kn->side];
+
+	callgrind_plt_rename(funcs, nr_funcs, calls, nr_calls, names, &kn->plt);
+	for (size_t i = 0; renamed->nr && i < nr_funcs; i++) {
+		const char *name = names[i] ? names[i] : funcs[i].name;
+		size_t *k = strmap_get(renamed, name);
+		struct strbuf sb = STRBUF_INIT;
+		if (!k)
+			continue;
+		strbuf_addf(&sb, "%s -> %s", kn->pairs[*k].old_name, kn->pairs[*k].new_name);
+		free(names[i]);
+		names[i] = strbuf_detach(&sb);
+	}
+}
+
 /* Adds one run's callgrind files (wrappers left out) to the attribution as one run. */
-static int add_run(struct attribution_acc *acc, int side, const char *dir, const char *wrapper,
-		   size_t *wrappers, size_t *processes)
+static int add_run(struct attribution_acc *acc, struct key_names *kn, int side, const char *dir,
+		   const char *wrapper, size_t *wrappers, size_t *processes)
 {
 	struct callgrind_run_totals totals;
 	struct cct *trees = NULL;
@@ -269,6 +301,7 @@ static int add_run(struct attribution_acc *acc, int side, const char *dir, const
 	int ret = callgrind_run_totals_read(dir, wrapper, &totals);
 
 	*wrappers = *processes = 0;
+	kn->side = side;
 	if (!ret) {
 		trees = xcalloc(totals.nr_procs ? totals.nr_procs : 1, sizeof(*trees));
 		ptrs = xcalloc(totals.nr_procs ? totals.nr_procs : 1, sizeof(*ptrs));
@@ -279,7 +312,8 @@ static int add_run(struct attribution_acc *acc, int side, const char *dir, const
 			continue;
 		}
 		(*processes)++;
-		ret = callgrind_read(totals.procs[i].file, "Ir", &trees[n]);
+		ret = callgrind_read_renamed(totals.procs[i].file, "Ir", rename_counted, kn,
+					     &trees[n]);
 		ptrs[n] = &trees[n];
 		n++;
 	}
@@ -295,11 +329,17 @@ static int add_run(struct attribution_acc *acc, int side, const char *dir, const
 
 static void attribute(struct counted_attribution *a, const struct compare_request *req,
 		      const struct bench_config *bench, struct store_profile *have[2],
-		      const size_t nr[2])
+		      const size_t nr[2], const struct renamed_fn *renamed, size_t nr_renamed)
 {
 	struct attribution_acc acc;
+	struct key_names kn = {CALLGRIND_PLT_INIT, {STRMAP_INIT, STRMAP_INIT}, renamed, 0};
+	bool added;
 	int ret = 0;
 
+	for (size_t i = 0; i < nr_renamed; i++) {
+		strmap_put(&kn.renamed[0], renamed[i].old_name, i, &added);
+		strmap_put(&kn.renamed[1], renamed[i].new_name, i, &added);
+	}
 	attribution_acc_init(&acc);
 	for (int side = 0; side < 2 && !ret; side++) {
 		const struct compare_side *s = side ? &req->b : &req->a;
@@ -307,8 +347,8 @@ static void attribute(struct counted_attribution *a, const struct compare_reques
 		bool shell = valgrind_wrapper(&wrapper, s->command ? s->command : bench->command);
 		for (size_t i = 0; i < nr[side] && !ret; i++) {
 			size_t wrappers, processes;
-			ret = add_run(&acc, side, have[side][i].path, shell ? wrapper.buf : NULL,
-				      &wrappers, &processes);
+			ret = add_run(&acc, &kn, side, have[side][i].path,
+				      shell ? wrapper.buf : NULL, &wrappers, &processes);
 			if (!side && !i) {
 				a->wrappers = wrappers;
 				a->processes = processes;
@@ -322,11 +362,15 @@ static void attribute(struct counted_attribution *a, const struct compare_reques
 	else
 		a->have_abs = true;
 	attribution_acc_release(&acc);
+	callgrind_plt_release(&kn.plt);
+	strmap_release(&kn.renamed[0]);
+	strmap_release(&kn.renamed[1]);
 }
 
 int compare_counted(const struct compare_request *req, const struct bench_config *bench,
 		    int64_t benchmark_id, int64_t machine_id, int64_t comparison_id,
 		    ns_t timeout_ns, struct metric_outcome *metrics, size_t nr_metrics,
+		    const struct renamed_fn *renamed, size_t nr_renamed,
 		    struct counted_attribution **out)
 {
 	struct counted_attribution *a = xcalloc(1, sizeof(*a));
@@ -392,7 +436,7 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 		a->error = strbuf_detach(&sb);
 		goto out;
 	}
-	attribute(a, req, bench, have, nr);
+	attribute(a, req, bench, have, nr, renamed, nr_renamed);
 	/* The same runs serve the predictor (predict, train) when it has nothing yet. */
 	for (int side = 0; req->a.sha && side < 2; side++)
 		if (predict_dynamic_save_callgrind(req->st, builds[side], benchmark_id,

@@ -42,13 +42,17 @@ struct counted_attribution {
  * The counted metrics of `metrics` (those with METRIC_COUNTED): runs as above with a
  * timeout of `timeout_ns` x VALGRIND_SLOWDOWN / 10 each (timeout_ns is the timing runs'),
  * their verdicts into the outcomes (m->r, m->measured), and the attribution into a new
- * *out (free with counted_attribution_free()). A side without enough successful counted
- * runs leaves its metrics unmeasured with out->error saying why. Returns 0,
- * RP_EINTERRUPT, RP_EINTERNAL (store).
+ * *out (free with counted_attribution_free()). In the attribution a function the binary
+ * diff paired as renamed (`renamed`, from compare_same_code()) is one entry, "old -> new",
+ * in the functions and in every call path; PLT entries are named "memcpy@plt"
+ * (profile/callgrind_plt.h). A side without enough successful counted runs leaves its
+ * metrics unmeasured with out->error saying why. Returns 0, RP_EINTERRUPT, RP_EINTERNAL
+ * (store).
  */
 int compare_counted(const struct compare_request *req, const struct bench_config *bench,
 		    int64_t benchmark_id, int64_t machine_id, int64_t comparison_id,
 		    ns_t timeout_ns, struct metric_outcome *metrics, size_t nr_metrics,
+		    const struct renamed_fn *renamed, size_t nr_renamed,
 		    struct counted_attribution **out);
 
 void counted_attribution_free(struct counted_attribution *a);

@@ -24,7 +24,7 @@ static void bench_defaults(struct bench_config *b)
 	b->tolerance = 0.02;
 	b->min_count_runs = 2;
 	b->max_count_runs = 6;
-	b->count_tolerance = 0.001;
+	b->count_tolerance = CONFIG_DEFAULT_COUNT_TOLERANCE;
 	b->min_runs = 5;
 	b->max_runs = 30;
 	b->warmup = 1;

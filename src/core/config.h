@@ -45,6 +45,9 @@ enum bench_format {
 	BENCH_GBENCH,    /* a Google Benchmark binary: one revperf benchmark per case */
 };
 
+/* count-tolerance when none is set: counted metrics (docs/counted.md) */
+#define CONFIG_DEFAULT_COUNT_TOLERANCE 0.001
+
 struct bench_config {
 	char *name;
 	char *command;

@@ -3,10 +3,15 @@
 # tests/workloads/cct_versions.c: version 2 makes slow_me slower, adds helper_new (called by
 # caller_x) and has mod_fn call existing_fn.
 # The verdict: version 2 does 3.7 times the work (slow_me x8) and its CPU time is stable
-# under load (runs of 15 and 58 ms, log sd 0.06-0.09 with both cores kept busy), but with
-# 2..3 runs the 99% interval of 3 pairs (t = 9.9) reached down to 1.27, and a single slow
-# run made it undecided: exit 0 where 1 was expected. With 5 runs (t = 4.6) the lower end
-# was 3.2-3.65 in 8 comparisons with both cores busy, far above the 20% tolerance.
+# under load (log sd 0.06-0.09 with both cores kept busy), but with 2..3 runs the 99%
+# interval of 3 pairs (t = 9.9) reached down to 1.27, and a single slow run made it
+# undecided: exit 0 where 1 was expected. With 5 runs (t = 4.6) the lower end was 3.2-3.65
+# in 8 comparisons with both cores busy, far above the 20% tolerance. (Not on ir: the
+# profiles need long runs, below, and 5000 rounds take minutes under callgrind.)
+# The attribution: the weights of a CCT are times, and the clock runs on while the program
+# waits for a core (tests/cli/cct_diff_versions.sh). With 1000 rounds (runs of 15 and
+# 58 ms) slow_me was not the first weight difference in 2 of 10 runs of this test at load
+# 9-12; with 5000 rounds (75 and 290 ms) it was first in 10 of 10 at load 14-22.
 . "$SRCDIR/tests/cli/lib/common.bash"
 
 mkdir proj && cd proj
@@ -17,7 +22,7 @@ cat >revperf.ini <<'INI'
 command = cc -O2 -o prog prog.c
 profile-command = cc -O2 -g -finstrument-functions -o prog prog.c
 [benchmark "versions"]
-command = ./prog 1000
+command = ./prog 5000
 primary = cpu
 runs = 5..10
 warmup = 0
