@@ -196,7 +196,7 @@ static int compare_revisions(const char *const args[2], enum report_format forma
 	int ret, err;
 
 	memset(&rc, 0, sizeof(rc));
-	if ((ret = cli_project_open(&p, o.state_dir, 0)))
+	if ((ret = cli_project_open_config(&p, o.state_dir, o.config, CLI_PROJECT_CONFIG)))
 		goto out;
 	cli_revcompare_ctx(&ctx, &p, &src, o.select, o.fresh, o.out.quiet);
 	interrupt_install();
