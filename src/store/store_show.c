@@ -149,3 +149,13 @@ int store_count_runs(struct store *st, int64_t comparison_id, size_t *runs)
 	*runs = (size_t)n;
 	return ret < 0 ? ret : 0;
 }
+
+int store_comparison_last(struct store *st, int64_t *id)
+{
+	sqlite3_stmt *stmt = store_prepare(st, "SELECT c.id FROM comparisons c JOIN builds b ON"
+					       " b.id = c.base_build WHERE b.revision_id IS NOT NULL"
+					       " AND b.revision_id != 0 ORDER BY c.id DESC LIMIT 1");
+	if (!stmt)
+		return RP_EINTERNAL;
+	return step_id(st, stmt, id, "cannot read comparisons");
+}
