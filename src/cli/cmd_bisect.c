@@ -110,7 +110,7 @@ static int bisect(const char *const args[2], bool json)
 	/* Before any build, run or report: can runs start at all (docs/install.md)? */
 	if (proc_spawner_check())
 		return EXIT_USAGE;
-	if ((ret = cli_project_open(&p, o.state_dir, 0)))
+	if ((ret = cli_project_open_config(&p, o.state_dir, o.config, CLI_PROJECT_CONFIG)))
 		goto out;
 	src.config = o.config;
 	src.bench = o.bench;

@@ -19,7 +19,7 @@
 
 static struct {
 	const char *config, *state_dir, *bench, *cmd_a, *cmd_b, *select;
-	bool fresh, import;
+	bool fresh, more, import;
 	struct cli_output out;
 	struct opt_overrides overrides;
 } o;
@@ -52,6 +52,8 @@ static const struct option compare_options[] = {
 	  &o.overrides, "build.profile-command" },
 	{ OPT_FLAG, 0, "fresh", NULL, "ignore stored runs of this comparison; measure anew",
 	  &o.fresh, NULL },
+	{ OPT_FLAG, 0, "more", NULL, "continue a finished comparison: up to --runs more runs "
+				     "per side", &o.more, NULL },
 	CLI_OUTPUT_OPTIONS(o.out, "text, json or markdown", "no progress line"),
 	OPT_END_MARKER,
 };
@@ -68,7 +70,10 @@ const struct command_help compare_help = {
 	"statistics decide, stores every run in .revperf/revperf.db and prints a verdict per\n"
 	"benchmark and metric: worse, better, equal or undecided, with the ratio and its\n"
 	"confidence interval. Running the same comparison again reuses its stored runs\n"
-	"(same builds, benchmark command and machine) and continues; --fresh does not.\n"
+	"(same builds, benchmark command and machine) and continues an unfinished one; a\n"
+	"finished one (every primary metric decided, or the runs spent) is printed again\n"
+	"without running anything (revperf show), unless --more continues it with a new\n"
+	"budget of runs or --fresh measures anew.\n"
 	"With --import, nothing is run: the samples of two hyperfine exports or two Google\n"
 	"Benchmark JSON files (baseline first) are judged the same way (docs/import.md).\n"
 	"Exit status: 0 no regression, 1 a primary metric worse, 2 usage or input error (also:\n"
@@ -120,9 +125,9 @@ static int compare_import_files(const char *const *files, int n, enum report_for
 		usage_error("compare", "--import expects two result files, FILE_A FILE_B; got %d", n);
 		goto out;
 	}
-	if (o.cmd_a || o.cmd_b || o.bench || o.config || o.state_dir || o.fresh) {
+	if (o.cmd_a || o.cmd_b || o.bench || o.config || o.state_dir || o.fresh || o.more) {
 		usage_error("compare", "--import judges two files: --cmd-a, --cmd-b, --bench, "
-				       "--config, --state-dir and --fresh do not apply");
+				       "--config, --state-dir, --fresh and --more do not apply");
 		goto out;
 	}
 	for (i = 0; i < o.overrides.nr; i++) {
@@ -196,11 +201,16 @@ static int compare_revisions(const char *const args[2], enum report_format forma
 	int ret, err;
 
 	memset(&rc, 0, sizeof(rc));
-	if ((ret = cli_project_open(&p, o.state_dir, 0)))
+	if ((ret = cli_project_open_config(&p, o.state_dir, o.config, CLI_PROJECT_CONFIG)))
 		goto out;
 	cli_revcompare_ctx(&ctx, &p, &src, o.select, o.fresh, o.out.quiet);
+	ctx.more = o.more;
 	interrupt_install();
 	err = revcompare_run(&ctx, args[0], args[1], &rc);
+	if (rc.replayed && !o.out.quiet)
+		fprintf(stderr, "revperf: comparison %lld is finished; shown from the store, "
+				"nothing ran (--more to continue it, --fresh to start anew)\n",
+			(long long)rc.stored.id);
 	if (err && !rc.res.nr_benches) {
 		ret = rp_err_exit_code(err);
 		goto out;
@@ -297,6 +307,11 @@ static int compare_dispatch(const char *const args[2], int n, enum report_format
 	command_mode = o.cmd_a || o.cmd_b;
 	if (command_mode && (!o.cmd_a || !o.cmd_b || n)) {
 		usage_error("compare", "--cmd-a and --cmd-b go together, without revisions");
+		return EXIT_USAGE;
+	}
+	if (o.more && (o.fresh || command_mode)) {
+		usage_error("compare", "--more continues a stored comparison of two revisions; "
+				       "drop --fresh, --cmd-a and --cmd-b");
 		return EXIT_USAGE;
 	}
 	if (!command_mode && n != 2) {

@@ -288,7 +288,7 @@ static int train(int argc, char **argv)
 	}
 	opts.evaluate = o.evaluate;
 	opts.save = !o.dry_run;
-	if ((ret = cli_project_open(&p, o.state_dir, 0)))
+	if ((ret = cli_project_open_config(&p, o.state_dir, o.config, CLI_PROJECT_CONFIG)))
 		goto out;
 	if ((err = predict_session_open(&s, p.repo, &p.sd, p.st, o.config, o.bench))) {
 		ret = rp_err_exit_code(err);

@@ -63,6 +63,7 @@ int cmd_chart(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_show(int argc, char **argv);
 int cmd_ci(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
@@ -80,6 +81,7 @@ extern const struct command_help chart_help;
 extern const struct command_help history_help;
 extern const struct command_help bisect_help;
 extern const struct command_help report_help;
+extern const struct command_help show_help;
 extern const struct command_help ci_help;
 extern const struct command_help version_help;
 
@@ -221,8 +223,16 @@ enum cli_project_flags {
 	/* The store must exist already (commands that only read it): its absence is an
 	 * error that says how to fill it. */
 	CLI_PROJECT_EXISTING = 1 << 1,
+	/* The command reads a configuration (`config`, or revperf.ini at the root): its
+	 * absence is an error before the state directory and database are created, so that
+	 * a command that cannot start leaves nothing behind. */
+	CLI_PROJECT_CONFIG = 1 << 2,
 };
 int cli_project_open(struct cli_project *p, const char *state_dir, unsigned flags);
+/* cli_project_open() with the configuration file the command will read (NULL: the root's
+ * revperf.ini), checked with CLI_PROJECT_CONFIG. */
+int cli_project_open_config(struct cli_project *p, const char *state_dir, const char *config,
+			    unsigned flags);
 /*
  * The end of a command that may have run benchmarks: checks that the database's files are
  * intact and its integrity (store_verify(); once per command, only when something ran).

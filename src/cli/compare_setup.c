@@ -78,7 +78,35 @@ out:
 	return ret;
 }
 
+/* Before the state directory is created: the configuration a comparison will read exists. */
+static int config_present(const char *root, const char *config)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+	int ret = 0;
+	if (config)
+		strbuf_addstr(&path, config);
+	else
+		strbuf_addf(&path, "%s/revperf.ini", root);
+	if (stat(path.buf, &st)) {
+		if (config)
+			error("%s: %s; check the path given to --config", path.buf, strerror(errno));
+		else
+			error("%s: %s; write one with `revperf init` or name one with --config FILE",
+			      path.buf, strerror(errno));
+		ret = EXIT_USAGE;
+	}
+	strbuf_release(&path);
+	return ret;
+}
+
 int cli_project_open(struct cli_project *p, const char *state_dir, unsigned flags)
+{
+	return cli_project_open_config(p, state_dir, NULL, flags);
+}
+
+int cli_project_open_config(struct cli_project *p, const char *state_dir, const char *config,
+			    unsigned flags)
 {
 	char cwd[4096];
 	const char *root = cwd;
@@ -93,6 +121,8 @@ int cli_project_open(struct cli_project *p, const char *state_dir, unsigned flag
 			return rp_err_exit_code(err);
 		root = repo_workdir(p->repo);
 	}
+	if ((flags & CLI_PROJECT_CONFIG) && (err = config_present(root, config)))
+		return err;
 	if (flags & CLI_PROJECT_EXISTING) {
 		/* Only read: the state directory is neither created nor written to. */
 		struct stat st;

@@ -46,6 +46,7 @@ struct bench_ctx {
 	struct rng *rng;
 	struct timespec started;
 	size_t planned_max;
+	double alpha; /* the comparison's (a replayed one's as stored) */
 	ns_t timeout_ns; /* of the next runs; refreshed at each look (run_timeout) */
 	char *log_prefix; /* logs/runs/<comparison>/<benchmark>-: + "A.log" or "B.log" */
 	struct cpu_saved affinity; /* before `pin`, put back after the benchmark */
@@ -522,12 +523,91 @@ static int parse_bench_metrics(struct bench_ctx *c)
 	return 0;
 }
 
+/*
+ * The benchmark's row and the runs stored for it (reused unless --fresh): sets the filters
+ * and counts; *more: with --more, the runs per side already stored, which the new budget
+ * comes on top of.
+ */
+static int bench_runs_stored(const struct compare_request *req, const struct bench_config *bench,
+			     struct bench_ctx *c, size_t *more)
+{
+	struct strbuf ident = STRBUF_INIT;
+	size_t failed;
+	int ret;
+	run_output_identity(&ident, bench);
+	ret = req->replay ? store_benchmark_find(req->st, bench->name, ident.buf,
+						 &c->out->benchmark_id)
+			  : store_benchmark(req->st, bench->name, ident.buf, &c->out->benchmark_id);
+	strbuf_release(&ident);
+	if (ret < 0 || (ret && !req->replay))
+		return RP_EINTERNAL;
+	for (int i = 0; i < 2; i++) {
+		c->filter[i].base_build = req->a.build_id;
+		c->filter[i].target_build = req->b.build_id;
+		c->filter[i].side = i ? 'B' : 'A';
+		c->filter[i].benchmark_id = c->out->benchmark_id; /* 0 (none) when not stored */
+		c->filter[i].machine_id = c->machine_id;
+		if (req->fresh)
+			c->filter[i].comparison_id = c->comparison_id;
+	}
+	if (store_run_counts(req->st, &c->filter[0], &c->out->ok_a, &failed) ||
+	    store_run_counts(req->st, &c->filter[1], &c->out->ok_b, &failed))
+		return RP_EINTERNAL;
+	c->out->reused_a = c->out->ok_a;
+	c->out->reused_b = c->out->ok_b;
+	if (req->replay) { /* reused: the runs that came from before the comparison */
+		struct store_run_filter own[2] = { c->filter[0], c->filter[1] };
+		size_t ok[2];
+		own[0].comparison_id = own[1].comparison_id = req->replay->id;
+		if (store_run_counts(req->st, &own[0], &ok[0], &failed) ||
+		    store_run_counts(req->st, &own[1], &ok[1], &failed))
+			return RP_EINTERNAL;
+		c->out->reused_a -= ok[0];
+		c->out->reused_b -= ok[1];
+	}
+	if (req->more)
+		*more = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
+	return 0;
+}
+
+/* A stored comparison shown again: its verdicts at the alpha of its last look, no run. */
+static int replay_bench(struct bench_ctx *c, const struct sequential_plan *plan, bool extensible)
+{
+	size_t n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
+	size_t look = c->bench->max_runs, extensions = 0;
+	double look_alpha = plan->alpha_per_look;
+	bool decided = false;
+	int ret;
+	/* Past max runs only by alpha spending (METHODS 2.8): the same looks again. */
+	while (extensible && n > look && extensions < SEQUENTIAL_MAX_EXTENSIONS) {
+		look_alpha = sequential_extension_alpha(plan, ++extensions);
+		look = sequential_extension_look(look);
+	}
+	c->out->extended_looks = extensions;
+	if ((ret = evaluate_primaries(c, look_alpha, &decided)))
+		return ret;
+	c->out->ci_alpha = look_alpha;
+	c->out->decided = decided && !c->out->error;
+	for (size_t i = 0; i < c->out->nr_metrics; i++) {
+		struct metric_outcome *m = &c->out->metrics[i];
+		if (!(m->def->flags & METRIC_COUNTED)) {
+			if (evaluate_metric(c, m, look_alpha))
+				return RP_EINTERNAL;
+		} else {
+			m->unmeasured = "counted runs are not shown again (compare --more)";
+		}
+	}
+	if (store_run_issues(c->req->st, c->comparison_id, c->out->benchmark_id,
+			     &c->out->issues, &c->out->nr_issues))
+		return RP_EINTERNAL;
+	return 0;
+}
+
 static int compare_bench(const struct compare_request *req, const struct bench_config *bench,
 			 struct bench_ctx *c)
 {
 	struct sequential_plan plan;
-	struct strbuf ident = STRBUF_INIT;
-	size_t i, w, look, n, extensions = 0;
+	size_t i, w, look, n, extensions = 0, more = 0;
 	bool stop = false, decided = false, extensible;
 	double look_alpha;
 	int ret;
@@ -536,41 +616,23 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	ret = parse_bench_metrics(c);
 	if (ret)
 		return ret;
-	if (sequential_plan_init(&plan, bench->min_runs, bench->max_runs, req->cfg->alpha)) {
+	if ((ret = bench_runs_stored(req, bench, c, &more)))
+		return ret;
+	if (sequential_plan_init(&plan, bench->min_runs + more, bench->max_runs + more,
+				 c->alpha)) {
 		error("%s: invalid runs %zu..%zu", bench->origin, bench->min_runs, bench->max_runs);
 		return RP_EINPUT;
 	}
 	/* A time budget lets an undecided benchmark continue past max_runs (METHODS 2.8). */
 	extensible = bench->time_budget_ns > 0;
 	if (extensible)
-		sequential_plan_extend(&plan, req->cfg->alpha, SEQUENTIAL_EXTENSION_SHARE);
+		sequential_plan_extend(&plan, c->alpha, SEQUENTIAL_EXTENSION_SHARE);
 	look_alpha = plan.alpha_per_look;
-	c->planned_max = bench->max_runs;
+	c->planned_max = bench->max_runs + more;
 	c->out->ci_alpha = plan.alpha_per_look;
 	c->out->tolerance = bench->tolerance;
-	ret = store_benchmark(req->st, bench->name, run_output_identity(&ident, bench),
-			      &c->out->benchmark_id);
-	strbuf_release(&ident);
-	if (ret)
-		return RP_EINTERNAL;
-	for (i = 0; i < 2; i++) {
-		c->filter[i].base_build = req->a.build_id;
-		c->filter[i].target_build = req->b.build_id;
-		c->filter[i].side = i ? 'B' : 'A';
-		c->filter[i].benchmark_id = c->out->benchmark_id;
-		c->filter[i].machine_id = c->machine_id;
-		if (req->fresh)
-			c->filter[i].comparison_id = c->comparison_id;
-	}
-	{
-		size_t failed;
-		if (store_run_counts(req->st, &c->filter[0], &c->out->ok_a, &failed) ||
-		    store_run_counts(req->st, &c->filter[1], &c->out->ok_b, &failed))
-			return RP_EINTERNAL;
-		c->out->reused_a = c->out->ok_a;
-		c->out->reused_b = c->out->ok_b;
-	}
-
+	if (req->replay)
+		return replay_bench(c, &plan, extensible);
 	{
 		struct strbuf dir = STRBUF_INIT;
 		strbuf_addf(&dir, "%s/runs/%lld", req->sd->logs, (long long)c->comparison_id);
@@ -673,11 +735,14 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 	c.machine_id = machine_id;
 	c.comparison_id = out->comparison_id;
 	c.rng = rng;
+	c.alpha = out->alpha;
 	ret = compare_bench(req, bench, &c);
 	if (!ret)
 		compare_same_code(req, bench, b);
 	if (!ret) /* what the reported metrics read, for the report */
 		ret = run_output_first_lines(req->st, c.filter, bench, &b->reported, &b->nr_reported);
+	if (req->replay) /* nothing more is run */
+		goto out;
 	/* Profiles after the verdict's runs, never among them: they do not disturb it. */
 	if (!ret && !b->error && (bench->profiles & PROFILE_CCT) && !interrupt_requested()) {
 		progress_phase(req, COMPARE_PROFILING, b->name, bench->profile_runs);
@@ -697,6 +762,7 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 		ret = compare_profile_io(req, bench, b->benchmark_id, machine_id,
 					 out->comparison_id, &b->io);
 	}
+out:
 	if (c.affinity.valid) { /* the next benchmark starts unpinned unless it pins */
 		proc_spawner_stop();
 		cpu_pin_restore(&c.affinity);
@@ -734,6 +800,33 @@ static int compare_helpers_check(const struct config *cfg)
 	return ret;
 }
 
+/* req->replay: the stored comparison's verdicts again; nothing is run or stored. */
+static int compare_replay(const struct compare_request *req, struct compare_result *out)
+{
+	const struct store_comparison_info *c = req->replay;
+	struct rng rng;
+	size_t alloc = 0;
+	int ret = 0;
+	out->base_label = xstrdup(c->base_label ? c->base_label : req->a.label);
+	out->target_label = xstrdup(c->target_label ? c->target_label : req->b.label);
+	snprintf(out->base_sha, sizeof(out->base_sha), "%s", c->base_sha);
+	snprintf(out->target_sha, sizeof(out->target_sha), "%s", c->target_sha);
+	out->seed = c->seed;
+	out->alpha = c->alpha;
+	out->same_build = req->same_build;
+	out->resumable = true;
+	out->comparison_id = c->id;
+	rng_seed(&rng, out->seed);
+	if (!c->machine_id || store_machine_get(req->st, c->machine_id, &out->machine))
+		machine_info_read(&out->machine);
+	for (size_t i = 0; i < req->cfg->nr_benches && !ret; i++)
+		if (req->cfg->benches[i].format != BENCH_GBENCH)
+			ret = compare_one(req, &req->cfg->benches[i], out, &alloc, c->machine_id,
+					  &rng);
+	compare_adjust_p_values(out);
+	return ret;
+}
+
 int compare_execute(const struct compare_request *req, struct compare_result *out)
 {
 	struct store_comparison comp = { 0 };
@@ -743,6 +836,8 @@ int compare_execute(const struct compare_request *req, struct compare_result *ou
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
+	if (req->replay)
+		return compare_replay(req, out);
 	if ((ret = compare_helpers_check(req->cfg)))
 		return ret;
 	out->base_label = xstrdup(req->a.label);

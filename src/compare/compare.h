@@ -6,6 +6,7 @@
 #include "core/config.h"
 #include "core/metric.h"
 #include "store/store.h"
+#include "store/store_show.h"
 #include "util/common.h"
 
 /* One side of a comparison: a built revision, or (--cmd-a/--cmd-b) a command. */
@@ -52,6 +53,10 @@ struct compare_request {
 	compare_progress_fn progress; /* NULL: no progress reports */
 	void *progress_arg;
 	bool fresh;      /* ignore stored runs: measure everything anew */
+	bool more;       /* continue with a new budget: min..max runs more than stored */
+	/* Non-NULL: run and store nothing; the verdicts of this stored comparison are
+	 * computed again from its stored runs (profiles and counted runs are not shown). */
+	const struct store_comparison_info *replay;
 };
 
 struct cct_attribution;

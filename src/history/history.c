@@ -48,12 +48,29 @@ static int find_build(struct store *st, const struct config *cfg, const struct r
  * runs may decide it) and every configured benchmark (a test suite: any of its tests)
  * has a verdict; with --select, the comparison covers what the commit needed.
  */
+/* The configured benchmark a stored verdict belongs to (a suite's test: the suite). */
+static const struct bench_config *verdict_bench(const struct config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->nr_benches; i++) {
+		const char *b = cfg->benches[i].name;
+		size_t len = strlen(b);
+		if (!strcmp(name, b) ||
+		    (cfg->benches[i].tests && !strncmp(name, b, len) && name[len] == '/'))
+			return &cfg->benches[i];
+	}
+	return NULL;
+}
+
 static bool covers(const struct config *cfg, const struct store_verdict *v, size_t n,
 		   bool selecting)
 {
-	for (size_t k = 0; k < n; k++)
-		if (v[k].primary && !strcmp(v[k].verdict, "undecided"))
+	for (size_t k = 0; k < n; k++) {
+		const struct bench_config *b = verdict_bench(cfg, v[k].bench);
+		/* undecided after its whole run budget: finished too (compare --more goes on) */
+		if (v[k].primary && !strcmp(v[k].verdict, "undecided") &&
+		    (!b || v[k].n_a < b->max_runs || v[k].n_b < b->max_runs))
 			return false;
+	}
 	if (selecting)
 		return true;
 	for (size_t i = 0; i < cfg->nr_benches; i++) {
