@@ -66,6 +66,8 @@ cd ..
 
 python3 - "$SCHEMAS" docs <<'PY' || fail "a document does not match its schema"
 import json, os, sys, copy
+import warnings
+warnings.simplefilter("ignore", DeprecationWarning)
 import jsonschema
 sdir, ddir = sys.argv[1], sys.argv[2]
 store = {}
@@ -90,5 +92,28 @@ for f in sorted(os.listdir(ddir)):
     print("%s: %s" % (f, "INVALID" if errs else "valid"))
 if bad:
     sys.exit(1)
+
+# Strict enough to catch a regression: each mutation must be rejected.
+c = json.load(open(os.path.join(ddir, "compare.json")))
+m = c["benchmarks"][0]["metrics"][0]
+assert c["benchmarks"][0]["commands"] == {"baseline": "true", "target": 'sh -c "exit 3"'}, c
+ends = c["benchmarks"][0]["run_list"]["target"]
+assert ends and all(e["status"] == "failed" and e["exit_code"] == 3 for e in ends), ends
+assert all(e["exit_code"] == 0 for e in c["benchmarks"][0]["run_list"]["baseline"])
+assert len(m["values"]["baseline"]) == len(m["run_ids"]["baseline"]) == m["baseline"]["n"], m
+assert m["verdict"] == "unmeasured" and m["target"]["mean"] is None, m   # null, never 0.0
+def mutated(f):
+    d = copy.deepcopy(c); f(d); return d
+cases = {
+    "a value as a string": lambda d: d["benchmarks"][0]["metrics"][0]["values"]["baseline"].__setitem__(0, "0.5"),
+    "schema as an integer": lambda d: d.__setitem__("schema", 3),
+    "a run id missing": lambda d: d["benchmarks"][0]["run_list"]["baseline"][0].pop("run_id"),
+    "an unknown key": lambda d: d["benchmarks"][0]["metrics"][0].__setitem__("mean", 0.0),
+    "exit status as a string": lambda d: d["benchmarks"][0]["run_list"]["target"][0].__setitem__("exit_code", "3"),
+    "median missing": lambda d: d["benchmarks"][0]["metrics"][0]["baseline"].pop("median"),
+}
+for what, f in cases.items():
+    if validator("compare").is_valid(mutated(f)):
+        print("not rejected: " + what); sys.exit(1)
 PY
 echo ok
