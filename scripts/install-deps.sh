@@ -5,11 +5,12 @@
 # clang builds the fuzz targets in `make test`; libclang-rt-dev holds its libFuzzer and
 # sanitizer runtimes (only a Recommends of clang, which --no-install-recommends skips).
 # linux-perf records the perf script samples that tests/cli/diff_perf_script.sh imports.
+# python3-jsonschema validates every command's JSON against docs/schema/ (json_schema_validate).
 set -eu
 PKGS="build-essential cmake pkg-config git clang libclang-rt-dev libsqlite3-dev libgit2-dev
 libinih-dev libjansson-dev libcmocka-dev libelf-dev libdw-dev libcapstone-dev libzstd-dev
 hyperfine valgrind time python3 procps g++ libbenchmark-dev uftrace strace
-chromium nodejs linux-perf"
+chromium nodejs linux-perf python3-jsonschema"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

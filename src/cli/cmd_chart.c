@@ -247,7 +247,11 @@ static int chart(int argc, char **argv)
 	}
 	o.output.printed = true;
 	if (format == JSON) {
-		json_t *root = chart_report_json(&in, &res, &lab, scores);
+		json_t *root = json_object(), *body = chart_report_json(&in, &res, &lab, scores);
+		json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
+		json_object_set_new(root, "schema", json_string("revperf-chart/1"));
+		json_object_update(root, body);
+		json_decref(body);
 		json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 		fputc('\n', f);
 		json_decref(root);

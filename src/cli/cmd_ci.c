@@ -182,7 +182,7 @@ static int print_report(int format, const char *merge_base, const struct revisio
 		return ret;
 	}
 	root = json_pack("{s:s, s:s, s:{s:s, s:s}, s:{s:s, s:s}, s:s?, s:s?, s:s, s:s}",
-			 "revperf_version", REVPERF_VERSION, "schema", "revperf-ci/1", "base",
+			 "revperf_version", REVPERF_VERSION, "schema", "revperf-ci/2", "base",
 			 "ref", base->expr, "sha", base->sha, "head", "ref", head->expr, "sha",
 			 head->sha, "merge_base", merge_base, "note", note, "summary", summary->buf,
 			 "junit", junit->buf);

@@ -250,6 +250,8 @@ static int diff_io(const char *args[2], enum diff_format format, bool markdown)
 	lab.target = labels[1] ? labels[1] : args[1];
 	if (format == DIFF_JSON) {
 		json_t *root = json_object();
+		json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
+		json_object_set_new(root, "schema", json_string("revperf-diff/2"));
 		json_object_set_new(root, "baseline", json_string(lab.baseline));
 		json_object_set_new(root, "target", json_string(lab.target));
 		json_object_set_new(root, "baseline_runs_excluded",

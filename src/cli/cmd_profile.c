@@ -389,6 +389,8 @@ static int profile_io(char **args, int n)
 	err = 0;
 	if (json) {
 		json_t *root = json_object();
+		json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
+		json_object_set_new(root, "schema", json_string("revperf-profile/1"));
 		ro.dir = IOTRACE_WRITE;
 		json_object_set_new(root, "writes", io_exec_report_json(&prof, &ro));
 		if (o.reads) {

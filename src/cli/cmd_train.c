@@ -214,6 +214,8 @@ static json_t *predictor_json(const struct perphecy_predictor *p)
 static void print_json(FILE *f, const struct predict_training *t, bool saved)
 {
 	json_t *root = json_object(), *predictors = json_object();
+	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
+	json_object_set_new(root, "schema", json_string("revperf-train/1"));
 
 	json_object_set_new(root, "tuples", json_integer((json_int_t)t->nr_tuples));
 	json_object_set_new(root, "commits", json_integer((json_int_t)t->nr_commits));

@@ -310,11 +310,12 @@ static bool is_reported(const struct bench_ctx *c, const struct metric_def *def)
 static int evaluate_metric(struct bench_ctx *c, struct metric_outcome *m, double alpha)
 {
 	double *a = NULL, *b = NULL, *pa = NULL, *pb = NULL;
+	int64_t *ida = NULL, *idb = NULL;
 	size_t na = 0, nb = 0, np = 0;
 	struct verdict_opts opts;
 	int ret = RP_EINTERNAL;
-	if (store_run_values(c->req->st, &c->filter[0], m->def->name, &a, &na) ||
-	    store_run_values(c->req->st, &c->filter[1], m->def->name, &b, &nb) ||
+	if (store_run_values_ids(c->req->st, &c->filter[0], m->def->name, &ida, &a, &na) ||
+	    store_run_values_ids(c->req->st, &c->filter[1], m->def->name, &idb, &b, &nb) ||
 	    store_run_pairs(c->req->st, &c->filter[0], m->def->name, &pa, &pb, &np))
 		goto out;
 	metric_outcome_reset(m, na, nb, np);
@@ -336,8 +337,15 @@ static int evaluate_metric(struct bench_ctx *c, struct metric_outcome *m, double
 	}
 	ret = 0;
 out:
-	free(a);
-	free(b);
+	if (!ret) { /* m keeps them, for the report */
+		metric_outcome_set_values(m, 0, ida, a, na);
+		metric_outcome_set_values(m, 1, idb, b, nb);
+	} else {
+		free(ida);
+		free(idb);
+		free(a);
+		free(b);
+	}
 	free(pa);
 	free(pb);
 	return ret;
@@ -704,7 +712,9 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		    evaluate_metric(c, &c->out->metrics[i], look_alpha))
 			return RP_EINTERNAL;
 	if (store_run_issues(req->st, c->comparison_id, c->out->benchmark_id, &c->out->issues,
-			      &c->out->nr_issues))
+			      &c->out->nr_issues) ||
+	    store_run_ends(req->st, &c->filter[0], &c->out->run_ends[0], &c->out->nr_run_ends[0]) ||
+	    store_run_ends(req->st, &c->filter[1], &c->out->run_ends[1], &c->out->nr_run_ends[1]))
 		return RP_EINTERNAL;
 	c->out->elapsed_s = seconds_since(&c->started);
 	return 0;
@@ -729,6 +739,8 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 	b = &out->benches[out->nr_benches++];
 	memset(b, 0, sizeof(*b));
 	b->name = xstrdup(bench->name);
+	b->command[0] = xstrdup(req->a.command ? req->a.command : bench->command);
+	b->command[1] = xstrdup(req->b.command ? req->b.command : bench->command);
 	c.req = req;
 	c.bench = bench;
 	c.out = b;
@@ -778,6 +790,8 @@ out:
 		/* Its verdicts were never computed: say so rather than show empty rows. */
 		free(b->error);
 		b->error = xstrdup("not completed: see the error above");
+		for (size_t i = 0; i < b->nr_metrics; i++)
+			metric_outcome_release_values(&b->metrics[i]);
 		b->nr_metrics = 0;
 	}
 	return ret;

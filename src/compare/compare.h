@@ -81,6 +81,13 @@ struct metric_outcome {
 	size_t n_pairs; /* complete interleaved pairs; >= 2: the verdict is paired */
 	struct verdict_result r;
 	double q_bh; /* Benjamini-Hochberg adjusted r.p over the whole report */
+	/* Per side (0 baseline, 1 target), for a script: the value of each run behind the
+	 * verdict, oldest first, and the run it came from (run_ids NULL: runs not stored one
+	 * by one, as counted and imported runs); median NaN without values. Owned. */
+	double *values[2];
+	int64_t *run_ids[2];
+	size_t nr_values[2];
+	double median[2];
 };
 
 struct bench_outcome {
@@ -111,6 +118,10 @@ struct bench_outcome {
 	double quiet_wait_s;   /* time spent waiting */
 	struct reported_line *reported; /* the lines reported metrics read (run_output.h) */
 	size_t nr_reported;
+	/* The command each side ran (0 baseline, 1 target); NULL when unknown (imported) */
+	char *command[2];
+	struct store_run_end *run_ends[2]; /* every non-warm-up run per side, oldest first */
+	size_t nr_run_ends[2];
 	enum same_code same_code;
 	char *program;			       /* the program diffed, relative to the worktree */
 	size_t functions_total, functions_changed;

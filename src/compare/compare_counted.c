@@ -200,12 +200,14 @@ static int decide(const struct compare_request *req, const struct bench_config *
 	double *a = NULL, *b = NULL;
 	size_t na = 0, nb = 0;
 	struct verdict_opts opts;
+	bool kept = false;
 	int ret;
 
 	if ((ret = side_values(req, have[0], nr[0], m->def->name, &a, &na)) ||
 	    (ret = side_values(req, have[1], nr[1], m->def->name, &b, &nb)))
 		goto out;
 	metric_outcome_reset(m, na, nb, 0);
+	kept = true;
 	m->unmeasured = NULL;
 	if (!m->measured) {
 		m->unmeasured = na + nb ? "fewer than 2 successful counted runs on a side (see the "
@@ -227,8 +229,13 @@ static int decide(const struct compare_request *req, const struct bench_config *
 		ret = ret < 0 ? RP_EINTERNAL : 0;
 	}
 out:
-	free(a);
-	free(b);
+	if (kept) { /* m keeps them, for the report; counted runs are profiles, not runs */
+		metric_outcome_set_values(m, 0, NULL, a, na);
+		metric_outcome_set_values(m, 1, NULL, b, nb);
+	} else {
+		free(a);
+		free(b);
+	}
 	return ret;
 }
 

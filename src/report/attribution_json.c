@@ -281,7 +281,7 @@ int attribution_write_json(const char *path, const struct attribution *a)
 	int err = -1;
 
 	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
-	json_object_set_new(root, "schema", json_integer(1));
+	json_object_set_new(root, "schema", json_string("revperf-attribution/2"));
 	json_object_set_new(root, "attribution", attribution_json(a));
 	if (f &&
 	    !json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17)) &&

@@ -98,7 +98,7 @@ int report_bindiff_json(FILE *f, const struct bindiff *d, bool all)
 		if (all || d->entries[i].cls != BINDIFF_UNCHANGED)
 			json_array_append_new(fns, entry_json(d, &d->entries[i]));
 	set(root, "revperf_version", jstr(REVPERF_VERSION));
-	set(root, "schema", json_integer(1));
+	set(root, "schema", jstr("revperf-bindiff/2"));
 	set(root, "old", file_json(d->old_file));
 	set(root, "new", file_json(d->new_file));
 	set(root, "summary", summary);

@@ -157,7 +157,7 @@ int cct_diff_report_json(FILE *f, const struct cct_diff *d, const struct cct_rep
 	int ret;
 
 	set(root, "revperf_version", jstr(REVPERF_VERSION));
-	set(root, "schema", json_integer(1));
+	set(root, "schema", jstr("revperf-diff/2"));
 	set(root, "exit_code", json_integer(d->nr_topo || d->nr_pairs ? 1 : 0));
 	json_object_update(root, body);
 	json_decref(body);

@@ -368,6 +368,71 @@ int store_run_values(struct store *st, const struct store_run_filter *f, const c
 	return 0;
 }
 
+int store_run_values_ids(struct store *st, const struct store_run_filter *f, const char *metric,
+			 int64_t **run_ids, double **values, size_t *n)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT r.id, v.value FROM runs r JOIN metric_values v"
+					 " ON v.run_id = r.id AND v.metric = ?8 WHERE" FILTER_SQL
+					 " AND r.status = 'ok' ORDER BY r.id");
+	size_t alloc = 0, alloc_ids = 0;
+	int rc;
+	*run_ids = NULL;
+	*values = NULL;
+	*n = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	store_bind_filter(stmt, f);
+	bind_text(stmt, 8, metric);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		ALLOC_GROW(*run_ids, *n + 1, alloc_ids);
+		ALLOC_GROW(*values, *n + 1, alloc);
+		(*run_ids)[*n] = sqlite3_column_int64(stmt, 0);
+		(*values)[(*n)++] = sqlite3_column_double(stmt, 1);
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		free(*run_ids);
+		free(*values);
+		*run_ids = NULL;
+		*values = NULL;
+		*n = 0;
+		return db_error(st, "cannot read runs");
+	}
+	return 0;
+}
+
+int store_run_ends(struct store *st, const struct store_run_filter *f,
+		   struct store_run_end **out, size_t *n)
+{
+	sqlite3_stmt *stmt = prepare(st, "SELECT r.id, r.status, r.exit_code, r.signal FROM runs r"
+					 " WHERE" FILTER_SQL " ORDER BY r.id");
+	size_t alloc = 0;
+	int rc;
+	*out = NULL;
+	*n = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	store_bind_filter(stmt, f);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		struct store_run_end *r;
+		ALLOC_GROW(*out, *n + 1, alloc);
+		r = &(*out)[(*n)++];
+		r->id = sqlite3_column_int64(stmt, 0);
+		r->status = run_status_parse((const char *)sqlite3_column_text(stmt, 1));
+		r->exit_code = sqlite3_column_int(stmt, 2);
+		r->signal = sqlite3_column_int(stmt, 3);
+		r->exit_known = sqlite3_column_type(stmt, 2) != SQLITE_NULL;
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return db_error(st, "cannot read runs");
+	}
+	return 0;
+}
+
 int store_run_pairs(struct store *st, const struct store_run_filter *f, const char *metric,
 		    double **a, double **b, size_t *n)
 {

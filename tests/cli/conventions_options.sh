@@ -26,7 +26,7 @@ expect_exit 0 "$REVPERF" ci -f json -q --base base --summary s.md --junit j.xml 
 python3 - out.txt <<'PY' || fail "ci -f json: $(cat out.txt)"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema"] == "revperf-ci/1" and d["revperf_version"], d
+assert d["schema"] == "revperf-ci/2" and d["revperf_version"], d
 assert d["summary"] == "s.md" and d["junit"] == "j.xml", d
 c = d["comparison"]
 assert c["benchmarks"][0]["name"] == "spin", c

@@ -369,7 +369,7 @@ static void test_json(void **state)
 		print_error("%s\n--- line %d: %s\n", text, jerr.line, jerr.text);
 		fail();
 	}
-	assert_int_equal(json_integer_value(json_object_get(root, "schema")), 1);
+	assert_string_equal(json_string_value(json_object_get(root, "schema")), "revperf-diff/2");
 	assert_int_equal(json_integer_value(json_object_get(root, "exit_code")), 1);
 	assert_string_equal(
 	    json_string_value(json_object_get(json_object_get(root, "old"), "label")),
