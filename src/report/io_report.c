@@ -8,6 +8,7 @@
 
 #include "report/io_report.h"
 #include "util/common.h"
+#include "util/units.h"
 
 #define DEFAULT_TOP 10
 #define DEFAULT_WIDTH 160
@@ -49,22 +50,9 @@ void io_report_stack(struct strbuf *sb, const char *stack, size_t width)
 	strbuf_addstr(sb, tail);
 }
 
-/* "1.56 MB", "812 B": binary multiples would surprise next to `ls -l`; SI units. */
 static void add_bytes(struct strbuf *sb, double b)
 {
-	static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
-	size_t u = 0;
-	bool neg = b < 0;
-
-	b = fabs(b);
-	while (b >= 1000 && u + 1 < ARRAY_SIZE(units)) {
-		b /= 1000;
-		u++;
-	}
-	if (!u)
-		strbuf_addf(sb, "%s%.0f B", neg ? "-" : "", b);
-	else
-		strbuf_addf(sb, "%s%.2f %s", neg ? "-" : "", b, units[u]);
+	units_bytes_add(sb, b);
 }
 
 static const char *dir_word(enum iotrace_dir d, bool plural)

@@ -69,6 +69,11 @@ expect_grep '^ +60 B +5 +12.0  \./text\.out +stdio_writer \(io_modes.c:[0-9]+\)$
 expect_grep '^Files by bytes written$' out.txt
 expect_grep '^log: prof/run-1.log$' out.txt
 [ -s prof/run-1.io.json ] || fail "no prof/run-1.io.json"
+# Byte sizes in one unit system (IEC, as log-limit and every other report): 4096 bytes
+# are 4 KiB, never "4.10 kB".
+expect_exit 0 "$REVPERF" profile --io -- ./io_O2 direct kib.out 4 1024
+expect_grep '^writes: 4 calls, 4 KiB \(1024.0 B/call\)' out.txt
+expect_grep '^ +4 KiB +4 +1024.0  \./kib\.out ' out.txt
 expect_exit 0 "$REVPERF" profile --io -d prof -- sh -c 'echo to-the-log'
 expect_grep '^to-the-log$' prof/run-2.log
 [ -s prof/run-2.io.json ] || fail "the second run did not get run-2"
