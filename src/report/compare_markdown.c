@@ -4,6 +4,7 @@
 
 #include "report/report.h"
 #include "util/common.h"
+#include "util/units.h"
 
 /*
  * Names, labels, errors and run details come from the repository, the configuration and
@@ -69,6 +70,7 @@ static const char *verdict_mark(const struct metric_outcome *m)
 
 int report_compare_markdown(FILE *f, const struct compare_result *res)
 {
+	struct strbuf ci = STRBUF_INIT;
 	size_t i, j;
 	fputs("## revperf: ", f);
 	md_text(f, res->target_label);
@@ -106,8 +108,10 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			metric_format(m->def, m->r.mean_b, mb, sizeof(mb));
 			metric_format(m->def, m->r.sd_a, sa, sizeof(sa));
 			metric_format(m->def, m->r.sd_b, sb, sizeof(sb));
-			fprintf(f, "%.3f | [%.3f, %.3f] (%.2f%%, %s) | %s ± %s | %s ± %s | %zu + %zu | ",
-				m->r.ratio, m->r.ci_lo, m->r.ci_hi, 100.0 * (1.0 - b->ci_alpha),
+			strbuf_reset(&ci);
+			units_range_addf(&ci, NAN, m->r.ci_lo, m->r.ci_hi, 3, UNITS_RANGE_BRACKETS);
+			fprintf(f, "%.3f | %s (%.2f%%, %s) | %s ± %s | %s ± %s | %zu + %zu | ",
+				m->r.ratio, ci.buf, 100.0 * (1.0 - b->ci_alpha),
 				verdict_method_name(m->r.method), ma, sa, mb, sb, m->r.n_a, m->r.n_b);
 			if (isfinite(m->q_bh))
 				fprintf(f, "%.3g |\n", m->q_bh);
@@ -189,5 +193,6 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 	if (res->interrupted)
 		fprintf(f, "\n> interrupted: the runs that finished are stored%s.\n",
 			res->resumable ? "; run again to continue" : "");
+	strbuf_release(&ci);
 	return 0;
 }

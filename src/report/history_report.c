@@ -5,15 +5,18 @@
 #include <string.h>
 
 #include "util/common.h"
+#include "util/units.h"
 
 /* "worse x1.123 [1.101, 1.144]" */
 static void add_verdict(struct strbuf *sb, const struct store_verdict *v)
 {
 	strbuf_addstr(sb, v->verdict);
-	if (isfinite(v->ratio))
+	if (isfinite(v->ratio) && isfinite(v->ci_lo) && isfinite(v->ci_hi)) {
+		strbuf_addstr(sb, " x");
+		units_range_addf(sb, v->ratio, v->ci_lo, v->ci_hi, 3, UNITS_RANGE_BRACKETS);
+	} else if (isfinite(v->ratio)) {
 		strbuf_addf(sb, " x%.3f", v->ratio);
-	if (isfinite(v->ci_lo) && isfinite(v->ci_hi))
-		strbuf_addf(sb, " [%.3f, %.3f]", v->ci_lo, v->ci_hi);
+	}
 }
 
 /*
@@ -261,9 +264,11 @@ static void step_text(FILE *f, const char *what, const struct revision *rev,
 {
 	struct strbuf summary = STRBUF_INIT;
 	fprintf(f, "  %-24s %.12s  %-12s", what, rev->sha, s->verdict);
-	if (isfinite(s->ratio))
-		fprintf(f, " x%.3f [%.3f, %.3f]  %zu+%zu runs", s->ratio, s->ci_lo, s->ci_hi,
-			s->n_a, s->n_b);
+	if (isfinite(s->ratio)) {
+		units_range_addf(&summary, s->ratio, s->ci_lo, s->ci_hi, 3, UNITS_RANGE_BRACKETS);
+		fprintf(f, " x%s  %zu+%zu runs", summary.buf, s->n_a, s->n_b);
+		strbuf_reset(&summary);
+	}
 	fprintf(f, "  %s\n", strbuf_printable(&summary, rev->summary));
 	strbuf_release(&summary);
 	if (!strcmp(s->verdict, "undecided"))

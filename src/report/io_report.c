@@ -167,8 +167,9 @@ int io_exec_report_text(FILE *f, const struct io_profile *p, const struct io_rep
 	strbuf_reset(&sb);
 	add_bytes(&sb, (double)ex.total_bytes);
 	fprintf_printable(
-	    f, "%s: %" PRIu64 " calls, %s (%.1f B/call), %zu stack trace%s, %zu file%s",
-	    dir_word(o->dir, true), ex.total_calls, sb.buf,
+	    f, "%s: %" PRIu64 " %s, %s (%.1f B/call), %zu stack trace%s, %zu file%s",
+	    dir_word(o->dir, true), ex.total_calls, units_noun(ex.total_calls, "call", "calls"),
+	    sb.buf,
 	    ex.total_calls ? (double)ex.total_bytes / (double)ex.total_calls : 0.0, ex.nr_stacks,
 	    ex.nr_stacks == 1 ? "" : "s", ex.nr_files, ex.nr_files == 1 ? "" : "s");
 	fprintf(f, "; %" PRIu64 " failed, %" PRIu64 " unfinished\n", errors, unfinished);
@@ -194,8 +195,8 @@ int io_exec_report_text(FILE *f, const struct io_profile *p, const struct io_rep
 	for (size_t i = 0; i < ex.nr_files_top; i++) {
 		strbuf_reset(&sb);
 		add_bytes(&sb, (double)ex.files[i].bytes);
-		fprintf_printable(f, "  %10s %10" PRIu64 " calls  %s\n", sb.buf, ex.files[i].calls,
-				  ex.files[i].file);
+		fprintf_printable(f, "  %10s %10" PRIu64 " %-5s  %s\n", sb.buf, ex.files[i].calls,
+				  units_noun(ex.files[i].calls, "call", "calls"), ex.files[i].file);
 	}
 	ret = ferror(f) ? -1 : 0;
 out:
@@ -314,14 +315,30 @@ size_t io_similarity_changed(const struct spectra_report *r)
 	return n;
 }
 
+/* A baseline range of bytes per call: "100.0..120.0", one number when it is a point. */
+void io_report_range(struct strbuf *sb, double lo, double hi)
+{
+	char l[32], h[32];
+	snprintf(l, sizeof(l), "%.1f", lo);
+	snprintf(h, sizeof(h), "%.1f", hi);
+	units_range_add(sb, NULL, l, h, UNITS_RANGE_DOTS);
+}
+
 static void add_range(struct strbuf *sb, const struct spectra_row *row)
 {
 	if (!row->has_range)
 		strbuf_addstr(sb, "new");
-	else if (row->lo == row->hi)
-		strbuf_addf(sb, "%.1f", row->lo);
 	else
-		strbuf_addf(sb, "%.1f..%.1f", row->lo, row->hi);
+		io_report_range(sb, row->lo, row->hi);
+}
+
+void io_report_legend_lines(const char *lines[IO_REPORT_LEGEND_LINES])
+{
+	lines[0] = "SC: similarity to the baseline, sqrt(runs inside its range of bytes per "
+		   "call / runs): 1 all inside, 0 none";
+	lines[1] = "Impact: distance of bytes per call from that range, mean over the runs "
+		   "outside (+ above, - below; a new stack trace: its bytes per call)";
+	lines[2] = "TotalImpact: Impact x calls per run, in bytes per run";
 }
 
 void io_similarity_text(FILE *f, const struct spectra_report *r,
@@ -379,8 +396,9 @@ void io_similarity_text(FILE *f, const struct spectra_report *r,
 					  l ? l->target : "target");
 		strbuf_reset(&sb);
 		add_bytes(&sb, s->base_bytes_mean);
-		fprintf_printable(f, "%s    %s/run in %.1f calls/run, B/call %.1f..%.1f  ", indent,
-				  sb.buf, s->base_calls_mean, s->lo, s->hi);
+		strbuf_addf(&sb, "/run in %.1f calls/run, B/call ", s->base_calls_mean);
+		io_report_range(&sb, s->lo, s->hi);
+		fprintf_printable(f, "%s    %s  ", indent, sb.buf);
 		strbuf_reset(&sb);
 		io_report_stack(&sb, s->stack, width_of(o));
 		fprintf_printable(f, "%s%s%s\n", sb.buf, s->file ? " -> " : "",
@@ -388,6 +406,12 @@ void io_similarity_text(FILE *f, const struct spectra_report *r,
 	}
 	if (r->nr_stopped > top)
 		fprintf_printable(f, "%s    ... %zu more stopped\n", indent, r->nr_stopped - top);
+	if (changed) {
+		const char *legend[IO_REPORT_LEGEND_LINES];
+		io_report_legend_lines(legend);
+		for (size_t i = 0; i < IO_REPORT_LEGEND_LINES; i++)
+			fprintf_printable(f, "%s  %s\n", indent, legend[i]);
+	}
 	strbuf_release(&sb);
 }
 
@@ -510,6 +534,13 @@ void io_similarity_markdown(FILE *f, const struct spectra_report *r,
 	if (changed > shown)
 		fprintf_printable(f, "\n%zu more changed stack traces: see the JSON report.\n",
 				  changed - shown);
+	if (changed) {
+		const char *legend[IO_REPORT_LEGEND_LINES];
+		io_report_legend_lines(legend);
+		fputc('\n', f);
+		for (size_t i = 0; i < IO_REPORT_LEGEND_LINES; i++)
+			fprintf(f, "- %s\n", legend[i]);
+	}
 	for (size_t i = 0; i < r->nr_stopped && i < top; i++) {
 		if (!i)
 			fprintf(f, "\nStopped writing:\n\n");

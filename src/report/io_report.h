@@ -47,12 +47,20 @@ json_t *io_similarity_json(const struct spectra_report *r, const struct io_repor
 void io_similarity_markdown(FILE *f, const struct spectra_report *r,
 			    const struct io_report_options *o);
 
+/* The meaning of the similarity report's columns SC, Impact and TotalImpact, one line
+ * each (static strings), for the legend under every table of them. */
+#define IO_REPORT_LEGEND_LINES 3
+void io_report_legend_lines(const char *lines[IO_REPORT_LEGEND_LINES]);
+
+/* Appends a range of bytes per call, "100.0..120.0", or one number when it is a point. */
+struct strbuf;
+void io_report_range(struct strbuf *sb, double lo, double hi);
+
 /*
  * Appends a stack key ("a;b;c") shortened in the middle when longer than `width` bytes
  * (0 = never): the first frame, "...", and as many of the last frames as fit (at least
  * the last one).
  */
-struct strbuf;
 void io_report_stack(struct strbuf *sb, const char *stack, size_t width);
 
 #endif

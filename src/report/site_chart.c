@@ -10,6 +10,7 @@
 
 #include "report/site.h"
 #include "util/common.h"
+#include "util/units.h"
 
 #define CHART_W 960.0
 #define CHART_H 210.0
@@ -59,6 +60,18 @@ static void value(const struct chart *c, double v, struct strbuf *sb)
 	char buf[64];
 	site_format_value(c->def, v, buf, sizeof(buf));
 	strbuf_addstr(sb, buf);
+}
+
+/* ", 95% CI 4 ms .. 5 ms" after the median; nothing when every bound prints as it does. */
+static void interval(const struct chart *c, const struct history_point *p, struct strbuf *sb)
+{
+	char med[64], lo[64], hi[64];
+	site_format_value(c->def, p->median, med, sizeof(med));
+	site_format_value(c->def, p->ci_lo, lo, sizeof(lo));
+	site_format_value(c->def, p->ci_hi, hi, sizeof(hi));
+	if (!strcmp(lo, med) && !strcmp(hi, med))
+		return;
+	strbuf_addf(sb, "%s%s .. %s", p->ci_minmax ? ", min..max " : ", 95% CI ", lo, hi);
 }
 
 /* The frame: grid, y labels (bottom, middle, top), the first and last commit under x. */
@@ -232,10 +245,7 @@ void site_chart_series(struct strbuf *sb, const struct history *h, const struct 
 		if (p->n) {
 			strbuf_addstr(sb, "&#10;median ");
 			value(&c, p->median, sb);
-			strbuf_addstr(sb, p->ci_minmax ? ", min..max " : ", 95% CI ");
-			value(&c, p->ci_lo, sb);
-			strbuf_addstr(sb, " .. ");
-			value(&c, p->ci_hi, sb);
+			interval(&c, p, sb);
 			strbuf_addf(sb, ", n = %zu", p->n);
 		}
 		failures_text(sb, &p->fail);

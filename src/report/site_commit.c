@@ -16,6 +16,7 @@
 #include "report/io_report.h"
 #include "report/site.h"
 #include "util/common.h"
+#include "util/units.h"
 #include "util/input.h"
 
 /* Rows of the I/O similarity table. */
@@ -154,7 +155,11 @@ static void points_table(struct page *p, struct strbuf *sb)
 		strbuf_addstr(sb, "</td><td>");
 		site_escape(sb, s->metric);
 		strbuf_addf(sb, "</td><td class=\"num\">%s</td>", pt->n ? med : "n/a");
-		if (pt->n)
+		if (pt->n && !strcmp(lo, hi)) /* a point: printed once */
+			strbuf_addf(sb, "<td class=\"num\">%s (%s)</td>", lo,
+				    pt->ci_minmax ? "min = max, fewer than 6 runs"
+						  : "95%, lower = upper bound");
+		else if (pt->n)
 			strbuf_addf(sb, "<td class=\"num\">%s .. %s (%s)</td>", lo, hi,
 				    pt->ci_minmax ? "min..max, fewer than 6 runs" : "95%");
 		else
@@ -363,7 +368,7 @@ static void io_row(struct strbuf *sb, const struct spectra_row *r, size_t nr_run
 		    "<td class=\"num\">%.0f</td><td class=\"num\">",
 		    r->sc, r->impact, r->total_impact);
 	if (r->has_range)
-		strbuf_addf(sb, "%.1f .. %.1f", r->lo, r->hi);
+		io_report_range(sb, r->lo, r->hi);
 	else
 		strbuf_addstr(sb, "new");
 	strbuf_addf(sb,
@@ -411,8 +416,17 @@ static void io_section(struct page *p, struct strbuf *sb, size_t cmp, size_t ben
 					  "<th>stack trace</th></tr>\n");
 		io_row(sb, r, rep.nr_runs);
 	}
-	if (shown)
-		strbuf_addstr(sb, "</table>\n");
+	if (shown) {
+		const char *legend[IO_REPORT_LEGEND_LINES];
+		io_report_legend_lines(legend);
+		strbuf_addstr(sb, "</table>\n<ul class=\"legend\">\n");
+		for (size_t i = 0; i < IO_REPORT_LEGEND_LINES; i++) {
+			strbuf_addstr(sb, "<li>");
+			site_escape(sb, legend[i]);
+			strbuf_addstr(sb, "</li>\n");
+		}
+		strbuf_addstr(sb, "</ul>\n");
+	}
 	spectra_report_release(&rep);
 }
 

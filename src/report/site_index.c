@@ -10,6 +10,7 @@
 #include "report/assets.h"
 #include "report/site.h"
 #include "util/common.h"
+#include "util/units.h"
 
 static void verdict_row(struct strbuf *sb, const struct history *h, const struct history_verdict *v)
 {
@@ -22,10 +23,11 @@ static void verdict_row(struct strbuf *sb, const struct history *h, const struct
 	site_escape(sb, v->verdict);
 	strbuf_addstr(sb, "\">");
 	site_escape(sb, v->verdict);
-	if (isfinite(v->ratio) && isfinite(v->ci_lo) && isfinite(v->ci_hi))
-		strbuf_addf(sb, "</td><td class=\"num\">%.4f</td><td class=\"num\">[%.4f, %.4f]</td>",
-			    v->ratio, v->ci_lo, v->ci_hi);
-	else
+	if (isfinite(v->ratio) && isfinite(v->ci_lo) && isfinite(v->ci_hi)) {
+		strbuf_addf(sb, "</td><td class=\"num\">%.4f</td><td class=\"num\">", v->ratio);
+		units_range_addf(sb, NAN, v->ci_lo, v->ci_hi, 4, UNITS_RANGE_BRACKETS);
+		strbuf_addstr(sb, "</td>");
+	} else
 		strbuf_addstr(sb, "</td><td class=\"num\">n/a</td><td class=\"num\">n/a</td>");
 	if (isfinite(v->p))
 		strbuf_addf(sb, "<td class=\"num\">%.3g</td>", v->p);

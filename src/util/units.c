@@ -3,6 +3,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "util/common.h"
 #include "util/units.h"
@@ -47,4 +48,34 @@ const char *units_noun(uint64_t n, const char *one, const char *many)
 void units_count_add(struct strbuf *sb, uint64_t n, const char *one, const char *many)
 {
 	strbuf_addf(sb, "%llu %s", (unsigned long long)n, units_noun(n, one, many));
+}
+
+void units_range_add(struct strbuf *sb, const char *value, const char *lo, const char *hi,
+		     enum units_range_style style)
+{
+	bool point = !strcmp(lo, hi) && (!value || !strcmp(value, lo));
+
+	if (value)
+		strbuf_addstr(sb, value);
+	if (point) {
+		if (!value)
+			strbuf_addstr(sb, lo);
+		return;
+	}
+	if (style == UNITS_RANGE_BRACKETS)
+		strbuf_addf(sb, "%s[%s, %s]", value ? " " : "", lo, hi);
+	else if (value)
+		strbuf_addf(sb, " (%s..%s)", lo, hi);
+	else
+		strbuf_addf(sb, "%s..%s", lo, hi);
+}
+
+void units_range_addf(struct strbuf *sb, double value, double lo, double hi, int decimals,
+		      enum units_range_style style)
+{
+	char v[64], l[64], h[64];
+	snprintf(v, sizeof(v), "%.*f", decimals, value);
+	snprintf(l, sizeof(l), "%.*f", decimals, lo);
+	snprintf(h, sizeof(h), "%.*f", decimals, hi);
+	units_range_add(sb, isnan(value) ? NULL : v, l, h, style);
 }

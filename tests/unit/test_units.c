@@ -77,12 +77,40 @@ static void test_counts(void **state)
 	strbuf_release(&sb);
 }
 
+static void test_ranges(void **state)
+{
+	static const struct {
+		const char *value, *lo, *hi;
+		enum units_range_style style;
+		const char *want;
+	} cases[] = {
+	    {"123", "120", "130", UNITS_RANGE_DOTS, "123 (120..130)"},
+	    {"123", "123", "123", UNITS_RANGE_DOTS, "123"},
+	    {"123.0", "123", "123", UNITS_RANGE_DOTS, "123.0 (123..123)"}, /* not the same print */
+	    {NULL, "100.0", "100.0", UNITS_RANGE_DOTS, "100.0"},
+	    {NULL, "90.0", "100.0", UNITS_RANGE_DOTS, "90.0..100.0"},
+	    {"1.000", "1.000", "1.000", UNITS_RANGE_BRACKETS, "1.000"},
+	    {"1.023", "1.010", "1.040", UNITS_RANGE_BRACKETS, "1.023 [1.010, 1.040]"},
+	    {NULL, "1.010", "1.040", UNITS_RANGE_BRACKETS, "[1.010, 1.040]"},
+	    {NULL, "1.010", "1.010", UNITS_RANGE_BRACKETS, "1.010"},
+	};
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct strbuf sb = STRBUF_INIT;
+		units_range_add(&sb, cases[i].value, cases[i].lo, cases[i].hi, cases[i].style);
+		if (strcmp(sb.buf, cases[i].want))
+			fail_msg("case %zu: got '%s', want '%s'", i, sb.buf, cases[i].want);
+		strbuf_release(&sb);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_bytes),
 	    cmocka_unit_test(test_bytes_truncated),
 	    cmocka_unit_test(test_counts),
+	    cmocka_unit_test(test_ranges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
