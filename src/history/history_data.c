@@ -623,7 +623,7 @@ static int read_side(const struct history *h, int64_t build, size_t bench, int64
 }
 
 int history_io_compare(const struct history *h, size_t cmp, size_t bench,
-		       struct spectra_report *out, size_t used[2])
+		       struct spectra_report *out, size_t used[2], struct strmap *frame_kinds)
 {
 	const struct history_comparison *c = &h->comparisons[cmp];
 	struct io_profile *p[2] = {NULL, NULL};
@@ -640,6 +640,8 @@ int history_io_compare(const struct history *h, size_t cmp, size_t bench,
 	if ((ret = io_profiles_compare(p[0], n[0], p[1], n[1], IOTRACE_WRITE, NULL, out, used,
 				       excluded)))
 		goto out;
+	for (int s = 0; frame_kinds && s < 2; s++)
+		io_profiles_frame_kinds(p[s], n[s], frame_kinds);
 	ret = 1;
 out:
 	for (int s = 0; s < 2; s++)

@@ -42,10 +42,12 @@ void history_release(struct history *h);
  * The I/O similarity report of comparison `cmp`, benchmark `bench`: the stored I/O
  * profiles of its target build against those of its base build (on its machine), write
  * direction. Returns 1 and fills *out (release with spectra_report_release()) and
- * used[2]; 0 when either side has no profile (nothing printed); RP_EINPUT after error()
- * when a profile does not load or the analysis refuses it.
+ * used[2], and adds the names of the profiles' frames to frame_kinds unless NULL
+ * (io_profiles_frame_kinds()); 0 when either side has no profile (nothing printed);
+ * RP_EINPUT after error() when a profile does not load or the analysis refuses it.
  */
+struct strmap;
 int history_io_compare(const struct history *h, size_t cmp, size_t bench,
-		       struct spectra_report *out, size_t used[2]);
+		       struct spectra_report *out, size_t used[2], struct strmap *frame_kinds);
 
 #endif

@@ -17,6 +17,7 @@
 #include "profile/io_profile.h"
 #include "util/fsutil.h"
 #include "util/common.h"
+#include "util/strmap.h"
 #include "util/input.h"
 #include "util/interrupt.h"
 
@@ -240,6 +241,34 @@ const struct io_frame *io_entry_origin(const struct io_entry *e)
 		if (!system_module(e->frames[i].module))
 			return &e->frames[i];
 	return NULL;
+}
+
+static void frame_kinds(const struct io_profile *p, struct strmap *kinds, struct strbuf *name)
+{
+	for (size_t i = 0; i < p->nr_entries; i++) {
+		const struct io_entry *e = &p->entries[i];
+		bool with_lines = false;
+		for (size_t k = 0; k < e->nr_frames && !with_lines; k++)
+			with_lines = e->frames[k].source && !system_module(e->frames[k].module);
+		for (size_t k = 0; k < e->nr_frames; k++) {
+			const struct io_frame *f = &e->frames[k];
+			bool own = !system_module(f->module) && (!with_lines || f->source);
+			size_t *v;
+			strbuf_reset(name);
+			io_frame_name(f, name);
+			v = strmap_put(kinds, name->buf, own, NULL);
+			if (own)
+				*v = 1;
+		}
+	}
+}
+
+void io_profiles_frame_kinds(const struct io_profile *p, size_t n, struct strmap *kinds)
+{
+	struct strbuf name = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		frame_kinds(&p[i], kinds, &name);
+	strbuf_release(&name);
 }
 
 /* ---- Writing ---- */

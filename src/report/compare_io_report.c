@@ -53,7 +53,7 @@ static json_t *per_run_json(const struct io_per_run r[2])
 
 void report_io_text(FILE *f, const struct io_attribution *a, size_t top, const char *indent)
 {
-	struct io_report_options ro = {.top = top, .width = 110};
+	struct io_report_options ro = {.top = top, .width = 110, .frame_kinds = &a->frame_kinds};
 	struct io_similarity_labels lab = {a->labels[0], a->labels[1]};
 	struct strbuf in = STRBUF_INIT;
 
@@ -75,7 +75,7 @@ void report_io_text(FILE *f, const struct io_attribution *a, size_t top, const c
 
 void report_io_markdown(FILE *f, const struct io_attribution *a, size_t top)
 {
-	struct io_report_options ro = {.top = top, .width = 110};
+	struct io_report_options ro = {.top = top, .width = 110, .frame_kinds = &a->frame_kinds};
 
 	fprintf(f, "Traced runs: %zu + %zu", a->runs[0], a->runs[1]);
 	if (a->failed[0] || a->failed[1])

@@ -8,6 +8,7 @@
 
 #include "report/io_report.h"
 #include "util/common.h"
+#include "util/strmap.h"
 #include "util/units.h"
 
 #define DEFAULT_TOP 10
@@ -23,21 +24,32 @@ static size_t width_of(const struct io_report_options *o)
 	return o && o->width ? o->width : DEFAULT_WIDTH;
 }
 
-void io_report_stack(struct strbuf *sb, const char *stack, size_t width)
+static const struct strmap *kinds_of(const struct io_report_options *o)
 {
-	size_t len = strlen(stack);
+	return o ? o->frame_kinds : NULL;
+}
+
+/* Shortens a stack in the middle to `width` bytes: first frame, "...", the last frames. */
+static void stack_width(struct strbuf *sb, const char *stack, size_t width)
+{
+	size_t len = strlen(stack), head;
 	const char *first_end, *tail;
 
 	if (!width || len <= width || !(first_end = strchr(stack, ';'))) {
 		strbuf_addstr(sb, stack);
 		return;
 	}
+	/* A first frame that is an elision already ("...") is not repeated. */
+	if (first_end - stack == 3 && !strncmp(stack, "...", 3))
+		head = 0;
+	else
+		head = (size_t)(first_end - stack) + 1;
 	/* The longest tail of whole frames that fits next to "first;...;". */
 	tail = strrchr(stack, ';') + 1;
 	for (const char *p = tail - 1; p > first_end; p--) {
 		if (*p != ';' || p == tail - 1)
 			continue;
-		if ((size_t)(first_end - stack) + 5 + (size_t)(stack + len - (p + 1)) > width)
+		if (head + 4 + (size_t)(stack + len - (p + 1)) > width)
 			break;
 		tail = p + 1;
 	}
@@ -45,9 +57,105 @@ void io_report_stack(struct strbuf *sb, const char *stack, size_t width)
 		strbuf_addstr(sb, stack);
 		return;
 	}
-	strbuf_add(sb, stack, (size_t)(first_end - stack));
-	strbuf_addstr(sb, ";...;");
+	strbuf_add(sb, stack, head);
+	strbuf_addstr(sb, "...;");
 	strbuf_addstr(sb, tail);
+}
+
+/* Whether the frame `name` (len bytes) is the program's: absent from the map, it is. */
+static bool own_frame(const struct strmap *kinds, struct strbuf *tmp, const char *name,
+		      size_t len)
+{
+	const size_t *v;
+	strbuf_reset(tmp);
+	strbuf_add(tmp, name, len);
+	v = strmap_get(kinds, tmp->buf);
+	return !v || *v;
+}
+
+struct stack_frame {
+	const char *name; /* into the stack key, not terminated */
+	size_t len;
+	bool own;
+};
+
+/* The stack around the program's frames (io_report_stack()) into the empty sb. */
+static void stack_around_program(struct strbuf *sb, const char *stack, const struct strmap *kinds)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	struct stack_frame *f = NULL;
+	size_t n = 0, alloc = 0, i = 0, nr_own = 0;
+
+	for (const char *p = stack;;) {
+		const char *end = strchr(p, ';');
+		ALLOC_GROW(f, n + 1, alloc);
+		f[n].name = p;
+		f[n].len = end ? (size_t)(end - p) : strlen(p);
+		f[n].own = own_frame(kinds, &tmp, p, f[n].len);
+		nr_own += f[n++].own;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	if (!nr_own || nr_own == n) {
+		strbuf_addstr(sb, stack); /* nothing to tell apart */
+		goto out;
+	}
+	/* Start-up: the C runtime's _start (linked into the program), library frames, then
+	 * the program's first function; a thread's start is library frames alone. */
+	i = n > 1 && f[0].len == 6 && !strncmp(f[0].name, "_start", 6) && !f[1].own ? 1 : 0;
+	if (!f[i].own) {
+		while (i < n && !f[i].own)
+			i++;
+		if (i < n)
+			strbuf_addstr(sb, "...");
+		else
+			i = 0;
+	}
+	while (i < n) {
+		if (sb->len)
+			strbuf_addch(sb, ';');
+		strbuf_add(sb, f[i].name, f[i].len);
+		if (f[i++].own)
+			continue;
+		/* The library frame where the program entered it: the rest of the run elided. */
+		if (i < n && !f[i].own) {
+			strbuf_addstr(sb, ";...");
+			while (i < n && !f[i].own)
+				i++;
+		}
+	}
+out:
+	free(f);
+	strbuf_release(&tmp);
+}
+
+void io_report_stack(struct strbuf *sb, const char *stack, const struct strmap *frame_kinds,
+		     size_t width)
+{
+	struct strbuf around = STRBUF_INIT, cut = STRBUF_INIT;
+
+	if (!frame_kinds) {
+		stack_width(sb, stack, width);
+		return;
+	}
+	stack_around_program(&around, stack, frame_kinds);
+	stack_width(&cut, around.buf, width);
+	/* Two elisions side by side (the start-up's and the width's) are one. */
+	for (const char *p = cut.buf, *prev = NULL; *p;) {
+		const char *end = strchr(p, ';');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		bool dots = len == 3 && !strncmp(p, "...", 3);
+		if (!(dots && prev && !strncmp(prev, "...", 3) && (prev[3] == ';' || !prev[3]))) {
+			if (prev)
+				strbuf_addch(sb, ';');
+			strbuf_add(sb, p, len);
+			prev = p;
+		}
+		p += len + (end != NULL);
+	}
+	strbuf_release(&around);
+	strbuf_release(&cut);
 }
 
 static void add_bytes(struct strbuf *sb, double b)
@@ -140,23 +248,28 @@ static void print_top(FILE *f, const struct io_profile *p, const struct spectra_
 		add_origin(&sb, find_entry(p, o->dir, t[i].stack, t[i].file));
 		fprintf_printable(f, "%s\n", sb.buf);
 		strbuf_reset(&sb);
-		io_report_stack(&sb, t[i].stack, width_of(o));
+		io_report_stack(&sb, t[i].stack, o->frame_kinds, width_of(o));
 		fprintf_printable(f, "      %s\n", sb.buf);
 	}
 	strbuf_release(&sb);
 }
 
-int io_exec_report_text(FILE *f, const struct io_profile *p, const struct io_report_options *o)
+int io_exec_report_text(FILE *f, const struct io_profile *p, const struct io_report_options *opts)
 {
-	struct io_report_options def = {0};
+	struct io_report_options def = {0}, *o = &def;
 	struct spectra_run run;
 	struct spectra_exec ex = {0};
 	struct strbuf sb = STRBUF_INIT;
+	struct strmap kinds = STRMAP_INIT;
 	uint64_t errors, unfinished;
 	int ret = -1;
 
-	if (!o)
-		o = &def;
+	if (opts)
+		def = *opts;
+	if (!o->frame_kinds) {
+		io_profiles_frame_kinds(p, 1, &kinds);
+		o->frame_kinds = &kinds;
+	}
 	if (io_profile_to_spectra(p, o->dir, NULL, &run) ||
 	    spectra_exec_build(&run, SPECTRA_BY_STACK_FILE, top_of(o), &ex))
 		goto out;
@@ -203,6 +316,7 @@ out:
 	spectra_exec_release(&ex);
 	spectra_run_release(&run);
 	strbuf_release(&sb);
+	strmap_release(&kinds);
 	return ret;
 }
 
@@ -378,7 +492,7 @@ void io_similarity_text(FILE *f, const struct spectra_report *r,
 				  indent, row->sc, row->impact, row->total_impact, sb.buf,
 				  row->bpc_mean, row->runs_written, r->nr_runs, row->calls_diff);
 		strbuf_reset(&sb);
-		io_report_stack(&sb, row->stack, width_of(o));
+		io_report_stack(&sb, row->stack, kinds_of(o), width_of(o));
 		fprintf_printable(f, "%s%s%s\n", sb.buf, row->file ? " -> " : "",
 				  row->file ? row->file : "");
 	}
@@ -400,7 +514,7 @@ void io_similarity_text(FILE *f, const struct spectra_report *r,
 		io_report_range(&sb, s->lo, s->hi);
 		fprintf_printable(f, "%s    %s  ", indent, sb.buf);
 		strbuf_reset(&sb);
-		io_report_stack(&sb, s->stack, width_of(o));
+		io_report_stack(&sb, s->stack, kinds_of(o), width_of(o));
 		fprintf_printable(f, "%s%s%s\n", sb.buf, s->file ? " -> " : "",
 				  s->file ? s->file : "");
 	}
@@ -523,7 +637,7 @@ void io_similarity_markdown(FILE *f, const struct spectra_report *r,
 				  row->sc, row->impact, row->total_impact, sb.buf, row->bpc_mean,
 				  row->runs_written, r->nr_runs, row->calls_diff);
 		strbuf_reset(&sb);
-		io_report_stack(&sb, row->stack, width_of(o));
+		io_report_stack(&sb, row->stack, kinds_of(o), width_of(o));
 		if (row->file) {
 			strbuf_addstr(&sb, " -> ");
 			strbuf_addstr(&sb, row->file);
@@ -545,7 +659,7 @@ void io_similarity_markdown(FILE *f, const struct spectra_report *r,
 		if (!i)
 			fprintf(f, "\nStopped writing:\n\n");
 		strbuf_reset(&sb);
-		io_report_stack(&sb, r->stopped[i].stack, width_of(o));
+		io_report_stack(&sb, r->stopped[i].stack, kinds_of(o), width_of(o));
 		fprintf(f, "- ");
 		md_code(f, sb.buf);
 		fprintf(f, " (%.1f calls/run in the baseline)\n", r->stopped[i].base_calls_mean);

@@ -20,6 +20,9 @@ struct io_report_options {
 	size_t width; /* stack traces longer than this are shortened in the middle; 0 = 160 */
 	enum iotrace_dir dir;
 	const char *profile_path; /* where the profile is kept, NULL if it is not */
+	/* which frames are the program's, to shorten stacks around them (io_report_stack());
+	 * NULL: shortened by width only */
+	const struct strmap *frame_kinds;
 };
 
 /* The test execution report of one run. Returns 0, or -1 on a write error. */
@@ -57,10 +60,19 @@ struct strbuf;
 void io_report_range(struct strbuf *sb, double lo, double hi);
 
 /*
- * Appends a stack key ("a;b;c") shortened in the middle when longer than `width` bytes
- * (0 = never): the first frame, "...", and as many of the last frames as fit (at least
- * the last one).
+ * Appends a stack key ("a;b;c", outermost frame first) as a person reads it. With
+ * `frame_kinds` (profile/io_profile.h: io_profiles_frame_kinds(); NULL: not shortened so),
+ * around the program's own frames: they are kept, and of each run of library frames below
+ * them only the first, where the program enters the library, followed by "..." for the
+ * rest; the start-up frames above the program's first function (`_start` and the C
+ * library that calls main(), or the library frames that start a thread) become one "...". A frame missing from the map counts as the program's. Then,
+ * when still longer than `width` bytes (0 = never), shortened in the middle: the first
+ * frame, "...", and as many of the last frames as fit (at least the last one).
+ *   _start;__libc_start_main;libc.so.6+0x27249;main;save;fflush;_IO_file_sync;__write
+ *   -> ...;main;save;fflush;...
  */
-void io_report_stack(struct strbuf *sb, const char *stack, size_t width);
+struct strmap;
+void io_report_stack(struct strbuf *sb, const char *stack, const struct strmap *frame_kinds,
+		     size_t width);
 
 #endif

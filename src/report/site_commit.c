@@ -16,6 +16,7 @@
 #include "report/io_report.h"
 #include "report/site.h"
 #include "util/common.h"
+#include "util/strmap.h"
 #include "util/units.h"
 #include "util/input.h"
 
@@ -360,7 +361,8 @@ out:
 	return ret;
 }
 
-static void io_row(struct strbuf *sb, const struct spectra_row *r, size_t nr_runs)
+static void io_row(struct strbuf *sb, const struct spectra_row *r, size_t nr_runs,
+		   const struct strmap *kinds)
 {
 	struct strbuf stack = STRBUF_INIT;
 	strbuf_addf(sb,
@@ -373,9 +375,12 @@ static void io_row(struct strbuf *sb, const struct spectra_row *r, size_t nr_run
 		strbuf_addstr(sb, "new");
 	strbuf_addf(sb,
 		    "</td><td class=\"num\">%.1f</td><td class=\"num\">%zu/%zu</td>"
-		    "<td class=\"num\">%+.1f</td><td class=\"stack\">",
+		    "<td class=\"num\">%+.1f</td><td class=\"stack\" title=\"",
 		    r->bpc_mean, r->runs_written, nr_runs, r->calls_diff);
-	io_report_stack(&stack, r->stack, 400);
+	/* The whole stack on hover; the cell shows it around the program's frames. */
+	site_escape(sb, r->stack);
+	strbuf_addstr(sb, "\">");
+	io_report_stack(&stack, r->stack, kinds, 400);
 	site_escape(sb, stack.buf);
 	strbuf_release(&stack);
 	strbuf_addstr(sb, "</td></tr>\n");
@@ -385,8 +390,9 @@ static void io_row(struct strbuf *sb, const struct spectra_row *r, size_t nr_run
 static void io_section(struct page *p, struct strbuf *sb, size_t cmp, size_t bench)
 {
 	struct spectra_report rep;
+	struct strmap kinds = STRMAP_INIT;
 	size_t used[2], changed, shown = 0;
-	int ret = history_io_compare(p->h, cmp, bench, &rep, used);
+	int ret = history_io_compare(p->h, cmp, bench, &rep, used, &kinds);
 
 	if (ret < 0) {
 		strbuf_addstr(sb, "<p class=\"flag\">The I/O profiles of this comparison could not "
@@ -396,6 +402,7 @@ static void io_section(struct page *p, struct strbuf *sb, size_t cmp, size_t ben
 	}
 	if (ret != 1) {
 		spectra_report_release(&rep);
+		strmap_release(&kinds);
 		return;
 	}
 	changed = io_similarity_changed(&rep);
@@ -414,7 +421,7 @@ static void io_section(struct page *p, struct strbuf *sb, size_t cmp, size_t ben
 					  "<th>TotalImpact</th><th>baseline range (bytes/call)"
 					  "</th><th>bytes/call</th><th>runs</th><th>calls diff</th>"
 					  "<th>stack trace</th></tr>\n");
-		io_row(sb, r, rep.nr_runs);
+		io_row(sb, r, rep.nr_runs, &kinds);
 	}
 	if (shown) {
 		const char *legend[IO_REPORT_LEGEND_LINES];
@@ -428,6 +435,7 @@ static void io_section(struct page *p, struct strbuf *sb, size_t cmp, size_t ben
 		strbuf_addstr(sb, "</ul>\n");
 	}
 	spectra_report_release(&rep);
+	strmap_release(&kinds);
 }
 
 static int comparison_section(struct page *p, struct strbuf *sb)

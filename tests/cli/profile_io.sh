@@ -69,6 +69,12 @@ expect_grep '^ +60 B +5 +12.0  \./text\.out +stdio_writer \(io_modes.c:[0-9]+\)$
 expect_grep '^Files by bytes written$' out.txt
 expect_grep '^log: prof/run-1.log$' out.txt
 [ -s prof/run-1.io.json ] || fail "no prof/run-1.io.json"
+# The stack around the program's own frames: start-up code and the C library's stdio
+# internals are "...", the frame where the program enters the library stays.
+expect_grep '^      \.\.\.;main;stdio_writer;(_IO_)?fflush;\.\.\.$' out.txt
+expect_no_grep 'libc\.so|__libc_start_main|_IO_file_write' out.txt
+expect_exit 0 "$REVPERF" profile --io -- ./io_static stdio static.out 5
+expect_grep '^      \.\.\.;main;stdio_writer;(_IO_)?fflush;\.\.\.$' out.txt
 # Byte sizes in one unit system (IEC, as log-limit and every other report): 4096 bytes
 # are 4 KiB, never "4.10 kB".
 expect_exit 0 "$REVPERF" profile --io -- ./io_O2 direct kib.out 4 1024
