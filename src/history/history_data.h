@@ -24,6 +24,15 @@
 struct history_opts {
 	size_t min_segment; /* change points: fewest commits in a segment (>= 2); 0 = default 3 */
 	uint64_t seed;	    /* change points: permutation seed; 0 = default 1 */
+	/*
+	 * The history the charts follow: its commits' full shas, oldest first (a branch's
+	 * first parents), and its name ("main"). Measured commits not on it come after it in
+	 * history.commits (by commit time) and take no part in series' trends and change
+	 * points. NULL: every measured commit, by commit time.
+	 */
+	const char *const *line;
+	size_t nr_line;
+	const char *line_name;
 };
 
 /*

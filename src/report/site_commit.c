@@ -42,21 +42,34 @@ static void commit_href(struct strbuf *sb, const struct history *h, size_t commi
 	strbuf_addstr(sb, "</code></a>");
 }
 
+/* The index, and the older and newer commits along the followed history. */
 static void nav(struct page *p, struct strbuf *sb)
 {
+	const struct history *h = p->h;
 	strbuf_addstr(sb, "<a href=\"../index.html\">index</a>");
+	if (!h->commits[p->commit].on_line) {
+		strbuf_addstr(sb, "<span class=\"note\">not on the first-parent history of ");
+		site_escape(sb, h->line_name);
+		strbuf_addstr(sb, ": on no chart</span>");
+		return;
+	}
 	if (p->commit > 0) {
 		strbuf_addstr(sb, "<span>older: ");
-		commit_href(sb, p->h, p->commit - 1, " rel=\"prev\"");
+		commit_href(sb, h, p->commit - 1, " rel=\"prev\"");
 		strbuf_addstr(sb, "</span>");
 	}
-	if (p->commit + 1 < p->h->nr_commits) {
+	if (p->commit + 1 < h->nr_line) {
 		strbuf_addstr(sb, "<span>newer: ");
-		commit_href(sb, p->h, p->commit + 1, " rel=\"next\"");
+		commit_href(sb, h, p->commit + 1, " rel=\"next\"");
 		strbuf_addstr(sb, "</span>");
 	}
-	strbuf_addf(sb, "<span class=\"note\">commit %zu of %zu</span>", p->commit + 1,
-		    p->h->nr_commits);
+	strbuf_addf(sb, "<span class=\"note\">commit %zu of %zu", p->commit + 1, h->nr_line);
+	if (h->line_name) {
+		strbuf_addstr(sb, " along ");
+		site_escape(sb, h->line_name);
+		strbuf_addstr(sb, " (first parents)");
+	}
+	strbuf_addstr(sb, "</span>");
 }
 
 /* The diff link: the template with every {sha} replaced. */
@@ -208,10 +221,16 @@ static void run_row(struct strbuf *sb, const struct history_run *r, size_t nr)
 		strbuf_addf(sb, "<td class=\"num\">%d</td>", r->exit_code);
 	site_format_value(metric_find("wall"), r->wall, wall, sizeof(wall));
 	strbuf_addf(sb, "<td class=\"num\">%s</td><td>", wall);
-	site_file_link(sb, r->log_path, "log");
-	if (r->log_path)
-		strbuf_addf(sb, " <span class=\"note\">%lld bytes from byte %lld</span>",
-			    (long long)r->log_length, (long long)r->log_offset);
+	if (r->log_path && r->log_length <= 0) {
+		strbuf_addstr(sb, "<span class=\"note\">no output</span>");
+	} else {
+		site_file_link(sb, r->log_path, "log");
+		if (r->log_path) {
+			strbuf_addstr(sb, " <span class=\"note\">");
+			units_bytes_add(sb, (double)r->log_length);
+			strbuf_addf(sb, " from byte %lld</span>", (long long)r->log_offset);
+		}
+	}
 	strbuf_addstr(sb, "</td><td>");
 	site_escape(sb, r->detail);
 	strbuf_addstr(sb, "</td></tr>\n");
