@@ -72,11 +72,13 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 {
 	struct strbuf ci = STRBUF_INIT;
 	size_t i, j;
-	fputs("## revperf: ", f);
+	/* The first line says it all: a pull-request comment is read from its top. */
+	report_headline(&ci, res);
+	fprintf(f, "## revperf: %s\n\n", ci.buf);
 	md_text(f, res->target_label);
-	fputs(" vs ", f);
+	fputs(" against ", f);
 	md_text(f, res->base_label);
-	fputs("\n\n", f);
+	fputs(". ", f);
 	if (res->base_sha[0])
 		fprintf(f, "Baseline `%.12s`, target `%.12s`. ", res->base_sha, res->target_sha);
 	fputs("Machine: ", f);
