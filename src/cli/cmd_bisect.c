@@ -23,7 +23,7 @@ static const struct option bisect_options[] = {
      "first primary metric)",
      &o.metric, NULL},
     {OPT_STRING, 'f', "format", "FMT", "text or json", &o.format, NULL},
-    {OPT_FLAG, 'q', "quiet", NULL, "no progress on stderr", &o.quiet, NULL},
+    {OPT_FLAG, 'q', "quiet", NULL, "no progress on stderr (with -f json: the steps)", &o.quiet, NULL},
     CLI_PROJECT_OPTIONS(o.config, o.state_dir),
     CLI_RUN_OPTIONS(o.overrides),
     OPT_END_MARKER,
@@ -40,8 +40,10 @@ const struct command_help bisect_help = {
     "and decides by the verdict of compare (worse, equal, better, undecided). An\n"
     "undecided step is run again with twice, then four times the runs; a commit that\n"
     "stays undecided or does not build is skipped and a neighbour is tried. It prints\n"
-    "the culprit with the evidence: the culprit against GOOD and against its own parent,\n"
-    "and the parent against GOOD. Stored runs are reused, so a second bisect is fast.\n"
+    "each step once, as it is decided (with -f json on stderr, as progress), then the\n"
+    "culprit with the evidence: the culprit and its parent against GOOD (steps above)\n"
+    "and the culprit against its own parent. Stored runs are reused, so a second\n"
+    "bisect is fast.\n"
     "Exit status: 0 culprit found, 1 BAD is not worse than GOOD or skipped commits hide\n"
     "the culprit, 2 usage or input error, 3 internal failure, 128 + N stopped by signal N\n"
     "(130 SIGINT, 143 SIGTERM, 129 SIGHUP).",
@@ -68,6 +70,20 @@ static int load_config(struct config *cfg, void *arg)
 	return err;
 }
 
+/* Where the steps go as they are decided (bisect_request.on_step). */
+struct step_out {
+	FILE *f;
+	const char *bench;
+};
+
+static void print_step(void *arg, const struct bisect_result *res, const char *what,
+		       const struct revision *rev, const struct bisect_step *s)
+{
+	struct step_out *out = arg;
+	bisect_text_step(out->f, res, out->bench, what, rev, s);
+	fflush(out->f);
+}
+
 int cmd_bisect(int argc, char **argv)
 {
 	const char *args[2];
@@ -75,6 +91,8 @@ int cmd_bisect(int argc, char **argv)
 	struct cli_config_source src = {NULL, NULL, NULL, NULL, set_primary, NULL};
 	struct bisect_request req;
 	struct bisect_result res;
+	struct step_out step_out;
+	bool json;
 	int n, ret = EXIT_USAGE, err;
 
 	memset(&o, 0, sizeof(o));
@@ -98,6 +116,7 @@ int cmd_bisect(int argc, char **argv)
 		usage_error("bisect", "unknown format '%s': use text or json", o.format);
 		return EXIT_USAGE;
 	}
+	json = o.format && !strcmp(o.format, "json");
 	if ((ret = cli_project_open(&p, o.state_dir, 0)))
 		goto out;
 	src.config = o.config;
@@ -111,13 +130,19 @@ int cmd_bisect(int argc, char **argv)
 	req.bench = o.bench;
 	req.metric = o.metric;
 	req.budget_factor = &budget_factor;
-	req.progress = o.quiet ? NULL : stderr;
+	/* Text: each step is the report's own line, printed once as it is decided; JSON:
+	 * the same lines are the progress on stderr (the document comes at the end). */
+	step_out.f = json ? (o.quiet ? NULL : stderr) : stdout;
+	step_out.bench = o.bench;
+	req.on_step = step_out.f ? print_step : NULL;
+	req.on_step_arg = &step_out;
 	interrupt_install();
 	if ((err = bisect_run(&req, &res))) {
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	if (bisect_report(stdout, &res, o.bench, o.format && !strcmp(o.format, "json"))) {
+	if (json ? bisect_report(stdout, &res, o.bench, true)
+		 : bisect_text_outcome(stdout, &res, o.bench)) {
 		error("cannot write the report: %s", strerror(errno));
 		ret = EXIT_INTERNAL;
 		goto out;
