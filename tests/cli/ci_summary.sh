@@ -55,6 +55,8 @@ cases = {(c.get("classname"), c.get("name")): c for c in suite.iter("testcase")}
 assert set(cases) == {("revperf.nap", m) for m in ("wall", "cpu", "work")}, cases.keys()
 f = cases[("revperf.nap", "work")].find("failure")
 assert f is not None and f.get("type") == "worse" and "primary" in f.get("message"), f
+# work is exact (every run printed the same): its interval is the ratio, printed once
+assert f.get("message").startswith("worse: x2.0000 (primary;"), f.get("message")
 assert int(suite.get("tests")) == 3
 PY
 
