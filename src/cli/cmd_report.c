@@ -12,6 +12,7 @@
 #include "store/store.h"
 #include "report/site.h"
 #include "util/common.h"
+#include "util/units.h"
 #include "util/parse.h"
 
 static struct {
@@ -193,9 +194,11 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	}
 	if (!o.quiet)
-		printf("wrote %s/index.html: %zu commits, %zu charts, %zu pages, %zu files "
-		       "copied\n",
-		       c.out.buf, c.h.nr_commits, stats.charts, stats.pages, stats.files_copied);
+		printf("wrote %s/index.html: %zu %s, %zu %s, %zu %s, %zu %s copied\n", c.out.buf,
+		       c.h.nr_commits, units_noun(c.h.nr_commits, "commit", "commits"),
+		       stats.charts, units_noun(stats.charts, "chart", "charts"), stats.pages,
+		       units_noun(stats.pages, "page", "pages"), stats.files_copied,
+		       units_noun(stats.files_copied, "file", "files"));
 	ret = fflush(stdout) ? EXIT_INTERNAL : EXIT_OK;
 out:
 	history_release(&c.h);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/common.h"
+#include "util/units.h"
 
 struct ranked {
 	uint32_t node;
@@ -90,7 +91,8 @@ int cct_top_text(FILE *f, const struct cct *t, const struct cct_top_options *o)
 	char tb[32];
 
 	format_weight(tb, sizeof(tb), cct_total(t), unit);
-	fprintf_printable(f, "total %s in %zu contexts\n", tb, t->nr_nodes ? t->nr_nodes - 1 : 0);
+	fprintf_printable(f, "total %s in %zu %s\n", tb, t->nr_nodes ? t->nr_nodes - 1 : 0,
+			  units_noun(t->nr_nodes ? t->nr_nodes - 1 : 0, "context", "contexts"));
 	print_list(f, t, "heaviest contexts, inclusive (the function and all it called)", false,
 		   k, unit);
 	print_list(f, t, "heaviest contexts, exclusive (the function's own code)", true, k,

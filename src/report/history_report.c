@@ -272,8 +272,8 @@ static void step_text(FILE *f, const char *what, const struct revision *rev,
 	fprintf(f, "  %s\n", strbuf_printable(&summary, rev->summary));
 	strbuf_release(&summary);
 	if (!strcmp(s->verdict, "undecided"))
-		fprintf(f, "  %-24s (not shown worse with %zu runs: counted as good)\n", "",
-			s->budget);
+		fprintf(f, "  %-24s (not shown worse with %zu %s: counted as good)\n", "",
+			s->budget, units_noun(s->budget, "run", "runs"));
 }
 
 /* The step that compared GOOD with path[index]; NULL when none did. */
