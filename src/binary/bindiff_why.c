@@ -65,7 +65,7 @@ static bool same_base(const char *a, const char *b)
 struct line_check {
 	const struct binfile *old_file, *new_file;
 	const struct binfunc *old_fn, *new_fn;
-	int shift;     /* the common shift so far */
+	int shift; /* the common shift so far */
 	bool first, mixed;
 };
 
@@ -111,8 +111,11 @@ void bindiff_explain(struct bindiff *d)
 			d->nr_clone_only++;
 		} else if (e->cls == BINDIFF_MODIFIED && d->old_file->has_dwarf &&
 			   d->new_file->has_dwarf && d->old_file->disasm && d->new_file->disasm) {
-			struct line_check c = {d->old_file, d->new_file, e->old_fn, e->new_fn,
-					       0, true, false};
+			struct line_check c = {.old_file = d->old_file,
+					       .new_file = d->new_file,
+					       .old_fn = e->old_fn,
+					       .new_fn = e->new_fn,
+					       .first = true};
 			if (disasm_immediates_only(d->old_file, e->old_fn, d->new_file, e->new_fn,
 						   accept_line, &c)) {
 				e->why = BINDIFF_WHY_LINE;

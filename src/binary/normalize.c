@@ -682,8 +682,8 @@ int disasm_immediates_only(const struct binfile *bo, const struct binfunc *fo,
 	struct norm n[2];
 	int ret = 0;
 
-	if (bo->machine != EM_X86_64 || bn->machine != EM_X86_64 ||
-	    fo->nr_insns != fn->nr_insns || !(d = disasm_new(bo)))
+	if (bo->machine != EM_X86_64 || bn->machine != EM_X86_64 || fo->nr_insns != fn->nr_insns ||
+	    !(d = disasm_new(bo)))
 		return 0;
 	nr[0] = decode_all(d, bo, fo, &r[0], &alloc[0]);
 	nr[1] = decode_all(d, bn, fn, &r[1], &alloc[1]);

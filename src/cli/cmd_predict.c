@@ -95,7 +95,8 @@ static void print_bench_text(struct strbuf *sb, const struct predict_bench *b)
 	case PREDICT_TRACE_CHANGED:
 		strbuf_addf(sb, "call trace changed at %s (%llu %s at the ancestor, %llu here)",
 			    b->function, (unsigned long long)b->calls_i,
-			    units_noun(b->calls_i, "call", "calls"), (unsigned long long)b->calls_u);
+			    units_noun(b->calls_i, "call", "calls"),
+			    (unsigned long long)b->calls_u);
 		break;
 	case PREDICT_MARKED_PATH:
 		strbuf_addf(sb, "touches marked path %s (select-paths %s)", b->path, b->glob);

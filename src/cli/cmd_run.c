@@ -116,8 +116,7 @@ static int run_dynamic(struct predict_session *s, const struct revision *rev,
 		    "the CCT runtime; %s\n",
 		    b->name, d.nr_functions, d.nr_functions == 1 ? "" : "s",
 		    (unsigned long long)d.calls, units_noun(d.calls, "call", "calls"),
-		    (double)d.cost * 1e-6,
-		    d.elapsed_s, d.path);
+		    (double)d.cost * 1e-6, d.elapsed_s, d.path);
 	else
 		fprintf_printable(
 		    stdout,

@@ -73,9 +73,9 @@ void run_output_note_dropped(struct strbuf *detail, const struct proc_result *re
 	if (!res->output_dropped)
 		return;
 	strbuf_addf(detail, "%soutput of ", detail->len ? "; " : "");
-	units_bytes_add(detail, (double) res->output_bytes);
+	units_bytes_add(detail, (double)res->output_bytes);
 	strbuf_addf(detail, " (%llu bytes): ", (unsigned long long)res->output_bytes);
-	units_bytes_add(detail, (double) res->output_dropped);
+	units_bytes_add(detail, (double)res->output_dropped);
 	strbuf_addstr(detail, " beyond the log limit not kept (log-limit; its beginning and end "
 			      "are in the log)");
 }

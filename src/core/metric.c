@@ -221,9 +221,7 @@ void metric_format(const struct metric_def *def, double v, char *buf, size_t siz
 		else
 			snprintf(buf, size, "%.3g us", v * 1e6);
 		break;
-	case UNIT_BYTES:
-		units_bytes_format(v, buf, size);
-		break;
+	case UNIT_BYTES: units_bytes_format(v, buf, size); break;
 	case UNIT_CUSTOM:
 		snprintf(buf, size, "%.4g%s%s", v, def->unit_label ? " " : "",
 			 def->unit_label ? def->unit_label : "");

@@ -79,8 +79,7 @@ static void row(FILE *f, const struct bindiff_entry *e, int width)
 }
 
 /* "2 modified (1 only a line number)": a count and how many of it are not code. */
-static void count_text(struct strbuf *sb, size_t n, const char *what, size_t only,
-		       const char *why)
+static void count_text(struct strbuf *sb, size_t n, const char *what, size_t only, const char *why)
 {
 	strbuf_addf(sb, "%s%zu %s", sb->len ? ", " : "", n, what);
 	if (only)
@@ -96,8 +95,7 @@ int report_bindiff_text(FILE *f, const struct bindiff *d, bool all)
 	file_line(f, "new:", d->new_file);
 	count_text(&sb, d->count[BINDIFF_MODIFIED], "modified", d->nr_line_only,
 		   "a line-number constant");
-	count_text(&sb, d->count[BINDIFF_RENAMED], "renamed", d->nr_clone_only,
-		   "a clone suffix");
+	count_text(&sb, d->count[BINDIFF_RENAMED], "renamed", d->nr_clone_only, "a clone suffix");
 	count_text(&sb, d->count[BINDIFF_ADDED], "added", 0, NULL);
 	count_text(&sb, d->count[BINDIFF_DELETED], "deleted", 0, NULL);
 	count_text(&sb, d->count[BINDIFF_UNCHANGED], "unchanged", 0, NULL);
@@ -127,9 +125,10 @@ int report_bindiff_text(FILE *f, const struct bindiff *d, bool all)
 	}
 	/* Apart: what the preprocessor or the compiler changed, not the code. */
 	if (trivial) {
-		fprintf(f, "\nNot changes of the code: only a line-number constant that moved with "
-			   "the source lines (line +N),\nor only the compiler's clone suffix (clone):"
-			   "\n%-9s  %-*s  %9s  %9s  %8s  %s\n",
+		fprintf(f,
+			"\nNot changes of the code: only a line-number constant that moved with "
+			"the source lines (line +N),\nor only the compiler's clone suffix (clone):"
+			"\n%-9s  %-*s  %9s  %9s  %8s  %s\n",
 			"why", width, "function", "insns old", "insns new", "change", "source");
 		for (i = 0; i < d->nr_entries; i++)
 			if (d->entries[i].why)

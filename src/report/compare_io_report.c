@@ -26,8 +26,7 @@ static void runs_line(FILE *f, const struct io_attribution *a, const char *inden
 
 /* "475243.5 (475240..475250) -> 475245 bytes": the mean and min..max of each side,
  * the range left out when every run wrote the same. */
-static void add_per_run(FILE *f, const struct io_per_run r[2], const char *one,
-			const char *many)
+static void add_per_run(FILE *f, const struct io_per_run r[2], const char *one, const char *many)
 {
 	bool single = r[0].max == 1 && r[0].min == 1 && r[1].max == 1 && r[1].min == 1;
 	struct strbuf sb = STRBUF_INIT;

@@ -114,7 +114,8 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			units_range_addf(&ci, NAN, m->r.ci_lo, m->r.ci_hi, 3, UNITS_RANGE_BRACKETS);
 			fprintf(f, "%.3f | %s (%.2f%%, %s) | %s ± %s | %s ± %s | %zu + %zu | ",
 				m->r.ratio, ci.buf, 100.0 * (1.0 - b->ci_alpha),
-				verdict_method_name(m->r.method), ma, sa, mb, sb, m->r.n_a, m->r.n_b);
+				verdict_method_name(m->r.method), ma, sa, mb, sb, m->r.n_a,
+				m->r.n_b);
 			if (isfinite(m->q_bh))
 				fprintf(f, "%.3g |\n", m->q_bh);
 			else

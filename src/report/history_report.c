@@ -287,8 +287,8 @@ static const struct bisect_step *step_at(const struct bisect_result *r, size_t i
 	return NULL;
 }
 
-void bisect_text_step(FILE *f, const struct bisect_result *r, const char *bench,
-		      const char *what, const struct revision *rev, const struct bisect_step *s)
+void bisect_text_step(FILE *f, const struct bisect_result *r, const char *bench, const char *what,
+		      const struct revision *rev, const struct bisect_step *s)
 {
 	/* GOOD against BAD comes first: the heading goes before it. */
 	if (s == &r->endpoint) {

@@ -27,8 +27,8 @@ int bisect_report(FILE *f, const struct bisect_result *r, const char *bench, boo
  * GOOD against BAD), bisect_text_outcome() prints the culprit and its evidence (naming
  * the steps above rather than printing them again), or why there is none; 0 or -1.
  */
-void bisect_text_step(FILE *f, const struct bisect_result *r, const char *bench,
-		      const char *what, const struct revision *rev, const struct bisect_step *s);
+void bisect_text_step(FILE *f, const struct bisect_result *r, const char *bench, const char *what,
+		      const struct revision *rev, const struct bisect_step *s);
 int bisect_text_outcome(FILE *f, const struct bisect_result *r, const char *bench);
 
 #endif

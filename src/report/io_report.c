@@ -63,8 +63,7 @@ static void stack_width(struct strbuf *sb, const char *stack, size_t width)
 }
 
 /* Whether the frame `name` (len bytes) is the program's: absent from the map, it is. */
-static bool own_frame(const struct strmap *kinds, struct strbuf *tmp, const char *name,
-		      size_t len)
+static bool own_frame(const struct strmap *kinds, struct strbuf *tmp, const char *name, size_t len)
 {
 	const size_t *v;
 	strbuf_reset(tmp);
@@ -282,9 +281,8 @@ int io_exec_report_text(FILE *f, const struct io_profile *p, const struct io_rep
 	fprintf_printable(
 	    f, "%s: %" PRIu64 " %s, %s (%.1f B/call), %zu stack trace%s, %zu file%s",
 	    dir_word(o->dir, true), ex.total_calls, units_noun(ex.total_calls, "call", "calls"),
-	    sb.buf,
-	    ex.total_calls ? (double)ex.total_bytes / (double)ex.total_calls : 0.0, ex.nr_stacks,
-	    ex.nr_stacks == 1 ? "" : "s", ex.nr_files, ex.nr_files == 1 ? "" : "s");
+	    sb.buf, ex.total_calls ? (double)ex.total_bytes / (double)ex.total_calls : 0.0,
+	    ex.nr_stacks, ex.nr_stacks == 1 ? "" : "s", ex.nr_files, ex.nr_files == 1 ? "" : "s");
 	fprintf(f, "; %" PRIu64 " failed, %" PRIu64 " unfinished\n", errors, unfinished);
 	if (p->stragglers_killed)
 		fprintf(f, "processes left behind by the program were killed\n");

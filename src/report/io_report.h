@@ -65,9 +65,10 @@ void io_report_range(struct strbuf *sb, double lo, double hi);
  * around the program's own frames: they are kept, and of each run of library frames below
  * them only the first, where the program enters the library, followed by "..." for the
  * rest; the start-up frames above the program's first function (`_start` and the C
- * library that calls main(), or the library frames that start a thread) become one "...". A frame missing from the map counts as the program's. Then,
- * when still longer than `width` bytes (0 = never), shortened in the middle: the first
- * frame, "...", and as many of the last frames as fit (at least the last one).
+ * library that calls main(), or the library frames that start a thread) become one "...". A frame
+ * missing from the map counts as the program's. Then, when still longer than `width` bytes (0 =
+ * never), shortened in the middle: the first frame, "...", and as many of the last frames as fit
+ * (at least the last one).
  *   _start;__libc_start_main;libc.so.6+0x27249;main;save;fflush;_IO_file_sync;__write
  *   -> ...;main;save;fflush;...
  */

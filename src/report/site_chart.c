@@ -243,8 +243,8 @@ static void segments(struct chart *c, const struct history_series *s)
 	}
 }
 
-static void series_chart(struct strbuf *sb, const struct history *h,
-			 const struct history_series *s, const struct geometry *g)
+static void series_chart(struct strbuf *sb, const struct history *h, const struct history_series *s,
+			 const struct geometry *g)
 {
 	struct chart c = {sb, h, s->def, g, 0, 0};
 	double lo = INFINITY, hi = -INFINITY;

@@ -124,8 +124,8 @@ static void others_section(struct strbuf *sb, const struct history *h)
 	size_t n = h->nr_commits - h->nr_line;
 	if (!n)
 		return;
-	strbuf_addf(sb, "<h2 id=\"others\">Measured commits not on %s</h2>\n<p>", h->nr_line ?
-		    "the charts" : "any chart");
+	strbuf_addf(sb, "<h2 id=\"others\">Measured commits not on %s</h2>\n<p>",
+		    h->nr_line ? "the charts" : "any chart");
 	strbuf_addf(sb, "%zu measured commit%s %s not on the first-parent history of ", n,
 		    n == 1 ? "" : "s", n == 1 ? "is" : "are");
 	site_escape(sb, h->line_name);
@@ -161,7 +161,8 @@ static void bench_section(struct strbuf *sb, const struct history *h, size_t b)
 		change_table(sb, h, s);
 	}
 	if (hb->nr_bytes) {
-		strbuf_addstr(sb, "<figure class=\"chart\"><figcaption>bytes written (I/O profiles)");
+		strbuf_addstr(sb,
+			      "<figure class=\"chart\"><figcaption>bytes written (I/O profiles)");
 		follows(sb, h);
 		strbuf_addstr(sb, "</figcaption>\n");
 		site_chart_bytes(sb, h, hb);
@@ -215,7 +216,7 @@ int site_index_page(struct strbuf *out, const struct history *h, const struct si
 			    h->nr_line == 1 ? "" : "s");
 	} else if (h->nr_line) {
 		strbuf_addstr(&summary, " No repository: the charts show every measured commit "
-				  "in commit-time order");
+					"in commit-time order");
 	}
 	if (h->nr_line) {
 		strbuf_addstr(&summary, " from ");
@@ -226,8 +227,9 @@ int site_index_page(struct strbuf *out, const struct history *h, const struct si
 	if (h->line_name || h->nr_line)
 		strbuf_addch(&summary, '.');
 	if (h->nr_commits > h->nr_line)
-		strbuf_addf(&summary, " <a href=\"#others\">%zu measured commit%s of other "
-				      "branches</a> %s on no chart.",
+		strbuf_addf(&summary,
+			    " <a href=\"#others\">%zu measured commit%s of other "
+			    "branches</a> %s on no chart.",
 			    h->nr_commits - h->nr_line, h->nr_commits - h->nr_line == 1 ? "" : "s",
 			    h->nr_commits - h->nr_line == 1 ? "is" : "are");
 	machine_text(&machine, h);

@@ -72,7 +72,7 @@ struct history_series {
 	const struct metric_def *def; /* NULL for a metric revperf does not know (imported) */
 	struct history_point *points; /* in commit order: commits with a value or a failure */
 	size_t nr_points;
-	size_t nr_line_points;	      /* points[0..nr_line_points) are on the followed history */
+	size_t nr_line_points;		/* points[0..nr_line_points) are on the followed history */
 	struct history_change *changes; /* by commit */
 	size_t nr_changes;
 };

@@ -381,11 +381,11 @@ static void test_clone_base(void **state)
 	    {"foo.cold", 3},
 	    {"foo.part.0.cold", 3},
 	    {"foo.lto_priv.0", 3},
-	    {"buf.3", 5},	      /* a numbered static, not a clone */
-	    {"foo.partial.0", 13},    /* not a clone word */
-	    {"foo.part.x", 10},	      /* not a number */
-	    {".part.0", 7},	      /* nothing before the suffix */
-	    {"a.b.isra.0", 3},	      /* the suffix chain after the last other dot */
+	    {"buf.3", 5},	   /* a numbered static, not a clone */
+	    {"foo.partial.0", 13}, /* not a clone word */
+	    {"foo.part.x", 10},	   /* not a number */
+	    {".part.0", 7},	   /* nothing before the suffix */
+	    {"a.b.isra.0", 3},	   /* the suffix chain after the last other dot */
 	    {"_ZN3fooEv.isra.0", 9},
 	};
 	(void)state;

@@ -252,8 +252,8 @@ static void test_followed_line(void **state)
 	static const int trunk[] = {0, 1, 2, 4, 5, 6, 7, 9, 10, 11};
 	char shas[ARRAY_SIZE(trunk)][41];
 	const char *line[ARRAY_SIZE(trunk) + 1];
-	static const char *const want[] = {"c00", "c01", "c02", "c04", "c05", "c06", "c07",
-					   "c10", "c11", "c03", "c08"};
+	static const char *const want[] = {"c00", "c01", "c02", "c04", "c05", "c06",
+					   "c07", "c10", "c11", "c03", "c08"};
 
 	for (size_t i = 0; i < ARRAY_SIZE(trunk); i++) {
 		snprintf(shas[i], sizeof(shas[i]), "c%02d%037d", trunk[i], 0);

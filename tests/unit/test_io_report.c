@@ -20,14 +20,13 @@
 /* The frames of a dynamically linked program and of its C library, by name. */
 static void kinds_of_dynamic(struct strmap *m)
 {
-	static const char *const own[] = {"_start", "main", "save", "flush_all", "compare_keys",
-					  "worker", "prog+0x1234"};
-	static const char *const lib[] = {"__libc_start_main", "libc.so.6+0x27249",
-					  "_IO_fflush",        "_IO_file_sync",
-					  "_IO_do_write",      "libc.so.6+0x8037f",
-					  "_IO_file_write",    "__write",
-					  "qsort",	       "msort_with_tmp",
-					  "start_thread",      "clone3"};
+	static const char *const own[] = {"_start",	  "main",   "save",	  "flush_all",
+					  "compare_keys", "worker", "prog+0x1234"};
+	static const char *const lib[] = {
+	    "__libc_start_main", "libc.so.6+0x27249", "_IO_fflush",
+	    "_IO_file_sync",	 "_IO_do_write",      "libc.so.6+0x8037f",
+	    "_IO_file_write",	 "__write",	      "qsort",
+	    "msort_with_tmp",	 "start_thread",      "clone3"};
 	for (size_t i = 0; i < ARRAY_SIZE(own); i++)
 		strmap_put(m, own[i], 1, NULL);
 	for (size_t i = 0; i < ARRAY_SIZE(lib); i++)
