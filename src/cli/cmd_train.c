@@ -11,8 +11,9 @@
 #include "util/parse.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *format, *k, *seed;
+	const char *config, *state_dir, *bench, *k, *seed;
 	bool evaluate, dry_run;
+	struct cli_output out;
 } o;
 
 /* clang-format off */
@@ -26,7 +27,7 @@ static const struct option train_options[] = {
 	{ OPT_STRING, 0, "seed", "N", "seed of the fold assignment (1)", &o.seed, NULL },
 	{ OPT_FLAG, 'n', "dry-run", NULL, "learn and report, but keep the stored predictors",
 	  &o.dry_run, NULL },
-	{ OPT_STRING, 'f', "format", "FMT", "text or json", &o.format, NULL },
+	CLI_OUTPUT_OPTIONS(o.out, "text or json", CLI_QUIET_WARNINGS),
 	OPT_END_MARKER,
 };
 static const char *const train_usage[] = {
@@ -236,7 +237,9 @@ static void print_json(FILE *f, const struct predict_training *t, bool saved)
 	json_decref(root);
 }
 
-int cmd_train(int argc, char **argv)
+static const char *const train_formats[] = { "text", "json", NULL };
+
+static int train(int argc, char **argv)
 {
 	const char *args[1];
 	struct predict_session s;
@@ -245,9 +248,10 @@ int cmd_train(int argc, char **argv)
 	struct predict_training t;
 	uint64_t v;
 	bool json = false;
-	int n, ret = EXIT_USAGE, err;
+	int n, format, ret = EXIT_USAGE, err;
 
 	memset(&o, 0, sizeof(o));
+	o.out.quiet_warnings = true;
 	memset(&s, 0, sizeof(s));
 	memset(&t, 0, sizeof(t));
 	predict_train_opts_init(&opts);
@@ -256,10 +260,9 @@ int cmd_train(int argc, char **argv)
 		return EXIT_OK;
 	if (n < 0)
 		return EXIT_USAGE;
-	if (o.format && strcmp(o.format, "text") && !(json = !strcmp(o.format, "json"))) {
-		usage_error("train", "unknown format '%s': use text or json", o.format);
+	if ((format = cli_output_begin(&o.out, "train", train_formats)) < 0)
 		return EXIT_USAGE;
-	}
+	json = format == 1;
 	if ((o.k || o.seed) && !o.evaluate) {
 		usage_error("train", "--k and --seed set up --evaluate; add --evaluate");
 		return EXIT_USAGE;
@@ -296,6 +299,7 @@ int cmd_train(int argc, char **argv)
 			warning("benchmark '%s' has no hit among its %zu tuples: its own predictor "
 				"selects nothing (--scope common uses the common one)",
 				t.bench_names[j], t.per_bench[j].nr_misses);
+	o.out.printed = true;
 	if (json)
 		print_json(stdout, &t, opts.save);
 	else
@@ -311,4 +315,10 @@ out:
 	predict_session_close(&s);
 	ret = cli_project_close(&p, ret);
 	return ret;
+}
+
+int cmd_train(int argc, char **argv)
+{
+	int ret = train(argc, argv);
+	return cli_output_end(&o.out, ret);
 }

@@ -54,6 +54,13 @@ struct command_help {
 int parse_options(int argc, char **argv, const struct command_help *help, const char **args,
 		  int max_args);
 
+/*
+ * parse_options(), and *split the number of positional arguments before "--" (-1 without
+ * one): commands that take two lists (`diff OLD... -- NEW...`).
+ */
+int parse_options_split(int argc, char **argv, const struct command_help *help,
+			const char **args, int max_args, int *split);
+
 /* Prints the -h text of a command. */
 void options_usage(FILE *f, const struct command_help *help);
 /* Prints the same as Markdown, for docs/manual.md. */

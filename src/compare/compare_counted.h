@@ -14,19 +14,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analysis/profile_attribution.h"
 #include "compare/compare.h"
 
 /* Functions and call paths kept per attribution, ranked by absolute change. */
 #define COUNTED_TOP 10
-
-/* One function or call path: its instructions per run on each side and the change. */
-struct counted_change {
-	char *key;	 /* function name, or call path "main;f;g" (outermost first) */
-	double mean[2];	 /* self instructions per run, A and B */
-	double delta;	 /* mean[1] - mean[0] */
-	double share;	 /* delta / the benchmark's total change; NAN when that is 0 */
-	bool noise;	 /* |delta| within the run-to-run spread of a side */
-};
 
 struct counted_attribution {
 	char *error;	     /* why there are no counts (NULL when there are) */
@@ -36,13 +28,13 @@ struct counted_attribution {
 	size_t reused[2];    /* of which were stored before this comparison */
 	size_t failed[2];    /* counted runs that failed in this comparison */
 	char *dir;	     /* where this comparison's counted runs are */
-	double total[2];     /* instructions per run (Ir, wrappers left out), A and B */
 	size_t wrappers;     /* shell processes left out of the counts (first run of A) */
 	size_t processes;    /* processes counted (first run of A) */
-	struct counted_change *funcs; /* by |delta|, at most COUNTED_TOP */
-	size_t nr_funcs;
-	struct counted_change *paths; /* by |delta|, at most COUNTED_TOP */
-	size_t nr_paths;
+	/* The functions and call paths whose instructions changed (at most COUNTED_TOP of
+	 * each), and the instructions per run (abs.total), wrappers left out: the attribution
+	 * of every kind of profile (analysis/profile_attribution.h). */
+	struct attribution abs;
+	bool have_abs;
 	char *attribution_error; /* the counts are there, the call graph could not be read */
 };
 

@@ -7,6 +7,7 @@
  * instrumentation), merged per side and differenced (METHODS.md section 5).
  */
 #include "analysis/cct_diff.h"
+#include "analysis/profile_attribution.h"
 #include "compare/compare.h"
 #include "profile/cct.h"
 
@@ -28,6 +29,11 @@ struct cct_attribution {
 				      writes it (report/compare_graphics.h) */
 	char *dir;		   /* where the profiles of this comparison are */
 	const char *labels[2];	   /* the sides' labels (borrowed from the request) */
+	/* The absolute change per function and call path (docs/attribution.md), from the
+	 * runs of both sides; when have_absolute is false, absolute_note says why. */
+	struct attribution absolute;
+	bool have_absolute;
+	char *absolute_note;
 };
 
 /*
@@ -43,6 +49,17 @@ int compare_profile_cct(const struct compare_request *req, const struct bench_co
 			struct cct_attribution **out);
 
 void cct_attribution_free(struct cct_attribution *a);
+
+/*
+ * The attribution of the loaded per-run trees of both sides (runs[side][0..nr[side]),
+ * nr >= 1 each, any kind that holds a calling context tree: the CCT runtime's, sampled
+ * ones): merged into a->trees (mean and sd per node), differenced by PARCS (a->diff,
+ * threshold from two target runs, a->exe's binary diff for stages 1 and 2), and the
+ * absolute change with its noise rule at req->cfg->alpha (a->absolute). The runs are only
+ * read; a problem is a->error or a->absolute_note. Returns 0.
+ */
+int compare_profile_attribute(const struct compare_request *req, struct cct_attribution *a,
+			      const struct cct *const *runs[2], const size_t nr[2]);
 
 /*
  * One profiled run of `side` (0 = A, 1 = B), the seq-th of this comparison, with its files

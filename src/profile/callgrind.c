@@ -1047,6 +1047,10 @@ int callgrind_parse(const char *text, size_t len, const char *origin, const char
 	ret = parse_end(&p);
 	if (!ret)
 		ret = build_tree(&p);
+	if (!ret) {
+		cct_set_weight(out, CCT_WEIGHT_EVENT, p.event);
+		out->calls_known = true;
+	}
 out:
 	if (ret) {
 		cct_release(out);

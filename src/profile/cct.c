@@ -1,5 +1,6 @@
 #include "profile/cct.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "util/common.h"
@@ -179,6 +180,37 @@ uint32_t cct_child(struct cct *t, uint32_t parent, uint32_t name, uint32_t site)
 	return idx;
 }
 
+void cct_set_weight(struct cct *t, enum cct_weight weight, const char *event)
+{
+	t->weight = weight;
+	snprintf(t->weight_event, sizeof(t->weight_event), "%s",
+		 weight == CCT_WEIGHT_EVENT && event ? event : "");
+}
+
+void cct_copy_weight(struct cct *dst, const struct cct *src)
+{
+	cct_set_weight(dst, src->weight, src->weight_event);
+	dst->calls_known = src->calls_known;
+}
+
+bool cct_same_weight(const struct cct *a, const struct cct *b)
+{
+	return a->weight == b->weight && !strcmp(a->weight_event, b->weight_event);
+}
+
+const char *cct_weight_name(enum cct_weight w)
+{
+	switch (w) {
+	case CCT_WEIGHT_ELAPSED_NS: return "elapsed ns";
+	case CCT_WEIGHT_CPU_NS: return "on-CPU ns";
+	case CCT_WEIGHT_WAIT_NS: return "off-CPU (waiting) ns";
+	case CCT_WEIGHT_CALLS: return "calls";
+	case CCT_WEIGHT_EVENT: return "event ";
+	case CCT_WEIGHT_UNKNOWN: break;
+	}
+	return "unnamed weight";
+}
+
 void cct_compute_inclusive(struct cct *t)
 {
 	for (size_t i = 0; i < t->nr_nodes; i++)
@@ -229,6 +261,7 @@ void cct_plain(const struct cct *in, struct cct *out)
 
 	cct_init(out);
 	out->nr_runs = in->nr_runs;
+	cct_copy_weight(out, in);
 	map[CCT_ROOT] = CCT_ROOT;
 	out->nodes[CCT_ROOT].calls = in->nodes[CCT_ROOT].calls;
 	out->nodes[CCT_ROOT].excl = in->nodes[CCT_ROOT].excl;

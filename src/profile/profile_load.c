@@ -48,6 +48,41 @@ static bool has_suffix(const char *s, const char *suffix)
 }
 
 /* Converts parsed CCT profiles with the caller's symbolizer or one of its own. */
+void profile_threads_release(struct profile_threads *t)
+{
+	if (!t)
+		return;
+	free(t->t);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The main thread first, then by tid. */
+static int cmp_thread_total(const void *x, const void *y)
+{
+	const struct profile_thread *a = x, *b = y;
+	bool ma = a->tid == a->pid, mb = b->tid == b->pid;
+	if (ma != mb)
+		return ma ? -1 : 1;
+	return (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+static void thread_totals(const struct cct_profile *const *profiles, size_t nr,
+			  struct profile_threads *out)
+{
+	for (size_t i = 0; i < nr; i++) {
+		size_t first = out->nr;
+		for (size_t j = 0; j < profiles[i]->nr_threads; j++) {
+			const struct cct_file_thread *t = &profiles[i]->threads[j];
+			ALLOC_GROW(out->t, out->nr + 1, out->alloc);
+			out->t[out->nr].pid = profiles[i]->pid;
+			out->t[out->nr].tid = t->tid;
+			out->t[out->nr++].ns = t->nr_nodes ? (double)t->nodes[0].incl_ns : 0;
+		}
+		if (out->nr > first) /* a process may have no instrumented thread */
+			qsort(out->t + first, out->nr - first, sizeof(*out->t), cmp_thread_total);
+	}
+}
+
 static int convert(const struct cct_profile *const *profiles, size_t nr,
 		   const struct profile_load_options *o, struct cct *out)
 {
@@ -55,7 +90,19 @@ static int convert(const struct cct_profile *const *profiles, size_t nr,
 	int ret = cct_profile_to_cct(profiles, nr, o->sym ? o->sym : own, !o->separate_threads,
 				     out);
 	symbolizer_free(own);
+	if (!ret && o->threads)
+		thread_totals(profiles, nr, o->threads);
 	return ret;
+}
+
+static const char *clock_of(const struct cct_profile *p)
+{
+	switch (p->clock) {
+	case CCT_CLOCK_TSC: return "tsc";
+	case CCT_CLOCK_MONOTONIC: return "monotonic";
+	case CCT_CLOCK_NONE: break;
+	}
+	return "none";
 }
 
 /* A directory of one run's CCT profiles: every complete *.cct file, in name order. */
@@ -113,6 +160,7 @@ static int load_cct_dir(const char *dir, const struct profile_load_options *o, s
 	}
 	src->nr_files = (unsigned)nr;
 	src->calls_only = profiles[0].clock == CCT_CLOCK_NONE;
+	src->clock = clock_of(&profiles[0]);
 	/* The program: that of the process with the largest tree (a shell that started the
 	 * instrumented program writes a profile of its own, with no calls in it). */
 	{
@@ -168,6 +216,7 @@ static int load_text(const char *path, const char *text, size_t len,
 		}
 		src->nr_files = 1;
 		src->calls_only = p.clock == CCT_CLOCK_NONE;
+		src->clock = clock_of(&p);
 		if (p.exe)
 			snprintf(src->exe, sizeof(src->exe), "%s", p.exe);
 		ret = convert(&one, 1, o, out);
@@ -224,6 +273,7 @@ int profile_load(const char *path, const struct profile_load_options *o, struct 
 		for (size_t i = 0; i < out->nr_nodes; i++)
 			out->nodes[i].excl = out->nodes[i].calls;
 		cct_compute_inclusive(out);
+		cct_set_weight(out, CCT_WEIGHT_CALLS, NULL);
 	}
 	if (!ret && o->plain) {
 		struct cct plain;

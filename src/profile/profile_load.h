@@ -27,6 +27,22 @@ enum profile_format {
 int profile_format_parse(const char *s, enum profile_format *out);
 const char *profile_format_name(enum profile_format f);
 
+/* One thread of a CCT run (profile_load_options.threads): its time in instrumented code. */
+struct profile_thread {
+	int pid, tid;
+	double ns; /* its root's inclusive time: elapsed in its instrumented top frames (the
+		      clock's; 0 for calls-only profiles) */
+};
+
+struct profile_threads {
+	struct profile_thread *t; /* per profile in name order, its main thread first, then
+				     by tid */
+	size_t nr, alloc;
+};
+
+/* Frees what t owns and zeroes it; accepts a zeroed struct. */
+void profile_threads_release(struct profile_threads *t);
+
 struct profile_load_options {
 	enum profile_format format; /* AUTO: recognise it */
 	const char *event;	    /* callgrind: the event to read (NULL: the first, Ir) */
@@ -35,6 +51,8 @@ struct profile_load_options {
 	bool weight_calls;	    /* weigh nodes by their calls instead of time/cost: the
 				       exclusive weight of a node becomes its call count */
 	struct symbolizer *sym;	    /* CCT: names functions; NULL = a symbolizer of its own */
+	struct profile_threads *threads; /* CCT: when set, each thread's total is appended
+					    (the caller releases it) */
 };
 
 /* What was read, for the report. */
@@ -43,6 +61,8 @@ struct profile_source {
 	unsigned nr_files;  /* CCT: process profiles read (a directory may hold several) */
 	unsigned nr_skipped; /* CCT: incomplete files (*.tmp) of processes that were killed */
 	bool calls_only;    /* CCT: written with REVPERF_CCT_CLOCK=none, weights are calls */
+	const char *clock;  /* CCT: the first profile's clock, "tsc", "monotonic" or "none"
+			       (static); NULL for other formats */
 	char exe[4096];	    /* CCT: the program of the process with the largest tree ("" when
 			       unknown) */
 };

@@ -55,7 +55,7 @@ PY
 expect_exit 1 "$REVPERF" compare --cmd-a './spin 1000000' --cmd-b './spin 1002500' \
 	--metrics ir --primary ir --runs 3..3
 expect_grep '^  ir \* +worse ' out.txt
-expect_grep 'kv_hash .*100\.0%' out.txt
+expect_grep '100\.0% +finding +kv_hash' out.txt
 expect_grep 'ir: worse, \+0\.[0-9]+% \(exact' out.txt
 
 # A/A: equal, exactly, and nothing attributed; sim-cycles from the fixed cache model.

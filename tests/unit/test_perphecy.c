@@ -489,6 +489,21 @@ static void test_indicator_values(void **state)
 	assert_true(isnan(v.v[PERPHECY_TOP_CHG_BY_INSTR]));
 	perphecy_profile_release(&q);
 
+	/*
+	 * No calls (a sampled tree): the call templates rank by self time instead. hot has
+	 * the most time of the three and is the most-run changed function: rank 1 of 3, for
+	 * both call templates (hot changed by 20%).
+	 */
+	perphecy_profile_init(&q, "sampled", PERPHECY_COST_SELF_NS);
+	assert_int_equal(perphecy_profile_add(&q, "hot", 0, 900), RP_OK);
+	assert_int_equal(perphecy_profile_add(&q, "main", 0, 500), RP_OK);
+	assert_int_equal(perphecy_profile_add(&q, "leaf", 0, 100), RP_OK);
+	perphecy_compute(&s, &q, &v);
+	assert_near(v.v[PERPHECY_TOP_CHG_BY_CALL], 100.0 / 3);
+	assert_near(v.v[PERPHECY_TOP_CALL_CHG_10], 100.0 / 3);
+	assert_near(v.v[PERPHECY_TOP_CHG_BY_INSTR], 100.0 / 3);
+	perphecy_profile_release(&q);
+
 	/* Nothing changed: counts 0, no length or rank values. */
 	struct perphecy_static none;
 	perphecy_static_init(&none);
