@@ -22,7 +22,7 @@ static const struct option bisect_options[] = {
      "the metric that got worse (default: the benchmark's "
      "first primary metric)",
      &o.metric, NULL},
-    CLI_OUTPUT_OPTIONS(o.out, "text or json", "no progress on stderr"),
+    CLI_OUTPUT_OPTIONS(o.out, "text or json", "no progress on stderr (with -f json: the steps)"),
     CLI_PROJECT_OPTIONS(o.config, o.state_dir),
     CLI_RUN_OPTIONS(o.overrides),
     OPT_END_MARKER,
@@ -39,8 +39,10 @@ const struct command_help bisect_help = {
     "and decides by the verdict of compare (worse, equal, better, undecided). An\n"
     "undecided step is run again with twice, then four times the runs; a commit that\n"
     "stays undecided or does not build is skipped and a neighbour is tried. It prints\n"
-    "the culprit with the evidence: the culprit against GOOD and against its own parent,\n"
-    "and the parent against GOOD. Stored runs are reused, so a second bisect is fast.\n"
+    "each step once, as it is decided (with -f json on stderr, as progress), then the\n"
+    "culprit with the evidence: the culprit and its parent against GOOD (steps above)\n"
+    "and the culprit against its own parent. Stored runs are reused, so a second\n"
+    "bisect is fast.\n"
     "Exit status: 0 culprit found, 1 BAD is not worse than GOOD or skipped commits hide\n"
     "the culprit, 2 usage or input error, 3 internal failure, 128 + N stopped by signal N\n"
     "(130 SIGINT, 143 SIGTERM, 129 SIGHUP).",
@@ -65,6 +67,20 @@ static int load_config(struct config *cfg, void *arg)
 			cfg->benches[i].time_budget_ns *= (ns_t)budget_factor;
 	}
 	return err;
+}
+
+/* Where the steps go as they are decided (bisect_request.on_step). */
+struct step_out {
+	FILE *f;
+	const char *bench;
+};
+
+static void print_step(void *arg, const struct bisect_result *res, const char *what,
+		       const struct revision *rev, const struct bisect_step *s)
+{
+	struct step_out *out = arg;
+	bisect_text_step(out->f, res, out->bench, what, rev, s);
+	fflush(out->f);
 }
 
 static const char *const bisect_formats[] = {"text", "json", NULL};
@@ -98,6 +114,7 @@ static int bisect(const char *const args[2], bool json)
 	struct cli_config_source src = {NULL, NULL, NULL, NULL, set_primary, NULL, 0};
 	struct bisect_request req;
 	struct bisect_result res;
+	struct step_out step_out;
 	int ret = EXIT_USAGE, err;
 
 	memset(&p, 0, sizeof(p));
@@ -123,14 +140,20 @@ static int bisect(const char *const args[2], bool json)
 	req.bench = o.bench;
 	req.metric = o.metric;
 	req.budget_factor = &budget_factor;
-	req.progress = o.out.quiet ? NULL : stderr;
+	/* Text: each step is the report's own line, printed once as it is decided; JSON:
+	 * the same lines are the progress on stderr (the document comes at the end). */
+	step_out.f = json ? (o.out.quiet ? NULL : stderr) : stdout;
+	step_out.bench = o.bench;
+	req.on_step = step_out.f ? print_step : NULL;
+	req.on_step_arg = &step_out;
 	interrupt_install();
 	if ((err = bisect_run(&req, &res))) {
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
 	o.out.printed = true;
-	if (bisect_report(stdout, &res, o.bench, json)) {
+	if (json ? bisect_report(stdout, &res, o.bench, true)
+		 : bisect_text_outcome(stdout, &res, o.bench)) {
 		error("cannot write the report: %s", strerror(errno));
 		ret = EXIT_INTERNAL;
 		goto out;

@@ -20,6 +20,7 @@
 #include "report/cct_report.h"
 #include "report/io_report.h"
 #include "util/common.h"
+#include "util/strmap.h"
 #include "util/parse.h"
 
 static struct {
@@ -177,6 +178,7 @@ static int diff_io(const char *args[2], enum diff_format format, bool markdown)
 	struct spectra_opts so;
 	struct spectra_report rep = { 0 };
 	struct io_report_options ro = { 0 };
+	struct strmap kinds = STRMAP_INIT;
 	struct io_similarity_labels lab;
 	struct cli_project p = {0};
 	FILE *f = stdout;
@@ -245,6 +247,9 @@ static int diff_io(const char *args[2], enum diff_format format, bool markdown)
 		f = stdout;
 		goto out;
 	}
+	for (int i = 0; i < 2; i++)
+		io_profiles_frame_kinds(sides[i], nr[i], &kinds);
+	ro.frame_kinds = &kinds;
 	o.output.printed = true;
 	lab.baseline = labels[0] ? labels[0] : args[0];
 	lab.target = labels[1] ? labels[1] : args[1];
@@ -276,6 +281,7 @@ out:
 	if (f != stdout)
 		fclose(f);
 	spectra_report_release(&rep);
+	strmap_release(&kinds);
 	for (int i = 0; i < 2; i++) {
 		io_profiles_free(sides[i], nr[i]);
 		free(labels[i]);

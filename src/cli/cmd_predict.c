@@ -11,6 +11,7 @@
 #include "predict/predict.h"
 #include "core/revision.h"
 #include "util/common.h"
+#include "util/units.h"
 
 static struct {
 	const char *config, *state_dir, *bench, *scope;
@@ -94,8 +95,9 @@ static void print_bench_text(struct strbuf *sb, const struct predict_bench *b)
 			strbuf_addstr(sb, ", same call trace");
 		break;
 	case PREDICT_TRACE_CHANGED:
-		strbuf_addf(sb, "call trace changed at %s (%llu calls at the ancestor, %llu here)",
+		strbuf_addf(sb, "call trace changed at %s (%llu %s at the ancestor, %llu here)",
 			    b->function, (unsigned long long)b->calls_i,
+			    units_noun(b->calls_i, "call", "calls"),
 			    (unsigned long long)b->calls_u);
 		break;
 	case PREDICT_MARKED_PATH:

@@ -13,6 +13,7 @@
 #include "store/store.h"
 #include "report/site.h"
 #include "util/common.h"
+#include "util/units.h"
 #include "util/parse.h"
 
 static struct {
@@ -55,7 +56,9 @@ const struct command_help report_help = {
     "profiles exist), and one page per commit (commits/<sha>.html) with its verdicts,\n"
     "runs, logs and attribution (differential flame graph, control charts, I/O\n"
     "similarity). The commits are those whose main build has runs on the machine with\n"
-    "the most runs (or failed), in commit-time order. See docs/report.md.\n"
+    "the most runs (or failed); the charts follow the first parents of HEAD (its branch\n"
+    "is named on each chart), and measured commits of other branches get their pages\n"
+    "but stay off the charts. See docs/report.md.\n"
     "Exit status: 0 written, 2 usage or input error (no results yet, --out not a\n"
     "directory), 3 internal failure.",
     report_options,
@@ -66,7 +69,32 @@ struct report_ctx {
 	struct config cfg;
 	struct strbuf out;
 	struct history h;
+	struct revision *line; /* HEAD's first parents, oldest first */
+	size_t nr_line;
+	const char **line_shas;
+	struct strbuf line_name;
 };
+
+/*
+ * The history the charts follow: the first parents of HEAD, named after its branch. With
+ * no repository (--state-dir) or no commit yet, none: every measured commit by time.
+ */
+static int follow_head(struct report_ctx *c, struct history_opts *ho)
+{
+	int err;
+	if (!c->p.repo)
+		return 0;
+	if ((err = repo_range(c->p.repo, "HEAD", true, 0, &c->line, &c->nr_line)))
+		return rp_err_exit_code(err);
+	c->line_shas = xmallocarray(c->nr_line ? c->nr_line : 1, sizeof(*c->line_shas));
+	for (size_t i = 0; i < c->nr_line; i++)
+		c->line_shas[i] = c->line[i].sha;
+	repo_head_name(c->p.repo, &c->line_name);
+	ho->line = c->line_shas;
+	ho->nr_line = c->nr_line;
+	ho->line_name = c->line_name.buf;
+	return 0;
+}
 
 /*
  * The project (its state directory not created: a report only reads) and the
@@ -117,7 +145,7 @@ static int report(int argc, char **argv)
 {
 	const char *args[1];
 	struct report_ctx c;
-	struct history_opts ho = {0, 0, NULL};
+	struct history_opts ho = {0};
 	struct site_options so;
 	struct site_stats stats;
 	int n, err, ret = EXIT_USAGE, format;
@@ -126,6 +154,7 @@ static int report(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	config_init(&c.cfg);
 	strbuf_init(&c.out);
+	strbuf_init(&c.line_name);
 	n = parse_options(argc, argv, &report_help, args, 0);
 	if (n == -2) {
 		ret = EXIT_OK;
@@ -141,7 +170,7 @@ static int report(int argc, char **argv)
 			    o.commit_url);
 		goto out;
 	}
-	if ((err = locate(&c))) {
+	if ((err = locate(&c)) || (err = follow_head(&c, &ho))) {
 		ret = err;
 		goto out;
 	}
@@ -187,9 +216,11 @@ static int report(int argc, char **argv)
 		json_decref(root);
 		strbuf_release(&index);
 	} else if (!o.output.quiet) {
-		printf("wrote %s/index.html: %zu commits, %zu charts, %zu pages, %zu files "
-		       "copied\n",
-		       c.out.buf, c.h.nr_commits, stats.charts, stats.pages, stats.files_copied);
+		printf("wrote %s/index.html: %zu %s, %zu %s, %zu %s, %zu %s copied\n", c.out.buf,
+		       c.h.nr_commits, units_noun(c.h.nr_commits, "commit", "commits"),
+		       stats.charts, units_noun(stats.charts, "chart", "charts"), stats.pages,
+		       units_noun(stats.pages, "page", "pages"), stats.files_copied,
+		       units_noun(stats.files_copied, "file", "files"));
 	}
 	if (ret == EXIT_INTERNAL || fflush(stdout)) {
 		error("cannot write the report: %s", strerror(errno));
@@ -199,6 +230,9 @@ static int report(int argc, char **argv)
 	ret = EXIT_OK;
 out:
 	history_release(&c.h);
+	revisions_free(c.line, c.nr_line);
+	free(c.line_shas);
+	strbuf_release(&c.line_name);
 	config_release(&c.cfg);
 	ret = cli_project_close(&c.p, ret);
 	strbuf_release(&c.out);

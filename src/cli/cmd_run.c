@@ -11,6 +11,7 @@
 #include "predict/predict.h"
 #include "core/revision.h"
 #include "util/common.h"
+#include "util/units.h"
 
 static struct {
 	const char *config, *state_dir, *bench, *select, *dynamic;
@@ -132,16 +133,18 @@ static int run_dynamic(struct predict_session *s, const struct revision *rev,
 	else if (d.cost_unit == PERPHECY_COST_SELF_NS)
 		fprintf_printable(
 		    stdout,
-		    "%-24s %zu functions reached, %llu calls, %.3f ms self time, %.1f s with "
+		    "%-24s %zu function%s reached, %llu %s, %.3f ms self time, %.1f s with "
 		    "the CCT runtime; %s\n",
-		    b->name, d.nr_functions, (unsigned long long)d.calls, (double)d.cost * 1e-6,
-		    d.elapsed_s, d.path);
+		    b->name, d.nr_functions, d.nr_functions == 1 ? "" : "s",
+		    (unsigned long long)d.calls, units_noun(d.calls, "call", "calls"),
+		    (double)d.cost * 1e-6, d.elapsed_s, d.path);
 	else
 		fprintf_printable(
 		    stdout,
-		    "%-24s %zu functions reached, %llu calls, %llu instructions, %.1f s under "
+		    "%-24s %zu function%s reached, %llu %s, %llu instructions, %.1f s under "
 		    "callgrind; %s\n",
-		    b->name, d.nr_functions, (unsigned long long)d.calls,
+		    b->name, d.nr_functions, d.nr_functions == 1 ? "" : "s",
+		    (unsigned long long)d.calls, units_noun(d.calls, "call", "calls"),
 		    (unsigned long long)d.cost, d.elapsed_s, d.path);
 	free(d.path);
 	return 0;

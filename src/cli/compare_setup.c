@@ -15,6 +15,7 @@
 #include "compare/revcompare.h"
 #include "report/compare_graphics.h"
 #include "util/common.h"
+#include "util/units.h"
 
 int cli_apply_overrides(struct config *cfg, const struct opt_overrides *ov)
 {
@@ -193,16 +194,16 @@ static void progress_line(void *arg, const struct compare_progress *ev)
 			fprintf(stderr, "  ETA <= %.0fs", ev->eta_s);
 		break;
 	case COMPARE_PROFILING:
-		fprintf_printable(stderr, "%s  profiling (%zu runs per side)", ev->bench,
-				  ev->max_runs);
+		fprintf_printable(stderr, "%s  profiling (%zu %s per side)", ev->bench,
+				  ev->max_runs, units_noun(ev->max_runs, "run", "runs"));
 		break;
 	case COMPARE_TRACING:
-		fprintf_printable(stderr, "%s  tracing I/O (%zu runs per side)", ev->bench,
-				  ev->max_runs);
+		fprintf_printable(stderr, "%s  tracing I/O (%zu %s per side)", ev->bench,
+				  ev->max_runs, units_noun(ev->max_runs, "run", "runs"));
 		break;
 	case COMPARE_COUNTING:
-		fprintf(stderr, "%s  counting under valgrind (%zu runs per side)", ev->bench,
-			ev->max_runs);
+		fprintf(stderr, "%s  counting under valgrind (%zu %s per side)", ev->bench,
+			ev->max_runs, units_noun(ev->max_runs, "run", "runs"));
 		break;
 	case COMPARE_BENCH_DONE:
 		break;

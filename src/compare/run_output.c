@@ -14,6 +14,7 @@
 #include "util/fsutil.h"
 #include "util/common.h"
 #include "util/input.h"
+#include "util/units.h"
 
 /*
  * Appends a header line for the next run to the side's log and returns the offset where
@@ -70,27 +71,14 @@ int run_log_read(const char *path, int64_t off, int64_t len, struct strbuf *sb)
 	return 0;
 }
 
-/* "1.4 GiB", "12.0 MiB", "900 KiB", "512 bytes". */
-static void add_size(struct strbuf *sb, uint64_t bytes)
-{
-	if (bytes >= (uint64_t)1 << 30)
-		strbuf_addf(sb, "%.1f GiB", (double)bytes / (double)(1 << 30));
-	else if (bytes >= (uint64_t)1 << 20)
-		strbuf_addf(sb, "%.1f MiB", (double)bytes / (double)(1 << 20));
-	else if (bytes >= 1024)
-		strbuf_addf(sb, "%.0f KiB", (double)bytes / 1024.0);
-	else
-		strbuf_addf(sb, "%llu bytes", (unsigned long long)bytes);
-}
-
 void run_output_note_dropped(struct strbuf *detail, const struct proc_result *res)
 {
 	if (!res->output_dropped)
 		return;
 	strbuf_addf(detail, "%soutput of ", detail->len ? "; " : "");
-	add_size(detail, res->output_bytes);
+	units_bytes_add(detail, (double)res->output_bytes);
 	strbuf_addf(detail, " (%llu bytes): ", (unsigned long long)res->output_bytes);
-	add_size(detail, res->output_dropped);
+	units_bytes_add(detail, (double)res->output_dropped);
 	strbuf_addstr(detail, " beyond the log limit not kept (log-limit; its beginning and end "
 			      "are in the log)");
 }

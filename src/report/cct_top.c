@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/common.h"
+#include "util/units.h"
 
 struct ranked {
 	uint32_t node;
@@ -135,11 +136,13 @@ int cct_top_text(FILE *f, const struct cct *t, const struct cct_top_options *o)
 		threads_text(f, th, unit);
 	format_weight(tb, sizeof(tb), cct_total(t), unit);
 	if (th && th->nr > 1)
-		fprintf_printable(f, "total %s, summed over %zu threads, in %zu contexts\n", tb,
-				  th->nr, t->nr_nodes ? t->nr_nodes - 1 : 0);
+		fprintf_printable(f, "total %s, summed over %zu threads, in %zu %s\n", tb, th->nr,
+				  t->nr_nodes ? t->nr_nodes - 1 : 0,
+				  units_noun(t->nr_nodes ? t->nr_nodes - 1 : 0, "context", "contexts"));
 	else
-		fprintf_printable(f, "total %s in %zu contexts%s\n", tb,
-				  t->nr_nodes ? t->nr_nodes - 1 : 0, th ? " (one thread)" : "");
+		fprintf_printable(f, "total %s in %zu %s%s\n", tb, t->nr_nodes ? t->nr_nodes - 1 : 0,
+				  units_noun(t->nr_nodes ? t->nr_nodes - 1 : 0, "context", "contexts"),
+				  th ? " (one thread)" : "");
 	print_list(f, t, "heaviest contexts, inclusive (the function and all it called)", false,
 		   k, unit);
 	print_list(f, t, "heaviest contexts, exclusive (the function's own code)", true, k,

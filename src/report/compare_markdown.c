@@ -6,6 +6,7 @@
 #include "report/attribution_report.h"
 #include "report/report.h"
 #include "util/common.h"
+#include "util/units.h"
 
 /*
  * Names, labels, errors and run details come from the repository, the configuration and
@@ -80,12 +81,15 @@ static const char *verdict_mark(const struct metric_outcome *m)
 
 int report_compare_markdown(FILE *f, const struct compare_result *res)
 {
+	struct strbuf ci = STRBUF_INIT;
 	size_t i, j;
-	fputs("## revperf: ", f);
+	/* The first line says it all: a pull-request comment is read from its top. */
+	report_headline(&ci, res);
+	fprintf(f, "## revperf: %s\n\n", ci.buf);
 	md_text(f, res->target_label);
-	fputs(" vs ", f);
+	fputs(" against ", f);
 	md_text(f, res->base_label);
-	fputs("\n\n", f);
+	fputs(". ", f);
 	if (res->base_sha[0])
 		fprintf(f, "Baseline `%.12s`, target `%.12s`. ", res->base_sha, res->target_sha);
 	fputs("Machine: ", f);
@@ -117,9 +121,12 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			metric_format(m->def, m->r.mean_b, mb, sizeof(mb));
 			metric_format(m->def, m->r.sd_a, sa, sizeof(sa));
 			metric_format(m->def, m->r.sd_b, sb, sizeof(sb));
-			fprintf(f, "%.3f | [%.3f, %.3f] (%.2f%%, %s) | %s ± %s | %s ± %s | %zu + %zu | ",
-				m->r.ratio, m->r.ci_lo, m->r.ci_hi, 100.0 * (1.0 - b->ci_alpha),
-				verdict_method_name(m->r.method), ma, sa, mb, sb, m->r.n_a, m->r.n_b);
+			strbuf_reset(&ci);
+			units_range_addf(&ci, NAN, m->r.ci_lo, m->r.ci_hi, 3, UNITS_RANGE_BRACKETS);
+			fprintf(f, "%.3f | %s (%.2f%%, %s) | %s ± %s | %s ± %s | %zu + %zu | ",
+				m->r.ratio, ci.buf, 100.0 * (1.0 - b->ci_alpha),
+				verdict_method_name(m->r.method), ma, sa, mb, sb, m->r.n_a,
+				m->r.n_b);
 			if (isfinite(m->q_bh))
 				fprintf(f, "%.3g |\n", m->q_bh);
 			else
@@ -205,5 +212,6 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 	if (res->interrupted)
 		fprintf(f, "\n> interrupted: the runs that finished are stored%s.\n",
 			res->resumable ? "; run again to continue" : "");
+	strbuf_release(&ci);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include "compare/run_output.h"
 #include "report/report.h"
 #include "util/common.h"
+#include "util/units.h"
 
 #define RED "\033[31m"
 #define GREEN "\033[32m"
@@ -105,6 +106,15 @@ static void format_p(char *buf, size_t size, double p)
 		snprintf(buf, size, "%.4f", p);
 }
 
+/* "1.023 [1.010, 1.040]", or "1.000" alone when the interval is that point (exact). */
+static void ratio_ci(char *buf, size_t size, const struct metric_outcome *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	units_range_addf(&sb, m->r.ratio, m->r.ci_lo, m->r.ci_hi, 3, UNITS_RANGE_BRACKETS);
+	snprintf(buf, size, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
 static void print_metric(FILE *f, const struct bench_outcome *b, const struct metric_outcome *m,
 			 bool color)
 {
@@ -128,7 +138,7 @@ static void print_metric(FILE *f, const struct bench_outcome *b, const struct me
 	format_p(pw, sizeof(pw), m->r.p);
 	format_p(q, sizeof(q), m->q_bh);
 	format_p(pmw, sizeof(pmw), m->r.p_mw);
-	snprintf(ratio, sizeof(ratio), "%.3f [%.3f, %.3f]", m->r.ratio, m->r.ci_lo, m->r.ci_hi);
+	ratio_ci(ratio, sizeof(ratio), m);
 	fprintf(f, "  %-16s %s%-10s%s %-24s %11s ± %-9s %11s ± %-9s %8s %8s %8s%s%s\n", name,
 		color ? verdict_color(m->r.verdict, m->def) : "", verdict, color ? RESET : "",
 		ratio, mean_a, sd_a, mean_b, sd_b, pw, q, pmw, report_known_direction(m) ? "  " : "",

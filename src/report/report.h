@@ -34,6 +34,15 @@ int report_compare_markdown(FILE *f, const struct compare_result *res);
  * be compared. Returns 0, or -1 on a write error.
  */
 int report_compare_junit(FILE *f, const struct compare_result *res);
+/*
+ * The comparison in one line, for a headline: "2 regressions, 1 improvement, 14 unchanged"
+ * over every benchmark and metric (", 3 undecided", ", 1 unmeasured", benchmarks broken in
+ * the target or not compared, when there are; "(1 in a primary metric)" when not every
+ * regression is in one). Appended to sb.
+ */
+struct strbuf;
+void report_headline(struct strbuf *sb, const struct compare_result *res);
+
 /* Shared by the renderers. */
 const char *report_side_name(char side); /* 'A' -> "baseline", 'B' -> "target" */
 /*

@@ -124,6 +124,22 @@ PY
 expect_exit 0 "$REVPERF" bisect base n6 --bench nap
 expect_grep '^culprit: [0-9a-f]{40} slow$' out.txt
 expect_grep 'culprit against parent +[0-9a-f]{12}  worse' out.txt
+# Each step is printed once, as it is decided (on stdout, the report; nothing repeats it
+# on stderr), and the evidence names the steps above instead of printing them again.
+cat out.txt err.txt >both.txt
+steps=$(grep -oE '^  GOOD against( BAD)? +[0-9a-f]{12}' out.txt | awk '{print $NF}')
+[ -n "$steps" ] || fail "no step in: $(cat out.txt)"
+for c in $steps; do
+	[ "$(grep -c "GOOD against.*$c" both.txt)" = 1 ] || fail "step $c printed more than once: $(cat both.txt)"
+done
+expect_grep "^evidence: against GOOD worse, its parent $(git rev-parse --short=12 n3) against GOOD equal \(steps above\); against its parent:$" out.txt
+expect_no_grep 'culprit against GOOD|parent against GOOD' out.txt
+# With -f json the steps are the progress on stderr, once each; stdout is the document.
+expect_exit 0 "$REVPERF" bisect base n6 --bench nap -f json
+for c in $steps; do
+	[ "$(grep -c "GOOD against.*$c" err.txt)" = 1 ] || fail "-f json: step $c not once on stderr: $(cat err.txt)"
+done
+json_get out.txt "d['outcome']" >/dev/null || fail "-f json: stdout is not the document"
 # Nothing to bisect: n6 is not worse than slow.
 expect_exit 1 "$REVPERF" bisect slow n6 --bench nap
 expect_grep 'BAD is not worse than GOOD' out.txt
