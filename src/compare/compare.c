@@ -578,6 +578,18 @@ static int bench_runs_stored(const struct compare_request *req, const struct ben
 	return 0;
 }
 
+/* The runs' issues and how each run ended, for the report (measured or shown again). */
+static int load_run_records(struct bench_ctx *c)
+{
+	struct store *st = c->req->st;
+	struct bench_outcome *o = c->out;
+	if (store_run_issues(st, c->comparison_id, o->benchmark_id, &o->issues, &o->nr_issues) ||
+	    store_run_ends(st, &c->filter[0], &o->run_ends[0], &o->nr_run_ends[0]) ||
+	    store_run_ends(st, &c->filter[1], &o->run_ends[1], &o->nr_run_ends[1]))
+		return RP_EINTERNAL;
+	return 0;
+}
+
 /* A stored comparison shown again: its verdicts at the alpha of its last look, no run. */
 static int replay_bench(struct bench_ctx *c, const struct sequential_plan *plan, bool extensible)
 {
@@ -605,10 +617,7 @@ static int replay_bench(struct bench_ctx *c, const struct sequential_plan *plan,
 			m->unmeasured = "counted runs are not shown again (compare --more)";
 		}
 	}
-	if (store_run_issues(c->req->st, c->comparison_id, c->out->benchmark_id,
-			     &c->out->issues, &c->out->nr_issues))
-		return RP_EINTERNAL;
-	return 0;
+	return load_run_records(c);
 }
 
 static int compare_bench(const struct compare_request *req, const struct bench_config *bench,
@@ -711,10 +720,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		if (!(c->out->metrics[i].def->flags & METRIC_COUNTED) &&
 		    evaluate_metric(c, &c->out->metrics[i], look_alpha))
 			return RP_EINTERNAL;
-	if (store_run_issues(req->st, c->comparison_id, c->out->benchmark_id, &c->out->issues,
-			      &c->out->nr_issues) ||
-	    store_run_ends(req->st, &c->filter[0], &c->out->run_ends[0], &c->out->nr_run_ends[0]) ||
-	    store_run_ends(req->st, &c->filter[1], &c->out->run_ends[1], &c->out->nr_run_ends[1]))
+	if (load_run_records(c))
 		return RP_EINTERNAL;
 	c->out->elapsed_s = seconds_since(&c->started);
 	return 0;

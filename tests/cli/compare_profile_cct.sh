@@ -61,12 +61,12 @@ assert a["runs"] == [3, 3] and a["spread"] is True and a["calls_known"] is True,
 f = a["functions"][0]
 assert f["function"] == "slow_me", a["functions"]
 assert f["change"] > 0 and 0.5 < f["share"] < 1.5, f
-assert f["baseline_calls"] == 1000 and f["target_calls"] == 1000, f
+assert f["baseline_calls"] == 5000 and f["target_calls"] == 5000, f
 assert f["class"] in ("finding", "noise") and f["change_interval"][0] < f["change"], f
 assert a["paths"][0]["path"] == "main;slow_me", a["paths"]
 new = [x for x in a["functions"] if x["function"] == "helper_new"]
 assert new and new[0]["baseline"] == 0 and new[0]["baseline_calls"] == 0, a["functions"]
-assert new[0]["target_calls"] == 1000, new
+assert new[0]["target_calls"] == 5000, new
 PY
 svg=$(json_get compare.json "$a['flame_graph']")
 [ -s "$svg" ] || fail "no flame graph at $svg"
@@ -103,7 +103,7 @@ expect_grep 'differential flame graph: ' out.txt
 expect_grep '^    absolute change, elapsed time in calls \(the CCT runtime.s clock: waiting included\), summed over threads:$' out.txt
 expect_grep '^      3 \+ 3 runs; per run [0-9.]+ ± [0-9.]+ m?s -> [0-9.]+ ± [0-9.]+ m?s, change \+[0-9.]+ ± [0-9.]+ m?s' out.txt
 sed -n '/function (self)$/{n;p;q}' out.txt >first.txt
-grep -Eq '^      [0-9.]+ ± [0-9.]+ [mu]?s +[0-9.]+ ± [0-9.]+ m?s +\+[0-9.]+ ± [0-9.]+ m?s +[0-9.]+\.[0-9]% +(finding|noise) +slow_me  \(calls 1000 -> 1000\)$' first.txt ||
+grep -Eq '^      [0-9.]+ ± [0-9.]+ [mu]?s +[0-9.]+ ± [0-9.]+ m?s +\+[0-9.]+ ± [0-9.]+ m?s +[0-9.]+\.[0-9]% +(finding|noise) +slow_me  \(calls 5000 -> 5000\)$' first.txt ||
 	fail "slow_me is not the first function of the absolute change: $(cat out.txt)"
 expect_grep '^    PARCS \(shares of each tree.s total, METHODS\.md section 5\):$' out.txt
 
