@@ -5,6 +5,7 @@
  * The report of one calling context tree (`revperf profile --cct`): its heaviest contexts
  * by inclusive and by exclusive weight.
  */
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -13,6 +14,7 @@
 struct cct_top_options {
 	size_t top;	  /* contexts per list (0 = 20) */
 	const char *unit; /* the weight's unit: "ns" (shown as time), "Ir", "samples", ... */
+	bool no_calls;	  /* the tree counts no calls (sampled): JSON says null, not 0 */
 };
 
 /*
@@ -27,5 +29,8 @@ int cct_top_text(FILE *f, const struct cct *t, const struct cct_top_options *o);
 
 /* JSON (docs/json-schema.md, "profile"): total, unit and both lists with full paths. */
 int cct_top_json(FILE *f, const struct cct *t, const struct cct_top_options *o);
+
+/* The object cct_top_json() prints, new (the caller owns the reference). */
+json_t *cct_top_to_json(const struct cct *t, const struct cct_top_options *o);
 
 #endif
