@@ -519,6 +519,27 @@ int symbolizer_map_bias(struct symbolizer *sym, const char *module_path, uint64_
 	return -1;
 }
 
+int symbolizer_cfi_start(struct symbolizer *sym, const char *module_path, uint64_t file_vaddr,
+			 uint64_t *start)
+{
+	struct sym_module *mod = module_get(sym, module_path);
+	Dwarf_Addr cfi_bias = 0, lo = 0;
+	Dwarf_Frame *frame = NULL;
+	Dwarf_CFI *cfi;
+	int ret = -1;
+
+	if (mod->failed || !mod->mod || !(cfi = dwfl_module_eh_cfi(mod->mod, &cfi_bias)))
+		return -1;
+	/* The CFI's addresses are the file's (bias 0, see module_open()). */
+	if (dwarf_cfi_addrframe(cfi, file_vaddr + mod->bias - cfi_bias, &frame) == 0 &&
+	    dwarf_frame_info(frame, &lo, NULL, NULL) >= 0) {
+		*start = lo + cfi_bias - mod->bias;
+		ret = 0;
+	}
+	free(frame);
+	return ret;
+}
+
 /* ---- names ---------------------------------------------------------------------------- */
 
 static void demangled_grow(struct symbolizer *sym)

@@ -142,6 +142,15 @@ int symbolizer_map_bias(struct symbolizer *sym, const char *module_path, uint64_
 			uint64_t pgoff, uint64_t *bias);
 
 /*
+ * The start of the function around `file_vaddr` of `module_path` by its call frame
+ * information (the .eh_frame FDE that covers it), for code no symbol names (stripped
+ * local functions): a name by that start stays the same for every address of the function.
+ * Returns 0, or -1 when the module cannot be read or no FDE covers the address.
+ */
+int symbolizer_cfi_start(struct symbolizer *sym, const char *module_path, uint64_t file_vaddr,
+			 uint64_t *start);
+
+/*
  * Names the ELF virtual address `file_vaddr` of `module_path` into *out (see struct
  * sym_loc; module and module_offset are always set). For a return address, pass the
  * address minus 1 to get the line of the call. Returns 0 when the module was read (the

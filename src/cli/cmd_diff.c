@@ -39,7 +39,7 @@ static const struct option diff_options[] = {
 	  "text (default), json, or svg: a differential flame graph", &o.format, NULL },
 	{ OPT_STRING, 'o', "out", "FILE", "write the report to FILE instead of stdout", &o.out,
 	  NULL },
-	{ OPT_STRING, 'i', "input-format", "FMT", "auto (default), cct, callgrind or folded",
+	{ OPT_STRING, 'i', "input-format", "FMT", "auto (default), cct, callgrind, folded or sample",
 	  &o.input_format, NULL },
 	{ OPT_STRING, 0, "event", "EV", "callgrind: the event to weigh by (default: the first, "
 					"Ir)", &o.event, NULL },
@@ -340,7 +340,7 @@ int cmd_diff(int argc, char **argv)
 		opts.max_pairs = (size_t)v;
 	}
 	if (o.input_format && profile_format_parse(o.input_format, &lo.format)) {
-		usage_error("diff", "unknown input format '%s': use auto, cct, callgrind or folded",
+		usage_error("diff", "unknown input format '%s': use auto, cct, callgrind, folded or sample",
 			    o.input_format);
 		return EXIT_USAGE;
 	}

@@ -113,12 +113,19 @@ static void attr_fill(struct perf_event_attr *a, const struct perf_sample_option
 	a->sample_freq = o->frequency_hz;
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 			 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
-	/* DWARF mode keeps the kernel's frame-pointer chain too: code without call frame
-	 * information (JIT code, no module) is followed with it. */
-	if (o->callgraph == PERF_SAMPLE_CALLGRAPH_DWARF) {
+	/*
+	 * DWARF mode keeps the kernel's frame-pointer chain too: code without call frame
+	 * information (JIT code, no module) is followed with it. Frame-pointer mode keeps a
+	 * small stack copy too: a leaf function without a frame of its own (gcc -O2 omits it
+	 * even with -fno-omit-frame-pointer) hides its caller from the chain, and the copy
+	 * unwinds those first frames.
+	 */
+	if (REGS_MASK) {
 		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 		a->sample_regs_user = REGS_MASK;
-		a->sample_stack_user = o->stack_bytes;
+		a->sample_stack_user = o->callgraph == PERF_SAMPLE_CALLGRAPH_DWARF
+					   ? o->stack_bytes
+					   : PERF_SAMPLE_FP_STACK;
 	}
 	a->sample_max_stack = (uint16_t)(max_stack_frames() > 65535 ? 65535 : max_stack_frames());
 	/* What perf_event_paranoid 2 allows an unprivileged user: user space only. */

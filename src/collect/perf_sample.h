@@ -23,7 +23,8 @@ enum perf_sample_event {
 
 enum perf_sample_callgraph {
 	PERF_SAMPLE_CALLGRAPH_AUTO = 0, /* decided from the program (perf_sample_choose()) */
-	PERF_SAMPLE_CALLGRAPH_FP,	/* the kernel follows frame pointers */
+	PERF_SAMPLE_CALLGRAPH_FP,	/* the kernel follows frame pointers (the innermost
+					   frames unwound from a 512-byte stack copy) */
 	PERF_SAMPLE_CALLGRAPH_DWARF,	/* user registers and a copy of the user stack, unwound
 					   with the modules' call frame information afterwards */
 };
@@ -32,6 +33,7 @@ enum perf_sample_callgraph {
 #define PERF_SAMPLE_MAX_HZ 100000
 #define PERF_SAMPLE_DEFAULT_STACK 8192 /* bytes of user stack per sample, as perf's */
 #define PERF_SAMPLE_MAX_STACK 65528    /* the kernel's limit (a u16, 8-byte aligned) */
+#define PERF_SAMPLE_FP_STACK 512       /* fp: the innermost frames, for frameless leaves */
 
 struct perf_sample_options {
 	unsigned frequency_hz;		     /* samples per second of CPU time, per thread */

@@ -6,7 +6,9 @@
  * - revperf's CCT runtime (docs/cct-format.md): one file, or a directory holding the
  *   files of one run (a process and the children it forked or exec'ed, `*.cct`);
  * - valgrind callgrind output (docs/callgrind.md);
- * - folded stacks ("a;b;c 123", docs/cct-diff.md).
+ * - folded stacks ("a;b;c 123", docs/cct-diff.md);
+ * - sampled profiles of `revperf profile --sample` and `profile = sample`
+ *   (docs/sampling.md).
  * The format is recognised from the content (the first line), unless forced.
  */
 #include <stdbool.h>
@@ -21,16 +23,18 @@ enum profile_format {
 	PROFILE_FORMAT_CCT,	  /* revperf's runtime */
 	PROFILE_FORMAT_CALLGRIND, /* valgrind --tool=callgrind */
 	PROFILE_FORMAT_FOLDED,	  /* folded stacks */
+	PROFILE_FORMAT_SAMPLE,	  /* revperf's sampled profiles (profile/sample_file.h) */
 };
 
-/* "cct", "callgrind", "folded" (and "auto") to a format. Returns 0 or -1. */
+/* "cct", "callgrind", "folded", "sample" (and "auto") to a format. Returns 0 or -1. */
 int profile_format_parse(const char *s, enum profile_format *out);
 const char *profile_format_name(enum profile_format f);
 
 struct profile_load_options {
 	enum profile_format format; /* AUTO: recognise it */
 	const char *event;	    /* callgrind: the event to read (NULL: the first, Ir) */
-	bool separate_threads;	    /* CCT: each thread under "[thread K]" (default: merged) */
+	bool separate_threads;	    /* CCT, sample: each thread under "[thread K...]" (default:
+				       merged) */
 	bool plain;		    /* merge call sites into plain contexts (cct_plain()) */
 	bool weight_calls;	    /* weigh nodes by their calls instead of time/cost: the
 				       exclusive weight of a node becomes its call count */
@@ -43,8 +47,9 @@ struct profile_source {
 	unsigned nr_files;  /* CCT: process profiles read (a directory may hold several) */
 	unsigned nr_skipped; /* CCT: incomplete files (*.tmp) of processes that were killed */
 	bool calls_only;    /* CCT: written with REVPERF_CCT_CLOCK=none, weights are calls */
-	char exe[4096];	    /* CCT: the program of the process with the largest tree ("" when
-			       unknown) */
+	bool no_calls;	    /* sample: the tree counts no calls (every node's calls is 0) */
+	char exe[4096];	    /* CCT: the program of the process with the largest tree; sample:
+			       with the most samples ("" when unknown) */
 };
 
 /*

@@ -67,6 +67,8 @@ struct proc {
 	uint32_t pid;
 	struct sample_image *img;
 	char comm[32];
+	char *exe; /* the first file mapped after its exec: the program */
+	uint64_t samples;
 };
 
 struct thr {
@@ -85,9 +87,12 @@ struct anode {
 	double weight;
 };
 
+/* How a module's frames were found. */
+enum frame_source { FROM_CHAIN, FROM_CFI, FROM_NOCFI, NR_SOURCES };
+
 struct module {
 	char *path;
-	uint64_t frames;
+	uint64_t frames[NR_SOURCES];
 };
 
 struct build {
@@ -110,6 +115,7 @@ struct build {
 	struct sample_profile *out;
 	uint64_t pcs[MAX_FRAMES]; /* the sample being added */
 	bool is_return[MAX_FRAMES];
+	bool from_chain[MAX_FRAMES];
 };
 
 static struct sample_image *image_new(void)
@@ -221,8 +227,8 @@ static uint32_t module_id(struct build *b, const char *path)
 	if (v)
 		return (uint32_t)*v;
 	ALLOC_GROW(b->modules, b->nr_modules + 1, b->alloc_modules);
+	memset(&b->modules[b->nr_modules], 0, sizeof(*b->modules));
 	b->modules[b->nr_modules].path = xstrdup(path);
-	b->modules[b->nr_modules].frames = 0;
 	strmap_put(&b->module_of, path, b->nr_modules, NULL);
 	return (uint32_t)b->nr_modules++;
 }
@@ -265,6 +271,8 @@ static void on_comm(struct build *b, const struct sample_raw_rec *rec, uint16_t 
 		/* A new program: the old mappings are gone. */
 		image_put(p->img);
 		p->img = image_new();
+		free(p->exe);
+		p->exe = NULL;
 	}
 	ti = idmap_get(&b->thr_of, rd32(d + 4));
 	if (ti != NO_INDEX && b->thrs[ti].pid == p->pid)
@@ -300,6 +308,8 @@ static void on_mmap2(struct build *b, const struct sample_raw_rec *rec)
 	if (map.end <= map.start)
 		return;
 	p = proc_get(b, rd32(d));
+	if (!p->exe && map.path && map.path[0] == '/')
+		p->exe = xstrdup(map.path);
 	if (p->img->refs > 1) {
 		/* Shared since a fork: the child's own from now on. */
 		struct sample_image *own = image_new();
@@ -335,6 +345,8 @@ static void on_fork(struct build *b, const struct sample_raw_rec *rec)
 		child->img = parent->img;
 		child->img->refs++;
 		snprintf(child->comm, sizeof(child->comm), "%s", comm);
+		free(child->exe);
+		child->exe = parent->exe ? xstrdup(parent->exe) : NULL;
 	}
 	thr_new(b, pid, tid, proc_get(b, pid)->comm);
 }
@@ -376,7 +388,8 @@ static uint32_t place(struct build *b, struct sample_image *img, uint64_t addr, 
 }
 
 /* The user part of the kernel's chain into pcs (innermost first). */
-static size_t chain_frames(const struct sample_raw_sample *s, uint64_t *pcs, bool *is_return)
+static size_t chain_frames(const struct sample_raw_sample *s, uint64_t *pcs, bool *is_return,
+			   bool *from_chain)
 {
 	size_t n = 0;
 
@@ -385,11 +398,13 @@ static size_t chain_frames(const struct sample_raw_sample *s, uint64_t *pcs, boo
 			continue;
 		pcs[n] = s->chain[i];
 		is_return[n] = n > 0;
+		from_chain[n] = true;
 		n++;
 	}
 	if (!n) {
 		pcs[0] = s->ip;
 		is_return[0] = false;
+		from_chain[0] = true;
 		n = 1;
 	}
 	return n;
@@ -410,23 +425,32 @@ static void on_sample(struct build *b, const struct sample_raw_rec *rec)
 		return;
 	p = proc_get(b, s.pid);
 	t = thr_get(b, s.pid, s.tid);
-	if (b->raw->h.callgraph == PERF_SAMPLE_CALLGRAPH_DWARF)
+	if (s.stack_size)
 		n = sample_unwind(b->unwinder, p->img, &s, b->raw->h.regs_mask, pcs, is_return,
-				  MAX_FRAMES, &note);
+				  b->from_chain, MAX_FRAMES, &note);
 	if (!n)
-		n = chain_frames(&s, pcs, is_return);
-	b->out->truncated += note.truncated;
+		n = chain_frames(&s, pcs, is_return, b->from_chain);
+	/* In fp mode the copy is short on purpose: the chain goes on where it ends. */
+	b->out->truncated += note.truncated && !note.spliced &&
+			     b->raw->h.callgraph == PERF_SAMPLE_CALLGRAPH_DWARF;
 	b->out->spliced += note.spliced;
 	node = t->root;
 	while (n-- > 0) {
 		uint64_t vaddr;
 		uint32_t mod = place(b, p->img, pcs[n] - (is_return[n] ? 1 : 0), &vaddr);
-		if (mod != NO_MODULE)
-			b->modules[mod].frames++;
+		if (mod != NO_MODULE) {
+			enum frame_source src = FROM_CHAIN;
+			if (!b->from_chain[n])
+				src = sample_unwind_module_cfi(b->unwinder, b->modules[mod].path) == 1
+					  ? FROM_CFI
+					  : FROM_NOCFI;
+			b->modules[mod].frames[src]++;
+		}
 		node = anode_child(b, node, mod, vaddr);
 	}
 	b->nodes[node].samples++;
 	b->nodes[node].weight += (double)s.period;
+	p->samples++;
 	t->samples++;
 	t->weight += (double)s.period;
 	b->out->samples++;
@@ -496,7 +520,15 @@ static void name_node(struct build *b, const struct anode *a, struct strbuf *sb)
 			add_frame(sb, loc.inlines[i].function);
 		return;
 	}
-	snprintf(buf, sizeof(buf), "+0x%" PRIx64, a->addr);
+	/* No symbol: named by where its call frame information says it starts, so that
+	 * every address of the function is one frame. */
+	{
+		uint64_t start;
+		if (!symbolizer_cfi_start(b->sym, path, a->addr, &start))
+			snprintf(buf, sizeof(buf), "+0x%" PRIx64, start);
+		else
+			snprintf(buf, sizeof(buf), "+0x%" PRIx64, a->addr);
+	}
 	{
 		struct strbuf n = STRBUF_INIT;
 		strbuf_addstr(&n, base_name(path));
@@ -592,22 +624,27 @@ static void emit(struct build *b)
 	strmap_release(&stack_of);
 }
 
+/* Each module with frames, labelled by how most of its frames were found. */
 static void emit_modules(struct build *b)
 {
+	static const char *const label[NR_SOURCES] = {"fp", "cfi", "nocfi"};
 	struct sample_profile *out = b->out;
-	bool fp = b->raw->h.callgraph == PERF_SAMPLE_CALLGRAPH_FP;
 
 	for (size_t i = 0; i < b->nr_modules; i++) {
+		const uint64_t *f = b->modules[i].frames;
 		struct sample_module *m;
-		int cfi;
-		if (!b->modules[i].frames)
+		int most = FROM_CHAIN;
+
+		if (!f[FROM_CHAIN] && !f[FROM_CFI] && !f[FROM_NOCFI])
 			continue;
+		for (int k = 1; k < NR_SOURCES; k++)
+			if (f[k] > f[most])
+				most = k;
 		ALLOC_GROW(out->modules, out->nr_modules + 1, out->alloc_modules);
 		m = &out->modules[out->nr_modules++];
 		m->path = xstrdup(b->modules[i].path);
-		m->frames = b->modules[i].frames;
-		cfi = fp ? -1 : sample_unwind_module_cfi(b->unwinder, m->path);
-		m->unwind = xstrdup(fp ? "fp" : cfi == 1 ? "cfi" : "nocfi");
+		m->frames = f[FROM_CHAIN] + f[FROM_CFI] + f[FROM_NOCFI];
+		m->unwind = xstrdup(label[most]);
 	}
 }
 
@@ -640,8 +677,17 @@ int sample_build(const char *raw_path, const struct sample_build_options *o,
 	replay(&b);
 	emit(&b);
 	emit_modules(&b);
-	for (size_t i = 0; i < b.nr_procs; i++)
+	{
+		const struct proc *best = NULL;
+		for (size_t i = 0; i < b.nr_procs; i++)
+			if (b.procs[i].exe && (!best || b.procs[i].samples > best->samples))
+				best = &b.procs[i];
+		out->exe = xstrdup(best ? best->exe : "");
+	}
+	for (size_t i = 0; i < b.nr_procs; i++) {
 		image_put(b.procs[i].img);
+		free(b.procs[i].exe);
+	}
 	free(b.procs);
 	free(b.thrs);
 	free(b.proc_of.slots);

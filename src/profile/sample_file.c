@@ -23,6 +23,7 @@
 void sample_profile_release(struct sample_profile *p)
 {
 	free(p->command);
+	free(p->exe);
 	free(p->event);
 	free(p->unit);
 	free(p->callgraph);
@@ -54,6 +55,8 @@ void sample_profile_write(const struct sample_profile *p, struct strbuf *sb)
 {
 	strbuf_addstr(sb, SAMPLE_FILE_MAGIC "\ncommand ");
 	add_line_text(sb, p->command);
+	strbuf_addstr(sb, "\nexe ");
+	add_line_text(sb, p->exe);
 	strbuf_addf(sb, "\nevent %s\nunit %s\nfrequency %u\nperiod %" PRIu64 "\ncallgraph %s",
 		    p->event, p->unit, p->frequency_hz, p->period, p->callgraph);
 	if (p->callgraph_why && *p->callgraph_why) {
@@ -122,6 +125,7 @@ out:
 
 enum {
 	H_COMMAND,
+	H_EXE,
 	H_EVENT,
 	H_UNIT,
 	H_FREQUENCY,
@@ -137,7 +141,7 @@ enum {
 	H_COUNT
 };
 static const char *const header_tags[H_COUNT] = {
-    "command", "event", "unit", "frequency", "period", "callgraph", "run",
+    "command", "exe", "event", "unit", "frequency", "period", "callgraph", "run",
     "samples", "lost", "throttled", "truncated", "spliced", "complete",
 };
 
@@ -250,6 +254,10 @@ static int parse_header(struct parser *ps, int h)
 	case H_COMMAND:
 		rest(ps, &f, &n);
 		p->command = xstrndup(f, n);
+		return 0;
+	case H_EXE:
+		rest(ps, &f, &n);
+		p->exe = xstrndup(f, n);
 		return 0;
 	case H_EVENT:
 		if ((ret = field_str(ps, "the event", &p->event)))

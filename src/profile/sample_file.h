@@ -8,6 +8,7 @@
  *
  *   revperf-sample 1
  *   command ./prog 100
+ *   exe /w/prog
  *   event cpu-clock
  *   unit ns
  *   frequency 1000
@@ -25,7 +26,8 @@
  *   s 0 812 812000000 _start;__libc_start_main;main;work
  *   end
  *
- * `run` is the run's wall, user and system time in ns as the kernel counted them (for the
+ * `exe` is the program of the process with the most samples (empty when unknown); `run`
+ * is the run's wall, user and system time in ns as the kernel counted them (for the
  * check of the sampled total); `module` says how frames in each module were unwound (fp:
  * the kernel's frame-pointer chain; cfi: DWARF call frame information; nocfi: frame
  * pointers followed by libdwfl for lack of it); `thread K PID TID SAMPLES WEIGHT COMM`,
@@ -63,6 +65,7 @@ struct sample_stack {
 
 struct sample_profile {
 	char *command;
+	char *exe;	 /* "" when unknown */
 	char *event;	 /* "cpu-clock", "cycles" */
 	char *unit;	 /* "ns", "cycles" */
 	char *callgraph; /* "fp" or "dwarf" */

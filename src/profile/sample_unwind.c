@@ -55,7 +55,7 @@ struct sample_unwinder {
 	uint64_t sp;
 	struct sample_unwind_note *note;
 	uint64_t *pcs;
-	bool *is_return;
+	bool *is_return, *from_chain;
 	size_t max, n;
 };
 
@@ -228,6 +228,7 @@ static int on_frame(Dwfl_Frame *state, void *arg)
 	if (u->n == u->max)
 		return DWARF_CB_ABORT;
 	u->pcs[u->n] = pc;
+	u->from_chain[u->n] = false;
 	u->is_return[u->n++] = !activation;
 	return DWARF_CB_OK;
 }
@@ -243,38 +244,39 @@ static size_t user_chain(const struct sample_raw_sample *s, const uint64_t **out
 	return s->nr_chain - i;
 }
 
-/* Continues the unwound frames with the chain when unwinding ended short of it. */
+/*
+ * Continues the unwound frames with the kernel's chain when unwinding ended early (the
+ * stack copy ended, or a frame had no rule): from the outermost unwound frame that the
+ * chain holds too, or, when the chain holds none of them, after all of them (a leaf that
+ * keeps no frame pointer hides its caller from the chain, never the reverse).
+ */
 static void splice_chain(struct sample_unwinder *u)
 {
 	const uint64_t *c;
-	size_t m = user_chain(u->s, &c);
+	size_t m = user_chain(u->s, &c), from = 1;
 
-	if (m <= u->n || !u->n)
+	if (m < 2 || !u->n)
 		return;
-	if (u->n == 1) {
-		/* Not one caller found: the chain, whole. */
-		for (size_t j = 1; j < m && u->n < u->max; j++) {
-			u->pcs[u->n] = c[j];
-			u->is_return[u->n++] = true;
-		}
-		u->note->spliced = u->n > 1;
-		return;
+	for (size_t i = u->n; i-- > 1;) {
+		for (size_t j = 1; j < m; j++)
+			if (c[j] == u->pcs[i]) {
+				u->n = i + 1;
+				from = j + 1;
+				goto append;
+			}
 	}
-	for (size_t j = 1; j < m; j++) {
-		if (c[j] != u->pcs[u->n - 1])
-			continue;
-		for (j++; j < m && u->n < u->max; j++) {
-			u->pcs[u->n] = c[j];
-			u->is_return[u->n++] = true;
-			u->note->spliced = true;
-		}
-		return;
+append:
+	for (size_t j = from; j < m && u->n < u->max; j++) {
+		u->pcs[u->n] = c[j];
+		u->from_chain[u->n] = true;
+		u->is_return[u->n++] = true;
+		u->note->spliced = true;
 	}
 }
 
 size_t sample_unwind(struct sample_unwinder *u, struct sample_image *img,
 		     const struct sample_raw_sample *s, uint64_t regs_mask, uint64_t *pcs,
-		     bool *is_return, size_t max, struct sample_unwind_note *note)
+		     bool *is_return, bool *from_chain, size_t max, struct sample_unwind_note *note)
 {
 	memset(note, 0, sizeof(*note));
 	if (!HAVE_UNWIND || s->abi != PERF_SAMPLE_REGS_ABI_64 || !s->regs) {
@@ -286,20 +288,23 @@ size_t sample_unwind(struct sample_unwinder *u, struct sample_image *img,
 	u->note = note;
 	u->pcs = pcs;
 	u->is_return = is_return;
+	u->from_chain = from_chain;
 	u->max = max;
 	u->n = 0;
 	if (!perf_reg(u, REG_SP, &u->sp))
 		return 0;
 	report_image(u, img);
-	/* The end of a stack is an error for some unwinders: what was found counts. */
-	if (img->attached)
-		dwfl_getthread_frames(img->dwfl, (pid_t)s->tid, on_frame, u);
-	if (u->n == 0 && max > 0) {
-		pcs[0] = s->ip;
-		is_return[0] = false;
-		u->n = 1;
+	/* 0: the unwinder reached the outermost frame (its return address is undefined);
+	 * otherwise it stopped early, and what was found counts. */
+	if (!img->attached || dwfl_getthread_frames(img->dwfl, (pid_t)s->tid, on_frame, u) != 0) {
+		if (u->n == 0 && max > 0) {
+			pcs[0] = s->ip;
+			is_return[0] = false;
+			from_chain[0] = false;
+			u->n = 1;
+		}
+		splice_chain(u);
 	}
-	splice_chain(u);
 	u->s = NULL;
 	return u->n;
 }
