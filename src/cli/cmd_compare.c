@@ -38,7 +38,8 @@ static const struct option compare_options[] = {
 	{ OPT_CONFIG, 0, "metric", "NAME=SPEC", "a metric the benchmark prints, e.g. "
 	  "'speed=/([0-9.]+) MB\\/s/ higher-is-better unit=MB/s'", &o.overrides, "metric.*" },
 	{ OPT_CONFIG, 0, "profile", "KIND", "extra profiled runs after the timing runs: cct "
-					    "(calling context tree) or none", &o.overrides,
+					    "(calling context tree), sample (sampled from the "
+					    "timing build) or none", &o.overrides,
 	  "profile" },
 	{ OPT_CONFIG, 0, "profile-runs", "N", "profiled runs per side (3)", &o.overrides,
 	  "profile-runs" },

@@ -23,9 +23,12 @@ int stored_cct_load(struct store *st, struct repo *repo, const char *expr, const
 		return err;
 	if ((err = store_profiles_of_revision(st, rev.sha, bench, "cct", &runs, &n)))
 		goto out;
+	/* Sampled profiles when there are no instrumented ones. */
+	if (!n && (err = store_profiles_of_revision(st, rev.sha, bench, "sample", &runs, &n)))
+		goto out;
 	if (!n) {
 		error("no stored profile of benchmark '%s' at %s (%.12s): run `revperf compare` "
-		      "with profile = cct for it first",
+		      "with profile = cct or profile = sample for it first",
 		      bench, expr, rev.sha);
 		err = RP_EINPUT;
 		goto out;

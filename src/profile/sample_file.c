@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -500,6 +501,79 @@ bool sample_profile_sniff(const char *text, size_t len)
 {
 	size_t n = strlen(SAMPLE_FILE_MAGIC);
 	return len >= n && !memcmp(text, SAMPLE_FILE_MAGIC, n) && (len == n || text[n] == '\n');
+}
+
+/* ---- notes -------------------------------------------------------------------------- */
+
+/* Fewer samples than this make every share in the profile a rough one. */
+#define FEW_SAMPLES 100
+/* Below this share of complete stacks, the callers in the tree are doubtful. */
+#define COMPLETE_WARN 0.9
+
+static bool is_time(const struct sample_profile *p)
+{
+	return p->unit && !strcmp(p->unit, "ns");
+}
+
+/* A weight in the profile's unit: ns as ms, anything else as a count. */
+static void weight_text(char *buf, size_t size, const struct sample_profile *p, double w)
+{
+	if (is_time(p))
+		snprintf(buf, size, "%.3f ms", w / 1e6);
+	else
+		snprintf(buf, size, "%.0f %s", w, p->unit);
+}
+
+void sample_profile_period_text(const struct sample_profile *p, struct strbuf *sb)
+{
+	if (is_time(p) && p->period)
+		strbuf_addf(sb, "one sample per %.3f ms of CPU time in user space",
+			    (double)p->period / 1e6);
+	else
+		strbuf_addf(sb, "%u samples per second of %s", p->frequency_hz, p->event);
+}
+
+void sample_profile_notes(const struct sample_profile *p, struct strbuf *sb)
+{
+	double total = 0;
+
+	for (size_t i = 0; i < p->nr_threads; i++)
+		total += p->threads[i].weight;
+	if (!p->samples) {
+		strbuf_addf(sb, "no sample: the program spent less than one sampling period in user "
+				"space (");
+		sample_profile_period_text(p, sb);
+		strbuf_addstr(sb, "); nothing can be said of where its time went: raise the "
+				  "sampling frequency (-F, sample-frequency) or make it run longer\n");
+	} else if (p->samples < FEW_SAMPLES) {
+		char w[64];
+		weight_text(w, sizeof(w), p, total);
+		strbuf_addf(sb,
+			    "only %" PRIu64 " samples (%s): a context of k samples is uncertain by "
+			    "about +-sqrt(k) samples (%.0f%% of the total at best), so small "
+			    "shares are noise; raise the sampling frequency (-F, sample-frequency) "
+			    "or make the program run longer\n",
+			    p->samples, w, 100.0 / sqrt((double)p->samples));
+	}
+	if (p->lost)
+		strbuf_addf(sb, "%" PRIu64 " samples lost: the kernel's ring buffer was full; "
+				"lower the sampling frequency (or use the fp call graph instead of "
+				"dwarf)\n",
+			    p->lost);
+	if (p->throttled)
+		strbuf_addf(sb, "the kernel throttled sampling %" PRIu64 " times "
+				"(kernel.perf_event_max_sample_rate): fewer samples than asked\n",
+			    p->throttled);
+	if (p->truncated)
+		strbuf_addf(sb, "%" PRIu64 " stacks were deeper than the stack copied per sample: "
+				"their outermost callers are missing\n",
+			    p->truncated);
+	if (p->samples && (double)p->complete < COMPLETE_WARN * (double)p->samples)
+		strbuf_addf(sb,
+			    "only %.1f%% of the stacks reach the program's or a thread's entry: "
+			    "callers are missing above code without frame pointers%s\n",
+			    100.0 * (double)p->complete / (double)p->samples,
+			    strcmp(p->callgraph, "fp") ? "" : " (try the dwarf call graph)");
 }
 
 /* ---- the tree ----------------------------------------------------------------------- */

@@ -113,6 +113,17 @@ int sample_profile_read(const char *path, struct sample_profile *out);
 bool sample_profile_sniff(const char *text, size_t len);
 
 /*
+ * Appends what a reader must know before trusting p, one sentence per line, each ending
+ * in '\n': few samples (with the uncertainty that follows), samples lost, throttling,
+ * stacks cut at the end of the stack copy, stacks that do not reach an entry point.
+ * Appends nothing for a profile without such a problem.
+ */
+void sample_profile_notes(const struct sample_profile *p, struct strbuf *sb);
+
+/* "one sample per 1.000 ms of CPU time in user space" (or per second of the event). */
+void sample_profile_period_text(const struct sample_profile *p, struct strbuf *sb);
+
+/*
  * The calling context tree of p into `out` (uninitialised or released): each stack's
  * weight is the exclusive weight of its last frame, calls stay 0 (sampling counts no
  * calls) and every call-site rank is 0 (which call sites a run's samples hit is chance: ranks

@@ -6,11 +6,6 @@
 
 #include "util/common.h"
 
-/* Fewer samples than this make every share in the profile a rough one. */
-#define FEW_SAMPLES 100
-/* Below this share of complete stacks, the callers in the tree are doubtful. */
-#define COMPLETE_WARN 0.9
-
 static bool is_time(const struct sample_profile *p)
 {
 	return !strcmp(p->unit, "ns");
@@ -23,56 +18,6 @@ static void weight_text(char *buf, size_t size, const struct sample_profile *p, 
 		snprintf(buf, size, "%.3f ms", w / 1e6);
 	else
 		snprintf(buf, size, "%.0f %s", w, p->unit);
-}
-
-static void period_text(struct strbuf *sb, const struct sample_profile *p)
-{
-	if (is_time(p) && p->period)
-		strbuf_addf(sb, "one sample per %.3f ms of CPU time in user space",
-			    (double)p->period / 1e6);
-	else
-		strbuf_addf(sb, "%u samples per second of %s", p->frequency_hz, p->event);
-}
-
-void sample_report_notes(const struct sample_profile *p, struct strbuf *sb)
-{
-	double total = 0;
-
-	for (size_t i = 0; i < p->nr_threads; i++)
-		total += p->threads[i].weight;
-	if (!p->samples) {
-		strbuf_addf(sb, "no sample: the program spent less than one sampling period in user "
-				"space (");
-		period_text(sb, p);
-		strbuf_addstr(sb, "); nothing can be said of where its time went: raise -F or "
-				  "make it run longer\n");
-	} else if (p->samples < FEW_SAMPLES) {
-		char w[64];
-		weight_text(w, sizeof(w), p, total);
-		strbuf_addf(sb,
-			    "only %" PRIu64 " samples (%s): a context of k samples is uncertain by "
-			    "about +-sqrt(k) samples (%.0f%% of the total at best), so small "
-			    "shares are noise; raise -F or make the program run longer\n",
-			    p->samples, w, 100.0 / sqrt((double)p->samples));
-	}
-	if (p->lost)
-		strbuf_addf(sb, "%" PRIu64 " samples lost: the kernel's ring buffer was full; "
-				"lower -F (or, with --call-graph dwarf, use fp)\n",
-			    p->lost);
-	if (p->throttled)
-		strbuf_addf(sb, "the kernel throttled sampling %" PRIu64 " times "
-				"(kernel.perf_event_max_sample_rate): fewer samples than asked\n",
-			    p->throttled);
-	if (p->truncated)
-		strbuf_addf(sb, "%" PRIu64 " stacks were deeper than the stack copied per sample: "
-				"their outermost callers are missing\n",
-			    p->truncated);
-	if (p->samples && (double)p->complete < COMPLETE_WARN * (double)p->samples)
-		strbuf_addf(sb,
-			    "only %.1f%% of the stacks reach the program's or a thread's entry: "
-			    "callers are missing above code without frame pointers%s\n",
-			    100.0 * (double)p->complete / (double)p->samples,
-			    strcmp(p->callgraph, "fp") ? "" : " (try --call-graph dwarf)");
 }
 
 static void threads_text(FILE *f, const struct sample_profile *p)
@@ -119,7 +64,7 @@ int sample_report_text(FILE *f, const struct sample_profile *p, const struct cct
 			  (double)p->wall_ns / 1e9);
 	if (run->path)
 		fprintf_printable(f, "profile in %s\n", run->path);
-	period_text(&sb, p);
+	sample_profile_period_text(p, &sb);
 	fprintf_printable(f, "sampled %s at %u Hz (%s); call graph %s: %s\n", p->event,
 			  p->frequency_hz, sb.buf, p->callgraph,
 			  *p->callgraph_why ? p->callgraph_why : "as asked");
@@ -128,7 +73,7 @@ int sample_report_text(FILE *f, const struct sample_profile *p, const struct cct
 		p->samples ? 100.0 * (double)p->complete / (double)p->samples : 0.0);
 	modules_text(f, p);
 	strbuf_reset(&sb);
-	sample_report_notes(p, &sb);
+	sample_profile_notes(p, &sb);
 	for (const char *l = sb.buf; *l;) {
 		const char *nl = strchr(l, '\n');
 		fprintf_printable(f, "note: %.*s\n", (int)(nl - l), l);
@@ -194,7 +139,7 @@ int sample_report_json(FILE *f, const struct sample_profile *p, const struct cct
 		json_array_append_new(mods, m);
 	}
 	json_object_set_new(root, "modules", mods);
-	sample_report_notes(p, &sb);
+	sample_profile_notes(p, &sb);
 	notes = json_array();
 	for (const char *l = sb.buf; *l;) {
 		const char *nl = strchr(l, '\n');

@@ -7,8 +7,9 @@
  *   threads  heavy in a second thread (thread_body), light in the main thread
  *   fork     heavy in a forked child (child_body), light in the parent
  *   exec     the program execs itself in plain mode (an exec'd program is followed)
- * VERSION 2 (-DVERSION=2) makes slow_me, called by run_light, 6 times slower: the
- * two-version workload of compare_profile_sample.sh and bench/sample.sh.
+ * VERSION 2 (-DVERSION=2) makes slow_me, called by run_light, SLOW_FACTOR times slower
+ * (30 by default: 1.7 times the whole program's work; -DSLOW_FACTOR=N for a subtler
+ * change): the two-version workload of compare_profile_sample.sh and bench/sample.sh.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -19,6 +20,9 @@
 
 #ifndef VERSION
 #define VERSION 1
+#endif
+#ifndef SLOW_FACTOR
+#define SLOW_FACTOR 30
 #endif
 
 static volatile double sink;
@@ -42,7 +46,7 @@ __attribute__((noinline)) double light_leaf(long n)
 __attribute__((noinline)) double slow_me(long n)
 {
 	double s = 0;
-	for (long i = 0; i < n * (VERSION == 2 ? 6 : 1); i++)
+	for (long i = 0; i < n * (VERSION == 2 ? SLOW_FACTOR : 1); i++)
 		s += (double)(i % 3) * 0.125;
 	return s;
 }
