@@ -578,10 +578,33 @@ void sample_profile_notes(const struct sample_profile *p, struct strbuf *sb)
 
 /* ---- the tree ----------------------------------------------------------------------- */
 
+/* Stacks frame by frame (';' below every other byte: a caller before its callees). */
+static int cmp_frames(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		unsigned char x = *a == ';' ? 1 : (unsigned char)*a;
+		unsigned char y = *b == ';' ? 1 : (unsigned char)*b;
+		if (x != y || !x)
+			return (x > y) - (x < y);
+	}
+}
+
+static int cmp_stack_index(const void *a, const void *b, void *arg)
+{
+	const struct sample_stack *s = arg;
+	const struct sample_stack *x = &s[*(const size_t *)a], *y = &s[*(const size_t *)b];
+	int c = cmp_frames(x->frames, y->frames);
+
+	if (c)
+		return c;
+	return (x->thread > y->thread) - (x->thread < y->thread);
+}
+
 int sample_profile_cct(const struct sample_profile *p, bool separate_threads, struct cct *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 	uint32_t *thread_node = NULL;
+	size_t *order = NULL;
 	int ret = 0;
 
 	cct_init(out);
@@ -597,8 +620,17 @@ int sample_profile_cct(const struct sample_profile *p, bool separate_threads, st
 			}
 		}
 	}
+	/*
+	 * Children in the order of their names, not of the first sample that hit them (which
+	 * is chance): the trees of two runs, or of two versions, list a caller's callees in
+	 * the same order, as the matching of trees expects (METHODS.md section 5).
+	 */
+	order = xmallocarray(p->nr_stacks ? p->nr_stacks : 1, sizeof(*order));
+	for (size_t i = 0; i < p->nr_stacks; i++)
+		order[i] = i;
+	qsort_r(order, p->nr_stacks, sizeof(*order), cmp_stack_index, p->stacks);
 	for (size_t i = 0; i < p->nr_stacks; i++) {
-		const struct sample_stack *s = &p->stacks[i];
+		const struct sample_stack *s = &p->stacks[order[i]];
 		uint32_t node = thread_node ? thread_node[s->thread] : CCT_ROOT;
 		const char *f = s->frames;
 
@@ -624,6 +656,7 @@ out:
 		cct_init(out);
 	}
 	free(thread_node);
+	free(order);
 	strbuf_release(&sb);
 	return ret;
 }

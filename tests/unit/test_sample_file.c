@@ -101,6 +101,33 @@ static void test_read_write_tree(void **state)
 	assert_int_not_equal(node_at(&t, "[thread 0 prog];_start;main;light"), CCT_NONE);
 	cct_release(&t);
 
+	/* Callees in the order of their names, whichever was sampled first ("s 1 25 ...heavy"
+	 * comes before "s 1 5 ...body" in the file): body's own weight and heavy are under
+	 * one body node, and under start_thread there is that one child. */
+	assert_int_equal(sample_profile_cct(&p, false, &t), 0);
+	n = node_at(&t, "start_thread");
+	assert_int_equal(t.nodes[n].nr_children, 1);
+	n = node_at(&t, "_start;main");
+	assert_int_not_equal(n, CCT_NONE);
+	cct_release(&t);
+	{
+		static const char order[] = "revperf-sample 1\ncommand x\nexe \nevent cpu-clock\n"
+					    "unit ns\nfrequency 1000\nperiod 1000000\ncallgraph fp\n"
+					    "run 0 0 0\nsamples 3\nlost 0\nthrottled 0\ntruncated 0\n"
+					    "spliced 0\ncomplete 3\nthread 0 1 1 3 3 x\n"
+					    "s 0 1 1 main;zeta\ns 0 1 1 main;alpha;x\ns 0 1 1 main;alpha\nend\n";
+		struct sample_profile q;
+		uint32_t m, first;
+		assert_int_equal(sample_profile_parse(order, strlen(order), "order", &q), 0);
+		assert_int_equal(sample_profile_cct(&q, false, &t), 0);
+		m = node_at(&t, "main");
+		first = t.nodes[m].first_child;
+		assert_string_equal(cct_name(&t, t.nodes[first].name), "alpha");
+		assert_string_equal(cct_name(&t, t.nodes[t.nodes[first].next_sibling].name), "zeta");
+		cct_release(&t);
+		sample_profile_release(&q);
+	}
+
 	/* Notes: few samples (40) and lost samples. */
 	strbuf_reset(&sb);
 	sample_profile_notes(&p, &sb);
