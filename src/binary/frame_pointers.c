@@ -41,8 +41,15 @@ static Elf_Scn *code_section(Elf *elf, size_t shndx, GElf_Addr addr, GElf_Xword 
 static bool is_crt(const char *name)
 {
 	static const char *const crt[] = {
-	    "_start",	    "_init",	   "_fini",	   "deregister_tm_clones", "register_tm_clones",
-	    "__do_global_dtors_aux", "frame_dummy", "__libc_csu_init", "__libc_csu_fini",
+	    "_start",
+	    "_init",
+	    "_fini",
+	    "deregister_tm_clones",
+	    "register_tm_clones",
+	    "__do_global_dtors_aux",
+	    "frame_dummy",
+	    "__libc_csu_init",
+	    "__libc_csu_fini",
 	    "_dl_relocate_static_pie",
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(crt); i++)
@@ -87,8 +94,9 @@ static void count_table(Elf *elf, Elf_Scn *symtab, size_t *with_fp, size_t *func
 		if (off >= d->d_size)
 			continue;
 		(*functions)++;
-		if (has_prologue((const unsigned char *)d->d_buf + off,
-				 min_size(min_size(d->d_size - off, (size_t)s.st_size), PROLOGUE_WINDOW)))
+		if (has_prologue(
+			(const unsigned char *)d->d_buf + off,
+			min_size(min_size(d->d_size - off, (size_t)s.st_size), PROLOGUE_WINDOW)))
 			(*with_fp)++;
 	}
 }

@@ -111,8 +111,8 @@ static void attr_fill(struct perf_event_attr *a, const struct perf_sample_option
 	}
 	a->freq = 1;
 	a->sample_freq = o->frequency_hz;
-	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
+			 PERF_SAMPLE_CALLCHAIN;
 	/*
 	 * DWARF mode keeps the kernel's frame-pointer chain too: code without call frame
 	 * information (JIT code, no module) is followed with it. Frame-pointer mode keeps a
@@ -174,8 +174,8 @@ static int read_seccomp_mode(void)
 	return mode;
 }
 
-#define FALLBACK                                                                           \
-	"attribute with profile = cct (an instrumented build, `revperf profile --cct`) or "  \
+#define FALLBACK                                                                                   \
+	"attribute with profile = cct (an instrumented build, `revperf profile --cct`) or "        \
 	"with the ir metric's attribution (valgrind) instead"
 
 static int refused(int err)
@@ -188,18 +188,21 @@ static int refused(int err)
 		strbuf_addstr(&why, strerror(err));
 		strbuf_addch(&why, ')');
 	} else if (paranoid > 2) {
-		strbuf_addf(&why, "kernel.perf_event_paranoid is %d: sampling a program of your own "
-				  "needs 2 or less (sysctl kernel.perf_event_paranoid=2) or "
-				  "CAP_PERFMON",
+		strbuf_addf(&why,
+			    "kernel.perf_event_paranoid is %d: sampling a program of your own "
+			    "needs 2 or less (sysctl kernel.perf_event_paranoid=2) or "
+			    "CAP_PERFMON",
 			    paranoid);
 	} else if (seccomp == 2) {
-		strbuf_addf(&why, "a seccomp filter refuses perf_event_open (%s; 'Seccomp: 2' in "
-				  "/proc/self/status, as containers install; "
-				  "kernel.perf_event_paranoid is %d)",
+		strbuf_addf(&why,
+			    "a seccomp filter refuses perf_event_open (%s; 'Seccomp: 2' in "
+			    "/proc/self/status, as containers install; "
+			    "kernel.perf_event_paranoid is %d)",
 			    strerror(err), paranoid);
 	} else {
-		strbuf_addf(&why, "perf_event_open was refused (%s) although "
-				  "kernel.perf_event_paranoid is %d (a security module?)",
+		strbuf_addf(&why,
+			    "perf_event_open was refused (%s) although "
+			    "kernel.perf_event_paranoid is %d (a security module?)",
 			    strerror(err), paranoid);
 	}
 	error("cannot sample here: %s; " FALLBACK, why.buf);
@@ -227,7 +230,8 @@ int perf_sample_probe(struct perf_sample_options *o, bool *fell_back)
 	if (fd < 0) {
 		err = errno;
 		if (err == EINVAL && o->callgraph == PERF_SAMPLE_CALLGRAPH_DWARF) {
-			error("cannot sample here: the kernel refuses user stack copies (EINVAL); use "
+			error("cannot sample here: the kernel refuses user stack copies (EINVAL); "
+			      "use "
 			      "--call-graph fp");
 			return RP_EINPUT;
 		}
@@ -381,8 +385,7 @@ static bool write_all(int fd, const void *buf, size_t len)
 	return true;
 }
 
-struct perf_recorder *perf_recorder_new(const struct perf_sample_options *o,
-					const char *raw_path)
+struct perf_recorder *perf_recorder_new(const struct perf_sample_options *o, const char *raw_path)
 {
 	struct perf_recorder *r = xcalloc(1, sizeof(*r));
 	struct perf_sample_raw_header h;
@@ -479,9 +482,10 @@ int perf_recorder_attach(struct perf_recorder *r, pid_t pid)
 	while (!rings_map(r, pages, &err)) {
 		if ((err != EPERM && err != ENOMEM) || pages <= MIN_DATA_PAGES) {
 			rings_close(r);
-			return error("cannot map the sample buffers (%zu KiB per CPU): %s; raise "
-				     "kernel.perf_event_mlock_kb or end other perf sessions of this user",
-				     pages * page_bytes() / 1024, strerror(err));
+			return error(
+			    "cannot map the sample buffers (%zu KiB per CPU): %s; raise "
+			    "kernel.perf_event_mlock_kb or end other perf sessions of this user",
+			    pages * page_bytes() / 1024, strerror(err));
 		}
 		pages /= 2;
 	}
@@ -524,9 +528,8 @@ static void ring_drain(struct perf_recorder *r, struct ring *g)
 		len = g->data_size; /* never: the kernel does not overwrite unread data */
 	off = tail % g->data_size;
 	first = len < g->data_size - off ? len : g->data_size - off;
-	if (!r->st.write_failed &&
-	    (!write_all(r->out_fd, data + off, first) ||
-	     (len > first && !write_all(r->out_fd, data, len - first))))
+	if (!r->st.write_failed && (!write_all(r->out_fd, data + off, first) ||
+				    (len > first && !write_all(r->out_fd, data, len - first))))
 		r->st.write_failed = true;
 	else if (!r->st.write_failed)
 		r->st.bytes += len;

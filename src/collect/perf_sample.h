@@ -36,10 +36,10 @@ enum perf_sample_callgraph {
 #define PERF_SAMPLE_FP_STACK 512       /* fp: the innermost frames, for frameless leaves */
 
 struct perf_sample_options {
-	unsigned frequency_hz;		     /* samples per second of CPU time, per thread */
-	enum perf_sample_event event;	     /* asked for; the recorder may fall back */
+	unsigned frequency_hz;		      /* samples per second of CPU time, per thread */
+	enum perf_sample_event event;	      /* asked for; the recorder may fall back */
 	enum perf_sample_callgraph callgraph; /* AUTO must be resolved before the run */
-	uint32_t stack_bytes;		     /* DWARF: user stack copied per sample */
+	uint32_t stack_bytes;		      /* DWARF: user stack copied per sample */
 };
 
 /* 1 kHz, cpu-clock, call graph AUTO, 8 KiB of stack. */
@@ -61,10 +61,10 @@ struct perf_sample_raw_header {
 	uint64_t regs_mask;   /* sample_regs_user (DWARF), 0 without */
 	uint32_t stack_bytes; /* DWARF: stack asked per sample, 0 without */
 	uint32_t frequency_hz;
-	uint32_t callgraph;	  /* enum perf_sample_callgraph: FP or DWARF */
-	uint32_t nr_buffers;	  /* one per CPU */
-	uint64_t buffer_bytes;	  /* data bytes of each ring buffer */
-	uint64_t period_ns;	  /* cpu-clock: the sampling period; 0 for cycles */
+	uint32_t callgraph;    /* enum perf_sample_callgraph: FP or DWARF */
+	uint32_t nr_buffers;   /* one per CPU */
+	uint64_t buffer_bytes; /* data bytes of each ring buffer */
+	uint64_t period_ns;    /* cpu-clock: the sampling period; 0 for cycles */
 	uint64_t reserved[3];
 };
 
@@ -75,8 +75,8 @@ struct perf_sample_stats {
 	uint64_t bytes;		      /* of records written to the raw file */
 	uint64_t wakeups;	      /* drains of the ring buffers during the run */
 	unsigned nr_buffers;
-	uint64_t buffer_bytes;	      /* per buffer, after fitting perf_event_mlock_kb */
-	bool write_failed;	      /* the raw file could not take everything (error printed) */
+	uint64_t buffer_bytes; /* per buffer, after fitting perf_event_mlock_kb */
+	bool write_failed;     /* the raw file could not take everything (error printed) */
 };
 
 /*
@@ -107,8 +107,7 @@ struct perf_recorder;
  * NULL after error() when the file cannot be created. o->callgraph must be FP or DWARF.
  * Free with perf_recorder_free().
  */
-struct perf_recorder *perf_recorder_new(const struct perf_sample_options *o,
-					const char *raw_path);
+struct perf_recorder *perf_recorder_new(const struct perf_sample_options *o, const char *raw_path);
 
 /*
  * Opens the events on `pid` (a child stopped before its exec; the events start at the

@@ -104,7 +104,8 @@ static void sample_loaded(struct cct_attribution *a, const struct store_profile 
 				continue; /* loaded once already: cannot fail but by a race */
 			for (size_t t = 0; t < sp.nr_threads; t++)
 				sum += sp.threads[t].weight;
-			snprintf(a->callgraph[side], sizeof(a->callgraph[side]), "%s", sp.callgraph);
+			snprintf(a->callgraph[side], sizeof(a->callgraph[side]), "%s",
+				 sp.callgraph);
 			sample_profile_notes(&sp, &n);
 			/* Each kind of note once per side, from its first run. */
 			for (const char *l = n.buf; *l;) {
@@ -112,8 +113,8 @@ static void sample_loaded(struct cct_attribution *a, const struct store_profile 
 				struct strbuf one = STRBUF_INIT;
 				strbuf_add(&one, l, (size_t)(nl - l));
 				if (!strstr(seen.buf, one.buf)) {
-					strbuf_addf(&notes, "side %c, run %zu: %s\n", side ? 'B' : 'A',
-						    i + 1, one.buf);
+					strbuf_addf(&notes, "side %c, run %zu: %s\n",
+						    side ? 'B' : 'A', i + 1, one.buf);
 					strbuf_addf(&seen, "%s\n", one.buf);
 				}
 				strbuf_release(&one);

@@ -46,7 +46,8 @@ static void idmap_set(struct idmap *m, uint32_t id, uint32_t index)
 		n.slots = xcalloc(n.size, sizeof(*n.slots));
 		for (size_t i = 0; i < m->size; i++)
 			if (m->slots[i])
-				idmap_set(&n, (uint32_t)((m->slots[i] >> 32) - 1), (uint32_t)m->slots[i]);
+				idmap_set(&n, (uint32_t)((m->slots[i] >> 32) - 1),
+					  (uint32_t)m->slots[i]);
 		free(m->slots);
 		*m = n;
 	}
@@ -363,8 +364,8 @@ static uint32_t place(struct build *b, struct sample_image *img, uint64_t addr, 
 	if (img->cache_generation != img->generation || img->cache_alloc < img->maps.nr) {
 		if (img->cache_alloc < img->maps.nr) {
 			img->cache_alloc = img->maps.nr;
-			img->map_module = xrealloc(img->map_module,
-						   img->cache_alloc * sizeof(*img->map_module));
+			img->map_module =
+			    xrealloc(img->map_module, img->cache_alloc * sizeof(*img->map_module));
 			img->map_vaddr =
 			    xrealloc(img->map_vaddr, img->cache_alloc * sizeof(*img->map_vaddr));
 		}
@@ -431,8 +432,8 @@ static void on_sample(struct build *b, const struct sample_raw_rec *rec)
 	if (!n)
 		n = chain_frames(&s, pcs, is_return, b->from_chain);
 	/* In fp mode the copy is short on purpose: the chain goes on where it ends. */
-	b->out->truncated += note.truncated && !note.spliced &&
-			     b->raw->h.callgraph == PERF_SAMPLE_CALLGRAPH_DWARF;
+	b->out->truncated +=
+	    note.truncated && !note.spliced && b->raw->h.callgraph == PERF_SAMPLE_CALLGRAPH_DWARF;
 	b->out->spliced += note.spliced;
 	node = t->root;
 	while (n-- > 0) {
@@ -441,9 +442,10 @@ static void on_sample(struct build *b, const struct sample_raw_rec *rec)
 		if (mod != NO_MODULE) {
 			enum frame_source src = FROM_CHAIN;
 			if (!b->from_chain[n])
-				src = sample_unwind_module_cfi(b->unwinder, b->modules[mod].path) == 1
-					  ? FROM_CFI
-					  : FROM_NOCFI;
+				src =
+				    sample_unwind_module_cfi(b->unwinder, b->modules[mod].path) == 1
+					? FROM_CFI
+					: FROM_NOCFI;
 			b->modules[mod].frames[src]++;
 		}
 		node = anode_child(b, node, mod, vaddr);
@@ -543,8 +545,14 @@ static void name_node(struct build *b, const struct anode *a, struct strbuf *sb)
 static bool is_entry(const char *frames)
 {
 	static const char *const entries[] = {
-	    "_start",	"__libc_start_main", "__libc_start_call_main", "start_thread",
-	    "clone",	"clone3",	     "__clone",		       "__clone3",
+	    "_start",
+	    "__libc_start_main",
+	    "__libc_start_call_main",
+	    "start_thread",
+	    "clone",
+	    "clone3",
+	    "__clone",
+	    "__clone3",
 	    "_dl_start_user",
 	};
 	size_t n = strcspn(frames, ";");
@@ -552,7 +560,8 @@ static bool is_entry(const char *frames)
 	for (size_t i = 0; i < ARRAY_SIZE(entries); i++)
 		if (strlen(entries[i]) == n && !strncmp(frames, entries[i], n))
 			return true;
-	return frames[n] == ';' && (!strncmp(frames, "libc.so", 7) || !strncmp(frames, "ld-linux", 8));
+	return frames[n] == ';' &&
+	       (!strncmp(frames, "libc.so", 7) || !strncmp(frames, "ld-linux", 8));
 }
 
 /* The stacks of every thread with samples: names per address node, summed per stack. */

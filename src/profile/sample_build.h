@@ -19,7 +19,7 @@ struct sample_build_options {
 	const char *command;	   /* for the profile's header */
 	const char *callgraph_why; /* why this call graph (perf_sample_choose()), may be NULL */
 	uint64_t wall_ns, user_ns, sys_ns; /* the run as the kernel counted it */
-	struct symbolizer *sym;	   /* NULL: one of its own */
+	struct symbolizer *sym;		   /* NULL: one of its own */
 };
 
 /*

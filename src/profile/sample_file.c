@@ -142,8 +142,8 @@ enum {
 	H_COUNT
 };
 static const char *const header_tags[H_COUNT] = {
-    "command", "exe", "event", "unit", "frequency", "period", "callgraph", "run",
-    "samples", "lost", "throttled", "truncated", "spliced", "complete",
+    "command", "exe",	  "event", "unit",	"frequency", "period",	"callgraph",
+    "run",     "samples", "lost",  "throttled", "truncated", "spliced", "complete",
 };
 
 struct parser {
@@ -207,14 +207,14 @@ static int field_u64(struct parser *ps, const char *what, uint64_t max, uint64_t
 			return parse_error(ps, "'%s' record: %s '%.*s' is not a decimal number",
 					   ps->tag, what, QUOTE_LEN(n), f);
 		if (n > 20 || v > (UINT64_MAX - d) / 10)
-			return parse_error(ps, "'%s' record: %s '%.*s' is too large", ps->tag,
-					   what, QUOTE_LEN(n), f);
+			return parse_error(ps, "'%s' record: %s '%.*s' is too large", ps->tag, what,
+					   QUOTE_LEN(n), f);
 		v = v * 10 + d;
 	}
 	if (v > max)
-		return parse_error(ps, "'%s' record: %s %" PRIu64 " is out of range (at most %" PRIu64
-				       ")",
-				   ps->tag, what, v, max);
+		return parse_error(
+		    ps, "'%s' record: %s %" PRIu64 " is out of range (at most %" PRIu64 ")",
+		    ps->tag, what, v, max);
 	*out = v;
 	return 0;
 }
@@ -540,11 +540,13 @@ void sample_profile_notes(const struct sample_profile *p, struct strbuf *sb)
 	for (size_t i = 0; i < p->nr_threads; i++)
 		total += p->threads[i].weight;
 	if (!p->samples) {
-		strbuf_addf(sb, "no sample: the program spent less than one sampling period in user "
-				"space (");
+		strbuf_addf(sb,
+			    "no sample: the program spent less than one sampling period in user "
+			    "space (");
 		sample_profile_period_text(p, sb);
-		strbuf_addstr(sb, "); nothing can be said of where its time went: raise the "
-				  "sampling frequency (-F, sample-frequency) or make it run longer\n");
+		strbuf_addstr(sb,
+			      "); nothing can be said of where its time went: raise the "
+			      "sampling frequency (-F, sample-frequency) or make it run longer\n");
 	} else if (p->samples < FEW_SAMPLES) {
 		char w[64];
 		weight_text(w, sizeof(w), p, total);
@@ -556,17 +558,20 @@ void sample_profile_notes(const struct sample_profile *p, struct strbuf *sb)
 			    p->samples, w, 100.0 / sqrt((double)p->samples));
 	}
 	if (p->lost)
-		strbuf_addf(sb, "%" PRIu64 " samples lost: the kernel's ring buffer was full; "
-				"lower the sampling frequency (or use the fp call graph instead of "
-				"dwarf)\n",
+		strbuf_addf(sb,
+			    "%" PRIu64 " samples lost: the kernel's ring buffer was full; "
+			    "lower the sampling frequency (or use the fp call graph instead of "
+			    "dwarf)\n",
 			    p->lost);
 	if (p->throttled)
-		strbuf_addf(sb, "the kernel throttled sampling %" PRIu64 " times "
-				"(kernel.perf_event_max_sample_rate): fewer samples than asked\n",
+		strbuf_addf(sb,
+			    "the kernel throttled sampling %" PRIu64 " times "
+			    "(kernel.perf_event_max_sample_rate): fewer samples than asked\n",
 			    p->throttled);
 	if (p->truncated)
-		strbuf_addf(sb, "%" PRIu64 " stacks were deeper than the stack copied per sample: "
-				"their outermost callers are missing\n",
+		strbuf_addf(sb,
+			    "%" PRIu64 " stacks were deeper than the stack copied per sample: "
+			    "their outermost callers are missing\n",
 			    p->truncated);
 	if (p->samples && (double)p->complete < COMPLETE_WARN * (double)p->samples)
 		strbuf_addf(sb,

@@ -128,8 +128,8 @@ void sample_profile_period_text(const struct sample_profile *p, struct strbuf *s
  * weight is the exclusive weight of its last frame, calls stay 0 (sampling counts no
  * calls) and every call-site rank is 0 (which call sites a run's samples hit is chance: ranks
  * would not compare between runs); a node's children are in the order of their names (the
- * order in which samples first hit them is chance). With separate_threads, each thread's stacks hang under
- * a node "[thread K COMM]". Returns 0, or RP_EINPUT after error() when the tree would be
+ * order in which samples first hit them is chance). With separate_threads, each thread's stacks
+ * hang under a node "[thread K COMM]". Returns 0, or RP_EINPUT after error() when the tree would be
  * too large. The caller releases out with cct_release().
  */
 int sample_profile_cct(const struct sample_profile *p, bool separate_threads, struct cct *out);

@@ -54,12 +54,14 @@ void sample_unwind_image_release(struct sample_image *img);
  * stack copy with the modules' call frame information (libdwfl), continued with the
  * kernel's frame-pointer chain where the call frame information ends early: run-time
  * addresses in pcs[] (innermost first), is_return[] true for return addresses (their call
- * is the byte before), from_chain[] true for the frames the chain gave. Returns the number of frames (at most max; 0 when the sample
- * cannot be unwound, e.g. it has no registers: the caller uses the chain then).
+ * is the byte before), from_chain[] true for the frames the chain gave. Returns the number of
+ * frames (at most max; 0 when the sample cannot be unwound, e.g. it has no registers: the caller
+ * uses the chain then).
  */
 size_t sample_unwind(struct sample_unwinder *u, struct sample_image *img,
 		     const struct sample_raw_sample *s, uint64_t regs_mask, uint64_t *pcs,
-		     bool *is_return, bool *from_chain, size_t max, struct sample_unwind_note *note);
+		     bool *is_return, bool *from_chain, size_t max,
+		     struct sample_unwind_note *note);
 
 /* Whether module `path` has call frame information (.eh_frame or .debug_frame) as far as
  * the unwinder has seen it: 1 yes, 0 no, -1 not opened by the unwinder. */

@@ -62,8 +62,8 @@ static int check_header(const char *path, struct sample_raw *r)
 			      PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
 	const uint64_t known = need | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 
-	if (r->size < sizeof(r->h) || memcmp(r->data, PERF_SAMPLE_RAW_MAGIC,
-					     sizeof(PERF_SAMPLE_RAW_MAGIC))) {
+	if (r->size < sizeof(r->h) ||
+	    memcmp(r->data, PERF_SAMPLE_RAW_MAGIC, sizeof(PERF_SAMPLE_RAW_MAGIC))) {
 		error("%s: not a raw sample file of revperf (no '" PERF_SAMPLE_RAW_MAGIC
 		      "' header)",
 		      path);

@@ -35,7 +35,7 @@ struct sample_raw_sample {
 	uint64_t time, period;
 	uint64_t nr_chain; /* the call chain with its context markers (PERF_CONTEXT_*) */
 	const uint64_t *chain;
-	uint64_t abi; /* PERF_SAMPLE_REGS_ABI_*: 0 when no user registers */
+	uint64_t abi;	      /* PERF_SAMPLE_REGS_ABI_*: 0 when no user registers */
 	const uint64_t *regs; /* in the order of the header's regs_mask bits */
 	unsigned nr_regs;
 	uint64_t stack_size; /* bytes of user stack copied, from the sampled stack pointer */

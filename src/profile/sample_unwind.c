@@ -26,8 +26,8 @@
 /* The DWARF registers 0-16 of the x86-64 psABI (rax rdx rcx rbx rsi rdi rbp rsp r8-r15
  * rip) as perf numbers them. */
 static const int dwarf_to_perf[] = {
-    PERF_REG_X86_AX, PERF_REG_X86_DX,  PERF_REG_X86_CX,	 PERF_REG_X86_BX,  PERF_REG_X86_SI,
-    PERF_REG_X86_DI, PERF_REG_X86_BP,  PERF_REG_X86_SP,	 PERF_REG_X86_R8,  PERF_REG_X86_R9,
+    PERF_REG_X86_AX,  PERF_REG_X86_DX,	PERF_REG_X86_CX,  PERF_REG_X86_BX,  PERF_REG_X86_SI,
+    PERF_REG_X86_DI,  PERF_REG_X86_BP,	PERF_REG_X86_SP,  PERF_REG_X86_R8,  PERF_REG_X86_R9,
     PERF_REG_X86_R10, PERF_REG_X86_R11, PERF_REG_X86_R12, PERF_REG_X86_R13, PERF_REG_X86_R14,
     PERF_REG_X86_R15, PERF_REG_X86_IP,
 };
@@ -181,15 +181,21 @@ static void note_cfi(struct sample_unwinder *u, Dwfl_Module *mod, const char *pa
 	strmap_put(&u->cfi, path, has ? 2 : 1, NULL);
 }
 
-/* (Re)reports the image's modules to its session when its mappings changed. */
+/*
+ * The image's session, made anew when its mappings changed since it was made (a library
+ * loaded since; the samples of the dynamic loader's start come before any library is
+ * mapped): a session whose modules were reported again after dwfl_attach_state() was seen
+ * to unwind nothing.
+ */
 static void report_image(struct sample_unwinder *u, struct sample_image *img)
 {
 	const char *last = NULL;
 	uint64_t last_bias = 0;
 
-	if (!img->dwfl && !(img->dwfl = dwfl_begin(&dwfl_callbacks)))
+	if (img->dwfl && img->dwfl_generation == img->generation)
 		return;
-	if (img->dwfl_generation == img->generation && img->attached)
+	sample_unwind_image_release(img);
+	if (!(img->dwfl = dwfl_begin(&dwfl_callbacks)))
 		return;
 	dwfl_report_begin(img->dwfl);
 	for (size_t i = 0; i < img->maps.nr; i++) {
@@ -212,8 +218,7 @@ static void report_image(struct sample_unwinder *u, struct sample_image *img)
 	dwfl_report_end(img->dwfl, NULL, NULL);
 	img->dwfl_generation = img->generation;
 	/* Needs a module with its ELF file, for the architecture. */
-	if (!img->attached)
-		img->attached = dwfl_attach_state(img->dwfl, NULL, 1, &thread_callbacks, u);
+	img->attached = dwfl_attach_state(img->dwfl, NULL, 1, &thread_callbacks, u);
 }
 
 static int on_frame(Dwfl_Frame *state, void *arg)

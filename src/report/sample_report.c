@@ -31,17 +31,18 @@ static void threads_text(FILE *f, const struct sample_profile *p)
 	for (size_t i = 0; i < p->nr_threads; i++) {
 		const struct sample_thread *t = &p->threads[i];
 		weight_text(w, sizeof(w), p, t->weight);
-		fprintf_printable(f, "  thread %-3zu %-16s pid %-7u tid %-7u %14s %9" PRIu64
-				     " samples\n",
-				  i, t->comm, t->pid, t->tid, w, t->samples);
+		fprintf_printable(
+		    f, "  thread %-3zu %-16s pid %-7u tid %-7u %14s %9" PRIu64 " samples\n", i,
+		    t->comm, t->pid, t->tid, w, t->samples);
 		total += t->weight;
 		samples += t->samples;
 	}
 	weight_text(w, sizeof(w), p, total);
 	fprintf(f, "  all %zu thread%s %*s %14s %9" PRIu64 " samples\n", p->nr_threads,
 		p->nr_threads == 1 ? "" : "s", p->nr_threads == 1 ? 43 : 42, "", w, samples);
-	fprintf(f, "  the kernel counted: user %.3f ms, system %.3f ms (not sampled), wall %.3f "
-		   "ms\n",
+	fprintf(f,
+		"  the kernel counted: user %.3f ms, system %.3f ms (not sampled), wall %.3f "
+		"ms\n",
 		(double)p->user_ns / 1e6, (double)p->sys_ns / 1e6, (double)p->wall_ns / 1e6);
 }
 

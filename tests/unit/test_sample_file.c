@@ -97,7 +97,8 @@ static void test_read_write_tree(void **state)
 	cct_release(&t);
 	/* Per thread: under "[thread K COMM]". */
 	assert_int_equal(sample_profile_cct(&p, true, &t), 0);
-	assert_int_not_equal(node_at(&t, "[thread 1 worker one];start_thread;body;heavy"), CCT_NONE);
+	assert_int_not_equal(node_at(&t, "[thread 1 worker one];start_thread;body;heavy"),
+			     CCT_NONE);
 	assert_int_not_equal(node_at(&t, "[thread 0 prog];_start;main;light"), CCT_NONE);
 	cct_release(&t);
 
@@ -111,11 +112,12 @@ static void test_read_write_tree(void **state)
 	assert_int_not_equal(n, CCT_NONE);
 	cct_release(&t);
 	{
-		static const char order[] = "revperf-sample 1\ncommand x\nexe \nevent cpu-clock\n"
-					    "unit ns\nfrequency 1000\nperiod 1000000\ncallgraph fp\n"
-					    "run 0 0 0\nsamples 3\nlost 0\nthrottled 0\ntruncated 0\n"
-					    "spliced 0\ncomplete 3\nthread 0 1 1 3 3 x\n"
-					    "s 0 1 1 main;zeta\ns 0 1 1 main;alpha;x\ns 0 1 1 main;alpha\nend\n";
+		static const char order[] =
+		    "revperf-sample 1\ncommand x\nexe \nevent cpu-clock\n"
+		    "unit ns\nfrequency 1000\nperiod 1000000\ncallgraph fp\n"
+		    "run 0 0 0\nsamples 3\nlost 0\nthrottled 0\ntruncated 0\n"
+		    "spliced 0\ncomplete 3\nthread 0 1 1 3 3 x\n"
+		    "s 0 1 1 main;zeta\ns 0 1 1 main;alpha;x\ns 0 1 1 main;alpha\nend\n";
 		struct sample_profile q;
 		uint32_t m, first;
 		assert_int_equal(sample_profile_parse(order, strlen(order), "order", &q), 0);
@@ -123,7 +125,8 @@ static void test_read_write_tree(void **state)
 		m = node_at(&t, "main");
 		first = t.nodes[m].first_child;
 		assert_string_equal(cct_name(&t, t.nodes[first].name), "alpha");
-		assert_string_equal(cct_name(&t, t.nodes[t.nodes[first].next_sibling].name), "zeta");
+		assert_string_equal(cct_name(&t, t.nodes[t.nodes[first].next_sibling].name),
+				    "zeta");
 		cct_release(&t);
 		sample_profile_release(&q);
 	}
