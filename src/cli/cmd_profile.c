@@ -56,8 +56,8 @@ static const struct option profile_options[] = {
 	{ OPT_STRING, 'd', "dir", "DIR", "keep the run's profile files (and with --io its output "
 					 "log) in DIR (default: a temporary directory, removed)",
 	  &o.out_dir, NULL },
-	{ OPT_STRING, 'f', "format", "FMT", "text, json, or folded (--cct: the whole tree as "
-					    "folded stacks)", &o.format, NULL },
+	{ OPT_STRING, 'f', "format", "FMT", "text, json, or folded (--cct, --sample: the whole "
+					    "tree as folded stacks)", &o.format, NULL },
 	{ OPT_STRING, 'o', "out", "FILE", "write the report to FILE instead of stdout", &o.out,
 	  NULL },
 	{ OPT_STRING, 'k', "top", "K", "lines per list (--cct 20, --io 10)", &o.top, NULL },
@@ -578,7 +578,7 @@ static int profile_sample(const char **args, int n)
 	struct strbuf command = STRBUF_INIT, log = STRBUF_INIT, path = STRBUF_INIT,
 		      raw = STRBUF_INIT, why = STRBUF_INIT, tmp = STRBUF_INIT;
 	struct cct tree;
-	bool json = false, have_tree = false;
+	bool json = false, folded = false, have_tree = false;
 	FILE *out = stdout;
 	int err, ret = EXIT_USAGE;
 
@@ -588,8 +588,9 @@ static int profile_sample(const char **args, int n)
 				       "--sample");
 		goto out;
 	}
-	if (o.format && !(json = !strcmp(o.format, "json")) && strcmp(o.format, "text")) {
-		usage_error("profile", "unknown format '%s' for --sample: use text or json",
+	if (o.format && !(json = !strcmp(o.format, "json")) &&
+	    !(folded = !strcmp(o.format, "folded")) && strcmp(o.format, "text")) {
+		usage_error("profile", "unknown format '%s' for --sample: use text, json or folded",
 			    o.format);
 		goto out;
 	}
@@ -672,8 +673,15 @@ static int profile_sample(const char **args, int n)
 	}
 	run.status = res.status == RUN_OK ? "exit 0" : res.detail;
 	run.path = path.len ? path.buf : NULL;
-	err = json ? sample_report_json(out, &prof, &tree, &to, &run)
-		   : sample_report_text(out, &prof, &tree, &to, &run);
+	if (folded) {
+		struct strbuf sb = STRBUF_INIT;
+		folded_write(&tree, &sb);
+		err = fwrite(sb.buf, 1, sb.len, out) != sb.len;
+		strbuf_release(&sb);
+	} else {
+		err = json ? sample_report_json(out, &prof, &tree, &to, &run)
+			   : sample_report_text(out, &prof, &tree, &to, &run);
+	}
 	ret = cli_report_close(out, o.out, err, res.status == RUN_OK ? EXIT_OK : EXIT_REGRESSION);
 	out = stdout;
 out:

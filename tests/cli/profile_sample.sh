@@ -86,6 +86,10 @@ expect_grep '^  all 2 threads +[0-9.]+ ms +[0-9]+ samples$' out.txt
 expect_grep '^  the kernel counted: user [0-9.]+ ms, system [0-9.]+ ms \(not sampled\), wall [0-9.]+ ms$' out.txt
 expect_grep '\[thread 1 O2\];.*thread_body;run_heavy;heavy_leaf$' out.txt
 
+# The whole tree as folded stacks (flame graph tools): thread by thread with --threads.
+expect_exit 0 "$REVPERF" profile --sample -f folded --threads -- ./O2 threads 30
+expect_grep '^\[thread 1 O2\];.*thread_body;run_heavy;heavy_leaf [0-9]+$' out.txt
+
 # fork: the child is a thread of its own process, with the parent's code.
 expect_exit 0 "$REVPERF" profile --sample -d fork -- ./O2 fork 30
 f=fork/run-1.sample
