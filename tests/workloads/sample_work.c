@@ -2,7 +2,9 @@
  * The sampling profiler's workload (tests/cli/profile_sample.sh, compare_profile_sample.sh):
  * heavy_leaf does three times the work of light_leaf, each called by its own caller
  * (run_heavy, run_light) that uses the result after the call, so that no tail call hides
- * the caller. `sample_work MODE UNITS`, a unit being 2 million iterations:
+ * the caller; run_light calls light_leaf through light_stage, a function always inlined (an
+ * inlined frame in the middle of the stack, named from the DWARF: run_light;light_stage;
+ * light_leaf). `sample_work MODE UNITS`, a unit being 2 million iterations:
  *   plain    both in the main thread
  *   threads  heavy in a second thread (thread_body), light in the main thread
  *   fork     heavy in a forked child (child_body), light in the parent
@@ -57,9 +59,15 @@ __attribute__((noinline)) double run_heavy(long units)
 	return r * 0.5 + 1;
 }
 
+static inline __attribute__((always_inline)) double light_stage(long units)
+{
+	double r = light_leaf(units * 2000000);
+	return r * 0.75;
+}
+
 __attribute__((noinline)) double run_light(long units)
 {
-	double r = light_leaf(units * 2000000) + slow_me(units * 200000);
+	double r = light_stage(units) + slow_me(units * 200000);
 	return r * 0.5 + 1;
 }
 
