@@ -4,12 +4,13 @@
 # HTML report. Idempotent and quiet when everything is there; uses sudo when not root.
 # clang builds the fuzz targets in `make test`; libclang-rt-dev holds its libFuzzer and
 # sanitizer runtimes (only a Recommends of clang, which --no-install-recommends skips).
-# linux-perf: bench/sample.sh measures revperf's sampler against `perf record`.
+# linux-perf: bench/sample.sh measures revperf's sampler against `perf record`, and it
+# records the perf script samples that tests/cli/diff_perf_script.sh imports.
 set -eu
 PKGS="build-essential cmake pkg-config git clang libclang-rt-dev libsqlite3-dev libgit2-dev
 libinih-dev libjansson-dev libcmocka-dev libelf-dev libdw-dev libcapstone-dev libzstd-dev
-hyperfine valgrind time python3 procps g++ libbenchmark-dev uftrace strace linux-perf
-chromium nodejs"
+hyperfine valgrind time python3 procps g++ libbenchmark-dev uftrace strace
+chromium nodejs linux-perf"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -39,7 +39,8 @@ struct bin_object {
 struct bin_import {
 	uint64_t addr;
 	uint64_t name_hash;
-	bool got; /* a GOT slot rather than a PLT entry */
+	const char *name; /* the imported symbol (borrowed from the file's string table) */
+	bool got;	  /* a GOT slot rather than a PLT entry */
 };
 
 /* A relocation applied to code in an object file; pos in the synthetic layout. */

@@ -11,8 +11,8 @@
 #include "util/common.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *metric, *format;
-	bool quiet;
+	const char *config, *state_dir, *bench, *metric;
+	struct cli_output out;
 	struct opt_overrides overrides;
 } o;
 
@@ -22,8 +22,7 @@ static const struct option bisect_options[] = {
      "the metric that got worse (default: the benchmark's "
      "first primary metric)",
      &o.metric, NULL},
-    {OPT_STRING, 'f', "format", "FMT", "text or json", &o.format, NULL},
-    {OPT_FLAG, 'q', "quiet", NULL, "no progress on stderr", &o.quiet, NULL},
+    CLI_OUTPUT_OPTIONS(o.out, "text or json", "no progress on stderr"),
     CLI_PROJECT_OPTIONS(o.config, o.state_dir),
     CLI_RUN_OPTIONS(o.overrides),
     OPT_END_MARKER,
@@ -68,36 +67,49 @@ static int load_config(struct config *cfg, void *arg)
 	return err;
 }
 
+static const char *const bisect_formats[] = {"text", "json", NULL};
+
+static int bisect(const char *const args[2], bool json);
+
 int cmd_bisect(int argc, char **argv)
 {
 	const char *args[2];
-	struct cli_project p;
-	struct cli_config_source src = {NULL, NULL, NULL, NULL, set_primary, NULL};
-	struct bisect_request req;
-	struct bisect_result res;
-	int n, ret = EXIT_USAGE, err;
+	int n, format;
 
 	memset(&o, 0, sizeof(o));
-	memset(&p, 0, sizeof(p));
-	memset(&req, 0, sizeof(req));
-	memset(&res, 0, sizeof(res));
 	n = parse_options(argc, argv, &bisect_help, args, 2);
 	if (n == -2)
 		return EXIT_OK;
 	if (n < 0)
 		return EXIT_USAGE;
+	if ((format = cli_output_begin(&o.out, "bisect", bisect_formats)) < 0)
+		return EXIT_USAGE;
 	if (n != 2 || !o.bench) {
 		usage_error("bisect", "expected --bench NAME, GOOD and BAD");
-		return EXIT_USAGE;
+		return cli_output_end(&o.out, EXIT_USAGE);
 	}
+	return cli_output_end(&o.out, bisect(args, format == 1));
+}
+
+/* The bisection between args[0] (good) and args[1] (bad), as an exit status. */
+static int bisect(const char *const args[2], bool json)
+{
+	struct cli_project p;
+	struct cli_config_source src = {NULL, NULL, NULL, NULL, set_primary, NULL, 0};
+	struct bisect_request req;
+	struct bisect_result res;
+	int ret = EXIT_USAGE, err;
+
+	memset(&p, 0, sizeof(p));
+	memset(&req, 0, sizeof(req));
+	memset(&res, 0, sizeof(res));
 	if (strchr(o.bench, ',')) {
 		usage_error("bisect", "--bench takes one benchmark, got '%s'", o.bench);
 		return EXIT_USAGE;
 	}
-	if (o.format && strcmp(o.format, "text") && strcmp(o.format, "json")) {
-		usage_error("bisect", "unknown format '%s': use text or json", o.format);
+	/* Before any build, run or report: can runs start at all (docs/install.md)? */
+	if (proc_spawner_check())
 		return EXIT_USAGE;
-	}
 	if ((ret = cli_project_open(&p, o.state_dir, 0)))
 		goto out;
 	src.config = o.config;
@@ -105,19 +117,20 @@ int cmd_bisect(int argc, char **argv)
 	src.overrides = &o.overrides;
 	cli_revcompare_ctx(&req.ctx, &p, &src, NULL, false, true);
 	req.ctx.load_config = load_config; /* the run budget scaled per step */
-	req.ctx.progress = cli_compare_progress(o.quiet);
+	req.ctx.progress = cli_compare_progress(o.out.quiet);
 	req.good = args[0];
 	req.bad = args[1];
 	req.bench = o.bench;
 	req.metric = o.metric;
 	req.budget_factor = &budget_factor;
-	req.progress = o.quiet ? NULL : stderr;
+	req.progress = o.out.quiet ? NULL : stderr;
 	interrupt_install();
 	if ((err = bisect_run(&req, &res))) {
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	if (bisect_report(stdout, &res, o.bench, o.format && !strcmp(o.format, "json"))) {
+	o.out.printed = true;
+	if (bisect_report(stdout, &res, o.bench, json)) {
 		error("cannot write the report: %s", strerror(errno));
 		ret = EXIT_INTERNAL;
 		goto out;

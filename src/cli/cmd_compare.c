@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,8 +18,9 @@
 #include "util/common.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *cmd_a, *cmd_b, *format, *select;
-	bool quiet, no_color, fresh, import;
+	const char *config, *state_dir, *bench, *cmd_a, *cmd_b, *select;
+	bool fresh, import;
+	struct cli_output out;
 	struct opt_overrides overrides;
 } o;
 
@@ -35,22 +37,23 @@ static const struct option compare_options[] = {
 				       "JSON) instead of revisions", &o.import, NULL },
 	CLI_METRIC_OPTIONS(o.overrides),
 	CLI_RUN_OPTIONS(o.overrides),
-	{ OPT_CONFIG, 0, "metric", "NAME=SPEC", "a metric the benchmark prints, e.g. "
-	  "'speed=/([0-9.]+) MB\\/s/ higher-is-better unit=MB/s'", &o.overrides, "metric.*" },
-	{ OPT_CONFIG, 0, "profile", "KIND", "extra profiled runs after the timing runs: cct "
-					    "(calling context tree), sample (sampled from the "
-					    "timing build) or none", &o.overrides,
-	  "profile" },
+	{ OPT_CONFIG, 0, "metric", "NAME=SPEC", "a metric the benchmark prints, the pattern "
+	  "anchored on what precedes the number, e.g. 'speed=/speed: ([0-9.]+) MB\\/s/ "
+	  "higher-is-better unit=MB/s'", &o.overrides, "metric.*" },
+	{ OPT_CONFIG, 0, "profile", "KINDS", "extra profiles beside the verdict: cct (calling "
+					     "context tree, profiled runs), sample (the same, "
+					     "sampled from runs of the timing build), io (write "
+					     "system calls per stack trace, traced runs), counters "
+					     "(the timing runs sampled: control charts), a list "
+					     "such as cct,io, or none", &o.overrides, "profile" },
 	{ OPT_CONFIG, 0, "profile-runs", "N", "profiled runs per side (3)", &o.overrides,
 	  "profile-runs" },
 	{ OPT_CONFIG, 0, "profile-command", "CMD", "how to build a revision for profiled runs "
 						   "(with -finstrument-functions)",
 	  &o.overrides, "build.profile-command" },
-	{ OPT_STRING, 'f', "format", "FMT", "text, json or markdown", &o.format, NULL },
 	{ OPT_FLAG, 0, "fresh", NULL, "ignore stored runs of this comparison; measure anew",
 	  &o.fresh, NULL },
-	{ OPT_FLAG, 'q', "quiet", NULL, "no progress line", &o.quiet, NULL },
-	{ OPT_FLAG, 0, "no-color", NULL, "no colour, even on a terminal", &o.no_color, NULL },
+	CLI_OUTPUT_OPTIONS(o.out, "text, json or markdown", "no progress line"),
 	OPT_END_MARKER,
 };
 static const char *const compare_usage[] = {
@@ -76,11 +79,28 @@ const struct command_help compare_help = {
 	compare_options,
 };
 
-/* The report on stdout, in colour on a terminal unless --no-color; it says exit_code. */
+/*
+ * The report on stdout, in colour on a terminal unless --no-color or NO_COLOR; it says
+ * exit_code. A command that fails (code 2, 3) although it has a report says why in the JSON
+ * document too.
+ */
 static int print_report(struct compare_result *res, enum report_format format, int exit_code)
 {
+	int ret;
 	res->exit_code = exit_code;
-	if (report_compare(stdout, res, format, !o.no_color && isatty(STDOUT_FILENO)))
+	o.out.printed = true;
+	if (format == REPORT_JSON && (exit_code == EXIT_USAGE || exit_code == EXIT_INTERNAL) &&
+	    error_recorded(0)) {
+		json_t *root = report_compare_json_object(res);
+		json_object_set_new(root, "error", cli_output_error_json(exit_code));
+		ret = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+						   JSON_REAL_PRECISION(10)) ||
+		      fputc('\n', stdout) == EOF;
+		json_decref(root);
+	} else {
+		ret = report_compare(stdout, res, format, cli_output_color(&o.out));
+	}
+	if (ret)
 		return error("cannot write the report: %s", strerror(errno));
 	return 0;
 }
@@ -172,14 +192,14 @@ static int compare_revisions(const char *const args[2], enum report_format forma
 {
 	struct cli_project p;
 	struct revcompare rc;
-	struct cli_config_source src = {NULL, o.config, o.bench, &o.overrides, NULL, NULL};
+	struct cli_config_source src = {NULL, o.config, o.bench, &o.overrides, NULL, NULL, 0};
 	struct revcompare_ctx ctx;
 	int ret, err;
 
 	memset(&rc, 0, sizeof(rc));
 	if ((ret = cli_project_open(&p, o.state_dir, 0)))
 		goto out;
-	cli_revcompare_ctx(&ctx, &p, &src, o.select, o.fresh, o.quiet);
+	cli_revcompare_ctx(&ctx, &p, &src, o.select, o.fresh, o.out.quiet);
 	interrupt_install();
 	err = revcompare_run(&ctx, args[0], args[1], &rc);
 	if (err && !rc.res.nr_benches) {
@@ -236,7 +256,7 @@ static int compare_commands(enum report_format format)
 	req.cfg = &cfg;
 	req.st = p.st;
 	req.sd = &p.sd;
-	req.progress = cli_compare_progress(o.quiet);
+	req.progress = cli_compare_progress(o.out.quiet);
 	req.fresh = o.fresh;
 	err = compare_execute(&req, &res);
 	if (!err)
@@ -257,23 +277,12 @@ out:
 	return ret;
 }
 
-int cmd_compare(int argc, char **argv)
-{
-	const char *args[2];
-	enum report_format format = REPORT_TEXT;
-	int n;
-	bool command_mode;
+static const char *const compare_formats[] = { "text", "json", "markdown", NULL };
 
-	memset(&o, 0, sizeof(o));
-	n = parse_options(argc, argv, &compare_help, args, 2);
-	if (n == -2)
-		return EXIT_OK;
-	if (n < 0)
-		return EXIT_USAGE;
-	if (o.format && report_format_parse(o.format, &format)) {
-		usage_error("compare", "unknown format '%s': use text, json or markdown", o.format);
-		return EXIT_USAGE;
-	}
+/* What compare does once its options parsed, as an exit status. */
+static int compare_dispatch(const char *const args[2], int n, enum report_format format)
+{
+	bool command_mode;
 	if (o.select && strcmp(o.select, "perphecy") && strcmp(o.select, "tests")) {
 		usage_error("compare", "unknown --select mode '%s': use perphecy or tests",
 			    o.select);
@@ -296,5 +305,25 @@ int cmd_compare(int argc, char **argv)
 			    n == 1 ? "" : "s");
 		return EXIT_USAGE;
 	}
+	/* Before any build, run or report: can runs start at all (docs/install.md)? */
+	if (proc_spawner_check())
+		return EXIT_USAGE;
 	return command_mode ? compare_commands(format) : compare_revisions(args, format);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	const char *args[2];
+	int n, format;
+
+	memset(&o, 0, sizeof(o));
+	n = parse_options(argc, argv, &compare_help, args, 2);
+	if (n == -2)
+		return EXIT_OK;
+	if (n < 0)
+		return EXIT_USAGE;
+	/* compare_formats in the order of enum report_format */
+	if ((format = cli_output_begin(&o.out, "compare", compare_formats)) < 0)
+		return EXIT_USAGE;
+	return cli_output_end(&o.out, compare_dispatch(args, n, (enum report_format)format));
 }

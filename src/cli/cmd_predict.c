@@ -6,14 +6,16 @@
 #include <time.h>
 
 #include "cli/commands.h"
+#include "collect/proc.h"
 #include "core/build.h"
 #include "predict/predict.h"
 #include "core/revision.h"
 #include "util/common.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *format, *scope;
+	const char *config, *state_dir, *bench, *scope;
 	bool tests, no_cache;
+	struct cli_output out;
 } o;
 
 /* clang-format off */
@@ -30,7 +32,7 @@ static const struct option predict_options[] = {
 	  &o.scope, NULL },
 	{ OPT_FLAG, 0, "no-cache", NULL, "recompute the binary diff instead of reusing it",
 	  &o.no_cache, NULL },
-	{ OPT_STRING, 'f', "format", "FMT", "text or json", &o.format, NULL },
+	CLI_OUTPUT_OPTIONS(o.out, "text or json", CLI_QUIET_WARNINGS),
 	OPT_END_MARKER,
 };
 static const char *const predict_usage[] = {
@@ -206,7 +208,9 @@ static void print_json(FILE *f, const struct predict_result *r, const char *expr
 	json_decref(root);
 }
 
-int cmd_predict(int argc, char **argv)
+static const char *const predict_formats[] = { "text", "json", NULL };
+
+static int predict(int argc, char **argv)
 {
 	const char *args[1];
 	struct predict_session s;
@@ -216,9 +220,10 @@ int cmd_predict(int argc, char **argv)
 	struct predict_result res;
 	enum predict_scope scope = PREDICT_SCOPE_COMMON;
 	bool json = false;
-	int n, ret = EXIT_USAGE, err;
+	int n, format, ret = EXIT_USAGE, err;
 
 	memset(&o, 0, sizeof(o));
+	o.out.quiet_warnings = true;
 	memset(&s, 0, sizeof(s));
 	memset(&rev, 0, sizeof(rev));
 	memset(&build, 0, sizeof(build));
@@ -228,10 +233,9 @@ int cmd_predict(int argc, char **argv)
 		return EXIT_OK;
 	if (n < 0)
 		return EXIT_USAGE;
-	if (o.format && strcmp(o.format, "text") && !(json = !strcmp(o.format, "json"))) {
-		usage_error("predict", "unknown format '%s': use text or json", o.format);
+	if ((format = cli_output_begin(&o.out, "predict", predict_formats)) < 0)
 		return EXIT_USAGE;
-	}
+	json = format == 1;
 	if (o.scope && !strcmp(o.scope, "bench")) {
 		scope = PREDICT_SCOPE_BENCH;
 	} else if (o.scope && strcmp(o.scope, "common")) {
@@ -242,6 +246,9 @@ int cmd_predict(int argc, char **argv)
 		usage_error("predict", "--scope chooses a trained predictor; --tests uses none");
 		return EXIT_USAGE;
 	}
+	/* It builds the revision (and may list a suite's tests): can runs start at all? */
+	if (proc_spawner_check())
+		return EXIT_USAGE;
 	if ((ret = cli_project_open(&p, o.state_dir, 0)))
 		goto out;
 	if ((err = predict_session_open(&s, p.repo, &p.sd, p.st, o.config, o.bench)) ||
@@ -266,6 +273,7 @@ int cmd_predict(int argc, char **argv)
 		warning(
 		    "the predictor was trained without any hit (no stored verdict was worse or "
 		    "better): it selects nothing; train again once a commit changed performance");
+	o.out.printed = true;
 	if (json)
 		print_json(stdout, &res, rev.expr);
 	else
@@ -283,4 +291,10 @@ out:
 	predict_session_close(&s);
 	ret = cli_project_close(&p, ret);
 	return ret;
+}
+
+int cmd_predict(int argc, char **argv)
+{
+	int ret = predict(argc, argv);
+	return cli_output_end(&o.out, ret);
 }

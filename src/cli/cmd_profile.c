@@ -30,8 +30,10 @@
 
 static struct {
 	bool cct, io, counters, sample, reads, plain, threads;
-	const char *out_dir, *format, *top, *timeout, *out, *depth, *interval;
+	const char *out_dir, *top, *timeout, *out, *depth, *interval;
 	const char *frequency, *event, *call_graph;
+	struct cli_output output;
+	int format; /* index in profile_formats */
 } o;
 
 static const struct option profile_options[] = {
@@ -56,8 +58,6 @@ static const struct option profile_options[] = {
 	{ OPT_STRING, 'd', "dir", "DIR", "keep the run's profile files (and with --io its output "
 					 "log) in DIR (default: a temporary directory, removed)",
 	  &o.out_dir, NULL },
-	{ OPT_STRING, 'f', "format", "FMT", "text, json, or folded (--cct, --sample: the whole "
-					    "tree as folded stacks)", &o.format, NULL },
 	{ OPT_STRING, 'o', "out", "FILE", "write the report to FILE instead of stdout", &o.out,
 	  NULL },
 	{ OPT_STRING, 'k', "top", "K", "lines per list (--cct 20, --io 10)", &o.top, NULL },
@@ -72,6 +72,8 @@ static const struct option profile_options[] = {
 	  NULL },
 	{ OPT_STRING, 0, "timeout", "DURATION", "kill the program after this long (default: "
 						"none)", &o.timeout, NULL },
+	CLI_OUTPUT_OPTIONS(o.output, "text, json, or folded (--cct, --sample: the whole tree as "
+				     "folded stacks)", CLI_QUIET_WARNINGS),
 	OPT_END_MARKER,
 };
 static const char *const profile_usage[] = { "profile --cct [options] -- COMMAND [ARGS...]",
@@ -153,7 +155,9 @@ static int parse_timeout(ns_t *out)
 	return 0;
 }
 
-int cmd_profile(int argc, char **argv)
+static const char *const profile_formats[] = { "text", "json", "folded", NULL };
+
+static int profile(int argc, char **argv)
 {
 	const char **args = xcalloc((size_t)argc + 1, sizeof(*args));
 	struct strbuf command = STRBUF_INIT, dir = STRBUF_INIT;
@@ -162,6 +166,7 @@ int cmd_profile(int argc, char **argv)
 	struct profile_load_options lo = { 0 };
 	struct profile_source src;
 	struct cct_top_options to = { 0 };
+	struct profile_threads threads = { 0 };
 	struct cct tree;
 	enum { TEXT, JSON, FOLDED } format = TEXT;
 	bool temp_dir = false, loaded = false;
@@ -169,13 +174,14 @@ int cmd_profile(int argc, char **argv)
 	int n, err, ret = EXIT_USAGE;
 
 	memset(&o, 0, sizeof(o));
+	o.output.quiet_warnings = true;
 	memset(&tree, 0, sizeof(tree));
 	n = parse_options(argc, argv, &profile_help, args, argc);
 	if (n == -2) {
 		ret = EXIT_OK;
 		goto out;
 	}
-	if (n < 0)
+	if (n < 0 || (o.format = cli_output_begin(&o.output, "profile", profile_formats)) < 0)
 		goto out;
 	if (o.cct + o.io + o.counters + o.sample != 1) {
 		usage_error("profile", "say what to profile: --cct (a calling context tree), --sample "
@@ -191,6 +197,9 @@ int cmd_profile(int argc, char **argv)
 		ret = profile_io((char **)args, n);
 		goto out;
 	}
+	/* The other kinds run the program through the spawner: is it there? */
+	if (proc_spawner_check())
+		goto out;
 	if (o.counters) {
 		ret = profile_counters(args, n);
 		goto out;
@@ -207,17 +216,7 @@ int cmd_profile(int argc, char **argv)
 		usage_error("profile", "--reads and --depth go with --io, --interval with --counters");
 		goto out;
 	}
-	if (o.format) {
-		if (!strcmp(o.format, "json"))
-			format = JSON;
-		else if (!strcmp(o.format, "folded"))
-			format = FOLDED;
-		else if (strcmp(o.format, "text")) {
-			usage_error("profile", "unknown format '%s': use text, json or folded",
-				    o.format);
-			goto out;
-		}
-	}
+	format = o.format == 1 ? JSON : o.format == 2 ? FOLDED : TEXT;
 	if (o.top) {
 		uint64_t k;
 		if (parse_u64(o.top, &k) || k == 0 || k > 100000) {
@@ -255,6 +254,7 @@ int cmd_profile(int argc, char **argv)
 	lo.plain = o.plain;
 	lo.separate_threads = o.threads;
 	lo.format = PROFILE_FORMAT_CCT;
+	lo.threads = &threads;
 	loaded = true; /* profile_load() leaves a tree to release, also on failure */
 	if ((err = profile_load(dir.buf, &lo, &tree, &src))) {
 		ret = rp_err_exit_code(err);
@@ -270,8 +270,12 @@ int cmd_profile(int argc, char **argv)
 		out = stdout;
 		goto out;
 	}
+	o.output.printed = true;
 	if (src.calls_only)
 		to.unit = "calls"; /* REVPERF_CCT_CLOCK=none: the weights are call counts */
+	/* Each thread's time and the clock: totals a user can check against the run's. */
+	to.threads = &threads;
+	to.clock = src.clock;
 	if (format == FOLDED) {
 		struct strbuf sb = STRBUF_INIT;
 		folded_write(&tree, &sb);
@@ -281,9 +285,12 @@ int cmd_profile(int argc, char **argv)
 	} else if (format == JSON) {
 		err = cct_top_json(out, &tree, &to);
 	} else {
-		fprintf_printable(out, "%s: %s, %.3f s wall, %u process profile%s%s\n", command.buf,
-				  res.status == RUN_OK ? "exit 0" : res.detail,
-				  (double)res.m.wall_ns / 1e9, src.nr_files,
+		fprintf_printable(out,
+				  "%s: %s, %.3f s wall, %.3f s CPU (user + system, every process "
+				  "and thread), %u process profile%s%s\n",
+				  command.buf, res.status == RUN_OK ? "exit 0" : res.detail,
+				  (double)res.m.wall_ns / 1e9,
+				  (double)(res.m.user_ns + res.m.sys_ns) / 1e9, src.nr_files,
 				  src.nr_files == 1 ? "" : "s",
 				  o.out_dir ? "" : " (temporary: keep them with --dir)");
 		if (o.out_dir)
@@ -299,6 +306,7 @@ out:
 		remove_tree(dir.buf);
 	if (loaded)
 		cct_release(&tree);
+	profile_threads_release(&threads);
 	strbuf_release(&command);
 	strbuf_release(&dir);
 	free(args);
@@ -345,10 +353,11 @@ static int profile_io(char **args, int n)
 				       "and --call-graph with --sample");
 		goto out;
 	}
-	if (o.format && !(json = !strcmp(o.format, "json")) && strcmp(o.format, "text")) {
-		usage_error("profile", "unknown format '%s' for --io: use text or json", o.format);
+	if (o.format == 2) {
+		usage_error("profile", "format folded is for --cct and --sample; --io: use text or json");
 		goto out;
 	}
+	json = o.format == 1;
 	if (o.top) {
 		uint64_t k;
 		if (parse_u64(o.top, &k) || k == 0 || k > 100000) {
@@ -412,6 +421,7 @@ static int profile_io(char **args, int n)
 		out = stdout;
 		goto out;
 	}
+	o.output.printed = true;
 	ro.profile_path = path.len ? path.buf : NULL;
 	err = 0;
 	if (json) {
@@ -468,11 +478,11 @@ static int profile_counters(const char **args, int n)
 				       "--event and --call-graph do not go with --counters");
 		goto out;
 	}
-	if (o.format && !(json = !strcmp(o.format, "json")) && strcmp(o.format, "text")) {
-		usage_error("profile", "unknown format '%s' for --counters: use text or json",
-			    o.format);
+	if (o.format == 2) {
+		usage_error("profile", "format folded is for --cct and --sample; --counters: use text or json");
 		goto out;
 	}
+	json = o.format == 1;
 	spec.sample_interval_ns = 100 * 1000000LL;
 	if (o.interval && (parse_duration(o.interval, &spec.sample_interval_ns) ||
 			   spec.sample_interval_ns < 10 * 1000000LL)) {
@@ -520,6 +530,7 @@ static int profile_counters(const char **args, int n)
 		out = stdout;
 		goto out;
 	}
+	o.output.printed = true;
 	counters_report_summary(out, &rs, &res, command.buf, csv.len ? csv.buf : NULL, json);
 	ret = cli_report_close(out, o.out, false, res.status == RUN_OK ? EXIT_OK : EXIT_REGRESSION);
 	out = stdout;
@@ -588,12 +599,8 @@ static int profile_sample(const char **args, int n)
 				       "--sample");
 		goto out;
 	}
-	if (o.format && !(json = !strcmp(o.format, "json")) &&
-	    !(folded = !strcmp(o.format, "folded")) && strcmp(o.format, "text")) {
-		usage_error("profile", "unknown format '%s' for --sample: use text, json or folded",
-			    o.format);
-		goto out;
-	}
+	json = o.format == 1;
+	folded = o.format == 2;
 	if (o.top) {
 		uint64_t k;
 		if (parse_u64(o.top, &k) || k == 0 || k > 100000) {
@@ -671,6 +678,7 @@ static int profile_sample(const char **args, int n)
 		out = stdout;
 		goto out;
 	}
+	o.output.printed = true;
 	run.status = res.status == RUN_OK ? "exit 0" : res.detail;
 	run.path = path.len ? path.buf : NULL;
 	if (folded) {
@@ -699,4 +707,10 @@ out:
 	strbuf_release(&why);
 	strbuf_release(&tmp);
 	return ret;
+}
+
+int cmd_profile(int argc, char **argv)
+{
+	int ret = profile(argc, argv);
+	return cli_output_end(&o.output, ret);
 }

@@ -1,5 +1,6 @@
 /* revperf report: the static HTML site of the measured history (docs/report.md). */
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,7 +17,7 @@
 
 static struct {
 	const char *out, *state_dir, *config, *commit_url, *min_segment, *title;
-	bool quiet;
+	struct cli_output output;
 } o;
 
 /* clang-format off */
@@ -35,7 +36,8 @@ static const struct option report_options[] = {
 	{ OPT_STRING, 0, "min-segment", "N", "change points: fewest commits between two "
 					     "(default 3, at least 2)", &o.min_segment, NULL },
 	{ OPT_STRING, 0, "title", "TEXT", "the title of the index page", &o.title, NULL },
-	{ OPT_FLAG, 'q', "quiet", NULL, "print nothing when all went well", &o.quiet, NULL },
+	CLI_OUTPUT_OPTIONS(o.output, "text or json (what was written)",
+			   "print nothing when all went well (text)"),
 	OPT_END_MARKER,
 };
 /* clang-format on */
@@ -109,14 +111,16 @@ static int parse_min_segment(size_t *out)
 	return 0;
 }
 
-int cmd_report(int argc, char **argv)
+static const char *const report_formats[] = { "text", "json", NULL };
+
+static int report(int argc, char **argv)
 {
 	const char *args[1];
 	struct report_ctx c;
-	struct history_opts ho = {0, 0};
+	struct history_opts ho = {0, 0, NULL};
 	struct site_options so;
 	struct site_stats stats;
-	int n, err, ret = EXIT_USAGE;
+	int n, err, ret = EXIT_USAGE, format;
 
 	memset(&o, 0, sizeof(o));
 	memset(&c, 0, sizeof(c));
@@ -127,7 +131,8 @@ int cmd_report(int argc, char **argv)
 		ret = EXIT_OK;
 		goto out;
 	}
-	if (n < 0 || parse_min_segment(&ho.min_segment))
+	if (n < 0 || (format = cli_output_begin(&o.output, "report", report_formats)) < 0 ||
+	    parse_min_segment(&ho.min_segment))
 		goto out;
 	if (o.commit_url && parse_http_url(o.commit_url)) {
 		usage_error("report",
@@ -140,6 +145,7 @@ int cmd_report(int argc, char **argv)
 		ret = err;
 		goto out;
 	}
+	ho.cfg = &c.cfg; /* count tolerances of the change points */
 	if ((err = history_load(c.p.st, &ho, &c.h))) {
 		ret = rp_err_exit_code(err);
 		goto out;
@@ -164,15 +170,43 @@ int cmd_report(int argc, char **argv)
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	if (!o.quiet)
+	o.output.printed = true;
+	if (format == 1) {
+		struct strbuf index = STRBUF_INIT;
+		json_t *root;
+		strbuf_addf(&index, "%s/index.html", c.out.buf);
+		root = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I}", "revperf_version",
+				 REVPERF_VERSION, "schema", "revperf-report/1", "directory",
+				 c.out.buf, "index", index.buf, "commits",
+				 (json_int_t)c.h.nr_commits, "charts", (json_int_t)stats.charts,
+				 "pages", (json_int_t)stats.pages, "files_copied",
+				 (json_int_t)stats.files_copied);
+		if (!root || json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||
+		    fputc('\n', stdout) == EOF)
+			ret = EXIT_INTERNAL;
+		json_decref(root);
+		strbuf_release(&index);
+	} else if (!o.output.quiet) {
 		printf("wrote %s/index.html: %zu commits, %zu charts, %zu pages, %zu files "
 		       "copied\n",
 		       c.out.buf, c.h.nr_commits, stats.charts, stats.pages, stats.files_copied);
-	ret = fflush(stdout) ? EXIT_INTERNAL : EXIT_OK;
+	}
+	if (ret == EXIT_INTERNAL || fflush(stdout)) {
+		error("cannot write the report: %s", strerror(errno));
+		ret = EXIT_INTERNAL;
+		goto out;
+	}
+	ret = EXIT_OK;
 out:
 	history_release(&c.h);
 	config_release(&c.cfg);
 	ret = cli_project_close(&c.p, ret);
 	strbuf_release(&c.out);
 	return ret;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	int ret = report(argc, argv);
+	return cli_output_end(&o.output, ret);
 }

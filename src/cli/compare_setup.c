@@ -48,10 +48,11 @@ int cli_apply_overrides(struct config *cfg, const struct opt_overrides *ov)
 
 int cli_load_config(struct config *cfg, void *arg)
 {
-	const struct cli_config_source *src = arg;
+	struct cli_config_source *src = arg;
 	struct strbuf path = STRBUF_INIT;
 	int ret = RP_EINPUT;
 
+	cfg->no_warnings = src->loads++ > 0;
 	if (src->config)
 		strbuf_addstr(&path, src->config);
 	else

@@ -93,6 +93,14 @@ void proc_spawner_stop(void)
 	spawner_stop();
 }
 
+int proc_spawner_check(void)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret = spawner_find(&path);
+	strbuf_release(&path);
+	return ret;
+}
+
 static ns_t now_ns(void)
 {
 	struct timespec ts;
@@ -618,7 +626,8 @@ int proc_run(const struct proc_spec *spec, struct proc_result *result)
 	run.argv = argv ? argv : shell_argv;
 	run.cwd = spec->cwd;
 	run.stdin_fd = devnull;
-	run.out_fd = pipe_w >= 0 ? pipe_w : out_fd >= 0 ? out_fd : devnull;
+	run.err_fd = pipe_w >= 0 ? pipe_w : out_fd >= 0 ? out_fd : devnull;
+	run.out_fd = spec->discard_stdout ? devnull : run.err_fd;
 	run.sync_fd = sv[1];
 	run.env_set = spec->env_set;
 	c.pid = spawner_run(&run);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "analysis/stats.h"
+#include "collect/cct_run.h"
 #include "collect/cpu_quiet.h"
 #include "collect/valgrind_run.h"
 #include "compare/compare_binary.h"
@@ -159,6 +160,7 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	spec.cwd = s->cwd;
 	spec.log_path = log.buf;
 	spec.log_limit_bytes = c->bench->log_limit_bytes;
+	spec.discard_stdout = c->bench->discard_stdout;
 	spec.timeout_ns = c->timeout_ns;
 	spec.perf_counters = true;
 	if (sampled) {
@@ -525,6 +527,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 			 struct bench_ctx *c)
 {
 	struct sequential_plan plan;
+	struct strbuf ident = STRBUF_INIT;
 	size_t i, w, look, n, extensions = 0;
 	bool stop = false, decided = false, extensible;
 	double look_alpha;
@@ -546,7 +549,10 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	c->planned_max = bench->max_runs;
 	c->out->ci_alpha = plan.alpha_per_look;
 	c->out->tolerance = bench->tolerance;
-	if (store_benchmark(req->st, bench->name, bench->command, &c->out->benchmark_id))
+	ret = store_benchmark(req->st, bench->name, run_output_identity(&ident, bench),
+			      &c->out->benchmark_id);
+	strbuf_release(&ident);
+	if (ret)
 		return RP_EINTERNAL;
 	for (i = 0; i < 2; i++) {
 		c->filter[i].base_build = req->a.build_id;
@@ -671,6 +677,8 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 	ret = compare_bench(req, bench, &c);
 	if (!ret)
 		compare_same_code(req, bench, b);
+	if (!ret) /* what the reported metrics read, for the report */
+		ret = run_output_first_lines(req->st, c.filter, bench, &b->reported, &b->nr_reported);
 	/* Profiles after the verdict's runs, never among them: they do not disturb it. */
 	if (!ret && !b->error && (bench->profiles & PROFILE_CCT) && !interrupt_requested()) {
 		progress_phase(req, COMPARE_PROFILING, b->name, bench->profile_runs);
@@ -685,7 +693,8 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 	if (!ret && !b->error && has_counted(b) && !interrupt_requested()) {
 		progress_phase(req, COMPARE_COUNTING, b->name, bench->min_count_runs);
 		ret = compare_counted(req, bench, b->benchmark_id, machine_id, out->comparison_id,
-				      c.timeout_ns, b->metrics, b->nr_metrics, &b->counted);
+				      c.timeout_ns, b->metrics, b->nr_metrics, b->renamed,
+				      b->nr_renamed, &b->counted);
 	}
 	if (!ret && !b->error && (bench->profiles & PROFILE_COUNTERS) && !interrupt_requested())
 		ret = compare_counters(req, bench, c.filter, out->comparison_id, &b->counters);
@@ -714,6 +723,23 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 	return ret;
 }
 
+/*
+ * What the runs will need, before any runs: the spawner, and the CCT runtime when a
+ * benchmark is profiled (a partial installation is found before minutes of timing runs).
+ */
+static int compare_helpers_check(const struct config *cfg)
+{
+	struct strbuf rt = STRBUF_INIT;
+	int ret = proc_spawner_check();
+	for (size_t i = 0; !ret && i < cfg->nr_benches; i++)
+		if (cfg->benches[i].profiles & PROFILE_CCT) {
+			ret = cct_runtime_path(&rt);
+			break;
+		}
+	strbuf_release(&rt);
+	return ret;
+}
+
 int compare_execute(const struct compare_request *req, struct compare_result *out)
 {
 	struct store_comparison comp = { 0 };
@@ -723,6 +749,8 @@ int compare_execute(const struct compare_request *req, struct compare_result *ou
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
+	if ((ret = compare_helpers_check(req->cfg)))
+		return ret;
 	out->base_label = xstrdup(req->a.label);
 	out->target_label = xstrdup(req->b.label);
 	if (req->a.sha)

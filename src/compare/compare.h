@@ -58,6 +58,7 @@ struct cct_attribution;
 struct io_attribution;
 struct counters_attribution;
 struct counted_attribution;
+struct reported_line;
 
 /* Whether the two builds of a benchmark's program hold the same code (compare_binary.h). */
 enum same_code {
@@ -103,9 +104,15 @@ struct bench_outcome {
 	size_t quiet_pairs;    /* pairs that waited for a quiet machine (quiet = ...) */
 	size_t noisy_pairs;    /* of which the machine was still busy after the longest wait */
 	double quiet_wait_s;   /* time spent waiting */
+	struct reported_line *reported; /* the lines reported metrics read (run_output.h) */
+	size_t nr_reported;
 	enum same_code same_code;
 	char *program;			       /* the program diffed, relative to the worktree */
 	size_t functions_total, functions_changed;
+	struct renamed_fn {		       /* the binary diff's renamed functions (owned) */
+		char *old_name, *new_name;
+	} *renamed;
+	size_t nr_renamed;
 };
 
 struct compare_result {

@@ -64,6 +64,7 @@ static int trace_once(const struct compare_request *req, const struct bench_conf
 	opts.cwd = s->cwd;
 	opts.stdin_fd = -1;
 	opts.out_fd = fd;
+	opts.discard_stdout = bench->discard_stdout;
 	opts.timeout_s = bench->timeout_ns ? (double)bench->timeout_ns / 1e9 : TRACE_TIMEOUT_S;
 	meta.command = command;
 	meta.cwd = s->cwd;

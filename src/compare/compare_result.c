@@ -12,6 +12,7 @@
 #include "compare/compare_counters.h"
 #include "compare/compare_io.h"
 #include "compare/compare_profile.h"
+#include "compare/run_output.h"
 #include "util/common.h"
 
 /* Benjamini-Hochberg over the p-values behind every measured (benchmark, metric) verdict. */
@@ -101,7 +102,13 @@ void compare_result_release(struct compare_result *res)
 		counters_attribution_free(res->benches[i].counters);
 		counted_attribution_free(res->benches[i].counted);
 		free(res->benches[i].program);
+		for (size_t k = 0; k < res->benches[i].nr_renamed; k++) {
+			free(res->benches[i].renamed[k].old_name);
+			free(res->benches[i].renamed[k].new_name);
+		}
+		free(res->benches[i].renamed);
 		store_run_issues_free(res->benches[i].issues, res->benches[i].nr_issues);
+		reported_lines_free(res->benches[i].reported, res->benches[i].nr_reported);
 	}
 	free(res->benches);
 	for (i = 0; i < res->nr_owned_defs; i++)

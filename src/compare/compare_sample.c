@@ -43,6 +43,7 @@ static int sample_once(const struct compare_request *req, const struct bench_con
 	spec.cwd = s->cwd; /* the timing build: the build that is measured is profiled */
 	spec.log_path = log.buf;
 	spec.log_limit_bytes = bench->log_limit_bytes;
+	spec.discard_stdout = bench->discard_stdout; /* output = discard, as its timing runs */
 	spec.timeout_ns = bench->timeout_ns ? bench->timeout_ns : SAMPLE_TIMEOUT_NS;
 	perf_sample_options_init(&so);
 	so.frequency_hz = bench->sample_frequency_hz;

@@ -15,6 +15,7 @@
 #include "core/metric.h"
 #include "util/common.h"
 #include "util/parse.h"
+#include "util/regex_habit.h"
 
 static void bench_defaults(struct bench_config *b)
 {
@@ -24,7 +25,7 @@ static void bench_defaults(struct bench_config *b)
 	b->tolerance = 0.02;
 	b->min_count_runs = 2;
 	b->max_count_runs = 6;
-	b->count_tolerance = 0.001;
+	b->count_tolerance = CONFIG_DEFAULT_COUNT_TOLERANCE;
 	b->min_runs = 5;
 	b->max_runs = 30;
 	b->warmup = 1;
@@ -75,6 +76,7 @@ static void bench_copy_defaults(struct bench_config *dst, const struct bench_con
 	dst->warmup = def->warmup;
 	dst->timeout_ns = def->timeout_ns;
 	dst->format = def->format;
+	dst->discard_stdout = def->discard_stdout;
 	dst->time_budget_ns = def->time_budget_ns;
 	dst->profiles = def->profiles;
 	dst->profile_runs = def->profile_runs;
@@ -123,6 +125,18 @@ void config_release(struct config *cfg)
 static int bad_value(const char *origin, const char *key, const char *value, const char *expect)
 {
 	error("%s: invalid value '%s' for %s: expected %s", origin, value, key, expect);
+	return RP_EINPUT;
+}
+
+/* A refused percentage: a bare "2" says to write "2%". */
+static int bad_percent(const char *origin, const char *key, const char *value,
+		       const char *expect)
+{
+	struct strbuf hint = STRBUF_INIT;
+	if (!parse_percent_hint(value, &hint))
+		return bad_value(origin, key, value, expect);
+	error("%s: invalid value '%s' for %s: %s", origin, value, key, hint.buf);
+	strbuf_release(&hint);
 	return RP_EINPUT;
 }
 
@@ -193,7 +207,7 @@ static int reported_metric_add(struct bench_config *b, const char *name, const c
 		}
 	if (split_slashed(value, &pattern, &rest)) {
 		error("%s: metric.%s: expected /REGEX/ followed by options, such as "
-		      "/([0-9.]+) MB\\/s/ higher-is-better unit=MB/s",
+		      "/speed: ([0-9.]+) MB\\/s/ higher-is-better unit=MB/s",
 		      origin, name);
 		goto out;
 	}
@@ -226,7 +240,7 @@ static int reported_metric_add(struct bench_config *b, const char *name, const c
 	if (rm.re.re_nsub < 1) {
 		regfree(&rm.re);
 		error("%s: metric.%s: the regex /%s/ has no capture group; put the number in "
-		      "parentheses, e.g. /([0-9.]+) MB\\/s/",
+		      "parentheses, e.g. /speed: ([0-9.]+) MB\\/s/",
 		      origin, name, pattern.buf);
 		goto out;
 	}
@@ -382,12 +396,19 @@ static int bench_set(struct bench_config *b, const char *key, const char *value,
 		else
 			return bad_value(origin, key, value,
 					 "plain, or gbench for a Google Benchmark binary");
+	} else if (!strcmp(key, "output")) {
+		if (!strcmp(value, "log") || !strcmp(value, "discard"))
+			b->discard_stdout = value[0] == 'd';
+		else
+			return bad_value(origin, key, value,
+					 "log (the benchmark's stdout and stderr go into the run "
+					 "log) or discard (its stdout goes to /dev/null)");
 	} else if (!strcmp(key, "tolerance")) {
 		if (parse_percent(value, &b->tolerance) || b->tolerance <= 0)
-			return bad_value(origin, key, value, "a percentage such as 2%");
+			return bad_percent(origin, key, value, "a percentage such as 2%");
 	} else if (!strcmp(key, "count-tolerance")) {
 		if (parse_percent(value, &b->count_tolerance) || b->count_tolerance <= 0)
-			return bad_value(origin, key, value, "a percentage such as 0.1%");
+			return bad_percent(origin, key, value, "a percentage such as 0.1%");
 	} else if (!strcmp(key, "pin")) {
 		if (cpu_pin_parse(value, &b->pin))
 			return bad_value(origin, key, value,
@@ -401,7 +422,15 @@ static int bench_set(struct bench_config *b, const char *key, const char *value,
 			bool bad = !comma || parse_percent(busy, &b->quiet_busy) ||
 				   b->quiet_busy > 1 || parse_duration(comma + 1, &b->quiet_wait_ns) ||
 				   !b->quiet_wait_ns;
+			struct strbuf hint = STRBUF_INIT;
+			bool bare = bad && busy && parse_percent_hint(busy, &hint);
+			if (bare)
+				error("%s: invalid value '%s' for %s: BUSY: %s", origin, value, key,
+				      hint.buf);
 			free(busy);
+			strbuf_release(&hint);
+			if (bare)
+				return RP_EINPUT;
 			if (bad)
 				return bad_value(origin, key, value,
 						 "off, or BUSY, MAX-WAIT such as '25%, 30s': wait "
@@ -589,7 +618,7 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 		if (ret == 1 && !strcmp(key, "alpha")) {
 			double a;
 			if (parse_percent(value, &a) || a <= 0 || a >= 0.5)
-				return bad_value(origin, key, value, "a level such as 0.01 or 1%");
+				return bad_percent(origin, key, value, "a level such as 0.01 or 1%");
 			cfg->alpha = a;
 			return 0;
 		}
@@ -689,6 +718,26 @@ static int bench_check_metrics(const struct bench_config *b)
 	return ret;
 }
 
+/* Perl habits in metric.NAME regexes: one warning per definition, not per benchmark. */
+static void warn_regex_habits(const struct config *cfg)
+{
+	for (size_t i = 0; i < cfg->nr_benches; i++)
+		for (size_t k = 0; k < cfg->benches[i].nr_reported; k++) {
+			const struct reported_metric *rm = &cfg->benches[i].reported[k];
+			struct strbuf advice = STRBUF_INIT;
+			bool seen = false;
+			for (size_t j = 0; j < i && !seen; j++)
+				for (size_t l = 0; l < cfg->benches[j].nr_reported && !seen; l++)
+					seen = !strcmp(cfg->benches[j].reported[l].origin, rm->origin) &&
+					       !strcmp(cfg->benches[j].reported[l].def->name,
+						       rm->def->name);
+			if (!seen && regex_pcre_habits(rm->pattern, &advice))
+				warning("%s: metric.%s: /%s/: %s", rm->origin, rm->def->name,
+					rm->pattern, advice.buf);
+			strbuf_release(&advice);
+		}
+}
+
 int config_finish(struct config *cfg)
 {
 	size_t i, j;
@@ -720,6 +769,8 @@ int config_finish(struct config *cfg)
 		if (bench_check_metrics(b))
 			return RP_EINPUT;
 	}
+	if (!cfg->no_warnings)
+		warn_regex_habits(cfg);
 	return 0;
 }
 
@@ -788,7 +839,10 @@ static const char config_template[] =
 	"\n"
 	"[benchmark \"example\"]\n"
 	"; Runs in the revision's worktree; shell syntax is allowed.\n"
-	"command = ./build/bench --size 10000\n";
+	"command = ./build/bench --size 10000\n"
+	"; Its stdout and stderr go into the run log (logs/runs/); a benchmark that writes\n"
+	"; its result to stdout (a compressor, say) discards it instead with:\n"
+	"; output = discard\n";
 
 int config_write_template(const char *path)
 {

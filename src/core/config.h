@@ -14,7 +14,8 @@
  *   [benchmark "NAME"]   command and benchmark options
  *   [report]             commit-url (the diff of a commit in `revperf report`)
  * Benchmark options: metrics, primary, tolerance, runs (MIN..MAX), warmup, timeout,
- * time-budget, format (plain or gbench), profile (cct), profile-runs, log-limit, metric.NAME, tests and
+ * time-budget, format (plain or gbench), output (log or discard), profile (cct, io,
+ * counters), profile-runs, log-limit, metric.NAME, tests and
  * test-command (a test suite), binary, select-paths. Command-line flags are applied through config_set() with the flag as
  * origin, so that they are validated by the same code and override every section.
  */
@@ -46,6 +47,9 @@ enum bench_format {
 	BENCH_GBENCH,    /* a Google Benchmark binary: one revperf benchmark per case */
 };
 
+/* count-tolerance when none is set: counted metrics (docs/counted.md) */
+#define CONFIG_DEFAULT_COUNT_TOLERANCE 0.001
+
 struct bench_config {
 	char *name;
 	char *command;
@@ -61,6 +65,9 @@ struct bench_config {
 	struct reported_metric *reported;
 	size_t nr_reported, alloc_reported;
 	enum bench_format format;
+	/* `output = discard`: the benchmark's stdout goes to /dev/null, not into the run log
+	 * (its stderr still does); default `log` */
+	bool discard_stdout;
 	unsigned profiles;   /* PROFILE_* bits: extra profiled runs after the timing runs */
 	size_t profile_runs; /* profiled runs per side (default 3) */
 	/* Counted metrics (ir, sim-cycles; docs/counted.md): runs per side under valgrind,
@@ -106,6 +113,9 @@ struct config {
 	double alpha;
 	uint64_t seed;       /* 0 = pick one from the clock */
 	bool seed_set;
+	/* config_finish() keeps its warnings (regex habits) to itself: set by a caller that
+	 * loads the same configuration again for each of its comparisons */
+	bool no_warnings;
 	struct bench_config defaults;
 	struct bench_config *benches;
 	size_t nr_benches, alloc_benches;

@@ -1,4 +1,5 @@
 #include "history/history.h"
+#include "history/min_change.h"
 
 #include <math.h>
 #include <string.h>
@@ -284,7 +285,7 @@ int history_run(const struct history_request *req, struct history_result *res)
 		res->commits[k].elapsed_s = now_s() - t;
 		progress_line(req, res, k);
 	}
-	err = history_series_compute(req->ctx.st, res, req->min_segment);
+	err = history_series_compute(req->ctx.st, res, req->min_segment, &cfg);
 out:
 	res->elapsed_s = now_s() - t0;
 	revisions_free(revs, nr);
@@ -307,7 +308,8 @@ static struct history_series *series_of(struct history_result *res, const char *
 	return s;
 }
 
-int history_series_compute(struct store *st, struct history_result *res, size_t min_segment)
+int history_series_compute(struct store *st, struct history_result *res, size_t min_segment,
+			   struct config *cfg)
 {
 	size_t alloc = 0, k, i;
 	for (k = 0; k < res->nr_commits; k++) {
@@ -336,6 +338,7 @@ int history_series_compute(struct store *st, struct history_result *res, size_t 
 		if (min_segment)
 			o.min_size = min_segment;
 		o.name = s->metric;
+		o.min_rel_change = s->min_change = history_min_change(cfg, s->bench, s->metric);
 		s->cp_failed = changepoint_detect(s->median, s->n, &o, &s->cp) != 0;
 	}
 	return 0;

@@ -305,6 +305,8 @@ static int series_changes(struct history *h, struct history_series *s, const str
 		co.min_size = o->min_segment;
 	if (o && o->seed)
 		co.seed = o->seed;
+	co.min_rel_change = history_min_change(o ? o->cfg : NULL, h->benches[s->bench].name,
+					       s->metric);
 	strbuf_addf(&name, "%s/%s", h->benches[s->bench].name, s->metric);
 	co.name = name.buf;
 	ret = changepoint_detect(x, n, &co, &res);

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "analysis/spectra.h"
+#include "history/min_change.h"
 #include "core/metric.h"
 #include "store/store_history.h"
 #include "util/common.h"
@@ -24,7 +25,9 @@
 struct history_opts {
 	size_t min_segment; /* change points: fewest commits in a segment (>= 2); 0 = default 3 */
 	uint64_t seed;	    /* change points: permutation seed; 0 = default 1 */
+	struct config *cfg; /* count tolerances (history/min_change.h); NULL = the default */
 };
+
 
 /*
  * Loads the history from the store into *h (zeroed first; release with history_release(),

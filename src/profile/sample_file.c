@@ -613,6 +613,13 @@ int sample_profile_cct(const struct sample_profile *p, bool separate_threads, st
 	int ret = 0;
 
 	cct_init(out);
+	/* What the tree weighs (profile/cct.h): cpu-clock samples are on-CPU ns; another event
+	 * (cycles) is that event. Sampling counts no calls: calls_known stays false. */
+	if (p->unit && !strcmp(p->unit, "ns"))
+		cct_set_weight(out, CCT_WEIGHT_CPU_NS, NULL);
+	else
+		cct_set_weight(out, CCT_WEIGHT_EVENT, p->event ? p->event : "samples");
+	out->calls_known = false;
 	if (separate_threads) {
 		thread_node = xcalloc(p->nr_threads ? p->nr_threads : 1, sizeof(*thread_node));
 		for (size_t i = 0; i < p->nr_threads; i++) {

@@ -124,9 +124,10 @@ void sample_profile_notes(const struct sample_profile *p, struct strbuf *sb);
 void sample_profile_period_text(const struct sample_profile *p, struct strbuf *sb);
 
 /*
- * The calling context tree of p into `out` (uninitialised or released): each stack's
- * weight is the exclusive weight of its last frame, calls stay 0 (sampling counts no
- * calls) and every call-site rank is 0 (which call sites a run's samples hit is chance: ranks
+ * The calling context tree of p into `out` (uninitialised or released), weighing on-CPU
+ * ns (CCT_WEIGHT_CPU_NS; for another event, CCT_WEIGHT_EVENT named after it) with
+ * calls_known false: each stack's weight is the exclusive weight of its last frame, calls
+ * stay 0 (sampling counts no calls) and every call-site rank is 0 (which call sites a run's samples hit is chance: ranks
  * would not compare between runs); a node's children are in the order of their names (the
  * order in which samples first hit them is chance). With separate_threads, each thread's stacks
  * hang under a node "[thread K COMM]". Returns 0, or RP_EINPUT after error() when the tree would be

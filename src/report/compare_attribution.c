@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare/compare_profile.h"
+#include "report/attribution_report.h"
 #include "report/cct_report.h"
 #include "report/report.h"
 #include "util/common.h"
@@ -34,7 +35,7 @@ static size_t largest_topo(const struct cct_diff *d, size_t top, size_t *idx)
 }
 
 void report_attribution_text(FILE *f, const struct cct_attribution *a, size_t top,
-			     const char *indent)
+			     const char *indent, bool absolute)
 {
 	const struct cct_diff *d = &a->diff;
 	struct strbuf sb = STRBUF_INIT;
@@ -65,6 +66,15 @@ void report_attribution_text(FILE *f, const struct cct_attribution *a, size_t to
 			l = nl + 1;
 		}
 	}
+	if (absolute && a->have_absolute) {
+		struct strbuf in = STRBUF_INIT;
+		strbuf_addf(&in, "%s  ", indent);
+		attribution_text(f, &a->absolute, top, in.buf);
+		strbuf_release(&in);
+	} else if (absolute && a->absolute_note) {
+		fprintf_printable(f, "%s  no absolute change: %s\n", indent, a->absolute_note);
+	}
+	fprintf(f, "%s  PARCS (shares of each tree's total, METHODS.md section 5):\n", indent);
 	fprintf_printable(
 	    f, "%s  overlap %.2f%% of the common trees; weights adjusted down to %.2f%% (%s)\n",
 	    indent, d->overlap, a->threshold,
@@ -138,6 +148,10 @@ json_t *report_attribution_json(const struct cct_attribution *a)
 		o = cct_diff_to_json(&a->diff, &ro);
 		json_object_set_new(o, "error", json_null());
 	}
+	json_object_set_new(o, "absolute",
+			    a->have_absolute ? attribution_json(&a->absolute) : json_null());
+	json_object_set_new(o, "absolute_note",
+			    a->absolute_note ? json_string(a->absolute_note) : json_null());
 	json_object_set_new(o, "runs", json_pack("{s:I, s:I}", "baseline", (json_int_t)a->runs[0],
 						  "target", (json_int_t)a->runs[1]));
 	json_object_set_new(o, "reused", json_pack("{s:I, s:I}", "baseline",

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compare/run_output.h"
 #include "report/report.h"
 #include "util/common.h"
 
@@ -19,6 +20,39 @@ static const char *unit_name(enum metric_unit u)
 	case UNIT_BYTES: return "bytes";
 	default: return "count";
 	}
+}
+
+/* What each reported metric read in the first run (run_output.h), made printable. */
+static json_t *reported_lines_json(const struct bench_outcome *b)
+{
+	json_t *a = json_array();
+	struct strbuf t = STRBUF_INIT, head = STRBUF_INIT;
+	for (size_t i = 0; i < b->nr_reported; i++) {
+		const struct reported_line *rl = &b->reported[i];
+		json_t *o = json_pack("{s:s, s:I, s:s, s:s, s:I}", "metric", rl->metric, "run_id",
+				      (json_int_t)rl->run_id, "side", report_side_name(rl->side),
+				      "match", rl->mean ? "mean" : "last", "matches",
+				      (json_int_t)rl->matches);
+		if (rl->line) {
+			strbuf_reset(&head);
+			strbuf_add(&head, rl->line, rl->value_at);
+			json_object_set_new(o, "number_at",
+					    json_integer((json_int_t)strlen(
+						strbuf_printable(&t, head.buf))));
+			strbuf_reset(&head);
+			strbuf_add(&head, rl->line + rl->value_at, rl->value_len);
+			json_object_set_new(o, "number", json_string(strbuf_printable(&t, head.buf)));
+			json_object_set_new(o, "line", json_string(strbuf_printable(&t, rl->line)));
+		} else {
+			json_object_set_new(o, "number_at", json_null());
+			json_object_set_new(o, "number", json_null());
+			json_object_set_new(o, "line", json_null());
+		}
+		json_array_append_new(a, o);
+	}
+	strbuf_release(&t);
+	strbuf_release(&head);
+	return a;
 }
 
 static json_t *metric_json(const struct metric_outcome *m)
@@ -108,6 +142,7 @@ static json_t *bench_json(const struct bench_outcome *b)
 					  "warmup", r->warmup));
 	}
 	json_object_set_new(o, "run_issues", failed);
+	json_object_set_new(o, "reported_lines", reported_lines_json(b));
 	json_object_set_new(o, "attribution",
 			    b->cct ? report_attribution_json(b->cct) : json_null());
 	json_object_set_new(o, "io", b->io ? report_io_json(b->io) : json_null());
@@ -130,11 +165,10 @@ static json_t *bench_json(const struct bench_outcome *b)
 	return o;
 }
 
-int report_compare_json(FILE *f, const struct compare_result *res)
+json_t *report_compare_json_object(const struct compare_result *res)
 {
 	json_t *root = json_object(), *benches = json_array();
 	size_t i;
-	int ret;
 	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
 	json_object_set_new(root, "schema", json_integer(2));
 	json_object_set_new(root, "comparison_id", json_integer((json_int_t)res->comparison_id));
@@ -158,6 +192,13 @@ int report_compare_json(FILE *f, const struct compare_result *res)
 	for (i = 0; i < res->nr_benches; i++)
 		json_array_append_new(benches, bench_json(&res->benches[i]));
 	json_object_set_new(root, "benchmarks", benches);
+	return root;
+}
+
+int report_compare_json(FILE *f, const struct compare_result *res)
+{
+	json_t *root = report_compare_json_object(res);
+	int ret;
 	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	fputc('\n', f);
 	json_decref(root);

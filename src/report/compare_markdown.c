@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compare/compare_profile.h"
+#include "report/attribution_report.h"
 #include "report/report.h"
 #include "util/common.h"
 
@@ -27,6 +29,15 @@ static void html_text(FILE *f, const char *s)
 	strbuf_release(&sb);
 }
 
+/* "<what><text>.", the text escaped, as a paragraph. */
+static void md_line(FILE *f, const char *what, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_add_md_escaped(&sb, text);
+	fprintf(f, "\n%s%s.\n", what, sb.buf);
+	strbuf_release(&sb);
+}
+
 /* The attribution as a fenced block, the fence longer than any run of backticks in it. */
 static void attribution_block(FILE *f, const struct cct_attribution *a)
 {
@@ -36,7 +47,7 @@ static void attribution_block(FILE *f, const struct cct_attribution *a)
 	struct strbuf sb = STRBUF_INIT;
 	if (!mem)
 		return;
-	report_attribution_text(mem, a, 10, "");
+	report_attribution_text(mem, a, 10, "", false);
 	if (fclose(mem) == 0) {
 		strbuf_add_printable_lines(&sb, text, len);
 		for (size_t i = 0; i < sb.len; i++) {
@@ -152,7 +163,12 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 		/* A fenced block: names from the program are literal there. */
 		fputs("\n<details><summary>Attribution: ", f);
 		html_text(f, b->name);
-		fputs("</summary>\n\n", f);
+		fputs("</summary>\n", f);
+		if (b->cct->have_absolute)
+			attribution_markdown(f, &b->cct->absolute, ATTRIBUTION_TOP);
+		else if (b->cct->absolute_note)
+			md_line(f, "No absolute change: ", b->cct->absolute_note);
+		fputs("\n", f);
 		attribution_block(f, b->cct);
 		fputs("\n</details>\n", f);
 	}

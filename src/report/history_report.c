@@ -30,9 +30,19 @@ static void add_change_point(struct strbuf *sb, const struct history_result *res
 	strbuf_addf(sb, "at %.12s (", c->rev.sha);
 	add_text(sb, c->rev.summary);
 	strbuf_addf(sb, "): median %.6g -> %.6g", p->median_before, p->median_after);
-	if (isfinite(p->rel_change))
-		strbuf_addf(sb, " (%+.1f%%)", 100 * p->rel_change);
+	if (isfinite(p->rel_change)) /* a counted metric's shifts can be a few tenths of % */
+		strbuf_addf(sb, fabs(p->rel_change) < 0.01 ? " (%+.2f%%)" : " (%+.1f%%)",
+			    100 * p->rel_change);
 	strbuf_addf(sb, ", p = %.3g", p->p_value);
+}
+
+/* "N shifts below the count tolerance 0.1% ..." when min_change dropped some. */
+static void add_dropped(struct strbuf *sb, const struct history_series *s)
+{
+	size_t n = s->cp.nr_below_min_change;
+	strbuf_addf(sb, "%zu shift%s below the count tolerance %g%% not counted as change "
+			"point%s",
+		    n, n == 1 ? "" : "s", 100 * s->min_change, n == 1 ? "" : "s");
 }
 
 /* "bench metric" */
@@ -106,6 +116,11 @@ static int report_text(FILE *f, const struct history_result *res)
 			add_change_point(&sb, res, s, &s->cp.points[j], strbuf_add_printable);
 			fprintf(f, "  %s: %s\n", name.buf, sb.buf);
 		}
+		if (s->cp.nr_below_min_change) {
+			strbuf_reset(&sb);
+			add_dropped(&sb, s);
+			fprintf(f, "  %s: %s\n", name.buf, sb.buf);
+		}
 	}
 	if (res->interrupted)
 		fprintf(f, "\ninterrupted: run the same command again to go on where it stopped\n");
@@ -158,6 +173,10 @@ static int report_markdown(FILE *f, const struct history_result *res)
 			if (j)
 				strbuf_addstr(&sb, "; ");
 			add_change_point(&sb, res, s, &s->cp.points[j], strbuf_add_md_escaped);
+		}
+		if (s->cp.nr_below_min_change) {
+			strbuf_addstr(&sb, "; ");
+			add_dropped(&sb, s);
 		}
 		fprintf(f, "- %s\n", sb.buf);
 	}
@@ -221,6 +240,10 @@ static json_t *series_json(const struct history_result *res, const struct histor
 	}
 	json_object_set_new(o, "points", pts);
 	json_object_set_new(o, "change_points", cps);
+	/* counted metrics: the shifts below the count tolerance that were dropped */
+	json_object_set_new(o, "min_change", json_real(s->min_change));
+	json_object_set_new(o, "below_min_change",
+			    json_integer((json_int_t)s->cp.nr_below_min_change));
 	return o;
 }
 

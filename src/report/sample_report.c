@@ -150,7 +150,7 @@ int sample_report_json(FILE *f, const struct sample_profile *p, const struct cct
 	strbuf_release(&sb);
 	json_object_set_new(root, "notes", notes);
 	to.unit = p->unit;
-	to.no_calls = true;
+	to.no_calls = !tree->calls_known;
 	json_object_set_new(root, "tree", cct_top_to_json(tree, &to));
 	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', f);

@@ -13,6 +13,8 @@
 
 #include "util/fsutil.h"
 #include "report/assets.h"
+#include "report/attribution_report.h"
+#include "report/compare_graphics.h"
 #include "report/io_report.h"
 #include "report/site.h"
 #include "util/common.h"
@@ -305,6 +307,40 @@ out:
 	return ret;
 }
 
+/*
+ * The absolute change per function and call path that `compare` left in
+ * profiles/<comparison>/<bench>/ (profile = cct or sample) and its counted/ directory (ir),
+ * read back and rendered escaped. A file that is there but unreadable is a warning and a note.
+ */
+static void absolute_sections(struct page *p, struct strbuf *sb, const char *dir, size_t bench)
+{
+	static const struct {
+		const char *sub, *title;
+	} files[] = {
+	    {"", "Absolute change (profiled runs)"},
+	    {"/counted", "Absolute change (counted runs under valgrind)"},
+	};
+	struct strbuf path = STRBUF_INIT;
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		struct attribution a;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s%s/" ATTRIBUTION_FILE, dir, files[i].sub);
+		if (!path_exists(path.buf))
+			continue;
+		strbuf_addf(sb, "<h4>%s</h4>\n", files[i].title);
+		if (attribution_read_json(path.buf, &a)) {
+			strbuf_addstr(sb, "<p class=\"flag\">This attribution could not be read (see "
+					  "the report's warnings).</p>\n");
+			warning("the absolute change of %s left out of its commit page (see above)",
+				p->h->benches[bench].name);
+			continue;
+		}
+		attribution_html(sb, &a, ATTRIBUTION_TOP);
+		attribution_release(&a);
+	}
+	strbuf_release(&path);
+}
+
 /* The flame graph and control charts `compare` left in profiles/<comparison>/<bench>/. */
 static int profile_files(struct page *p, struct strbuf *sb, const struct history_comparison *c,
 			 size_t bench)
@@ -316,6 +352,7 @@ static int profile_files(struct page *p, struct strbuf *sb, const struct history
 
 	strbuf_addf(&dir, "%s/profiles/%lld/", p->o->state_root, (long long)c->id);
 	fsutil_add_safe_name(&dir, p->h->benches[bench].name);
+	absolute_sections(p, sb, dir.buf, bench);
 	strbuf_addf(&src, "%s/flamegraph.svg", dir.buf);
 	if (path_exists(src.buf)) {
 		if ((ret = copy_in(p, src.buf, bench, NULL, "flamegraph.svg", &rel)))

@@ -153,6 +153,20 @@ int store_run_values(struct store *st, const struct store_run_filter *f, const c
 int store_run_pairs(struct store *st, const struct store_run_filter *f, const char *metric,
 		    double **a, double **b, size_t *n);
 
+/* Where a stored run's output is: bytes [offset, offset + length) of the log at path. */
+struct store_run_log {
+	int64_t run_id;
+	char *path;
+	int64_t offset, length;
+};
+/*
+ * The oldest successful non-warm-up run selected by f that has a log, in *out (release it
+ * with store_run_log_release()). Returns 0, 1 when there is none, or RP_EINTERNAL.
+ */
+int store_run_first_log(struct store *st, const struct store_run_filter *f,
+			struct store_run_log *out);
+void store_run_log_release(struct store_run_log *log);
+
 /* Counts of successful and of failed (any other status) non-warm-up runs for f. */
 int store_run_counts(struct store *st, const struct store_run_filter *f, size_t *ok,
 		     size_t *failed);

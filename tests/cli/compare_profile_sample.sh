@@ -52,6 +52,22 @@ a='d["benchmarks"][0]["attribution"]'
 	fail "a sampled tree shows call counts"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["benchmarks"][0]["attribution"]; o=d["on_cpu_ns_per_run"]; assert o["target"] > 1.3 * o["baseline"] > 0, o' compare.json ||
 	fail "the on-CPU time per run does not show the change"
+# The absolute change as for profile = cct (docs/attribution.md): on-CPU time per run in ns,
+# three runs a side with their spread, no calls (null, not 0), slow_me first among the
+# functions and the call paths with most of the change (its added work is nearly all of
+# it; the other functions move by the runs' noise).
+python3 - compare.json <<'PY' || fail "absolute change: $(json_get compare.json "$a['absolute']")"
+import json, sys
+a = json.load(open(sys.argv[1]))["benchmarks"][0]["attribution"]["absolute"]
+assert a["unit"] == "ns" and a["clock"] == "on-cpu", a
+assert a["runs"] == [3, 3] and a["spread"] is True and a["calls_known"] is False, a
+f = a["functions"][0]
+assert f["function"] == "slow_me", a["functions"]
+assert f["change"] > 0 and 0.5 < f["share"] < 1.5, f
+assert f["baseline_calls"] is None and f["target_calls"] is None, f
+assert f["class"] in ("finding", "noise") and f["change_interval"][0] < f["change"], f
+assert a["paths"][0]["path"].endswith(";main;run_light;slow_me"), a["paths"]
+PY
 
 # The sampled runs are runs of the timing builds (no other build exists), stored per run.
 q() { sqlite3 .revperf/revperf.db "$1"; }
@@ -70,11 +86,35 @@ expect_exit 1 "$REVPERF" compare -q --tolerance 20% v1 v2
 expect_grep '^  attribution \(sampled on-CPU time of the timing builds, 3 \+ 3 runs, 3 \+ 3 reused\)' out.txt
 expect_grep 'on-CPU time in user space per run \(mean\): [0-9.]+ ms -> [0-9.]+ ms; call graph dwarf -> dwarf; no call counts' out.txt
 expect_grep '^    +[0-9.]+% -> +[0-9.]+%  .*run_light;slow_me$' out.txt
+# The absolute change first, in ms per run with their sd, slow_me first, no calls; then PARCS.
+expect_grep '^    absolute change, on-CPU time, summed over threads:$' out.txt
+expect_grep '^      3 \+ 3 runs; per run [0-9.]+ ± [0-9.]+ m?s -> [0-9.]+ ± [0-9.]+ m?s, change \+[0-9.]+ ± [0-9.]+ m?s' out.txt
+sed -n '/function (self)$/{n;p;q}' out.txt >first.txt
+grep -Eq '^      [0-9.]+ ± [0-9.]+ [mu]?s +[0-9.]+ ± [0-9.]+ m?s +\+[0-9.]+ ± [0-9.]+ m?s +[0-9.]+\.[0-9]% +(finding|noise) +slow_me$' first.txt ||
+	fail "slow_me is not the first function of the absolute change (or shows calls): $(cat out.txt)"
+expect_grep '^    PARCS \(shares of each tree.s total, METHODS\.md section 5\):$' out.txt
+
+# Markdown: the absolute change as tables, without a calls column.
+expect_exit 1 "$REVPERF" compare -q --tolerance 20% -f markdown v1 v2
+expect_grep '^Absolute change, on-CPU time, summed over threads: 3 \+ 3 runs; per run ' out.txt
+expect_grep '^\| function \(self\) \| baseline \| target \| change \| share \| \|$' out.txt
+grep -A2 '^| function (self)' out.txt | sed -n 3p | grep -Eq '^\| slow\\_me \| [0-9.]+ ± [0-9.]+ m?s \| ' ||
+	fail "markdown: slow_me is not the first row: $(cat out.txt)"
+
+# The site's page of v2: the absolute change the comparison left beside its flame graph.
+expect_exit 0 "$REVPERF" report --out site -q
+page="site/commits/$(git rev-parse v2).html"
+expect_grep '^<h4>Absolute change \(profiled runs\)</h4>$' "$page"
+grep -A1 '<table class="attribution">.*function (self)' "$page" | sed -n 2p |
+	grep -Eq '^<tr class="(finding|noise)"><td class="num">[0-9.]+ ± [0-9.]+ [mu]?s</td>.*<td class="stack">slow_me</td></tr>$' ||
+	fail "site: slow_me is not the first function: $(grep -A2 'class="attribution"' "$page")"
 
 # The stored profiles, differenced again by revperf diff --bench.
 expect_exit 1 "$REVPERF" diff -f json --bench versions v1 v2
 [ "$(json_get out.txt "d['old']['runs'], d['new']['runs']")" = "3 3" ] ||
 	fail "diff --bench: expected 3 runs per side: $(json_get out.txt "d['old'], d['new']")"
+[ "$(json_get out.txt "d['absolute']['runs'], d['absolute']['functions'][0]['function'], d['absolute']['clock']")" = \
+	"[3, 3] slow_me on-cpu" ] || fail "diff --bench: absolute change: $(json_get out.txt "d['absolute']")"
 
 # Sampling refused (a seccomp filter): the attribution says why, the verdict stands.
 expect_exit 1 "$DENY" "$REVPERF" compare -q --fresh --tolerance 20% v1 v2

@@ -212,7 +212,7 @@ static void test_change_points(void **state)
 {
 	struct fixture *f = *state;
 	struct history h;
-	struct history_opts o = {0, 0};
+	struct history_opts o = {0, 0, NULL};
 	const struct history_series *wall;
 
 	assert_int_equal(history_load(f->st, &o, &h), 0);

@@ -422,7 +422,8 @@ static void test_build(void **state)
 		assert_int_equal(sample_profile_save(&p, file), 0);
 		assert_int_equal(profile_load(file, NULL, &t, &src), 0);
 		assert_int_equal(src.format, PROFILE_FORMAT_SAMPLE);
-		assert_true(src.no_calls);
+		assert_false(t.calls_known);
+		assert_int_equal(t.weight, CCT_WEIGHT_CPU_NS);
 		assert_true(cct_total(&t) == 6e6);
 		assert_int_not_equal(node_at(&t, "sample_caller;sample_callee"), CCT_NONE);
 		cct_release(&t);
