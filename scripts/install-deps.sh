@@ -4,7 +4,8 @@
 # HTML report. Idempotent and quiet when everything is there; uses sudo when not root.
 # clang builds the fuzz targets in `make test`; libclang-rt-dev holds its libFuzzer and
 # sanitizer runtimes (only a Recommends of clang, which --no-install-recommends skips).
-# linux-perf records the perf script samples that tests/cli/diff_perf_script.sh imports.
+# linux-perf: bench/sample.sh measures revperf's sampler against `perf record`, and it
+# records the perf script samples that tests/cli/diff_perf_script.sh imports.
 # python3-jsonschema validates every command's JSON against docs/schema/ (json_schema_validate).
 set -eu
 PKGS="build-essential cmake pkg-config git clang libclang-rt-dev libsqlite3-dev libgit2-dev

@@ -41,10 +41,11 @@ static const struct option compare_options[] = {
 	  "anchored on what precedes the number, e.g. 'speed=/speed: ([0-9.]+) MB\\/s/ "
 	  "higher-is-better unit=MB/s'", &o.overrides, "metric.*" },
 	{ OPT_CONFIG, 0, "profile", "KINDS", "extra profiles beside the verdict: cct (calling "
-					     "context tree, profiled runs), io (write system calls "
-					     "per stack trace, traced runs), counters (the timing "
-					     "runs sampled: control charts), a list such as cct,io, "
-					     "or none", &o.overrides, "profile" },
+					     "context tree, profiled runs), sample (the same, "
+					     "sampled from runs of the timing build), io (write "
+					     "system calls per stack trace, traced runs), counters "
+					     "(the timing runs sampled: control charts), a list "
+					     "such as cct,io, or none", &o.overrides, "profile" },
 	{ OPT_CONFIG, 0, "profile-runs", "N", "profiled runs per side (3)", &o.overrides,
 	  "profile-runs" },
 	{ OPT_CONFIG, 0, "profile-command", "CMD", "how to build a revision for profiled runs "

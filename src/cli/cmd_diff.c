@@ -42,15 +42,15 @@ static const struct option diff_options[] = {
 	  NULL },
 	{ OPT_STRING, 'o', "out", "FILE", "write the report to FILE instead of stdout", &o.out,
 	  NULL },
-	{ OPT_STRING, 'i', "input-format", "FMT", "auto (default), cct, callgrind, folded or "
-						 "perf (perf script)",
+	{ OPT_STRING, 'i', "input-format", "FMT", "auto (default), cct, callgrind, folded, "
+						 "sample or perf (perf script)",
 	  &o.input_format, NULL },
 	{ OPT_STRING, 0, "event", "EV", "callgrind, perf: the event to weigh by (default: the "
 					"first; callgrind's is Ir)", &o.event, NULL },
 	{ OPT_STRING, 'w', "weight", "W", "time (default: the profile's weight) or calls",
 	  &o.weight, NULL },
-	{ OPT_FLAG, 0, "threads", NULL, "CCT profiles: keep each thread's tree apart; perf: "
-					"each thread name's", &o.threads, NULL },
+	{ OPT_FLAG, 0, "threads", NULL, "CCT and sampled profiles: keep each thread's tree "
+					"apart; perf: each thread name's", &o.threads, NULL },
 	{ OPT_STRING, 'b', "bench", "NAME", "OLD and NEW are revisions: diff the profiles "
 					   "`compare` stored for this benchmark", &o.bench, NULL },
 	{ OPT_STRING, 0, "state-dir", "DIR", "with --bench: where the results are (default "
@@ -431,8 +431,8 @@ static int diff(int argc, char **argv)
 		abs_top = (size_t)v;
 	}
 	if (o.input_format && profile_format_parse(o.input_format, &lo.format)) {
-		usage_error("diff", "unknown input format '%s': use auto, cct, callgrind, folded "
-				    "or perf",
+		usage_error("diff", "unknown input format '%s': use auto, cct, callgrind, folded, "
+				    "sample or perf",
 			    o.input_format);
 		goto out_args;
 	}

@@ -44,7 +44,8 @@ struct proc_metrics {
 						when multiplexed */
 };
 
-struct run_samples; /* collect/sampler.h */
+struct run_samples;   /* collect/sampler.h */
+struct perf_recorder; /* collect/perf_sample.h */
 
 struct proc_spec {
 	const char *command;  /* shell command line; exec'd directly when it has no shell syntax */
@@ -75,6 +76,12 @@ struct proc_spec {
 	ns_t sample_interval_ns;     /* 0 = no sampling */
 	struct run_samples *samples; /* filled when sampling (empty before); caller inits
 					and releases */
+	/*
+	 * A sampling profile (collect/perf_sample.h): attached to the child before its exec,
+	 * its ring buffers drained while it runs; the caller finishes it after proc_run().
+	 * NULL = none.
+	 */
+	struct perf_recorder *recorder;
 };
 
 struct proc_result {

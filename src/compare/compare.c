@@ -15,6 +15,7 @@
 #include "compare/compare_counted.h"
 #include "compare/compare_counters.h"
 #include "compare/compare_io.h"
+#include "compare/compare_sample.h"
 #include "compare/compare_profile.h"
 #include "compare/compare_result.h"
 #include "util/fsutil.h"
@@ -766,6 +767,11 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 		progress_phase(req, COMPARE_PROFILING, b->name, bench->profile_runs);
 		ret = compare_profile_cct(req, bench, b->benchmark_id, machine_id,
 					  out->comparison_id, &b->cct);
+	}
+	if (!ret && !b->error && (bench->profiles & PROFILE_SAMPLE) && !interrupt_requested()) {
+		progress_phase(req, COMPARE_PROFILING, b->name, bench->profile_runs);
+		ret = compare_profile_sample(req, bench, b->benchmark_id, machine_id,
+					     out->comparison_id, &b->cct);
 	}
 	if (!ret && !b->error && has_counted(b) && !interrupt_requested()) {
 		progress_phase(req, COMPARE_COUNTING, b->name, bench->min_count_runs);

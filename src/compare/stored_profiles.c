@@ -72,7 +72,7 @@ int stored_cct_load(struct store *st, struct repo *repo, const char *expr, const
 	}
 	if (!n) {
 		error("no stored profile of benchmark '%s' at %s (%.12s): run `revperf compare` "
-		      "with profile = cct for it first",
+		      "with profile = cct or profile = sample for it first",
 		      bench, expr, rev.sha);
 		err = RP_EINPUT;
 		goto out;

@@ -11,6 +11,7 @@
 #include <fnmatch.h>
 #include <unistd.h>
 
+#include "collect/perf_sample.h"
 #include "core/metric.h"
 #include "util/common.h"
 #include "util/parse.h"
@@ -30,6 +31,7 @@ static void bench_defaults(struct bench_config *b)
 	b->warmup = 1;
 	b->profile_runs = 3;
 	b->sample_interval_ns = 100 * 1000000LL;
+	b->sample_frequency_hz = 1000;
 	b->log_limit_bytes = (uint64_t)16 << 20;
 }
 
@@ -85,6 +87,8 @@ static void bench_copy_defaults(struct bench_config *dst, const struct bench_con
 	dst->quiet_busy = def->quiet_busy;
 	dst->quiet_wait_ns = def->quiet_wait_ns;
 	dst->sample_interval_ns = def->sample_interval_ns;
+	dst->sample_frequency_hz = def->sample_frequency_hz;
+	dst->sample_call_graph = def->sample_call_graph;
 	dst->log_limit_bytes = def->log_limit_bytes;
 	select_paths_copy(dst, def);
 }
@@ -272,6 +276,7 @@ static int parse_profiles(const char *value, unsigned *out)
 		const char *name;
 		unsigned bit;
 	} kinds[] = { { "cct", PROFILE_CCT },
+		      { "sample", PROFILE_SAMPLE },
 		      { "io", PROFILE_IO },
 		      { "counters", PROFILE_COUNTERS },
 		      { "none", 0 } };
@@ -455,9 +460,28 @@ static int bench_set(struct bench_config *b, const char *key, const char *value,
 	} else if (!strcmp(key, "profile")) {
 		if (parse_profiles(value, &b->profiles))
 			return bad_value(origin, key, value,
-					 "'cct' (calling context tree), 'io' (writes per "
-					 "stack trace), 'counters' (sampled counters), a list "
-					 "such as 'cct, io', or 'none'");
+					 "'cct' (calling context tree), 'sample' (sampled one), "
+					 "'io' (writes per stack trace), 'counters' (sampled "
+					 "counters), a list such as 'cct, io', or 'none'");
+		if ((b->profiles & PROFILE_CCT) && (b->profiles & PROFILE_SAMPLE))
+			return bad_value(origin, key, value,
+					 "either 'cct' or 'sample': both give the attribution "
+					 "under the verdict");
+	} else if (!strcmp(key, "sample-frequency")) {
+		uint64_t v;
+		if (parse_u64(value, &v) || v < 1 || v > 100000)
+			return bad_value(origin, key, value,
+					 "samples per second of CPU time (1-100000), such as 1000");
+		b->sample_frequency_hz = (unsigned)v;
+	} else if (!strcmp(key, "sample-call-graph")) {
+		if (!strcmp(value, "auto"))
+			b->sample_call_graph = PERF_SAMPLE_CALLGRAPH_AUTO;
+		else if (!strcmp(value, "fp"))
+			b->sample_call_graph = PERF_SAMPLE_CALLGRAPH_FP;
+		else if (!strcmp(value, "dwarf"))
+			b->sample_call_graph = PERF_SAMPLE_CALLGRAPH_DWARF;
+		else
+			return bad_value(origin, key, value, "auto, fp or dwarf");
 	} else if (!strcmp(key, "sample-interval")) {
 		if (parse_duration(value, &b->sample_interval_ns) ||
 		    b->sample_interval_ns < 10 * 1000000LL ||
@@ -786,12 +810,17 @@ static const char config_template[] =
 	"time-budget = none\n"
 	"; Profiles of the program, shown under the verdict; a list such as `cct, io`:\n"
 	";   cct = extra runs with a calling context tree per side, differenced;\n"
+	";   sample = the same from sampling runs of the timing build (perf_event_open);\n"
 	";   io = extra traced runs, the writes per stack trace compared (SPECTRAPERF);\n"
 	";   counters = counters sampled during the timing runs, control charts.\n"
 	"; none = off.\n"
 	"profile = none\n"
-	"; Profiled (cct) or traced (io) runs per side, after the timing runs.\n"
+	"; Profiled (cct, sample) or traced (io) runs per side, after the timing runs.\n"
 	"profile-runs = 3\n"
+	"; profile = sample: samples per second of CPU time, and the call graph (auto,\n"
+	"; fp = frame pointers, dwarf = stack copies unwound afterwards).\n"
+	"sample-frequency = 1000\n"
+	"sample-call-graph = auto\n"
 	"; Counted metrics (ir, sim-cycles): runs per side under valgrind (MIN when the\n"
 	"; counts of each side agree, up to MAX when they do not), and their tolerance.\n"
 	"count-runs = 2..6\n"

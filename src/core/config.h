@@ -38,6 +38,8 @@ enum bench_profile {
 	PROFILE_CCT = 1u << 0, /* calling context tree: runtime/ preloaded, instrumented build */
 	PROFILE_IO = 1u << 1,  /* write system calls per stack trace: traced runs, plain build */
 	PROFILE_COUNTERS = 1u << 2, /* counters sampled during the timing runs: control charts */
+	PROFILE_SAMPLE = 1u << 3,   /* calling context tree sampled with perf_event_open: extra
+				       runs of the timing build itself (docs/sampling.md) */
 };
 
 enum bench_format {
@@ -80,6 +82,8 @@ struct bench_config {
 	double quiet_busy;
 	ns_t quiet_wait_ns;
 	ns_t sample_interval_ns; /* profile = counters: sampling period (default 100 ms) */
+	unsigned sample_frequency_hz; /* profile = sample: samples per CPU second (1000) */
+	unsigned sample_call_graph;   /* profile = sample: enum perf_sample_callgraph (auto) */
 	uint64_t log_limit_bytes; /* `log-limit`: output kept per run (16 MiB); 0 = all */
 	/* A test suite (PeASS): `tests` lists the test names (one per line, run in the
 	 * worktree), `test-command` runs one with {test} replaced; config_expand_suite()

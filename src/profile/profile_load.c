@@ -12,6 +12,7 @@
 #include "profile/callgrind.h"
 #include "profile/cct_file.h"
 #include "profile/folded.h"
+#include "profile/sample_file.h"
 #include "util/common.h"
 #include "util/input.h"
 
@@ -20,6 +21,7 @@ static const char *const format_names[] = {
 	[PROFILE_FORMAT_CCT] = "cct",
 	[PROFILE_FORMAT_CALLGRIND] = "callgrind",
 	[PROFILE_FORMAT_FOLDED] = "folded",
+	[PROFILE_FORMAT_SAMPLE] = "sample",
 	[PROFILE_FORMAT_PERF] = "perf",
 };
 
@@ -229,6 +231,8 @@ static int load_text(const char *path, const char *text, size_t len,
 	if (f == PROFILE_FORMAT_AUTO) {
 		if (cct_file_sniff(text, len))
 			f = PROFILE_FORMAT_CCT;
+		else if (sample_profile_sniff(text, len))
+			f = PROFILE_FORMAT_SAMPLE;
 		else if (callgrind_sniff(text, len))
 			f = PROFILE_FORMAT_CALLGRIND;
 		else if (perf_script_sniff(text, len))
@@ -256,6 +260,31 @@ static int load_text(const char *path, const char *text, size_t len,
 	}
 	case PROFILE_FORMAT_CALLGRIND:
 		return callgrind_parse(text, len, path, o->event, out);
+	case PROFILE_FORMAT_SAMPLE: {
+		struct sample_profile p;
+		if ((ret = sample_profile_parse(text, len, path, &p))) {
+			cct_init(out);
+			return ret;
+		}
+		src->nr_files = 1;
+		snprintf(src->exe, sizeof(src->exe), "%s", p.exe);
+		if (o->weight_calls) {
+			error("%s: a sampled profile counts no calls: it cannot be weighed by calls",
+			      path);
+			ret = RP_EINPUT;
+			cct_init(out);
+		} else if (!p.samples) {
+			error("%s: the profile holds no sample (the program ran less than one "
+			      "sampling period)",
+			      path);
+			ret = RP_EINPUT;
+			cct_init(out);
+		} else {
+			ret = sample_profile_cct(&p, o->separate_threads, out);
+		}
+		sample_profile_release(&p);
+		return ret;
+	}
 	case PROFILE_FORMAT_PERF: {
 		struct perf_script_options po = { .event = o->event,
 						  .separate_threads = o->separate_threads };

@@ -7,6 +7,8 @@
  *   files of one run (a process and the children it forked or exec'ed, `*.cct`);
  * - valgrind callgrind output (docs/callgrind.md);
  * - folded stacks ("a;b;c 123", docs/cct-diff.md);
+ * - sampled profiles of `revperf profile --sample` and `profile = sample`
+ *   (docs/sampling.md);
  * - the text `perf script` prints for a recording with call chains (docs/perf-script.md).
  * The format is recognised from the content (the first lines), unless forced.
  */
@@ -23,10 +25,12 @@ enum profile_format {
 	PROFILE_FORMAT_CCT,	  /* revperf's runtime */
 	PROFILE_FORMAT_CALLGRIND, /* valgrind --tool=callgrind */
 	PROFILE_FORMAT_FOLDED,	  /* folded stacks */
+	PROFILE_FORMAT_SAMPLE,	  /* revperf's sampled profiles (profile/sample_file.h) */
 	PROFILE_FORMAT_PERF,	  /* perf script */
 };
 
-/* "cct", "callgrind", "folded", "perf" (and "auto") to a format. Returns 0 or -1. */
+/* "cct", "callgrind", "folded", "sample", "perf" (and "auto") to a format. Returns 0 or
+ * -1. */
 int profile_format_parse(const char *s, enum profile_format *out);
 const char *profile_format_name(enum profile_format f);
 
@@ -49,8 +53,9 @@ void profile_threads_release(struct profile_threads *t);
 struct profile_load_options {
 	enum profile_format format; /* AUTO: recognise it */
 	const char *event;	    /* callgrind, perf: the event to read (NULL: the first) */
-	bool separate_threads;	    /* CCT: each thread under "[thread K]"; perf: each thread
-				       name under "[thread NAME]" (default: merged) */
+	bool separate_threads;	    /* CCT, sample: each thread under "[thread K...]"; perf:
+				       each thread name under "[thread NAME]" (default:
+				       merged) */
 	bool plain;		    /* merge call sites into plain contexts (cct_plain()) */
 	bool weight_calls;	    /* weigh nodes by their calls instead of time/cost: the
 				       exclusive weight of a node becomes its call count */
@@ -67,8 +72,8 @@ struct profile_source {
 	bool calls_only;    /* CCT: written with REVPERF_CCT_CLOCK=none, weights are calls */
 	const char *clock;  /* CCT: the first profile's clock, "tsc", "monotonic" or "none"
 			       (static); NULL for other formats */
-	char exe[4096];	    /* CCT: the program of the process with the largest tree ("" when
-			       unknown) */
+	char exe[4096];	    /* CCT: the program of the process with the largest tree; sample:
+			       with the most samples ("" when unknown) */
 	struct perf_script_info perf; /* perf: the event, samples, threads, kinds of frames */
 };
 

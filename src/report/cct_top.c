@@ -167,7 +167,7 @@ static json_t *path_json(const struct cct *t, uint32_t node)
 	return a;
 }
 
-static json_t *list_json(const struct cct *t, bool by_exclusive, size_t k)
+static json_t *list_json(const struct cct *t, bool by_exclusive, size_t k, bool no_calls)
 {
 	json_t *a = json_array();
 	size_t n;
@@ -177,7 +177,7 @@ static json_t *list_json(const struct cct *t, bool by_exclusive, size_t k)
 		json_t *e = json_object();
 		json_object_set_new(e, "path", path_json(t, top[i]));
 		json_object_set_new(e, "site", json_integer(nd->site));
-		json_object_set_new(e, "calls", json_real(nd->calls));
+		json_object_set_new(e, "calls", no_calls ? json_null() : json_real(nd->calls));
 		json_object_set_new(e, "inclusive", json_real(nd->incl));
 		json_object_set_new(e, "exclusive", json_real(nd->excl));
 		json_array_append_new(a, e);
@@ -186,11 +186,11 @@ static json_t *list_json(const struct cct *t, bool by_exclusive, size_t k)
 	return a;
 }
 
-int cct_top_json(FILE *f, const struct cct *t, const struct cct_top_options *o)
+json_t *cct_top_to_json(const struct cct *t, const struct cct_top_options *o)
 {
 	size_t k = o && o->top ? o->top : 20;
+	bool no_calls = o && o->no_calls;
 	json_t *root = json_object();
-	int ret;
 	json_object_set_new(root, "unit", json_string(o && o->unit ? o->unit : "ns"));
 	json_object_set_new(root, "clock", o && o->clock ? json_string(o->clock) : json_null());
 	if (o && o->threads) {
@@ -206,8 +206,15 @@ int cct_top_json(FILE *f, const struct cct *t, const struct cct_top_options *o)
 	}
 	json_object_set_new(root, "total", json_real(cct_total(t)));
 	json_object_set_new(root, "contexts", json_integer((json_int_t)(t->nr_nodes - 1)));
-	json_object_set_new(root, "by_inclusive", list_json(t, false, k));
-	json_object_set_new(root, "by_exclusive", list_json(t, true, k));
+	json_object_set_new(root, "by_inclusive", list_json(t, false, k, no_calls));
+	json_object_set_new(root, "by_exclusive", list_json(t, true, k, no_calls));
+	return root;
+}
+
+int cct_top_json(FILE *f, const struct cct *t, const struct cct_top_options *o)
+{
+	json_t *root = cct_top_to_json(t, o);
+	int ret;
 	ret = json_dumpf(root, f, JSON_INDENT(2));
 	fputc('\n', f);
 	json_decref(root);

@@ -5,6 +5,7 @@
  */
 #include <jansson.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "compare/compare_profile.h"
 #include "report/attribution_report.h"
@@ -40,14 +41,30 @@ void report_attribution_text(FILE *f, const struct cct_attribution *a, size_t to
 	struct strbuf sb = STRBUF_INIT;
 	size_t *idx, n;
 
-	fprintf_printable(f, "%sattribution (calling context trees, %zu + %zu profiled runs",
-			  indent, a->runs[0], a->runs[1]);
+	if (a->sampled)
+		fprintf_printable(f, "%sattribution (sampled on-CPU time of the timing builds, %zu "
+				     "+ %zu runs",
+				  indent, a->runs[0], a->runs[1]);
+	else
+		fprintf_printable(f, "%sattribution (calling context trees, %zu + %zu profiled runs",
+				  indent, a->runs[0], a->runs[1]);
 	if (a->reused[0] || a->reused[1])
 		fprintf(f, ", %zu + %zu reused", a->reused[0], a->reused[1]);
 	fprintf(f, "):\n");
 	if (a->error) {
 		fprintf_printable(f, "%s  not available: %s\n", indent, a->error);
 		return;
+	}
+	if (a->sampled) {
+		fprintf_printable(f, "%s  on-CPU time in user space per run (mean): %.1f ms -> %.1f "
+				     "ms; call graph %s -> %s; no call counts\n",
+				  indent, a->on_cpu_ns[0] / 1e6, a->on_cpu_ns[1] / 1e6,
+				  a->callgraph[0], a->callgraph[1]);
+		for (const char *l = a->notes; l && *l;) {
+			const char *nl = strchr(l, '\n');
+			fprintf_printable(f, "%s  note: %.*s\n", indent, (int)(nl - l), l);
+			l = nl + 1;
+		}
 	}
 	if (absolute && a->have_absolute) {
 		struct strbuf in = STRBUF_INIT;
@@ -93,19 +110,24 @@ void report_attribution_text(FILE *f, const struct cct_attribution *a, size_t to
 		fputc('\n', f);
 	}
 	free(idx);
+	bool calls = cct_report_has_calls(d->old_tree) || cct_report_has_calls(d->new_tree);
 	if (d->nr_pairs)
 		fprintf_printable(
 		    f,
 		    "%s  heavier or lighter contexts (%% of the common tree's self time, "
-		    "baseline -> target; calls):\n",
-		    indent);
+		    "baseline -> target%s):\n",
+		    indent, calls ? "; calls" : "");
 	for (size_t i = 0; i < d->nr_pairs && i < top; i++) {
 		const struct cct_weight_pair *p = &d->pairs[i];
 		strbuf_reset(&sb);
 		cct_report_path(&sb, d->new_tree, p->new_node, PATH_WIDTH);
-		fprintf_printable(f, "%s    %6.2f%% -> %6.2f%%  %.0f -> %.0f  %s\n", indent,
-				  p->old_pweight, p->new_pweight, p->old_calls, p->new_calls,
-				  sb.buf);
+		if (calls)
+			fprintf_printable(f, "%s    %6.2f%% -> %6.2f%%  %.0f -> %.0f  %s\n", indent,
+					  p->old_pweight, p->new_pweight, p->old_calls,
+					  p->new_calls, sb.buf);
+		else
+			fprintf_printable(f, "%s    %6.2f%% -> %6.2f%%  %s\n", indent,
+					  p->old_pweight, p->new_pweight, sb.buf);
 	}
 	if (!d->nr_topo && !d->nr_pairs)
 		fprintf_printable(f, "%s  no difference beyond the noise floor\n", indent);
@@ -142,5 +164,21 @@ json_t *report_attribution_json(const struct cct_attribution *a)
 			    a->bindiff_note ? json_string(a->bindiff_note) : json_null());
 	json_object_set_new(o, "flame_graph", a->svg_path ? json_string(a->svg_path) : json_null());
 	json_object_set_new(o, "profiles", a->dir ? json_string(a->dir) : json_null());
+	json_object_set_new(o, "kind", json_string(a->sampled ? "sample" : "cct"));
+	if (a->sampled) {
+		json_t *notes = json_array();
+		json_object_set_new(o, "on_cpu_ns_per_run",
+				    json_pack("{s:f, s:f}", "baseline", a->on_cpu_ns[0], "target",
+					      a->on_cpu_ns[1]));
+		json_object_set_new(o, "call_graph",
+				    json_pack("{s:s, s:s}", "baseline", a->callgraph[0], "target",
+					      a->callgraph[1]));
+		for (const char *l = a->notes; l && *l;) {
+			const char *nl = strchr(l, '\n');
+			json_array_append_new(notes, json_stringn(l, (size_t)(nl - l)));
+			l = nl + 1;
+		}
+		json_object_set_new(o, "notes", notes);
+	}
 	return o;
 }

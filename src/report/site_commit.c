@@ -334,8 +334,8 @@ out:
 
 /*
  * The absolute change per function and call path that `compare` left in
- * profiles/<comparison>/<bench>/ (profile = cct) and its counted/ directory (ir), read back
- * and rendered escaped. A file that is there but unreadable is a warning and a note.
+ * profiles/<comparison>/<bench>/ (profile = cct or sample) and its counted/ directory (ir),
+ * read back and rendered escaped. A file that is there but unreadable is a warning and a note.
  */
 static void absolute_sections(struct page *p, struct strbuf *sb, const char *dir, size_t bench)
 {

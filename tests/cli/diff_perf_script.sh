@@ -81,7 +81,7 @@ expect_grep 'without OLD NEW or --bench' err.txt
 expect_exit 2 "$REVPERF" diff --baseline - --target -
 expect_grep "standard input \('-'\) can be read only once" err.txt
 expect_exit 2 "$REVPERF" diff -i perff "$DATA/fp_old.perf" "$DATA/fp_new.perf"
-expect_grep "unknown input format 'perff': use auto, cct, callgrind, folded or perf" err.txt
+expect_grep "unknown input format 'perff': use auto, cct, callgrind, folded, sample or perf" err.txt
 
 # Real recordings, made here: perf record -g (frame pointers) and --call-graph dwarf
 # (a build without frame pointers), user space only (-e cpu-clock:u works at
