@@ -100,7 +100,7 @@ int sample_report_json(FILE *f, const struct sample_profile *p, const struct cct
 	int ret;
 
 	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
-	json_object_set_new(root, "schema", json_integer(1));
+	json_object_set_new(root, "schema", json_string("revperf-profile/1"));
 	json_object_set_new(root, "command", json_string(p->command));
 	json_object_set_new(root, "status", json_string(run->status));
 	json_object_set_new(root, "profile", run->path ? json_string(run->path) : json_null());
