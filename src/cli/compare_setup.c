@@ -90,11 +90,10 @@ static int config_present(const char *root, const char *config)
 	else
 		strbuf_addf(&path, "%s/revperf.ini", root);
 	if (stat(path.buf, &st)) {
-		if (config)
-			error("%s: %s; check the path given to --config", path.buf, strerror(errno));
-		else
-			error("%s: %s; write one with `revperf init` or name one with --config FILE",
-			      path.buf, strerror(errno));
+		/* the words the configuration's reader uses (util/input.c) */
+		error("cannot read configuration '%s': %s; run `revperf init` to write one, or "
+		      "pass --config FILE",
+		      path.buf, strerror(errno));
 		ret = EXIT_USAGE;
 	}
 	strbuf_release(&path);

@@ -833,8 +833,8 @@ static int compare_replay(const struct compare_request *req, struct compare_resu
 	struct rng rng;
 	size_t alloc = 0;
 	int ret = 0;
-	out->base_label = xstrdup(c->base_label ? c->base_label : req->a.label);
-	out->target_label = xstrdup(c->target_label ? c->target_label : req->b.label);
+	out->base_label = xstrdup(req->a.label);
+	out->target_label = xstrdup(req->b.label);
 	snprintf(out->base_sha, sizeof(out->base_sha), "%s", c->base_sha);
 	snprintf(out->target_sha, sizeof(out->target_sha), "%s", c->target_sha);
 	out->seed = c->seed;

@@ -213,9 +213,14 @@ int revcompare_run(const struct revcompare_ctx *ctx, const char *base, const cha
 		return err;
 	rc->replayed = err == 0;
 	rc->configured = rc->selected = rc->cfg.nr_benches;
-	if (rc->replayed)
+	if (rc->replayed) {
 		req.replay = &rc->stored;
-	else if ((err = select_benchmarks(ctx, rc)) || (err = build_profiling(ctx, rc, &req)))
+		/* show by id: the names the comparison was made with; else the ones given now */
+		if (ctx->comparison_id && rc->stored.base_label && rc->stored.target_label) {
+			req.a.label = rc->stored.base_label;
+			req.b.label = rc->stored.target_label;
+		}
+	} else if ((err = select_benchmarks(ctx, rc)) || (err = build_profiling(ctx, rc, &req)))
 		return err;
 	if (!rc->cfg.nr_benches)
 		return 0; /* --select chose nothing: no comparison is stored */
