@@ -64,6 +64,79 @@ expect_exit 0 "$REVPERF" import --rev base -f json ../hf.json
 cp out.txt ../docs/import.json
 cd ..
 
+# bisect over the tiny repo: a third commit, wchar (the bytes written) decides exactly.
+cd repo
+printf 'echo again\n' >>work.sh && git commit -qam third
+expect_exit 0 "$REVPERF" bisect base HEAD --bench spin --metric wchar --metrics wchar \
+	--runs 3..3 -f json -q
+cp out.txt ../docs/bisect.json
+cd ..
+
+# profile --counters twice, and chart of the two series.
+cat >spin.c <<'EOF'
+int main(int argc, char **argv)
+{
+	volatile unsigned long x = 0;
+	for (unsigned long i = 0; i < 20000000UL * (unsigned long)(argc > 1); i++)
+		x += i;
+	return 0;
+}
+EOF
+cc -O1 -g -o spin spin.c || fail "cannot compile"
+expect_exit 0 "$REVPERF" profile --counters -d ca -f json -- ./spin 1
+keep profile-counters
+expect_exit 0 "$REVPERF" profile --counters -d cb -- ./spin 1
+got=0
+"$REVPERF" chart -f json --runs --baseline ca/run-1.csv --target cb/run-1.csv >out.txt 2>err.txt ||
+	got=$?
+[ "$got" = 0 ] || [ "$got" = 1 ] || { cat err.txt; fail "chart: exit $got"; }
+keep chart
+
+# profile --sample (where perf_event_open is allowed), --cct (with the CCT runtime).
+if "$REVPERF" profile --sample -f json -- ./spin 1 >out.txt 2>err.txt; then
+	keep profile-sample
+else
+	grep -q "cannot sample here" err.txt || { cat err.txt; fail "profile --sample"; }
+	echo "profile --sample skipped: perf_event_open refused on this machine"
+fi
+if [ -e "$BUILDDIR/runtime/librevperf_cct.so" ]; then
+	cc -O1 -g -finstrument-functions -o spin-cct spin.c || fail "cannot compile"
+	expect_exit 0 "$REVPERF" profile --cct -f json -- ./spin-cct 1
+	keep profile-cct
+	# compare with profile = cct: attribution.json beside the flame graph, and the profiled
+	# runs become the dynamic data of both builds (train, predict).
+	mkdir proj && cd proj
+	git init -q . && git config user.email t@example.com && git config user.name test
+	cp "$SRCDIR/tests/workloads/cct_versions.c" prog.c
+	cat >revperf.ini <<'INI'
+[build]
+command = cc -O2 -o prog prog.c
+profile-command = cc -O2 -g -finstrument-functions -o prog prog.c
+[benchmark "versions"]
+command = ./prog 300
+metrics = wchar
+primary = wchar
+runs = 2..2
+warmup = 0
+profile = cct
+profile-runs = 2
+INI
+	git add . && git commit -qm v1 && git tag v1
+	sed -i 's/^#define VERSION 1$/#define VERSION 2/' prog.c
+	git commit -qam v2 && git tag v2
+	verdict_exit "$REVPERF" compare -q -f json v1 v2
+	cp out.txt ../docs/compare-cct.json
+	cp "$(ls .revperf/profiles/*/versions/attribution.json | head -n 1)" ../docs/attribution.json ||
+		fail "no attribution.json"
+	expect_exit 0 "$REVPERF" train -f json
+	cp out.txt ../docs/train.json
+	expect_exit 0 "$REVPERF" predict v2 -f json
+	cp out.txt ../docs/predict.json
+	cd ..
+else
+	echo "profile --cct, compare with profile = cct, train, predict skipped: no CCT runtime"
+fi
+
 python3 - "$SCHEMAS" docs <<'PY' || fail "a document does not match its schema"
 import json, os, sys, copy
 import warnings
