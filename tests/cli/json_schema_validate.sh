@@ -64,28 +64,38 @@ expect_exit 0 "$REVPERF" import --rev base -f json ../hf.json
 cp out.txt ../docs/import.json
 cd ..
 
-# bisect over the tiny repo: a third commit, wchar (the bytes written) decides exactly.
+# bisect over the tiny repo from the second commit (it writes: wchar, the bytes written,
+# decides exactly): a neutral commit, then one that writes more, the culprit.
 cd repo
-printf 'echo again\n' >>work.sh && git commit -qam third
-expect_exit 0 "$REVPERF" bisect base HEAD --bench spin --metric wchar --metrics wchar \
+printf '# neutral\n' >>work.sh && git commit -qam third
+printf 'echo again\n' >>work.sh && git commit -qam fourth
+expect_exit 0 "$REVPERF" bisect HEAD~2 HEAD --bench spin --metric wchar \
 	--runs 3..3 -f json -q
 cp out.txt ../docs/bisect.json
 cd ..
 
 # profile --counters twice, and chart of the two series.
 cat >spin.c <<'EOF'
+#include <stdlib.h>
+/* spin N: N units of a million iterations, each in a call of unit() */
+__attribute__((noinline)) unsigned long unit(unsigned long x)
+{
+	for (volatile unsigned long i = 0; i < 1000000UL; i++)
+		x += i;
+	return x;
+}
 int main(int argc, char **argv)
 {
-	volatile unsigned long x = 0;
-	for (unsigned long i = 0; i < 20000000UL * (unsigned long)(argc > 1); i++)
-		x += i;
-	return 0;
+	unsigned long x = 0;
+	for (long n = argc > 1 ? atol(argv[1]) : 0; n > 0; n--)
+		x = unit(x);
+	return (int)(x & 0);
 }
 EOF
 cc -O1 -g -o spin spin.c || fail "cannot compile"
-expect_exit 0 "$REVPERF" profile --counters -d ca -f json -- ./spin 1
+expect_exit 0 "$REVPERF" profile --counters --interval 10ms -d ca -f json -- ./spin 200
 keep profile-counters
-expect_exit 0 "$REVPERF" profile --counters -d cb -- ./spin 1
+expect_exit 0 "$REVPERF" profile --counters --interval 10ms -d cb -- ./spin 200
 got=0
 "$REVPERF" chart -f json --runs --baseline ca/run-1.csv --target cb/run-1.csv >out.txt 2>err.txt ||
 	got=$?
@@ -93,7 +103,7 @@ got=0
 keep chart
 
 # profile --sample (where perf_event_open is allowed), --cct (with the CCT runtime).
-if "$REVPERF" profile --sample -f json -- ./spin 1 >out.txt 2>err.txt; then
+if "$REVPERF" profile --sample -f json -- ./spin 50 >out.txt 2>err.txt; then
 	keep profile-sample
 else
 	grep -q "cannot sample here" err.txt || { cat err.txt; fail "profile --sample"; }
@@ -101,7 +111,7 @@ else
 fi
 if [ -e "$BUILDDIR/runtime/librevperf_cct.so" ]; then
 	cc -O1 -g -finstrument-functions -o spin-cct spin.c || fail "cannot compile"
-	expect_exit 0 "$REVPERF" profile --cct -f json -- ./spin-cct 1
+	expect_exit 0 "$REVPERF" profile --cct -f json -- ./spin-cct 20
 	keep profile-cct
 	# compare with profile = cct: attribution.json beside the flame graph, and the profiled
 	# runs become the dynamic data of both builds (train, predict).
