@@ -102,13 +102,28 @@ got=0
 [ "$got" = 0 ] || [ "$got" = 1 ] || { cat err.txt; fail "chart: exit $got"; }
 keep chart
 
-# profile --sample (where perf_event_open is allowed), --cct (with the CCT runtime).
+# profile --sample (where perf_event_open is allowed).
 if "$REVPERF" profile --sample -f json -- ./spin 50 >out.txt 2>err.txt; then
 	keep profile-sample
 else
 	grep -q "cannot sample here" err.txt || { cat err.txt; fail "profile --sample"; }
 	echo "profile --sample skipped: perf_event_open refused on this machine"
 fi
+
+# compare's profile sections from --cmd-a/--cmd-b runs of spin: io, sample (where allowed),
+# ir counted under callgrind (counted), and apart from them counters (runs long enough to
+# be sampled).
+kinds=io metrics=wall
+[ -s docs/profile-sample.json ] && kinds=io,sample
+command -v valgrind >/dev/null && metrics=wall,ir
+verdict_exit "$REVPERF" compare --cmd-a './spin 5' --cmd-b './spin 8' --runs 3..3 --metrics "$metrics" \
+	--profile "$kinds" --profile-runs 2 -f json -q
+keep compare-profiles
+verdict_exit "$REVPERF" compare --cmd-a './spin 150' --cmd-b './spin 150' --runs 3..3 --metrics wall \
+	--profile counters -f json -q
+keep compare-counters
+
+# profile --cct (with the CCT runtime).
 if [ -e "$BUILDDIR/runtime/librevperf_cct.so" ]; then
 	cc -O1 -g -finstrument-functions -o spin-cct spin.c || fail "cannot compile"
 	expect_exit 0 "$REVPERF" profile --cct -f json -- ./spin-cct 20
@@ -198,5 +213,82 @@ cases = {
 for what, f in cases.items():
     if validator("compare").is_valid(mutated(f)):
         print("not rejected: " + what); sys.exit(1)
+
+# The same for the other documents, where this machine produced them.
+def load(f):
+    p = os.path.join(ddir, f + ".json")
+    return json.load(open(p)) if os.path.exists(p) else None
+def setk(path, value):
+    def f(d):
+        for k in path[:-1]:
+            d = d[k]
+        d[path[-1]] = value
+    return f
+def popk(path):
+    def f(d):
+        for k in path[:-1]:
+            d = d[k]
+        d.pop(path[-1])
+    return f
+A = ["attribution"]
+more = {
+    "attribution": {
+        "a class of no kind": setk(A + ["functions", 0, "class"], "bogus"),
+        "calls missing in a function": popk(A + ["functions", 0, "target_calls"]),
+        "calls in the total": setk(A + ["total", "baseline_calls"], 1.0),
+        "three runs": setk(A + ["runs"], [3, 3, 3]),
+        "a clock of no kind": setk(A + ["clock"], "cpu"),
+    },
+    "compare-cct": {
+        "a change as a string (through $ref)": setk(["benchmarks", 0, "attribution", "absolute", "functions", 0, "change"], "1"),
+        "a sampled attribution without its notes": setk(["benchmarks", 0, "attribution", "kind"], "sample"),
+        "a tree without its contexts": popk(["benchmarks", 0, "attribution", "old", "contexts"]),
+        "an unknown key in the attribution": setk(["benchmarks", 0, "attribution", "weights"], []),
+    },
+    "compare-profiles": {
+        "io bytes without a mean": popk(["benchmarks", 0, "io", "bytes_per_run", "baseline", "mean"]),
+        "io similarity grouping of no kind": setk(["benchmarks", 0, "io", "similarity", "grouping"], "file"),
+        "counted runs of one side": setk(["benchmarks", 0, "counted", "runs"], [2]),
+    },
+    "compare-counters": {
+        "filter on as a number": setk(["benchmarks", 0, "counters", "filter", "on"], 1),
+        "a charted counter without its limits": popk(["benchmarks", 0, "counters", "counters", 0, "lcl"]),
+        "sampled runs missing": popk(["benchmarks", 0, "counters", "sampled_runs"]),
+    },
+    "bisect": {
+        "found without the culprit": popk(["culprit"]),
+        "three counts in a step": setk(["good_against_bad", "n"], [1, 2, 3]),
+        "an outcome of no kind": setk(["outcome"], "maybe"),
+    },
+    "predict": {
+        "a value as a string": setk(["benchmarks", 0, "values", "del_func"], "0"),
+        "a tests-mode key in perphecy mode": setk(["benchmarks", 0, "trace"], "none"),
+    },
+    "train": {
+        "left_out without undecided": popk(["left_out", "undecided"]),
+        "indicators as an object": setk(["predictors", "common", "indicators"], {}),
+    },
+    "chart": {
+        "a charted counter without its limits": popk(["counters", 0, "lcl"]),
+        "an unknown key": setk(["cpu"], 1),
+    },
+    "profile-counters": {"a count of samples not whole": setk(["counters", 0, "samples"], 1.5)},
+    "profile-cct": {"a path as a string": setk(["by_inclusive", 0, "path"], "main")},
+    "profile-sample": {"a tree without its contexts": popk(["tree", "contexts"])},
+}
+for doc, muts in more.items():
+    d0 = load(doc)
+    if d0 is None:
+        print("%s: not produced here" % doc)
+        continue
+    v = validator(d0["schema"].split("/")[0][len("revperf-"):])
+    for what, f in muts.items():
+        d = copy.deepcopy(d0)
+        try:
+            f(d)
+        except (KeyError, IndexError, TypeError) as e:
+            print("%s: cannot mutate (%s: %r)" % (doc, what, e)); sys.exit(1)
+        if v.is_valid(d):
+            print("%s: not rejected: %s" % (doc, what)); sys.exit(1)
 PY
 echo ok
