@@ -110,6 +110,13 @@ else
 	echo "profile --sample skipped: perf_event_open refused on this machine"
 fi
 
+# profile --io of writes and reads (traced with ptrace), and diff of two I/O profiles.
+expect_exit 0 "$REVPERF" profile --io --reads -d io1 -f json -- sh -c 'echo hi >f; cat f'
+keep profile-io
+expect_exit 0 "$REVPERF" profile --io -d io2 -- sh -c 'echo hello >f; echo x >f'
+expect_exit 1 "$REVPERF" diff -f json io1/run-1.io.json io2/run-1.io.json
+keep diff-io
+
 # compare's profile sections from --cmd-a/--cmd-b runs of spin: io, sample (where allowed),
 # ir counted under callgrind (counted), and apart from them counters (runs long enough to
 # be sampled).
@@ -275,6 +282,11 @@ more = {
     "profile-counters": {"a count of samples not whole": setk(["counters", 0, "samples"], 1.5)},
     "profile-cct": {"a path as a string": setk(["by_inclusive", 0, "path"], "main")},
     "profile-sample": {"a tree without its contexts": popk(["tree", "contexts"])},
+    "profile-io": {
+        "a frame without its module": popk(["writes", "top_by_bytes", 0, "frames", 0, "module"]),
+        "a direction of no kind": setk(["reads", "direction"], "both"),
+    },
+    "diff-io": {"a row's sc as a string": setk(["similarity", "rows", 0, "sc"], "0")},
 }
 for doc, muts in more.items():
     d0 = load(doc)
