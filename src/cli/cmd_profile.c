@@ -283,7 +283,16 @@ static int profile(int argc, char **argv)
 		strbuf_release(&sb);
 		err = ferror(out) ? -1 : 0;
 	} else if (format == JSON) {
-		err = cct_top_json(out, &tree, &to);
+		/* Like the other profile documents: revperf_version and schema first. */
+		json_t *root = json_object(), *body = cct_top_to_json(&tree, &to);
+		json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
+		json_object_set_new(root, "schema", json_string("revperf-profile/1"));
+		json_object_update(root, body);
+		json_decref(body);
+		err = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', out);
+		json_decref(root);
+		err = err || ferror(out) ? -1 : 0;
 	} else {
 		fprintf_printable(out,
 				  "%s: %s, %.3f s wall, %.3f s CPU (user + system, every process "
