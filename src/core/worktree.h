@@ -13,6 +13,12 @@
  * (interrupt_requested()), or RP_EINTERNAL with an error. *fd is -1 unless 0 is returned.
  */
 int worktree_lock(const char *worktree, const char *what, int *fd);
+/*
+ * The lock of worktree_lock() without waiting (revperf gc, before it removes a worktree):
+ * 0 with *fd the lock, 1 when another process holds it (the worktree is in use), or -1
+ * with an error. *fd is -1 unless 0 is returned.
+ */
+int worktree_trylock(const char *worktree, int *fd);
 /* Releases a lock of worktree_lock(); -1 is fine. */
 void worktree_unlock(int fd);
 
