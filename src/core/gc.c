@@ -145,7 +145,7 @@ static void gc_worktree(struct gc_ctx *c, const char *path, const struct stat *s
 	if (need > 0)
 		return;
 	/* A worktree a comparison checks out or builds now is locked (build_ensure()). */
-	locked = worktree_trylock(path, &lock);
+	locked = worktree_trylock(path, !c->opt->dry_run, &lock);
 	if (locked) {
 		if (locked > 0)
 			c->res->in_use++;
@@ -211,9 +211,9 @@ static int gc_dir_check(const char *dir)
 	return 1;
 }
 
-/* Each entry of dir: worktrees (directories, not lock files or interrupted checkouts) or
- * log files (regular files). Links and anything else are left alone. */
-static void gc_scan(struct gc_ctx *c, const char *dir, enum gc_kind kind)
+/* Each worktree of dir (directories, not lock files or interrupted checkouts). Links and
+ * anything else are left alone. */
+static void gc_scan_worktrees(struct gc_ctx *c, const char *dir)
 {
 	struct strbuf path = STRBUF_INIT;
 	struct dirent *e;
@@ -235,20 +235,76 @@ static void gc_scan(struct gc_ctx *c, const char *dir, enum gc_kind kind)
 			continue;
 		strbuf_reset(&path);
 		strbuf_addf(&path, "%s/%s", dir, e->d_name);
-		if (lstat(path.buf, &sb) < 0)
+		/* NAME.tmp-PID: a checkout in progress, or one worktree_remove_stale() removes;
+		 * NAME.lock: kept (worktree_lock()). */
+		if (lstat(path.buf, &sb) < 0 || !S_ISDIR(sb.st_mode) || strstr(e->d_name, ".tmp-"))
 			continue;
-		if (kind == GC_WORKTREE) {
-			/* NAME.tmp-PID: a checkout in progress, or one worktree_remove_stale()
-			 * removes; NAME.lock: kept (worktree_lock()). */
-			if (!S_ISDIR(sb.st_mode) || strstr(e->d_name, ".tmp-"))
-				continue;
-			gc_worktree(c, path.buf, &sb);
-		} else if (S_ISREG(sb.st_mode)) {
-			gc_log(c, path.buf, &sb);
-		}
+		gc_worktree(c, path.buf, &sb);
 	}
 	closedir(d);
 	strbuf_release(&path);
+}
+
+/*
+ * The log files below dir (logs/, and its runs/<comparison>/ folders), each one a regular
+ * file; links and anything else are left alone. A folder all of whose entries go goes too
+ * (top: logs/ itself stays). Returns whether everything in dir went (or would go).
+ */
+static bool gc_scan_logs(struct gc_ctx *c, const char *dir, bool top)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct dirent *e;
+	struct stat sb;
+	bool all = true, any = false;
+	DIR *d;
+	if (!(d = opendir(dir))) {
+		error("cannot read %s: %s", dir, strerror(errno));
+		c->ret = RP_EINTERNAL;
+		return false;
+	}
+	while ((e = readdir(d))) {
+		size_t before = c->res->nr;
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s/%s", dir, e->d_name);
+		if (lstat(path.buf, &sb) < 0) {
+			all = false;
+			continue;
+		}
+		if (S_ISDIR(sb.st_mode)) {
+			if (gc_scan_logs(c, path.buf, false))
+				any = true;
+			else
+				all = false;
+		} else if (S_ISREG(sb.st_mode) && e->d_name[0] != '.') {
+			gc_log(c, path.buf, &sb);
+			if (c->res->nr > before)
+				any = true;
+			else
+				all = false;
+		} else {
+			all = false;
+		}
+	}
+	closedir(d);
+	/* An empty folder is kept: a running comparison may just have made it. */
+	if (!top && all && any) {
+		struct gc_item *it;
+		if (!c->opt->dry_run && rmdir(dir) < 0) {
+			error("cannot remove %s: %s", dir, strerror(errno));
+			c->res->failed++;
+			c->ret = RP_EINTERNAL;
+			all = false;
+		} else {
+			it = gc_item_add(c, dir, GC_LOG, 0);
+			it->kind = GC_LOG_DIR;
+			it->dirs = 1;
+			gc_item_count(c->res, it);
+		}
+	}
+	strbuf_release(&path);
+	return all && any;
 }
 
 static int gc_item_cmp(const void *a, const void *b)
@@ -263,16 +319,39 @@ int gc_collect(struct store *st, const struct state_dir *sd, const struct gc_opt
 	       struct gc_result *res)
 {
 	struct gc_ctx c = { opt, res, NULL, 0, (int64_t)time(NULL), 0 };
+	int ok;
 
 	memset(res, 0, sizeof(*res));
 	if (gc_needs_load(st, &c)) {
 		free(c.needs);
 		return RP_EINTERNAL;
 	}
-	gc_scan(&c, sd->worktrees, GC_WORKTREE);
-	gc_scan(&c, sd->logs, GC_LOG);
+	gc_scan_worktrees(&c, sd->worktrees);
+	ok = gc_dir_check(sd->logs);
+	if (ok < 0)
+		c.ret = RP_EINTERNAL;
+	else if (ok > 0)
+		gc_scan_logs(&c, sd->logs, true);
 	if (res->nr)
 		qsort(res->items, res->nr, sizeof(*res->items), gc_item_cmp);
 	free(c.needs);
 	return c.ret;
+}
+
+int gc_comparison_logs_missing(struct store *st, int64_t comparison_id, size_t *missing,
+			       size_t *total)
+{
+	char **paths;
+	size_t nr;
+	*missing = *total = 0;
+	if (store_comparison_logs(st, comparison_id, &paths, &nr))
+		return RP_EINTERNAL;
+	for (size_t i = 0; i < nr; i++) {
+		if (!path_exists(paths[i]))
+			(*missing)++;
+		free(paths[i]);
+	}
+	free(paths);
+	*total = nr;
+	return 0;
 }

@@ -23,7 +23,11 @@ struct gc_options {
 	ns_t grace_ns;
 };
 
-enum gc_kind { GC_WORKTREE, GC_LOG };
+enum gc_kind {
+	GC_WORKTREE, /* worktrees/<sha>[-variant]: a checkout and its build */
+	GC_LOG,	     /* a file below logs/ */
+	GC_LOG_DIR,  /* a folder below logs/ emptied (logs/runs/<comparison>) */
+};
 enum gc_reason {
 	GC_UNUSED, /* no stored result refers to it */
 	GC_OLD,	   /* only results older than --older-than do */
@@ -54,5 +58,12 @@ void gc_result_release(struct gc_result *res);
  */
 int gc_collect(struct store *st, const struct state_dir *sd, const struct gc_options *opt,
 	       struct gc_result *res);
+
+/*
+ * How many of the log files of a stored comparison are gone (removed by gc), of *total:
+ * for show and report to say so. Returns 0, or RP_EINTERNAL after an error.
+ */
+int gc_comparison_logs_missing(struct store *st, int64_t comparison_id, size_t *missing,
+			       size_t *total);
 
 #endif

@@ -83,12 +83,16 @@ out:
 	return ret;
 }
 
-int worktree_trylock(const char *worktree, int *fd)
+int worktree_trylock(const char *worktree, bool create, int *fd)
 {
 	struct strbuf path = STRBUF_INIT;
 	int ret = -1;
 	strbuf_addf(&path, "%s.lock", worktree);
-	*fd = open_own(path.buf, O_RDWR | O_CREAT, 0644);
+	*fd = open_own(path.buf, O_RDWR | (create ? O_CREAT : 0), 0644);
+	if (*fd < 0 && !create && errno == ENOENT) {
+		ret = 0;
+		goto out;
+	}
 	if (*fd < 0) {
 		error("cannot open the lock file %s: %s", path.buf, fs_strerror(errno));
 		goto out;

@@ -7,8 +7,11 @@
 #include "util/strbuf.h"
 #include "util/units.h"
 
-static const char *gc_kind_name(enum gc_kind k)
+/* As text; json: as a JSON name. */
+static const char *gc_kind_name(enum gc_kind k, bool json)
 {
+	if (k == GC_LOG_DIR)
+		return json ? "log_directory" : "log directory";
 	return k == GC_WORKTREE ? "worktree" : "log";
 }
 
@@ -33,13 +36,16 @@ int gc_report_text(FILE *f, const struct gc_result *res, const struct gc_options
 	for (size_t i = 0; i < res->nr; i++) {
 		const struct gc_item *it = &res->items[i];
 		strbuf_reset(&sb);
-		strbuf_addf(&sb, "%s %s %s (%s): ", opt->dry_run ? "would remove" : "removed",
-			    gc_kind_name(it->kind), it->path,
-			    it->reason == GC_OLD ? "its results are older than --older-than"
-						 : "no stored result needs it");
+		strbuf_addf(&sb, "%s %s %s (%s)", opt->dry_run ? "would remove" : "removed",
+			    gc_kind_name(it->kind, false), it->path,
+			    it->kind == GC_LOG_DIR ? "emptied"
+			    : it->reason == GC_OLD ? "its results are older than --older-than"
+						   : "no stored result needs it");
+		if (it->kind != GC_LOG_DIR)
+			strbuf_addstr(&sb, ": ");
 		if (it->kind == GC_LOG)
 			units_bytes_add(&sb, (double)it->bytes);
-		else
+		else if (it->kind == GC_WORKTREE)
 			gc_sizes_add(&sb, it->bytes, it->files, it->dirs);
 		fprintf_printable(f, "%s\n", sb.buf);
 	}
@@ -67,7 +73,7 @@ int gc_report_json(FILE *f, const struct gc_result *res, const struct gc_options
 	for (size_t i = 0; i < res->nr; i++) {
 		const struct gc_item *it = &res->items[i];
 		json_t *o = json_object();
-		json_object_set_new(o, "kind", json_string(gc_kind_name(it->kind)));
+		json_object_set_new(o, "kind", json_string(gc_kind_name(it->kind, true)));
 		json_object_set_new(o, "path", json_string(it->path));
 		json_object_set_new(o, "reason", json_string(gc_reason_name(it->reason)));
 		json_object_set_new(o, "bytes", json_integer((json_int_t)it->bytes));

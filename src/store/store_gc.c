@@ -73,3 +73,35 @@ int store_gc_refs(struct store *st, struct store_gc_ref **refs, size_t *nr)
 	*nr = n;
 	return 0;
 }
+
+int store_comparison_logs(struct store *st, int64_t comparison_id, char ***paths, size_t *nr)
+{
+	sqlite3_stmt *stmt = store_prepare(
+	    st, "SELECT log_path FROM runs WHERE comparison_id = ?1 AND log_path IS NOT NULL"
+		" UNION SELECT b.log_path FROM builds b JOIN comparisons c"
+		"  ON b.id IN (c.base_build, c.target_build)"
+		"  WHERE c.id = ?1 AND b.log_path IS NOT NULL");
+	char **v = NULL;
+	size_t n = 0, alloc = 0;
+	int rc;
+
+	*paths = NULL;
+	*nr = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	sqlite3_bind_int64(stmt, 1, comparison_id);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		ALLOC_GROW(v, n + 1, alloc);
+		v[n++] = store_column_dup(stmt, 0);
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		for (size_t i = 0; i < n; i++)
+			free(v[i]);
+		free(v);
+		return store_db_error(st, "cannot read the logs of a comparison");
+	}
+	*paths = v;
+	*nr = n;
+	return 0;
+}
