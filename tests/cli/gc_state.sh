@@ -118,6 +118,22 @@ expect_exit 0 "$REVPERF" report -q --out site2
 expect_grep 'log removed by revperf gc' "$(ls site2/commits/$(git rev-parse slow).html)"
 ! grep -q 'href="file://[^"]*\.log"' site2/commits/*.html || fail "a link to a removed log"
 
+# A worktree another revperf holds the lock of (checking out or building there) is kept.
+busy=.revperf/worktrees/fedcba9876543210fedcba9876543210fedcba98
+mkdir -p $busy && head -c 100 /dev/zero >$busy/x.o
+python3 -c 'import fcntl, sys, time
+f = open(sys.argv[1], "w"); fcntl.flock(f, fcntl.LOCK_EX); time.sleep(60)' $busy.lock &
+holder=$!
+for _ in $(seq 100); do flock -n $busy.lock true || break; sleep 0.1; done
+expect_exit 0 "$REVPERF" gc
+kill $holder; wait $holder 2>/dev/null || true
+[ -f $busy/x.o ] || fail "gc removed a locked worktree"
+expect_grep 'kept 1 worktree another revperf is building in' err.txt
+expect_grep '^freed 0 B' out.txt
+expect_exit 0 "$REVPERF" gc -q
+expect_grep "^removed worktree .*${busy##*/}" out.txt
+[ ! -e $busy ] || fail "the unlocked worktree is still there"
+
 # Bad input: one line naming the value, exit 2.
 expect_exit 2 "$REVPERF" gc --older-than banana
 expect_one_line err.txt
