@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "compare/revcompare.h"
+#include "core/gc.h"
 #include "report/report.h"
 #include "store/store_show.h"
 #include "util/common.h"
@@ -87,6 +88,7 @@ static int show_run(const char *const *args, int n, enum report_format format)
 	struct revcompare_ctx ctx;
 	struct revcompare rc;
 	int64_t id = 0;
+	size_t missing, total;
 	int ret, err;
 
 	memset(&rc, 0, sizeof(rc));
@@ -106,6 +108,12 @@ static int show_run(const char *const *args, int n, enum report_format format)
 		goto out;
 	}
 	rc.res.exit_code = compare_exit_code(&rc.res);
+	if (!o.out.quiet && !gc_comparison_logs_missing(p.st, rc.res.comparison_id, &missing,
+							 &total) && missing)
+		fprintf(stderr,
+			"revperf show: note: %zu of the %zu logs of comparison %lld were removed "
+			"by revperf gc; the results stay\n",
+			missing, total, (long long)rc.res.comparison_id);
 	o.out.printed = true;
 	if (report_compare(stdout, &rc.res, format, cli_output_color(&o.out))) {
 		error("cannot write the report: %s", strerror(errno));

@@ -64,6 +64,7 @@ int cmd_history(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_gc(int argc, char **argv);
 int cmd_ci(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
@@ -82,6 +83,7 @@ extern const struct command_help history_help;
 extern const struct command_help bisect_help;
 extern const struct command_help report_help;
 extern const struct command_help show_help;
+extern const struct command_help gc_help;
 extern const struct command_help ci_help;
 extern const struct command_help version_help;
 

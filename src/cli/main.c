@@ -28,6 +28,8 @@ const struct command commands[] = {
 	{ "bisect", "find the commit that made a benchmark worse", cmd_bisect, &bisect_help },
 	{ "show", "print a stored comparison again, without building or running anything",
 	  cmd_show, &show_help },
+	{ "gc", "remove the worktrees, builds and logs no stored result needs", cmd_gc,
+	  &gc_help },
 	{ "report", "write the HTML report: trends, change points, each commit's evidence",
 	  cmd_report, &report_help },
 	{ "ci", "compare the merge base with HEAD: Markdown summary and JUnit XML", cmd_ci,

@@ -226,8 +226,7 @@ static void run_row(struct strbuf *sb, const struct history_run *r, size_t nr)
 	if (r->log_path && r->log_length <= 0) {
 		strbuf_addstr(sb, "<span class=\"note\">no output</span>");
 	} else {
-		site_file_link(sb, r->log_path, "log");
-		if (r->log_path) {
+		if (site_file_link(sb, r->log_path, "log") && r->log_path) {
 			strbuf_addstr(sb, " <span class=\"note\">");
 			units_bytes_add(sb, (double)r->log_length);
 			strbuf_addf(sb, " from byte %lld</span>", (long long)r->log_offset);

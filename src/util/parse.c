@@ -102,6 +102,8 @@ int parse_duration(const char *s, ns_t *out)
 		scale = 60e9;
 	else if (!strcmp(suffix, "h"))
 		scale = 3600e9;
+	else if (!strcmp(suffix, "d"))
+		scale = 86400e9;
 	else
 		return -1;
 	if (v < 0 || v * scale > 9e18)

@@ -22,7 +22,7 @@ int parse_percent(const char *s, double *out);
  * returns 1; else returns 0 and appends nothing.
  */
 int parse_percent_hint(const char *s, struct strbuf *hint);
-int parse_duration(const char *s, ns_t *out);     /* "60s", "500ms", "2m", "1.5" (s) */
+int parse_duration(const char *s, ns_t *out);     /* "60s", "500ms", "2m", "12h", "30d", "1.5" (s) */
 int parse_run_range(const char *s, size_t *min, size_t *max); /* "5..30", "10" */
 int parse_u64(const char *s, uint64_t *out);
 /* Bytes: "16MiB", "512KiB", "1GiB", "4096B" (K, M, G also binary); a bare number is MiB.

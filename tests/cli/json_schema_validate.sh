@@ -45,6 +45,11 @@ expect_exit 0 "$REVPERF" run -f json -q
 cp out.txt ../docs/run.json
 expect_exit 0 "$REVPERF" report -o site -f json -q
 cp out.txt ../docs/report.json
+mkdir -p .revperf/worktrees/0123456789abcdef0123456789abcdef01234567
+expect_exit 0 "$REVPERF" gc --dry-run -f json
+cp out.txt ../docs/gc-dry.json
+expect_exit 0 "$REVPERF" gc --older-than 0s -f json
+cp out.txt ../docs/gc.json
 cd ..
 
 # diff of two folded profiles, bindiff of two programs.

@@ -289,6 +289,13 @@ static void test_value_parsers(void **state)
 	assert_int_equal(parse_duration("1.5", &ns), 0);
 	assert_true(ns == 1500000000LL);
 	assert_int_equal(parse_duration("5 parsecs", &ns), -1);
+	/* Days, for revperf gc --older-than. */
+	assert_int_equal(parse_duration("30d", &ns), 0);
+	assert_true(ns == 30LL * 86400 * 1000000000LL);
+	assert_int_equal(parse_duration("0s", &ns), 0);
+	assert_true(ns == 0);
+	assert_int_equal(parse_duration("banana", &ns), -1);
+	assert_int_equal(parse_duration("-5d", &ns), -1);
 	assert_int_equal(parse_run_range("5..30", &lo, &hi), 0);
 	assert_int_equal(lo, 5);
 	assert_int_equal(hi, 30);
