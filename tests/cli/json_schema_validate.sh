@@ -129,14 +129,14 @@ keep diff-io
 
 # compare's profile sections from --cmd-a/--cmd-b runs of spin: io, sample (where allowed),
 # ir counted under callgrind (counted), and apart from them counters (runs long enough to
-# be sampled).
+# be sampled every 100 ms: spin 150 took 40 ms on an idle machine, and no sample was taken).
 kinds=io metrics=wall
 [ -s docs/profile-sample.json ] && kinds=io,sample
 command -v valgrind >/dev/null && metrics=wall,ir
 verdict_exit "$REVPERF" compare --cmd-a './spin 5' --cmd-b './spin 8' --runs 3..3 --metrics "$metrics" \
 	--profile "$kinds" --profile-runs 2 -f json -q
 keep compare-profiles
-verdict_exit "$REVPERF" compare --cmd-a './spin 150' --cmd-b './spin 150' --runs 3..3 --metrics wall \
+verdict_exit "$REVPERF" compare --cmd-a './spin 1500' --cmd-b './spin 1500' --runs 3..3 --metrics wall \
 	--profile counters -f json -q
 keep compare-counters
 
