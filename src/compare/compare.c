@@ -14,6 +14,7 @@
 #include "compare/compare_binary.h"
 #include "compare/compare_counted.h"
 #include "compare/compare_counters.h"
+#include "compare/compare_impl.h"
 #include "compare/compare_io.h"
 #include "compare/compare_sample.h"
 #include "compare/compare_profile.h"
@@ -30,30 +31,6 @@
 /* Timeout of runs before the baseline has a median (METHODS.md 1: 10 x median, >= 60 s). */
 #define FIRST_RUN_TIMEOUT_NS (600LL * 1000000000LL)
 #define MIN_TIMEOUT_NS (60LL * 1000000000LL)
-
-/* Everything one benchmark's sampling loop needs. */
-struct bench_ctx {
-	const struct compare_request *req;
-	const struct bench_config *bench;
-	struct bench_outcome *out;
-	const struct metric_def **defs; /* measured metrics (primary ones included) */
-	size_t nr_defs;
-	bool want_iterations;
-	int64_t machine_id, comparison_id;
-	struct store_run_filter filter[2];
-	size_t seq[2];         /* runs started per side in this comparison, for log headers */
-	int64_t pair_seq;      /* the current round: both runs of an interleaved pair share it */
-	size_t consecutive_failures[2];
-	struct rng *rng;
-	struct timespec started;
-	size_t planned_max;
-	double alpha; /* the comparison's (a replayed one's as stored) */
-	ns_t timeout_ns; /* of the next runs; refreshed at each look (run_timeout) */
-	char *log_prefix; /* logs/runs/<comparison>/<benchmark>-: + "A.log" or "B.log" */
-	struct cpu_saved affinity; /* before `pin`, put back after the benchmark */
-	int64_t last_ok_offset[2], last_ok_length[2]; /* the output of a side's last ok run */
-	bool have_ok_output[2];
-};
 
 static double seconds_since(const struct timespec *t0)
 {
@@ -308,7 +285,7 @@ static bool is_reported(const struct bench_ctx *c, const struct metric_def *def)
  * interleaved pairs when there are at least two complete ones (the design's noise
  * cancellation), else from the unpaired values (Welch).
  */
-static int evaluate_metric(struct bench_ctx *c, struct metric_outcome *m, double alpha)
+int compare_evaluate_metric(struct bench_ctx *c, struct metric_outcome *m, double alpha)
 {
 	double *a = NULL, *b = NULL, *pa = NULL, *pb = NULL;
 	int64_t *ida = NULL, *idb = NULL;
@@ -391,7 +368,7 @@ static bool reported_never_matched(struct bench_ctx *c, const struct metric_outc
 }
 
 /* Evaluates the primary metrics; *all_decided tells whether sampling may stop. */
-static int evaluate_primaries(struct bench_ctx *c, double alpha, bool *all_decided)
+int compare_evaluate_primaries(struct bench_ctx *c, double alpha, bool *all_decided)
 {
 	size_t i;
 	*all_decided = true;
@@ -400,7 +377,7 @@ static int evaluate_primaries(struct bench_ctx *c, double alpha, bool *all_decid
 		struct metric_outcome *m = &c->out->metrics[i];
 		if (!m->primary || (m->def->flags & METRIC_COUNTED))
 			continue; /* counted metrics are decided after the timing runs */
-		if (evaluate_metric(c, m, alpha))
+		if (compare_evaluate_metric(c, m, alpha))
 			return RP_EINTERNAL;
 		if (reported_never_matched(c, m))
 			return 0;
@@ -564,61 +541,11 @@ static int bench_runs_stored(const struct compare_request *req, const struct ben
 		return RP_EINTERNAL;
 	c->out->reused_a = c->out->ok_a;
 	c->out->reused_b = c->out->ok_b;
-	if (req->replay) { /* reused: the runs that came from before the comparison */
-		struct store_run_filter own[2] = { c->filter[0], c->filter[1] };
-		size_t ok[2];
-		own[0].comparison_id = own[1].comparison_id = req->replay->id;
-		if (store_run_counts(req->st, &own[0], &ok[0], &failed) ||
-		    store_run_counts(req->st, &own[1], &ok[1], &failed))
-			return RP_EINTERNAL;
-		c->out->reused_a -= ok[0];
-		c->out->reused_b -= ok[1];
-	}
+	if (req->replay && compare_replay_reused(req, c))
+		return RP_EINTERNAL;
 	if (req->more)
 		*more = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
 	return 0;
-}
-
-/* The runs' issues and how each run ended, for the report (measured or shown again). */
-static int load_run_records(struct bench_ctx *c)
-{
-	struct store *st = c->req->st;
-	struct bench_outcome *o = c->out;
-	if (store_run_issues(st, c->comparison_id, o->benchmark_id, &o->issues, &o->nr_issues) ||
-	    store_run_ends(st, &c->filter[0], &o->run_ends[0], &o->nr_run_ends[0]) ||
-	    store_run_ends(st, &c->filter[1], &o->run_ends[1], &o->nr_run_ends[1]))
-		return RP_EINTERNAL;
-	return 0;
-}
-
-/* A stored comparison shown again: its verdicts at the alpha of its last look, no run. */
-static int replay_bench(struct bench_ctx *c, const struct sequential_plan *plan, bool extensible)
-{
-	size_t n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
-	size_t look = c->bench->max_runs, extensions = 0;
-	double look_alpha = plan->alpha_per_look;
-	bool decided = false;
-	int ret;
-	/* Past max runs only by alpha spending (METHODS 2.8): the same looks again. */
-	while (extensible && n > look && extensions < SEQUENTIAL_MAX_EXTENSIONS) {
-		look_alpha = sequential_extension_alpha(plan, ++extensions);
-		look = sequential_extension_look(look);
-	}
-	c->out->extended_looks = extensions;
-	if ((ret = evaluate_primaries(c, look_alpha, &decided)))
-		return ret;
-	c->out->ci_alpha = look_alpha;
-	c->out->decided = decided && !c->out->error;
-	for (size_t i = 0; i < c->out->nr_metrics; i++) {
-		struct metric_outcome *m = &c->out->metrics[i];
-		if (!(m->def->flags & METRIC_COUNTED)) {
-			if (evaluate_metric(c, m, look_alpha))
-				return RP_EINTERNAL;
-		} else {
-			m->unmeasured = "counted runs are not shown again (compare --more)";
-		}
-	}
-	return load_run_records(c);
 }
 
 static int compare_bench(const struct compare_request *req, const struct bench_config *bench,
@@ -650,7 +577,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	c->out->ci_alpha = plan.alpha_per_look;
 	c->out->tolerance = bench->tolerance;
 	if (req->replay)
-		return replay_bench(c, &plan, extensible);
+		return compare_replay_bench(c, &plan, extensible);
 	{
 		struct strbuf dir = STRBUF_INIT;
 		strbuf_addf(&dir, "%s/runs/%lld", req->sd->logs, (long long)c->comparison_id);
@@ -696,7 +623,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		if (stop)
 			break;
 		c->timeout_ns = run_timeout(c);
-		ret = evaluate_primaries(c, look_alpha, &decided);
+		ret = compare_evaluate_primaries(c, look_alpha, &decided);
 		if (ret)
 			return ret;
 		if (c->out->error)
@@ -719,9 +646,9 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	c->out->decided = decided && !c->out->error;
 	for (i = 0; i < c->out->nr_metrics; i++)
 		if (!(c->out->metrics[i].def->flags & METRIC_COUNTED) &&
-		    evaluate_metric(c, &c->out->metrics[i], look_alpha))
+		    compare_evaluate_metric(c, &c->out->metrics[i], look_alpha))
 			return RP_EINTERNAL;
-	if (load_run_records(c))
+	if (compare_load_run_records(c))
 		return RP_EINTERNAL;
 	c->out->elapsed_s = seconds_since(&c->started);
 	return 0;
@@ -736,7 +663,7 @@ static bool has_counted(const struct bench_outcome *b)
 	return false;
 }
 
-static int compare_one(const struct compare_request *req, const struct bench_config *bench,
+int compare_one(const struct compare_request *req, const struct bench_config *bench,
 		       struct compare_result *out, size_t *alloc, int64_t machine_id, struct rng *rng)
 {
 	struct bench_ctx c = { 0 };
@@ -823,33 +750,6 @@ static int compare_helpers_check(const struct config *cfg)
 			break;
 		}
 	strbuf_release(&rt);
-	return ret;
-}
-
-/* req->replay: the stored comparison's verdicts again; nothing is run or stored. */
-static int compare_replay(const struct compare_request *req, struct compare_result *out)
-{
-	const struct store_comparison_info *c = req->replay;
-	struct rng rng;
-	size_t alloc = 0;
-	int ret = 0;
-	out->base_label = xstrdup(req->a.label);
-	out->target_label = xstrdup(req->b.label);
-	snprintf(out->base_sha, sizeof(out->base_sha), "%s", c->base_sha);
-	snprintf(out->target_sha, sizeof(out->target_sha), "%s", c->target_sha);
-	out->seed = c->seed;
-	out->alpha = c->alpha;
-	out->same_build = req->same_build;
-	out->resumable = true;
-	out->comparison_id = c->id;
-	rng_seed(&rng, out->seed);
-	if (!c->machine_id || store_machine_get(req->st, c->machine_id, &out->machine))
-		machine_info_read(&out->machine);
-	for (size_t i = 0; i < req->cfg->nr_benches && !ret; i++)
-		if (req->cfg->benches[i].format != BENCH_GBENCH)
-			ret = compare_one(req, &req->cfg->benches[i], out, &alloc, c->machine_id,
-					  &rng);
-	compare_adjust_p_values(out);
 	return ret;
 }
 
