@@ -111,7 +111,7 @@ json_t *attribution_json(const struct attribution *a)
 	json_object_set_new(o, "runs",
 			    json_pack("[I, I]", (json_int_t)a->runs[0], (json_int_t)a->runs[1]));
 	json_object_set_new(o, "spread", json_boolean(have_spread(a)));
-	json_object_set_new(o, "alpha", json_real(a->alpha));
+	json_object_set_new(o, "alpha", num(a->alpha));
 	json_object_set_new(o, "calls_known", json_boolean(a->calls_known));
 	json_object_set_new(o, "total", entry_json(a, &a->total, NULL));
 	json_object_set_new(o, "functions", list_json(a, a->funcs, a->nr_funcs, "function"));
