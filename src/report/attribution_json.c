@@ -101,7 +101,7 @@ json_t *attribution_json(const struct attribution *a)
 {
 	json_t *o = json_object();
 	const char *unit = json_unit(a);
-	json_object_set_new(o, "unit", unit ? json_string(unit) : json_null());
+	json_object_set_new(o, "unit", unit ? jstr(unit) : json_null());
 	json_object_set_new(o, "clock",
 			    a->weight == CCT_WEIGHT_ELAPSED_NS ? json_string("elapsed")
 			    : a->weight == CCT_WEIGHT_CPU_NS   ? json_string("on-cpu")
@@ -111,7 +111,7 @@ json_t *attribution_json(const struct attribution *a)
 	json_object_set_new(o, "runs",
 			    json_pack("[I, I]", (json_int_t)a->runs[0], (json_int_t)a->runs[1]));
 	json_object_set_new(o, "spread", json_boolean(have_spread(a)));
-	json_object_set_new(o, "alpha", json_real(a->alpha));
+	json_object_set_new(o, "alpha", num(a->alpha));
 	json_object_set_new(o, "calls_known", json_boolean(a->calls_known));
 	json_object_set_new(o, "total", entry_json(a, &a->total, NULL));
 	json_object_set_new(o, "functions", list_json(a, a->funcs, a->nr_funcs, "function"));
@@ -233,7 +233,10 @@ int attribution_from_json(const json_t *o, const char *origin, struct attributio
 	     (json_is_null(clock) || json_is_string(clock)) && json_is_array(runs) &&
 	     json_array_size(runs) == 2 && json_is_integer(json_array_get(runs, 0)) &&
 	     json_is_integer(json_array_get(runs, 1)) && json_is_boolean(calls) &&
-	     get_num(o, "alpha", &alpha) && alpha > 0 && alpha < 1;
+	     get_num(o, "alpha", &alpha) && alpha > 0 && alpha < 1 &&
+	     /* an event's name as the profile had it: one that weight_event cannot hold would
+	      * be cut, maybe inside a UTF-8 sequence, and not written back */
+	     (!json_is_string(unit) || strlen(json_string_value(unit)) < sizeof(out->weight_event));
 	if (ok) {
 		const char *c = json_is_string(clock) ? json_string_value(clock) : "";
 		const char *u = json_is_string(unit) ? json_string_value(unit) : NULL;

@@ -234,14 +234,14 @@ json_t *chart_report_json(const struct cchart_input *in, const struct cchart_res
 	json_object_set_new(root, "load_counter",
 			    l && l->load ? json_string(l->load) : json_null());
 	json_object_set_new(root, "scale_baseline", json_boolean(r->scale_baseline));
-	json_object_set_new(root, "period_s", json_real(r->period_s));
-	json_object_set_new(root, "margin", json_real(r->margin));
+	json_object_set_new(root, "period_s", num(r->period_s));
+	json_object_set_new(root, "margin", num(r->margin));
 	json_object_set_new(root, "filter", filter_json(&r->filter, r));
 	json_object_set_new(root, "charted", json_integer((json_int_t)r->nr_charted));
 	json_object_set_new(root, "judged",
 			    json_integer((json_int_t)(r->nr_charted - r->nr_no_headroom)));
 	json_object_set_new(root, "no_headroom", json_integer((json_int_t)r->nr_no_headroom));
-	json_object_set_new(root, "chance_any", json_real(r->chance_any));
+	json_object_set_new(root, "chance_any", num(r->chance_any));
 	json_object_set_new(root, "out_of_control", json_integer((json_int_t)r->nr_out));
 	for (size_t i = 0; i < r->nr_counters; i++) {
 		const struct cchart_counter *c = &r->counters[i];

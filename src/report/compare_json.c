@@ -172,9 +172,9 @@ static json_t *bench_json(const struct bench_outcome *b)
 						     run_ends_json(b, 1)));
 	json_object_set_new(o, "looks", json_integer((json_int_t)b->looks));
 	json_object_set_new(o, "decided", json_boolean(b->decided));
-	json_object_set_new(o, "tolerance", json_real(b->tolerance));
-	json_object_set_new(o, "ci_level", json_real(1.0 - b->ci_alpha));
-	json_object_set_new(o, "elapsed_s", json_real(b->elapsed_s));
+	json_object_set_new(o, "tolerance", num(b->tolerance));
+	json_object_set_new(o, "ci_level", num(1.0 - b->ci_alpha));
+	json_object_set_new(o, "elapsed_s", num(b->elapsed_s));
 	json_object_set_new(o, "error", b->error ? json_string(b->error) : json_null());
 	json_object_set_new(o, "target_broken", json_boolean(b->target_broken));
 	for (i = 0; i < b->nr_metrics; i++)
@@ -229,7 +229,7 @@ json_t *report_compare_json_object(const struct compare_result *res)
 				      res->target_sha[0] ? res->target_sha : NULL));
 	json_object_set_new(root, "same_build", json_boolean(res->same_build));
 	json_object_set_new(root, "imported", json_boolean(res->imported));
-	json_object_set_new(root, "alpha", json_real(res->alpha));
+	json_object_set_new(root, "alpha", num(res->alpha));
 	json_object_set_new(root, "seed", json_integer((json_int_t)res->seed));
 	json_object_set_new(root, "machine",
 			    json_pack("{s:s, s:s, s:i, s:s, s:s}", "hostname",

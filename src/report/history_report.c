@@ -202,7 +202,7 @@ static json_t *commit_json(const struct history_commit *c)
 	json_object_set_new(o, "against", *c->base ? json_string(c->base) : json_null());
 	json_object_set_new(o, "comparison",
 			    c->comparison_id ? json_integer(c->comparison_id) : json_null());
-	json_object_set_new(o, "seconds", json_real(c->elapsed_s));
+	json_object_set_new(o, "seconds", real_or_null(c->elapsed_s));
 	for (size_t i = 0; i < c->nr_verdicts; i++) {
 		const struct store_verdict *v = &c->verdicts[i];
 		json_t *j = json_object();
@@ -244,7 +244,7 @@ static json_t *series_json(const struct history_result *res, const struct histor
 	json_object_set_new(o, "points", pts);
 	json_object_set_new(o, "change_points", cps);
 	/* counted metrics: the shifts below the count tolerance that were dropped */
-	json_object_set_new(o, "min_change", json_real(s->min_change));
+	json_object_set_new(o, "min_change", real_or_null(s->min_change));
 	json_object_set_new(o, "below_min_change",
 			    json_integer((json_int_t)s->cp.nr_below_min_change));
 	return o;

@@ -6,6 +6,12 @@
 
 #include "util/common.h"
 
+/* A JSON number, or null for NaN/inf (json_real() gives NULL for those: a dropped key). */
+static json_t *num(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
 static bool is_time(const struct sample_profile *p)
 {
 	return !strcmp(p->unit, "ns");
@@ -126,12 +132,12 @@ int sample_report_json(FILE *f, const struct sample_profile *p, const struct cct
 		json_object_set_new(o2, "pid", json_integer(t->pid));
 		json_object_set_new(o2, "tid", json_integer(t->tid));
 		json_object_set_new(o2, "samples", json_integer((json_int_t)t->samples));
-		json_object_set_new(o2, "on_cpu", json_real(t->weight));
+		json_object_set_new(o2, "on_cpu", num(t->weight));
 		json_array_append_new(threads, o2);
 		total += t->weight;
 	}
 	json_object_set_new(root, "threads", threads);
-	json_object_set_new(root, "on_cpu", json_real(total));
+	json_object_set_new(root, "on_cpu", num(total));
 	for (size_t i = 0; i < p->nr_modules; i++) {
 		json_t *m = json_object();
 		json_object_set_new(m, "path", json_string(p->modules[i].path));

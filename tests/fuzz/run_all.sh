@@ -16,3 +16,5 @@ cd "$(dirname "$0")/../.."
 ./tests/fuzz/run_reader.sh "$B/fuzz_perf_script" "$SECONDS_" tests/data/perf/*.perf
 ./tests/fuzz/run_reader.sh "$B/fuzz_io_profile" "$SECONDS_" tests/data/io/*.io.json
 ./tests/fuzz/run_reader.sh "$B/fuzz_sample_file" "$SECONDS_" tests/data/sample/*.sample
+./tests/fuzz/run_reader.sh "$B/fuzz_attribution_json" "$SECONDS_" \
+	tests/data/attribution/*.json

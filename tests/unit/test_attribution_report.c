@@ -162,12 +162,52 @@ static void test_json_round_trip_and_damage(void **state)
 	attribution_release(&at);
 }
 
+/*
+ * A unit longer than the event names revperf keeps (found by tests/fuzz/fuzz_attribution_json):
+ * refused, not cut inside a UTF-8 sequence into a name the writer then drops, so that what
+ * was read could not be written back and read again.
+ */
+static void test_json_long_unit_refused(void **state)
+{
+	const char *a[] = {"main;f 100\n", "main;f 110\n"};
+	const char *b[] = {"main;f 300\n", "main;f 310\n"};
+	struct attribution at, back;
+	struct stderr_capture cap;
+	json_t *doc;
+	char *err;
+	UNUSED(state);
+
+	make(a, 2, b, 2, CCT_WEIGHT_EVENT, "Ir", false, &at);
+	doc = attribution_json(&at);
+	/* 31 bytes fit (weight_event[32]) */
+	json_object_set_new(doc, "unit", json_string("abcdefghijklmnopqrstuvwxyz01234"));
+	assert_int_equal(attribution_from_json(doc, "t", &back), 0);
+	assert_string_equal(back.weight_event, "abcdefghijklmnopqrstuvwxyz01234");
+	attribution_release(&back);
+	/* 17 x "\xc3\xa9": 34 bytes, byte 31 in the middle of a character */
+	json_object_set_new(doc, "unit",
+			    json_string("\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+					"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+					"\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"));
+	assert_non_null(json_object_get(doc, "unit"));
+	capture_stderr_begin(&cap);
+	assert_int_equal(attribution_from_json(doc, "long-unit.json", &back), RP_EINPUT);
+	err = capture_stderr_end(&cap);
+	assert_non_null(strstr(err, "long-unit.json"));
+	assert_non_null(strstr(err, "not an attribution revperf wrote"));
+	assert_int_equal(back.nr_funcs, 0);
+	free(err);
+	json_decref(doc);
+	attribution_release(&at);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_time_units_and_intervals),
 	    cmocka_unit_test(test_counts_calls_and_no_spread),
 	    cmocka_unit_test(test_json_round_trip_and_damage),
+	    cmocka_unit_test(test_json_long_unit_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
