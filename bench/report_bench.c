@@ -213,7 +213,7 @@ int main(int argc, char **argv)
 	}
 	rng_seed(&g.rng, 42);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (store_open(db.buf, &g.st) || store_machine(g.st, &m, &g.machine))
+	if (store_open(db.buf, 0, &g.st) || store_machine(g.st, &m, &g.machine))
 		goto out;
 	g.bench_ids = xcalloc(g.benches, sizeof(*g.bench_ids));
 	g.builds = xcalloc(g.commits, sizeof(*g.builds));

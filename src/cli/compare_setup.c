@@ -105,7 +105,7 @@ int cli_project_open(struct cli_project *p, const char *state_dir, unsigned flag
 	} else if ((err = state_dir_open(root, state_dir, &p->sd))) {
 		return rp_err_exit_code(err);
 	}
-	if ((err = store_open(p->sd.db_path, &p->st)))
+	if ((err = store_open(p->sd.db_path, 0, &p->st)))
 		return rp_err_exit_code(err);
 	return 0;
 }

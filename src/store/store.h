@@ -16,7 +16,13 @@
  */
 struct store;
 
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
+
+enum store_open_flags {
+	/* The store must hold revperf's schema already (commands that only read): an empty
+	 * database is an error that says how to fill it, and is left as it is. */
+	STORE_OPEN_EXISTING = 1 << 0,
+};
 
 /*
  * Opens (creating and migrating as needed) the database at path. Returns 0, RP_EINPUT when
@@ -24,7 +30,7 @@ struct store;
  * revperf (one error line says which and what to do), RP_EINTERNAL otherwise.
  * Free with store_close().
  */
-int store_open(const char *path, struct store **out);
+int store_open(const char *path, unsigned flags, struct store **out);
 void store_close(struct store *st);
 
 /*
@@ -56,6 +62,10 @@ int store_verify(struct store *st);
 
 /* The database engine and its library version, e.g. "sqlite 3.40.1" (static storage). */
 const char *store_engine_version(void);
+/* The engine of an open store: "sqlite" or "postgresql". */
+const char *store_engine(const struct store *st);
+/* The store for messages: the SQLite file's path, or the PostgreSQL URL without password. */
+const char *store_name(const struct store *st);
 
 /* The machine row for m (created on first use). */
 int store_machine(struct store *st, const struct machine_info *m, int64_t *id);

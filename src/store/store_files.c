@@ -3,6 +3,7 @@
  * still the files the store opened (a benchmark that cleans its directory may delete or
  * overwrite them), and the integrity check at the end of a command.
  */
+#include "store/db_sqlite.h"
 #include "store/store.h"
 #include "store/store_impl.h"
 
@@ -259,6 +260,8 @@ out:
 int store_check_files(struct store *st, const char *during)
 {
 	const char *what = NULL, *which = "";
+	if (st->db->engine != DB_SQLITE)
+		return 0; /* a server's files are its own */
 	st->nr_checks++;
 	if (st->damaged)
 		return RP_EINTERNAL;
@@ -283,15 +286,19 @@ int store_check_files(struct store *st, const char *during)
 
 int store_verify(struct store *st)
 {
+	sqlite3 *conn;
 	sqlite3_stmt *stmt;
 	const char *result = NULL;
 	int rc, ret = RP_EINTERNAL;
 	if (!st || st->nr_checks == st->nr_checks_verified)
-		return 0; /* nothing ran since the last check */
+		return 0; /* nothing ran since the last check (or not SQLite: none) */
 	if (st->damaged || store_check_files(st, "this command"))
 		return RP_EINTERNAL;
-	if (sqlite3_prepare_v2(st->db, "PRAGMA quick_check(1)", -1, &stmt, NULL) != SQLITE_OK)
+	conn = db_sqlite_handle(st->db);
+	if (sqlite3_prepare_v2(conn, "PRAGMA quick_check(1)", -1, &stmt, NULL) != SQLITE_OK) {
+		db_set_error(st->db, "%s", sqlite3_errmsg(conn));
 		return store_db_error(st, "cannot check its integrity");
+	}
 	rc = sqlite3_step(stmt);
 	if (rc == SQLITE_ROW)
 		result = (const char *)sqlite3_column_text(stmt, 0);
@@ -302,8 +309,9 @@ int store_verify(struct store *st)
 		st->damaged = true;
 		error("database %s is damaged (SQLite's quick_check: %s): results of this command "
 		      "may be lost; " STATE_ADVICE,
-		      st->path, rc == SQLITE_ROW && result ? result : sqlite3_errmsg(st->db));
+		      st->path, rc == SQLITE_ROW && result ? result : sqlite3_errmsg(conn));
 	} else {
+		db_set_error(st->db, "%s", sqlite3_errmsg(conn));
 		store_db_error(st, "cannot check its integrity");
 	}
 	sqlite3_finalize(stmt);

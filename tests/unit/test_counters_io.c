@@ -153,7 +153,7 @@ static void test_store_round_trip(void **state)
 	UNUSED(state);
 
 	snprintf(path, sizeof(path), "%s/revperf.db", tmpdir);
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	assert_int_equal(store_machine(st, &m, &machine), 0);
 	assert_int_equal(store_revision(st, "abc123", "s", 1, &rev), 0);
 	assert_int_equal(store_benchmark(st, "serve", "./s", &bench), 0);

@@ -676,7 +676,7 @@ static void test_store(void **state)
 	rev.expr = (char *)"HEAD";
 	rev.summary = (char *)"a commit";
 	parse_ok(gbench_doc, "/some/dir/bench.json", &s);
-	assert_int_equal(store_open(db, &st), 0);
+	assert_int_equal(store_open(db, 0, &st), 0);
 	call.st = st;
 	assert_int_equal(run_capturing(err, sizeof(err), do_store, &call), 0);
 	assert_int_equal(sum.nr_benches, 4);

@@ -39,7 +39,7 @@ static void assert_contains(const char *text, const char *what)
 static struct store *open_store(struct fixture *fx)
 {
 	struct store *st = NULL;
-	assert_int_equal(store_open(fx_path(fx, "revperf.db"), &st), 0);
+	assert_int_equal(store_open(fx_path(fx, "revperf.db"), 0, &st), 0);
 	return st;
 }
 

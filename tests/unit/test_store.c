@@ -66,7 +66,7 @@ static void test_roundtrip_and_reopen(void **state)
 	size_t n, ok, failed;
 	UNUSED(state);
 
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	assert_int_equal(store_machine(st, &m, &machine), 0);
 	assert_int_equal(store_machine(st, &m, &machine2), 0);
 	assert_true(machine == machine2);
@@ -104,7 +104,7 @@ static void test_roundtrip_and_reopen(void **state)
 		store_close(st);
 
 		/* Reopen: everything committed is there. */
-		assert_int_equal(store_open(path, &st), 0);
+		assert_int_equal(store_open(path, 0, &st), 0);
 		assert_int_equal(store_build_find(st, rev, "make", NULL, &found), 0);
 		assert_int_equal(found.id, b.id);
 		assert_string_equal(found.worktree, "/w");
@@ -157,7 +157,7 @@ static void test_foreign_and_corrupt(void **state)
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
-	assert_int_equal(store_open(path, &st), RP_EINPUT);
+	assert_int_equal(store_open(path, 0, &st), RP_EINPUT);
 	assert_null(st);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "SELECT x FROM theirs", NULL, NULL, NULL), SQLITE_OK);
@@ -170,16 +170,16 @@ static void test_foreign_and_corrupt(void **state)
 	for (int i = 0; i < 200; i++)
 		fputs("this is not a database, just text\n", f);
 	fclose(f);
-	assert_int_equal(store_open(path, &st), RP_EINPUT);
+	assert_int_equal(store_open(path, 0, &st), RP_EINPUT);
 	unlink(path);
 
 	/* A database from a newer revperf. */
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	store_close(st);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
-	assert_int_equal(store_open(path, &st), RP_EINPUT);
+	assert_int_equal(store_open(path, 0, &st), RP_EINPUT);
 	tmp_db_remove(path);
 }
 
@@ -190,7 +190,7 @@ static void test_wal_mode(void **state)
 	sqlite3 *db;
 	sqlite3_stmt *stmt;
 	UNUSED(state);
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &stmt, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
@@ -232,13 +232,36 @@ static void test_migrate_from_v1(void **state)
 				      "INSERT INTO revisions VALUES(7, 'abc', 's', 1);"
 				      "INSERT INTO builds VALUES(42, 7, 'make', '/w/abc', NULL, 'ok',"
 				      " 5, 1);"
+				      "CREATE TABLE verdicts(comparison_id INTEGER NOT NULL,"
+				      " benchmark_id INTEGER NOT NULL, metric TEXT NOT NULL,"
+				      " is_primary INTEGER NOT NULL, verdict TEXT NOT NULL,"
+				      " method TEXT, n_pairs INTEGER, p REAL, ratio REAL, ci_lo REAL,"
+				      " ci_hi REAL, p_welch REAL, p_mw REAL, p_tost REAL, q_bh REAL,"
+				      " n_a INTEGER, n_b INTEGER, mean_a REAL, mean_b REAL, sd_a REAL,"
+				      " sd_b REAL, PRIMARY KEY(comparison_id, benchmark_id, metric));"
+				      "INSERT INTO verdicts(comparison_id, benchmark_id, metric,"
+				      " is_primary, verdict) VALUES(3, 1, 'wall', 1, 'worse'),"
+				      " (3, 1, 'cpu', 0, 'equal');"
 				      "PRAGMA application_id = 1380275792; PRAGMA user_version = 1;",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
 	/* The tables of schema 1 that the migrations do not touch are not needed here. A
 	 * running comparison of an older revperf says nothing of its process: left as it is. */
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
+	{
+		/* Verdicts keep the order they were saved in (schema 6: seq, from the rowid). */
+		sqlite3_stmt *stmt;
+		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_prepare_v2(db, "SELECT group_concat(metric) FROM (SELECT"
+							" metric FROM verdicts ORDER BY seq)",
+						    -1, &stmt, NULL),
+				 SQLITE_OK);
+		assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+		assert_string_equal((const char *)sqlite3_column_text(stmt, 0), "wall,cpu");
+		sqlite3_finalize(stmt);
+		sqlite3_close(db);
+	}
 	assert_int_equal(store_build_find(st, 7, "make", NULL, &found), 0);
 	assert_int_equal(found.id, 42);
 	assert_string_equal(found.worktree, "/w/abc");
@@ -282,7 +305,7 @@ static void test_profiles(void **state)
 	size_t n;
 	UNUSED(state);
 
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	assert_int_equal(store_revision(st, "abc", "s", 1, &rev), 0);
 	assert_int_equal(store_benchmark(st, "ingest", "./x", &bench), 0);
 	assert_int_equal(store_machine(st, &m, &machine), 0);
@@ -341,7 +364,7 @@ static void test_abandoned_comparison(void **state)
 	pid_t pid;
 	UNUSED(state);
 
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	b.command = xstrdup("true"); /* a build of the --cmd-a/--cmd-b mode */
 	snprintf(b.status, sizeof(b.status), "ok");
 	assert_int_equal(store_build_save(st, &b), 0);
@@ -358,7 +381,7 @@ static void test_abandoned_comparison(void **state)
 		struct store *cst;
 		c.base_build = c.target_build = b.id;
 		c.base_label = c.target_label = "killed";
-		if (store_open(path, &cst) || store_comparison_new(cst, &c))
+		if (store_open(path, 0, &cst) || store_comparison_new(cst, &c))
 			_exit(1);
 		if (write(pipefd[1], &c.id, sizeof(c.id)) != sizeof(c.id))
 			_exit(1);
@@ -374,7 +397,7 @@ static void test_abandoned_comparison(void **state)
 	assert_string_equal(status, "running"); /* nobody looked yet */
 	free(status);
 
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	status = comparison_status(path, theirs);
 	assert_string_equal(status, "abandoned");
 	free(status);
@@ -412,7 +435,7 @@ static void test_concurrent_create(void **state)
 				/* all start together, when the parent closes the gate */
 				if (read(gate[0], &c, 1) != 0)
 					_exit(3);
-				if (store_open(path, &cst) || store_machine(cst, &m, &id))
+				if (store_open(path, 0, &cst) || store_machine(cst, &m, &id))
 					_exit(1);
 				store_close(cst);
 				_exit(0);
@@ -453,7 +476,7 @@ static void test_check_files(void **state)
 	UNUSED(state);
 
 	/* Intact: fine, also after writes and at the end (quick_check). */
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	assert_int_equal(store_verify(st), 0); /* nothing ran: nothing to check */
 	assert_int_equal(store_benchmark(st, "b", "true", &id), 0);
 	assert_int_equal(store_check_files(st, "test"), 0);
@@ -468,7 +491,7 @@ static void test_check_files(void **state)
 
 	/* Its write-ahead log overwritten with garbage. */
 	path = tmp_db_path();
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	assert_int_equal(store_benchmark(st, "b", "true", &id), 0);
 	strbuf_addf(&side, "%s-wal", path);
 	scribble(side.buf, 32);
@@ -478,7 +501,7 @@ static void test_check_files(void **state)
 
 	/* The database truncated. */
 	path = tmp_db_path();
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	assert_int_equal(truncate(path, 0), 0);
 	assert_int_equal(store_check_files(st, "test"), RP_EINTERNAL);
 	store_close(st);
@@ -486,7 +509,7 @@ static void test_check_files(void **state)
 
 	/* The database replaced by another file (same name, new inode). */
 	path = tmp_db_path();
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	assert_int_equal(store_benchmark(st, "b", "true", &id), 0);
 	strbuf_reset(&side);
 	strbuf_addf(&side, "%s.new", path);
