@@ -4,8 +4,10 @@
 # HTML report. Idempotent and quiet when everything is there; uses sudo when not root.
 # clang builds the fuzz targets in `make test`; libclang-rt-dev holds its libFuzzer and
 # sanitizer runtimes (only a Recommends of clang, which --no-install-recommends skips).
+# libpq-dev: the PostgreSQL store; postgresql: the real server its tests start
+# (tests/pg/pg_server.sh, from /usr/lib/postgresql/*/bin).
 set -eu
-PKGS="build-essential cmake pkg-config git clang libclang-rt-dev libsqlite3-dev libgit2-dev
+PKGS="build-essential cmake pkg-config git clang libclang-rt-dev libsqlite3-dev libpq-dev postgresql libgit2-dev
 libinih-dev libjansson-dev libcmocka-dev libelf-dev libdw-dev libcapstone-dev libzstd-dev
 hyperfine valgrind time python3 procps g++ libbenchmark-dev uftrace strace
 chromium nodejs"

@@ -8,6 +8,12 @@
 
 #include "util/common.h"
 
+bool db_is_postgres(const char *where)
+{
+	return where && (!strncmp(where, "postgresql://", 13) || !strncmp(where, "postgres://", 11) ||
+			 strchr(where, '='));
+}
+
 void db_close(struct db *db)
 {
 	if (db)

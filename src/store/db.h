@@ -89,11 +89,31 @@ struct db {
 #define DB_APPLICATION_NAME "revperf"
 
 /*
+ * Whether a store location is a PostgreSQL connection string (a postgresql:// or
+ * postgres:// URI, or libpq's key=value form): anything else is an SQLite file's path.
+ */
+bool db_is_postgres(const char *where);
+
+/*
  * Opens the SQLite database at path (created when missing). Returns 0, or -1 with *out
  * set to a handle whose db_errmsg() says why (close it too); NULL only on allocation
  * failure, which aborts. Close with db_close().
  */
 int db_sqlite_open(const char *path, struct db **out);
+/*
+ * Connects to PostgreSQL (conninfo as libpq takes it, environment variables included;
+ * connect_timeout 10 s unless it says otherwise). Returns 0, or RP_EINPUT when the
+ * connection string does not parse, the server cannot be reached or refuses the
+ * credentials: one error line, printed here, naming the server without the password.
+ * *out is set when a handle exists (close it either way). Close with db_close().
+ */
+int db_pg_open(const char *conninfo, struct db **out);
+/*
+ * conninfo for messages, appended to out: postgresql://USER@HOST:PORT/DBNAME (a socket
+ * directory as ?host=DIR), never the password.
+ */
+void db_pg_display(const char *conninfo, struct strbuf *out);
+
 void db_close(struct db *db);
 
 /*

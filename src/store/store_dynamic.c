@@ -265,7 +265,7 @@ int store_labelled_verdicts(struct store *st, const char *build_command,
 		" JOIN revisions rb ON rb.id = bb.revision_id"
 		" JOIN benchmarks k ON k.id = v.benchmark_id"
 		" WHERE v.is_primary = 1 AND ba.variant = '' AND bb.variant = ''"
-		" AND (?1 IS NULL OR (ba.command = ?1 AND bb.command = ?1))"
+		" AND (CAST(?1 AS TEXT) IS NULL OR (ba.command = ?1 AND bb.command = ?1))"
 		" ORDER BY c.id, v.benchmark_id, v.metric");
 	size_t alloc = 0;
 	int64_t last_cmp = -1, last_bench_row = -1;

@@ -196,13 +196,19 @@ out:
 int store_open(const char *path, unsigned flags, struct store **out)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
-	bool pg = false;
+	bool pg = db_is_postgres(path);
 	int ret;
 
 	*out = NULL;
-	st->path = xstrdup(path);
-	if ((ret = store_sqlite_open(st, path)))
-		goto out;
+	if (pg) {
+		if ((ret = db_pg_open(path, &st->db)))
+			goto out;
+		st->path = xstrdup(st->db->name); /* without the password */
+	} else {
+		st->path = xstrdup(path);
+		if ((ret = store_sqlite_open(st, path)))
+			goto out;
+	}
 	if ((ret = check_and_migrate(st, flags & STORE_OPEN_EXISTING)))
 		goto out;
 	if (!pg && (ret = store_sqlite_setup(st)))
