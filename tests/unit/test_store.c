@@ -1,4 +1,9 @@
-/* Unit tests of the SQLite store: schema, foreign files, runs, transactions. */
+/*
+ * Unit tests of the store: schema, foreign databases, runs, transactions. They run on
+ * SQLite, and again on PostgreSQL (tests/pg/run.sh, tmp_db.h); the tests of SQLite's
+ * files skip there.
+ */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -35,21 +40,12 @@ static int64_t add_run(struct store *st, int64_t comparison, int64_t build, int6
 	return run.id;
 }
 
-/* The status of comparison id, read with SQLite directly (a copy the caller frees). */
+/* The status of comparison id, read from the database directly (a copy the caller frees). */
 static char *comparison_status(const char *path, int64_t id)
 {
-	sqlite3 *db;
-	sqlite3_stmt *stmt;
-	char *status = NULL;
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT status FROM comparisons WHERE id = ?1", -1,
-					    &stmt, NULL),
-			 SQLITE_OK);
-	sqlite3_bind_int64(stmt, 1, id);
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		status = xstrdup((const char *)sqlite3_column_text(stmt, 0));
-	sqlite3_finalize(stmt);
-	sqlite3_close(db);
+	char sql[128], *status;
+	snprintf(sql, sizeof(sql), "SELECT status FROM comparisons WHERE id = %lld", (long long)id);
+	status = tmp_db_text(path, sql);
 	assert_non_null(status);
 	return status;
 }
@@ -147,49 +143,53 @@ static void test_foreign_and_corrupt(void **state)
 {
 	char *path = tmp_db_path();
 	struct store *st = NULL;
-	sqlite3 *db;
+	char *x;
 	FILE *f;
 	UNUSED(state);
 
-	/* Another program's SQLite database is refused, and left untouched. */
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "CREATE TABLE theirs(x); INSERT INTO theirs VALUES(42)",
-				      NULL, NULL, NULL),
-			 SQLITE_OK);
-	sqlite3_close(db);
+	/* Another program's database is refused, and left untouched. */
+	tmp_db_exec(path, "CREATE TABLE theirs(x INTEGER); INSERT INTO theirs VALUES(42)");
 	assert_int_equal(store_open(path, 0, &st), RP_EINPUT);
 	assert_null(st);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "SELECT x FROM theirs", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	unlink(path);
+	x = tmp_db_text(path, "SELECT x FROM theirs");
+	assert_string_equal(x, "42");
+	free(x);
+	tmp_db_remove(path);
+	path = tmp_db_path();
 
 	/* A file that is not a database. */
-	f = fopen(path, "w");
-	assert_non_null(f);
-	for (int i = 0; i < 200; i++)
-		fputs("this is not a database, just text\n", f);
-	fclose(f);
-	assert_int_equal(store_open(path, 0, &st), RP_EINPUT);
-	unlink(path);
+	if (!tmp_db_is_pg()) {
+		f = fopen(path, "w");
+		assert_non_null(f);
+		for (int i = 0; i < 200; i++)
+			fputs("this is not a database, just text\n", f);
+		fclose(f);
+		assert_int_equal(store_open(path, 0, &st), RP_EINPUT);
+		unlink(path);
+	}
+
+	/* A store that must exist already, and holds nothing: refused, not created. */
+	assert_int_equal(store_open(path, STORE_OPEN_EXISTING, &st), RP_EINPUT);
 
 	/* A database from a newer revperf. */
 	assert_int_equal(store_open(path, 0, &st), 0);
 	store_close(st);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
+	tmp_db_exec(path, tmp_db_is_pg() ? "UPDATE schema_version SET version = 99"
+					 : "PRAGMA user_version = 99");
 	assert_int_equal(store_open(path, 0, &st), RP_EINPUT);
+	assert_int_equal(store_open(path, STORE_OPEN_EXISTING, &st), RP_EINPUT);
 	tmp_db_remove(path);
 }
 
 static void test_wal_mode(void **state)
 {
-	char *path = tmp_db_path();
+	char *path;
 	struct store *st;
 	sqlite3 *db;
 	sqlite3_stmt *stmt;
 	UNUSED(state);
+	TMP_DB_SQLITE_ONLY();
+	path = tmp_db_path();
 	assert_int_equal(store_open(path, 0, &st), 0);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &stmt, NULL), SQLITE_OK);
@@ -208,11 +208,13 @@ static void test_wal_mode(void **state)
 /* A database of schema 1 (before build variants) keeps its builds and gains profiles. */
 static void test_migrate_from_v1(void **state)
 {
-	char *path = tmp_db_path();
+	char *path;
 	struct store *st;
 	struct store_build found = { 0 }, cct = { 0 };
 	sqlite3 *db;
 	UNUSED(state);
+	TMP_DB_SQLITE_ONLY();
+	path = tmp_db_path();
 
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db,
@@ -350,6 +352,57 @@ static void test_profiles(void **state)
 }
 
 /*
+ * Verdicts read back in the order they were saved, a verdict saved again (a later look)
+ * replacing the old one and moving to the end; non-finite numbers are NULL (NaN back).
+ */
+static void test_verdict_order(void **state)
+{
+	char *path = tmp_db_path();
+	struct store *st;
+	struct store_build b = { 0 };
+	struct store_comparison c = { 0 };
+	struct verdict_result r = { 0 };
+	struct store_verdict *v;
+	int64_t bench;
+	size_t n;
+	UNUSED(state);
+
+	assert_int_equal(store_open(path, 0, &st), 0);
+	b.command = xstrdup("true");
+	snprintf(b.status, sizeof(b.status), "ok");
+	assert_int_equal(store_build_save(st, &b), 0);
+	assert_int_equal(store_benchmark(st, "ingest", "./x", &bench), 0);
+	c.base_build = c.target_build = b.id;
+	c.base_label = c.target_label = "x";
+	assert_int_equal(store_comparison_new(st, &c), 0);
+	r.n_a = r.n_b = 5;
+	r.ratio = 1.25;
+	r.ci_lo = 1.125;
+	r.ci_hi = 1.5;
+	r.p = 0.001;
+	r.p_welch = r.p_mw = r.p_tost = r.mean_a = r.mean_b = r.sd_a = r.sd_b = NAN;
+	assert_int_equal(store_verdict_save(st, c.id, bench, "wall", true, "worse", &r, 5, 0.002), 0);
+	r.ratio = INFINITY;
+	assert_int_equal(store_verdict_save(st, c.id, bench, "cpu", false, "undecided", &r, 5, NAN),
+			 0);
+	r.ratio = 1.5;
+	assert_int_equal(store_verdict_save(st, c.id, bench, "wall", true, "worse", &r, 9, 0.001), 0);
+	assert_int_equal(store_comparison_verdicts(st, c.id, &v, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].metric, "cpu");
+	assert_true(isnan(v[0].ratio)); /* not finite: not stored */
+	assert_string_equal(v[1].metric, "wall");
+	assert_string_equal(v[1].bench, "ingest");
+	assert_true(v[1].primary);
+	assert_true(v[1].ratio == 1.5 && v[1].ci_lo == 1.125 && v[1].p == 0.001);
+	assert_int_equal(v[1].n_a, 5);
+	store_verdicts_free(v, n);
+	store_build_release(&b);
+	store_close(st);
+	tmp_db_remove(path);
+}
+
+/*
  * A comparison whose process died without finishing it (SIGKILL) is marked abandoned by
  * the next open; one whose process still runs (this one) stays running.
  */
@@ -416,9 +469,10 @@ static void test_abandoned_comparison(void **state)
  */
 static void test_concurrent_create(void **state)
 {
-	enum { PROCS = 8, ROUNDS = 60 };
+	/* A new PostgreSQL database costs far more than a new file: fewer rounds there. */
+	enum { PROCS = 8, ROUNDS = 60, PG_ROUNDS = 6 };
 	UNUSED(state);
-	for (int round = 0; round < ROUNDS; round++) {
+	for (int round = 0; round < (tmp_db_is_pg() ? PG_ROUNDS : ROUNDS); round++) {
 		char *path = tmp_db_path();
 		pid_t pids[PROCS];
 		int gate[2];
@@ -469,11 +523,13 @@ static void scribble(const char *path, size_t n)
 /* The files behind the database: deleted, replaced or overwritten files are noticed. */
 static void test_check_files(void **state)
 {
-	char *path = tmp_db_path();
+	char *path;
 	struct store *st;
 	struct strbuf side = STRBUF_INIT;
 	int64_t id;
 	UNUSED(state);
+	TMP_DB_SQLITE_ONLY();
+	path = tmp_db_path();
 
 	/* Intact: fine, also after writes and at the end (quick_check). */
 	assert_int_equal(store_open(path, 0, &st), 0);
@@ -533,6 +589,7 @@ int main(void)
 		cmocka_unit_test(test_wal_mode),
 		cmocka_unit_test(test_migrate_from_v1),
 		cmocka_unit_test(test_profiles),
+		cmocka_unit_test(test_verdict_order),
 		cmocka_unit_test(test_abandoned_comparison),
 		cmocka_unit_test(test_concurrent_create),
 		cmocka_unit_test(test_check_files),
