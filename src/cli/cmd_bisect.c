@@ -11,7 +11,7 @@
 #include "util/common.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *metric, *format;
+	const char *config, *state_dir, *store, *bench, *metric, *format;
 	bool quiet;
 	struct opt_overrides overrides;
 } o;
@@ -24,7 +24,7 @@ static const struct option bisect_options[] = {
      &o.metric, NULL},
     {OPT_STRING, 'f', "format", "FMT", "text or json", &o.format, NULL},
     {OPT_FLAG, 'q', "quiet", NULL, "no progress on stderr", &o.quiet, NULL},
-    CLI_PROJECT_OPTIONS(o.config, o.state_dir),
+    CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
     CLI_RUN_OPTIONS(o.overrides),
     OPT_END_MARKER,
 };
@@ -98,7 +98,7 @@ int cmd_bisect(int argc, char **argv)
 		usage_error("bisect", "unknown format '%s': use text or json", o.format);
 		return EXIT_USAGE;
 	}
-	if ((ret = cli_project_open(&p, o.state_dir, 0)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), 0)))
 		goto out;
 	src.config = o.config;
 	src.bench = o.bench;

@@ -13,7 +13,7 @@
 #include "util/common.h"
 
 static struct {
-	const char *base, *head, *summary, *junit, *config, *state_dir, *bench, *select;
+	const char *base, *head, *summary, *junit, *config, *state_dir, *store, *bench, *select;
 	bool quiet, fresh;
 	struct opt_overrides overrides;
 } o;
@@ -38,7 +38,7 @@ static const struct option ci_options[] = {
      &o.select, "perphecy"},
     {OPT_FLAG, 0, "fresh", NULL, "ignore stored runs; measure anew", &o.fresh, NULL},
     {OPT_FLAG, 'q', "quiet", NULL, "no report on stdout, no progress", &o.quiet, NULL},
-    CLI_PROJECT_OPTIONS(o.config, o.state_dir),
+    CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
     CLI_METRIC_OPTIONS(o.overrides),
     CLI_RUN_OPTIONS(o.overrides),
     OPT_END_MARKER,
@@ -169,7 +169,7 @@ int cmd_ci(int argc, char **argv)
 		usage_error("ci", "unknown --select mode '%s': use perphecy or tests", o.select);
 		return EXIT_USAGE;
 	}
-	if ((ret = cli_project_open(&p, o.state_dir, 0)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), 0)))
 		goto out;
 	if ((err = o.base ? repo_resolve(p.repo, o.base, &base) : default_base(p.repo, &base)) ||
 	    (err = repo_resolve(p.repo, o.head ? o.head : "HEAD", &head)) ||

@@ -17,13 +17,13 @@
 #include "util/common.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *cmd_a, *cmd_b, *format, *select;
+	const char *config, *state_dir, *store, *bench, *cmd_a, *cmd_b, *format, *select;
 	bool quiet, no_color, fresh, import;
 	struct opt_overrides overrides;
 } o;
 
 static const struct option compare_options[] = {
-	CLI_PROJECT_OPTIONS(o.config, o.state_dir),
+	CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
 	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
 	  NULL },
 	{ OPT_OPTARG, 0, "select", "MODE", "only the benchmarks TARGET needs: perphecy (the "
@@ -100,9 +100,9 @@ static int compare_import_files(const char *const *files, int n, enum report_for
 		usage_error("compare", "--import expects two result files, FILE_A FILE_B; got %d", n);
 		goto out;
 	}
-	if (o.cmd_a || o.cmd_b || o.bench || o.config || o.state_dir || o.fresh) {
+	if (o.cmd_a || o.cmd_b || o.bench || o.config || o.state_dir || o.store || o.fresh) {
 		usage_error("compare", "--import judges two files: --cmd-a, --cmd-b, --bench, "
-				       "--config, --state-dir and --fresh do not apply");
+				       "--config, --state-dir, --store and --fresh do not apply");
 		goto out;
 	}
 	for (i = 0; i < o.overrides.nr; i++) {
@@ -176,7 +176,7 @@ static int compare_revisions(const char *const args[2], enum report_format forma
 	int ret, err;
 
 	memset(&rc, 0, sizeof(rc));
-	if ((ret = cli_project_open(&p, o.state_dir, 0)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), 0)))
 		goto out;
 	cli_revcompare_ctx(&ctx, &p, &src, o.select, o.fresh, o.quiet);
 	interrupt_install();
@@ -219,7 +219,7 @@ static int compare_commands(enum report_format format)
 		goto out;
 	/* Only the two commands are compared; [benchmark] sections do not apply. */
 	config_select(&cfg, "");
-	if ((err = cli_project_open(&p, o.state_dir, CLI_PROJECT_NO_REPO))) {
+	if ((err = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_NO_REPO))) {
 		ret = err;
 		goto out;
 	}

@@ -14,7 +14,7 @@
 #include "util/parse.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *select, *format, *limit, *min_segment;
+	const char *config, *state_dir, *store, *bench, *select, *format, *limit, *min_segment;
 	bool all_commits, fresh, quiet;
 	struct opt_overrides overrides;
 } o;
@@ -38,7 +38,7 @@ static const struct option history_options[] = {
     {OPT_STRING, 'f', "format", "FMT", "text, json or markdown", &o.format, NULL},
     {OPT_FLAG, 0, "fresh", NULL, "measure every commit anew, even when stored", &o.fresh, NULL},
     {OPT_FLAG, 'q', "quiet", NULL, "no progress on stderr", &o.quiet, NULL},
-    CLI_PROJECT_OPTIONS(o.config, o.state_dir),
+    CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
     CLI_METRIC_OPTIONS(o.overrides),
     CLI_RUN_OPTIONS(o.overrides),
     OPT_END_MARKER,
@@ -109,7 +109,7 @@ int cmd_history(int argc, char **argv)
 		return EXIT_USAGE;
 	if (!o.limit && !strstr(range, ".."))
 		limit = HISTORY_DEFAULT_COUNT;
-	if ((ret = cli_project_open(&p, o.state_dir, 0)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), 0)))
 		goto out;
 	src.config = o.config;
 	src.bench = o.bench;

@@ -15,7 +15,7 @@
 #define MAX_FILES 64
 
 static struct {
-	const char *rev, *state_dir;
+	const char *rev, *state_dir, *store;
 	bool quiet;
 } o;
 
@@ -24,6 +24,7 @@ static const struct option import_options[] = {
 					 "accepts; required)", &o.rev, NULL },
 	{ OPT_STRING, 0, "state-dir", "DIR", "where results live (default .revperf/ at the "
 					     "repository root)", &o.state_dir, NULL },
+	CLI_STORE_OPTION(o.store),
 	{ OPT_FLAG, 'q', "quiet", NULL, "no summary line", &o.quiet, NULL },
 	OPT_END_MARKER,
 };
@@ -93,7 +94,7 @@ int cmd_import(int argc, char **argv)
 			ret = rp_err_exit_code(err);
 			goto out;
 		}
-	if ((err = cli_project_open(&p, o.state_dir, 0))) {
+	if ((err = cli_project_open(&p, &(struct cli_where){ NULL, o.state_dir, o.store }, 0))) {
 		ret = err;
 		goto out;
 	}

@@ -12,13 +12,13 @@
 #include "util/common.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *format, *scope;
+	const char *config, *state_dir, *store, *bench, *format, *scope;
 	bool tests, no_cache;
 } o;
 
 /* clang-format off */
 static const struct option predict_options[] = {
-	CLI_PROJECT_OPTIONS(o.config, o.state_dir),
+	CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
 	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
 	  NULL },
 	{ OPT_FLAG, 0, "tests", NULL, "select by PeASS's rules instead of the trained "
@@ -242,7 +242,7 @@ int cmd_predict(int argc, char **argv)
 		usage_error("predict", "--scope chooses a trained predictor; --tests uses none");
 		return EXIT_USAGE;
 	}
-	if ((ret = cli_project_open(&p, o.state_dir, 0)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), 0)))
 		goto out;
 	if ((err = predict_session_open(&s, p.repo, &p.sd, p.st, o.config, o.bench)) ||
 	    (err = repo_resolve(s.repo, n ? args[0] : "HEAD", &rev))) {

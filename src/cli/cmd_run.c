@@ -12,13 +12,13 @@
 #include "util/common.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *select, *dynamic;
+	const char *config, *state_dir, *store, *bench, *select, *dynamic;
 	bool quiet;
 } o;
 
 /* clang-format off */
 static const struct option run_options[] = {
-	CLI_PROJECT_OPTIONS(o.config, o.state_dir),
+	CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
 	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
 	  NULL },
 	{ OPT_OPTARG, 0, "dynamic", "SOURCE", "collect dynamic data for the predictor, each "
@@ -162,7 +162,7 @@ int cmd_run(int argc, char **argv)
 			    o.dynamic);
 		goto out;
 	}
-	if ((ret = cli_project_open(&p, o.state_dir, 0)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), 0)))
 		goto out;
 	if ((err = predict_session_open(&s, p.repo, &p.sd, p.st, o.config, o.bench)) ||
 	    (err = repo_resolve(s.repo, n ? args[0] : "HEAD", &rev))) {

@@ -11,13 +11,13 @@
 #include "util/parse.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *format, *k, *seed;
+	const char *config, *state_dir, *store, *bench, *format, *k, *seed;
 	bool evaluate, dry_run;
 } o;
 
 /* clang-format off */
 static const struct option train_options[] = {
-	CLI_PROJECT_OPTIONS(o.config, o.state_dir),
+	CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
 	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
 	  NULL },
 	{ OPT_FLAG, 0, "evaluate", NULL, "report hit and dismiss rates by k-fold "
@@ -276,7 +276,7 @@ int cmd_train(int argc, char **argv)
 	}
 	opts.evaluate = o.evaluate;
 	opts.save = !o.dry_run;
-	if ((ret = cli_project_open(&p, o.state_dir, 0)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), 0)))
 		goto out;
 	if ((err = predict_session_open(&s, p.repo, &p.sd, p.st, o.config, o.bench))) {
 		ret = rp_err_exit_code(err);

@@ -157,12 +157,20 @@ void db_set_error(struct db *db, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	/* One line: libpq's messages span several ("...failed\n\tIs the server running"). */
-	for (size_t i = 0; i < sb.len; i++)
-		if (sb.buf[i] == '\n' || sb.buf[i] == '\t' || sb.buf[i] == '\r')
-			sb.buf[i] = ' ';
-	while (sb.len && sb.buf[sb.len - 1] == ' ')
-		sb.buf[--sb.len] = '\0';
+	/* One line: libpq's messages span several ("...failed\n\tIs the server running"):
+	 * each run of white space becomes one space. */
+	size_t w = 0;
+	for (size_t r = 0; r < sb.len; r++) {
+		bool space = sb.buf[r] == '\n' || sb.buf[r] == '\t' || sb.buf[r] == '\r' ||
+			     sb.buf[r] == ' ';
+		if (space && (w == 0 || sb.buf[w - 1] == ' '))
+			continue;
+		sb.buf[w++] = space ? ' ' : sb.buf[r];
+	}
+	while (w && sb.buf[w - 1] == ' ')
+		w--;
+	sb.buf[w] = '\0';
+	sb.len = w;
 	free(db->errmsg);
 	db->errmsg = strbuf_detach(&sb);
 }

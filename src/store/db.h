@@ -113,6 +113,8 @@ int db_pg_open(const char *conninfo, struct db **out);
  * directory as ?host=DIR), never the password.
  */
 void db_pg_display(const char *conninfo, struct strbuf *out);
+/* Whether conninfo itself holds a password (false when it does not parse). */
+bool db_pg_has_password(const char *conninfo);
 
 void db_close(struct db *db);
 

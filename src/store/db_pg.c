@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <libpq-fe.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -21,7 +22,8 @@
 #include "util/common.h"
 #include "util/interrupt.h"
 
-/* How long a lost connection is tried again before the statement fails. */
+/* How long a lost connection is tried again before the statement fails (unless
+ * REVPERF_RECONNECT_S says otherwise: 0 to 3600 seconds). */
 #define RECONNECT_WAIT_S 60
 /* Unless the connection string says otherwise: an unreachable server fails this fast. */
 #define CONNECT_TIMEOUT_S "10"
@@ -35,6 +37,7 @@ struct pg_db {
 	struct db base;
 	PGconn *conn;
 	char *password; /* of the connection string, to clean messages of it; NULL: none */
+	bool gone;	/* the server did not come back within the wait: no more waiting */
 };
 
 struct pg_param {
@@ -110,10 +113,49 @@ static void ignore_notice(void *arg, const char *message)
 	(void)message;
 }
 
+static long reconnect_wait_s(void)
+{
+	const char *env = getenv("REVPERF_RECONNECT_S");
+	char *end;
+	long v;
+	if (!env || !*env)
+		return RECONNECT_WAIT_S;
+	errno = 0;
+	v = strtol(env, &end, 10);
+	if (errno || *end || v < 0 || v > 3600) {
+		warning("REVPERF_RECONNECT_S='%s' is not a number of seconds from 0 to 3600; "
+			"waiting %d s",
+			env, RECONNECT_WAIT_S);
+		return RECONNECT_WAIT_S;
+	}
+	return v;
+}
+
 static bool idle(const struct pg_db *d)
 {
 	PGTransactionStatusType t = PQtransactionStatus(d->conn);
 	return t == PQTRANS_IDLE || t == PQTRANS_UNKNOWN;
+}
+
+/*
+ * Whether the connection looks alive: nothing waits on its socket, or what waits (a
+ * server's "terminating connection" message, then the end of the stream) is read without
+ * losing it. An idle connection has nothing to read; a few rounds read the message, then
+ * the end.
+ */
+static bool alive(PGconn *conn)
+{
+	for (int i = 0; i < 4; i++) {
+		struct pollfd p = { PQsocket(conn), POLLIN, 0 };
+		if (PQstatus(conn) != CONNECTION_OK || p.fd < 0)
+			return false;
+		if (poll(&p, 1, 0) <= 0)
+			return true;
+		if (!PQconsumeInput(conn))
+			return false;
+		PQisBusy(conn); /* parses it: a message while idle goes to the notice processor */
+	}
+	return PQstatus(conn) == CONNECTION_OK;
 }
 
 /*
@@ -125,29 +167,41 @@ static bool idle(const struct pg_db *d)
 static int ensure_connected(struct db *db)
 {
 	struct pg_db *d = of(db);
+	long wait_s;
 	time_t start;
+	struct strbuf why = STRBUF_INIT;
 	if (!idle(d))
 		return 0; /* inside a transaction: losing it is the statement's failure */
-	if (PQstatus(d->conn) == CONNECTION_OK && PQconsumeInput(d->conn) &&
-	    PQstatus(d->conn) == CONNECTION_OK)
+	if (alive(d->conn))
 		return 0;
+	if (d->gone) /* waited once already: the command is ending */
+		return -1;
+	wait_s = reconnect_wait_s();
 	failed(db, PQerrorMessage(d->conn));
-	warning("database %s: the connection was lost (%s); connecting again for up to %d s",
-		db->name, db_errmsg(db), RECONNECT_WAIT_S);
+	warning("database %s: the connection was lost (%s); connecting again for up to %ld s",
+		db->name, db_errmsg(db), wait_s);
 	start = time(NULL);
 	for (;;) {
-		struct timespec ts = { 1, 0 };
+		struct timespec ts = { 0, 250000000L };
 		PQreset(d->conn);
 		if (PQstatus(d->conn) == CONNECTION_OK) {
 			PQsetNoticeProcessor(d->conn, ignore_notice, NULL);
 			warning("database %s: connected again", db->name);
 			return 0;
 		}
-		if (interrupt_requested() || time(NULL) - start >= RECONNECT_WAIT_S)
+		if (interrupt_requested() || time(NULL) - start >= wait_s)
 			break;
 		nanosleep(&ts, NULL);
 	}
-	failed(db, PQerrorMessage(d->conn));
+	strbuf_addf(&why, "the connection was lost and the server did not answer again within "
+			  "%ld s (", wait_s);
+	strbuf_addstr(&why, PQerrorMessage(d->conn));
+	while (why.len && (why.buf[why.len - 1] == '\n' || why.buf[why.len - 1] == ' '))
+		why.buf[--why.len] = '\0';
+	strbuf_addstr(&why, "); start it and run the command again: what was stored stays");
+	d->gone = true;
+	failed(db, why.buf);
+	strbuf_release(&why);
 	return -1;
 }
 
@@ -408,27 +462,41 @@ static const void *pg_column_blob(struct db_stmt *st, int i, size_t *len)
 	return s->blob;
 }
 
-static int pg_exec(struct db *db, const char *sql)
+/*
+ * Runs sql; once more after a connection lost on the way when `again` (a statement that
+ * did nothing if it failed, such as BEGIN) and no transaction was open.
+ */
+static int exec_sql(struct db *db, const char *sql, bool again)
 {
 	struct pg_db *d = of(db);
-	PGresult *res;
-	ExecStatusType status;
-	if (ensure_connected(db))
-		return -1;
-	res = PQexec(d->conn, sql);
-	status = PQresultStatus(res);
-	if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
+	for (int attempt = 0; attempt < 2; attempt++) {
+		bool was_idle = idle(d);
+		PGresult *res;
+		ExecStatusType status;
+		if (ensure_connected(db))
+			return -1;
+		res = PQexec(d->conn, sql);
+		status = PQresultStatus(res);
+		if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
+			PQclear(res);
+			return 0;
+		}
 		failed(db, result_error(d->conn, res));
 		PQclear(res);
-		return -1;
+		if (!(again && was_idle && db->unreachable))
+			break;
 	}
-	PQclear(res);
-	return 0;
+	return -1;
+}
+
+static int pg_exec(struct db *db, const char *sql)
+{
+	return exec_sql(db, sql, false);
 }
 
 static int pg_begin(struct db *db)
 {
-	return pg_exec(db, "BEGIN");
+	return exec_sql(db, "BEGIN", true);
 }
 
 static bool pg_in_transaction(struct db *db)
@@ -594,6 +662,19 @@ void db_pg_display(const char *conninfo, struct strbuf *out)
 	}
 	display(out, user, host, port, dbname);
 	PQconninfoFree(opts);
+}
+
+bool db_pg_has_password(const char *conninfo)
+{
+	char *err = NULL;
+	PQconninfoOption *opts = PQconninfoParse(conninfo, &err);
+	bool found = false;
+	PQfreemem(err);
+	for (PQconninfoOption *o = opts; o && o->keyword; o++)
+		if (!strcmp(o->keyword, "password") && o->val && *o->val)
+			found = true;
+	PQconninfoFree(opts);
+	return found;
 }
 
 int db_pg_open(const char *conninfo, struct db **out)

@@ -327,8 +327,8 @@ int store_run_insert(struct store *st, struct store_run *run, const char *const 
 	struct db_stmt *run_stmt = NULL, *value_stmt = NULL;
 	int ret = RP_EINTERNAL;
 
-	if (store_transaction_begin(st))
-		return RP_EINTERNAL;
+	if (db_begin(st->db))
+		return db_error(st, "cannot record a run");
 	run_stmt = prepare(st, RUN_INSERT_SQL);
 	value_stmt = run_stmt ? prepare(st, VALUE_INSERT_SQL) : NULL;
 	if (!value_stmt || insert_run(st, run_stmt, value_stmt, run, names, values, n, &run->id) ||

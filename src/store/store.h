@@ -34,11 +34,29 @@ int store_open(const char *path, unsigned flags, struct store **out);
 void store_close(struct store *st);
 
 /*
+ * Store locations: a PostgreSQL connection string (postgresql://, postgres:// or libpq's
+ * key=value pairs) or else an SQLite file's path. store_location_is_postgres() tells which;
+ * store_location_has_password() whether the string itself holds a password (better kept in
+ * PGPASSFILE or PGPASSWORD); store_location_display() appends it for a message, without
+ * its password.
+ */
+bool store_location_is_postgres(const char *where);
+bool store_location_has_password(const char *where);
+struct strbuf;
+void store_location_display(const char *where, struct strbuf *out);
+
+/*
  * Whether a statement of st failed because another process held a lock on the database
  * (longer than the busy timeout, 10 s). The error line named that process where
  * /proc/locks tells; the command then exits 2 (the user must act), not 3.
  */
 bool store_lock_failed(const struct store *st);
+/*
+ * Whether a statement of st failed because the PostgreSQL server was gone (its connection
+ * lost, and not back within the wait): the command then exits 2 (the user must start it),
+ * not 3; what was stored before stays.
+ */
+bool store_unreachable(const struct store *st);
 
 /*
  * Checks, cheaply (a few stat() calls and reads of a header), that the database's files are

@@ -29,6 +29,7 @@ struct store {
 	bool lock_timed_out;  /* this wait for a lock lasted the whole busy timeout */
 	bool lock_failed;     /* a statement failed for another process's lock */
 	bool busy_interrupted; /* the user interrupted a wait for a lock */
+	bool unreachable;      /* a statement failed for a server gone (PostgreSQL) */
 	/* The files behind the database, to notice that something deleted or replaced them. */
 	struct store_file_id db_id, wal_id, shm_id;
 	int64_t db_size; /* the database file's largest size seen: it never shrinks */

@@ -25,6 +25,11 @@ int store_db_error(struct store *st, const char *what)
 {
 	if (st->db->busy)
 		return store_sqlite_busy_error(st, what);
+	if (st->db->unreachable) {
+		if (st->unreachable)
+			return RP_EINTERNAL; /* said once: the server is gone */
+		st->unreachable = true;
+	}
 	error("database %s: %s: %s", st->path, what, db_errmsg(st->db));
 	return RP_EINTERNAL;
 }
@@ -107,8 +112,8 @@ static int check_and_migrate(struct store *st, bool existing)
 	if (ret)
 		return ret < 0 ? ret : 0;
 	if (existing && !h.ours) {
-		error("%s holds no revperf results yet; run `revperf compare BASE TARGET` or "
-		      "`revperf history` with it first",
+		error("no results in %s yet; run `revperf compare BASE TARGET` or `revperf "
+		      "history` first",
 		      st->path);
 		return RP_EINPUT;
 	}
@@ -226,6 +231,24 @@ out:
 	return ret;
 }
 
+bool store_location_is_postgres(const char *where)
+{
+	return db_is_postgres(where);
+}
+
+bool store_location_has_password(const char *where)
+{
+	return db_is_postgres(where) && db_pg_has_password(where);
+}
+
+void store_location_display(const char *where, struct strbuf *out)
+{
+	if (db_is_postgres(where))
+		db_pg_display(where, out);
+	else
+		strbuf_addstr(out, where);
+}
+
 const char *store_engine_version(void)
 {
 	return store_sqlite_version();
@@ -253,4 +276,9 @@ void store_close(struct store *st)
 bool store_lock_failed(const struct store *st)
 {
 	return st && st->lock_failed;
+}
+
+bool store_unreachable(const struct store *st)
+{
+	return st && st->unreachable;
 }

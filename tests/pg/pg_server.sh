@@ -12,11 +12,14 @@
 #             STATE_DIR/skip with the reason and exits 0: the tests then skip, saying why.
 #   stop      pg_ctl stop (fast), and the temporary directory removed.
 #   restart   pg_ctl restart (fast): every client's connection is dropped.
+#   bounce    SECONDS: stopped (fast), down for SECONDS, started again.
+#   stop-keep, start-again: stopped (fast), its files kept; started again.
 #   createdb  a new empty database NAME; prints its connection string (socket, trust).
 #   dropdb    drops the database NAME (connections to it ended first).
 # Exit codes: 0 ok, 2 usage error, 3 the server would not start or stop (its log printed).
 set -u
-[ $# -ge 2 ] || { echo "usage: $0 start|stop|restart|status|createdb|dropdb STATE_DIR [NAME]" >&2; exit 2; }
+usage="usage: $0 start|stop|restart|bounce|stop-keep|start-again|status|createdb|dropdb STATE_DIR [NAME|SECONDS]"
+[ $# -ge 2 ] || { echo "$usage" >&2; exit 2; }
 cmd=$1 state=$2 name=${3:-}
 env_file=$state/pg.env
 
@@ -32,6 +35,22 @@ as_server() {
 # A TCP port nobody listens on now (the server binds it a moment later; start retries).
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# The server of pg.env stopped (fast: clients dropped) and started, its files kept.
+server_stop() {
+	as_server "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w -t 60 stop >/dev/null 2>&1 ||
+		{ tail -n 20 "$PG_DIR/server.log" >&2; return 3; }
+}
+server_start() {
+	as_server "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 start \
+		-o "$(server_options "$PG_PORT" "$PG_DIR")" >/dev/null 2>&1 ||
+		{ tail -n 20 "$PG_DIR/server.log" >&2; return 3; }
+}
+# The server's options: TCP on 127.0.0.1:PORT, the socket in DIR/sock; fsync off (the
+# tests need no durability against a power cut).
+server_options() {
+	echo "-c listen_addresses=127.0.0.1 -c port=$1 -c unix_socket_directories=$2/sock -c fsync=off -c max_connections=200 -c shared_buffers=16MB"
 }
 
 psql_admin() { # SQL...: as the superuser, through the socket, quiet, stop on error
@@ -59,7 +78,7 @@ start)
 	printf '%s\n' "$password" >"$dir/pwfile"
 	[ "$(id -u)" -eq 0 ] && chown -R postgres: "$dir"
 	# Trust through the socket (the tests' own connections), passwords over TCP (the
-	# tests of credentials). fsync off: the tests need no durability against a power cut.
+	# tests of credentials).
 	if ! as_server "$bin/initdb" -D "$dir/data" -U revperf --pwfile="$dir/pwfile" -E UTF8 \
 		--locale=C --auth-local=trust --auth-host=scram-sha-256 >"$dir/initdb.log" 2>&1; then
 		cat "$dir/initdb.log" >&2
@@ -69,8 +88,7 @@ start)
 	for try in 1 2 3 4 5; do
 		port=$(free_port)
 		if as_server "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
-			-o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir/sock -c fsync=off -c max_connections=200 -c shared_buffers=16MB" \
-			>/dev/null 2>&1; then
+			-o "$(server_options "$port" "$dir")" >/dev/null 2>&1; then
 			break
 		fi
 		port=""
@@ -90,7 +108,7 @@ PG_ADMIN='host=$dir/sock port=$port user=revperf dbname=postgres'
 PG_PASSWORD=$password
 EOF
 	;;
-stop | restart | status | createdb | dropdb)
+stop | restart | bounce | stop-keep | start-again | status | createdb | dropdb)
 	if [ -f "$state/skip" ]; then
 		[ "$cmd" = stop ] && rm -f "$state/skip"
 		exit 0
@@ -100,14 +118,20 @@ stop | restart | status | createdb | dropdb)
 	. "$env_file"
 	case $cmd in
 	stop)
-		as_server "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w -t 60 stop >/dev/null 2>&1 ||
-			{ tail -n 20 "$PG_DIR/server.log" >&2; exit 3; }
+		server_stop || exit 3
 		rm -rf "$PG_DIR" "$env_file"
 		;;
 	restart)
-		as_server "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w -t 60 restart \
-			-o "-c listen_addresses=127.0.0.1 -c port=$PG_PORT -c unix_socket_directories=$PG_SOCK -c fsync=off -c max_connections=200 -c shared_buffers=16MB" \
-			-l "$PG_DIR/server.log" >/dev/null 2>&1 || { tail -n 20 "$PG_DIR/server.log" >&2; exit 3; }
+		server_stop && server_start
+		;;
+	bounce)
+		server_stop && sleep "${name:-1}" && server_start
+		;;
+	stop-keep)
+		server_stop
+		;;
+	start-again)
+		server_start
 		;;
 	status)
 		as_server "$PG_BIN/pg_ctl" -D "$PG_DIR/data" status >/dev/null 2>&1
@@ -124,7 +148,7 @@ stop | restart | status | createdb | dropdb)
 	esac
 	;;
 *)
-	echo "usage: $0 start|stop|restart|status|createdb|dropdb STATE_DIR [NAME]" >&2
+	echo "$usage" >&2
 	exit 2
 	;;
 esac
