@@ -57,6 +57,7 @@ int cmd_history(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_ci(int argc, char **argv);
+int cmd_push(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
 extern const struct command_help bindiff_help;
@@ -74,6 +75,7 @@ extern const struct command_help history_help;
 extern const struct command_help bisect_help;
 extern const struct command_help report_help;
 extern const struct command_help ci_help;
+extern const struct command_help push_help;
 extern const struct command_help version_help;
 
 /*
@@ -184,6 +186,9 @@ enum cli_project_flags {
 	/* The store must exist already (commands that only read it): its absence is an
 	 * error that says how to fill it. */
 	CLI_PROJECT_EXISTING = 1 << 1,
+	/* The store must be named (--store, REVPERF_STORE, [store] url): the state
+	 * directory's revperf.db is not a default (push: the store to push into). */
+	CLI_PROJECT_STORE_GIVEN = 1 << 2,
 };
 int cli_project_open(struct cli_project *p, const struct cli_where *where, unsigned flags);
 /*

@@ -145,6 +145,11 @@ int cli_project_open(struct cli_project *p, const struct cli_where *where, unsig
 	}
 	if ((err = cli_store_location(where, root, &p->store_location)))
 		return err;
+	if ((flags & CLI_PROJECT_STORE_GIVEN) && !p->store_location) {
+		error("no store named: give the shared store with --store URL, REVPERF_STORE or "
+		      "[store] url in revperf.ini");
+		return EXIT_USAGE;
+	}
 	if (flags & CLI_PROJECT_EXISTING) {
 		/* Only read: the state directory is neither created nor written to. */
 		struct stat st;

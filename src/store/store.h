@@ -16,7 +16,7 @@
  */
 struct store;
 
-#define STORE_SCHEMA_VERSION 6
+#define STORE_SCHEMA_VERSION 7
 
 enum store_open_flags {
 	/* The store must hold revperf's schema already (commands that only read): an empty
@@ -332,5 +332,25 @@ void store_verdicts_free(struct store_verdict *v, size_t n);
  */
 int store_build_metric_values(struct store *st, int64_t build_id, int64_t machine_id,
 			      const char *bench, const char *metric, double **values, size_t *n);
+
+/* What store_push() copied (added) and found there already (present). */
+struct store_push_stats {
+	size_t builds_added, builds_present;
+	size_t comparisons_added, comparisons_present;
+	size_t comparisons_running; /* left for a later push, with their runs */
+	size_t runs_added, runs_present;
+	size_t profiles_added, profiles_present;
+	size_t dynamic_added, dynamic_present;
+};
+
+/*
+ * Copies the results of `from` into `to` (store_push.c): machines, revisions, benchmarks
+ * and builds found by their keys or added, comparisons that are not running with their
+ * runs, values, counter series and verdicts, profiles and their counts, dynamic data;
+ * not the predictors (train on the target). Idempotent: what an earlier push of the same
+ * store copied is found (the target's table `pushed`) and not copied again. One
+ * transaction of `to`: all or nothing. Returns 0 or RP_EINTERNAL after an error line.
+ */
+int store_push(struct store *from, struct store *to, struct store_push_stats *stats);
 
 #endif

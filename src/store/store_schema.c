@@ -135,6 +135,15 @@ const struct store_migration store_migrations[] = {
 	 "ALTER TABLE verdicts ADD COLUMN seq INTEGER;"
 	 "UPDATE verdicts SET seq = rowid;",
 	 "ALTER TABLE verdicts ADD COLUMN seq INTEGER;"},
+	/* 6 -> 7: revperf push (store_push.c): this store's own random id (made by its first
+	 * push), and in a store pushed into, which row of which store each pushed row was, so
+	 * that a second push adds nothing. */
+	{7,
+	 "CREATE TABLE store_identity(id TEXT NOT NULL);"
+	 "CREATE TABLE pushed("
+	 "  origin TEXT NOT NULL, kind TEXT NOT NULL, local_id INTEGER NOT NULL,"
+	 "  id INTEGER NOT NULL, PRIMARY KEY(origin, kind, local_id)) WITHOUT ROWID;",
+	 NULL},
 };
 
 const size_t store_nr_migrations = ARRAY_SIZE(store_migrations);

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "store/store.h"
+#include "store/store_dynamic.h"
 #include "util/common.h"
 #include "tmp_db.h"
 
@@ -403,6 +404,170 @@ static void test_verdict_order(void **state)
 }
 
 /*
+ * store_push(): an SQLite store's results into another store (this run's engine): every
+ * kind of row, blobs and NULLs intact, and a second push adds nothing. A running
+ * comparison waits, with its runs, until it ends.
+ */
+static void test_push(void **state)
+{
+	char *src_path = xstrdup("/tmp/revperf-test-push-XXXXXX"), *dst_path = tmp_db_path();
+	struct store *src, *dst;
+	struct machine_info m = { "host", "cpu", 2, "6.1", "performance" };
+	struct store_build b = { 0 }, cct = { 0 };
+	struct store_comparison c = { 0 }, running = { 0 };
+	struct store_profile prof = { 0 };
+	struct store_dynamic dyn = { 0 };
+	struct perphecy_profile pp;
+	struct run_samples rs;
+	struct store_push_stats ps;
+	struct store_counter_run *cr;
+	struct store_run_filter f = { 0 };
+	struct verdict_result r = { 0 };
+	int64_t machine, rev, bench, run_id;
+	double *v, value;
+	size_t n;
+	int fd = mkstemp(src_path);
+	UNUSED(state);
+
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(src_path);
+	assert_int_equal(store_open(src_path, 0, &src), 0);
+	assert_int_equal(store_machine(src, &m, &machine), 0);
+	assert_int_equal(store_revision(src, "abc", "first", 10, &rev), 0);
+	assert_int_equal(store_benchmark(src, "ingest", "./x", &bench), 0);
+	b.revision_id = cct.revision_id = rev;
+	b.command = xstrdup("make");
+	cct.command = xstrdup("make");
+	snprintf(b.status, sizeof(b.status), "ok");
+	snprintf(cct.status, sizeof(cct.status), "ok");
+	snprintf(cct.variant, sizeof(cct.variant), "cct");
+	assert_int_equal(store_build_save(src, &b), 0);
+	assert_int_equal(store_build_save(src, &cct), 0);
+	c.base_build = c.target_build = running.base_build = running.target_build = b.id;
+	c.base_label = c.target_label = running.base_label = running.target_label = "x";
+	assert_int_equal(store_comparison_new(src, &c), 0);
+	add_run(src, c.id, b.id, bench, machine, RUN_OK, false, 1.5);
+	run_id = add_run(src, c.id, b.id, bench, machine, RUN_OK, false, 2.5);
+	add_run(src, c.id, b.id, bench, machine, RUN_FAILED, false, 9.0);
+	run_samples_init(&rs);
+	for (int k = 0; k < 50; k++)
+		assert_int_equal(run_samples_add(&rs, "cpu_user", k % 2 ? "cores" : NULL, k * 0.1,
+						 k * 0.25),
+				 0);
+	assert_int_equal(store_run_counters_save(src, run_id, &rs), 0);
+	run_samples_release(&rs);
+	r.n_a = r.n_b = 2;
+	r.ratio = 1.25;
+	r.ci_lo = r.ci_hi = r.p = r.p_welch = r.p_mw = r.p_tost = NAN;
+	r.mean_a = r.mean_b = r.sd_a = r.sd_b = NAN;
+	assert_int_equal(store_verdict_save(src, c.id, bench, "wall", true, "worse", &r, 2, NAN),
+			 0);
+	assert_int_equal(store_comparison_finish(src, c.id, "done"), 0);
+	prof.build_id = cct.id;
+	prof.benchmark_id = bench;
+	prof.machine_id = machine;
+	prof.comparison_id = c.id;
+	snprintf(prof.kind, sizeof(prof.kind), "vg-ir");
+	prof.path = (char *)"/p/1";
+	assert_int_equal(store_profile_add(src, &prof), 0);
+	assert_int_equal(store_profile_value_set(src, prof.id, "ir", 123456789.0), 0);
+	dyn.build_id = b.id;
+	dyn.benchmark_id = bench;
+	snprintf(dyn.source, sizeof(dyn.source), "callgrind");
+	snprintf(dyn.cost, sizeof(dyn.cost), "instructions");
+	perphecy_profile_init(&pp, "ingest", PERPHECY_COST_INSTRUCTIONS);
+	assert_int_equal(perphecy_profile_add(&pp, "hot", 10, 1000), 0);
+	assert_int_equal(perphecy_profile_add(&pp, "cold", 1, 5), 0);
+	assert_int_equal(store_dynamic_save(src, &dyn, &pp), 0);
+	perphecy_profile_release(&pp);
+	/* still running (this process): not pushed yet, nor its run */
+	assert_int_equal(store_comparison_new(src, &running), 0);
+	add_run(src, running.id, b.id, bench, machine, RUN_OK, false, 3.0);
+
+	assert_int_equal(store_open(dst_path, 0, &dst), 0);
+	assert_int_equal(store_push(src, dst, &ps), 0);
+	assert_int_equal(ps.comparisons_added, 1);
+	assert_int_equal(ps.comparisons_running, 1);
+	assert_int_equal(ps.runs_added, 3);
+	assert_int_equal(ps.builds_added, 2);
+	assert_int_equal(ps.profiles_added, 1);
+	assert_int_equal(ps.dynamic_added, 1);
+	/* again: nothing */
+	assert_int_equal(store_push(src, dst, &ps), 0);
+	assert_int_equal(ps.comparisons_added + ps.runs_added + ps.profiles_added, 0);
+	assert_int_equal(ps.builds_added + ps.dynamic_added, 0);
+	assert_int_equal(ps.comparisons_present, 1);
+	assert_int_equal(ps.runs_present, 3);
+	assert_int_equal(ps.builds_present, 2);
+	assert_int_equal(ps.profiles_present, 1);
+	assert_int_equal(ps.dynamic_present, 1);
+
+	/* what the target holds reads as the source did */
+	{
+		int64_t tb, tbench, tm, trev, tc;
+		struct store_build found = { 0 };
+		struct store_verdict *vs;
+		struct store_profile *pl;
+		assert_int_equal(store_revision(dst, "abc", "first", 10, &trev), 0);
+		assert_int_equal(store_benchmark(dst, "ingest", "./x", &tbench), 0);
+		assert_int_equal(store_machine(dst, &m, &tm), 0);
+		assert_int_equal(store_build_find(dst, trev, "make", NULL, &found), 0);
+		tb = found.id;
+		store_build_release(&found);
+		assert_int_equal(store_comparison_latest(dst, tb, tb, "done", &tc), 0);
+		f.base_build = f.target_build = tb;
+		f.side = 'A';
+		f.benchmark_id = tbench;
+		f.machine_id = tm;
+		assert_int_equal(store_run_values(dst, &f, "wall", &v, &n), 0);
+		assert_int_equal(n, 2);
+		assert_true(v[0] == 1.5 && v[1] == 2.5);
+		free(v);
+		assert_int_equal(store_run_counters(dst, &f, &cr, &n), 0);
+		assert_int_equal(n, 1);
+		assert_int_equal(cr[0].samples.series[0].n, 50);
+		assert_true(cr[0].samples.series[0].v[49] == 49 * 0.25);
+		store_counter_runs_free(cr, n);
+		assert_int_equal(store_comparison_verdicts(dst, tc, &vs, &n), 0);
+		assert_int_equal(n, 1);
+		assert_true(vs[0].ratio == 1.25 && isnan(vs[0].ci_lo));
+		store_verdicts_free(vs, n);
+		assert_int_equal(store_profiles_of_revision(dst, "abc", "ingest", "vg-ir", &pl, &n),
+				 0);
+		assert_int_equal(n, 1);
+		assert_int_equal(store_profile_value_get(dst, pl[0].id, "ir", &value), 0);
+		assert_true(value == 123456789.0);
+		store_profiles_free(pl, n);
+	}
+
+	/* the running comparison ends: the next push takes it and its run */
+	assert_int_equal(store_comparison_finish(src, running.id, "done"), 0);
+	assert_int_equal(store_push(src, dst, &ps), 0);
+	assert_int_equal(ps.comparisons_added, 1);
+	assert_int_equal(ps.runs_added, 1);
+	assert_int_equal(ps.runs_present, 3);
+
+	store_build_release(&b);
+	store_build_release(&cct);
+	store_close(dst);
+	store_close(src);
+	tmp_db_remove(dst_path);
+	{
+		char *sqlite_path = src_path;
+		struct strbuf sb = STRBUF_INIT;
+		unlink(sqlite_path);
+		strbuf_addf(&sb, "%s-wal", sqlite_path);
+		unlink(sb.buf);
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s-shm", sqlite_path);
+		unlink(sb.buf);
+		strbuf_release(&sb);
+		free(sqlite_path);
+	}
+}
+
+/*
  * A comparison whose process died without finishing it (SIGKILL) is marked abandoned by
  * the next open; one whose process still runs (this one) stays running.
  */
@@ -590,6 +755,7 @@ int main(void)
 		cmocka_unit_test(test_migrate_from_v1),
 		cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_verdict_order),
+		cmocka_unit_test(test_push),
 		cmocka_unit_test(test_abandoned_comparison),
 		cmocka_unit_test(test_concurrent_create),
 		cmocka_unit_test(test_check_files),
