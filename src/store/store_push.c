@@ -241,11 +241,11 @@ static int copy_keyed(struct push *p)
 		struct machine_info m;
 		int64_t to;
 		memset(&m, 0, sizeof(m));
-		snprintf(m.hostname, sizeof(m.hostname), "%s", db_column_text(s, 1) ?: "");
-		snprintf(m.cpu_model, sizeof(m.cpu_model), "%s", db_column_text(s, 2) ?: "");
+		snprintf(m.hostname, sizeof(m.hostname), "%s", db_column_text(s, 1) ? db_column_text(s, 1) : "");
+		snprintf(m.cpu_model, sizeof(m.cpu_model), "%s", db_column_text(s, 2) ? db_column_text(s, 2) : "");
 		m.cores = db_column_int(s, 3);
-		snprintf(m.kernel, sizeof(m.kernel), "%s", db_column_text(s, 4) ?: "");
-		snprintf(m.governor, sizeof(m.governor), "%s", db_column_text(s, 5) ?: "");
+		snprintf(m.kernel, sizeof(m.kernel), "%s", db_column_text(s, 4) ? db_column_text(s, 4) : "");
+		snprintf(m.governor, sizeof(m.governor), "%s", db_column_text(s, 5) ? db_column_text(s, 5) : "");
 		if (store_machine(p->to, &m, &to))
 			break;
 		idmap_add(&p->map[MACHINES], db_column_int64(s, 0), to);
