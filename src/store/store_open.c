@@ -141,7 +141,9 @@ static int check_and_migrate(struct store *st, bool existing)
 /*
  * Marks 'abandoned' the comparisons still 'running' whose process is gone: same host,
  * and another boot, or no process with that pid and start time. Comparisons of other
- * hosts (a shared directory or database) and of revperf before schema 4 stay as they are.
+ * hosts (a shared directory or database) and of revperf before schema 4 stay as they are;
+ * in a PostgreSQL store, so do those of another boot (another machine may have the same
+ * host name).
  */
 static int reap_abandoned(struct store *st)
 {
@@ -163,6 +165,10 @@ static int reap_abandoned(struct store *st)
 		int64_t start = db_column_int64(stmt, 3);
 		if (b && !strcmp(b, boot) && machine_process_start(pid) == start)
 			continue; /* it still runs */
+		/* A shared store: another boot of this host name may be another machine
+		 * (containers, clones), whose comparison runs: only this boot's are reaped. */
+		if (st->db->engine == DB_POSTGRES && (!b || strcmp(b, boot)))
+			continue;
 		ALLOC_GROW(gone, n + 1, alloc);
 		gone[n++] = db_column_int64(stmt, 0);
 	}
