@@ -160,6 +160,7 @@ int cmd_report(int argc, char **argv)
 	so.state_root = c.p.sd.root;
 	so.commit_url = o.commit_url ? o.commit_url : c.cfg.report_commit_url;
 	so.database = store_name(c.p.st);
+	so.st = c.p.st;
 	so.title = o.title;
 	if ((err = site_write(&c.h, &so, &stats))) {
 		ret = rp_err_exit_code(err);

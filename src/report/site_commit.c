@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/fsutil.h"
 #include "report/assets.h"
 #include "report/io_report.h"
 #include "report/site.h"
+#include "store/store.h"
 #include "util/common.h"
 #include "util/input.h"
 
@@ -76,15 +78,23 @@ static void diff_link(struct page *p, struct strbuf *sb)
 	strbuf_release(&url);
 }
 
-static void build_text(struct page *p, struct strbuf *sb)
+static int stored_log_link(struct page *p, struct strbuf *sb, const char *path, bool stored,
+			   int64_t id, bool build, const char *text);
+
+static int build_text(struct page *p, struct strbuf *sb)
 {
 	const struct history_commit *c = &p->h->commits[p->commit];
+	int linked = 0;
 	strbuf_addstr(sb, c->build_failed ? "<span class=\"flag\">failed</span>" : "ok");
 	if (c->build_log) {
 		strbuf_addstr(sb, " (");
-		site_file_link(sb, c->build_log, "build log");
+		linked = stored_log_link(p, sb, c->build_log, c->build_log_stored, c->build_id, true,
+					 "build log");
+		if (!linked)
+			site_file_link(sb, c->build_log, "build log");
 		strbuf_addstr(sb, ")");
 	}
+	return linked < 0 ? linked : 0;
 }
 
 static const struct history_point *point_at(const struct history_series *s, size_t commit)
@@ -186,8 +196,66 @@ static void points_table(struct page *p, struct strbuf *sb)
 				  "machine.</p>\n");
 }
 
-static void run_row(struct strbuf *sb, const struct history_run *r, size_t nr)
+/*
+ * Writes data as commits/<page>/<sub>/<name> of the site; its path relative to the page
+ * in *rel. Returns 0 or RP_EINTERNAL after error().
+ */
+static int write_in(struct page *p, const char *sub, const char *name, const struct strbuf *data,
+		    struct strbuf *rel)
 {
+	struct strbuf dir = STRBUF_INIT, dst = STRBUF_INIT;
+	int ret;
+	strbuf_reset(rel);
+	strbuf_addf(rel, "%s/%s", p->base.buf, sub);
+	strbuf_addf(&dir, "%s/commits/%s", p->o->out_dir, rel->buf);
+	if (!(ret = mkdir_own(p->o->out_dir, dir.buf) ? RP_EINTERNAL : 0)) {
+		strbuf_addch(rel, '/');
+		fsutil_add_safe_name(rel, name);
+		strbuf_addf(&dst, "%s/commits/%s", p->o->out_dir, rel->buf);
+		if (!(ret = site_write_file(dst.buf, data->buf, data->len)))
+			p->stats->files_copied++;
+	}
+	strbuf_release(&dir);
+	strbuf_release(&dst);
+	return ret;
+}
+
+/*
+ * A log that is not on this machine (the report is built from a shared store elsewhere)
+ * but that the store keeps: written into the site, linked there. Returns 1 when linked so,
+ * 0 when the caller links the path as it is (a local file, or nothing kept), or
+ * RP_EINTERNAL.
+ */
+static int stored_log_link(struct page *p, struct strbuf *sb, const char *path, bool stored,
+			   int64_t id, bool build, const char *text)
+{
+	struct strbuf data = STRBUF_INIT, rel = STRBUF_INIT;
+	char name[64];
+	int ret;
+	if (!stored || !p->o->st || (path && access(path, R_OK) == 0))
+		return 0;
+	ret = build ? store_build_log_get(p->o->st, id, &data)
+		    : store_run_log_get(p->o->st, id, &data);
+	if (ret) /* 1: none after all, linked as it is */
+		goto out;
+	snprintf(name, sizeof(name), build ? "build.log" : "run-%lld.log", (long long)id);
+	if ((ret = write_in(p, "logs", name, &data, &rel)))
+		goto out;
+	strbuf_addstr(sb, "<a href=\"");
+	site_escape(sb, rel.buf);
+	strbuf_addstr(sb, "\">");
+	site_escape(sb, text);
+	strbuf_addf(sb, "</a> <span class=\"note\">%zu bytes, from the store</span>", data.len);
+	ret = 2;
+out:
+	strbuf_release(&data);
+	strbuf_release(&rel);
+	return ret < 0 ? ret : ret == 2;
+}
+
+static int run_row(struct page *p, struct strbuf *sb, const struct history_run *r, size_t nr)
+{
+	int linked;
 	char wall[64];
 	bool bad = r->status != RUN_OK;
 	strbuf_addf(sb, "<tr%s><td>%s</td><td class=\"num\">%zu%s</td><td>%s</td>",
@@ -202,30 +270,41 @@ static void run_row(struct strbuf *sb, const struct history_run *r, size_t nr)
 		strbuf_addf(sb, "<td class=\"num\">%d</td>", r->exit_code);
 	site_format_value(metric_find("wall"), r->wall, wall, sizeof(wall));
 	strbuf_addf(sb, "<td class=\"num\">%s</td><td>", wall);
-	site_file_link(sb, r->log_path, "log");
-	if (r->log_path)
-		strbuf_addf(sb, " <span class=\"note\">%lld bytes from byte %lld</span>",
-			    (long long)r->log_length, (long long)r->log_offset);
+	linked = stored_log_link(p, sb, r->log_path, r->log_stored, r->id, false, "log");
+	if (linked < 0)
+		return linked;
+	if (!linked) {
+		site_file_link(sb, r->log_path, "log");
+		if (r->log_path)
+			strbuf_addf(sb, " <span class=\"note\">%lld bytes from byte %lld</span>",
+				    (long long)r->log_length, (long long)r->log_offset);
+	}
 	strbuf_addstr(sb, "</td><td>");
 	site_escape(sb, r->detail);
 	strbuf_addstr(sb, "</td></tr>\n");
+	return 0;
 }
 
-/* The runs of one benchmark, runs[0..n): baseline then target, in the order they ran. */
-static void runs_table(struct strbuf *sb, const struct history_run *runs, size_t n)
+/*
+ * The runs of one benchmark, runs[0..n): baseline then target, in the order they ran.
+ * Returns 0 or RP_EINTERNAL (a log from the store that could not be written).
+ */
+static int runs_table(struct page *p, struct strbuf *sb, const struct history_run *runs, size_t n)
 {
 	size_t nr[2] = {0, 0};
+	int ret = 0;
 	if (!n) {
 		strbuf_addstr(sb, "<p class=\"note\">No run of this benchmark is on record for "
 				  "this comparison.</p>\n");
-		return;
+		return 0;
 	}
 	strbuf_addstr(sb, "<table class=\"runs\"><tr><th>side</th><th>run</th>"
 			  "<th>status</th><th>exit</th><th>duration (wall)</th>"
 			  "<th>log</th><th>detail</th></tr>\n");
-	for (size_t i = 0; i < n; i++)
-		run_row(sb, &runs[i], ++nr[runs[i].side == 'B']);
+	for (size_t i = 0; i < n && !ret; i++)
+		ret = run_row(p, sb, &runs[i], ++nr[runs[i].side == 'B']);
 	strbuf_addstr(sb, "</table>\n");
+	return ret;
 }
 
 static int copy_file(const char *from, const char *to)
@@ -449,8 +528,9 @@ static int comparison_section(struct page *p, struct strbuf *sb)
 	site_verdict_table(sb, h, c);
 	strbuf_addstr(sb, "<h2>Runs and attribution</h2>\n<p class=\"note\">The runs of this "
 			  "comparison and of the earlier comparisons of the same two builds, whose "
-			  "runs it reused. Logs are not copied: the links point into the state "
-			  "directory.</p>\n");
+			  "runs it reused. The links point into the state directory; a log whose "
+			  "file is not on this machine is written from the store into the "
+			  "site.</p>\n");
 	{
 		struct strbuf dir = STRBUF_INIT;
 		strbuf_addf(&dir, "%s/profiles/%lld", p->o->state_root ? p->o->state_root : "",
@@ -474,9 +554,9 @@ static int comparison_section(struct page *p, struct strbuf *sb)
 		strbuf_addstr(sb, "<h3>");
 		site_escape(sb, h->benches[b].name);
 		strbuf_addstr(sb, "</h3>\n");
-		runs_table(sb, c->runs + r, r_end - r);
+		ret = runs_table(p, sb, c->runs + r, r_end - r);
 		r = r_end;
-		if (profiles)
+		if (profiles && !ret)
 			ret = profile_files(p, sb, c, b);
 		if (h->nr_io)
 			io_section(p, sb, ci, b);
@@ -503,7 +583,8 @@ int site_commit_write(const struct history *h, const struct site_options *o, siz
 	site_escape(&sha, hc->sha);
 	diff_link(&p, &diff);
 	site_format_time(hc->commit_time, when, sizeof(when));
-	build_text(&p, &build);
+	if ((ret = build_text(&p, &build)))
+		goto out;
 	site_escape(&machine, h->has_machine ? h->machine.hostname : "no machine");
 	points_table(&p, &points);
 	if ((ret = comparison_section(&p, &cmp)))

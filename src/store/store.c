@@ -331,8 +331,11 @@ int store_run_insert(struct store *st, struct store_run *run, const char *const 
 		return db_error(st, "cannot record a run");
 	run_stmt = prepare(st, RUN_INSERT_SQL);
 	value_stmt = run_stmt ? prepare(st, VALUE_INSERT_SQL) : NULL;
-	if (!value_stmt || insert_run(st, run_stmt, value_stmt, run, names, values, n, &run->id) ||
-	    store_transaction_commit(st))
+	if (!value_stmt || insert_run(st, run_stmt, value_stmt, run, names, values, n, &run->id))
+		goto out;
+	if (run->log_data && store_run_log_save(st, run->id, run->log_data, run->log_data_len))
+		goto out;
+	if (store_transaction_commit(st))
 		goto out;
 	ret = 0;
 out:

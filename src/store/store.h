@@ -16,7 +16,7 @@
  */
 struct store;
 
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 
 enum store_open_flags {
 	/* The store must hold revperf's schema already (commands that only read): an empty
@@ -144,6 +144,10 @@ struct store_run {
 	int64_t started_at; /* unix seconds */
 	double loadavg;
 	int64_t pair_seq; /* the interleaved pair (round) within its comparison; 0 = none */
+	/* The run's output (the log_length bytes at log_offset), kept compressed in the
+	 * database with the run (run_logs); NULL: none kept. */
+	const void *log_data;
+	size_t log_data_len;
 };
 
 /*
@@ -332,6 +336,23 @@ void store_verdicts_free(struct store_verdict *v, size_t n);
  */
 int store_build_metric_values(struct store *st, int64_t build_id, int64_t machine_id,
 			      const char *bench, const char *metric, double **values, size_t *n);
+
+/*
+ * Logs kept in the database (store_logs.c), zstd-compressed, so that a report built
+ * elsewhere from a shared store has them: a run's output (saved with the run by
+ * store_run_insert() when run->log_data is set) and a build's. The caller caps them (a
+ * run's by log-limit); STORE_LOG_MAX_BYTES is what a read accepts. _save returns 0 or
+ * RP_EINTERNAL; _get appends the log to sb and returns 0, 1 when none is stored, or
+ * RP_EINTERNAL. store_comparison_logged_runs(): the runs of a comparison with a stored
+ * log, by id (caller frees *ids).
+ */
+#define STORE_LOG_MAX_BYTES ((int64_t)1 << 30)
+int store_run_log_save(struct store *st, int64_t run_id, const void *data, size_t len);
+int store_build_log_save(struct store *st, int64_t build_id, const void *data, size_t len);
+int store_run_log_get(struct store *st, int64_t run_id, struct strbuf *sb);
+int store_build_log_get(struct store *st, int64_t build_id, struct strbuf *sb);
+int store_comparison_logged_runs(struct store *st, int64_t comparison_id, int64_t **ids,
+				 size_t *n);
 
 /* What store_push() copied (added) and found there already (present). */
 struct store_push_stats {

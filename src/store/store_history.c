@@ -99,7 +99,8 @@ int store_history_commits(struct store *st, struct history *h)
 	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT v.id, v.sha, v.summary, v.commit_time, b.id, b.status, b.log_path,"
 		" (SELECT count(*) FROM runs r WHERE r.build_id = b.id AND r.machine_id = ?1"
-		" AND r.warmup = 0) AS n FROM revisions v JOIN builds b ON b.revision_id = v.id"
+		" AND r.warmup = 0) AS n, EXISTS (SELECT 1 FROM build_logs l WHERE"
+		" l.build_id = b.id) FROM revisions v JOIN builds b ON b.revision_id = v.id"
 		" AND b.variant = '' ORDER BY v.commit_time, v.id, n DESC,"
 		" b.status = 'failed' DESC, b.id DESC");
 	int64_t last_rev = 0;
@@ -129,6 +130,7 @@ int store_history_commits(struct store *st, struct history *h)
 		c->build_id = db_column_int64(stmt, 4);
 		c->build_failed = failed;
 		c->build_log = store_column_dup(stmt, 6);
+		c->build_log_stored = db_column_int(stmt, 8) != 0;
 		c->comparison = HISTORY_NONE;
 	}
 	return finish(st, stmt, rc, "cannot read the measured commits");
@@ -334,6 +336,7 @@ static void add_run(struct history *h, struct history_comparison *c, struct db_s
 	r->log_offset = db_column_int64(stmt, 13);
 	r->log_length = db_column_int64(stmt, 14);
 	r->wall = column_real(stmt, 15);
+	r->log_stored = db_column_int(stmt, 16) != 0;
 	if (!c->machine_id)
 		c->machine_id = r->machine_id;
 }
@@ -344,7 +347,8 @@ static int load_runs(struct store *st, struct history *h)
 	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT r.comparison_id, r.id, c.base_build, c.target_build, r.benchmark_id,"
 		" r.machine_id, r.side, r.warmup, r.status, r.exit_code, r.signal, r.detail,"
-		" r.log_path, r.log_offset, r.log_length, mv.value FROM runs r JOIN comparisons c"
+		" r.log_path, r.log_offset, r.log_length, mv.value, EXISTS (SELECT 1 FROM"
+		" run_logs l WHERE l.run_id = r.id) FROM runs r JOIN comparisons c"
 		" ON c.id = r.comparison_id LEFT JOIN metric_values mv ON mv.run_id = r.id AND"
 		" mv.metric = 'wall' ORDER BY r.id");
 	struct history_comparison **by_target;

@@ -38,6 +38,7 @@ struct history_commit {
 	int64_t commit_time; /* unix seconds */
 	bool build_failed;
 	char *build_log;   /* NULL when none was recorded */
+	bool build_log_stored; /* the store keeps it (build_logs: store_build_log_get()) */
 	size_t comparison; /* index into history.comparisons, or HISTORY_NONE */
 };
 
@@ -111,6 +112,7 @@ struct history_run {
 	char *detail;
 	const char *log_path; /* shared: one of history.strings; NULL when none */
 	int64_t log_offset, log_length;
+	bool log_stored; /* the store keeps its output (run_logs: store_run_log_get()) */
 };
 
 /* An I/O profile on record (profile = io), for the bytes series and the commit pages. */

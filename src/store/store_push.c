@@ -510,6 +510,14 @@ static int copy_all(struct push *p)
 				 "INSERT INTO metric_values(run_id, metric, value)"
 				 " VALUES(?1, ?2, ?3)",
 				 "itr", RUNS, NULL)) ||
+	    (ret = copy_children(p, "SELECT run_id, length, data FROM run_logs",
+				 "INSERT INTO run_logs(run_id, length, data) VALUES(?1, ?2, ?3)"
+				 " ON CONFLICT DO NOTHING",
+				 "iib", RUNS, NULL)) ||
+	    (ret = copy_children(p, "SELECT build_id, length, data FROM build_logs",
+				 "INSERT INTO build_logs(build_id, length, data) VALUES(?1, ?2, ?3)"
+				 " ON CONFLICT DO NOTHING",
+				 "iib", BUILDS, NULL)) ||
 	    (ret = copy_children(p, "SELECT run_id, counter, unit, n, samples FROM run_counters",
 				 "INSERT INTO run_counters(run_id, counter, unit, n, samples)"
 				 " VALUES(?1, ?2, ?3, ?4, ?5)",

@@ -144,6 +144,16 @@ const struct store_migration store_migrations[] = {
 	 "  origin TEXT NOT NULL, kind TEXT NOT NULL, local_id INTEGER NOT NULL,"
 	 "  id INTEGER NOT NULL, PRIMARY KEY(origin, kind, local_id)) WITHOUT ROWID;",
 	 NULL},
+	/* 7 -> 8: the output of runs and builds, zstd-compressed (store_logs.c), for reports
+	 * built away from the machine that measured. */
+	{8,
+	 "CREATE TABLE run_logs("
+	 "  run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	 "  length INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY(run_id));"
+	 "CREATE TABLE build_logs("
+	 "  build_id INTEGER NOT NULL REFERENCES builds(id) ON DELETE CASCADE,"
+	 "  length INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY(build_id));",
+	 NULL},
 };
 
 const size_t store_nr_migrations = ARRAY_SIZE(store_migrations);

@@ -449,6 +449,8 @@ static void test_push(void **state)
 	assert_int_equal(store_comparison_new(src, &c), 0);
 	add_run(src, c.id, b.id, bench, machine, RUN_OK, false, 1.5);
 	run_id = add_run(src, c.id, b.id, bench, machine, RUN_OK, false, 2.5);
+	assert_int_equal(store_run_log_save(src, run_id, "line one\nline two\n", 18), 0);
+	assert_int_equal(store_build_log_save(src, b.id, "", 0), 0); /* empty, but kept */
 	add_run(src, c.id, b.id, bench, machine, RUN_FAILED, false, 9.0);
 	run_samples_init(&rs);
 	for (int k = 0; k < 50; k++)
@@ -539,6 +541,20 @@ static void test_push(void **state)
 		assert_int_equal(store_profile_value_get(dst, pl[0].id, "ir", &value), 0);
 		assert_true(value == 123456789.0);
 		store_profiles_free(pl, n);
+		{
+			/* the logs came along: the second run's output, the build's empty log */
+			struct strbuf log = STRBUF_INIT;
+			char *id = tmp_db_text(dst_path, "SELECT max(run_id) FROM run_logs");
+			assert_non_null(id);
+			assert_int_equal(store_run_log_get(dst, strtoll(id, NULL, 10), &log), 0);
+			assert_string_equal(log.buf, "line one\nline two\n");
+			free(id);
+			strbuf_reset(&log);
+			assert_int_equal(store_build_log_get(dst, tb, &log), 0);
+			assert_int_equal(log.len, 0);
+			assert_int_equal(store_run_log_get(dst, 999999, &log), 1);
+			strbuf_release(&log);
+		}
 	}
 
 	/* the running comparison ends: the next push takes it and its run */

@@ -43,6 +43,8 @@ expect_grep "^pushed .*revperf.db to postgresql://.*: 1 comparison, 6 runs, 0 pr
 	fail "metric values differ"
 [ "$(q "select verdict from verdicts where metric = 'work'")" = worse ] || fail "verdict not pushed"
 [ "$(q "select count(*) from comparisons where status = 'done'")" = 1 ] || fail "comparison"
+[ "$(q 'select count(*) from run_logs')" = 6 ] || fail "the runs' logs were not pushed"
+[ "$(q 'select count(*) from build_logs')" = 2 ] || fail "the builds' logs were not pushed"
 
 # Again: nothing added.
 expect_exit 0 "$REVPERF" push --store "$shared" -f json
