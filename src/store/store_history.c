@@ -336,7 +336,6 @@ static void add_run(struct history *h, struct history_comparison *c, struct db_s
 	r->log_offset = db_column_int64(stmt, 13);
 	r->log_length = db_column_int64(stmt, 14);
 	r->wall = column_real(stmt, 15);
-	r->log_stored = db_column_int(stmt, 16) != 0;
 	if (!c->machine_id)
 		c->machine_id = r->machine_id;
 }
@@ -347,8 +346,7 @@ static int load_runs(struct store *st, struct history *h)
 	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT r.comparison_id, r.id, c.base_build, c.target_build, r.benchmark_id,"
 		" r.machine_id, r.side, r.warmup, r.status, r.exit_code, r.signal, r.detail,"
-		" r.log_path, r.log_offset, r.log_length, mv.value, EXISTS (SELECT 1 FROM"
-		" run_logs l WHERE l.run_id = r.id) FROM runs r JOIN comparisons c"
+		" r.log_path, r.log_offset, r.log_length, mv.value FROM runs r JOIN comparisons c"
 		" ON c.id = r.comparison_id LEFT JOIN metric_values mv ON mv.run_id = r.id AND"
 		" mv.metric = 'wall' ORDER BY r.id");
 	struct history_comparison **by_target;

@@ -112,7 +112,6 @@ struct history_run {
 	char *detail;
 	const char *log_path; /* shared: one of history.strings; NULL when none */
 	int64_t log_offset, log_length;
-	bool log_stored; /* the store keeps its output (run_logs: store_run_log_get()) */
 };
 
 /* An I/O profile on record (profile = io), for the bytes series and the commit pages. */
