@@ -10,8 +10,22 @@
 
 bool db_is_postgres(const char *where)
 {
-	return where && (!strncmp(where, "postgresql://", 13) || !strncmp(where, "postgres://", 11) ||
-			 strchr(where, '='));
+	const char *p = where;
+	if (!where)
+		return false;
+	if (!strncmp(where, "postgresql://", 13) || !strncmp(where, "postgres://", 11))
+		return true;
+	/* libpq's key=value pairs begin with a keyword: "host=...", "dbname = ..."; a path
+	 * with an '=' further on ("/tmp/a=b/x.db", "./x=1.db") is a file */
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!(*p >= 'a' && *p <= 'z'))
+		return false;
+	while ((*p >= 'a' && *p <= 'z') || *p == '_')
+		p++;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return *p == '=';
 }
 
 void db_close(struct db *db)

@@ -90,7 +90,8 @@ struct db {
 
 /*
  * Whether a store location is a PostgreSQL connection string (a postgresql:// or
- * postgres:// URI, or libpq's key=value form): anything else is an SQLite file's path.
+ * postgres:// URI, or libpq's key=value form, which begins with a keyword and '='):
+ * anything else is an SQLite file's path.
  */
 bool db_is_postgres(const char *where);
 

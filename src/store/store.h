@@ -35,7 +35,7 @@ void store_close(struct store *st);
 
 /*
  * Store locations: a PostgreSQL connection string (postgresql://, postgres:// or libpq's
- * key=value pairs) or else an SQLite file's path. store_location_is_postgres() tells which;
+ * key=value pairs, "host=... dbname=...") or else an SQLite file's path. store_location_is_postgres() tells which;
  * store_location_has_password() whether the string itself holds a password (better kept in
  * PGPASSFILE or PGPASSWORD); store_location_display() appends it for a message, without
  * its password.

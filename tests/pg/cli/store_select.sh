@@ -31,6 +31,12 @@ REVPERF_STORE=$url expect_exit 0 "$REVPERF" compare -q --store "$TEST_TMP/local.
 	fail "--store FILE under REVPERF_STORE: not stored in the file"
 [ "$(runs_in "$url")" = 6 ] || fail "--store FILE under REVPERF_STORE: PostgreSQL got runs"
 
+# A file whose path holds an '=' is a file, not a key=value connection string.
+mkdir "$TEST_TMP/x=1"
+expect_exit 0 "$REVPERF" compare -q --store "$TEST_TMP/x=1/local.db" -r 3..3 -w 0 -t 90% base HEAD
+[ "$(sqlite3 "$TEST_TMP/x=1/local.db" 'select count(*) from runs')" = 6 ] ||
+	fail "a path with '=': not stored in the file"
+
 # [store] url in revperf.ini (key=value pairs here), below REVPERF_STORE; read-only
 # commands (history's report, report) read it too.
 printf '[store]\nurl = %s\n' "$url" >>revperf.ini
