@@ -6,11 +6,14 @@
 # sanitizer runtimes (only a Recommends of clang, which --no-install-recommends skips).
 # libpq-dev: the PostgreSQL store; postgresql: the real server its tests start
 # (tests/pg/pg_server.sh, from /usr/lib/postgresql/*/bin).
+# linux-perf: bench/sample.sh measures revperf's sampler against `perf record`, and it
+# records the perf script samples that tests/cli/diff_perf_script.sh imports.
+# python3-jsonschema validates every command's JSON against docs/schema/ (json_schema_validate).
 set -eu
 PKGS="build-essential cmake pkg-config git clang libclang-rt-dev libsqlite3-dev libpq-dev postgresql libgit2-dev
 libinih-dev libjansson-dev libcmocka-dev libelf-dev libdw-dev libcapstone-dev libzstd-dev
 hyperfine valgrind time python3 procps g++ libbenchmark-dev uftrace strace
-chromium nodejs"
+chromium nodejs linux-perf python3-jsonschema"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

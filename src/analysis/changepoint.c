@@ -77,6 +77,7 @@ void changepoint_opts_init(struct changepoint_opts *opts)
 	opts->seed = CHANGEPOINT_DEFAULT_SEED;
 	opts->max_points = 0;
 	opts->split = CHANGEPOINT_SPLIT_TAIL;
+	opts->min_rel_change = 0.0;
 	opts->name = NULL;
 }
 
@@ -470,6 +471,9 @@ static int check_opts(const struct changepoint_opts *o, const char *name)
 	if (!(o->sig_level > 0.0 && o->sig_level < 1.0))
 		return error("change points of %s: significance level %g is not in (0, 1)", name,
 			     o->sig_level);
+	if (!(o->min_rel_change >= 0.0 && o->min_rel_change <= 1.0))
+		return error("change points of %s: smallest relative change %g is not in [0, 1]",
+			     name, o->min_rel_change);
 	if (o->permutations < 1 || o->permutations > CHANGEPOINT_MAX_PERMUTATIONS)
 		return error("change points of %s: %u permutations; use 1 to %u", name,
 			     o->permutations, CHANGEPOINT_MAX_PERMUTATIONS);
@@ -589,9 +593,70 @@ static int cmp_point(const void *pa, const void *pb)
 	return a->index < b->index ? -1 : a->index > b->index;
 }
 
+/* |after - before| / |before| of two medians; infinite when before is 0 (never dropped). */
+static double shift_of(double before, double after)
+{
+	return before != 0.0 ? fabs(after - before) / fabs(before) : INFINITY;
+}
+
+/*
+ * min_rel_change: drops the change point whose medians differ least, while that is below
+ * the option, merging its two segments; med[] holds the segments' medians. Points are
+ * sorted, and point k separates segments k and k + 1.
+ */
+static void drop_small_changes(struct cp_search *s, struct changepoint_result *res)
+{
+	double min = s->opts->min_rel_change;
+	double *med;
+
+	if (!(min > 0.0) || !res->nr_points)
+		return;
+	med = xmallocarray(s->nr_segs, sizeof(*med));
+	for (size_t k = 0; k < s->nr_segs; k++)
+		med[k] = stats_percentile(s->x + s->segs[k].start,
+					  s->segs[k].end - s->segs[k].start, 50.0);
+	for (;;) {
+		size_t drop = res->nr_points;
+		double least = min;
+		for (size_t k = 0; k < res->nr_points; k++) {
+			double shift = shift_of(med[k], med[k + 1]);
+			if (shift < least) {
+				least = shift;
+				drop = k;
+			}
+		}
+		if (drop == res->nr_points)
+			break;
+		/* segment drop absorbs drop + 1; the point between them goes */
+		s->segs[drop].end = s->segs[drop + 1].end;
+		free(s->segs[drop + 1].null_q);
+		memmove(&s->segs[drop + 1], &s->segs[drop + 2],
+			(s->nr_segs - drop - 2) * sizeof(*s->segs));
+		memmove(&med[drop + 1], &med[drop + 2], (s->nr_segs - drop - 2) * sizeof(*med));
+		s->nr_segs--;
+		med[drop] = stats_percentile(s->x + s->segs[drop].start,
+					     s->segs[drop].end - s->segs[drop].start, 50.0);
+		memmove(&res->points[drop], &res->points[drop + 1],
+			(res->nr_points - drop - 1) * sizeof(*res->points));
+		res->nr_points--;
+		res->nr_below_min_change++;
+	}
+	free(med);
+	/* order: 1, 2... among the points kept, in the order they were accepted */
+	for (size_t k = 0; k < res->nr_points; k++) {
+		size_t before = 0;
+		for (size_t j = 0; j < res->nr_points; j++)
+			before += res->points[j].order < res->points[k].order;
+		res->points[k].order = before + 1;
+	}
+}
+
 /* Segments and the before/after summaries, once all change points are known. */
 static void summarise(struct cp_search *s, struct changepoint_result *res)
 {
+	if (res->nr_points > 1)
+		qsort(res->points, res->nr_points, sizeof(*res->points), cmp_point);
+	drop_small_changes(s, res);
 	res->nr_segments = s->nr_segs;
 	res->segments = xcalloc(s->nr_segs, sizeof(*res->segments));
 	for (size_t k = 0; k < s->nr_segs; k++) {
@@ -602,8 +667,6 @@ static void summarise(struct cp_search *s, struct changepoint_result *res)
 		out->mean = stats_mean(s->x + out->start, m);
 		out->median = stats_percentile(s->x + out->start, m, 50.0);
 	}
-	if (res->nr_points > 1)
-		qsort(res->points, res->nr_points, sizeof(*res->points), cmp_point);
 	/* segments are sorted and change point k separates segments k and k + 1 */
 	for (size_t k = 0; k < res->nr_points; k++) {
 		struct changepoint *p = &res->points[k];

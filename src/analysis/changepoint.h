@@ -48,12 +48,21 @@ struct changepoint_opts {
 	uint64_t seed;	       /* seeds the permutations (any value, 0 included) */
 	size_t max_points;     /* stop after this many change points; 0 = no limit */
 	enum changepoint_split split; /* default TAIL */
-	const char *name;	      /* names the series in error messages; NULL = "series" */
+	/*
+	 * Smallest shift kept, relative: after the search, a change point whose segments'
+	 * medians differ by less than this fraction of the median before is dropped and its
+	 * two segments merged (the smallest first, then again with the merged medians); 0
+	 * keeps every change point. For counts that a machine does not change (instructions
+	 * under valgrind), where a shift of a few instructions is significant but below the
+	 * count tolerance of the verdict. In [0, 1].
+	 */
+	double min_rel_change;
+	const char *name; /* names the series in error messages; NULL = "series" */
 };
 
 /*
  * Defaults: sig_level 0.05, 199 permutations, min_size 3, alpha 1, seed 1, no limit,
- * split TAIL.
+ * split TAIL, min_rel_change 0.
  */
 void changepoint_opts_init(struct changepoint_opts *opts);
 
@@ -70,7 +79,7 @@ struct changepoint_segment {
  */
 struct changepoint {
 	size_t index;
-	size_t order;	/* 1 for the first change point accepted, 2 for the next... */
+	size_t order;	/* 1 for the first change point accepted (and kept), 2 for the next... */
 	double q;	/* the scaled energy statistic at the split (largest over kappa) */
 	double p_value; /* (1 + #{permuted max q >= q}) / (R + 1) */
 	double mean_before, mean_after;
@@ -100,6 +109,7 @@ struct changepoint_result {
 	bool has_rejected;
 	struct changepoint_candidate rejected;
 	size_t nr_tests; /* permutation tests run (accepted + rejected) */
+	size_t nr_below_min_change; /* change points dropped by min_rel_change */
 };
 
 /*

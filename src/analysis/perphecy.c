@@ -343,6 +343,7 @@ struct reached_changes {
 	uint64_t calls;	    /* the most calls among the reached modified functions */
 	uint64_t calls10;   /* ... among those changed by >= 10% */
 	uint64_t cost;	    /* the highest cost among the reached modified functions */
+	uint64_t cost10;    /* ... among those changed by >= 10% */
 	double max_len_pct; /* among the reached modified functions */
 };
 
@@ -370,6 +371,8 @@ static void scan_changes(const struct perphecy_static *s, const struct perphecy_
 		if (c->len_pct >= 10.0) {
 			if (!rc->any10 || f->calls > rc->calls10)
 				rc->calls10 = f->calls;
+			if (!rc->any10 || f->cost > rc->cost10)
+				rc->cost10 = f->cost;
 			rc->any10 = true;
 		}
 	}
@@ -379,7 +382,7 @@ void perphecy_compute(const struct perphecy_static *s, const struct perphecy_pro
 		      struct perphecy_values *out)
 {
 	struct reached_changes rc;
-	size_t above_calls = 0, above_calls10 = 0, above_cost = 0;
+	size_t above_calls = 0, above_calls10 = 0, above_cost = 0, above_cost10 = 0;
 	size_t with_calls = 0, with_cost = 0;
 	double n;
 
@@ -405,15 +408,24 @@ void perphecy_compute(const struct perphecy_static *s, const struct perphecy_pro
 		above_calls += f->calls > rc.calls;
 		above_calls10 += f->calls > rc.calls10;
 		above_cost += f->cost > rc.cost;
+		above_cost10 += f->cost > rc.cost10;
 		with_calls += f->calls > 0;
 		with_cost += f->cost > 0;
 	}
 	n = (double)p->nr;
-	/* A profile without calls (or without costs) cannot rank by them. */
+	/*
+	 * A profile without calls (sampled trees, folded stacks) ranks the call templates by
+	 * self cost instead: the most-run functions stand in for the most-called ones. A
+	 * profile with neither cannot rank.
+	 */
 	if (with_calls) {
 		out->v[PERPHECY_TOP_CHG_BY_CALL] = 100.0 * (double)(above_calls + 1) / n;
 		if (rc.any10)
 			out->v[PERPHECY_TOP_CALL_CHG_10] = 100.0 * (double)(above_calls10 + 1) / n;
+	} else if (with_cost) {
+		out->v[PERPHECY_TOP_CHG_BY_CALL] = 100.0 * (double)(above_cost + 1) / n;
+		if (rc.any10)
+			out->v[PERPHECY_TOP_CALL_CHG_10] = 100.0 * (double)(above_cost10 + 1) / n;
 	}
 	if (with_cost)
 		out->v[PERPHECY_TOP_CHG_BY_INSTR] = 100.0 * (double)(above_cost + 1) / n;

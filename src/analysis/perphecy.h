@@ -258,6 +258,26 @@ bool perphecy_predict(const struct perphecy_predictor *p, const struct perphecy_
 int perphecy_train(const struct perphecy_tuple *t, size_t n, unsigned templates,
 		   struct perphecy_predictor *out);
 
+/*
+ * Which indicators cover the hits (docs/prediction.md, "Covering every hit").
+ * PAPER: Algorithm 1, lines 16-30: the cheapest indicator of the most expensive hit first,
+ * and every hit it covers leaves with it. EVERY_HIT (a departure from the paper, off by
+ * default): every hit adds its own cheapest indicator, also when a more expensive one
+ * already covers it, so that a cheap, specific indicator is not lost behind a broad one.
+ */
+enum perphecy_cover {
+	PERPHECY_COVER_PAPER = 0,
+	PERPHECY_COVER_EVERY_HIT,
+};
+
+/* "paper" or "every-hit" -> cover; -1 for anything else (nothing printed). */
+int perphecy_cover_parse(const char *s, enum perphecy_cover *out);
+const char *perphecy_cover_name(enum perphecy_cover cover);
+
+/* perphecy_train() with the choice of cover. */
+int perphecy_train_cover(const struct perphecy_tuple *t, size_t n, unsigned templates,
+			 enum perphecy_cover cover, struct perphecy_predictor *out);
+
 /* Hit rate = |predicted & hit| / |hit|, dismiss rate = |not predicted & miss| / |miss|. */
 struct perphecy_eval {
 	size_t hits, hits_predicted;
@@ -281,9 +301,10 @@ struct perphecy_cv_opts {
 	uint64_t seed; /* fold assignment; default 1 */
 	enum perphecy_scope scope;
 	unsigned templates; /* default PERPHECY_ALL_TEMPLATES */
+	enum perphecy_cover cover; /* default PERPHECY_COVER_PAPER */
 };
 
-/* Defaults: k 10, seed 1, common predictor, all templates. */
+/* Defaults: k 10, seed 1, common predictor, all templates, the paper's cover. */
 void perphecy_cv_opts_init(struct perphecy_cv_opts *opts);
 
 struct perphecy_bench_eval {

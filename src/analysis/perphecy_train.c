@@ -84,7 +84,7 @@ static int64_t max_thresh(int t, double x)
  * Loops and comparisons as in the paper; see docs/prediction.md for the one correction.
  */
 static void train_core(const struct perphecy_tuple *t, const size_t *idx, size_t n, unsigned mask,
-		       struct perphecy_predictor *out)
+		       enum perphecy_cover how, struct perphecy_predictor *out)
 {
 	double *vals[PERPHECY_NR_TEMPLATES] = {NULL};
 	size_t nr_vals[PERPHECY_NR_TEMPLATES] = {0};
@@ -164,9 +164,12 @@ static void train_core(const struct perphecy_tuple *t, const size_t *idx, size_t
 		/*
 		 * Line 29. The target covers the hit it was chosen for by construction of
 		 * maxthresh; dropping that hit explicitly also guarantees termination.
+		 * EVERY_HIT drops only that hit: the others still add their own indicator.
 		 */
 		for (size_t j = 0; j < nr_cover; j++)
-			if (j != best && !perphecy_indicator_fires(&ind, &t[hits[cover[j]]].values))
+			if (j != best &&
+			    (how == PERPHECY_COVER_EVERY_HIT ||
+			     !perphecy_indicator_fires(&ind, &t[hits[cover[j]]].values)))
 				cover[kept++] = cover[j];
 		nr_cover = kept;
 	}
@@ -180,8 +183,30 @@ out_vals:
 	free(hits);
 }
 
+int perphecy_cover_parse(const char *s, enum perphecy_cover *out)
+{
+	if (!strcmp(s, "paper"))
+		*out = PERPHECY_COVER_PAPER;
+	else if (!strcmp(s, "every-hit"))
+		*out = PERPHECY_COVER_EVERY_HIT;
+	else
+		return -1;
+	return 0;
+}
+
+const char *perphecy_cover_name(enum perphecy_cover cover)
+{
+	return cover == PERPHECY_COVER_EVERY_HIT ? "every-hit" : "paper";
+}
+
 int perphecy_train(const struct perphecy_tuple *t, size_t n, unsigned templates,
 		   struct perphecy_predictor *out)
+{
+	return perphecy_train_cover(t, n, templates, PERPHECY_COVER_PAPER, out);
+}
+
+int perphecy_train_cover(const struct perphecy_tuple *t, size_t n, unsigned templates,
+			 enum perphecy_cover cover, struct perphecy_predictor *out)
 {
 	size_t *idx;
 	int ret;
@@ -193,7 +218,7 @@ int perphecy_train(const struct perphecy_tuple *t, size_t n, unsigned templates,
 	idx = xmallocarray(n, sizeof(*idx));
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
-	train_core(t, idx, n, templates & PERPHECY_ALL_TEMPLATES, out);
+	train_core(t, idx, n, templates & PERPHECY_ALL_TEMPLATES, cover, out);
 	free(idx);
 	return RP_OK;
 }
@@ -230,6 +255,7 @@ void perphecy_cv_opts_init(struct perphecy_cv_opts *opts)
 	opts->seed = 1;
 	opts->scope = PERPHECY_COMMON;
 	opts->templates = PERPHECY_ALL_TEMPLATES;
+	opts->cover = PERPHECY_COVER_PAPER;
 }
 
 void perphecy_cv_result_release(struct perphecy_cv_result *r)
@@ -373,6 +399,7 @@ int perphecy_cross_validate(const struct perphecy_tuple *t, size_t n,
 			if (!nr_test)
 				continue;
 			train_core(t, train, nr_train, opts->templates & PERPHECY_ALL_TEMPLATES,
+				   opts->cover,
 				   &pred);
 			out->nr_predictors++;
 			out->nr_trivial += pred.no_hits;

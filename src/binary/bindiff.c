@@ -25,6 +25,7 @@ struct side {
 	struct binfunc **fn; /* sorted by (name, cu) */
 	long *partner;	     /* index into the other side's bf->funcs, or -1 */
 	bool *renamed;
+	bool *clone; /* paired with a function of the same base whose clone suffix differs */
 };
 
 static const char *const class_names[BINDIFF_NR_CLASSES] = {
@@ -63,6 +64,7 @@ static void side_init(struct side *s, struct binfile *bf)
 	s->fn = xmallocarray(n, sizeof(*s->fn));
 	s->partner = xmallocarray(n, sizeof(*s->partner));
 	s->renamed = xcalloc(n, sizeof(*s->renamed));
+	s->clone = xcalloc(n, sizeof(*s->clone));
 	for (i = 0; i < bf->nr_funcs; i++) {
 		s->fn[i] = &bf->funcs[bf->by_name[i]];
 		s->partner[i] = -1;
@@ -82,6 +84,7 @@ static void side_release(struct side *s)
 	free(s->fn);
 	free(s->partner);
 	free(s->renamed);
+	free(s->clone);
 }
 
 static size_t idx(const struct side *s, const struct binfunc *f)
@@ -164,6 +167,71 @@ static struct binfunc **unpaired(const struct side *s, size_t *nr)
 	return v;
 }
 
+/* An unpaired function by the base of its name (bindiff_clone_base()). */
+struct based {
+	struct binfunc *f;
+	size_t len;
+};
+
+static int cmp_based(const void *a, const void *b)
+{
+	const struct based *x = a, *y = b;
+	int c = strncmp(x->f->name, y->f->name, x->len < y->len ? x->len : y->len);
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return cmp_cu(x->f->cu, y->f->cu);
+}
+
+static struct based *unpaired_based(const struct side *s, size_t *nr)
+{
+	struct based *v = xmallocarray(s->bf->nr_funcs ? s->bf->nr_funcs : 1, sizeof(*v));
+	*nr = 0;
+	for (size_t i = 0; i < s->bf->nr_funcs; i++)
+		if (s->partner[i] < 0) {
+			v[*nr].f = &s->bf->funcs[i];
+			v[(*nr)++].len = bindiff_clone_base(s->bf->funcs[i].name);
+		}
+	bin_sort(v, *nr, sizeof(*v), cmp_based);
+	return v;
+}
+
+/*
+ * Pairs unpaired functions whose names differ only in clone suffixes (foo.part.0 and
+ * foo.isra.0), when the base (and compilation unit) is unique among the unpaired of both
+ * sides; returns how many. Code calling the new clone hashes as if it called the old one.
+ */
+static size_t match_clones(struct side *o, struct side *n)
+{
+	size_t no, nn, i = 0, j = 0, found = 0;
+	struct based *uo = unpaired_based(o, &no), *un = unpaired_based(n, &nn);
+	while (i < no && j < nn) {
+		int c = cmp_based(&uo[i], &un[j]);
+		size_t b = i + 1, d = j + 1;
+		if (c) {
+			i += c < 0;
+			j += c > 0;
+			continue;
+		}
+		while (b < no && !cmp_based(&uo[b], &uo[i]))
+			b++;
+		while (d < nn && !cmp_based(&un[d], &un[j]))
+			d++;
+		if (b - i == 1 && d - j == 1 && strcmp(uo[i].f->name, un[j].f->name)) {
+			pair(o, uo[i].f, n, un[j].f);
+			o->clone[idx(o, uo[i].f)] = n->clone[idx(n, un[j].f)] = true;
+			un[j].f->ref_hash = uo[i].f->ref_hash;
+			found++;
+		}
+		i = b;
+		j = d;
+	}
+	free(uo);
+	free(un);
+	return found;
+}
+
 /* Pairs unpaired functions whose body hash is unique on both sides; returns how many. */
 static size_t match_renames(struct side *o, struct side *n)
 {
@@ -219,6 +287,8 @@ static enum bindiff_class class_of(const struct side *o, const struct side *n, s
 		return BINDIFF_ADDED;
 	if (n->renamed[i])
 		return BINDIFF_RENAMED;
+	if (n->clone[i] && o->bf->funcs[p].hash == n->bf->funcs[i].hash)
+		return BINDIFF_RENAMED; /* only the name's clone suffix changed */
 	return o->bf->funcs[p].hash == n->bf->funcs[i].hash ? BINDIFF_UNCHANGED : BINDIFF_MODIFIED;
 }
 
@@ -359,6 +429,8 @@ int bindiff_compute(struct binfile *old_file, struct binfile *new_file, struct b
 	side_init(&o, old_file);
 	side_init(&n, new_file);
 	match_names(&o, &n);
+	if (match_clones(&o, &n))
+		rehash_candidates(&o, &n); /* fails only without disassembly: nothing to redo */
 	for (round = 0; round < MAX_RENAME_ROUNDS && match_renames(&o, &n); round++)
 		if (rehash_candidates(&o, &n))
 			break; /* no disassembly: hashes cannot change */
@@ -366,6 +438,7 @@ int bindiff_compute(struct binfile *old_file, struct binfile *new_file, struct b
 	side_release(&o);
 	side_release(&n);
 	find_inlines(out);
+	bindiff_explain(out);
 	return ret;
 }
 

@@ -21,8 +21,25 @@ enum bindiff_class {
 	BINDIFF_NR_CLASSES
 };
 
+/*
+ * Why a paired function differs, when the difference is one of the compiler's or the
+ * preprocessor's rather than a change of the code (bindiff_why.c, docs/bindiff.md).
+ */
+enum bindiff_why {
+	BINDIFF_WHY_CODE = 0, /* a change of the code, or no change */
+	/* modified: only immediates changed, each by as many lines as its instruction's
+	 * source line moved (a __LINE__ after lines were added or removed above it) */
+	BINDIFF_WHY_LINE,
+	/* renamed, identical body: only the compiler's clone suffix changed (.part.0 ->
+	 * .isra.0, .constprop.0 -> .constprop.1) */
+	BINDIFF_WHY_CLONE,
+};
+
 struct bindiff_entry {
 	enum bindiff_class cls;
+	enum bindiff_why why;
+	/* BINDIFF_WHY_LINE: new - old of the immediates when they all moved alike, else 0 */
+	int line_shift;
 	const struct binfunc *old_fn; /* NULL when added */
 	const struct binfunc *new_fn; /* NULL when deleted */
 	/* (new - old) / old instructions in %; NAN when added, deleted or old is empty. */
@@ -42,6 +59,8 @@ struct bindiff {
 	struct bindiff_entry *entries;
 	size_t nr_entries;
 	size_t count[BINDIFF_NR_CLASSES];
+	/* Of count[BINDIFF_MODIFIED] and count[BINDIFF_RENAMED]: how many have why set. */
+	size_t nr_line_only, nr_clone_only;
 	/* private: indices into entries by old and by new name, for bindiff_find() */
 	size_t *by_old, *by_new;
 	size_t nr_by_old, nr_by_new;
@@ -66,6 +85,21 @@ int bindiff_compute(struct binfile *old_file, struct binfile *new_file, struct b
 
 /* Frees the entries and both files; accepts a zeroed or released bindiff. */
 void bindiff_release(struct bindiff *d);
+
+/*
+ * The length of `name` without GCC's clone and split suffixes (".part.0", ".isra.0",
+ * ".constprop.1", ".cold", ".lto_priv.0", ... and chains of them): 3 for
+ * "foo.constprop.0.isra.0"; strlen(name) when it has none. Functions of one base whose
+ * suffix changed pair up as one function (docs/bindiff.md).
+ */
+size_t bindiff_clone_base(const char *name);
+
+/*
+ * Sets `why` of the entries of d whose change is only a clone suffix or a line-number
+ * constant, and d's counts of them (bindiff_why.c; bindiff_compute() calls it). Needs the
+ * files' disassembly and, for line numbers, their DWARF line tables.
+ */
+void bindiff_explain(struct bindiff *d);
 
 /* True when no function was added, deleted, modified or renamed. */
 bool bindiff_identical(const struct bindiff *d);

@@ -299,3 +299,52 @@ void binfile_free(struct binfile *bf)
 	free(bf->path);
 	free(bf);
 }
+
+int binfile_plt_read(const char *path, struct binfile_plt *out)
+{
+	struct binfile *bf = NULL;
+	size_t n = 0;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if ((ret = binfile_open(path, BINFILE_NO_DWARF | BINFILE_QUIET, &bf)) ||
+	    (ret = binfile_prepare(bf)))
+		goto out;
+	for (size_t i = 0; i < bf->nr_imports; i++)
+		n += !bf->imports[i].got && bf->imports[i].name;
+	out->entries = xcalloc(n ? n : 1, sizeof(*out->entries));
+	/* imports are sorted by address, and so are the entries */
+	for (size_t i = 0; i < bf->nr_imports; i++) {
+		const struct bin_import *im = &bf->imports[i];
+		if (im->got || !im->name)
+			continue;
+		out->entries[out->nr].addr = im->addr;
+		out->entries[out->nr++].name = xstrdup(im->name);
+	}
+out:
+	binfile_free(bf);
+	return ret;
+}
+
+void binfile_plt_release(struct binfile_plt *plt)
+{
+	if (!plt)
+		return;
+	for (size_t i = 0; i < plt->nr; i++)
+		free(plt->entries[i].name);
+	free(plt->entries);
+	memset(plt, 0, sizeof(*plt));
+}
+
+const char *binfile_plt_name(const struct binfile_plt *plt, uint64_t addr)
+{
+	size_t lo = 0, hi = plt->nr;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (plt->entries[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < plt->nr && plt->entries[lo].addr == addr ? plt->entries[lo].name : NULL;
+}

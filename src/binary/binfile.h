@@ -26,6 +26,8 @@ enum {
 	 * of the same shape or functions of the same name (the same hashes, slower; tests).
 	 */
 	BINFILE_NO_REUSE = 1 << 2,
+	/* No warnings (a stripped file read from .dynsym): for readers of many files. */
+	BINFILE_QUIET = 1 << 3,
 };
 
 /* One function: a symbol with a size in an executable section, aliases folded. */
@@ -87,6 +89,7 @@ struct binfile {
 	size_t nr_objects;
 	struct bin_import *imports; /* PLT entries and GOT slots, sorted by address */
 	size_t nr_imports, alloc_imports;
+	size_t nr_got_slots; /* while the PLT is read: imports[0 .. this) are the sorted slots */
 	struct bin_reloc *relocs; /* object files: relocations of code, sorted */
 	size_t nr_relocs;
 	struct bin_relsym *relsyms; /* object files: the symbol table, by index */
@@ -137,6 +140,33 @@ int binfile_rehash(struct binfile *bf, struct binfunc *f);
 
 /* The function containing addr, or NULL. O(log n). */
 struct binfunc *binfile_func_at(const struct binfile *bf, uint64_t addr);
+
+/* One PLT entry: its address (the file's virtual address) and the function it calls. */
+struct binfile_plt_entry {
+	uint64_t addr;
+	char *name; /* the imported symbol, "memcpy" (no version, no "@plt") */
+};
+
+/* The PLT entries of one linked file, sorted by address. */
+struct binfile_plt {
+	struct binfile_plt_entry *entries;
+	size_t nr;
+};
+
+/*
+ * The PLT entries of the linked ELF file at `path` (x86-64: .plt, .plt.sec and .plt.got),
+ * each named after the symbol of the GOT slot it jumps through (the JUMP_SLOT or GLOB_DAT
+ * relocation of that slot), as binutils names its synthetic "memcpy@plt" symbols. Reads
+ * the header, sections, symbols and dynamic relocations, and decodes only the PLT
+ * sections. Entries whose slot has no symbol (IRELATIVE) are left out. Fills *out (release
+ * with binfile_plt_release()); returns 0, or RP_EINPUT / RP_EINTERNAL after one error()
+ * (missing, not ELF, corrupt); no warnings. Another architecture: 0 and no entry.
+ */
+int binfile_plt_read(const char *path, struct binfile_plt *out);
+void binfile_plt_release(struct binfile_plt *plt);
+
+/* The name of the PLT entry at exactly addr, or NULL. O(log n). */
+const char *binfile_plt_name(const struct binfile_plt *plt, uint64_t addr);
 
 /*
  * Calls fn(name, data) for each function inlined into f (DWARF inlined subroutines, each

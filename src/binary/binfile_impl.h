@@ -39,7 +39,8 @@ struct bin_object {
 struct bin_import {
 	uint64_t addr;
 	uint64_t name_hash;
-	bool got; /* a GOT slot rather than a PLT entry */
+	const char *name; /* the imported symbol (borrowed from the file's string table) */
+	bool got;	  /* a GOT slot rather than a PLT entry */
 };
 
 /* A relocation applied to code in an object file; pos in the synthetic layout. */
@@ -138,11 +139,25 @@ int disasm_plt(struct binfile *bf, const struct bin_section *sec,
 	       void (*fn)(struct binfile *bf, const struct bin_section *sec, uint64_t insn_addr,
 			  uint64_t target));
 void disasm_close(struct binfile *bf);
+/*
+ * x86-64: whether fo (of bo) and fn (of bn) differ only in immediate operands that hold
+ * plain numbers (neither addresses nor branch targets), instruction for instruction and
+ * with the same encodings: then 1, after calling accept(old value, new value, old and new
+ * address of the instruction, arg) for each differing pair, which returns false to reject
+ * it (then 0). 0 for any other difference, for no difference, and on aarch64.
+ */
+int disasm_immediates_only(const struct binfile *bo, const struct binfunc *fo,
+			   const struct binfile *bn, const struct binfunc *fn,
+			   bool (*accept)(int64_t old_v, int64_t new_v, uint64_t old_addr,
+					  uint64_t new_addr, void *arg),
+			   void *arg);
 
 /* dwarf_info.c: file:line and DIEs of functions; CUs of locals lacking a file symbol. */
 int dwarf_info_read(struct binfile *bf);
 int dwarf_info_inlined(const struct binfile *bf, const struct binfunc *f,
 		       void (*fn)(const char *name, void *data), void *data);
+/* The source line of the instruction at addr (linked files' line tables), 0 if unknown. */
+unsigned dwarf_info_line_at(const struct binfile *bf, uint64_t addr);
 void dwarf_info_close(struct binfile *bf);
 
 #endif

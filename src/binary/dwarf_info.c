@@ -233,6 +233,19 @@ int dwarf_info_inlined(const struct binfile *bf, const struct binfunc *f,
 	return 0;
 }
 
+unsigned dwarf_info_line_at(const struct binfile *bf, uint64_t addr)
+{
+	Dwarf_Die cudie;
+	Dwarf_Line *line;
+	int lineno = 0;
+	/* Object files: the DWARF's addresses are not the synthetic layout's. */
+	if (!bf->dwarf || bf->kind == BINFILE_OBJECT || !dwarf_addrdie(bf->dwarf->dw, addr, &cudie))
+		return 0;
+	if (!(line = dwarf_getsrc_die(&cudie, addr)) || dwarf_lineno(line, &lineno) || lineno < 0)
+		return 0;
+	return (unsigned)lineno;
+}
+
 void dwarf_info_close(struct binfile *bf)
 {
 	if (!bf->dwarf)

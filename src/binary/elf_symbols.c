@@ -296,7 +296,8 @@ static size_t choose_symtab(struct binfile *bf)
 	}
 	if (dynsym) {
 		bf->from_dynsym = true;
-		warning("%s has no .symtab (stripped); using .dynsym: only exported functions "
+		if (!(bf->flags & BINFILE_QUIET))
+			warning("%s has no .symtab (stripped); using .dynsym: only exported functions "
 			"are compared",
 			bf->path);
 	}
@@ -389,7 +390,7 @@ int symbols_read(struct binfile *bf)
 			o->name_hash = object_name_hash(name, bind == STB_LOCAL);
 		}
 	}
-	if (outside)
+	if (outside && !(bf->flags & BINFILE_QUIET))
 		warning("%s: %zu function symbol%s outside %s section ignored (corrupt symbol "
 			"table?)",
 			bf->path, outside, outside == 1 ? "" : "s", outside == 1 ? "its" : "their");
@@ -456,6 +457,7 @@ static int read_got_slots(struct binfile *bf, size_t dynsym)
 			ALLOC_GROW(bf->imports, bf->nr_imports + 1, bf->alloc_imports);
 			bf->imports[bf->nr_imports].addr = r.r_offset;
 			bf->imports[bf->nr_imports].name_hash = binhash_str(name);
+			bf->imports[bf->nr_imports].name = name;
 			bf->imports[bf->nr_imports].got = true;
 			bf->nr_imports++;
 		}
@@ -464,21 +466,42 @@ static int read_got_slots(struct binfile *bf, size_t dynsym)
 	return 0;
 }
 
-/* A PLT entry that jumps through a named GOT slot takes the slot's name. */
+/* The GOT slot at addr, among the sorted slots that precede the PLT entries appended. */
+static const struct bin_import *slot_at(const struct binfile *bf, uint64_t addr)
+{
+	size_t lo = 0, hi = bf->nr_got_slots;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (bf->imports[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < bf->nr_got_slots && bf->imports[lo].addr == addr ? &bf->imports[lo] : NULL;
+}
+
+/*
+ * A PLT entry that jumps through a named GOT slot takes the slot's name. (The entries are
+ * appended after the slots, so the search must not see them: with binfile_import_at() over
+ * the whole array, every entry after the first few went unnamed.)
+ */
 static void plt_reference(struct binfile *bf, const struct bin_section *sec, uint64_t insn_addr,
 			  uint64_t target)
 {
-	const struct bin_import *slot = binfile_import_at(bf, target);
+	const struct bin_import *slot = slot_at(bf, target);
 	uint64_t entsize = sec->entsize >= 4 && sec->entsize <= 64 ? sec->entsize : 16;
 	uint64_t entry = sec->addr + (insn_addr - sec->addr) / entsize * entsize;
 	uint64_t name_hash;
+	const char *name;
 	if (!slot || !slot->got)
 		return;
 	/* slot points into bf->imports, which ALLOC_GROW may move. */
 	name_hash = slot->name_hash;
+	name = slot->name;
 	ALLOC_GROW(bf->imports, bf->nr_imports + 1, bf->alloc_imports);
 	bf->imports[bf->nr_imports].addr = entry;
 	bf->imports[bf->nr_imports].name_hash = name_hash;
+	bf->imports[bf->nr_imports].name = name;
 	bf->imports[bf->nr_imports].got = false;
 	bf->nr_imports++;
 }
@@ -496,6 +519,7 @@ int imports_read(struct binfile *bf)
 	nr_slots = bf->nr_imports;
 	if (!nr_slots || bf->machine != EM_X86_64)
 		return 0;
+	bf->nr_got_slots = nr_slots;
 	for (i = 1; i < bf->nr_sections; i++) {
 		const struct bin_section *s = &bf->sections[i];
 		if ((s->flags & SHF_EXECINSTR) && s->data &&

@@ -597,3 +597,117 @@ int disasm_plt(struct binfile *bf, const struct bin_section *sec,
 	}
 	return 0;
 }
+
+/* ---- two functions compared instruction by instruction (bindiff_why.c) ---- */
+
+/* The x86-64 instructions of f, decoded (records of bytes that do not decode: bad). */
+static size_t decode_all(struct bin_disasm *d, const struct binfile *bf, const struct binfunc *f,
+			 struct dec_rec **recs, size_t *alloc)
+{
+	const uint8_t *code;
+	size_t len, nr = 0;
+	uint64_t addr = f->addr;
+
+	if (!func_code(bf, f, &code, &len))
+		return 0;
+	while (len) {
+		struct dec_rec *rec;
+		bool reusable;
+		ALLOC_GROW(*recs, nr + 1, *alloc);
+		rec = &(*recs)[nr++];
+		memset(rec, 0, sizeof(*rec));
+		rec->off = (uint32_t)(addr - f->addr);
+		if (x86_decode(d, code, len, addr, rec, &reusable)) {
+			code += rec->in.size;
+			len -= rec->in.size;
+			addr += rec->in.size;
+		} else {
+			rec->bad = true;
+			rec->in.bytes = code;
+			rec->in.address = addr;
+			code++;
+			len--;
+			addr++;
+		}
+	}
+	return nr;
+}
+
+/* What the function's hash takes of one instruction, alone. */
+static uint64_t insn_hash(struct norm *n, const struct dec_rec *rec)
+{
+	n->h = 0x5BD1E9955BD1E995ULL;
+	if (rec->bad)
+		norm_bad(n, rec->in.bytes, 1);
+	else
+		norm_x86(n, &rec->in);
+	return n->h;
+}
+
+/* The plain number in the immediate field of rec (not an address nor a branch target). */
+static bool plain_immediate(const struct binfile *bf, const struct dec_rec *rec, int64_t *v)
+{
+	const struct dec_insn *in = &rec->in;
+	if (rec->bad || !in->imm_size || in->branch)
+		return false;
+	for (uint8_t i = 0; i < in->nr_ops; i++)
+		if (in->ops[i].type == X86_OP_IMM) {
+			*v = in->ops[i].v;
+			return !(in->imm_size >= 4 && absolute_address(bf, *v));
+		}
+	return false;
+}
+
+/* insn_hash() of rec with its immediate field zeroed. */
+static uint64_t masked_hash(struct norm *n, const struct dec_rec *rec)
+{
+	struct dec_rec m = *rec;
+	uint8_t bytes[16];
+	size_t len = rec->in.size < sizeof(bytes) ? rec->in.size : sizeof(bytes);
+	memcpy(bytes, rec->in.bytes, len);
+	mask(bytes, len, rec->in.imm_offset, rec->in.imm_size);
+	m.in.bytes = bytes;
+	return insn_hash(n, &m);
+}
+
+int disasm_immediates_only(const struct binfile *bo, const struct binfunc *fo,
+			   const struct binfile *bn, const struct binfunc *fn,
+			   bool (*accept)(int64_t old_v, int64_t new_v, uint64_t old_addr,
+					  uint64_t new_addr, void *arg),
+			   void *arg)
+{
+	struct bin_disasm *d;
+	struct dec_rec *r[2] = {NULL, NULL};
+	size_t alloc[2] = {0, 0}, nr[2], differ = 0;
+	struct norm n[2];
+	int ret = 0;
+
+	if (bo->machine != EM_X86_64 || bn->machine != EM_X86_64 || fo->nr_insns != fn->nr_insns ||
+	    !(d = disasm_new(bo)))
+		return 0;
+	nr[0] = decode_all(d, bo, fo, &r[0], &alloc[0]);
+	nr[1] = decode_all(d, bn, fn, &r[1], &alloc[1]);
+	if (nr[0] != nr[1] || !nr[0])
+		goto out;
+	norm_start(&n[0], bo, fo, (size_t)fo->size);
+	norm_start(&n[1], bn, fn, (size_t)fn->size);
+	for (size_t i = 0; i < nr[0]; i++) {
+		const struct dec_rec *a = &r[0][i], *b = &r[1][i];
+		int64_t va, vb;
+		if (insn_hash(&n[0], a) == insn_hash(&n[1], b))
+			continue;
+		if (a->in.size != b->in.size || a->in.imm_offset != b->in.imm_offset ||
+		    a->in.imm_size != b->in.imm_size || !plain_immediate(bo, a, &va) ||
+		    !plain_immediate(bn, b, &vb) || va == vb ||
+		    masked_hash(&n[0], a) != masked_hash(&n[1], b) ||
+		    !accept(va, vb, a->in.address, b->in.address, arg))
+			goto out;
+		differ++;
+	}
+	ret = differ > 0;
+out:
+	free(r[0]);
+	free(r[1]);
+	disasm_free(d);
+	return ret;
+}

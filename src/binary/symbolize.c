@@ -159,6 +159,62 @@ int proc_maps_add_line(struct proc_maps *m, const char *line, size_t len)
 	return 0;
 }
 
+static void maps_insert(struct proc_maps *m, size_t at, const struct proc_map *map)
+{
+	ALLOC_GROW(m->maps, m->nr + 1, m->alloc);
+	memmove(&m->maps[at + 1], &m->maps[at], (m->nr - at) * sizeof(*m->maps));
+	m->maps[at] = *map;
+	m->nr++;
+}
+
+void proc_maps_replace(struct proc_maps *m, const struct proc_map *map)
+{
+	struct proc_map add = *map;
+	size_t i = 0;
+
+	while (i < m->nr) {
+		struct proc_map *o = &m->maps[i];
+		if (o->end <= map->start || o->start >= map->end) {
+			i++;
+			continue;
+		}
+		if (o->start < map->start && o->end > map->end) {
+			/* Split: the part after the new mapping becomes its own. */
+			struct proc_map tail = *o;
+			tail.path = o->path ? xstrdup(o->path) : NULL;
+			tail.offset += map->end - o->start;
+			tail.start = map->end;
+			o->end = map->start;
+			maps_insert(m, i + 1, &tail);
+			i += 2;
+		} else if (o->start < map->start) {
+			o->end = map->start;
+			i++;
+		} else if (o->end > map->end) {
+			o->offset += map->end - o->start;
+			o->start = map->end;
+			i++;
+		} else {
+			free(o->path);
+			memmove(o, o + 1, (m->nr - i - 1) * sizeof(*m->maps));
+			m->nr--;
+		}
+	}
+	add.path = map->path ? xstrdup(map->path) : NULL;
+	for (i = m->nr; i > 0 && m->maps[i - 1].start > add.start; i--)
+		;
+	maps_insert(m, i, &add);
+}
+
+void proc_maps_copy(struct proc_maps *to, const struct proc_maps *from)
+{
+	for (size_t i = 0; i < from->nr; i++) {
+		struct proc_map map = from->maps[i];
+		map.path = map.path ? xstrdup(map.path) : NULL;
+		maps_insert(to, to->nr, &map);
+	}
+}
+
 int proc_maps_read(struct proc_maps *m, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -442,6 +498,46 @@ int symbolizer_file_vaddr(struct symbolizer *sym, const char *module_path, uint6
 		}
 	}
 	return -1;
+}
+
+int symbolizer_map_bias(struct symbolizer *sym, const char *module_path, uint64_t start,
+			uint64_t pgoff, uint64_t *bias)
+{
+	struct sym_module *mod = module_get(sym, module_path);
+	if (mod->failed)
+		return -1;
+	for (size_t i = 0; i < mod->nr_loads; i++) {
+		const struct sym_load *l = &mod->loads[i];
+		/* Inside the segment's file range, or at most 64 KiB (the largest page) before
+		 * its unaligned start. */
+		if ((pgoff >= l->offset && pgoff - l->offset < l->filesz) ||
+		    (pgoff < l->offset && l->offset - pgoff < 65536)) {
+			*bias = start - (l->vaddr - l->offset + pgoff);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int symbolizer_cfi_start(struct symbolizer *sym, const char *module_path, uint64_t file_vaddr,
+			 uint64_t *start)
+{
+	struct sym_module *mod = module_get(sym, module_path);
+	Dwarf_Addr cfi_bias = 0, lo = 0;
+	Dwarf_Frame *frame = NULL;
+	Dwarf_CFI *cfi;
+	int ret = -1;
+
+	if (mod->failed || !mod->mod || !(cfi = dwfl_module_eh_cfi(mod->mod, &cfi_bias)))
+		return -1;
+	/* The CFI's addresses are the file's (bias 0, see module_open()). */
+	if (dwarf_cfi_addrframe(cfi, file_vaddr + mod->bias - cfi_bias, &frame) == 0 &&
+	    dwarf_frame_info(frame, &lo, NULL, NULL) >= 0) {
+		*start = lo + cfi_bias - mod->bias;
+		ret = 0;
+	}
+	free(frame);
+	return ret;
 }
 
 /* ---- names ---------------------------------------------------------------------------- */

@@ -57,6 +57,16 @@ void proc_maps_release(struct proc_maps *m);
 int proc_maps_add_line(struct proc_maps *m, const char *line, size_t len);
 
 /*
+ * Adds a copy of `map` (its path copied) as mmap(MAP_FIXED) would: the parts of mappings
+ * it overlaps are removed first (a mapping it splits becomes two). The sampling profiler
+ * builds a process's map this way from the kernel's mmap records.
+ */
+void proc_maps_replace(struct proc_maps *m, const struct proc_map *map);
+
+/* A deep copy of `from` into `to` (initialised by the caller, its old content kept). */
+void proc_maps_copy(struct proc_maps *to, const struct proc_maps *from);
+
+/*
  * Reads a maps file (e.g. "/proc/1234/maps") into `m` (initialised by the caller).
  * Returns 0, or RP_EINPUT after error() when it cannot be read or a line is malformed.
  */
@@ -121,6 +131,24 @@ void symbolizer_free(struct symbolizer *sym);
  */
 int symbolizer_file_vaddr(struct symbolizer *sym, const char *module_path, uint64_t file_offset,
 			  uint64_t *vaddr);
+
+/*
+ * The load bias (run-time address - ELF virtual address) of the segment of `module_path`
+ * that a mapping of file offset `pgoff` at run-time address `start` holds (pgoff may be
+ * the page-aligned start of a segment whose file offset is not). Returns 0, or -1 when the
+ * module cannot be read or no segment is mapped there.
+ */
+int symbolizer_map_bias(struct symbolizer *sym, const char *module_path, uint64_t start,
+			uint64_t pgoff, uint64_t *bias);
+
+/*
+ * The start of the function around `file_vaddr` of `module_path` by its call frame
+ * information (the .eh_frame FDE that covers it), for code no symbol names (stripped
+ * local functions): a name by that start stays the same for every address of the function.
+ * Returns 0, or -1 when the module cannot be read or no FDE covers the address.
+ */
+int symbolizer_cfi_start(struct symbolizer *sym, const char *module_path, uint64_t file_vaddr,
+			 uint64_t *start);
 
 /*
  * Names the ELF virtual address `file_vaddr` of `module_path` into *out (see struct

@@ -8,15 +8,15 @@
 #include "util/common.h"
 
 static struct {
-	const char *format;
 	bool all, no_dwarf;
+	struct cli_output out;
 } o;
 
 static const struct option bindiff_options[] = {
-	{ OPT_STRING, 'f', "format", "FMT", "text or json", &o.format, NULL },
 	{ OPT_FLAG, 'a', "all", NULL, "list unchanged functions too", &o.all, NULL },
 	{ OPT_FLAG, 0, "no-dwarf", NULL, "ignore DWARF: no file:line, no inlining notes",
 	  &o.no_dwarf, NULL },
+	CLI_OUTPUT_OPTIONS(o.out, "text or json", CLI_QUIET_WARNINGS),
 	OPT_END_MARKER,
 };
 static const char *const bindiff_usage[] = { "bindiff [options] OLD NEW", NULL };
@@ -34,28 +34,34 @@ const struct command_help bindiff_help = {
 	bindiff_options,
 };
 
+static const char *const bindiff_formats[] = { "text", "json", NULL };
+
+static int bindiff(const char *const args[2], int n, bool json);
+
 int cmd_bindiff(int argc, char **argv)
 {
 	const char *args[2];
-	struct bindiff d;
-	bool json = false;
-	int n, err, ret = EXIT_USAGE;
+	int n, format;
 
 	memset(&o, 0, sizeof(o));
-	memset(&d, 0, sizeof(d));
+	o.out.quiet_warnings = true;
 	n = parse_options(argc, argv, &bindiff_help, args, 2);
 	if (n == -2)
 		return EXIT_OK;
 	if (n < 0)
 		return EXIT_USAGE;
-	if (o.format) {
-		if (!strcmp(o.format, "json")) {
-			json = true;
-		} else if (strcmp(o.format, "text")) {
-			usage_error("bindiff", "unknown format '%s': use text or json", o.format);
-			return EXIT_USAGE;
-		}
-	}
+	if ((format = cli_output_begin(&o.out, "bindiff", bindiff_formats)) < 0)
+		return EXIT_USAGE;
+	return cli_output_end(&o.out, bindiff(args, n, format == 1));
+}
+
+/* The binary diff of args[0] and args[1], as an exit status. */
+static int bindiff(const char *const args[2], int n, bool json)
+{
+	struct bindiff d;
+	int err, ret = EXIT_USAGE;
+
+	memset(&d, 0, sizeof(d));
 	if (n != 2) {
 		usage_error("bindiff", "expected OLD and NEW files, got %d argument%s", n,
 			    n == 1 ? "" : "s");
@@ -63,6 +69,7 @@ int cmd_bindiff(int argc, char **argv)
 	}
 	if ((err = bindiff_files(args[0], args[1], o.no_dwarf ? BINFILE_NO_DWARF : 0, &d)))
 		return rp_err_exit_code(err);
+	o.out.printed = true;
 	if (json ? report_bindiff_json(stdout, &d, o.all)
 		 : report_bindiff_text(stdout, &d, o.all)) {
 		error("cannot write the report: %s", strerror(errno));

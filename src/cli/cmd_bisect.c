@@ -11,8 +11,8 @@
 #include "util/common.h"
 
 static struct {
-	const char *config, *state_dir, *store, *bench, *metric, *format;
-	bool quiet;
+	const char *config, *state_dir, *store, *bench, *metric;
+	struct cli_output out;
 	struct opt_overrides overrides;
 } o;
 
@@ -22,8 +22,7 @@ static const struct option bisect_options[] = {
      "the metric that got worse (default: the benchmark's "
      "first primary metric)",
      &o.metric, NULL},
-    {OPT_STRING, 'f', "format", "FMT", "text or json", &o.format, NULL},
-    {OPT_FLAG, 'q', "quiet", NULL, "no progress on stderr", &o.quiet, NULL},
+    CLI_OUTPUT_OPTIONS(o.out, "text or json", "no progress on stderr (with -f json: the steps)"),
     CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
     CLI_RUN_OPTIONS(o.overrides),
     OPT_END_MARKER,
@@ -40,8 +39,10 @@ const struct command_help bisect_help = {
     "and decides by the verdict of compare (worse, equal, better, undecided). An\n"
     "undecided step is run again with twice, then four times the runs; a commit that\n"
     "stays undecided or does not build is skipped and a neighbour is tried. It prints\n"
-    "the culprit with the evidence: the culprit against GOOD and against its own parent,\n"
-    "and the parent against GOOD. Stored runs are reused, so a second bisect is fast.\n"
+    "each step once, as it is decided (with -f json on stderr, as progress), then the\n"
+    "culprit with the evidence: the culprit and its parent against GOOD (steps above)\n"
+    "and the culprit against its own parent. Stored runs are reused, so a second\n"
+    "bisect is fast.\n"
     "Exit status: 0 culprit found, 1 BAD is not worse than GOOD or skipped commits hide\n"
     "the culprit, 2 usage or input error, 3 internal failure, 128 + N stopped by signal N\n"
     "(130 SIGINT, 143 SIGTERM, 129 SIGHUP).",
@@ -68,56 +69,91 @@ static int load_config(struct config *cfg, void *arg)
 	return err;
 }
 
+/* Where the steps go as they are decided (bisect_request.on_step). */
+struct step_out {
+	FILE *f;
+	const char *bench;
+};
+
+static void print_step(void *arg, const struct bisect_result *res, const char *what,
+		       const struct revision *rev, const struct bisect_step *s)
+{
+	struct step_out *out = arg;
+	bisect_text_step(out->f, res, out->bench, what, rev, s);
+	fflush(out->f);
+}
+
+static const char *const bisect_formats[] = {"text", "json", NULL};
+
+static int bisect(const char *const args[2], bool json);
+
 int cmd_bisect(int argc, char **argv)
 {
 	const char *args[2];
-	struct cli_project p;
-	struct cli_config_source src = {NULL, NULL, NULL, NULL, set_primary, NULL};
-	struct bisect_request req;
-	struct bisect_result res;
-	int n, ret = EXIT_USAGE, err;
+	int n, format;
 
 	memset(&o, 0, sizeof(o));
-	memset(&p, 0, sizeof(p));
-	memset(&req, 0, sizeof(req));
-	memset(&res, 0, sizeof(res));
 	n = parse_options(argc, argv, &bisect_help, args, 2);
 	if (n == -2)
 		return EXIT_OK;
 	if (n < 0)
 		return EXIT_USAGE;
+	if ((format = cli_output_begin(&o.out, "bisect", bisect_formats)) < 0)
+		return EXIT_USAGE;
 	if (n != 2 || !o.bench) {
 		usage_error("bisect", "expected --bench NAME, GOOD and BAD");
-		return EXIT_USAGE;
+		return cli_output_end(&o.out, EXIT_USAGE);
 	}
+	return cli_output_end(&o.out, bisect(args, format == 1));
+}
+
+/* The bisection between args[0] (good) and args[1] (bad), as an exit status. */
+static int bisect(const char *const args[2], bool json)
+{
+	struct cli_project p;
+	struct cli_config_source src = {NULL, NULL, NULL, NULL, set_primary, NULL, 0};
+	struct bisect_request req;
+	struct bisect_result res;
+	struct step_out step_out;
+	int ret = EXIT_USAGE, err;
+
+	memset(&p, 0, sizeof(p));
+	memset(&req, 0, sizeof(req));
+	memset(&res, 0, sizeof(res));
 	if (strchr(o.bench, ',')) {
 		usage_error("bisect", "--bench takes one benchmark, got '%s'", o.bench);
 		return EXIT_USAGE;
 	}
-	if (o.format && strcmp(o.format, "text") && strcmp(o.format, "json")) {
-		usage_error("bisect", "unknown format '%s': use text or json", o.format);
+	/* Before any build, run or report: can runs start at all (docs/install.md)? */
+	if (proc_spawner_check())
 		return EXIT_USAGE;
-	}
-	if ((ret = cli_project_open(&p, CLI_WHERE(o), 0)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_CONFIG)))
 		goto out;
 	src.config = o.config;
 	src.bench = o.bench;
 	src.overrides = &o.overrides;
 	cli_revcompare_ctx(&req.ctx, &p, &src, NULL, false, true);
 	req.ctx.load_config = load_config; /* the run budget scaled per step */
-	req.ctx.progress = cli_compare_progress(o.quiet);
+	req.ctx.progress = cli_compare_progress(o.out.quiet);
 	req.good = args[0];
 	req.bad = args[1];
 	req.bench = o.bench;
 	req.metric = o.metric;
 	req.budget_factor = &budget_factor;
-	req.progress = o.quiet ? NULL : stderr;
+	/* Text: each step is the report's own line, printed once as it is decided; JSON:
+	 * the same lines are the progress on stderr (the document comes at the end). */
+	step_out.f = json ? (o.out.quiet ? NULL : stderr) : stdout;
+	step_out.bench = o.bench;
+	req.on_step = step_out.f ? print_step : NULL;
+	req.on_step_arg = &step_out;
 	interrupt_install();
 	if ((err = bisect_run(&req, &res))) {
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	if (bisect_report(stdout, &res, o.bench, o.format && !strcmp(o.format, "json"))) {
+	o.out.printed = true;
+	if (json ? bisect_report(stdout, &res, o.bench, true)
+		 : bisect_text_outcome(stdout, &res, o.bench)) {
 		error("cannot write the report: %s", strerror(errno));
 		ret = EXIT_INTERNAL;
 		goto out;

@@ -21,9 +21,10 @@
 
 static struct {
 	const char *baseline_unused, *target_unused; /* parsed before parse_options() */
-	const char *bench, *state_dir, *store, *load, *limits, *period, *format, *out, *svg;
+	const char *bench, *state_dir, *store, *load, *limits, *period, *out, *svg;
 	const char *bad, *run_threshold, *margin, *cpu;
 	bool no_filter, no_scaling, scale_target_only, runs;
+	struct cli_output output;
 } o;
 
 static const struct option chart_options[] = {
@@ -69,7 +70,7 @@ static const struct option chart_options[] = {
      "with --runs: target runs whose name contains "
      "TEXT are known bad: precision and recall",
      &o.bad, NULL},
-    {OPT_STRING, 'f', "format", "FMT", "text (default), json or markdown", &o.format, NULL},
+    CLI_OUTPUT_OPTIONS(o.output, "text (default), json or markdown", CLI_QUIET_WARNINGS),
     {OPT_STRING, 'o', "out", "FILE", "write the report to FILE instead of stdout", &o.out, NULL},
     {OPT_STRING, 0, "svg", "DIR", "write one SVG control chart per counter into DIR", &o.svg, NULL},
     OPT_END_MARKER,
@@ -95,39 +96,6 @@ const struct command_help chart_help = {
     "error (a file and line, a NaN, a revision without sampled runs), 3 internal failure.",
     chart_options,
 };
-
-/* Pulls `--baseline A B ... --target C D ...` out of argv; the rest goes to parse_options. */
-static int split_sides(int argc, char **argv, char ***rest, int *nr_rest, char ***side,
-		       int nr_side[2])
-{
-	int cur = -1;
-
-	*rest = xcalloc((size_t)argc + 1, sizeof(**rest));
-	side[0] = xcalloc((size_t)argc + 1, sizeof(**side));
-	side[1] = xcalloc((size_t)argc + 1, sizeof(**side));
-	nr_side[0] = nr_side[1] = 0;
-	(*rest)[0] = argv[0];
-	*nr_rest = 1;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--baseline") || !strcmp(argv[i], "--target")) {
-			cur = !strcmp(argv[i], "--target");
-			continue;
-		}
-		if (!strncmp(argv[i], "--baseline=", 11) || !strncmp(argv[i], "--target=", 9)) {
-			int s = argv[i][2] == 't';
-			side[s][nr_side[s]++] = strchr(argv[i], '=') + 1;
-			cur = -1;
-			continue;
-		}
-		if (cur >= 0 && (argv[i][0] != '-' || !argv[i][1])) { /* "-": standard input */
-			side[cur][nr_side[cur]++] = argv[i];
-			continue;
-		}
-		cur = -1;
-		(*rest)[(*nr_rest)++] = argv[i];
-	}
-	return 0;
-}
 
 struct chart_ctx {
 	struct cli_project p; /* opened on first use of a revision source */
@@ -169,7 +137,9 @@ static int add_source(struct chart_ctx *c, struct cchart_input *in, enum cchart_
 }
 
 
-int cmd_chart(int argc, char **argv)
+static const char *const chart_formats[] = {"text", "json", "markdown", NULL};
+
+static int chart(int argc, char **argv)
 {
 	char **rest = NULL, **side[2] = {NULL, NULL};
 	int nr_rest, nr_side[2], n, err, ret = EXIT_USAGE;
@@ -186,9 +156,10 @@ int cmd_chart(int argc, char **argv)
 	FILE *f = stdout;
 
 	memset(&o, 0, sizeof(o));
+	o.output.quiet_warnings = true;
 	cchart_input_init(&in);
 	cchart_opts_init(&opts);
-	split_sides(argc, argv, &rest, &nr_rest, side, nr_side);
+	options_split_sides(argc, argv, &rest, &nr_rest, side, nr_side);
 	n = parse_options(nr_rest, rest, &chart_help, args, 0);
 	if (n == -2) {
 		ret = EXIT_OK;
@@ -196,6 +167,10 @@ int cmd_chart(int argc, char **argv)
 	}
 	if (n < 0)
 		goto out;
+	/* chart_formats in the order of the enum */
+	if ((n = cli_output_begin(&o.output, "chart", chart_formats)) < 0)
+		goto out;
+	format = n == 1 ? JSON : n == 2 ? MARKDOWN : TEXT;
 	if (!nr_side[0] || !nr_side[1]) {
 		usage_error("chart", "expected --baseline SRC... and --target SRC...");
 		goto out;
@@ -209,14 +184,6 @@ int cmd_chart(int argc, char **argv)
 		free(all);
 		if (err)
 			goto out;
-	}
-	if (o.format && !strcmp(o.format, "json"))
-		format = JSON;
-	else if (o.format && !strcmp(o.format, "markdown"))
-		format = MARKDOWN;
-	else if (o.format && strcmp(o.format, "text")) {
-		usage_error("chart", "unknown format '%s': use text, json or markdown", o.format);
-		goto out;
 	}
 	if (o.limits && cchart_limits_parse(o.limits, &opts.limits))
 		goto out;
@@ -279,8 +246,13 @@ int cmd_chart(int argc, char **argv)
 		f = stdout;
 		goto out;
 	}
+	o.output.printed = true;
 	if (format == JSON) {
-		json_t *root = chart_report_json(&in, &res, &lab, scores);
+		json_t *root = json_object(), *body = chart_report_json(&in, &res, &lab, scores);
+		json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
+		json_object_set_new(root, "schema", json_string("revperf-chart/1"));
+		json_object_update(root, body);
+		json_decref(body);
 		json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 		fputc('\n', f);
 		json_decref(root);
@@ -323,4 +295,10 @@ out:
 	free(side[0]);
 	free(side[1]);
 	return ret;
+}
+
+int cmd_chart(int argc, char **argv)
+{
+	int ret = chart(argc, argv);
+	return cli_output_end(&o.output, ret);
 }

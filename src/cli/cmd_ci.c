@@ -1,5 +1,6 @@
 /* revperf ci: the merge base against HEAD, for a CI job (docs/ci.md). */
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,8 @@
 
 static struct {
 	const char *base, *head, *summary, *junit, *config, *state_dir, *store, *bench, *select;
-	bool quiet, fresh;
+	bool fresh;
+	struct cli_output out;
 	struct opt_overrides overrides;
 } o;
 
@@ -37,7 +39,8 @@ static const struct option ci_options[] = {
      "--select) or tests",
      &o.select, "perphecy"},
     {OPT_FLAG, 0, "fresh", NULL, "ignore stored runs; measure anew", &o.fresh, NULL},
-    {OPT_FLAG, 'q', "quiet", NULL, "no report on stdout, no progress", &o.quiet, NULL},
+    CLI_OUTPUT_OPTIONS(o.out, "text, json or markdown (the report on stdout)",
+		       "no progress; with text, no report on stdout"),
     CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
     CLI_METRIC_OPTIONS(o.overrides),
     CLI_RUN_OPTIONS(o.overrides),
@@ -54,7 +57,9 @@ const struct command_help ci_help = {
     "the text report on stdout, a Markdown summary for a pull-request comment or a step\n"
     "summary (GitHub Actions: $GITHUB_STEP_SUMMARY), and JUnit XML with one test case\n"
     "per benchmark and metric and a failure for each worse one. When HEAD is the merge\n"
-    "base (nothing to compare), both files say so and the exit status is 0.\n"
+    "base (nothing to compare), both files say so and the exit status is 0. With -f json,\n"
+    "stdout holds one document: the revisions, the files written and the comparison as\n"
+    "compare -f json prints it (docs/json-schema.md).\n"
     "Exit status: as compare: 0 no regression, 1 a primary metric worse, 2 usage or\n"
     "input error, 3 internal failure, 128 + N stopped by signal N (130 SIGINT, 143\n"
     "SIGTERM, 129 SIGHUP).",
@@ -81,9 +86,12 @@ static int default_base(struct repo *repo, struct revision *out)
 	return RP_EINPUT;
 }
 
-/* Writes the summary and the JUnit file; paths NULL: their defaults under STATE/ci/. */
+/*
+ * Writes the summary and the JUnit file (--summary, --junit NULL: their defaults under
+ * STATE/ci/), their paths left in summary and junit.
+ */
 static int write_outputs(const struct state_dir *sd, const struct compare_result *res,
-			 const char *nothing)
+			 const char *nothing, struct strbuf *summary_out, struct strbuf *junit_out)
 {
 	struct strbuf dir = STRBUF_INIT, summary = STRBUF_INIT, junit = STRBUF_INIT;
 	const char *step = getenv("GITHUB_STEP_SUMMARY");
@@ -133,8 +141,10 @@ static int write_outputs(const struct state_dir *sd, const struct compare_result
 		      f);
 	if (cli_report_close(f, junit.buf, !nothing && report_compare_junit(f, res), 0))
 		goto out;
-	if (!o.quiet)
+	if (!o.out.quiet)
 		fprintf(stderr, "revperf: ci: wrote %s and %s\n", summary.buf, junit.buf);
+	strbuf_add(summary_out, summary.buf, summary.len);
+	strbuf_add(junit_out, junit.buf, junit.len);
 	ret = 0;
 out:
 	strbuf_release(&dir);
@@ -143,33 +153,91 @@ out:
 	return ret;
 }
 
+static const char *const ci_formats[] = {"text", "json", "markdown", NULL};
+
+/* The report on stdout in the format asked for; res NULL: nothing was compared (note). */
+static int print_report(int format, const char *merge_base, const struct revision *base,
+			const struct revision *head, const struct compare_result *res,
+			const char *note, const struct strbuf *summary, const struct strbuf *junit)
+{
+	json_t *root;
+	int ret;
+	o.out.printed = true;
+	if (format == 0) {
+		if (o.out.quiet)
+			return 0;
+		if (!res) {
+			fputs_printable(note, stdout);
+			return fputc('\n', stdout) == EOF ? -1 : 0;
+		}
+		return report_compare_text(stdout, res, cli_output_color(&o.out));
+	}
+	if (format == 2) {
+		if (res)
+			return report_compare_markdown(stdout, res);
+		struct strbuf md = STRBUF_INIT;
+		strbuf_add_md_escaped(&md, note);
+		ret = printf("### revperf\n\n%s\n", md.buf) < 0 ? -1 : 0;
+		strbuf_release(&md);
+		return ret;
+	}
+	root = json_pack("{s:s, s:s, s:{s:s, s:s}, s:{s:s, s:s}, s:s?, s:s?, s:s, s:s}",
+			 "revperf_version", REVPERF_VERSION, "schema", "revperf-ci/2", "base",
+			 "ref", base->expr, "sha", base->sha, "head", "ref", head->expr, "sha",
+			 head->sha, "merge_base", merge_base, "note", note, "summary", summary->buf,
+			 "junit", junit->buf);
+	if (!root)
+		return -1;
+	json_object_set_new(root, "comparison",
+			    res ? report_compare_json_object(res) : json_null());
+	ret = json_dumpf(root, stdout,
+			 JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	json_decref(root);
+	return ret || fputc('\n', stdout) == EOF ? -1 : 0;
+}
+
+static int ci(int format);
+
 int cmd_ci(int argc, char **argv)
 {
 	const char *args[1];
-	struct cli_project p;
-	struct cli_config_source src = {NULL, NULL, NULL, NULL, NULL, NULL};
-	struct revcompare_ctx ctx;
-	struct revcompare rc;
-	struct revision base, head;
-	struct strbuf note = STRBUF_INIT;
-	char merge_base[41];
-	int n, ret = EXIT_USAGE, err, code;
+	int n, format;
 
 	memset(&o, 0, sizeof(o));
-	memset(&p, 0, sizeof(p));
-	memset(&rc, 0, sizeof(rc));
-	memset(&base, 0, sizeof(base));
-	memset(&head, 0, sizeof(head));
 	n = parse_options(argc, argv, &ci_help, args, 0);
 	if (n == -2)
 		return EXIT_OK;
 	if (n < 0)
 		return EXIT_USAGE;
+	if ((format = cli_output_begin(&o.out, "ci", ci_formats)) < 0)
+		return EXIT_USAGE;
+	return cli_output_end(&o.out, ci(format));
+}
+
+/* The merge base against HEAD, as an exit status. */
+static int ci(int format)
+{
+	struct cli_project p;
+	struct cli_config_source src = {NULL, NULL, NULL, NULL, NULL, NULL, 0};
+	struct revcompare_ctx ctx;
+	struct revcompare rc;
+	struct revision base, head;
+	struct strbuf note = STRBUF_INIT, summary = STRBUF_INIT, junit = STRBUF_INIT;
+	char merge_base[41];
+	int ret = EXIT_USAGE, err, code;
+
+	memset(&p, 0, sizeof(p));
+	memset(&rc, 0, sizeof(rc));
+	memset(&base, 0, sizeof(base));
+	memset(&head, 0, sizeof(head));
 	if (o.select && strcmp(o.select, "perphecy") && strcmp(o.select, "tests")) {
 		usage_error("ci", "unknown --select mode '%s': use perphecy or tests", o.select);
 		return EXIT_USAGE;
 	}
-	if ((ret = cli_project_open(&p, CLI_WHERE(o), 0)))
+	/* Before any build, run or report: can runs start at all (docs/install.md)? */
+	if (proc_spawner_check())
+		return EXIT_USAGE;
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_CONFIG)))
 		goto out;
 	if ((err = o.base ? repo_resolve(p.repo, o.base, &base) : default_base(p.repo, &base)) ||
 	    (err = repo_resolve(p.repo, o.head ? o.head : "HEAD", &head)) ||
@@ -180,27 +248,29 @@ int cmd_ci(int argc, char **argv)
 	if (!strcmp(merge_base, head.sha)) {
 		strbuf_addf(&note, "%s (%.12s) is the merge base with %s: nothing to compare.",
 			    o.head ? o.head : "HEAD", head.sha, base.expr);
-		if (!o.quiet) {
-			fputs_printable(note.buf, stdout);
-			fputc('\n', stdout);
-		}
-		ret = write_outputs(&p.sd, NULL, note.buf);
+		if (!(ret = write_outputs(&p.sd, NULL, note.buf, &summary, &junit)) &&
+		    print_report(format, merge_base, &base, &head, NULL, note.buf, &summary,
+				 &junit))
+			ret = EXIT_INTERNAL;
 		goto out;
 	}
 	src.config = o.config;
 	src.bench = o.bench;
 	src.overrides = &o.overrides;
-	cli_revcompare_ctx(&ctx, &p, &src, o.select, o.fresh, o.quiet);
+	cli_revcompare_ctx(&ctx, &p, &src, o.select, o.fresh, o.out.quiet);
 	interrupt_install();
-	if (!o.quiet) {
+	if (!o.out.quiet) {
 		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 		fprintf(stderr, "revperf: ci: merge base %.12s of %s and %s\n", merge_base,
 			strbuf_printable(&a, base.expr), strbuf_printable(&b, head.expr));
 		strbuf_release(&a);
 		strbuf_release(&b);
 	}
-	merge_base[12] = '\0'; /* the label of the baseline in the reports */
-	err = revcompare_run(&ctx, merge_base, o.head ? o.head : "HEAD", &rc);
+	{
+		char label[13]; /* the label of the baseline in the reports */
+		snprintf(label, sizeof(label), "%.12s", merge_base);
+		err = revcompare_run(&ctx, label, o.head ? o.head : "HEAD", &rc);
+	}
 	if (err && !rc.res.nr_benches) {
 		ret = rp_err_exit_code(err);
 		goto out;
@@ -208,18 +278,26 @@ int cmd_ci(int argc, char **argv)
 	if (!rc.executed) {
 		strbuf_addf(&note, "--select: %.12s needs none of the %zu benchmarks.", head.sha,
 			    rc.configured);
-		ret = write_outputs(&p.sd, NULL, note.buf);
+		if (!(ret = write_outputs(&p.sd, NULL, note.buf, &summary, &junit)) &&
+		    print_report(format, merge_base, &base, &head, NULL, note.buf, &summary,
+				 &junit))
+			ret = EXIT_INTERNAL;
 		goto out;
 	}
+	/* Before any report: the JSON's exit_code is the process's (cli_compare_exit). */
 	code = cli_compare_exit(&p, err, &rc.res);
-	if (!o.quiet && report_compare_text(stdout, &rc.res, false)) {
+	if ((ret = write_outputs(&p.sd, &rc.res, NULL, &summary, &junit)))
+		goto out;
+	if (print_report(format, merge_base, &base, &head, &rc.res, NULL, &summary, &junit)) {
+		error("cannot write the report: %s", strerror(errno));
 		ret = EXIT_INTERNAL;
 		goto out;
 	}
-	if (!(ret = write_outputs(&p.sd, &rc.res, NULL)))
-		ret = code;
+	ret = code;
 out:
 	strbuf_release(&note);
+	strbuf_release(&summary);
+	strbuf_release(&junit);
 	revcompare_release(&rc);
 	revision_release(&base);
 	revision_release(&head);

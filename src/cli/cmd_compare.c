@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,8 +18,9 @@
 #include "util/common.h"
 
 static struct {
-	const char *config, *state_dir, *store, *bench, *cmd_a, *cmd_b, *format, *select;
-	bool quiet, no_color, fresh, import;
+	const char *config, *state_dir, *store, *bench, *cmd_a, *cmd_b, *select;
+	bool fresh, more, import;
+	struct cli_output out;
 	struct opt_overrides overrides;
 } o;
 
@@ -35,21 +37,25 @@ static const struct option compare_options[] = {
 				       "JSON) instead of revisions", &o.import, NULL },
 	CLI_METRIC_OPTIONS(o.overrides),
 	CLI_RUN_OPTIONS(o.overrides),
-	{ OPT_CONFIG, 0, "metric", "NAME=SPEC", "a metric the benchmark prints, e.g. "
-	  "'speed=/([0-9.]+) MB\\/s/ higher-is-better unit=MB/s'", &o.overrides, "metric.*" },
-	{ OPT_CONFIG, 0, "profile", "KIND", "extra profiled runs after the timing runs: cct "
-					    "(calling context tree) or none", &o.overrides,
-	  "profile" },
+	{ OPT_CONFIG, 0, "metric", "NAME=SPEC", "a metric the benchmark prints, the pattern "
+	  "anchored on what precedes the number, e.g. 'speed=/speed: ([0-9.]+) MB\\/s/ "
+	  "higher-is-better unit=MB/s'", &o.overrides, "metric.*" },
+	{ OPT_CONFIG, 0, "profile", "KINDS", "extra profiles beside the verdict: cct (calling "
+					     "context tree, profiled runs), sample (the same, "
+					     "sampled from runs of the timing build), io (write "
+					     "system calls per stack trace, traced runs), counters "
+					     "(the timing runs sampled: control charts), a list "
+					     "such as cct,io, or none", &o.overrides, "profile" },
 	{ OPT_CONFIG, 0, "profile-runs", "N", "profiled runs per side (3)", &o.overrides,
 	  "profile-runs" },
 	{ OPT_CONFIG, 0, "profile-command", "CMD", "how to build a revision for profiled runs "
 						   "(with -finstrument-functions)",
 	  &o.overrides, "build.profile-command" },
-	{ OPT_STRING, 'f', "format", "FMT", "text, json or markdown", &o.format, NULL },
 	{ OPT_FLAG, 0, "fresh", NULL, "ignore stored runs of this comparison; measure anew",
 	  &o.fresh, NULL },
-	{ OPT_FLAG, 'q', "quiet", NULL, "no progress line", &o.quiet, NULL },
-	{ OPT_FLAG, 0, "no-color", NULL, "no colour, even on a terminal", &o.no_color, NULL },
+	{ OPT_FLAG, 0, "more", NULL, "continue a finished comparison: up to --runs more runs "
+				     "per side", &o.more, NULL },
+	CLI_OUTPUT_OPTIONS(o.out, "text, json or markdown", "no progress line"),
 	OPT_END_MARKER,
 };
 static const char *const compare_usage[] = {
@@ -65,7 +71,10 @@ const struct command_help compare_help = {
 	"statistics decide, stores every run in .revperf/revperf.db and prints a verdict per\n"
 	"benchmark and metric: worse, better, equal or undecided, with the ratio and its\n"
 	"confidence interval. Running the same comparison again reuses its stored runs\n"
-	"(same builds, benchmark command and machine) and continues; --fresh does not.\n"
+	"(same builds, benchmark command and machine) and continues an unfinished one; a\n"
+	"finished one (every primary metric decided, or the runs spent) is printed again\n"
+	"without running anything (revperf show), unless --more continues it with a new\n"
+	"budget of runs or --fresh measures anew.\n"
 	"With --import, nothing is run: the samples of two hyperfine exports or two Google\n"
 	"Benchmark JSON files (baseline first) are judged the same way (docs/import.md).\n"
 	"Exit status: 0 no regression, 1 a primary metric worse, 2 usage or input error (also:\n"
@@ -75,11 +84,28 @@ const struct command_help compare_help = {
 	compare_options,
 };
 
-/* The report on stdout, in colour on a terminal unless --no-color; it says exit_code. */
+/*
+ * The report on stdout, in colour on a terminal unless --no-color or NO_COLOR; it says
+ * exit_code. A command that fails (code 2, 3) although it has a report says why in the JSON
+ * document too.
+ */
 static int print_report(struct compare_result *res, enum report_format format, int exit_code)
 {
+	int ret;
 	res->exit_code = exit_code;
-	if (report_compare(stdout, res, format, !o.no_color && isatty(STDOUT_FILENO)))
+	o.out.printed = true;
+	if (format == REPORT_JSON && (exit_code == EXIT_USAGE || exit_code == EXIT_INTERNAL) &&
+	    error_recorded(0)) {
+		json_t *root = report_compare_json_object(res);
+		json_object_set_new(root, "error", cli_output_error_json(exit_code));
+		ret = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+						   JSON_REAL_PRECISION(10)) ||
+		      fputc('\n', stdout) == EOF;
+		json_decref(root);
+	} else {
+		ret = report_compare(stdout, res, format, cli_output_color(&o.out));
+	}
+	if (ret)
 		return error("cannot write the report: %s", strerror(errno));
 	return 0;
 }
@@ -100,9 +126,11 @@ static int compare_import_files(const char *const *files, int n, enum report_for
 		usage_error("compare", "--import expects two result files, FILE_A FILE_B; got %d", n);
 		goto out;
 	}
-	if (o.cmd_a || o.cmd_b || o.bench || o.config || o.state_dir || o.store || o.fresh) {
+	if (o.cmd_a || o.cmd_b || o.bench || o.config || o.state_dir || o.store || o.fresh ||
+	    o.more) {
 		usage_error("compare", "--import judges two files: --cmd-a, --cmd-b, --bench, "
-				       "--config, --state-dir, --store and --fresh do not apply");
+				       "--config, --state-dir, --store, --fresh and --more do not "
+				       "apply");
 		goto out;
 	}
 	for (i = 0; i < o.overrides.nr; i++) {
@@ -171,16 +199,21 @@ static int compare_revisions(const char *const args[2], enum report_format forma
 {
 	struct cli_project p;
 	struct revcompare rc;
-	struct cli_config_source src = {NULL, o.config, o.bench, &o.overrides, NULL, NULL};
+	struct cli_config_source src = {NULL, o.config, o.bench, &o.overrides, NULL, NULL, 0};
 	struct revcompare_ctx ctx;
 	int ret, err;
 
 	memset(&rc, 0, sizeof(rc));
-	if ((ret = cli_project_open(&p, CLI_WHERE(o), 0)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_CONFIG)))
 		goto out;
-	cli_revcompare_ctx(&ctx, &p, &src, o.select, o.fresh, o.quiet);
+	cli_revcompare_ctx(&ctx, &p, &src, o.select, o.fresh, o.out.quiet);
+	ctx.more = o.more;
 	interrupt_install();
 	err = revcompare_run(&ctx, args[0], args[1], &rc);
+	if (rc.replayed && !o.out.quiet)
+		fprintf(stderr, "revperf: comparison %lld is finished; shown from the store, "
+				"nothing ran (--more to continue it, --fresh to start anew)\n",
+			(long long)rc.stored.id);
 	if (err && !rc.res.nr_benches) {
 		ret = rp_err_exit_code(err);
 		goto out;
@@ -235,7 +268,7 @@ static int compare_commands(enum report_format format)
 	req.cfg = &cfg;
 	req.st = p.st;
 	req.sd = &p.sd;
-	req.progress = cli_compare_progress(o.quiet);
+	req.progress = cli_compare_progress(o.out.quiet);
 	req.fresh = o.fresh;
 	err = compare_execute(&req, &res);
 	if (!err)
@@ -256,23 +289,12 @@ out:
 	return ret;
 }
 
-int cmd_compare(int argc, char **argv)
-{
-	const char *args[2];
-	enum report_format format = REPORT_TEXT;
-	int n;
-	bool command_mode;
+static const char *const compare_formats[] = { "text", "json", "markdown", NULL };
 
-	memset(&o, 0, sizeof(o));
-	n = parse_options(argc, argv, &compare_help, args, 2);
-	if (n == -2)
-		return EXIT_OK;
-	if (n < 0)
-		return EXIT_USAGE;
-	if (o.format && report_format_parse(o.format, &format)) {
-		usage_error("compare", "unknown format '%s': use text, json or markdown", o.format);
-		return EXIT_USAGE;
-	}
+/* What compare does once its options parsed, as an exit status. */
+static int compare_dispatch(const char *const args[2], int n, enum report_format format)
+{
+	bool command_mode;
 	if (o.select && strcmp(o.select, "perphecy") && strcmp(o.select, "tests")) {
 		usage_error("compare", "unknown --select mode '%s': use perphecy or tests",
 			    o.select);
@@ -290,10 +312,35 @@ int cmd_compare(int argc, char **argv)
 		usage_error("compare", "--cmd-a and --cmd-b go together, without revisions");
 		return EXIT_USAGE;
 	}
+	if (o.more && (o.fresh || command_mode)) {
+		usage_error("compare", "--more continues a stored comparison of two revisions; "
+				       "drop --fresh, --cmd-a and --cmd-b");
+		return EXIT_USAGE;
+	}
 	if (!command_mode && n != 2) {
 		usage_error("compare", "expected BASE and TARGET revisions, got %d argument%s", n,
 			    n == 1 ? "" : "s");
 		return EXIT_USAGE;
 	}
+	/* Before any build, run or report: can runs start at all (docs/install.md)? */
+	if (proc_spawner_check())
+		return EXIT_USAGE;
 	return command_mode ? compare_commands(format) : compare_revisions(args, format);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	const char *args[2];
+	int n, format;
+
+	memset(&o, 0, sizeof(o));
+	n = parse_options(argc, argv, &compare_help, args, 2);
+	if (n == -2)
+		return EXIT_OK;
+	if (n < 0)
+		return EXIT_USAGE;
+	/* compare_formats in the order of enum report_format */
+	if ((format = cli_output_begin(&o.out, "compare", compare_formats)) < 0)
+		return EXIT_USAGE;
+	return cli_output_end(&o.out, compare_dispatch(args, n, (enum report_format)format));
 }

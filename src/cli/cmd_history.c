@@ -14,8 +14,9 @@
 #include "util/parse.h"
 
 static struct {
-	const char *config, *state_dir, *store, *bench, *select, *format, *limit, *min_segment;
-	bool all_commits, fresh, quiet;
+	const char *config, *state_dir, *store, *bench, *select, *limit, *min_segment;
+	bool all_commits, fresh;
+	struct cli_output out;
 	struct opt_overrides overrides;
 } o;
 
@@ -35,9 +36,8 @@ static const struct option history_options[] = {
     {OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench, NULL},
     {OPT_STRING, 0, "min-segment", "N", "change points: fewest commits between two (3)",
      &o.min_segment, NULL},
-    {OPT_STRING, 'f', "format", "FMT", "text, json or markdown", &o.format, NULL},
     {OPT_FLAG, 0, "fresh", NULL, "measure every commit anew, even when stored", &o.fresh, NULL},
-    {OPT_FLAG, 'q', "quiet", NULL, "no progress on stderr", &o.quiet, NULL},
+    CLI_OUTPUT_OPTIONS(o.out, "text, json or markdown", "no progress on stderr"),
     CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
     CLI_METRIC_OPTIONS(o.overrides),
     CLI_RUN_OPTIONS(o.overrides),
@@ -73,32 +73,42 @@ static int parse_count(const char *flag, const char *s, size_t lo, size_t *out)
 	return 0;
 }
 
+static const char *const history_formats[] = {"text", "json", "markdown", NULL};
+
+static int history(int n, const char *const *args, enum report_format format);
+
 int cmd_history(int argc, char **argv)
 {
 	const char *args[1];
-	struct cli_project p;
-	struct cli_config_source src = {NULL, NULL, NULL, NULL, NULL, NULL};
-	struct history_request req;
-	struct history_result res;
-	enum report_format format = REPORT_TEXT;
-	const char *range;
-	size_t limit = 0, min_segment = 0;
-	int n, ret = EXIT_USAGE, err;
+	int n, format;
 
 	memset(&o, 0, sizeof(o));
-	memset(&p, 0, sizeof(p));
-	memset(&req, 0, sizeof(req));
-	memset(&res, 0, sizeof(res));
 	n = parse_options(argc, argv, &history_help, args, 1);
 	if (n == -2)
 		return EXIT_OK;
 	if (n < 0)
 		return EXIT_USAGE;
-	range = n ? args[0] : "HEAD";
-	if (o.format && report_format_parse(o.format, &format)) {
-		usage_error("history", "unknown format '%s': use text, json or markdown", o.format);
+	/* history_formats in the order of enum report_format */
+	if ((format = cli_output_begin(&o.out, "history", history_formats)) < 0)
 		return EXIT_USAGE;
-	}
+	return cli_output_end(&o.out, history(n, args, (enum report_format)format));
+}
+
+/* The history of RANGE (args[0], or HEAD), as an exit status. */
+static int history(int n, const char *const *args, enum report_format format)
+{
+	struct cli_project p;
+	struct cli_config_source src = {NULL, NULL, NULL, NULL, NULL, NULL, 0};
+	struct history_request req;
+	struct history_result res;
+	const char *range;
+	size_t limit = 0, min_segment = 0;
+	int ret = EXIT_USAGE, err;
+
+	memset(&p, 0, sizeof(p));
+	memset(&req, 0, sizeof(req));
+	memset(&res, 0, sizeof(res));
+	range = n ? args[0] : "HEAD";
 	if (o.select && strcmp(o.select, "perphecy") && strcmp(o.select, "tests")) {
 		usage_error("history", "unknown --select mode '%s': use perphecy or tests",
 			    o.select);
@@ -109,25 +119,29 @@ int cmd_history(int argc, char **argv)
 		return EXIT_USAGE;
 	if (!o.limit && !strstr(range, ".."))
 		limit = HISTORY_DEFAULT_COUNT;
-	if ((ret = cli_project_open(&p, CLI_WHERE(o), 0)))
+	/* Before any build, run or report: can runs start at all (docs/install.md)? */
+	if (proc_spawner_check())
+		return EXIT_USAGE;
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_CONFIG)))
 		goto out;
 	src.config = o.config;
 	src.bench = o.bench;
 	src.overrides = &o.overrides;
 	/* one line per commit instead of compare's notes */
 	cli_revcompare_ctx(&req.ctx, &p, &src, o.select, o.fresh, true);
-	req.ctx.progress = cli_compare_progress(o.quiet);
+	req.ctx.progress = cli_compare_progress(o.out.quiet);
 	req.range = range;
 	req.first_parent = !o.all_commits;
 	req.limit = limit;
 	req.min_segment = min_segment;
-	req.progress = o.quiet ? NULL : stderr;
+	req.progress = o.out.quiet ? NULL : stderr;
 	interrupt_install();
 	err = history_run(&req, &res);
 	if (err && !res.nr_commits) {
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
+	o.out.printed = true;
 	if (history_report(stdout, &res, format)) {
 		error("cannot write the report: %s", strerror(errno));
 		ret = EXIT_INTERNAL;

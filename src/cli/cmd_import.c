@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,7 +17,7 @@
 
 static struct {
 	const char *rev, *state_dir, *store;
-	bool quiet;
+	struct cli_output out;
 } o;
 
 static const struct option import_options[] = {
@@ -25,7 +26,7 @@ static const struct option import_options[] = {
 	{ OPT_STRING, 0, "state-dir", "DIR", "where results live (default .revperf/ at the "
 					     "repository root)", &o.state_dir, NULL },
 	CLI_STORE_OPTION(o.store),
-	{ OPT_FLAG, 'q', "quiet", NULL, "no summary line", &o.quiet, NULL },
+	CLI_OUTPUT_OPTIONS(o.out, "text or json", "no summary (text)"),
 	OPT_END_MARKER,
 };
 static const char *const import_usage[] = {
@@ -45,6 +46,15 @@ const struct command_help import_help = {
 	import_options,
 };
 
+/* -f json: one object per file stored. */
+static json_t *summary_json(const struct import_set *set, const struct import_store_summary *s)
+{
+	return json_pack("{s:s, s:s, s:I, s:I, s:I, s:b}", "file", set->origin, "source",
+			 set->source, "benchmarks", (json_int_t)s->nr_benches, "runs",
+			 (json_int_t)s->nr_runs, "excluded", (json_int_t)s->nr_excluded,
+			 "replaced", s->replaced);
+}
+
 static void print_summary(const struct import_set *set, const struct revision *rev,
 			  const struct import_store_summary *s)
 {
@@ -59,7 +69,9 @@ static void print_summary(const struct import_set *set, const struct revision *r
 	putchar('\n');
 }
 
-int cmd_import(int argc, char **argv)
+static const char *const import_formats[] = { "text", "json", NULL };
+
+static int import(int argc, char **argv)
 {
 	const char *files[MAX_FILES];
 	struct import_set sets[MAX_FILES];
@@ -67,6 +79,7 @@ int cmd_import(int argc, char **argv)
 	struct revision rev = { 0 };
 	struct machine_info machine;
 	int n, i, ret = EXIT_USAGE, err;
+	json_t *files_json = NULL;
 
 	memset(&o, 0, sizeof(o));
 	memset(sets, 0, sizeof(sets));
@@ -75,8 +88,10 @@ int cmd_import(int argc, char **argv)
 		ret = EXIT_OK;
 		goto out;
 	}
-	if (n < 0)
+	if (n < 0 || (i = cli_output_begin(&o.out, "import", import_formats)) < 0)
 		goto out;
+	if (i == 1)
+		files_json = json_array();
 	if (!o.rev) {
 		usage_error("import", "--rev REV is required: the revision the results belong to");
 		goto out;
@@ -109,14 +124,37 @@ int cmd_import(int argc, char **argv)
 			ret = rp_err_exit_code(err);
 			goto out;
 		}
-		if (!o.quiet)
+		if (files_json)
+			json_array_append_new(files_json, summary_json(&sets[i], &summary));
+		else if (!o.out.quiet)
 			print_summary(&sets[i], &rev, &summary);
 	}
 	ret = EXIT_OK;
+	if (files_json) {
+		json_t *root = json_pack("{s:s, s:s, s:{s:s, s:s}, s:O}", "revperf_version",
+					 REVPERF_VERSION, "schema", "revperf-import/1", "revision",
+					 "ref", rev.expr, "sha", rev.sha, "files", files_json);
+		o.out.printed = true;
+		if (!root || json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||
+		    fputc('\n', stdout) == EOF)
+			ret = EXIT_INTERNAL;
+		json_decref(root);
+	}
+	if (fflush(stdout)) {
+		error("cannot write the report: %s", strerror(errno));
+		ret = EXIT_INTERNAL;
+	}
 out:
+	json_decref(files_json);
 	for (i = 0; i < MAX_FILES; i++)
 		import_set_release(&sets[i]);
 	revision_release(&rev);
 	ret = cli_project_close(&p, ret);
 	return ret;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	int ret = import(argc, argv);
+	return cli_output_end(&o.out, ret);
 }

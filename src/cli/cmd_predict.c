@@ -6,14 +6,17 @@
 #include <time.h>
 
 #include "cli/commands.h"
+#include "collect/proc.h"
 #include "core/build.h"
 #include "predict/predict.h"
 #include "core/revision.h"
 #include "util/common.h"
+#include "util/units.h"
 
 static struct {
-	const char *config, *state_dir, *store, *bench, *format, *scope;
+	const char *config, *state_dir, *store, *bench, *scope;
 	bool tests, no_cache;
+	struct cli_output out;
 } o;
 
 /* clang-format off */
@@ -30,7 +33,7 @@ static const struct option predict_options[] = {
 	  &o.scope, NULL },
 	{ OPT_FLAG, 0, "no-cache", NULL, "recompute the binary diff instead of reusing it",
 	  &o.no_cache, NULL },
-	{ OPT_STRING, 'f', "format", "FMT", "text or json", &o.format, NULL },
+	CLI_OUTPUT_OPTIONS(o.out, "text or json", CLI_QUIET_WARNINGS),
 	OPT_END_MARKER,
 };
 static const char *const predict_usage[] = {
@@ -92,8 +95,9 @@ static void print_bench_text(struct strbuf *sb, const struct predict_bench *b)
 			strbuf_addstr(sb, ", same call trace");
 		break;
 	case PREDICT_TRACE_CHANGED:
-		strbuf_addf(sb, "call trace changed at %s (%llu calls at the ancestor, %llu here)",
+		strbuf_addf(sb, "call trace changed at %s (%llu %s at the ancestor, %llu here)",
 			    b->function, (unsigned long long)b->calls_i,
+			    units_noun(b->calls_i, "call", "calls"),
 			    (unsigned long long)b->calls_u);
 		break;
 	case PREDICT_MARKED_PATH:
@@ -157,6 +161,8 @@ static json_t *values_json(const struct perphecy_values *v)
 static void print_json(FILE *f, const struct predict_result *r, const char *expr)
 {
 	json_t *root = json_object(), *run = json_array(), *benches = json_array();
+	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
+	json_object_set_new(root, "schema", json_string("revperf-predict/1"));
 	for (size_t i = 0; i < r->nr_benches; i++) {
 		const struct predict_bench *b = &r->benches[i];
 		json_t *o = json_object();
@@ -206,7 +212,9 @@ static void print_json(FILE *f, const struct predict_result *r, const char *expr
 	json_decref(root);
 }
 
-int cmd_predict(int argc, char **argv)
+static const char *const predict_formats[] = { "text", "json", NULL };
+
+static int predict(int argc, char **argv)
 {
 	const char *args[1];
 	struct predict_session s;
@@ -216,9 +224,10 @@ int cmd_predict(int argc, char **argv)
 	struct predict_result res;
 	enum predict_scope scope = PREDICT_SCOPE_COMMON;
 	bool json = false;
-	int n, ret = EXIT_USAGE, err;
+	int n, format, ret = EXIT_USAGE, err;
 
 	memset(&o, 0, sizeof(o));
+	o.out.quiet_warnings = true;
 	memset(&s, 0, sizeof(s));
 	memset(&rev, 0, sizeof(rev));
 	memset(&build, 0, sizeof(build));
@@ -228,10 +237,9 @@ int cmd_predict(int argc, char **argv)
 		return EXIT_OK;
 	if (n < 0)
 		return EXIT_USAGE;
-	if (o.format && strcmp(o.format, "text") && !(json = !strcmp(o.format, "json"))) {
-		usage_error("predict", "unknown format '%s': use text or json", o.format);
+	if ((format = cli_output_begin(&o.out, "predict", predict_formats)) < 0)
 		return EXIT_USAGE;
-	}
+	json = format == 1;
 	if (o.scope && !strcmp(o.scope, "bench")) {
 		scope = PREDICT_SCOPE_BENCH;
 	} else if (o.scope && strcmp(o.scope, "common")) {
@@ -242,7 +250,10 @@ int cmd_predict(int argc, char **argv)
 		usage_error("predict", "--scope chooses a trained predictor; --tests uses none");
 		return EXIT_USAGE;
 	}
-	if ((ret = cli_project_open(&p, CLI_WHERE(o), 0)))
+	/* It builds the revision (and may list a suite's tests): can runs start at all? */
+	if (proc_spawner_check())
+		return EXIT_USAGE;
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_CONFIG)))
 		goto out;
 	if ((err = predict_session_open(&s, p.repo, &p.sd, p.st, o.config, o.bench)) ||
 	    (err = repo_resolve(s.repo, n ? args[0] : "HEAD", &rev))) {
@@ -266,6 +277,7 @@ int cmd_predict(int argc, char **argv)
 		warning(
 		    "the predictor was trained without any hit (no stored verdict was worse or "
 		    "better): it selects nothing; train again once a commit changed performance");
+	o.out.printed = true;
 	if (json)
 		print_json(stdout, &res, rev.expr);
 	else
@@ -283,4 +295,10 @@ out:
 	predict_session_close(&s);
 	ret = cli_project_close(&p, ret);
 	return ret;
+}
+
+int cmd_predict(int argc, char **argv)
+{
+	int ret = predict(argc, argv);
+	return cli_output_end(&o.out, ret);
 }

@@ -1,5 +1,6 @@
 /* revperf report: the static HTML site of the measured history (docs/report.md). */
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,11 +13,12 @@
 #include "store/store.h"
 #include "report/site.h"
 #include "util/common.h"
+#include "util/units.h"
 #include "util/parse.h"
 
 static struct {
 	const char *out, *state_dir, *store, *config, *commit_url, *min_segment, *title;
-	bool quiet;
+	struct cli_output output;
 } o;
 
 /* clang-format off */
@@ -36,7 +38,8 @@ static const struct option report_options[] = {
 	{ OPT_STRING, 0, "min-segment", "N", "change points: fewest commits between two "
 					     "(default 3, at least 2)", &o.min_segment, NULL },
 	{ OPT_STRING, 0, "title", "TEXT", "the title of the index page", &o.title, NULL },
-	{ OPT_FLAG, 'q', "quiet", NULL, "print nothing when all went well", &o.quiet, NULL },
+	CLI_OUTPUT_OPTIONS(o.output, "text or json (what was written)",
+			   "print nothing when all went well (text)"),
 	OPT_END_MARKER,
 };
 /* clang-format on */
@@ -54,7 +57,9 @@ const struct command_help report_help = {
     "profiles exist), and one page per commit (commits/<sha>.html) with its verdicts,\n"
     "runs, logs and attribution (differential flame graph, control charts, I/O\n"
     "similarity). The commits are those whose main build has runs on the machine with\n"
-    "the most runs (or failed), in commit-time order. See docs/report.md.\n"
+    "the most runs (or failed); the charts follow the first parents of HEAD (its branch\n"
+    "is named on each chart), and measured commits of other branches get their pages\n"
+    "but stay off the charts. See docs/report.md.\n"
     "Exit status: 0 written, 2 usage or input error (no results yet, --out not a\n"
     "directory), 3 internal failure.",
     report_options,
@@ -65,7 +70,32 @@ struct report_ctx {
 	struct config cfg;
 	struct strbuf out;
 	struct history h;
+	struct revision *line; /* HEAD's first parents, oldest first */
+	size_t nr_line;
+	const char **line_shas;
+	struct strbuf line_name;
 };
+
+/*
+ * The history the charts follow: the first parents of HEAD, named after its branch. With
+ * no repository (--state-dir) or no commit yet, none: every measured commit by time.
+ */
+static int follow_head(struct report_ctx *c, struct history_opts *ho)
+{
+	int err;
+	if (!c->p.repo)
+		return 0;
+	if ((err = repo_range(c->p.repo, "HEAD", true, 0, &c->line, &c->nr_line)))
+		return rp_err_exit_code(err);
+	c->line_shas = xmallocarray(c->nr_line ? c->nr_line : 1, sizeof(*c->line_shas));
+	for (size_t i = 0; i < c->nr_line; i++)
+		c->line_shas[i] = c->line[i].sha;
+	repo_head_name(c->p.repo, &c->line_name);
+	ho->line = c->line_shas;
+	ho->nr_line = c->nr_line;
+	ho->line_name = c->line_name.buf;
+	return 0;
+}
 
 /*
  * The project (its state directory not created: a report only reads) and the
@@ -110,25 +140,29 @@ static int parse_min_segment(size_t *out)
 	return 0;
 }
 
-int cmd_report(int argc, char **argv)
+static const char *const report_formats[] = { "text", "json", NULL };
+
+static int report(int argc, char **argv)
 {
 	const char *args[1];
 	struct report_ctx c;
-	struct history_opts ho = {0, 0};
+	struct history_opts ho = {0};
 	struct site_options so;
 	struct site_stats stats;
-	int n, err, ret = EXIT_USAGE;
+	int n, err, ret = EXIT_USAGE, format;
 
 	memset(&o, 0, sizeof(o));
 	memset(&c, 0, sizeof(c));
 	config_init(&c.cfg);
 	strbuf_init(&c.out);
+	strbuf_init(&c.line_name);
 	n = parse_options(argc, argv, &report_help, args, 0);
 	if (n == -2) {
 		ret = EXIT_OK;
 		goto out;
 	}
-	if (n < 0 || parse_min_segment(&ho.min_segment))
+	if (n < 0 || (format = cli_output_begin(&o.output, "report", report_formats)) < 0 ||
+	    parse_min_segment(&ho.min_segment))
 		goto out;
 	if (o.commit_url && parse_http_url(o.commit_url)) {
 		usage_error("report",
@@ -137,10 +171,11 @@ int cmd_report(int argc, char **argv)
 			    o.commit_url);
 		goto out;
 	}
-	if ((err = locate(&c))) {
+	if ((err = locate(&c)) || (err = follow_head(&c, &ho))) {
 		ret = err;
 		goto out;
 	}
+	ho.cfg = &c.cfg; /* count tolerances of the change points */
 	if ((err = history_load(c.p.st, &ho, &c.h))) {
 		ret = rp_err_exit_code(err);
 		goto out;
@@ -166,15 +201,48 @@ int cmd_report(int argc, char **argv)
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	if (!o.quiet)
-		printf("wrote %s/index.html: %zu commits, %zu charts, %zu pages, %zu files "
-		       "copied\n",
-		       c.out.buf, c.h.nr_commits, stats.charts, stats.pages, stats.files_copied);
-	ret = fflush(stdout) ? EXIT_INTERNAL : EXIT_OK;
+	o.output.printed = true;
+	if (format == 1) {
+		struct strbuf index = STRBUF_INIT;
+		json_t *root;
+		strbuf_addf(&index, "%s/index.html", c.out.buf);
+		root = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I}", "revperf_version",
+				 REVPERF_VERSION, "schema", "revperf-report/1", "directory",
+				 c.out.buf, "index", index.buf, "commits",
+				 (json_int_t)c.h.nr_commits, "charts", (json_int_t)stats.charts,
+				 "pages", (json_int_t)stats.pages, "files_copied",
+				 (json_int_t)stats.files_copied);
+		if (!root || json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||
+		    fputc('\n', stdout) == EOF)
+			ret = EXIT_INTERNAL;
+		json_decref(root);
+		strbuf_release(&index);
+	} else if (!o.output.quiet) {
+		printf("wrote %s/index.html: %zu %s, %zu %s, %zu %s, %zu %s copied\n", c.out.buf,
+		       c.h.nr_commits, units_noun(c.h.nr_commits, "commit", "commits"),
+		       stats.charts, units_noun(stats.charts, "chart", "charts"), stats.pages,
+		       units_noun(stats.pages, "page", "pages"), stats.files_copied,
+		       units_noun(stats.files_copied, "file", "files"));
+	}
+	if (ret == EXIT_INTERNAL || fflush(stdout)) {
+		error("cannot write the report: %s", strerror(errno));
+		ret = EXIT_INTERNAL;
+		goto out;
+	}
+	ret = EXIT_OK;
 out:
 	history_release(&c.h);
+	revisions_free(c.line, c.nr_line);
+	free(c.line_shas);
+	strbuf_release(&c.line_name);
 	config_release(&c.cfg);
 	ret = cli_project_close(&c.p, ret);
 	strbuf_release(&c.out);
 	return ret;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	int ret = report(argc, argv);
+	return cli_output_end(&o.output, ret);
 }

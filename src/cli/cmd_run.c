@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,10 +11,12 @@
 #include "predict/predict.h"
 #include "core/revision.h"
 #include "util/common.h"
+#include "util/units.h"
 
 static struct {
 	const char *config, *state_dir, *store, *bench, *select, *dynamic;
-	bool quiet;
+	struct cli_output out;
+	json_t *runs; /* -f json: the benchmarks' results, printed at the end */
 } o;
 
 /* clang-format off */
@@ -31,7 +34,7 @@ static const struct option run_options[] = {
 					   "trained predictor; a bare --select) or tests (PeASS: "
 					   "a function they reached changed, or their call trace "
 					   "differs)", &o.select, "perphecy" },
-	{ OPT_FLAG, 'q', "quiet", NULL, "no progress line per benchmark on stderr", &o.quiet, NULL },
+	CLI_OUTPUT_OPTIONS(o.out, "text or json", "no progress on stderr"),
 	OPT_END_MARKER,
 };
 static const char *const run_usage[] = {
@@ -70,6 +73,7 @@ static int run_plain(const struct predict_session *s, const struct store_build *
 	spec.cwd = build->worktree;
 	spec.log_path = log.buf;
 	spec.log_limit_bytes = b->log_limit_bytes;
+	spec.discard_stdout = b->discard_stdout;
 	spec.timeout_ns = b->timeout_ns;
 	if (proc_run(&spec, &res) || store_check_files(s->st, "the run"))
 		goto out;
@@ -77,11 +81,21 @@ static int run_plain(const struct predict_session *s, const struct store_build *
 		ret = RP_EINTERRUPT;
 		goto out;
 	}
-	fprintf_printable(stdout, "%-24s %-8s wall %.3f s  cpu %.3f s  maxrss %lld KiB  log %s\n",
-			  b->name, run_status_name(res.status), (double)res.m.wall_ns * 1e-9,
-			  (double)(res.m.user_ns + res.m.sys_ns) * 1e-9, (long long)res.m.maxrss_kb,
-			  log.buf);
 	proc_result_notes(&res, &notes);
+	if (o.runs)
+		json_array_append_new(
+		    o.runs, json_pack("{s:s, s:s, s:i, s:f, s:f, s:I, s:s, s:s?}", "name", b->name,
+				      "status", run_status_name(res.status), "exit_code",
+				      res.exit_code, "wall_s", (double)res.m.wall_ns * 1e-9,
+				      "cpu_s", (double)(res.m.user_ns + res.m.sys_ns) * 1e-9,
+				      "maxrss_bytes", (json_int_t)res.m.maxrss_kb * 1024, "log",
+				      log.buf, "note", notes.len ? notes.buf : NULL));
+	else
+		fprintf_printable(
+		    stdout, "%-24s %-8s wall %.3f s  cpu %.3f s  maxrss %lld KiB  log %s\n",
+		    b->name, run_status_name(res.status), (double)res.m.wall_ns * 1e-9,
+		    (double)(res.m.user_ns + res.m.sys_ns) * 1e-9, (long long)res.m.maxrss_kb,
+		    log.buf);
 	if (notes.len)
 		warning("benchmark '%s': %s", b->name, notes.buf);
 	if (res.status != RUN_OK) {
@@ -108,25 +122,55 @@ static int run_dynamic(struct predict_session *s, const struct revision *rev,
 		      : predict_collect_dynamic(&s->ctx, rev, build, b, &d);
 	if (ret)
 		return ret;
-	if (d.cost_unit == PERPHECY_COST_SELF_NS)
+	if (o.runs)
+		json_array_append_new(
+		    o.runs,
+		    json_pack("{s:s, s:I, s:I, s:s, s:I, s:f, s:s}", "name", b->name, "functions",
+			      (json_int_t)d.nr_functions, "calls", (json_int_t)d.calls, "cost_unit",
+			      d.cost_unit == PERPHECY_COST_SELF_NS ? "self_ns" : "instructions",
+			      "cost", (json_int_t)d.cost, "elapsed_s", d.elapsed_s, "data",
+			      d.path));
+	else if (d.cost_unit == PERPHECY_COST_SELF_NS)
 		fprintf_printable(
 		    stdout,
-		    "%-24s %zu functions reached, %llu calls, %.3f ms self time, %.1f s with "
+		    "%-24s %zu function%s reached, %llu %s, %.3f ms self time, %.1f s with "
 		    "the CCT runtime; %s\n",
-		    b->name, d.nr_functions, (unsigned long long)d.calls, (double)d.cost * 1e-6,
-		    d.elapsed_s, d.path);
+		    b->name, d.nr_functions, d.nr_functions == 1 ? "" : "s",
+		    (unsigned long long)d.calls, units_noun(d.calls, "call", "calls"),
+		    (double)d.cost * 1e-6, d.elapsed_s, d.path);
 	else
 		fprintf_printable(
 		    stdout,
-		    "%-24s %zu functions reached, %llu calls, %llu instructions, %.1f s under "
+		    "%-24s %zu function%s reached, %llu %s, %llu instructions, %.1f s under "
 		    "callgrind; %s\n",
-		    b->name, d.nr_functions, (unsigned long long)d.calls,
+		    b->name, d.nr_functions, d.nr_functions == 1 ? "" : "s",
+		    (unsigned long long)d.calls, units_noun(d.calls, "call", "calls"),
 		    (unsigned long long)d.cost, d.elapsed_s, d.path);
 	free(d.path);
 	return 0;
 }
 
-int cmd_run(int argc, char **argv)
+static const char *const run_formats[] = {"text", "json", NULL};
+
+/* -f json: the document of the benchmarks that ran (o.runs, taken). */
+static int print_json(const struct revision *rev)
+{
+	json_t *root =
+	    json_pack("{s:s, s:s, s:{s:s, s:s}, s:s?, s:o}", "revperf_version", REVPERF_VERSION,
+		      "schema", "revperf-run/1", "revision", "ref", rev->expr, "sha", rev->sha,
+		      "dynamic", o.dynamic, "benchmarks", o.runs);
+	int ret;
+	o.runs = NULL;
+	o.out.printed = true;
+	if (!root)
+		return -1;
+	ret = json_dumpf(root, stdout,
+			 JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	json_decref(root);
+	return ret || fputc('\n', stdout) == EOF ? -1 : 0;
+}
+
+static int run(int argc, char **argv)
 {
 	const char *args[1];
 	struct predict_session s;
@@ -136,7 +180,7 @@ int cmd_run(int argc, char **argv)
 	struct predict_result pred;
 	enum predict_mode mode = PREDICT_PERPHECY;
 	enum predict_dynamic_source source = PREDICT_DYNAMIC_AUTO;
-	int n, ret = EXIT_USAGE, err, first_err = 0;
+	int n, format, ret = EXIT_USAGE, err, first_err = 0;
 
 	memset(&o, 0, sizeof(o));
 	memset(&s, 0, sizeof(s));
@@ -149,8 +193,10 @@ int cmd_run(int argc, char **argv)
 		ret = EXIT_OK;
 		goto out;
 	}
-	if (n < 0)
+	if (n < 0 || (format = cli_output_begin(&o.out, "run", run_formats)) < 0)
 		goto out;
+	if (format == 1)
+		o.runs = json_array();
 	if (o.select && !strcmp(o.select, "tests")) {
 		mode = PREDICT_TESTS;
 	} else if (o.select && strcmp(o.select, "perphecy")) {
@@ -162,7 +208,12 @@ int cmd_run(int argc, char **argv)
 			    o.dynamic);
 		goto out;
 	}
-	if ((ret = cli_project_open(&p, CLI_WHERE(o), 0)))
+	/* Before any build or run: can runs start at all (docs/install.md)? */
+	if (proc_spawner_check()) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_CONFIG)))
 		goto out;
 	if ((err = predict_session_open(&s, p.repo, &p.sd, p.st, o.config, o.bench)) ||
 	    (err = repo_resolve(s.repo, n ? args[0] : "HEAD", &rev))) {
@@ -174,7 +225,7 @@ int cmd_run(int argc, char **argv)
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	s.ctx.quiet = o.quiet;
+	s.ctx.quiet = o.out.quiet;
 	interrupt_install();
 	if ((err = build_ensure(s.st, s.repo, s.sd, &rev, s.cfg.build_command, NULL, &build)) ||
 	    (err = predict_expand_suites(&s.ctx, build.worktree, rev.expr))) {
@@ -188,7 +239,7 @@ int cmd_run(int argc, char **argv)
 			ret = rp_err_exit_code(err);
 			goto out;
 		}
-		if (!o.quiet)
+		if (!o.out.quiet)
 			fprintf(stderr, "revperf: --select=%s: %zu of %zu benchmarks needed\n",
 				o.select, pred.nr_run, pred.nr_benches);
 	}
@@ -213,6 +264,11 @@ int cmd_run(int argc, char **argv)
 		if (err && !first_err)
 			first_err = err;
 	}
+	if (o.runs && print_json(&rev)) {
+		error("cannot write the report: %s", strerror(errno));
+		ret = EXIT_INTERNAL;
+		goto out;
+	}
 	if (interrupt_requested()) {
 		ret = interrupt_exit_code();
 		goto out;
@@ -220,6 +276,8 @@ int cmd_run(int argc, char **argv)
 	ret = first_err ? rp_err_exit_code(first_err) : EXIT_OK;
 out:
 	fflush(stdout);
+	json_decref(o.runs);
+	o.runs = NULL;
 	predict_result_release(&pred);
 	store_build_release(&profile_build);
 	store_build_release(&build);
@@ -227,4 +285,10 @@ out:
 	predict_session_close(&s);
 	ret = cli_project_close(&p, ret);
 	return ret;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	int ret = run(argc, argv);
+	return cli_output_end(&o.out, ret);
 }

@@ -11,8 +11,9 @@
 #include "util/parse.h"
 
 static struct {
-	const char *config, *state_dir, *store, *bench, *format, *k, *seed;
+	const char *config, *state_dir, *store, *bench, *k, *seed, *cover;
 	bool evaluate, dry_run;
+	struct cli_output out;
 } o;
 
 /* clang-format off */
@@ -26,7 +27,9 @@ static const struct option train_options[] = {
 	{ OPT_STRING, 0, "seed", "N", "seed of the fold assignment (1)", &o.seed, NULL },
 	{ OPT_FLAG, 'n', "dry-run", NULL, "learn and report, but keep the stored predictors",
 	  &o.dry_run, NULL },
-	{ OPT_STRING, 'f', "format", "FMT", "text or json", &o.format, NULL },
+	{ OPT_STRING, 0, "cover", "HOW", "paper (Algorithm 1, the default) or every-hit (each "
+					 "hit adds its own cheapest indicator)", &o.cover, NULL },
+	CLI_OUTPUT_OPTIONS(o.out, "text or json", CLI_QUIET_WARNINGS),
 	OPT_END_MARKER,
 };
 static const char *const train_usage[] = {
@@ -43,7 +46,8 @@ const struct command_help train_help = {
 	"equal (undecided verdicts are left out). Stores a common predictor and one per\n"
 	"benchmark with the tuples they learned from; revperf predict applies them.\n"
 	"--evaluate reports the hit rate (changes predicted) and dismiss rate (unchanged\n"
-	"benchmarks skipped) by k-fold cross-validation.\n"
+	"benchmarks skipped) by k-fold cross-validation. --cover every-hit departs from the\n"
+	"paper (docs/prediction.md, \"Covering every hit\").\n"
 	"Exit status: 0 done, 2 usage or input error (no training data), 3 internal failure.",
 	train_options,
 };
@@ -127,7 +131,8 @@ static void print_text(FILE *f, const struct predict_training *t)
 		    "against the parent, %zu superseded, %zu of benchmarks not configured\n",
 		    t->nr_undecided, t->nr_no_ancestor, t->nr_not_parent, t->nr_superseded,
 		    t->nr_unconfigured);
-	strbuf_addstr(&sb, "predictors (run a benchmark when):\n  common                   ");
+	strbuf_addf(&sb, "predictors (run a benchmark when)%s:\n  common                   ",
+		    t->cover == PERPHECY_COVER_PAPER ? "" : ", every hit's own cheapest indicator");
 	predictor_text(&sb, &t->common);
 	strbuf_addch(&sb, '\n');
 	for (j = 0; j < t->nr_bench; j++) {
@@ -209,6 +214,8 @@ static json_t *predictor_json(const struct perphecy_predictor *p)
 static void print_json(FILE *f, const struct predict_training *t, bool saved)
 {
 	json_t *root = json_object(), *predictors = json_object();
+	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
+	json_object_set_new(root, "schema", json_string("revperf-train/1"));
 
 	json_object_set_new(root, "tuples", json_integer((json_int_t)t->nr_tuples));
 	json_object_set_new(root, "commits", json_integer((json_int_t)t->nr_commits));
@@ -225,6 +232,7 @@ static void print_json(FILE *f, const struct predict_training *t, bool saved)
 	for (size_t j = 0; j < t->nr_bench; j++)
 		json_object_set_new(predictors, t->bench_names[j], predictor_json(&t->per_bench[j]));
 	json_object_set_new(root, "predictors", predictors);
+	json_object_set_new(root, "cover", json_string(perphecy_cover_name(t->cover)));
 	json_object_set_new(root, "training_set", eval_json(&t->full));
 	json_object_set_new(root, "evaluation",
 			    t->evaluated ? json_pack("{s:I, s:o, s:o}", "k", (json_int_t)t->cv_common.k,
@@ -236,7 +244,9 @@ static void print_json(FILE *f, const struct predict_training *t, bool saved)
 	json_decref(root);
 }
 
-int cmd_train(int argc, char **argv)
+static const char *const train_formats[] = { "text", "json", NULL };
+
+static int train(int argc, char **argv)
 {
 	const char *args[1];
 	struct predict_session s;
@@ -245,9 +255,10 @@ int cmd_train(int argc, char **argv)
 	struct predict_training t;
 	uint64_t v;
 	bool json = false;
-	int n, ret = EXIT_USAGE, err;
+	int n, format, ret = EXIT_USAGE, err;
 
 	memset(&o, 0, sizeof(o));
+	o.out.quiet_warnings = true;
 	memset(&s, 0, sizeof(s));
 	memset(&t, 0, sizeof(t));
 	predict_train_opts_init(&opts);
@@ -256,10 +267,9 @@ int cmd_train(int argc, char **argv)
 		return EXIT_OK;
 	if (n < 0)
 		return EXIT_USAGE;
-	if (o.format && strcmp(o.format, "text") && !(json = !strcmp(o.format, "json"))) {
-		usage_error("train", "unknown format '%s': use text or json", o.format);
+	if ((format = cli_output_begin(&o.out, "train", train_formats)) < 0)
 		return EXIT_USAGE;
-	}
+	json = format == 1;
 	if ((o.k || o.seed) && !o.evaluate) {
 		usage_error("train", "--k and --seed set up --evaluate; add --evaluate");
 		return EXIT_USAGE;
@@ -274,9 +284,13 @@ int cmd_train(int argc, char **argv)
 			return EXIT_USAGE;
 		opts.seed = v;
 	}
+	if (o.cover && perphecy_cover_parse(o.cover, &opts.cover)) {
+		usage_error("train", "--cover '%s': use paper or every-hit", o.cover);
+		return EXIT_USAGE;
+	}
 	opts.evaluate = o.evaluate;
 	opts.save = !o.dry_run;
-	if ((ret = cli_project_open(&p, CLI_WHERE(o), 0)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_CONFIG)))
 		goto out;
 	if ((err = predict_session_open(&s, p.repo, &p.sd, p.st, o.config, o.bench))) {
 		ret = rp_err_exit_code(err);
@@ -296,6 +310,7 @@ int cmd_train(int argc, char **argv)
 			warning("benchmark '%s' has no hit among its %zu tuples: its own predictor "
 				"selects nothing (--scope common uses the common one)",
 				t.bench_names[j], t.per_bench[j].nr_misses);
+	o.out.printed = true;
 	if (json)
 		print_json(stdout, &t, opts.save);
 	else
@@ -311,4 +326,10 @@ out:
 	predict_session_close(&s);
 	ret = cli_project_close(&p, ret);
 	return ret;
+}
+
+int cmd_train(int argc, char **argv)
+{
+	int ret = train(argc, argv);
+	return cli_output_end(&o.out, ret);
 }

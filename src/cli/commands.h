@@ -10,11 +10,16 @@
  *    cli_project_open() when it reads or writes stored results, call the engine, render
  *    with src/report/, return an EXIT_* status (rp_err_exit_code() for RP_* codes).
  * 2. Declare cmd_NAME and NAME_help below and add one row to the table in main.c (name,
- *    one-line summary, handler, help); `revperf help` and the manual read that table.
+ *    one-line summary, handler, help); `revperf help`, the manual, the manual pages
+ *    (revperf-NAME(1)) and the bash completion read that table (cli/help_formats.c). A
+ *    command that runs programs checks proc_spawner_check() before it builds, runs or
+ *    prints anything (docs/install.md).
  * 3. Conventions every command that prints a report follows: -f/--format (text, json,
  *    markdown as they apply; JSON with "revperf_version" and "schema"), -q/--quiet (no
- *    progress, no notes), --no-color and NO_COLOR, --state-dir DIR and -c/--config FILE
- *    where a project is opened. Errors: one line naming the file, line or value and what
+ *    progress, no notes), --no-color and NO_COLOR, all three from CLI_OUTPUT_OPTIONS
+ *    below, with cli_output_begin() after parsing and cli_output_end() on the exit status
+ *    (a failure with -f json is then a JSON document too); --state-dir DIR and
+ *    -c/--config FILE where a project is opened. Errors: one line naming the file, line or value and what
  *    to do; exit 2 for bad input, 3 for internal failures; never exit from the engine.
  * 4. Work that is not parsing or rendering goes to the engine room that holds its concept
  *    (docs/layout.md), never above a layer's place (tests/layout/check_layers.py).
@@ -41,6 +46,8 @@ extern const struct command commands[];
 extern const size_t nr_commands;
 
 const struct command *command_find(const char *name);
+/* Prints "PREFIX: 'NAME' is not a revperf command (did you mean '...'?); see ..." on stderr. */
+void command_unknown(const char *prefix, const char *name);
 
 int cmd_bindiff(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
@@ -56,6 +63,8 @@ int cmd_chart(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_gc(int argc, char **argv);
 int cmd_ci(int argc, char **argv);
 int cmd_push(int argc, char **argv);
 int cmd_version(int argc, char **argv);
@@ -74,9 +83,58 @@ extern const struct command_help chart_help;
 extern const struct command_help history_help;
 extern const struct command_help bisect_help;
 extern const struct command_help report_help;
+extern const struct command_help show_help;
+extern const struct command_help gc_help;
 extern const struct command_help ci_help;
 extern const struct command_help push_help;
 extern const struct command_help version_help;
+
+/*
+ * The output conventions of every command that prints a report (item 3 above), declared
+ * once: CLI_OUTPUT_OPTIONS(o.out, "text or json", "no progress on stderr") in the option
+ * table gives -f/--format (its help lists the command's formats), -q/--quiet (its help
+ * says what it silences) and --no-color.
+ */
+struct cli_output {
+	const char *format; /* -f as given; NULL: the command's first format */
+	bool quiet, no_color;
+	bool quiet_warnings; /* set by the command: -q silences warnings (CLI_QUIET_WARNINGS) */
+	/* set by cli_output_begin(): */
+	const char *command;
+	bool json;    /* -f json: a failure is a JSON document on stdout too */
+	bool printed; /* set by the command once its report is on stdout */
+};
+#define CLI_OUTPUT_OPTIONS(out, formats, quiet_help)                                               \
+	{ OPT_STRING, 'f', "format", "FMT", formats, &(out).format, NULL },                        \
+	{ OPT_FLAG, 'q', "quiet", NULL, quiet_help, &(out).quiet, NULL },                          \
+	{ OPT_FLAG, 0, "no-color", NULL, "no colour, even on a terminal (as NO_COLOR=1 does)",     \
+	  &(out).no_color, NULL }
+
+/*
+ * After parse_options(): which of `formats` (NULL-terminated, the default first) -f names,
+ * as an index, or -1 after a usage error that lists them (and the nearest one). With
+ * "json" chosen, error messages are kept from then on for cli_output_end().
+ */
+int cli_output_begin(struct cli_output *out, const char *command, const char *const *formats);
+/*
+ * The end of a command that took cli_output_begin(): with -f json, a failure (exit status
+ * 2, 3 or from a signal) whose report was not printed becomes a JSON document on stdout,
+ * {"revperf_version", "schema": "revperf-error/1", "command", "error": {"message",
+ * "messages", "exit_code"}} (docs/json-schema.md). Returns code.
+ */
+int cli_output_end(struct cli_output *out, int code);
+/*
+ * The "error" object of that document ({"message", "messages", "exit_code": code}) from
+ * the messages kept since cli_output_begin(), for a report that is printed although the
+ * command failed (compare: a benchmark that could not be started). A new reference.
+ */
+struct json_t;
+struct json_t *cli_output_error_json(int code);
+/* The -q help of a command that prints no progress: warning_silence() by cli_output_begin(). */
+#define CLI_QUIET_WARNINGS "no warnings on stderr (errors still)"
+/* Whether the report on stdout is coloured: a terminal, no --no-color, NO_COLOR unset or
+ * empty (https://no-color.org). */
+bool cli_output_color(const struct cli_output *out);
 
 /*
  * A command's report: cli_report_open() gives stdout when path is NULL, else the file
@@ -107,6 +165,7 @@ struct cli_config_source {
 	const struct opt_overrides *overrides; /* may be NULL */
 	int (*extra)(struct config *cfg, void *arg);
 	void *extra_arg;
+	size_t loads; /* configurations loaded from it: only the first one warns */
 };
 int cli_load_config(struct config *cfg, void *arg);
 
@@ -189,6 +248,10 @@ enum cli_project_flags {
 	/* The store must be named (--store, REVPERF_STORE, [store] url): the state
 	 * directory's revperf.db is not a default (push: the store to push into). */
 	CLI_PROJECT_STORE_GIVEN = 1 << 2,
+	/* The command reads a configuration (`config`, or revperf.ini at the root): its
+	 * absence is an error before the state directory and database are created, so that
+	 * a command that cannot start leaves nothing behind. */
+	CLI_PROJECT_CONFIG = 1 << 3,
 };
 int cli_project_open(struct cli_project *p, const struct cli_where *where, unsigned flags);
 /*

@@ -17,6 +17,7 @@
 #include "store/store.h"
 #include "util/common.h"
 #include "util/fsutil.h"
+#include "util/units.h"
 
 int cli_apply_overrides(struct config *cfg, const struct opt_overrides *ov)
 {
@@ -50,10 +51,11 @@ int cli_apply_overrides(struct config *cfg, const struct opt_overrides *ov)
 
 int cli_load_config(struct config *cfg, void *arg)
 {
-	const struct cli_config_source *src = arg;
+	struct cli_config_source *src = arg;
 	struct strbuf path = STRBUF_INIT;
 	int ret = RP_EINPUT;
 
+	cfg->no_warnings = src->loads++ > 0;
 	if (src->config)
 		strbuf_addstr(&path, src->config);
 	else
@@ -75,6 +77,27 @@ int cli_load_config(struct config *cfg, void *arg)
 		goto out;
 	ret = 0;
 out:
+	strbuf_release(&path);
+	return ret;
+}
+
+/* Before the state directory is created: the configuration a comparison will read exists. */
+static int config_present(const char *root, const char *config)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+	int ret = 0;
+	if (config)
+		strbuf_addstr(&path, config);
+	else
+		strbuf_addf(&path, "%s/revperf.ini", root);
+	if (stat(path.buf, &st)) {
+		/* the words the configuration's reader uses (util/input.c) */
+		error("cannot read configuration '%s': %s; run `revperf init` to write one, or "
+		      "pass --config FILE",
+		      path.buf, strerror(errno));
+		ret = EXIT_USAGE;
+	}
 	strbuf_release(&path);
 	return ret;
 }
@@ -143,6 +166,8 @@ int cli_project_open(struct cli_project *p, const struct cli_where *where, unsig
 			return rp_err_exit_code(err);
 		root = repo_workdir(p->repo);
 	}
+	if ((flags & CLI_PROJECT_CONFIG) && (err = config_present(root, where->config)))
+		return err;
 	if ((err = cli_store_location(where, root, &p->store_location)))
 		return err;
 	if ((flags & CLI_PROJECT_STORE_GIVEN) && !p->store_location) {
@@ -224,16 +249,16 @@ static void progress_line(void *arg, const struct compare_progress *ev)
 			fprintf(stderr, "  ETA <= %.0fs", ev->eta_s);
 		break;
 	case COMPARE_PROFILING:
-		fprintf_printable(stderr, "%s  profiling (%zu runs per side)", ev->bench,
-				  ev->max_runs);
+		fprintf_printable(stderr, "%s  profiling (%zu %s per side)", ev->bench,
+				  ev->max_runs, units_noun(ev->max_runs, "run", "runs"));
 		break;
 	case COMPARE_TRACING:
-		fprintf_printable(stderr, "%s  tracing I/O (%zu runs per side)", ev->bench,
-				  ev->max_runs);
+		fprintf_printable(stderr, "%s  tracing I/O (%zu %s per side)", ev->bench,
+				  ev->max_runs, units_noun(ev->max_runs, "run", "runs"));
 		break;
 	case COMPARE_COUNTING:
-		fprintf(stderr, "%s  counting under valgrind (%zu runs per side)", ev->bench,
-			ev->max_runs);
+		fprintf(stderr, "%s  counting under valgrind (%zu %s per side)", ev->bench,
+			ev->max_runs, units_noun(ev->max_runs, "run", "runs"));
 		break;
 	case COMPARE_BENCH_DONE:
 		break;

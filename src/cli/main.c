@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "util/common.h"
+#include "util/suggest.h"
 
 const struct command commands[] = {
 	{ "compare", "measure benchmarks on two revisions (or commands) and decide", cmd_compare,
@@ -25,6 +26,10 @@ const struct command commands[] = {
 	{ "history", "measure each commit of a range against its parent; change points",
 	  cmd_history, &history_help },
 	{ "bisect", "find the commit that made a benchmark worse", cmd_bisect, &bisect_help },
+	{ "show", "print a stored comparison again, without building or running anything",
+	  cmd_show, &show_help },
+	{ "gc", "remove the worktrees, builds and logs no stored result needs", cmd_gc,
+	  &gc_help },
 	{ "report", "write the HTML report: trends, change points, each commit's evidence",
 	  cmd_report, &report_help },
 	{ "ci", "compare the merge base with HEAD: Markdown summary and JUnit XML", cmd_ci,
@@ -48,6 +53,26 @@ const struct command *command_find(const char *name)
 	return NULL;
 }
 
+void command_unknown(const char *prefix, const char *name)
+{
+	const char *cands[64], *near[2];
+	size_t n = 0, found;
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < nr_commands && n < ARRAY_SIZE(cands); i++)
+		cands[n++] = commands[i].name;
+	found = suggest_nearest(name, cands, n, near, 2);
+	strbuf_addf(&sb, "%s: '", prefix);
+	strbuf_add_printable(&sb, name);
+	strbuf_addstr(&sb, "' is not a revperf command");
+	if (found == 1)
+		strbuf_addf(&sb, " (did you mean '%s'?)", near[0]);
+	else if (found == 2)
+		strbuf_addf(&sb, " (did you mean '%s' or '%s'?)", near[0], near[1]);
+	strbuf_addstr(&sb, "; see 'revperf help' for the list\n");
+	fputs(sb.buf, stderr);
+	strbuf_release(&sb);
+}
+
 int main(int argc, char **argv)
 {
 	const struct command *cmd;
@@ -56,15 +81,29 @@ int main(int argc, char **argv)
 		cmd_help(1, help_argv);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-v"))
-		return cmd_version(1, argv + 1);
+	/* Global options: -V/--version (-v as well, as git), -h/--help. */
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "-v"))
+		return cmd_version(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
-		return cmd_help(1, argv + 1);
+		return cmd_help(argc - 1, argv + 1);
 	cmd = command_find(argv[1]);
+	if (!cmd && argv[1][0] == '-') {
+		static const char *const global[] = { "version", "help" };
+		const char *near[1];
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addstr(&sb, "revperf: unknown option '");
+		strbuf_add_printable(&sb, argv[1]);
+		strbuf_addch(&sb, '\'');
+		if (argv[1][1] == '-' && suggest_nearest(argv[1] + 2, global, 2, near, 1))
+			strbuf_addf(&sb, " (did you mean '--%s'?)", near[0]);
+		strbuf_addstr(&sb, " before the command; the global options are -V/--version and "
+				   "-h/--help; see 'revperf help'\n");
+		fputs(sb.buf, stderr);
+		strbuf_release(&sb);
+		return EXIT_USAGE;
+	}
 	if (!cmd) {
-		fprintf(stderr,
-			"revperf: '%s' is not a revperf command; see 'revperf help' for the list\n",
-			argv[1]);
+		command_unknown("revperf", argv[1]);
 		return EXIT_USAGE;
 	}
 	return cmd->run(argc - 1, argv + 1);

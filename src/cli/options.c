@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/common.h"
+#include "util/suggest.h"
 
 int usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -15,6 +16,7 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	/* Arguments quoted in the message are shown, not obeyed, by the terminal. */
 	strbuf_addf(&sb, "revperf %s: ", cmd);
 	strbuf_add_printable(&sb, msg.buf);
+	error_record_message(sb.buf + strlen("revperf : ") + strlen(cmd));
 	strbuf_addf(&sb, "; see 'revperf %s -h'\n", cmd);
 	fputs(sb.buf, stderr);
 	strbuf_release(&msg);
@@ -37,6 +39,32 @@ static const struct option *find_short(const struct option *opts, char c)
 		if (opts->short_name == c)
 			return opts;
 	return NULL;
+}
+
+/* An unknown --name: the error, with the nearest option of the command when one is near. */
+static int unknown_long(const struct command_help *help, const char *name, size_t len)
+{
+	const char *cands[128], *near[2];
+	size_t n = 0;
+	char *word = xstrndup(name, len);
+	int ret;
+	for (const struct option *o = help->options; o && o->type != OPT_END; o++)
+		if (o->long_name && n < ARRAY_SIZE(cands) - 1)
+			cands[n++] = o->long_name;
+	cands[n++] = "help";
+	switch (suggest_nearest(word, cands, n, near, 2)) {
+	case 0: ret = usage_error(help->name, "unknown option '--%s'", word); break;
+	case 1:
+		ret = usage_error(help->name, "unknown option '--%s' (did you mean '--%s'?)", word,
+				  near[0]);
+		break;
+	default:
+		ret = usage_error(help->name,
+				  "unknown option '--%s' (did you mean '--%s' or '--%s'?)", word,
+				  near[0], near[1]);
+	}
+	free(word);
+	return ret;
 }
 
 static int set_value(const struct command_help *help, const struct option *o, const char *arg)
@@ -67,8 +95,16 @@ static int set_value(const struct command_help *help, const struct option *o, co
 int parse_options(int argc, char **argv, const struct command_help *help, const char **args,
 		  int max_args)
 {
+	return parse_options_split(argc, argv, help, args, max_args, NULL);
+}
+
+int parse_options_split(int argc, char **argv, const struct command_help *help,
+			const char **args, int max_args, int *split)
+{
 	int i, nargs = 0;
 	bool only_args = false;
+	if (split)
+		*split = -1;
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const struct option *o;
@@ -81,6 +117,8 @@ int parse_options(int argc, char **argv, const struct command_help *help, const 
 		}
 		if (!strcmp(a, "--")) {
 			only_args = true;
+			if (split)
+				*split = nargs;
 			continue;
 		}
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -92,8 +130,7 @@ int parse_options(int argc, char **argv, const struct command_help *help, const 
 			size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
 			o = find_long(help->options, a + 2, len);
 			if (!o)
-				return usage_error(help->name, "unknown option '%.*s'", (int)len + 2,
-						   a);
+				return unknown_long(help, a + 2, len);
 			if (o->type == OPT_FLAG) {
 				if (eq)
 					return usage_error(help->name, "option '--%s' takes no value",
@@ -182,6 +219,43 @@ void options_usage_markdown(FILE *f, const struct command_help *help)
 		strbuf_release(&sb);
 	}
 	fprintf(f, "- `-h, --help`: show this help\n\n");
+}
+
+void options_split_sides(int argc, char **argv, char ***rest, int *nr_rest, char ***side,
+			 int nr_side[2])
+{
+	int cur = -1;
+
+	*rest = xcalloc((size_t)argc + 1, sizeof(**rest));
+	side[0] = xcalloc((size_t)argc + 1, sizeof(**side));
+	side[1] = xcalloc((size_t)argc + 1, sizeof(**side));
+	nr_side[0] = nr_side[1] = 0;
+	(*rest)[0] = argv[0];
+	*nr_rest = 1;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			/* The rest is positional: parse_options() sees the "--" too. */
+			while (i < argc)
+				(*rest)[(*nr_rest)++] = argv[i++];
+			break;
+		}
+		if (!strcmp(argv[i], "--baseline") || !strcmp(argv[i], "--target")) {
+			cur = !strcmp(argv[i], "--target");
+			continue;
+		}
+		if (!strncmp(argv[i], "--baseline=", 11) || !strncmp(argv[i], "--target=", 9)) {
+			int s = argv[i][2] == 't';
+			side[s][nr_side[s]++] = strchr(argv[i], '=') + 1;
+			cur = -1;
+			continue;
+		}
+		if (cur >= 0 && (argv[i][0] != '-' || !argv[i][1])) { /* "-": standard input */
+			side[cur][nr_side[cur]++] = argv[i];
+			continue;
+		}
+		cur = -1;
+		(*rest)[(*nr_rest)++] = argv[i];
+	}
 }
 
 int stdin_at_most_once(const char *cmd, const char *const *args, int n)

@@ -54,11 +54,27 @@ struct command_help {
 int parse_options(int argc, char **argv, const struct command_help *help, const char **args,
 		  int max_args);
 
+/*
+ * parse_options(), and *split the number of positional arguments before "--" (-1 without
+ * one): commands that take two lists (`diff OLD... -- NEW...`).
+ */
+int parse_options_split(int argc, char **argv, const struct command_help *help,
+			const char **args, int max_args, int *split);
+
 /* Prints the -h text of a command. */
 void options_usage(FILE *f, const struct command_help *help);
 /* Prints the same as Markdown, for docs/manual.md. */
 void options_usage_markdown(FILE *f, const struct command_help *help);
 
+/*
+ * Pulls `--baseline A B ... --target C D ...` (and --baseline=A, --target=C) out of argv:
+ * the words after --baseline up to the next option go to side[0], after --target to
+ * side[1] ("-", standard input, is a word); everything else, argv[0] first, to *rest for
+ * parse_options(). Nothing after "--" is taken. The caller frees *rest, side[0], side[1]
+ * (arrays of argv's pointers).
+ */
+void options_split_sides(int argc, char **argv, char ***rest, int *nr_rest, char ***side,
+			 int nr_side[2]);
 /* Standard input ("-") among args at most once; else a usage_error() (returns -1). */
 int stdin_at_most_once(const char *cmd, const char *const *args, int n);
 

@@ -13,8 +13,9 @@ struct strbuf;
 /*
  * Appends the path of librevperf_cct.so to `out`: $REVPERF_CCT_RUNTIME when set, else
  * runtime/librevperf_cct.so in the directory of the running executable or its parent
- * (the build tree: BUILD/revperf and BUILD/tests/... both find BUILD/runtime/). Returns 0,
- * or RP_EINPUT after an error naming where it looked and what to set.
+ * (the build tree: BUILD/revperf and BUILD/tests/... both find BUILD/runtime/), else
+ * ../lib/revperf/ beside it (installed; collect/helper_path.h). Returns 0, or RP_EINPUT
+ * after an error naming where it looked and what to set.
  */
 int cct_runtime_path(struct strbuf *out);
 

@@ -37,6 +37,7 @@ struct iotrace_options {
 	const char *cwd;    /* working directory of the program; NULL = the current one */
 	int stdin_fd;	    /* the program's stdin; -1 = inherited */
 	int out_fd;	    /* the program's stdout and stderr; -1 = inherited */
+	bool discard_stdout; /* the program's stdout to /dev/null instead (output = discard) */
 	bool verify_unwind; /* for tests: unwind every stack both ways and count differences
 			       (iotrace_result.unwind_mismatches); about twice the cost */
 };

@@ -6,6 +6,7 @@
 #include "collect/iotrace_impl.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/seccomp.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -87,6 +88,13 @@ void iotrace_child_main(char *const argv[], const struct iotrace_options *opts,
 	if (opts->out_fd >= 0 &&
 	    (dup2(opts->out_fd, STDOUT_FILENO) < 0 || dup2(opts->out_fd, STDERR_FILENO) < 0))
 		child_fail(report_fd, IOTRACE_STAGE_STDIO);
+	if (opts->discard_stdout) {
+		int null = open("/dev/null", O_WRONLY);
+		if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
+			child_fail(report_fd, IOTRACE_STAGE_STDIO);
+		if (null != STDOUT_FILENO)
+			close(null);
+	}
 	if (opts->cwd && chdir(opts->cwd) < 0)
 		child_fail(report_fd, IOTRACE_STAGE_CWD);
 	/* Until the tracer set PTRACE_O_EXITKILL. */

@@ -20,6 +20,7 @@
 #include "collect/cmdline.h"
 #include "collect/output_relay.h"
 #include "collect/perf_counters.h"
+#include "collect/perf_sample.h"
 #include "collect/sampler.h"
 #include "collect/spawn_protocol.h"
 #include "collect/spawner.h"
@@ -60,6 +61,7 @@ struct child {
 	struct spawner_exit ex;
 	struct sampling *sampling; /* NULL without sampling */
 	struct output_relay *relay; /* NULL: the output goes straight to its file */
+	struct perf_recorder *recorder; /* NULL without a sampling profile */
 };
 
 enum wait_outcome { WAIT_EXITED, WAIT_DEADLINE, WAIT_INTERRUPTED };
@@ -89,6 +91,14 @@ void proc_wait_fallback_force(bool on)
 void proc_spawner_stop(void)
 {
 	spawner_stop();
+}
+
+int proc_spawner_check(void)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret = spawner_find(&path);
+	strbuf_release(&path);
+	return ret;
 }
 
 static ns_t now_ns(void)
@@ -226,9 +236,10 @@ static int wait_exit(struct child *c, ns_t deadline, bool watch_interrupt,
 {
 	struct sampling *s = c->sampling;
 	struct output_relay *relay = c->relay;
-	struct pollfd pfd[3] = {{.fd = spawner_fd(), .events = POLLIN},
+	struct pollfd pfd[4] = {{.fd = spawner_fd(), .events = POLLIN},
 				{.fd = c->pidfd, .events = POLLIN},
-				{.fd = -1, .events = POLLIN}};
+				{.fd = -1, .events = POLLIN},
+				{.fd = perf_recorder_fd(c->recorder), .events = POLLIN}};
 	sigset_t block, old;
 	int ret = 0;
 
@@ -273,6 +284,8 @@ static int wait_exit(struct child *c, ns_t deadline, bool watch_interrupt,
 			continue;
 		if (pfd[2].revents)
 			output_relay_read(relay);
+		if (pfd[3].revents)
+			perf_recorder_drain(c->recorder);
 		if (!pfd[0].revents && !pfd[1].revents)
 			continue;
 		c->end_ns = now_ns();
@@ -499,6 +512,11 @@ static int run_parent(const struct proc_spec *spec, const char *file, struct chi
 	/* On a child of the spawner: same user, so allowed; it waits before exec. */
 	if (spec->perf_counters)
 		perf_set_open(perf, c->pid);
+	if (spec->recorder) {
+		if (perf_recorder_attach(spec->recorder, c->pid) < 0)
+			return -1;
+		c->recorder = spec->recorder;
+	}
 	c->start_ns = now_ns();
 	if (send(c->sock, "g", 1, MSG_NOSIGNAL) < 0 && errno != EPIPE && errno != ECONNRESET)
 		return error("cannot release process %d: %s", (int)c->pid, strerror(errno));
@@ -608,7 +626,8 @@ int proc_run(const struct proc_spec *spec, struct proc_result *result)
 	run.argv = argv ? argv : shell_argv;
 	run.cwd = spec->cwd;
 	run.stdin_fd = devnull;
-	run.out_fd = pipe_w >= 0 ? pipe_w : out_fd >= 0 ? out_fd : devnull;
+	run.err_fd = pipe_w >= 0 ? pipe_w : out_fd >= 0 ? out_fd : devnull;
+	run.out_fd = spec->discard_stdout ? devnull : run.err_fd;
 	run.sync_fd = sv[1];
 	run.env_set = spec->env_set;
 	c.pid = spawner_run(&run);

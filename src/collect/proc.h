@@ -44,7 +44,8 @@ struct proc_metrics {
 						when multiplexed */
 };
 
-struct run_samples; /* collect/sampler.h */
+struct run_samples;   /* collect/sampler.h */
+struct perf_recorder; /* collect/perf_sample.h */
 
 struct proc_spec {
 	const char *command;  /* shell command line; exec'd directly when it has no shell syntax */
@@ -57,6 +58,10 @@ struct proc_spec {
 	 * reaches it through a pipe that revperf copies (collect/output_relay.h), which keeps
 	 * the beginning and the end of a longer output and counts the rest. */
 	uint64_t log_limit_bytes;
+	/* output = discard: the child's stdout goes to /dev/null, only its stderr to log_path
+	 * (through the relay's pipe when there is one: revperf-counter lines then come from
+	 * stderr) */
+	bool discard_stdout;
 	ns_t timeout_ns;      /* 0 = no timeout */
 	bool perf_counters;   /* open perf_event counters on the process tree */
 	/* "NAME=VALUE" strings added to (or replacing in) the caller's environment for the
@@ -71,6 +76,12 @@ struct proc_spec {
 	ns_t sample_interval_ns;     /* 0 = no sampling */
 	struct run_samples *samples; /* filled when sampling (empty before); caller inits
 					and releases */
+	/*
+	 * A sampling profile (collect/perf_sample.h): attached to the child before its exec,
+	 * its ring buffers drained while it runs; the caller finishes it after proc_run().
+	 * NULL = none.
+	 */
+	struct perf_recorder *recorder;
 };
 
 struct proc_result {
@@ -154,6 +165,13 @@ const char *perf_counter_name(enum perf_counter c);
  * without pidfd_open (< 5.3), instead of polling a pidfd.
  */
 void proc_wait_fallback_force(bool on);
+
+/*
+ * Whether runs can start at all: the spawner's program is where revperf looks for it
+ * (collect/helper_path.h). For a command to check before it builds, runs or prints
+ * anything. Returns 0, or RP_EINPUT after an error naming every place looked at.
+ */
+int proc_spawner_check(void);
 
 /*
  * Stops the spawner process if one runs, and reaps it; the next proc_run() starts a new

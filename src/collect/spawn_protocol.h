@@ -9,8 +9,8 @@
  *
  * The channel is an AF_UNIX stream socket, fd SPAWN_SOCKET_FD in revperf-spawn. Every
  * message is a fixed-size struct; a run request is followed by payload_len bytes of
- * NUL-terminated strings and carries four descriptors (SCM_RIGHTS, on the header):
- * stdin, stdout+stderr, the sync socket and the directory to start from.
+ * NUL-terminated strings and carries five descriptors (SCM_RIGHTS, on the header):
+ * stdin, stdout, stderr, the sync socket and the directory to start from.
  *
  * One run at a time:
  *   revperf                                  revperf-spawn
@@ -33,7 +33,11 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define SPAWN_PROTOCOL_VERSION 2
+/*
+ * 1: the first; 2: SPAWN_REP_ESCAPED after every REAPED (processes that left the child's
+ * group); 3: stdout and stderr as two descriptors (SPAWN_FD_ERR, for output = discard).
+ */
+#define SPAWN_PROTOCOL_VERSION 3
 /* The socket's descriptor number in revperf-spawn; argv[1] must be SPAWN_ARG_MAGIC. */
 #define SPAWN_SOCKET_FD 3
 #define SPAWN_ARG_MAGIC "--revperf-spawner"
@@ -60,7 +64,14 @@ enum spawn_reply_type {
 };
 
 /* The descriptors of a run request, in this order. */
-enum spawn_fd { SPAWN_FD_STDIN, SPAWN_FD_OUT, SPAWN_FD_SYNC, SPAWN_FD_DIR, SPAWN_FD_COUNT };
+enum spawn_fd {
+	SPAWN_FD_STDIN,
+	SPAWN_FD_OUT,
+	SPAWN_FD_ERR,
+	SPAWN_FD_SYNC,
+	SPAWN_FD_DIR,
+	SPAWN_FD_COUNT
+};
 
 struct spawn_request {
 	uint32_t type;

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collect/helper_path.h"
 #include "collect/spawn_protocol.h"
 #include "util/common.h"
 
@@ -34,31 +35,23 @@ static struct {
 	char path[PATH_MAX];
 } sp = {.pid = 0, .sock = -1};
 
-/* $REVPERF_SPAWN, else revperf-spawn next to the running executable. Returns 0 or -1. */
+/* $REVPERF_SPAWN, else revperf-spawn beside the running executable (helper_path.h). */
 static int spawner_path(char *buf, size_t size)
 {
-	const char *env = getenv("REVPERF_SPAWN");
-	char exe[PATH_MAX];
-	ssize_t n;
-	char *slash;
+	struct strbuf path = STRBUF_INIT;
+	int ret = 0;
+	if (helper_find(&helper_spawner, &path))
+		ret = -1;
+	else if ((size_t)snprintf(buf, size, "%s", path.buf) >= size)
+		ret = error("the path of revperf-spawn is longer than %zu bytes: %s", size - 1,
+			    path.buf);
+	strbuf_release(&path);
+	return ret;
+}
 
-	if (env && *env) {
-		if ((size_t)snprintf(buf, size, "%s", env) >= size)
-			return error("REVPERF_SPAWN is longer than %zu bytes", size - 1);
-		return 0;
-	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return error("cannot find the revperf executable (/proc/self/exe): %s; set "
-			     "REVPERF_SPAWN to the revperf-spawn program",
-			     n < 0 ? strerror(errno) : "empty");
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (slash)
-		slash[1] = '\0';
-	if ((size_t)snprintf(buf, size, "%srevperf-spawn", slash ? exe : "./") >= size)
-		return error("the path of revperf-spawn is too long");
-	return 0;
+int spawner_find(struct strbuf *path)
+{
+	return helper_find(&helper_spawner, path);
 }
 
 static void describe_wait_status(char *buf, size_t size, int wstatus)
@@ -230,8 +223,8 @@ static int await_hello(void)
 			     sp.path);
 	if (rep.type == SPAWN_REP_HELLO && rep.err)
 		return error("cannot start the process spawner %s: %s; it is built with revperf "
-			     "(target revperf-spawn) and must be in the directory of the revperf "
-			     "executable, or be named by the environment variable REVPERF_SPAWN",
+			     "(target revperf-spawn) and installed beside it (docs/install.md), or "
+			     "named by the environment variable REVPERF_SPAWN",
 			     sp.path, strerror(rep.err));
 	if (rep.type != SPAWN_REP_HELLO || rep.wstatus != SPAWN_PROTOCOL_VERSION)
 		return error("the process spawner %s speaks another protocol (version %d, not %d): "
@@ -400,6 +393,7 @@ pid_t spawner_run(const struct spawner_run *run)
 	req.umask = (uint32_t)mask;
 	fds[SPAWN_FD_STDIN] = run->stdin_fd;
 	fds[SPAWN_FD_OUT] = run->out_fd;
+	fds[SPAWN_FD_ERR] = run->err_fd;
 	fds[SPAWN_FD_SYNC] = run->sync_fd;
 	fds[SPAWN_FD_DIR] = dir_fd;
 	if (send_request(&req, fds, &payload) < 0) {

@@ -13,8 +13,8 @@
  * One spawner per revperf process, started on first use and kept until revperf exits (it
  * sees end of file on its socket, or gets SIGKILL through PR_SET_PDEATHSIG when revperf
  * dies). That is process-global state by nature: the spawner is this process's child. Its
- * program is $REVPERF_SPAWN when set, else revperf-spawn in the directory of
- * /proc/self/exe. When it dies, the call that notices prints an error and fails; the next
+ * program is $REVPERF_SPAWN when set, else revperf-spawn beside the running executable, in
+ * a build tree or installed (collect/helper_path.h). When it dies, the call that notices prints an error and fails; the next
  * spawner_run() starts a new one. Not thread-safe; PR_SET_PDEATHSIG ties the spawner to the
  * thread that started it, so call from a thread that outlives all runs.
  */
@@ -22,12 +22,20 @@
 struct spawner_run {
 	char *const *argv;    /* argv[0] is searched in PATH of the current environment */
 	const char *cwd;      /* relative to the current directory; NULL = the current one */
-	int stdin_fd, out_fd; /* stdout and stderr both go to out_fd */
+	int stdin_fd, out_fd, err_fd; /* the child's stdin, stdout and stderr */
 	int sync_fd;	      /* the child's end of the sync socket (collect/spawn_protocol.h) */
 	/* "NAME=VALUE" strings set in the child's environment, replacing the current
 	 * environment's NAME; NULL-terminated; NULL = none. */
 	const char *const *env_set;
 };
+
+/*
+ * The spawner's program into path, without starting it: for a command to check before it
+ * does anything that its runs can start. Returns 0, or RP_EINPUT after an error naming
+ * where it looked (helper_find()).
+ */
+struct strbuf;
+int spawner_find(struct strbuf *path);
 
 /*
  * Starts the spawner if none runs, then has it fork a child for run: in its own process

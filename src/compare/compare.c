@@ -8,12 +8,14 @@
 #include <unistd.h>
 
 #include "analysis/stats.h"
+#include "collect/cct_run.h"
 #include "collect/cpu_quiet.h"
 #include "collect/valgrind_run.h"
 #include "compare/compare_binary.h"
 #include "compare/compare_counted.h"
 #include "compare/compare_counters.h"
 #include "compare/compare_io.h"
+#include "compare/compare_sample.h"
 #include "compare/compare_profile.h"
 #include "compare/compare_result.h"
 #include "util/fsutil.h"
@@ -45,6 +47,7 @@ struct bench_ctx {
 	struct rng *rng;
 	struct timespec started;
 	size_t planned_max;
+	double alpha; /* the comparison's (a replayed one's as stored) */
 	ns_t timeout_ns; /* of the next runs; refreshed at each look (run_timeout) */
 	char *log_prefix; /* logs/runs/<comparison>/<benchmark>-: + "A.log" or "B.log" */
 	struct cpu_saved affinity; /* before `pin`, put back after the benchmark */
@@ -160,6 +163,7 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	spec.cwd = s->cwd;
 	spec.log_path = log.buf;
 	spec.log_limit_bytes = c->bench->log_limit_bytes;
+	spec.discard_stdout = c->bench->discard_stdout;
 	spec.timeout_ns = c->timeout_ns;
 	spec.perf_counters = true;
 	if (sampled) {
@@ -311,11 +315,12 @@ static bool is_reported(const struct bench_ctx *c, const struct metric_def *def)
 static int evaluate_metric(struct bench_ctx *c, struct metric_outcome *m, double alpha)
 {
 	double *a = NULL, *b = NULL, *pa = NULL, *pb = NULL;
+	int64_t *ida = NULL, *idb = NULL;
 	size_t na = 0, nb = 0, np = 0;
 	struct verdict_opts opts;
 	int ret = RP_EINTERNAL;
-	if (store_run_values(c->req->st, &c->filter[0], m->def->name, &a, &na) ||
-	    store_run_values(c->req->st, &c->filter[1], m->def->name, &b, &nb) ||
+	if (store_run_values_ids(c->req->st, &c->filter[0], m->def->name, &ida, &a, &na) ||
+	    store_run_values_ids(c->req->st, &c->filter[1], m->def->name, &idb, &b, &nb) ||
 	    store_run_pairs(c->req->st, &c->filter[0], m->def->name, &pa, &pb, &np))
 		goto out;
 	metric_outcome_reset(m, na, nb, np);
@@ -337,8 +342,15 @@ static int evaluate_metric(struct bench_ctx *c, struct metric_outcome *m, double
 	}
 	ret = 0;
 out:
-	free(a);
-	free(b);
+	if (!ret) { /* m keeps them, for the report */
+		metric_outcome_set_values(m, 0, ida, a, na);
+		metric_outcome_set_values(m, 1, idb, b, nb);
+	} else {
+		free(ida);
+		free(idb);
+		free(a);
+		free(b);
+	}
 	free(pa);
 	free(pb);
 	return ret;
@@ -524,11 +536,100 @@ static int parse_bench_metrics(struct bench_ctx *c)
 	return 0;
 }
 
+/*
+ * The benchmark's row and the runs stored for it (reused unless --fresh): sets the filters
+ * and counts; *more: with --more, the runs per side already stored, which the new budget
+ * comes on top of.
+ */
+static int bench_runs_stored(const struct compare_request *req, const struct bench_config *bench,
+			     struct bench_ctx *c, size_t *more)
+{
+	struct strbuf ident = STRBUF_INIT;
+	size_t failed;
+	int ret;
+	run_output_identity(&ident, bench);
+	ret = req->replay ? store_benchmark_find(req->st, bench->name, ident.buf,
+						 &c->out->benchmark_id)
+			  : store_benchmark(req->st, bench->name, ident.buf, &c->out->benchmark_id);
+	strbuf_release(&ident);
+	if (ret < 0 || (ret && !req->replay))
+		return RP_EINTERNAL;
+	for (int i = 0; i < 2; i++) {
+		c->filter[i].base_build = req->a.build_id;
+		c->filter[i].target_build = req->b.build_id;
+		c->filter[i].side = i ? 'B' : 'A';
+		c->filter[i].benchmark_id = c->out->benchmark_id; /* 0 (none) when not stored */
+		c->filter[i].machine_id = c->machine_id;
+		if (req->fresh)
+			c->filter[i].comparison_id = c->comparison_id;
+	}
+	if (store_run_counts(req->st, &c->filter[0], &c->out->ok_a, &failed) ||
+	    store_run_counts(req->st, &c->filter[1], &c->out->ok_b, &failed))
+		return RP_EINTERNAL;
+	c->out->reused_a = c->out->ok_a;
+	c->out->reused_b = c->out->ok_b;
+	if (req->replay) { /* reused: the runs that came from before the comparison */
+		struct store_run_filter own[2] = { c->filter[0], c->filter[1] };
+		size_t ok[2];
+		own[0].comparison_id = own[1].comparison_id = req->replay->id;
+		if (store_run_counts(req->st, &own[0], &ok[0], &failed) ||
+		    store_run_counts(req->st, &own[1], &ok[1], &failed))
+			return RP_EINTERNAL;
+		c->out->reused_a -= ok[0];
+		c->out->reused_b -= ok[1];
+	}
+	if (req->more)
+		*more = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
+	return 0;
+}
+
+/* The runs' issues and how each run ended, for the report (measured or shown again). */
+static int load_run_records(struct bench_ctx *c)
+{
+	struct store *st = c->req->st;
+	struct bench_outcome *o = c->out;
+	if (store_run_issues(st, c->comparison_id, o->benchmark_id, &o->issues, &o->nr_issues) ||
+	    store_run_ends(st, &c->filter[0], &o->run_ends[0], &o->nr_run_ends[0]) ||
+	    store_run_ends(st, &c->filter[1], &o->run_ends[1], &o->nr_run_ends[1]))
+		return RP_EINTERNAL;
+	return 0;
+}
+
+/* A stored comparison shown again: its verdicts at the alpha of its last look, no run. */
+static int replay_bench(struct bench_ctx *c, const struct sequential_plan *plan, bool extensible)
+{
+	size_t n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
+	size_t look = c->bench->max_runs, extensions = 0;
+	double look_alpha = plan->alpha_per_look;
+	bool decided = false;
+	int ret;
+	/* Past max runs only by alpha spending (METHODS 2.8): the same looks again. */
+	while (extensible && n > look && extensions < SEQUENTIAL_MAX_EXTENSIONS) {
+		look_alpha = sequential_extension_alpha(plan, ++extensions);
+		look = sequential_extension_look(look);
+	}
+	c->out->extended_looks = extensions;
+	if ((ret = evaluate_primaries(c, look_alpha, &decided)))
+		return ret;
+	c->out->ci_alpha = look_alpha;
+	c->out->decided = decided && !c->out->error;
+	for (size_t i = 0; i < c->out->nr_metrics; i++) {
+		struct metric_outcome *m = &c->out->metrics[i];
+		if (!(m->def->flags & METRIC_COUNTED)) {
+			if (evaluate_metric(c, m, look_alpha))
+				return RP_EINTERNAL;
+		} else {
+			m->unmeasured = "counted runs are not shown again (compare --more)";
+		}
+	}
+	return load_run_records(c);
+}
+
 static int compare_bench(const struct compare_request *req, const struct bench_config *bench,
 			 struct bench_ctx *c)
 {
 	struct sequential_plan plan;
-	size_t i, w, look, n, extensions = 0;
+	size_t i, w, look, n, extensions = 0, more = 0;
 	bool stop = false, decided = false, extensible;
 	double look_alpha;
 	int ret;
@@ -537,38 +638,23 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	ret = parse_bench_metrics(c);
 	if (ret)
 		return ret;
-	if (sequential_plan_init(&plan, bench->min_runs, bench->max_runs, req->cfg->alpha)) {
+	if ((ret = bench_runs_stored(req, bench, c, &more)))
+		return ret;
+	if (sequential_plan_init(&plan, bench->min_runs + more, bench->max_runs + more,
+				 c->alpha)) {
 		error("%s: invalid runs %zu..%zu", bench->origin, bench->min_runs, bench->max_runs);
 		return RP_EINPUT;
 	}
 	/* A time budget lets an undecided benchmark continue past max_runs (METHODS 2.8). */
 	extensible = bench->time_budget_ns > 0;
 	if (extensible)
-		sequential_plan_extend(&plan, req->cfg->alpha, SEQUENTIAL_EXTENSION_SHARE);
+		sequential_plan_extend(&plan, c->alpha, SEQUENTIAL_EXTENSION_SHARE);
 	look_alpha = plan.alpha_per_look;
-	c->planned_max = bench->max_runs;
+	c->planned_max = bench->max_runs + more;
 	c->out->ci_alpha = plan.alpha_per_look;
 	c->out->tolerance = bench->tolerance;
-	if (store_benchmark(req->st, bench->name, bench->command, &c->out->benchmark_id))
-		return RP_EINTERNAL;
-	for (i = 0; i < 2; i++) {
-		c->filter[i].base_build = req->a.build_id;
-		c->filter[i].target_build = req->b.build_id;
-		c->filter[i].side = i ? 'B' : 'A';
-		c->filter[i].benchmark_id = c->out->benchmark_id;
-		c->filter[i].machine_id = c->machine_id;
-		if (req->fresh)
-			c->filter[i].comparison_id = c->comparison_id;
-	}
-	{
-		size_t failed;
-		if (store_run_counts(req->st, &c->filter[0], &c->out->ok_a, &failed) ||
-		    store_run_counts(req->st, &c->filter[1], &c->out->ok_b, &failed))
-			return RP_EINTERNAL;
-		c->out->reused_a = c->out->ok_a;
-		c->out->reused_b = c->out->ok_b;
-	}
-
+	if (req->replay)
+		return replay_bench(c, &plan, extensible);
 	{
 		struct strbuf dir = STRBUF_INIT;
 		strbuf_addf(&dir, "%s/runs/%lld", req->sd->logs, (long long)c->comparison_id);
@@ -639,8 +725,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		if (!(c->out->metrics[i].def->flags & METRIC_COUNTED) &&
 		    evaluate_metric(c, &c->out->metrics[i], look_alpha))
 			return RP_EINTERNAL;
-	if (store_run_issues(req->st, c->comparison_id, c->out->benchmark_id, &c->out->issues,
-			      &c->out->nr_issues))
+	if (load_run_records(c))
 		return RP_EINTERNAL;
 	c->out->elapsed_s = seconds_since(&c->started);
 	return 0;
@@ -665,25 +750,38 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 	b = &out->benches[out->nr_benches++];
 	memset(b, 0, sizeof(*b));
 	b->name = xstrdup(bench->name);
+	b->command[0] = xstrdup(req->a.command ? req->a.command : bench->command);
+	b->command[1] = xstrdup(req->b.command ? req->b.command : bench->command);
 	c.req = req;
 	c.bench = bench;
 	c.out = b;
 	c.machine_id = machine_id;
 	c.comparison_id = out->comparison_id;
 	c.rng = rng;
+	c.alpha = out->alpha;
 	ret = compare_bench(req, bench, &c);
 	if (!ret)
 		compare_same_code(req, bench, b);
+	if (!ret) /* what the reported metrics read, for the report */
+		ret = run_output_first_lines(req->st, c.filter, bench, &b->reported, &b->nr_reported);
+	if (req->replay) /* nothing more is run */
+		goto out;
 	/* Profiles after the verdict's runs, never among them: they do not disturb it. */
 	if (!ret && !b->error && (bench->profiles & PROFILE_CCT) && !interrupt_requested()) {
 		progress_phase(req, COMPARE_PROFILING, b->name, bench->profile_runs);
 		ret = compare_profile_cct(req, bench, b->benchmark_id, machine_id,
 					  out->comparison_id, &b->cct);
 	}
+	if (!ret && !b->error && (bench->profiles & PROFILE_SAMPLE) && !interrupt_requested()) {
+		progress_phase(req, COMPARE_PROFILING, b->name, bench->profile_runs);
+		ret = compare_profile_sample(req, bench, b->benchmark_id, machine_id,
+					     out->comparison_id, &b->cct);
+	}
 	if (!ret && !b->error && has_counted(b) && !interrupt_requested()) {
 		progress_phase(req, COMPARE_COUNTING, b->name, bench->min_count_runs);
 		ret = compare_counted(req, bench, b->benchmark_id, machine_id, out->comparison_id,
-				      c.timeout_ns, b->metrics, b->nr_metrics, &b->counted);
+				      c.timeout_ns, b->metrics, b->nr_metrics, b->renamed,
+				      b->nr_renamed, &b->counted);
 	}
 	if (!ret && !b->error && (bench->profiles & PROFILE_COUNTERS) && !interrupt_requested())
 		ret = compare_counters(req, bench, c.filter, out->comparison_id, &b->counters);
@@ -692,6 +790,7 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 		ret = compare_profile_io(req, bench, b->benchmark_id, machine_id,
 					 out->comparison_id, &b->io);
 	}
+out:
 	if (c.affinity.valid) { /* the next benchmark starts unpinned unless it pins */
 		proc_spawner_stop();
 		cpu_pin_restore(&c.affinity);
@@ -707,8 +806,54 @@ static int compare_one(const struct compare_request *req, const struct bench_con
 		/* Its verdicts were never computed: say so rather than show empty rows. */
 		free(b->error);
 		b->error = xstrdup("not completed: see the error above");
+		for (size_t i = 0; i < b->nr_metrics; i++)
+			metric_outcome_release_values(&b->metrics[i]);
 		b->nr_metrics = 0;
 	}
+	return ret;
+}
+
+/*
+ * What the runs will need, before any runs: the spawner, and the CCT runtime when a
+ * benchmark is profiled (a partial installation is found before minutes of timing runs).
+ */
+static int compare_helpers_check(const struct config *cfg)
+{
+	struct strbuf rt = STRBUF_INIT;
+	int ret = proc_spawner_check();
+	for (size_t i = 0; !ret && i < cfg->nr_benches; i++)
+		if (cfg->benches[i].profiles & PROFILE_CCT) {
+			ret = cct_runtime_path(&rt);
+			break;
+		}
+	strbuf_release(&rt);
+	return ret;
+}
+
+/* req->replay: the stored comparison's verdicts again; nothing is run or stored. */
+static int compare_replay(const struct compare_request *req, struct compare_result *out)
+{
+	const struct store_comparison_info *c = req->replay;
+	struct rng rng;
+	size_t alloc = 0;
+	int ret = 0;
+	out->base_label = xstrdup(req->a.label);
+	out->target_label = xstrdup(req->b.label);
+	snprintf(out->base_sha, sizeof(out->base_sha), "%s", c->base_sha);
+	snprintf(out->target_sha, sizeof(out->target_sha), "%s", c->target_sha);
+	out->seed = c->seed;
+	out->alpha = c->alpha;
+	out->same_build = req->same_build;
+	out->resumable = true;
+	out->comparison_id = c->id;
+	rng_seed(&rng, out->seed);
+	if (!c->machine_id || store_machine_get(req->st, c->machine_id, &out->machine))
+		machine_info_read(&out->machine);
+	for (size_t i = 0; i < req->cfg->nr_benches && !ret; i++)
+		if (req->cfg->benches[i].format != BENCH_GBENCH)
+			ret = compare_one(req, &req->cfg->benches[i], out, &alloc, c->machine_id,
+					  &rng);
+	compare_adjust_p_values(out);
 	return ret;
 }
 
@@ -721,6 +866,10 @@ int compare_execute(const struct compare_request *req, struct compare_result *ou
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
+	if (req->replay)
+		return compare_replay(req, out);
+	if ((ret = compare_helpers_check(req->cfg)))
+		return ret;
 	out->base_label = xstrdup(req->a.label);
 	out->target_label = xstrdup(req->b.label);
 	if (req->a.sha)

@@ -6,6 +6,7 @@
 #include "core/config.h"
 #include "core/metric.h"
 #include "store/store.h"
+#include "store/store_show.h"
 #include "util/common.h"
 
 /* One side of a comparison: a built revision, or (--cmd-a/--cmd-b) a command. */
@@ -52,12 +53,17 @@ struct compare_request {
 	compare_progress_fn progress; /* NULL: no progress reports */
 	void *progress_arg;
 	bool fresh;      /* ignore stored runs: measure everything anew */
+	bool more;       /* continue with a new budget: min..max runs more than stored */
+	/* Non-NULL: run and store nothing; the verdicts of this stored comparison are
+	 * computed again from its stored runs (profiles and counted runs are not shown). */
+	const struct store_comparison_info *replay;
 };
 
 struct cct_attribution;
 struct io_attribution;
 struct counters_attribution;
 struct counted_attribution;
+struct reported_line;
 
 /* Whether the two builds of a benchmark's program hold the same code (compare_binary.h). */
 enum same_code {
@@ -75,6 +81,13 @@ struct metric_outcome {
 	size_t n_pairs; /* complete interleaved pairs; >= 2: the verdict is paired */
 	struct verdict_result r;
 	double q_bh; /* Benjamini-Hochberg adjusted r.p over the whole report */
+	/* Per side (0 baseline, 1 target), for a script: the value of each run behind the
+	 * verdict, oldest first, and the run it came from (run_ids NULL: runs not stored one
+	 * by one, as counted and imported runs); median NaN without values. Owned. */
+	double *values[2];
+	int64_t *run_ids[2];
+	size_t nr_values[2];
+	double median[2];
 };
 
 struct bench_outcome {
@@ -103,9 +116,19 @@ struct bench_outcome {
 	size_t quiet_pairs;    /* pairs that waited for a quiet machine (quiet = ...) */
 	size_t noisy_pairs;    /* of which the machine was still busy after the longest wait */
 	double quiet_wait_s;   /* time spent waiting */
+	struct reported_line *reported; /* the lines reported metrics read (run_output.h) */
+	size_t nr_reported;
+	/* The command each side ran (0 baseline, 1 target); NULL when unknown (imported) */
+	char *command[2];
+	struct store_run_end *run_ends[2]; /* every non-warm-up run per side, oldest first */
+	size_t nr_run_ends[2];
 	enum same_code same_code;
 	char *program;			       /* the program diffed, relative to the worktree */
 	size_t functions_total, functions_changed;
+	struct renamed_fn {		       /* the binary diff's renamed functions (owned) */
+		char *old_name, *new_name;
+	} *renamed;
+	size_t nr_renamed;
 };
 
 struct compare_result {

@@ -56,6 +56,15 @@ void compare_same_code(const struct compare_request *req, const struct bench_con
 		b->program = rel;
 		b->functions_changed = changed;
 		b->functions_total = changed + bd.count[BINDIFF_UNCHANGED];
+		b->renamed = xcalloc(bd.count[BINDIFF_RENAMED] ? bd.count[BINDIFF_RENAMED] : 1,
+				     sizeof(*b->renamed));
+		for (size_t i = 0; i < bd.nr_entries; i++) {
+			const struct bindiff_entry *e = &bd.entries[i];
+			if (e->cls != BINDIFF_RENAMED)
+				continue;
+			b->renamed[b->nr_renamed].old_name = xstrdup(e->old_fn->name);
+			b->renamed[b->nr_renamed++].new_name = xstrdup(e->new_fn->name);
+		}
 		rel = NULL;
 		bindiff_release(&bd);
 	}

@@ -20,10 +20,10 @@
 #include "compare/compare_result.h"
 #include "predict/predict.h"
 #include "profile/callgrind.h"
+#include "profile/callgrind_plt.h"
 #include "profile/callgrind_totals.h"
 #include "profile/cct.h"
 #include "util/fsutil.h"
-#include "util/strmap.h"
 #include "util/common.h"
 
 struct counted_run_ctx {
@@ -37,12 +37,7 @@ void counted_attribution_free(struct counted_attribution *a)
 {
 	if (!a)
 		return;
-	for (size_t i = 0; i < a->nr_funcs; i++)
-		free(a->funcs[i].key);
-	for (size_t i = 0; i < a->nr_paths; i++)
-		free(a->paths[i].key);
-	free(a->funcs);
-	free(a->paths);
+	attribution_release(&a->abs);
 	free(a->error);
 	free(a->attribution_error);
 	free(a->dir);
@@ -140,6 +135,7 @@ static int count_once(const struct compare_request *req, const struct bench_conf
 	spec.command = cmd.buf;
 	spec.cwd = s->cwd;
 	spec.log_path = log.buf;
+	spec.discard_stdout = bench->discard_stdout;
 	spec.timeout_ns = ctx->timeout_ns;
 	memset(p, 0, sizeof(*p));
 	p->started_at = (int64_t)time(NULL);
@@ -204,12 +200,14 @@ static int decide(const struct compare_request *req, const struct bench_config *
 	double *a = NULL, *b = NULL;
 	size_t na = 0, nb = 0;
 	struct verdict_opts opts;
+	bool kept = false;
 	int ret;
 
 	if ((ret = side_values(req, have[0], nr[0], m->def->name, &a, &na)) ||
 	    (ret = side_values(req, have[1], nr[1], m->def->name, &b, &nb)))
 		goto out;
 	metric_outcome_reset(m, na, nb, 0);
+	kept = true;
 	m->unmeasured = NULL;
 	if (!m->measured) {
 		m->unmeasured = na + nb ? "fewer than 2 successful counted runs on a side (see the "
@@ -231,8 +229,13 @@ static int decide(const struct compare_request *req, const struct bench_config *
 		ret = ret < 0 ? RP_EINTERNAL : 0;
 	}
 out:
-	free(a);
-	free(b);
+	if (kept) { /* m keeps them, for the report; counted runs are profiles, not runs */
+		metric_outcome_set_values(m, 0, NULL, a, na);
+		metric_outcome_set_values(m, 1, NULL, b, nb);
+	} else {
+		free(a);
+		free(b);
+	}
 	return ret;
 }
 
@@ -263,180 +266,118 @@ static int any_inexact(const struct compare_request *req, struct store_profile *
 
 /* ---- Attribution: self instructions per function and per call path ---- */
 
-/* A function or call path: its self instructions summed over each side's runs. */
-struct key_sums {
-	char *key;
-	double sum[2], lo[2], hi[2]; /* per side: sum, and the least and most of one run */
-	double cur;		     /* in the run being read */
+/* How one side's function names are read: PLTs named, renamed functions paired. */
+struct key_names {
+	struct callgrind_plt plt;
+	struct strmap renamed[2]; /* per side: the old (A) or new (B) name -> index */
+	const struct renamed_fn *pairs;
+	int side; /* of the run being read */
 };
-
-/* The keys met so far (names or paths), found through a hash map. */
-struct key_table {
-	struct strmap ids; /* key -> index into keys */
-	struct key_sums *keys;
-	size_t nr, alloc;
-};
-
-/* The sums of key, added (all zero) when new; valid until the next key_get(). */
-static struct key_sums *key_get(struct key_table *t, const char *key)
-{
-	bool added;
-	size_t i = *strmap_put(&t->ids, key, t->nr, &added);
-	if (added) {
-		ALLOC_GROW(t->keys, t->nr + 1, t->alloc);
-		memset(&t->keys[t->nr], 0, sizeof(t->keys[0]));
-		t->keys[t->nr++].key = xstrdup(key);
-	}
-	return &t->keys[i];
-}
 
 /*
- * Folds the current run's values into side s; runs_before: the side's earlier runs. A key
- * first met in a later run had 0 in the earlier ones, which its zeroed lo and hi say.
+ * The renamer of a counted run's callgrind files: PLT stubs as "memcpy@plt", and a function
+ * the binary diff paired as renamed as "old -> new" on both sides, so that it is one entry.
  */
-static void key_fold(struct key_table *t, int s, size_t runs_before)
+static void rename_counted(const struct callgrind_func_info *funcs, size_t nr_funcs,
+			   const uint32_t (*calls)[2], size_t nr_calls, char **names, void *arg)
 {
-	for (size_t i = 0; i < t->nr; i++) {
-		struct key_sums *k = &t->keys[i];
-		k->sum[s] += k->cur;
-		if (!runs_before) {
-			k->lo[s] = k->hi[s] = k->cur;
-		} else {
-			k->lo[s] = k->cur < k->lo[s] ? k->cur : k->lo[s];
-			k->hi[s] = k->cur > k->hi[s] ? k->cur : k->hi[s];
-		}
-		k->cur = 0;
+	struct key_names *kn = arg;
+	const struct strmap *renamed = &kn->renamed[kn->side];
+
+	callgrind_plt_rename(funcs, nr_funcs, calls, nr_calls, names, &kn->plt);
+	for (size_t i = 0; renamed->nr && i < nr_funcs; i++) {
+		const char *name = names[i] ? names[i] : funcs[i].name;
+		size_t *k = strmap_get(renamed, name);
+		struct strbuf sb = STRBUF_INIT;
+		if (!k)
+			continue;
+		strbuf_addf(&sb, "%s -> %s", kn->pairs[*k].old_name, kn->pairs[*k].new_name);
+		free(names[i]);
+		names[i] = strbuf_detach(&sb);
 	}
 }
 
-static void key_release(struct key_table *t)
-{
-	for (size_t i = 0; i < t->nr; i++)
-		free(t->keys[i].key);
-	free(t->keys);
-	strmap_release(&t->ids);
-}
-
-/* Adds one run's callgrind files (wrappers left out) to the current values. */
-static int add_run(const char *dir, const char *wrapper, struct key_table *funcs,
-		   struct key_table *paths, size_t *wrappers, size_t *processes)
+/* Adds one run's callgrind files (wrappers left out) to the attribution as one run. */
+static int add_run(struct attribution_acc *acc, struct key_names *kn, int side, const char *dir,
+		   const char *wrapper, size_t *wrappers, size_t *processes)
 {
 	struct callgrind_run_totals totals;
-	struct strbuf path = STRBUF_INIT;
+	struct cct *trees = NULL;
+	const struct cct **ptrs = NULL;
+	size_t n = 0;
 	int ret = callgrind_run_totals_read(dir, wrapper, &totals);
 
 	*wrappers = *processes = 0;
+	kn->side = side;
+	if (!ret) {
+		trees = xcalloc(totals.nr_procs ? totals.nr_procs : 1, sizeof(*trees));
+		ptrs = xcalloc(totals.nr_procs ? totals.nr_procs : 1, sizeof(*ptrs));
+	}
 	for (size_t i = 0; !ret && i < totals.nr_procs; i++) {
-		struct cct t;
 		if (totals.procs[i].wrapper) {
 			(*wrappers)++;
 			continue;
 		}
 		(*processes)++;
-		ret = callgrind_read(totals.procs[i].file, "Ir", &t);
-		for (size_t k = 1; !ret && k < t.nr_nodes; k++) {
-			const struct cct_node *n = &t.nodes[k];
-			if (n->excl == 0)
-				continue;
-			key_get(funcs, cct_name(&t, n->name))->cur += n->excl;
-			strbuf_reset(&path);
-			cct_path(&t, (uint32_t)k, &path);
-			key_get(paths, path.buf)->cur += n->excl;
-		}
-		cct_release(&t);
+		ret = callgrind_read_renamed(totals.procs[i].file, "Ir", rename_counted, kn,
+					     &trees[n]);
+		ptrs[n] = &trees[n];
+		n++;
 	}
+	if (!ret)
+		ret = attribution_acc_add_run(acc, side, ptrs, n);
+	for (size_t i = 0; i < n; i++)
+		cct_release(&trees[i]);
+	free(trees);
+	free(ptrs);
 	callgrind_run_totals_release(&totals);
-	strbuf_release(&path);
 	return ret;
-}
-
-static int by_abs_delta(const void *x, const void *y)
-{
-	double a = fabs(((const struct counted_change *)x)->delta);
-	double b = fabs(((const struct counted_change *)y)->delta);
-	if (a != b)
-		return a < b ? 1 : -1;
-	return strcmp(((const struct counted_change *)x)->key,
-		      ((const struct counted_change *)y)->key);
-}
-
-/* The COUNTED_TOP keys whose mean changed most, from the sums over nr[side] runs. */
-static void rank(struct key_table *t, const size_t nr[2], double total_change,
-		 struct counted_change **out, size_t *n)
-{
-	struct counted_change *all = xcalloc(t->nr ? t->nr : 1, sizeof(*all));
-	size_t k = 0;
-	for (size_t i = 0; i < t->nr; i++) {
-		const struct key_sums *ks = &t->keys[i];
-		struct counted_change *c = &all[k];
-		double spread = 0;
-		c->mean[0] = ks->sum[0] / (double)nr[0];
-		c->mean[1] = ks->sum[1] / (double)nr[1];
-		c->delta = c->mean[1] - c->mean[0];
-		if (c->delta == 0)
-			continue;
-		for (int s = 0; s < 2; s++)
-			if (nr[s] >= 2 && ks->hi[s] - ks->lo[s] > spread)
-				spread = ks->hi[s] - ks->lo[s];
-		c->noise = fabs(c->delta) <= spread;
-		c->share = total_change != 0 ? c->delta / total_change : NAN;
-		c->key = ks->key;
-		k++;
-	}
-	qsort(all, k, sizeof(*all), by_abs_delta);
-	*n = k < COUNTED_TOP ? k : COUNTED_TOP;
-	*out = xcalloc(*n ? *n : 1, sizeof(**out));
-	for (size_t i = 0; i < *n; i++) {
-		(*out)[i] = all[i];
-		(*out)[i].key = xstrdup(all[i].key);
-	}
-	free(all);
 }
 
 static void attribute(struct counted_attribution *a, const struct compare_request *req,
 		      const struct bench_config *bench, struct store_profile *have[2],
-		      const size_t nr[2])
+		      const size_t nr[2], const struct renamed_fn *renamed, size_t nr_renamed)
 {
-	struct key_table funcs = {STRMAP_INIT, NULL, 0, 0}, paths = {STRMAP_INIT, NULL, 0, 0};
+	struct attribution_acc acc;
+	struct key_names kn = {CALLGRIND_PLT_INIT, {STRMAP_INIT, STRMAP_INIT}, renamed, 0};
+	bool added;
 	int ret = 0;
 
+	for (size_t i = 0; i < nr_renamed; i++) {
+		strmap_put(&kn.renamed[0], renamed[i].old_name, i, &added);
+		strmap_put(&kn.renamed[1], renamed[i].new_name, i, &added);
+	}
+	attribution_acc_init(&acc);
 	for (int side = 0; side < 2 && !ret; side++) {
 		const struct compare_side *s = side ? &req->b : &req->a;
 		struct strbuf wrapper = STRBUF_INIT;
 		bool shell = valgrind_wrapper(&wrapper, s->command ? s->command : bench->command);
 		for (size_t i = 0; i < nr[side] && !ret; i++) {
 			size_t wrappers, processes;
-			ret = add_run(have[side][i].path, shell ? wrapper.buf : NULL, &funcs,
-				      &paths, &wrappers, &processes);
+			ret = add_run(&acc, &kn, side, have[side][i].path,
+				      shell ? wrapper.buf : NULL, &wrappers, &processes);
 			if (!side && !i) {
 				a->wrappers = wrappers;
 				a->processes = processes;
 			}
-			key_fold(&funcs, side, i);
-			key_fold(&paths, side, i);
 		}
 		strbuf_release(&wrapper);
 	}
-	if (ret) {
+	if (ret || attribution_acc_finish(&acc, req->cfg->alpha, COUNTED_TOP, &a->abs))
 		a->attribution_error = xstrdup("the call graph of a counted run could not be read "
 					       "(see the error above)");
-	} else {
-		double change = 0;
-		for (size_t i = 0; i < funcs.nr; i++) {
-			a->total[0] += funcs.keys[i].sum[0] / (double)nr[0];
-			a->total[1] += funcs.keys[i].sum[1] / (double)nr[1];
-		}
-		change = a->total[1] - a->total[0];
-		rank(&funcs, nr, change, &a->funcs, &a->nr_funcs);
-		rank(&paths, nr, change, &a->paths, &a->nr_paths);
-	}
-	key_release(&funcs);
-	key_release(&paths);
+	else
+		a->have_abs = true;
+	attribution_acc_release(&acc);
+	callgrind_plt_release(&kn.plt);
+	strmap_release(&kn.renamed[0]);
+	strmap_release(&kn.renamed[1]);
 }
 
 int compare_counted(const struct compare_request *req, const struct bench_config *bench,
 		    int64_t benchmark_id, int64_t machine_id, int64_t comparison_id,
 		    ns_t timeout_ns, struct metric_outcome *metrics, size_t nr_metrics,
+		    const struct renamed_fn *renamed, size_t nr_renamed,
 		    struct counted_attribution **out)
 {
 	struct counted_attribution *a = xcalloc(1, sizeof(*a));
@@ -502,7 +443,7 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 		a->error = strbuf_detach(&sb);
 		goto out;
 	}
-	attribute(a, req, bench, have, nr);
+	attribute(a, req, bench, have, nr, renamed, nr_renamed);
 	/* The same runs serve the predictor (predict, train) when it has nothing yet. */
 	for (int side = 0; req->a.sha && side < 2; side++)
 		if (predict_dynamic_save_callgrind(req->st, builds[side], benchmark_id,

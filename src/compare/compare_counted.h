@@ -14,19 +14,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "analysis/profile_attribution.h"
 #include "compare/compare.h"
 
 /* Functions and call paths kept per attribution, ranked by absolute change. */
 #define COUNTED_TOP 10
-
-/* One function or call path: its instructions per run on each side and the change. */
-struct counted_change {
-	char *key;	 /* function name, or call path "main;f;g" (outermost first) */
-	double mean[2];	 /* self instructions per run, A and B */
-	double delta;	 /* mean[1] - mean[0] */
-	double share;	 /* delta / the benchmark's total change; NAN when that is 0 */
-	bool noise;	 /* |delta| within the run-to-run spread of a side */
-};
 
 struct counted_attribution {
 	char *error;	     /* why there are no counts (NULL when there are) */
@@ -36,13 +28,13 @@ struct counted_attribution {
 	size_t reused[2];    /* of which were stored before this comparison */
 	size_t failed[2];    /* counted runs that failed in this comparison */
 	char *dir;	     /* where this comparison's counted runs are */
-	double total[2];     /* instructions per run (Ir, wrappers left out), A and B */
 	size_t wrappers;     /* shell processes left out of the counts (first run of A) */
 	size_t processes;    /* processes counted (first run of A) */
-	struct counted_change *funcs; /* by |delta|, at most COUNTED_TOP */
-	size_t nr_funcs;
-	struct counted_change *paths; /* by |delta|, at most COUNTED_TOP */
-	size_t nr_paths;
+	/* The functions and call paths whose instructions changed (at most COUNTED_TOP of
+	 * each), and the instructions per run (abs.total), wrappers left out: the attribution
+	 * of every kind of profile (analysis/profile_attribution.h). */
+	struct attribution abs;
+	bool have_abs;
 	char *attribution_error; /* the counts are there, the call graph could not be read */
 };
 
@@ -50,13 +42,17 @@ struct counted_attribution {
  * The counted metrics of `metrics` (those with METRIC_COUNTED): runs as above with a
  * timeout of `timeout_ns` x VALGRIND_SLOWDOWN / 10 each (timeout_ns is the timing runs'),
  * their verdicts into the outcomes (m->r, m->measured), and the attribution into a new
- * *out (free with counted_attribution_free()). A side without enough successful counted
- * runs leaves its metrics unmeasured with out->error saying why. Returns 0,
- * RP_EINTERRUPT, RP_EINTERNAL (store).
+ * *out (free with counted_attribution_free()). In the attribution a function the binary
+ * diff paired as renamed (`renamed`, from compare_same_code()) is one entry, "old -> new",
+ * in the functions and in every call path; PLT entries are named "memcpy@plt"
+ * (profile/callgrind_plt.h). A side without enough successful counted runs leaves its
+ * metrics unmeasured with out->error saying why. Returns 0, RP_EINTERRUPT, RP_EINTERNAL
+ * (store).
  */
 int compare_counted(const struct compare_request *req, const struct bench_config *bench,
 		    int64_t benchmark_id, int64_t machine_id, int64_t comparison_id,
 		    ns_t timeout_ns, struct metric_outcome *metrics, size_t nr_metrics,
+		    const struct renamed_fn *renamed, size_t nr_renamed,
 		    struct counted_attribution **out);
 
 void counted_attribution_free(struct counted_attribution *a);

@@ -7,6 +7,7 @@
 #include "analysis/counters_chart.h"
 #include "util/fsutil.h"
 #include "util/common.h"
+#include "util/units.h"
 
 void counters_attribution_free(struct counters_attribution *a)
 {
@@ -97,7 +98,7 @@ int compare_counters_of_revision(struct store *st, struct repo *repo, const char
 		strbuf_addf(&name, "%s run %lld", expr, (long long)runs[i].run_id);
 		err = counters_input_add(in, side, name.buf, &runs[i].samples);
 	}
-	strbuf_addf(what, "%s (%.12s, %zu runs)", expr, rev.sha, n);
+	strbuf_addf(what, "%s (%.12s, %zu %s)", expr, rev.sha, n, units_noun(n, "run", "runs"));
 	strbuf_release(&name);
 	store_counter_runs_free(runs, n);
 	revision_release(&rev);

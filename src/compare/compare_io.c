@@ -27,6 +27,7 @@ void io_attribution_free(struct io_attribution *a)
 	if (!a)
 		return;
 	spectra_report_release(&a->report);
+	strmap_release(&a->frame_kinds);
 	free(a->error);
 	free(a->dir);
 	free(a);
@@ -64,6 +65,7 @@ static int trace_once(const struct compare_request *req, const struct bench_conf
 	opts.cwd = s->cwd;
 	opts.stdin_fd = -1;
 	opts.out_fd = fd;
+	opts.discard_stdout = bench->discard_stdout;
 	opts.timeout_s = bench->timeout_ns ? (double)bench->timeout_ns / 1e9 : TRACE_TIMEOUT_S;
 	meta.command = command;
 	meta.cwd = s->cwd;
@@ -165,6 +167,7 @@ int compare_profile_io(const struct compare_request *req, const struct bench_con
 		goto out;
 	}
 	for (int side = 0; side < 2; side++) {
+		io_profiles_frame_kinds(profs[side], nr[side], &a->frame_kinds);
 		a->runs[side] = used[side];
 		for (size_t i = 0; i < nr[side]; i++) {
 			double b = (double)iotrace_dir_total(&profs[side][i], IOTRACE_WRITE, false);

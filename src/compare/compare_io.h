@@ -9,6 +9,7 @@
  */
 #include "analysis/spectra.h"
 #include "compare/compare.h"
+#include "util/strmap.h"
 
 struct io_attribution {
 	char *error;	      /* why there is no report (NULL when there is one) */
@@ -20,6 +21,7 @@ struct io_attribution {
 		double mean, min, max;
 	} bytes[2], calls[2];
 	struct spectra_report report;
+	struct strmap frame_kinds; /* which frames are the program's (io_profiles_frame_kinds()) */
 	char *dir;	       /* where the profiles and logs of this comparison are */
 	const char *labels[2]; /* the sides' labels (borrowed from the request) */
 };

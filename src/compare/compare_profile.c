@@ -24,10 +24,13 @@ void cct_attribution_free(struct cct_attribution *a)
 	cct_release(&a->trees[0]);
 	cct_release(&a->trees[1]);
 	cct_changes_release(&a->changes);
+	attribution_release(&a->absolute);
+	free(a->absolute_note);
 	free(a->error);
 	free(a->bindiff_note);
 	free(a->svg_path);
 	free(a->dir);
+	free(a->notes);
 	free(a);
 }
 
@@ -58,6 +61,7 @@ static int profile_once(const struct compare_request *req, const struct bench_co
 	spec.cwd = s->profile_cwd;
 	spec.log_path = log.buf;
 	spec.log_limit_bytes = bench->log_limit_bytes;
+	spec.discard_stdout = bench->discard_stdout;
 	spec.timeout_ns = bench->timeout_ns ? bench->timeout_ns : PROFILE_TIMEOUT_NS;
 	memset(p, 0, sizeof(*p));
 	p->started_at = (int64_t)time(NULL);
@@ -158,10 +162,10 @@ int compare_collect_profiles(const struct compare_request *req, const struct ben
 }
 
 /* Loads each run of a side; *src describes the first. Returns 0 or RP_EINPUT. */
-static int load_runs(const struct store_profile *runs, size_t n, struct symbolizer *sym,
-		     struct cct *trees, struct profile_source *src)
+static int load_runs(const struct store_profile *runs, size_t n, enum profile_format format,
+		     struct symbolizer *sym, struct cct *trees, struct profile_source *src)
 {
-	struct profile_load_options lo = { .format = PROFILE_FORMAT_CCT, .sym = sym };
+	struct profile_load_options lo = { .format = format, .sym = sym };
 	for (size_t i = 0; i < n; i++) {
 		struct profile_source s;
 		int ret = profile_load(runs[i].path, &lo, &trees[i], i ? &s : src);
@@ -201,105 +205,150 @@ static void add_bindiff(struct cct_attribution *a)
 	a->have_bindiff = true;
 }
 
-int compare_profile_cct(const struct compare_request *req, const struct bench_config *bench,
-			int64_t benchmark_id, int64_t machine_id, int64_t comparison_id,
-			struct cct_attribution **out)
+int compare_attribute(const struct compare_request *req, const struct bench_config *bench,
+		      const int64_t ids[3], const struct compare_attribution_kind *k,
+		      struct cct_attribution **out)
 {
 	struct cct_attribution *a = xcalloc(1, sizeof(*a));
 	struct store_profile *have[2] = { NULL, NULL };
 	size_t nr[2] = { 0, 0 };
-	int64_t ids[3] = { benchmark_id, machine_id, comparison_id };
 	struct cct *runs[2] = { NULL, NULL };
+	const struct cct **ptrs[2] = { NULL, NULL };
 	struct symbolizer *sym = NULL;
 	struct strbuf sb = STRBUF_INIT;
-	struct cct_diff_options opts = { .threshold = 100, .max_pairs = 20 };
 	int ret = 0;
 
 	*out = a;
 	a->labels[0] = req->a.label;
 	a->labels[1] = req->b.label;
+	a->sampled = k->format == PROFILE_FORMAT_SAMPLE;
 	cct_changes_init(&a->changes);
-	strbuf_addf(&sb, "%s/profiles/%lld/", req->sd->root, (long long)comparison_id);
+	strbuf_addf(&sb, "%s/profiles/%lld/", req->sd->root, (long long)ids[2]);
 	fsutil_add_safe_name(&sb, bench->name);
 	a->dir = strbuf_detach(&sb);
 	if (mkdir_own(req->sd->root, a->dir)) {
 		ret = RP_EINTERNAL;
 		goto out;
 	}
-	{
-		int64_t builds[2] = { req->a.profile_build_id, req->b.profile_build_id };
-		if ((ret = compare_collect_profiles(req, bench, "cct", bench->profile_runs, builds,
-						    ids, a->dir, profile_once, NULL, a->reused, a->failed,
-						    have, nr)))
-			goto out;
+	ret = compare_collect_profiles(req, bench, k->kind, bench->profile_runs, k->builds, ids,
+				       a->dir, k->run, k->arg, a->reused, a->failed, have, nr);
+	if (ret == RP_EINPUT && k->refused) {
+		/* Refused here (error printed): the verdict stands without the attribution. */
+		a->error = xstrdup(k->refused);
+		ret = 0;
+		goto out;
 	}
-	if ((a->error = compare_profiles_missing(nr, a->failed, "profiled", a->dir)))
+	if (ret)
+		goto out;
+	if ((a->error = compare_profiles_missing(nr, a->failed, k->what, a->dir)))
 		goto out;
 	sym = symbolizer_new();
 	for (int side = 0; side < 2; side++) {
 		struct profile_source src;
-		const struct cct **ptrs = xcalloc(nr[side], sizeof(*ptrs));
+		ptrs[side] = xcalloc(nr[side], sizeof(*ptrs[side]));
 		runs[side] = xcalloc(nr[side], sizeof(*runs[side]));
-		if (load_runs(have[side], nr[side], sym, runs[side], &src)) {
-			free(ptrs);
+		if (load_runs(have[side], nr[side], k->format, sym, runs[side], &src)) {
 			free(runs[side]);
 			runs[side] = NULL;
 			strbuf_addf(&sb, "the profiles of side %c cannot be read (see the error "
-					 "above); is the profile build compiled with "
-					 "-finstrument-functions?",
-				    side ? 'B' : 'A');
+					 "above)%s",
+				    side ? 'B' : 'A', k->unreadable_hint);
 			a->error = strbuf_detach(&sb);
 			goto out;
 		}
 		snprintf(a->exe[side], sizeof(a->exe[side]), "%s", src.exe);
 		if (runs[side][0].nr_nodes <= 1) {
-			strbuf_addf(&sb, "no instrumented function ran in the profiled runs of side "
-					 "%c: does [build] profile-command compile with "
-					 "-finstrument-functions?",
-				    side ? 'B' : 'A');
+			strbuf_addf(&sb, "%s in the %s runs of side %c: %s", k->empty_what,
+				    k->what, side ? 'B' : 'A', k->empty_hint);
 			a->error = strbuf_detach(&sb);
-			free(ptrs);
 			goto out;
 		}
 		for (size_t i = 0; i < nr[side]; i++)
-			ptrs[i] = &runs[side][i];
-		ret = cct_merge(ptrs, nr[side], &a->trees[side]);
-		free(ptrs);
-		if (ret) {
-			a->error = xstrdup("the profiled runs cannot be merged (see the error above)");
-			ret = 0;
-			goto out;
-		}
-		a->runs[side] = nr[side];
+			ptrs[side][i] = &runs[side][i];
 		/* The predictor's dynamic data of the (normal) build of a revision, unless stored
 		 * already (callgrind data, an earlier compare): one run's calls and self time per
-		 * function. */
+		 * function. Sampled runs are of that build itself; their trees count no calls
+		 * (calls_known false): the predictor stores their self time alone and ranks
+		 * its call templates by it (predict/predict_dynamic.c). */
 		if (req->a.sha &&
 		    predict_dynamic_save_cct(req->st, side ? req->b.build_id : req->a.build_id,
-					     benchmark_id, &runs[side][0], src.calls_only, a->dir,
+					     ids[0], &runs[side][0], src.calls_only, a->dir,
 					     true) < 0)
 			warning("the dynamic data of side %c was not stored for the predictor",
 				side ? 'B' : 'A');
 	}
+	if (k->loaded)
+		k->loaded(a, (const struct store_profile *const *)have, nr, k->arg);
+	{
+		const struct cct *const *view[2] = { ptrs[0], ptrs[1] };
+		ret = compare_profile_attribute(req, a, view, nr);
+	}
+out:
+	for (int side = 0; side < 2; side++) {
+		for (size_t i = 0; runs[side] && i < nr[side]; i++)
+			cct_release(&runs[side][i]);
+		free(runs[side]);
+		free(ptrs[side]);
+		store_profiles_free(have[side], nr[side]);
+	}
+	symbolizer_free(sym);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int compare_profile_attribute(const struct compare_request *req, struct cct_attribution *a,
+			      const struct cct *const *runs[2], const size_t nr[2])
+{
+	struct cct_diff_options opts = { .threshold = 100, .max_pairs = 20 };
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int side = 0; side < 2; side++) {
+		if (cct_merge(runs[side], nr[side], &a->trees[side])) {
+			a->error = xstrdup("the profiled runs cannot be merged (see the error above)");
+			return 0;
+		}
+		a->runs[side] = nr[side];
+	}
 	/* The noise floor: how far two runs of the same target build already differ. */
 	if (nr[1] >= 2) {
-		opts.threshold = cct_overlap(&runs[1][0], &runs[1][1]);
+		opts.threshold = cct_overlap(runs[1][0], runs[1][1]);
 		a->threshold_from_runs = true;
 	}
 	a->threshold = opts.threshold;
 	add_bindiff(a);
 	a->diffed = !cct_diff_compute(&a->trees[0], &a->trees[1],
 				      a->have_bindiff ? &a->changes : NULL, &opts, &a->diff);
-out:
-	for (int side = 0; side < 2; side++) {
-		for (size_t i = 0; runs[side] && i < nr[side]; i++)
-			cct_release(&runs[side][i]);
-		free(runs[side]);
-		store_profiles_free(have[side], nr[side]);
+	/* The absolute change per function and call path, judged against the runs' spread. */
+	if (!cct_same_weight(&a->trees[0], &a->trees[1])) {
+		strbuf_addf(&sb, "side A weighs %s%s, side B %s%s",
+			    cct_weight_name(a->trees[0].weight), a->trees[0].weight_event,
+			    cct_weight_name(a->trees[1].weight), a->trees[1].weight_event);
+		a->absolute_note = strbuf_detach(&sb);
+	} else if (attribution_of_runs(runs, nr, req->cfg->alpha, ATTRIBUTION_TOP,
+				       &a->absolute)) {
+		a->absolute_note = xstrdup("the runs could not be added up (see the error above)");
+	} else {
+		a->have_absolute = true;
 	}
-	symbolizer_free(sym);
-	strbuf_release(&sb);
-	return ret;
+	return 0;
+}
+
+int compare_profile_cct(const struct compare_request *req, const struct bench_config *bench,
+			int64_t benchmark_id, int64_t machine_id, int64_t comparison_id,
+			struct cct_attribution **out)
+{
+	const int64_t ids[3] = { benchmark_id, machine_id, comparison_id };
+	const struct compare_attribution_kind k = {
+		.kind = "cct",
+		.format = PROFILE_FORMAT_CCT,
+		.builds = { req->a.profile_build_id, req->b.profile_build_id },
+		.run = profile_once,
+		.what = "profiled",
+		.unreadable_hint = "; is the profile build compiled with -finstrument-functions?",
+		.empty_what = "no instrumented function ran",
+		.empty_hint = "does [build] profile-command compile with -finstrument-functions?",
+	};
+	return compare_attribute(req, bench, ids, &k, out);
 }
 
 char *compare_profiles_missing(const size_t nr[2], const size_t failed[2], const char *what,

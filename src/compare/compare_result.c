@@ -12,6 +12,7 @@
 #include "compare/compare_counters.h"
 #include "compare/compare_io.h"
 #include "compare/compare_profile.h"
+#include "compare/run_output.h"
 #include "util/common.h"
 
 /* Benjamini-Hochberg over the p-values behind every measured (benchmark, metric) verdict. */
@@ -94,14 +95,26 @@ void compare_result_release(struct compare_result *res)
 		return;
 	for (i = 0; i < res->nr_benches; i++) {
 		free(res->benches[i].name);
+		for (size_t j = 0; j < res->benches[i].nr_metrics; j++)
+			metric_outcome_release_values(&res->benches[i].metrics[j]);
 		free(res->benches[i].metrics);
+		for (int side = 0; side < 2; side++) {
+			free(res->benches[i].command[side]);
+			free(res->benches[i].run_ends[side]);
+		}
 		free(res->benches[i].error);
 		cct_attribution_free(res->benches[i].cct);
 		io_attribution_free(res->benches[i].io);
 		counters_attribution_free(res->benches[i].counters);
 		counted_attribution_free(res->benches[i].counted);
 		free(res->benches[i].program);
+		for (size_t k = 0; k < res->benches[i].nr_renamed; k++) {
+			free(res->benches[i].renamed[k].old_name);
+			free(res->benches[i].renamed[k].new_name);
+		}
+		free(res->benches[i].renamed);
 		store_run_issues_free(res->benches[i].issues, res->benches[i].nr_issues);
+		reported_lines_free(res->benches[i].reported, res->benches[i].nr_reported);
 	}
 	free(res->benches);
 	for (i = 0; i < res->nr_owned_defs; i++)
@@ -142,8 +155,54 @@ void metric_outcome_reset(struct metric_outcome *m, size_t na, size_t nb, size_t
 	m->r.ratio = m->r.ci_lo = m->r.ci_hi = NAN;
 	m->r.p = m->r.p_welch = m->r.p_mw = m->r.p_tost = NAN;
 	m->r.spread_a = m->r.spread_b = NAN;
+	/* not measured: no mean rather than 0 (set from the values when there are some) */
+	m->r.mean_a = m->r.mean_b = m->r.sd_a = m->r.sd_b = NAN;
 	m->r.verdict = VERDICT_UNDECIDED;
 	m->q_bh = NAN;
 	m->n_pairs = np;
 	m->measured = na >= 2 && nb >= 2;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+void metric_outcome_set_values(struct metric_outcome *m, int side, int64_t *run_ids,
+			       double *values, size_t n)
+{
+	double *sorted;
+	free(m->values[side]);
+	free(m->run_ids[side]);
+	m->values[side] = values;
+	m->run_ids[side] = run_ids;
+	m->nr_values[side] = n;
+	m->median[side] = NAN;
+	if (!n)
+		return;
+	sorted = xmalloc(n * sizeof(*sorted));
+	memcpy(sorted, values, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), cmp_double);
+	m->median[side] = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	free(sorted);
+	if (!m->measured && (side ? m->r.n_b : m->r.n_a) == n) {
+		/* the verdict left them out: one value has a mean, no sd */
+		double mean = stats_mean(values, n);
+		if (side)
+			m->r.mean_b = mean;
+		else
+			m->r.mean_a = mean;
+	}
+}
+
+void metric_outcome_release_values(struct metric_outcome *m)
+{
+	for (int side = 0; side < 2; side++) {
+		free(m->values[side]);
+		free(m->run_ids[side]);
+		m->values[side] = NULL;
+		m->run_ids[side] = NULL;
+		m->nr_values[side] = 0;
+	}
 }

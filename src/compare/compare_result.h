@@ -25,4 +25,16 @@ void compare_explain_unmeasured(const struct bench_outcome *b, struct metric_out
  */
 void metric_outcome_reset(struct metric_outcome *m, size_t na, size_t nb, size_t np);
 
+/*
+ * Gives m the values of one side (0 baseline, 1 target) in run order, with the run ids
+ * (NULL when the runs are not stored one by one); m takes ownership of both arrays and
+ * frees what it had. Sets the side's median, and its mean and sd when the metric is not
+ * measured (NaN without values: a report prints null, never 0).
+ */
+void metric_outcome_set_values(struct metric_outcome *m, int side, int64_t *run_ids,
+			       double *values, size_t n);
+
+/* Frees what metric_outcome_set_values() gave m. */
+void metric_outcome_release_values(struct metric_outcome *m);
+
 #endif

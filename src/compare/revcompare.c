@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/metric.h"
 #include "predict/predict.h"
 #include "util/common.h"
 
@@ -85,6 +86,92 @@ static int select_benchmarks(const struct revcompare_ctx *ctx, struct revcompare
 	return err;
 }
 
+/* The stored builds of both revisions, built by an earlier command (stored_only). */
+static int find_builds(const struct revcompare_ctx *ctx, struct revcompare *rc)
+{
+	for (int i = 0; i < 2; i++) {
+		int found = store_build_of_commit(ctx->st, rc->revs[i].sha,
+						  rc->cfg.build_command ? rc->cfg.build_command : "",
+						  NULL, &rc->builds[i]);
+		if (found < 0)
+			return found;
+		if (found) {
+			error("no stored comparison of %s and %s (%.12s is not built); make one "
+			      "with `revperf compare %s %s`",
+			      rc->revs[0].expr, rc->revs[1].expr, rc->revs[i].sha,
+			      rc->revs[0].expr, rc->revs[1].expr);
+			return RP_EINPUT;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Whether stored comparison id is finished for cfg: a verdict for every benchmark, and
+ * every primary one decided or undecided after max runs on both sides. Profiled and
+ * counted benchmarks, suites and Google Benchmark binaries are measured beyond what a
+ * replay shows: never finished here.
+ */
+static int stored_finished(struct store *st, const struct config *cfg, int64_t id)
+{
+	struct store_verdict *v = NULL;
+	size_t n = 0, i, k;
+	int ret;
+	if ((ret = store_comparison_verdicts(st, id, &v, &n)))
+		return ret;
+	ret = n > 0;
+	for (i = 0; ret && i < cfg->nr_benches; i++) {
+		const struct bench_config *b = &cfg->benches[i];
+		bool found = false;
+		if (b->profiles || b->tests || b->format == BENCH_GBENCH)
+			ret = 0;
+		for (k = 0; ret && k < n; k++) {
+			const struct metric_def *def = metric_find(v[k].metric);
+			if (strcmp(v[k].bench, b->name))
+				continue;
+			found = true;
+			if (def && (def->flags & METRIC_COUNTED))
+				ret = 0;
+			if (v[k].primary && !strcmp(v[k].verdict, "undecided") &&
+			    (v[k].n_a < b->max_runs || v[k].n_b < b->max_runs))
+				ret = 0;
+		}
+		if (!found)
+			ret = 0;
+	}
+	store_verdicts_free(v, n);
+	return ret;
+}
+
+/* Which stored comparison to show instead of running: 0 and rc->stored, 1 none, <0. */
+static int stored_comparison(const struct revcompare_ctx *ctx, struct revcompare *rc)
+{
+	int64_t id = ctx->comparison_id;
+	int found;
+	if (ctx->stored_only) {
+		if (!id && (found = store_comparison_newest(ctx->st, rc->builds[0].id,
+							    rc->builds[1].id, &id))) {
+			if (found == 1)
+				error("no stored comparison of %s and %s; make one with `revperf "
+				      "compare %s %s`",
+				      rc->revs[0].expr, rc->revs[1].expr, rc->revs[0].expr,
+				      rc->revs[1].expr);
+			return found == 1 ? RP_EINPUT : found;
+		}
+	} else {
+		if (ctx->fresh || ctx->more || ctx->select)
+			return 1;
+		found = store_comparison_latest(ctx->st, rc->builds[0].id, rc->builds[1].id,
+						"done", &id);
+		if (found)
+			return found;
+		if ((found = stored_finished(ctx->st, &rc->cfg, id)) <= 0)
+			return found < 0 ? found : 1;
+	}
+	found = store_comparison_get(ctx->st, id, &rc->stored);
+	return found == 1 ? RP_EINTERNAL : found;
+}
+
 int revcompare_run(const struct revcompare_ctx *ctx, const char *base, const char *target,
 		   struct revcompare *rc)
 {
@@ -101,9 +188,11 @@ int revcompare_run(const struct revcompare_ctx *ctx, const char *base, const cha
 	for (int i = 0; i < 2; i++)
 		if ((err = repo_resolve(ctx->repo, exprs[i], &rc->revs[i])))
 			return err;
-	if ((err = check_profiling(&rc->cfg)))
+	if (ctx->stored_only && (err = find_builds(ctx, rc)))
 		return err;
-	for (int i = 0; i < 2; i++) {
+	if (!ctx->stored_only && (err = check_profiling(&rc->cfg)))
+		return err;
+	for (int i = 0; i < 2 && !ctx->stored_only; i++) {
 		if ((err = build_ensure(ctx->st, ctx->repo, ctx->sd, &rc->revs[i],
 					rc->cfg.build_command, NULL, &rc->builds[i]))) {
 			if (err == RP_EINPUT)
@@ -120,7 +209,18 @@ int revcompare_run(const struct revcompare_ctx *ctx, const char *base, const cha
 	req.a.build_id = rc->builds[0].id;
 	req.b.build_id = rc->builds[1].id;
 	req.same_build = rc->builds[0].id == rc->builds[1].id;
-	if ((err = select_benchmarks(ctx, rc)) || (err = build_profiling(ctx, rc, &req)))
+	if ((err = stored_comparison(ctx, rc)) < 0)
+		return err;
+	rc->replayed = err == 0;
+	rc->configured = rc->selected = rc->cfg.nr_benches;
+	if (rc->replayed) {
+		req.replay = &rc->stored;
+		/* show by id: the names the comparison was made with; else the ones given now */
+		if (ctx->comparison_id && rc->stored.base_label && rc->stored.target_label) {
+			req.a.label = rc->stored.base_label;
+			req.b.label = rc->stored.target_label;
+		}
+	} else if ((err = select_benchmarks(ctx, rc)) || (err = build_profiling(ctx, rc, &req)))
 		return err;
 	if (!rc->cfg.nr_benches)
 		return 0; /* --select chose nothing: no comparison is stored */
@@ -130,9 +230,10 @@ int revcompare_run(const struct revcompare_ctx *ctx, const char *base, const cha
 	req.progress = ctx->progress;
 	req.progress_arg = ctx->progress_arg;
 	req.fresh = ctx->fresh;
+	req.more = ctx->more;
 	rc->executed = true;
 	err = compare_execute(&req, &rc->res);
-	if (!err && ctx->executed)
+	if (!err && ctx->executed && !rc->replayed)
 		ctx->executed(&rc->res, ctx->executed_arg);
 	return err;
 }
@@ -147,5 +248,6 @@ void revcompare_release(struct revcompare *rc)
 		store_build_release(&rc->profile_builds[i]);
 		revision_release(&rc->revs[i]);
 	}
+	store_comparison_info_release(&rc->stored);
 	config_release(&rc->cfg);
 }

@@ -29,6 +29,11 @@ struct revcompare_ctx {
 	void *config_arg;
 	const char *select; /* NULL, "perphecy" (the trained predictor) or "tests" (PeASS) */
 	bool fresh;	    /* ignore stored runs */
+	bool more;	    /* continue a finished comparison with a new run budget */
+	/* Build and run nothing: show the stored comparison `comparison_id` (0: the newest of
+	 * the two revisions' stored builds), or fail with RP_EINPUT saying how to make one. */
+	bool stored_only;
+	int64_t comparison_id;
 	bool quiet;	    /* no notes on stderr (--select) */
 	compare_progress_fn progress; /* compare's progress reports; NULL: none */
 	void *progress_arg;
@@ -47,11 +52,17 @@ struct revcompare {
 	int failed_build;	     /* -1; 0 or 1: that side's build failed (RP_EINPUT) */
 	size_t configured, selected; /* benchmarks before and after --select */
 	bool executed;		     /* compare_execute() ran: res is filled */
+	/* res is a finished stored comparison shown again (nothing ran): stored.id */
+	bool replayed;
+	struct store_comparison_info stored;
 	struct compare_result res;
 };
 
 /*
- * Compares base with target (revision expressions). Returns what compare_execute()
+ * Compares base with target (revision expressions). A finished comparison of the two
+ * builds (every primary metric of every benchmark decided, or its run budget spent) is
+ * shown again without running anything (rc->replayed) unless ctx->fresh or ctx->more; an
+ * unfinished one continues. Returns what compare_execute()
  * returns (0 also when interrupted: rc->res.interrupted), RP_EINTERRUPT when interrupted
  * during a build, RP_EINPUT after an error (a revision that does not resolve, a build that
  * fails: rc->failed_build says which side, a bad configuration), RP_EINTERNAL. With

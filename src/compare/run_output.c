@@ -14,6 +14,7 @@
 #include "util/fsutil.h"
 #include "util/common.h"
 #include "util/input.h"
+#include "util/units.h"
 
 /*
  * Appends a header line for the next run to the side's log and returns the offset where
@@ -62,22 +63,12 @@ int run_log_read(const char *path, int64_t off, int64_t len, struct strbuf *sb)
 	input_close(&in);
 	if (n < 0)
 		return -1;
+	for (size_t i = sb->len; i < sb->len + (size_t)n; i++)
+		if (!sb->buf[i])
+			sb->buf[i] = ' ';
 	sb->len += (size_t)n;
 	sb->buf[sb->len] = '\0';
 	return 0;
-}
-
-/* "1.4 GiB", "12.0 MiB", "900 KiB", "512 bytes". */
-static void add_size(struct strbuf *sb, uint64_t bytes)
-{
-	if (bytes >= (uint64_t)1 << 30)
-		strbuf_addf(sb, "%.1f GiB", (double)bytes / (double)(1 << 30));
-	else if (bytes >= (uint64_t)1 << 20)
-		strbuf_addf(sb, "%.1f MiB", (double)bytes / (double)(1 << 20));
-	else if (bytes >= 1024)
-		strbuf_addf(sb, "%.0f KiB", (double)bytes / 1024.0);
-	else
-		strbuf_addf(sb, "%llu bytes", (unsigned long long)bytes);
 }
 
 void run_output_note_dropped(struct strbuf *detail, const struct proc_result *res)
@@ -85,9 +76,9 @@ void run_output_note_dropped(struct strbuf *detail, const struct proc_result *re
 	if (!res->output_dropped)
 		return;
 	strbuf_addf(detail, "%soutput of ", detail->len ? "; " : "");
-	add_size(detail, res->output_bytes);
+	units_bytes_add(detail, (double)res->output_bytes);
 	strbuf_addf(detail, " (%llu bytes): ", (unsigned long long)res->output_bytes);
-	add_size(detail, res->output_dropped);
+	units_bytes_add(detail, (double)res->output_dropped);
 	strbuf_addstr(detail, " beyond the log limit not kept (log-limit; its beginning and end "
 			      "are in the log)");
 }
@@ -141,44 +132,63 @@ bool run_output_iterations(const char *out, double *value, bool *steady)
 }
 
 /*
- * The value of a reported metric in a run's output: the first capture group of the last
- * match (or the mean over all matches). Returns true with *value, or false with a note for
- * the run (no match, or a match that is not a number): never a made-up zero.
+ * Scans a run's output for a reported metric: the first capture group of each match.
+ * Returns the number of matches whose group is a number (their sum in *sum, the last in
+ * *last, its group at out + [*at, *at + *len)), or -1 with a note when a group is not a
+ * number.
  */
-bool run_output_reported(const struct reported_metric *rm, const char *out, double *value,
-			   struct strbuf *note)
+static long scan_reported(const struct reported_metric *rm, const char *out, double *sum,
+			  double *last, size_t *at, size_t *len, struct strbuf *note)
 {
 	regmatch_t m[2];
 	const char *p = out;
-	double sum = 0, last = 0;
-	size_t n = 0;
+	long n = 0;
 	int eflags = 0;
+	*sum = *last = 0;
 	while (*p && regexec(&rm->re, p, 2, m, eflags) == 0) {
 		char num[64], *end;
-		size_t len;
+		size_t l;
 		double v;
 		if (m[1].rm_so < 0) { /* the group did not take part in this match */
 			p += m[0].rm_eo > 0 ? m[0].rm_eo : 1;
 			continue;
 		}
-		len = (size_t)(m[1].rm_eo - m[1].rm_so);
-		snprintf(num, sizeof(num), "%.*s", (int)(len < 63 ? len : 63), p + m[1].rm_so);
+		l = (size_t)(m[1].rm_eo - m[1].rm_so);
+		snprintf(num, sizeof(num), "%.*s", (int)(l < 63 ? l : 63), p + m[1].rm_so);
 		v = strtod(num, &end);
 		while (*end == ' ')
 			end++;
-		if (end == num || *end || !isfinite(v) || len >= 63) {
+		if (end == num || *end || !isfinite(v) || l >= 63) {
 			strbuf_addf(note, "%smetric %s: '%s' is not a number (from /%s/)",
 				    note->len ? "; " : "", rm->def->name, num, rm->pattern);
-			return false;
+			return -1;
 		}
-		sum += v;
-		last = v;
+		*sum += v;
+		*last = v;
+		*at = (size_t)(p - out) + (size_t)m[1].rm_so;
+		*len = l;
 		n++;
 		p += m[0].rm_eo > 0 ? m[0].rm_eo : 1;
 		eflags = REG_NOTBOL;
 		if (p > out && p[-1] == '\n')
 			eflags = 0;
 	}
+	return n;
+}
+
+/*
+ * The value of a reported metric in a run's output: the first capture group of the last
+ * match (or the mean over all matches). Returns true with *value, or false with a note for
+ * the run (no match, or a match that is not a number): never a made-up zero.
+ */
+bool run_output_reported(const struct reported_metric *rm, const char *out, double *value,
+			 struct strbuf *note)
+{
+	double sum, last;
+	size_t at, len;
+	long n = scan_reported(rm, out, &sum, &last, &at, &len, note);
+	if (n < 0)
+		return false;
 	if (!n) {
 		strbuf_addf(note, "%smetric %s: no match for /%s/ in the run's output",
 			    note->len ? "; " : "", rm->def->name, rm->pattern);
@@ -188,3 +198,91 @@ bool run_output_reported(const struct reported_metric *rm, const char *out, doub
 	return true;
 }
 
+const char *run_output_identity(struct strbuf *sb, const struct bench_config *bench)
+{
+	strbuf_reset(sb);
+	strbuf_addstr(sb, bench->command);
+	if (bench->discard_stdout)
+		strbuf_addstr(sb, " [output = discard]");
+	return sb->buf;
+}
+
+/* Longer lines are shown around the number: this many bytes on either side. */
+#define LINE_CONTEXT 120
+
+/* A line ends at \n, and for the eye at \r too: progress lines (lz4 -b) redraw with \r. */
+static bool line_end(char c)
+{
+	return c == '\n' || c == '\r';
+}
+
+/* The line of out around [at, at + len) into rl (cut around the number when long). */
+static void matched_line(struct reported_line *rl, const char *out, size_t at, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t start = at, end = at + len;
+	while (start > 0 && !line_end(out[start - 1]) && at - start < LINE_CONTEXT)
+		start--;
+	while (out[end] && !line_end(out[end]) && end - at - len < LINE_CONTEXT)
+		end++;
+	if (start > 0 && !line_end(out[start - 1]))
+		strbuf_addstr(&sb, "...");
+	rl->value_at = sb.len + (at - start);
+	rl->value_len = len;
+	strbuf_add(&sb, out + start, end - start);
+	if (out[end] && !line_end(out[end]))
+		strbuf_addstr(&sb, "...");
+	rl->line = strbuf_detach(&sb);
+}
+
+int run_output_first_lines(struct store *st, const struct store_run_filter filter[2],
+			   const struct bench_config *bench, struct reported_line **out,
+			   size_t *nr)
+{
+	struct store_run_log log = {0};
+	struct strbuf output = STRBUF_INIT, note = STRBUF_INIT;
+	int side, found = 1;
+	*out = NULL;
+	*nr = 0;
+	if (!bench->nr_reported)
+		return 0;
+	/* the baseline's first run, or the target's when the baseline has none */
+	for (side = 0; side < 2; side++) {
+		if ((found = store_run_first_log(st, &filter[side], &log)) < 0)
+			return found;
+		if (!found)
+			break;
+	}
+	if (found || run_log_read(log.path, log.offset, log.length, &output)) {
+		store_run_log_release(&log);
+		return 0; /* no run, or its log is gone: nothing to show */
+	}
+	*out = xcalloc(bench->nr_reported, sizeof(**out));
+	*nr = bench->nr_reported;
+	for (size_t i = 0; i < bench->nr_reported; i++) {
+		const struct reported_metric *rm = &bench->reported[i];
+		struct reported_line *rl = &(*out)[i];
+		double sum, last;
+		size_t at = 0, len = 0;
+		long n = scan_reported(rm, output.buf, &sum, &last, &at, &len, &note);
+		rl->metric = rm->def->name;
+		rl->mean = rm->mean;
+		rl->side = side ? 'B' : 'A';
+		rl->run_id = log.run_id;
+		rl->matches = n > 0 ? (size_t)n : 0;
+		if (n > 0)
+			matched_line(rl, output.buf, at, len);
+		strbuf_reset(&note);
+	}
+	strbuf_release(&note);
+	strbuf_release(&output);
+	store_run_log_release(&log);
+	return 0;
+}
+
+void reported_lines_free(struct reported_line *rl, size_t nr)
+{
+	for (size_t i = 0; rl && i < nr; i++)
+		free(rl[i].line);
+	free(rl);
+}

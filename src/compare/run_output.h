@@ -2,6 +2,7 @@
 #define REVPERF_COMPARE_RUN_OUTPUT_H
 
 #include "core/config.h"
+#include "store/store.h"
 #include "util/common.h"
 
 /*
@@ -14,7 +15,9 @@
 int64_t run_log_begin(const char *path, const char *header);
 /* The log's size, or -1. */
 int64_t run_log_size(const char *path);
-/* Appends [off, off + len) of the log (at most 256 MiB) to sb; 0 or -1. */
+/* Appends [off, off + len) of the log (at most 256 MiB) to sb, as text to scan: a NUL
+ * byte (binary output such as a compressor's) reads as a space, so that what follows it
+ * is still seen. Returns 0 or -1. */
 int run_log_read(const char *path, int64_t off, int64_t len, struct strbuf *sb);
 
 /*
@@ -38,5 +41,39 @@ bool run_output_iterations(const char *out, double *value, bool *steady);
  * with a note appended to `note` when there is no match or it is not a number. */
 bool run_output_reported(const struct reported_metric *rm, const char *out, double *value,
 			 struct strbuf *note);
+
+/*
+ * The benchmark as the store knows it (its command, reset into sb and returned): with
+ * output = discard it writes no log, another measurement than the same command logged,
+ * whose runs are not reused for it.
+ */
+const char *run_output_identity(struct strbuf *sb, const struct bench_config *bench);
+
+/*
+ * What a reported metric read in a benchmark's first run, shown once per benchmark so that
+ * the user sees which number is judged: the line of the match used (the last one; with
+ * match=mean, the last of those averaged), cut to about 240 bytes around the number (a
+ * carriage return ends a line too, as on a terminal: progress lines redraw with it).
+ */
+struct reported_line {
+	const char *metric; /* the definition's name: valid while the configuration is */
+	char *line;	    /* NULL when the run's output had no match */
+	size_t value_at, value_len; /* the number within line, in bytes */
+	size_t matches;		    /* matches in the run's output */
+	bool mean;		    /* match=mean */
+	char side;		    /* 'A' or 'B': whose run it is */
+	int64_t run_id;
+};
+
+/*
+ * The lines the reported metrics of bench matched in the oldest successful run of the
+ * baseline (filter[0]), or of the target when the baseline has none: one per reported
+ * metric in *out (free with reported_lines_free()), none when there is no such run or its
+ * log is gone. Returns 0, or RP_EINTERNAL on a store failure.
+ */
+int run_output_first_lines(struct store *st, const struct store_run_filter filter[2],
+			   const struct bench_config *bench, struct reported_line **out,
+			   size_t *nr);
+void reported_lines_free(struct reported_line *rl, size_t nr);
 
 #endif

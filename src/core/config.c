@@ -11,10 +11,12 @@
 #include <fnmatch.h>
 #include <unistd.h>
 
+#include "collect/perf_sample.h"
 #include "core/metric.h"
 #include "store/store.h"
 #include "util/common.h"
 #include "util/parse.h"
+#include "util/regex_habit.h"
 
 static void bench_defaults(struct bench_config *b)
 {
@@ -24,12 +26,13 @@ static void bench_defaults(struct bench_config *b)
 	b->tolerance = 0.02;
 	b->min_count_runs = 2;
 	b->max_count_runs = 6;
-	b->count_tolerance = 0.001;
+	b->count_tolerance = CONFIG_DEFAULT_COUNT_TOLERANCE;
 	b->min_runs = 5;
 	b->max_runs = 30;
 	b->warmup = 1;
 	b->profile_runs = 3;
 	b->sample_interval_ns = 100 * 1000000LL;
+	b->sample_frequency_hz = 1000;
 	b->log_limit_bytes = (uint64_t)16 << 20;
 }
 
@@ -74,6 +77,7 @@ static void bench_copy_defaults(struct bench_config *dst, const struct bench_con
 	dst->warmup = def->warmup;
 	dst->timeout_ns = def->timeout_ns;
 	dst->format = def->format;
+	dst->discard_stdout = def->discard_stdout;
 	dst->time_budget_ns = def->time_budget_ns;
 	dst->profiles = def->profiles;
 	dst->profile_runs = def->profile_runs;
@@ -84,6 +88,8 @@ static void bench_copy_defaults(struct bench_config *dst, const struct bench_con
 	dst->quiet_busy = def->quiet_busy;
 	dst->quiet_wait_ns = def->quiet_wait_ns;
 	dst->sample_interval_ns = def->sample_interval_ns;
+	dst->sample_frequency_hz = def->sample_frequency_hz;
+	dst->sample_call_graph = def->sample_call_graph;
 	dst->log_limit_bytes = def->log_limit_bytes;
 	select_paths_copy(dst, def);
 }
@@ -121,6 +127,18 @@ void config_release(struct config *cfg)
 static int bad_value(const char *origin, const char *key, const char *value, const char *expect)
 {
 	error("%s: invalid value '%s' for %s: expected %s", origin, value, key, expect);
+	return RP_EINPUT;
+}
+
+/* A refused percentage: a bare "2" says to write "2%". */
+static int bad_percent(const char *origin, const char *key, const char *value,
+		       const char *expect)
+{
+	struct strbuf hint = STRBUF_INIT;
+	if (!parse_percent_hint(value, &hint))
+		return bad_value(origin, key, value, expect);
+	error("%s: invalid value '%s' for %s: %s", origin, value, key, hint.buf);
+	strbuf_release(&hint);
 	return RP_EINPUT;
 }
 
@@ -191,7 +209,7 @@ static int reported_metric_add(struct bench_config *b, const char *name, const c
 		}
 	if (split_slashed(value, &pattern, &rest)) {
 		error("%s: metric.%s: expected /REGEX/ followed by options, such as "
-		      "/([0-9.]+) MB\\/s/ higher-is-better unit=MB/s",
+		      "/speed: ([0-9.]+) MB\\/s/ higher-is-better unit=MB/s",
 		      origin, name);
 		goto out;
 	}
@@ -224,7 +242,7 @@ static int reported_metric_add(struct bench_config *b, const char *name, const c
 	if (rm.re.re_nsub < 1) {
 		regfree(&rm.re);
 		error("%s: metric.%s: the regex /%s/ has no capture group; put the number in "
-		      "parentheses, e.g. /([0-9.]+) MB\\/s/",
+		      "parentheses, e.g. /speed: ([0-9.]+) MB\\/s/",
 		      origin, name, pattern.buf);
 		goto out;
 	}
@@ -260,6 +278,7 @@ static int parse_profiles(const char *value, unsigned *out)
 		const char *name;
 		unsigned bit;
 	} kinds[] = { { "cct", PROFILE_CCT },
+		      { "sample", PROFILE_SAMPLE },
 		      { "io", PROFILE_IO },
 		      { "counters", PROFILE_COUNTERS },
 		      { "none", 0 } };
@@ -379,12 +398,19 @@ static int bench_set(struct bench_config *b, const char *key, const char *value,
 		else
 			return bad_value(origin, key, value,
 					 "plain, or gbench for a Google Benchmark binary");
+	} else if (!strcmp(key, "output")) {
+		if (!strcmp(value, "log") || !strcmp(value, "discard"))
+			b->discard_stdout = value[0] == 'd';
+		else
+			return bad_value(origin, key, value,
+					 "log (the benchmark's stdout and stderr go into the run "
+					 "log) or discard (its stdout goes to /dev/null)");
 	} else if (!strcmp(key, "tolerance")) {
 		if (parse_percent(value, &b->tolerance) || b->tolerance <= 0)
-			return bad_value(origin, key, value, "a percentage such as 2%");
+			return bad_percent(origin, key, value, "a percentage such as 2%");
 	} else if (!strcmp(key, "count-tolerance")) {
 		if (parse_percent(value, &b->count_tolerance) || b->count_tolerance <= 0)
-			return bad_value(origin, key, value, "a percentage such as 0.1%");
+			return bad_percent(origin, key, value, "a percentage such as 0.1%");
 	} else if (!strcmp(key, "pin")) {
 		if (cpu_pin_parse(value, &b->pin))
 			return bad_value(origin, key, value,
@@ -398,7 +424,15 @@ static int bench_set(struct bench_config *b, const char *key, const char *value,
 			bool bad = !comma || parse_percent(busy, &b->quiet_busy) ||
 				   b->quiet_busy > 1 || parse_duration(comma + 1, &b->quiet_wait_ns) ||
 				   !b->quiet_wait_ns;
+			struct strbuf hint = STRBUF_INIT;
+			bool bare = bad && busy && parse_percent_hint(busy, &hint);
+			if (bare)
+				error("%s: invalid value '%s' for %s: BUSY: %s", origin, value, key,
+				      hint.buf);
 			free(busy);
+			strbuf_release(&hint);
+			if (bare)
+				return RP_EINPUT;
 			if (bad)
 				return bad_value(origin, key, value,
 						 "off, or BUSY, MAX-WAIT such as '25%, 30s': wait "
@@ -428,9 +462,28 @@ static int bench_set(struct bench_config *b, const char *key, const char *value,
 	} else if (!strcmp(key, "profile")) {
 		if (parse_profiles(value, &b->profiles))
 			return bad_value(origin, key, value,
-					 "'cct' (calling context tree), 'io' (writes per "
-					 "stack trace), 'counters' (sampled counters), a list "
-					 "such as 'cct, io', or 'none'");
+					 "'cct' (calling context tree), 'sample' (sampled one), "
+					 "'io' (writes per stack trace), 'counters' (sampled "
+					 "counters), a list such as 'cct, io', or 'none'");
+		if ((b->profiles & PROFILE_CCT) && (b->profiles & PROFILE_SAMPLE))
+			return bad_value(origin, key, value,
+					 "either 'cct' or 'sample': both give the attribution "
+					 "under the verdict");
+	} else if (!strcmp(key, "sample-frequency")) {
+		uint64_t v;
+		if (parse_u64(value, &v) || v < 1 || v > 100000)
+			return bad_value(origin, key, value,
+					 "samples per second of CPU time (1-100000), such as 1000");
+		b->sample_frequency_hz = (unsigned)v;
+	} else if (!strcmp(key, "sample-call-graph")) {
+		if (!strcmp(value, "auto"))
+			b->sample_call_graph = PERF_SAMPLE_CALLGRAPH_AUTO;
+		else if (!strcmp(value, "fp"))
+			b->sample_call_graph = PERF_SAMPLE_CALLGRAPH_FP;
+		else if (!strcmp(value, "dwarf"))
+			b->sample_call_graph = PERF_SAMPLE_CALLGRAPH_DWARF;
+		else
+			return bad_value(origin, key, value, "auto, fp or dwarf");
 	} else if (!strcmp(key, "sample-interval")) {
 		if (parse_duration(value, &b->sample_interval_ns) ||
 		    b->sample_interval_ns < 10 * 1000000LL ||
@@ -567,7 +620,7 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 		if (ret == 1 && !strcmp(key, "alpha")) {
 			double a;
 			if (parse_percent(value, &a) || a <= 0 || a >= 0.5)
-				return bad_value(origin, key, value, "a level such as 0.01 or 1%");
+				return bad_percent(origin, key, value, "a level such as 0.01 or 1%");
 			cfg->alpha = a;
 			return 0;
 		}
@@ -682,6 +735,26 @@ static int bench_check_metrics(const struct bench_config *b)
 	return ret;
 }
 
+/* Perl habits in metric.NAME regexes: one warning per definition, not per benchmark. */
+static void warn_regex_habits(const struct config *cfg)
+{
+	for (size_t i = 0; i < cfg->nr_benches; i++)
+		for (size_t k = 0; k < cfg->benches[i].nr_reported; k++) {
+			const struct reported_metric *rm = &cfg->benches[i].reported[k];
+			struct strbuf advice = STRBUF_INIT;
+			bool seen = false;
+			for (size_t j = 0; j < i && !seen; j++)
+				for (size_t l = 0; l < cfg->benches[j].nr_reported && !seen; l++)
+					seen = !strcmp(cfg->benches[j].reported[l].origin, rm->origin) &&
+					       !strcmp(cfg->benches[j].reported[l].def->name,
+						       rm->def->name);
+			if (!seen && regex_pcre_habits(rm->pattern, &advice))
+				warning("%s: metric.%s: /%s/: %s", rm->origin, rm->def->name,
+					rm->pattern, advice.buf);
+			strbuf_release(&advice);
+		}
+}
+
 int config_finish(struct config *cfg)
 {
 	size_t i, j;
@@ -713,6 +786,8 @@ int config_finish(struct config *cfg)
 		if (bench_check_metrics(b))
 			return RP_EINPUT;
 	}
+	if (!cfg->no_warnings)
+		warn_regex_habits(cfg);
 	return 0;
 }
 
@@ -752,12 +827,17 @@ static const char config_template[] =
 	"time-budget = none\n"
 	"; Profiles of the program, shown under the verdict; a list such as `cct, io`:\n"
 	";   cct = extra runs with a calling context tree per side, differenced;\n"
+	";   sample = the same from sampling runs of the timing build (perf_event_open);\n"
 	";   io = extra traced runs, the writes per stack trace compared (SPECTRAPERF);\n"
 	";   counters = counters sampled during the timing runs, control charts.\n"
 	"; none = off.\n"
 	"profile = none\n"
-	"; Profiled (cct) or traced (io) runs per side, after the timing runs.\n"
+	"; Profiled (cct, sample) or traced (io) runs per side, after the timing runs.\n"
 	"profile-runs = 3\n"
+	"; profile = sample: samples per second of CPU time, and the call graph (auto,\n"
+	"; fp = frame pointers, dwarf = stack copies unwound afterwards).\n"
+	"sample-frequency = 1000\n"
+	"sample-call-graph = auto\n"
 	"; Counted metrics (ir, sim-cycles): runs per side under valgrind (MIN when the\n"
 	"; counts of each side agree, up to MAX when they do not), and their tolerance.\n"
 	"count-runs = 2..6\n"
@@ -776,7 +856,10 @@ static const char config_template[] =
 	"\n"
 	"[benchmark \"example\"]\n"
 	"; Runs in the revision's worktree; shell syntax is allowed.\n"
-	"command = ./build/bench --size 10000\n";
+	"command = ./build/bench --size 10000\n"
+	"; Its stdout and stderr go into the run log (logs/runs/); a benchmark that writes\n"
+	"; its result to stdout (a compressor, say) discards it instead with:\n"
+	"; output = discard\n";
 
 int config_write_template(const char *path)
 {

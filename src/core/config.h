@@ -14,7 +14,8 @@
  *   [benchmark "NAME"]   command and benchmark options
  *   [report]             commit-url (the diff of a commit in `revperf report`)
  * Benchmark options: metrics, primary, tolerance, runs (MIN..MAX), warmup, timeout,
- * time-budget, format (plain or gbench), profile (cct), profile-runs, log-limit, metric.NAME, tests and
+ * time-budget, format (plain or gbench), output (log or discard), profile (cct, io,
+ * counters), profile-runs, log-limit, metric.NAME, tests and
  * test-command (a test suite), binary, select-paths. Command-line flags are applied through config_set() with the flag as
  * origin, so that they are validated by the same code and override every section.
  */
@@ -37,12 +38,17 @@ enum bench_profile {
 	PROFILE_CCT = 1u << 0, /* calling context tree: runtime/ preloaded, instrumented build */
 	PROFILE_IO = 1u << 1,  /* write system calls per stack trace: traced runs, plain build */
 	PROFILE_COUNTERS = 1u << 2, /* counters sampled during the timing runs: control charts */
+	PROFILE_SAMPLE = 1u << 3,   /* calling context tree sampled with perf_event_open: extra
+				       runs of the timing build itself (docs/sampling.md) */
 };
 
 enum bench_format {
 	BENCH_PLAIN = 0, /* any program: revperf measures it (and reads metric.NAME) */
 	BENCH_GBENCH,    /* a Google Benchmark binary: one revperf benchmark per case */
 };
+
+/* count-tolerance when none is set: counted metrics (docs/counted.md) */
+#define CONFIG_DEFAULT_COUNT_TOLERANCE 0.001
 
 struct bench_config {
 	char *name;
@@ -59,6 +65,9 @@ struct bench_config {
 	struct reported_metric *reported;
 	size_t nr_reported, alloc_reported;
 	enum bench_format format;
+	/* `output = discard`: the benchmark's stdout goes to /dev/null, not into the run log
+	 * (its stderr still does); default `log` */
+	bool discard_stdout;
 	unsigned profiles;   /* PROFILE_* bits: extra profiled runs after the timing runs */
 	size_t profile_runs; /* profiled runs per side (default 3) */
 	/* Counted metrics (ir, sim-cycles; docs/counted.md): runs per side under valgrind,
@@ -73,6 +82,8 @@ struct bench_config {
 	double quiet_busy;
 	ns_t quiet_wait_ns;
 	ns_t sample_interval_ns; /* profile = counters: sampling period (default 100 ms) */
+	unsigned sample_frequency_hz; /* profile = sample: samples per CPU second (1000) */
+	unsigned sample_call_graph;   /* profile = sample: enum perf_sample_callgraph (auto) */
 	uint64_t log_limit_bytes; /* `log-limit`: output kept per run (16 MiB); 0 = all */
 	/* A test suite (PeASS): `tests` lists the test names (one per line, run in the
 	 * worktree), `test-command` runs one with {test} replaced; config_expand_suite()
@@ -107,6 +118,9 @@ struct config {
 	double alpha;
 	uint64_t seed;       /* 0 = pick one from the clock */
 	bool seed_set;
+	/* config_finish() keeps its warnings (regex habits) to itself: set by a caller that
+	 * loads the same configuration again for each of its comparisons */
+	bool no_warnings;
 	struct bench_config defaults;
 	struct bench_config *benches;
 	size_t nr_benches, alloc_benches;

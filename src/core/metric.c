@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "util/common.h"
+#include "util/units.h"
 
 static const struct metric_def metrics[] = {
 	{ "wall", UNIT_SECONDS, LOWER_IS_BETTER, "elapsed (wall-clock) time", NULL, 0 },
@@ -220,16 +221,7 @@ void metric_format(const struct metric_def *def, double v, char *buf, size_t siz
 		else
 			snprintf(buf, size, "%.3g us", v * 1e6);
 		break;
-	case UNIT_BYTES:
-		if (v >= 1024.0 * 1024 * 1024)
-			snprintf(buf, size, "%.3g GiB", v / (1024.0 * 1024 * 1024));
-		else if (v >= 1024.0 * 1024)
-			snprintf(buf, size, "%.3g MiB", v / (1024.0 * 1024));
-		else if (v >= 1024.0)
-			snprintf(buf, size, "%.3g KiB", v / 1024.0);
-		else
-			snprintf(buf, size, "%.0f B", v);
-		break;
+	case UNIT_BYTES: units_bytes_format(v, buf, size); break;
 	case UNIT_CUSTOM:
 		snprintf(buf, size, "%.4g%s%s", v, def->unit_label ? " " : "",
 			 def->unit_label ? def->unit_label : "");

@@ -499,6 +499,27 @@ void repo_paths_free(char **paths, size_t n)
 	free(paths);
 }
 
+void repo_head_name(struct repo *r, struct strbuf *out)
+{
+	git_reference *head = NULL;
+	const git_oid *oid;
+	char sha[GIT_OID_HEXSZ + 1];
+
+	if (git_repository_head(&head, r->repo) < 0) {
+		strbuf_addstr(out, "HEAD");
+		return;
+	}
+	if (git_reference_is_branch(head)) {
+		strbuf_addstr(out, git_reference_shorthand(head));
+	} else if ((oid = git_reference_target(head))) {
+		git_oid_tostr(sha, sizeof(sha), oid);
+		strbuf_addf(out, "HEAD (detached at %.12s)", sha);
+	} else {
+		strbuf_addstr(out, "HEAD");
+	}
+	git_reference_free(head);
+}
+
 bool repo_ref_exists(struct repo *r, const char *refname)
 {
 	git_reference *ref = NULL;

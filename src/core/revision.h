@@ -71,6 +71,10 @@ int repo_range(struct repo *r, const char *range, bool first_parent, size_t limi
 	       struct revision **out, size_t *n);
 void revisions_free(struct revision *revs, size_t n);
 
+/* What HEAD is, for a person: the branch's short name ("main"), or "HEAD (detached at
+ * 0123456789ab)", or "HEAD" when the repository has no commit yet; appended to out. */
+void repo_head_name(struct repo *r, struct strbuf *out);
+
 /* Whether the reference (e.g. "refs/remotes/origin/HEAD") exists. */
 bool repo_ref_exists(struct repo *r, const char *refname);
 

@@ -83,6 +83,34 @@ out:
 	return ret;
 }
 
+int worktree_trylock(const char *worktree, bool create, int *fd)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret = -1;
+	strbuf_addf(&path, "%s.lock", worktree);
+	*fd = open_own(path.buf, O_RDWR | (create ? O_CREAT : 0), 0644);
+	if (*fd < 0 && !create && errno == ENOENT) {
+		ret = 0;
+		goto out;
+	}
+	if (*fd < 0) {
+		error("cannot open the lock file %s: %s", path.buf, fs_strerror(errno));
+		goto out;
+	}
+	if (flock(*fd, LOCK_EX | LOCK_NB) < 0) {
+		ret = errno == EWOULDBLOCK ? 1 : -1;
+		if (ret < 0)
+			error("cannot lock %s: %s", path.buf, strerror(errno));
+		close(*fd);
+		*fd = -1;
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&path);
+	return ret;
+}
+
 void worktree_unlock(int fd)
 {
 	if (fd >= 0)

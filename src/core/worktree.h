@@ -1,6 +1,8 @@
 #ifndef REVPERF_CORE_WORKTREE_H
 #define REVPERF_CORE_WORKTREE_H
 
+#include <stdbool.h>
+
 /* What keeps two revperf processes from checking out or building one worktree at once. */
 
 /*
@@ -13,6 +15,13 @@
  * (interrupt_requested()), or RP_EINTERNAL with an error. *fd is -1 unless 0 is returned.
  */
 int worktree_lock(const char *worktree, const char *what, int *fd);
+/*
+ * The lock of worktree_lock() without waiting (revperf gc, before it removes a worktree):
+ * 0 with *fd the lock, 1 when another process holds it (the worktree is in use), or -1
+ * with an error. Without create, a missing lock file is 0 with *fd -1 (nobody locked it;
+ * nothing is written: a dry run). *fd is -1 unless 0 is returned.
+ */
+int worktree_trylock(const char *worktree, bool create, int *fd);
 /* Releases a lock of worktree_lock(); -1 is fine. */
 void worktree_unlock(int fd);
 

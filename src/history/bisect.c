@@ -61,16 +61,12 @@ static int read_outcome(const struct bisect_request *req, const struct revcompar
 	return RP_EINPUT;
 }
 
-static void progress(const struct bisect_request *req, const char *what, const char *sha,
-		     const struct bisect_step *s)
+/* A step is decided: told once, whatever its escalations were. */
+static void decided(const struct bisect_request *req, const struct bisect_result *res,
+		    const char *what, const struct revision *rev, const struct bisect_step *s)
 {
-	if (!req->progress)
-		return;
-	fprintf_printable(req->progress, "revperf: bisect: %s %.12s: %s", what, sha, s->verdict);
-	if (isfinite(s->ratio))
-		fprintf_printable(req->progress, " x%.3f [%.3f, %.3f], %zu+%zu runs", s->ratio,
-				  s->ci_lo, s->ci_hi, s->n_a, s->n_b);
-	fputc('\n', req->progress);
+	if (req->on_step)
+		req->on_step(req->on_step_arg, res, what, rev, s);
 }
 
 /*
@@ -79,7 +75,7 @@ static void progress(const struct bisect_request *req, const char *what, const c
  * (the base does not build: RP_EINPUT).
  */
 static int step(const struct bisect_request *req, struct bisect_result *res, const char *base,
-		const struct revision *target, const char *what, struct bisect_step *s)
+		const struct revision *target, struct bisect_step *s)
 {
 	int err = 0;
 	for (size_t esc = 0; esc <= BISECT_MAX_ESCALATIONS; esc++) {
@@ -106,7 +102,6 @@ static int step(const struct bisect_request *req, struct bisect_result *res, con
 		revcompare_release(&rc);
 		if (err)
 			return err;
-		progress(req, what, target->sha, s);
 		if (strcmp(s->verdict, "undecided"))
 			break;
 	}
@@ -147,10 +142,11 @@ static int search(const struct bisect_request *req, struct bisect_result *res)
 			res->culprit = (size_t)hi;
 			goto out;
 		}
-		if ((err = step(req, res, res->good.sha, &res->path[cand], "GOOD against", &s)))
+		if ((err = step(req, res, res->good.sha, &res->path[cand], &s)))
 			goto out;
 		s.index = (size_t)cand;
 		add_step(res, &s, &alloc);
+		decided(req, res, "GOOD against", &res->path[cand], &res->steps[res->nr_steps - 1]);
 		if (is_worse(&s))
 			hi = cand;
 		else if (is_good(&s))
@@ -162,7 +158,7 @@ static int search(const struct bisect_request *req, struct bisect_result *res)
 	res->culprit = (size_t)hi;
 	/* The evidence: the culprit against its own parent, and the parent's step. */
 	err = step(req, res, hi ? res->path[hi - 1].sha : res->good.sha, &res->path[hi],
-		   "parent against", &res->culprit_vs_parent);
+		   &res->culprit_vs_parent);
 	res->culprit_vs_parent.index = (size_t)hi;
 	for (size_t i = 0; lo >= 0 && i < res->nr_steps; i++)
 		if (res->steps[i].index == (size_t)lo) {
@@ -194,9 +190,10 @@ int bisect_run(const struct bisect_request *req, struct bisect_result *res)
 		err = RP_EINPUT;
 		goto out;
 	}
-	if ((err = step(req, res, res->good.sha, &res->bad, "GOOD against BAD", &res->endpoint)))
+	if ((err = step(req, res, res->good.sha, &res->bad, &res->endpoint)))
 		goto out;
 	res->endpoint.index = res->nr_path - 1;
+	decided(req, res, "GOOD against BAD", &res->bad, &res->endpoint);
 	if (!strcmp(res->endpoint.verdict, "build-failed")) {
 		error("BAD (%s) does not build; give a BAD that builds", req->bad);
 		err = RP_EINPUT;

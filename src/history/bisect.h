@@ -27,6 +27,8 @@ struct bisect_step {
 	int64_t comparison_id;
 };
 
+struct bisect_result;
+
 struct bisect_request {
 	struct revcompare_ctx ctx; /* load_config must honour bisect_budget_factor */
 	const char *good, *bad;
@@ -34,7 +36,14 @@ struct bisect_request {
 	/* Set by bisect_run() before each comparison: the factor the configured maximum
 	 * number of runs is multiplied by (1, 2, 4...). Read by the config callback. */
 	size_t *budget_factor;
-	FILE *progress; /* one line per step; NULL = silent */
+	/*
+	 * Called once per step when it is decided (after its escalations): GOOD against BAD
+	 * (s is &res->endpoint), then each step of the search (the last of res->steps); not
+	 * for the culprit against its parent, which is part of the outcome. May be NULL.
+	 */
+	void (*on_step)(void *arg, const struct bisect_result *res, const char *what,
+			const struct revision *rev, const struct bisect_step *s);
+	void *on_step_arg;
 };
 
 enum bisect_outcome {

@@ -1,4 +1,5 @@
 #include "history/history.h"
+#include "history/min_change.h"
 
 #include <math.h>
 #include <string.h>
@@ -47,12 +48,29 @@ static int find_build(struct store *st, const struct config *cfg, const struct r
  * runs may decide it) and every configured benchmark (a test suite: any of its tests)
  * has a verdict; with --select, the comparison covers what the commit needed.
  */
+/* The configured benchmark a stored verdict belongs to (a suite's test: the suite). */
+static const struct bench_config *verdict_bench(const struct config *cfg, const char *name)
+{
+	for (size_t i = 0; i < cfg->nr_benches; i++) {
+		const char *b = cfg->benches[i].name;
+		size_t len = strlen(b);
+		if (!strcmp(name, b) ||
+		    (cfg->benches[i].tests && !strncmp(name, b, len) && name[len] == '/'))
+			return &cfg->benches[i];
+	}
+	return NULL;
+}
+
 static bool covers(const struct config *cfg, const struct store_verdict *v, size_t n,
 		   bool selecting)
 {
-	for (size_t k = 0; k < n; k++)
-		if (v[k].primary && !strcmp(v[k].verdict, "undecided"))
+	for (size_t k = 0; k < n; k++) {
+		const struct bench_config *b = verdict_bench(cfg, v[k].bench);
+		/* undecided after its whole run budget: finished too (compare --more goes on) */
+		if (v[k].primary && !strcmp(v[k].verdict, "undecided") &&
+		    (!b || v[k].n_a < b->max_runs || v[k].n_b < b->max_runs))
 			return false;
+	}
 	if (selecting)
 		return true;
 	for (size_t i = 0; i < cfg->nr_benches; i++) {
@@ -284,7 +302,7 @@ int history_run(const struct history_request *req, struct history_result *res)
 		res->commits[k].elapsed_s = now_s() - t;
 		progress_line(req, res, k);
 	}
-	err = history_series_compute(req->ctx.st, res, req->min_segment);
+	err = history_series_compute(req->ctx.st, res, req->min_segment, &cfg);
 out:
 	res->elapsed_s = now_s() - t0;
 	revisions_free(revs, nr);
@@ -307,7 +325,8 @@ static struct history_series *series_of(struct history_result *res, const char *
 	return s;
 }
 
-int history_series_compute(struct store *st, struct history_result *res, size_t min_segment)
+int history_series_compute(struct store *st, struct history_result *res, size_t min_segment,
+			   struct config *cfg)
 {
 	size_t alloc = 0, k, i;
 	for (k = 0; k < res->nr_commits; k++) {
@@ -336,6 +355,7 @@ int history_series_compute(struct store *st, struct history_result *res, size_t 
 		if (min_segment)
 			o.min_size = min_segment;
 		o.name = s->metric;
+		o.min_rel_change = s->min_change = history_min_change(cfg, s->bench, s->metric);
 		s->cp_failed = changepoint_detect(s->median, s->n, &o, &s->cp) != 0;
 	}
 	return 0;

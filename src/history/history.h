@@ -49,6 +49,7 @@ struct history_series {
 	double *median;		      /* the median of the successful runs of each commit's build */
 	struct changepoint_result cp; /* indexes into median[] */
 	bool cp_failed;
+	double min_change; /* relative shifts below it are no change points (min_change.h) */
 };
 
 struct history_request {
@@ -83,8 +84,11 @@ void history_result_release(struct history_result *res);
 
 /*
  * The series of res and their change points (called by history_run() at the end; also
- * for a report on stored data). Returns 0 or RP_EINTERNAL.
+ * for a report on stored data); cfg gives the count tolerances below which a change point
+ * of a counted metric is dropped (history_min_change(); NULL = the default). Returns 0 or
+ * RP_EINTERNAL.
  */
-int history_series_compute(struct store *st, struct history_result *res, size_t min_segment);
+int history_series_compute(struct store *st, struct history_result *res, size_t min_segment,
+			   struct config *cfg);
 
 #endif

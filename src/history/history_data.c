@@ -16,6 +16,7 @@
 #include "analysis/io_spectra.h"
 #include "profile/io_profile.h"
 #include "util/common.h"
+#include "util/strmap.h"
 
 /* A build of a commit, for the build id -> commit index lookups. */
 struct build_ix {
@@ -295,7 +296,8 @@ static int series_changes(struct history *h, struct history_series *s, const str
 	size_t n = 0;
 	int ret;
 
-	for (size_t i = 0; i < s->nr_points; i++)
+	/* Along the followed history only: other branches' commits are no trend of it. */
+	for (size_t i = 0; i < s->nr_line_points; i++)
 		if (s->points[i].n) {
 			at[n] = i;
 			x[n++] = s->points[i].median;
@@ -305,6 +307,8 @@ static int series_changes(struct history *h, struct history_series *s, const str
 		co.min_size = o->min_segment;
 	if (o && o->seed)
 		co.seed = o->seed;
+	co.min_rel_change = history_min_change(o ? o->cfg : NULL, h->benches[s->bench].name,
+					       s->metric);
 	strbuf_addf(&name, "%s/%s", h->benches[s->bench].name, s->metric);
 	co.name = name.buf;
 	ret = changepoint_detect(x, n, &co, &res);
@@ -484,6 +488,74 @@ static void comparison_release(struct history_comparison *c)
 	free(c->base_sha);
 }
 
+/* A commit's place: on the followed history by its position there, then the others. */
+struct commit_key {
+	size_t line_pos; /* SIZE_MAX: not on it */
+	size_t index;	 /* in commit-time order */
+};
+
+static int cmp_commit_key(const void *a, const void *b)
+{
+	const struct commit_key *x = a, *y = b;
+	if (x->line_pos != y->line_pos)
+		return x->line_pos < y->line_pos ? -1 : 1;
+	return (x->index > y->index) - (x->index < y->index);
+}
+
+/* Orders the commits: those of the followed history first, in its order (history_opts). */
+static void order_by_line(struct history *h, const struct history_opts *o)
+{
+	struct strmap pos = STRMAP_INIT;
+	struct commit_key *keys;
+	struct history_commit *sorted;
+
+	h->nr_line = 0;
+	if (!o || !o->line) {
+		for (size_t i = 0; i < h->nr_commits; i++)
+			h->commits[i].on_line = true;
+		h->nr_line = h->nr_commits;
+		return;
+	}
+	h->line_name = xstrdup(o->line_name ? o->line_name : "HEAD");
+	for (size_t i = 0; i < o->nr_line; i++)
+		strmap_put(&pos, o->line[i], i, NULL);
+	keys = xmallocarray(h->nr_commits, sizeof(*keys));
+	for (size_t i = 0; i < h->nr_commits; i++) {
+		const size_t *p = strmap_get(&pos, h->commits[i].sha);
+		keys[i] = (struct commit_key){p ? *p : SIZE_MAX, i};
+		h->nr_line += p != NULL;
+	}
+	sort_array(keys, h->nr_commits, sizeof(*keys), cmp_commit_key);
+	sorted = xmallocarray(h->nr_commits, sizeof(*sorted));
+	for (size_t i = 0; i < h->nr_commits; i++) {
+		sorted[i] = h->commits[keys[i].index];
+		sorted[i].on_line = keys[i].line_pos != SIZE_MAX;
+	}
+	memcpy(h->commits, sorted, h->nr_commits * sizeof(*sorted));
+	free(sorted);
+	free(keys);
+	strmap_release(&pos);
+}
+
+/* How many points (and bytes) of each series (and benchmark) are on the followed history. */
+static void count_line(struct history *h)
+{
+	for (size_t i = 0; i < h->nr_series; i++) {
+		struct history_series *s = &h->series[i];
+		s->nr_line_points = 0;
+		while (s->nr_line_points < s->nr_points &&
+		       s->points[s->nr_line_points].commit < h->nr_line)
+			s->nr_line_points++;
+	}
+	for (size_t b = 0; b < h->nr_benches; b++) {
+		struct history_bench *hb = &h->benches[b];
+		hb->nr_line_bytes = 0;
+		while (hb->nr_line_bytes < hb->nr_bytes &&
+		       hb->bytes[hb->nr_line_bytes].commit < h->nr_line)
+			hb->nr_line_bytes++;
+	}
+}
+
 /* Keeps the comparisons whose target is a commit, indexes them, links the commits. */
 static void link_comparisons(struct load_ctx *c)
 {
@@ -537,12 +609,14 @@ int history_load(struct store *st, const struct history_opts *o, struct history 
 		goto out;
 	if (!h->nr_commits)
 		goto out;
+	order_by_line(h, o);
 	c.builds = xmallocarray(h->nr_commits, sizeof(*c.builds));
 	for (size_t i = 0; i < h->nr_commits; i++)
 		c.builds[i] = (struct build_ix){h->commits[i].build_id, i};
 	sort_array(c.builds, h->nr_commits, sizeof(*c.builds), cmp_build_ix);
 	if ((ret = store_history_values(st, h, on_value, &c)) || (ret = build_series(&c)))
 		goto out;
+	count_line(h);
 	if ((ret = all_changes(h, o)))
 		goto out;
 	if ((ret = store_history_io(st, h)))
@@ -552,6 +626,7 @@ int history_load(struct store *st, const struct history_opts *o, struct history 
 	/* definitions of one name are one benchmark: regroup them */
 	sort_array(h->io, h->nr_io, sizeof(*h->io), cmp_io);
 	build_bytes(&c);
+	count_line(h);
 	if ((ret = store_history_comparisons(st, h)))
 		goto out;
 	link_comparisons(&c);
@@ -571,6 +646,7 @@ void history_release(struct history *h)
 {
 	if (!h)
 		return;
+	free(h->line_name);
 	free(h->machine.hostname);
 	free(h->machine.cpu_model);
 	free(h->machine.kernel);
@@ -623,7 +699,7 @@ static int read_side(const struct history *h, int64_t build, size_t bench, int64
 }
 
 int history_io_compare(const struct history *h, size_t cmp, size_t bench,
-		       struct spectra_report *out, size_t used[2])
+		       struct spectra_report *out, size_t used[2], struct strmap *frame_kinds)
 {
 	const struct history_comparison *c = &h->comparisons[cmp];
 	struct io_profile *p[2] = {NULL, NULL};
@@ -640,6 +716,8 @@ int history_io_compare(const struct history *h, size_t cmp, size_t bench,
 	if ((ret = io_profiles_compare(p[0], n[0], p[1], n[1], IOTRACE_WRITE, NULL, out, used,
 				       excluded)))
 		goto out;
+	for (int s = 0; frame_kinds && s < 2; s++)
+		io_profiles_frame_kinds(p[s], n[s], frame_kinds);
 	ret = 1;
 out:
 	for (int s = 0; s < 2; s++)

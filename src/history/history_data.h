@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "analysis/spectra.h"
+#include "history/min_change.h"
 #include "core/metric.h"
 #include "store/store_history.h"
 #include "util/common.h"
@@ -24,7 +25,18 @@
 struct history_opts {
 	size_t min_segment; /* change points: fewest commits in a segment (>= 2); 0 = default 3 */
 	uint64_t seed;	    /* change points: permutation seed; 0 = default 1 */
+	struct config *cfg; /* count tolerances (history/min_change.h); NULL = the default */
+	/*
+	 * The history the charts follow: its commits' full shas, oldest first (a branch's
+	 * first parents), and its name ("main"). Measured commits not on it come after it in
+	 * history.commits (by commit time) and take no part in series' trends and change
+	 * points. NULL: every measured commit, by commit time.
+	 */
+	const char *const *line;
+	size_t nr_line;
+	const char *line_name;
 };
+
 
 /*
  * Loads the history from the store into *h (zeroed first; release with history_release(),
@@ -42,10 +54,12 @@ void history_release(struct history *h);
  * The I/O similarity report of comparison `cmp`, benchmark `bench`: the stored I/O
  * profiles of its target build against those of its base build (on its machine), write
  * direction. Returns 1 and fills *out (release with spectra_report_release()) and
- * used[2]; 0 when either side has no profile (nothing printed); RP_EINPUT after error()
- * when a profile does not load or the analysis refuses it.
+ * used[2], and adds the names of the profiles' frames to frame_kinds unless NULL
+ * (io_profiles_frame_kinds()); 0 when either side has no profile (nothing printed);
+ * RP_EINPUT after error() when a profile does not load or the analysis refuses it.
  */
+struct strmap;
 int history_io_compare(const struct history *h, size_t cmp, size_t bench,
-		       struct spectra_report *out, size_t used[2]);
+		       struct spectra_report *out, size_t used[2], struct strmap *frame_kinds);
 
 #endif

@@ -225,6 +225,7 @@ int predict_collect_dynamic(struct predict_ctx *ctx, const struct revision *rev,
 	spec.cwd = build->worktree;
 	spec.log_path = log.buf;
 	spec.log_limit_bytes = b->log_limit_bytes;
+	spec.discard_stdout = b->discard_stdout;
 	/* callgrind is some 50x slower than the program: a configured timeout scales. */
 	spec.timeout_ns = b->timeout_ns ? b->timeout_ns * 100 : 0;
 	if ((ret = run_bench(ctx, rev, b, &spec, NULL, "under callgrind", out)))
@@ -258,7 +259,9 @@ int predict_profile_from_cct(const struct cct *tree, bool calls_only, struct per
 		if (name[0] == '[')
 			continue;
 		/* Calls-only profiles weigh nodes by calls: there is no time to store. */
-		ret = perphecy_profile_add(out, name, to_count(n->calls),
+		/* A tree without call counts (sampled) stores none: calls are absent, not 0,
+		 * and the call templates rank by self time (analysis/perphecy.c). */
+		ret = perphecy_profile_add(out, name, tree->calls_known ? to_count(n->calls) : 0,
 					   calls_only ? 0 : to_count(n->excl));
 		if (ret)
 			return ret;
@@ -290,6 +293,7 @@ int predict_collect_dynamic_cct(struct predict_ctx *ctx, const struct revision *
 	spec.cwd = profile_build->worktree;
 	spec.log_path = log.buf;
 	spec.log_limit_bytes = b->log_limit_bytes;
+	spec.discard_stdout = b->discard_stdout;
 	/* Every call is hooked: a configured timeout scales, as callgrind's does. */
 	spec.timeout_ns = b->timeout_ns ? b->timeout_ns * 10 : 0;
 	if ((ret = run_bench(ctx, rev, b, &spec, dir.buf, "with the CCT runtime", out)))

@@ -289,15 +289,17 @@ int predict_train(struct predict_ctx *ctx, const struct predict_train_opts *o,
 		      out->nr_undecided, out->nr_no_ancestor, out->nr_not_parent);
 		return RP_EINPUT;
 	}
-	if ((ret =
-		 perphecy_train(out->tuples, out->nr_tuples, PERPHECY_ALL_TEMPLATES, &out->common)))
+	out->cover = o->cover;
+	if ((ret = perphecy_train_cover(out->tuples, out->nr_tuples, PERPHECY_ALL_TEMPLATES,
+					o->cover, &out->common)))
 		return ret;
 	perphecy_evaluate(&out->common, out->tuples, out->nr_tuples, &out->full);
 	out->per_bench = xcalloc(out->nr_bench + 1, sizeof(*out->per_bench));
 	for (size_t j = 0; j < out->nr_bench; j++) {
 		size_t n;
 		struct perphecy_tuple *sub = bench_tuples(out, j, &n);
-		ret = perphecy_train(sub, n, PERPHECY_ALL_TEMPLATES, &out->per_bench[j]);
+		ret = perphecy_train_cover(sub, n, PERPHECY_ALL_TEMPLATES, o->cover,
+					   &out->per_bench[j]);
 		free(sub);
 		if (ret)
 			return ret;
@@ -307,6 +309,7 @@ int predict_train(struct predict_ctx *ctx, const struct predict_train_opts *o,
 		perphecy_cv_opts_init(&cv);
 		cv.k = o->k;
 		cv.seed = o->seed;
+		cv.cover = o->cover;
 		if (out->nr_commits < 2) {
 			error(
 			    "cannot cross-validate: the training data has %zu commit; it needs at "

@@ -1017,8 +1017,34 @@ static int build_tree(struct parser *p)
 	return ret;
 }
 
-int callgrind_parse(const char *text, size_t len, const char *origin, const char *event,
-		    struct cct *out)
+/* Gives the renamer its say; the renamed functions show their new names in the tree. */
+static void rename_funcs(struct parser *p, callgrind_rename_fn rename, void *arg)
+{
+	struct callgrind_func_info *info = xcalloc(p->nr_funcs ? p->nr_funcs : 1, sizeof(*info));
+	uint32_t(*calls)[2] = xcalloc(p->nr_calls ? p->nr_calls : 1, sizeof(*calls));
+	char **names = xcalloc(p->nr_funcs ? p->nr_funcs : 1, sizeof(*names));
+
+	for (size_t i = 0; i < p->nr_funcs; i++) {
+		info[i].name = cct_name(&p->strings, p->funcs[i].name);
+		info[i].object = cct_name(&p->strings, p->funcs[i].object);
+	}
+	for (size_t i = 0; i < p->nr_calls; i++) {
+		calls[i][0] = p->calls[i].caller;
+		calls[i][1] = p->calls[i].callee;
+	}
+	rename(info, p->nr_funcs, (const uint32_t(*)[2])calls, p->nr_calls, names, arg);
+	for (size_t i = 0; i < p->nr_funcs; i++) {
+		if (names[i])
+			p->funcs[i].display = cct_intern(p->out, names[i]);
+		free(names[i]);
+	}
+	free(names);
+	free(calls);
+	free(info);
+}
+
+static int parse(const char *text, size_t len, const char *origin, const char *event,
+		 callgrind_rename_fn rename, void *arg, struct cct *out)
 {
 	struct parser p;
 	size_t pos = 0;
@@ -1045,8 +1071,14 @@ int callgrind_parse(const char *text, size_t len, const char *origin, const char
 			goto out;
 	}
 	ret = parse_end(&p);
+	if (!ret && rename)
+		rename_funcs(&p, rename, arg);
 	if (!ret)
 		ret = build_tree(&p);
+	if (!ret) {
+		cct_set_weight(out, CCT_WEIGHT_EVENT, p.event);
+		out->calls_known = true;
+	}
 out:
 	if (ret) {
 		cct_release(out);
@@ -1061,7 +1093,14 @@ out:
 	return ret;
 }
 
-int callgrind_read(const char *path, const char *event, struct cct *out)
+int callgrind_parse(const char *text, size_t len, const char *origin, const char *event,
+		    struct cct *out)
+{
+	return parse(text, len, origin, event, NULL, NULL, out);
+}
+
+int callgrind_read_renamed(const char *path, const char *event, callgrind_rename_fn rename,
+			   void *arg, struct cct *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
@@ -1070,10 +1109,15 @@ int callgrind_read(const char *path, const char *event, struct cct *out)
 		cct_init(out);
 		goto out;
 	}
-	ret = callgrind_parse(sb.buf, sb.len, path, event, out);
+	ret = parse(sb.buf, sb.len, path, event, rename, arg, out);
 out:
 	strbuf_release(&sb);
 	return ret;
+}
+
+int callgrind_read(const char *path, const char *event, struct cct *out)
+{
+	return callgrind_read_renamed(path, event, NULL, NULL, out);
 }
 
 bool callgrind_sniff(const char *text, size_t len)

@@ -47,6 +47,26 @@ int callgrind_parse(const char *text, size_t len, const char *origin, const char
  */
 int callgrind_read(const char *path, const char *event, struct cct *out);
 
+/* What a renamer sees of one function of a profile. */
+struct callgrind_func_info {
+	const char *name;   /* as callgrind wrote it ("main", "0x000000000010b370") */
+	const char *object; /* its ob=: a path, "???" when callgrind knew none, or "" */
+};
+
+/*
+ * Names functions before the tree is built (profile/callgrind_plt.h names PLT entries):
+ * called once per parse with every function and every caller -> callee edge (indexes
+ * into funcs); names[] holds NULL on entry, and a function whose names[i] the callback
+ * sets (xmalloc'd; the parser frees it) gets that name in the tree.
+ */
+typedef void (*callgrind_rename_fn)(const struct callgrind_func_info *funcs, size_t nr_funcs,
+				    const uint32_t (*calls)[2], size_t nr_calls, char **names,
+				    void *arg);
+
+/* callgrind_read() with a renamer (NULL: none). */
+int callgrind_read_renamed(const char *path, const char *event, callgrind_rename_fn rename,
+			   void *arg, struct cct *out);
+
 /*
  * True when `text` looks like callgrind (or cachegrind) output: a first line
  * "# callgrind format", or an events: line among the "key: value" lines that open the file.

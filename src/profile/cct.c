@@ -1,5 +1,6 @@
 #include "profile/cct.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "util/common.h"
@@ -179,6 +180,37 @@ uint32_t cct_child(struct cct *t, uint32_t parent, uint32_t name, uint32_t site)
 	return idx;
 }
 
+void cct_set_weight(struct cct *t, enum cct_weight weight, const char *event)
+{
+	t->weight = weight;
+	snprintf(t->weight_event, sizeof(t->weight_event), "%s",
+		 weight == CCT_WEIGHT_EVENT && event ? event : "");
+}
+
+void cct_copy_weight(struct cct *dst, const struct cct *src)
+{
+	cct_set_weight(dst, src->weight, src->weight_event);
+	dst->calls_known = src->calls_known;
+}
+
+bool cct_same_weight(const struct cct *a, const struct cct *b)
+{
+	return a->weight == b->weight && !strcmp(a->weight_event, b->weight_event);
+}
+
+const char *cct_weight_name(enum cct_weight w)
+{
+	switch (w) {
+	case CCT_WEIGHT_ELAPSED_NS: return "elapsed ns";
+	case CCT_WEIGHT_CPU_NS: return "on-CPU ns";
+	case CCT_WEIGHT_WAIT_NS: return "off-CPU (waiting) ns";
+	case CCT_WEIGHT_CALLS: return "calls";
+	case CCT_WEIGHT_EVENT: return "event ";
+	case CCT_WEIGHT_UNKNOWN: break;
+	}
+	return "unnamed weight";
+}
+
 void cct_compute_inclusive(struct cct *t)
 {
 	for (size_t i = 0; i < t->nr_nodes; i++)
@@ -229,6 +261,7 @@ void cct_plain(const struct cct *in, struct cct *out)
 
 	cct_init(out);
 	out->nr_runs = in->nr_runs;
+	cct_copy_weight(out, in);
 	map[CCT_ROOT] = CCT_ROOT;
 	out->nodes[CCT_ROOT].calls = in->nodes[CCT_ROOT].calls;
 	out->nodes[CCT_ROOT].excl = in->nodes[CCT_ROOT].excl;
@@ -242,5 +275,62 @@ void cct_plain(const struct cct *in, struct cct *out)
 		out->nodes[o].excl += n->excl;
 	}
 	cct_compute_inclusive(out);
+	free(map);
+}
+
+/* Node indices of `arg` (a tree) by name, then call site. */
+static int by_name_site(const void *pa, const void *pb, void *arg)
+{
+	const struct cct *t = arg;
+	const struct cct_node *a = &t->nodes[*(const uint32_t *)pa];
+	const struct cct_node *b = &t->nodes[*(const uint32_t *)pb];
+	int c = strcmp(cct_name(t, a->name), cct_name(t, b->name));
+	if (c)
+		return c;
+	return a->site < b->site ? -1 : a->site > b->site;
+}
+
+void cct_sort_children(const struct cct *in, struct cct *out)
+{
+	uint32_t *map = xmallocarray(in->nr_nodes, sizeof(*map));
+	uint32_t *queue = xmallocarray(in->nr_nodes, sizeof(*queue));
+	uint32_t *kids = NULL;
+	size_t alloc_kids = 0, head = 0, tail = 0;
+
+	cct_init(out);
+	out->nr_runs = in->nr_runs;
+	if (in->sd)
+		out->sd = xcalloc(in->nr_nodes, sizeof(*out->sd));
+	map[CCT_ROOT] = CCT_ROOT;
+	queue[tail++] = CCT_ROOT;
+	/* Breadth first: a node's children are created together, in order, after it. */
+	while (head < tail) {
+		uint32_t u = queue[head++];
+		size_t nr = 0;
+		for (uint32_t c = in->nodes[u].first_child; c != CCT_NONE;
+		     c = in->nodes[c].next_sibling) {
+			ALLOC_GROW(kids, nr + 1, alloc_kids);
+			kids[nr++] = c;
+		}
+		if (nr > 1)
+			qsort_r(kids, nr, sizeof(*kids), by_name_site, (void *)in);
+		for (size_t k = 0; k < nr; k++) {
+			const struct cct_node *n = &in->nodes[kids[k]];
+			/* The output has as many nodes as the input, so this cannot fail. */
+			map[kids[k]] =
+			    cct_child(out, map[u], cct_intern(out, cct_name(in, n->name)), n->site);
+			queue[tail++] = kids[k];
+		}
+	}
+	for (size_t i = 0; i < in->nr_nodes; i++) {
+		struct cct_node *o = &out->nodes[map[i]];
+		o->calls = in->nodes[i].calls;
+		o->incl = in->nodes[i].incl;
+		o->excl = in->nodes[i].excl;
+		if (in->sd)
+			out->sd[map[i]] = in->sd[i];
+	}
+	free(kids);
+	free(queue);
 	free(map);
 }

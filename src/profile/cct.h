@@ -16,6 +16,7 @@
  *
  * A tree is not thread-safe; distinct trees may be used from distinct threads.
  */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,9 +33,24 @@ struct cct_node {
 	uint32_t next_sibling; /* CCT_NONE for the last child */
 	uint32_t rank;	       /* position in the parent's child list, 0-based */
 	uint32_t nr_children;
-	double calls; /* number of calls (0 when the source does not know, e.g. folded stacks) */
+	double calls; /* number of calls; meaningless (0) when the tree's calls_known is false */
 	double incl;  /* inclusive weight: the node and everything it called */
 	double excl;  /* exclusive (self) weight */
+};
+
+/*
+ * What a tree's weights measure: their unit, and for time which clock. Absolute figures
+ * (analysis/profile_attribution.h) carry it; trees of different weights are never added.
+ */
+enum cct_weight {
+	CCT_WEIGHT_UNKNOWN = 0, /* folded stacks: samples, or whatever the file counted */
+	CCT_WEIGHT_ELAPSED_NS,	/* ns from a call's entry to its exit (revperf's CCT runtime):
+				   time the thread waited (blocked, descheduled) included */
+	CCT_WEIGHT_CPU_NS,	/* ns on a CPU (sampled profiles: the cpu-clock event) */
+	CCT_WEIGHT_WAIT_NS,	/* ns off CPU (waiting), when measured: always a tree of its
+				   own, never added to on-CPU time */
+	CCT_WEIGHT_CALLS,	/* call counts (calls-only CCT profiles, --weight calls) */
+	CCT_WEIGHT_EVENT,	/* a counted event named in weight_event (callgrind: Ir) */
 };
 
 /* Standard deviations of a merged tree's means (cct_merge()), per node. */
@@ -48,6 +64,11 @@ struct cct {
 	/* Optional, parallel to nodes: set by cct_merge() only (NULL otherwise). */
 	struct cct_sd *sd;
 	size_t nr_runs; /* runs merged into this tree (1 for a single profile) */
+	enum cct_weight weight; /* CCT_WEIGHT_UNKNOWN after cct_init(): the reader sets it */
+	char weight_event[32];	/* CCT_WEIGHT_EVENT: the event's name ("Ir") */
+	/* The source counts calls. False after cct_init(), and for folded stacks and sampled
+	 * profiles: their calls are absent (not 0) and never shown. */
+	bool calls_known;
 
 	/* private: interned names and the hash tables */
 	char **names;
@@ -86,6 +107,18 @@ uint32_t cct_child_find(const struct cct *t, uint32_t parent, uint32_t name, uin
  */
 uint32_t cct_child(struct cct *t, uint32_t parent, uint32_t name, uint32_t site);
 
+/* Sets t's weight (and event name for CCT_WEIGHT_EVENT, else ignored, may be NULL). */
+void cct_set_weight(struct cct *t, enum cct_weight weight, const char *event);
+
+/* Copies the weight, its event and calls_known from `src` to `dst`. */
+void cct_copy_weight(struct cct *dst, const struct cct *src);
+
+/* "elapsed ns", "on-CPU ns", "calls", "event " (followed by its name), "unnamed weight". */
+const char *cct_weight_name(enum cct_weight w);
+
+/* True when a and b weigh the same thing (same weight, same event): they may be added. */
+bool cct_same_weight(const struct cct *a, const struct cct *b);
+
 /* Recomputes every node's inclusive weight as its exclusive weight plus its children's. */
 void cct_compute_inclusive(struct cct *t);
 
@@ -108,11 +141,22 @@ void cct_path(const struct cct *t, uint32_t node, struct strbuf *sb);
 void cct_plain(const struct cct *in, struct cct *out);
 
 /*
+ * `in` with every child list in the order of the names (then call sites): for a tree
+ * whose order of creation says nothing (samples, in the order they were taken), so that
+ * the child-order matching of a diff compares like with like. Node indices change; the
+ * metrics and standard deviations go with their nodes. Fills `out` (uninitialised or
+ * released); the caller releases it with cct_release(). O(n log k).
+ */
+void cct_sort_children(const struct cct *in, struct cct *out);
+
+/*
  * Merges `nr_runs` (>= 1) profiles of one revision into `out` (uninitialised or released):
  * the union of their nodes, each metric the mean over the runs (a node absent from a run
  * counts 0 there) with its sample standard deviation in out->sd (0 for one run). The runs
- * are only read. The caller releases `out` with cct_release(). Returns 0, or RP_EINPUT
- * after error() when nr_runs is 0 or the union is too large (out is then empty).
+ * are only read; out has their weight, and calls_known when every run knows its calls.
+ * The caller releases `out` with cct_release(). Returns 0, or RP_EINPUT after error() when
+ * nr_runs is 0, the runs weigh different things, or the union is too large (out is then
+ * empty).
  */
 int cct_merge(const struct cct *const *runs, size_t nr_runs, struct cct *out);
 

@@ -886,6 +886,8 @@ int cct_profile_to_cct(const struct cct_profile *const *profiles, size_t nr, str
 			out->nodes[i].excl = out->nodes[i].calls;
 		cct_compute_inclusive(out);
 	}
+	cct_set_weight(out, calls_only ? CCT_WEIGHT_CALLS : CCT_WEIGHT_ELAPSED_NS, NULL);
+	out->calls_known = true;
 	ret = 0;
 out:
 	if (ret) {

@@ -43,8 +43,17 @@ int cct_merge(const struct cct *const *runs, size_t nr_runs, struct cct *out)
 		error("cct merge: no profiles to merge");
 		goto out;
 	}
+	cct_copy_weight(out, runs[0]);
 	for (size_t r = 0; r < nr_runs; r++) {
 		const struct cct *run = runs[r];
+		if (!cct_same_weight(run, runs[0])) {
+			error("cct merge: run %zu weighs %s%s, run 1 %s%s: runs of different "
+			      "weights cannot be merged",
+			      r + 1, cct_weight_name(run->weight), run->weight_event,
+			      cct_weight_name(runs[0]->weight), runs[0]->weight_event);
+			goto out;
+		}
+		out->calls_known = out->calls_known && run->calls_known;
 		ALLOC_GROW(map, run->nr_nodes, alloc_map);
 		map[CCT_ROOT] = CCT_ROOT;
 		for (size_t i = 1; i < run->nr_nodes; i++) {

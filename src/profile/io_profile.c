@@ -25,12 +25,6 @@ static char *dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash && slash[1] ? slash + 1 : path;
-}
-
 int io_profile_status_parse(const char *s)
 {
 	for (int i = RUN_OK; i <= RUN_INTERRUPTED; i++)
@@ -163,83 +157,6 @@ void io_profile_release(struct io_profile *p)
 	free(p->log);
 	free(p->detail);
 	memset(p, 0, sizeof(*p));
-}
-
-/* ---- Keys ---- */
-
-void io_frame_name(const struct io_frame *f, struct strbuf *sb)
-{
-	if (f->function)
-		strbuf_addstr(sb, f->function);
-	else
-		strbuf_addf(sb, "%s+0x%" PRIx64, base_name(f->module), f->addr);
-}
-
-void io_entry_stack_key(const struct io_entry *e, struct strbuf *sb)
-{
-	if (!e->nr_frames) {
-		strbuf_addstr(sb, "[no stack]");
-		return;
-	}
-	for (size_t i = e->nr_frames; i-- > 0;) {
-		io_frame_name(&e->frames[i], sb);
-		if (i)
-			strbuf_addch(sb, ';');
-	}
-}
-
-void io_entry_file_key(const struct io_profile *p, const struct io_entry *e, struct strbuf *sb)
-{
-	static const char *const kinds[] = {"pipe:[", "socket:[", "anon_inode:"};
-	const char *f = e->file;
-	size_t n;
-
-	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
-		size_t k = strlen(kinds[i]);
-		if (strncmp(f, kinds[i], k))
-			continue;
-		if (i < 2) {
-			strbuf_addch(sb, '[');
-			strbuf_add(sb, kinds[i], k - 2);
-			strbuf_addch(sb, ']');
-		} else if (f[k] == '[') {
-			strbuf_addstr(sb, f + k); /* anon_inode:[eventfd] */
-		} else {
-			strbuf_addf(sb, "[%s]", f + k); /* anon_inode:inotify */
-		}
-		return;
-	}
-	if (p->cwd && (n = strlen(p->cwd)) > 1 && !strncmp(f, p->cwd, n) && f[n] == '/') {
-		strbuf_addch(sb, '.');
-		strbuf_addstr(sb, f + n);
-		return;
-	}
-	strbuf_addstr(sb, f);
-}
-
-static bool system_module(const char *m)
-{
-	static const char *const dirs[] = {"/lib/", "/usr/lib/", "/lib64/", "/usr/lib64/",
-					   "/usr/local/lib/"};
-	if (!strcmp(m, "[vdso]"))
-		return true;
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
-		if (!strncmp(m, dirs[i], strlen(dirs[i])))
-			return true;
-	return false;
-}
-
-const struct io_frame *io_entry_origin(const struct io_entry *e)
-{
-	/* Debian's libraries carry no DWARF (it is in separate debug packages): in a static
-	 * binary, the first frame with a source line is the program's own code. */
-	for (size_t i = 0; i < e->nr_frames; i++)
-		if (e->frames[i].source && !system_module(e->frames[i].module))
-			return &e->frames[i];
-	for (size_t i = 0; i < e->nr_frames; i++)
-		if (!system_module(e->frames[i].module))
-			return &e->frames[i];
-	return NULL;
 }
 
 /* ---- Writing ---- */

@@ -148,6 +148,19 @@ void io_entry_file_key(const struct io_profile *p, const struct io_entry *e, str
 const struct io_frame *io_entry_origin(const struct io_entry *e);
 
 /*
+ * Adds the name of every frame of the entries of the n profiles p[0..n) (io_frame_name())
+ * to `kinds`, with value 1
+ * for a frame of the program under test and 0 for one of a system library (as
+ * io_entry_origin() tells them apart: modules under the system library directories; and,
+ * in an entry where the program has source lines (built with -g), frames without one, such
+ * as the C library linked into a static binary and the start-up code). A name seen as both
+ * is the program's. The reports shorten stack keys around the program's frames with it
+ * (report/io_report.h). `kinds` is the caller's (strmap_release()).
+ */
+struct strmap;
+void io_profiles_frame_kinds(const struct io_profile *p, size_t n, struct strmap *kinds);
+
+/*
  * Whether `path` holds I/O profiles: a file that io_profile_sniff() recognises, or a
  * directory with at least one "*.io.json" file. False when it cannot be read, and for "-"
  * (standard input is read once, by the reader). Never blocks (a FIFO is not read).

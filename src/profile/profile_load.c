@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "profile/callgrind.h"
 #include "profile/cct_file.h"
 #include "profile/folded.h"
+#include "profile/sample_file.h"
 #include "util/common.h"
 #include "util/input.h"
 
@@ -19,6 +21,8 @@ static const char *const format_names[] = {
 	[PROFILE_FORMAT_CCT] = "cct",
 	[PROFILE_FORMAT_CALLGRIND] = "callgrind",
 	[PROFILE_FORMAT_FOLDED] = "folded",
+	[PROFILE_FORMAT_SAMPLE] = "sample",
+	[PROFILE_FORMAT_PERF] = "perf",
 };
 
 int profile_format_parse(const char *s, enum profile_format *out)
@@ -48,6 +52,41 @@ static bool has_suffix(const char *s, const char *suffix)
 }
 
 /* Converts parsed CCT profiles with the caller's symbolizer or one of its own. */
+void profile_threads_release(struct profile_threads *t)
+{
+	if (!t)
+		return;
+	free(t->t);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The main thread first, then by tid. */
+static int cmp_thread_total(const void *x, const void *y)
+{
+	const struct profile_thread *a = x, *b = y;
+	bool ma = a->tid == a->pid, mb = b->tid == b->pid;
+	if (ma != mb)
+		return ma ? -1 : 1;
+	return (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+static void thread_totals(const struct cct_profile *const *profiles, size_t nr,
+			  struct profile_threads *out)
+{
+	for (size_t i = 0; i < nr; i++) {
+		size_t first = out->nr;
+		for (size_t j = 0; j < profiles[i]->nr_threads; j++) {
+			const struct cct_file_thread *t = &profiles[i]->threads[j];
+			ALLOC_GROW(out->t, out->nr + 1, out->alloc);
+			out->t[out->nr].pid = profiles[i]->pid;
+			out->t[out->nr].tid = t->tid;
+			out->t[out->nr++].ns = t->nr_nodes ? (double)t->nodes[0].incl_ns : 0;
+		}
+		if (out->nr > first) /* a process may have no instrumented thread */
+			qsort(out->t + first, out->nr - first, sizeof(*out->t), cmp_thread_total);
+	}
+}
+
 static int convert(const struct cct_profile *const *profiles, size_t nr,
 		   const struct profile_load_options *o, struct cct *out)
 {
@@ -55,7 +94,19 @@ static int convert(const struct cct_profile *const *profiles, size_t nr,
 	int ret = cct_profile_to_cct(profiles, nr, o->sym ? o->sym : own, !o->separate_threads,
 				     out);
 	symbolizer_free(own);
+	if (!ret && o->threads)
+		thread_totals(profiles, nr, o->threads);
 	return ret;
+}
+
+static const char *clock_of(const struct cct_profile *p)
+{
+	switch (p->clock) {
+	case CCT_CLOCK_TSC: return "tsc";
+	case CCT_CLOCK_MONOTONIC: return "monotonic";
+	case CCT_CLOCK_NONE: break;
+	}
+	return "none";
 }
 
 /* A directory of one run's CCT profiles: every complete *.cct file, in name order. */
@@ -113,6 +164,7 @@ static int load_cct_dir(const char *dir, const struct profile_load_options *o, s
 	}
 	src->nr_files = (unsigned)nr;
 	src->calls_only = profiles[0].clock == CCT_CLOCK_NONE;
+	src->clock = clock_of(&profiles[0]);
 	/* The program: that of the process with the largest tree (a shell that started the
 	 * instrumented program writes a profile of its own, with no calls in it). */
 	{
@@ -142,6 +194,33 @@ out:
 	return ret;
 }
 
+/* Below this many samples a share is too uncertain to go unmentioned. */
+#define PERF_FEW_SAMPLES 100
+
+/* What a reader of the diff must know about a perf script profile: what was left out. */
+static void perf_warnings(const char *path, const struct perf_script_info *info)
+{
+	if (info->nr_other_events)
+		warning("%s: %zu sample%s of other events left out: the profile weighs %s (--event "
+			"chooses another)",
+			path, info->nr_other_events, info->nr_other_events == 1 ? "" : "s",
+			info->event);
+	if (info->nr_no_callchain == info->nr_samples)
+		warning("%s: no call chains, only the sampled functions: record with `perf record "
+			"-g` or `--call-graph dwarf`",
+			path);
+	else if (info->nr_no_callchain)
+		warning("%s: %zu of %zu samples without a call chain (under their function alone)",
+			path, info->nr_no_callchain, info->nr_samples);
+	/* The binomial sd of a share p from n samples is sqrt(p(1-p)/n): 50/sqrt(n) points
+	 * at p = 50%, the largest. */
+	if (info->nr_samples < PERF_FEW_SAMPLES)
+		warning("%s: only %zu sample%s: a share of the profile is uncertain by up to "
+			"+/-%.0f points (one sd); record longer or at a higher frequency (-F)",
+			path, info->nr_samples, info->nr_samples == 1 ? "" : "s",
+			50.0 / sqrt((double)info->nr_samples));
+}
+
 static int load_text(const char *path, const char *text, size_t len,
 		     const struct profile_load_options *o, struct cct *out,
 		     struct profile_source *src)
@@ -152,8 +231,12 @@ static int load_text(const char *path, const char *text, size_t len,
 	if (f == PROFILE_FORMAT_AUTO) {
 		if (cct_file_sniff(text, len))
 			f = PROFILE_FORMAT_CCT;
+		else if (sample_profile_sniff(text, len))
+			f = PROFILE_FORMAT_SAMPLE;
 		else if (callgrind_sniff(text, len))
 			f = PROFILE_FORMAT_CALLGRIND;
+		else if (perf_script_sniff(text, len))
+			f = PROFILE_FORMAT_PERF;
 		else
 			f = PROFILE_FORMAT_FOLDED;
 	}
@@ -168,6 +251,7 @@ static int load_text(const char *path, const char *text, size_t len,
 		}
 		src->nr_files = 1;
 		src->calls_only = p.clock == CCT_CLOCK_NONE;
+		src->clock = clock_of(&p);
 		if (p.exe)
 			snprintf(src->exe, sizeof(src->exe), "%s", p.exe);
 		ret = convert(&one, 1, o, out);
@@ -176,6 +260,39 @@ static int load_text(const char *path, const char *text, size_t len,
 	}
 	case PROFILE_FORMAT_CALLGRIND:
 		return callgrind_parse(text, len, path, o->event, out);
+	case PROFILE_FORMAT_SAMPLE: {
+		struct sample_profile p;
+		if ((ret = sample_profile_parse(text, len, path, &p))) {
+			cct_init(out);
+			return ret;
+		}
+		src->nr_files = 1;
+		snprintf(src->exe, sizeof(src->exe), "%s", p.exe);
+		if (o->weight_calls) {
+			error("%s: a sampled profile counts no calls: it cannot be weighed by calls",
+			      path);
+			ret = RP_EINPUT;
+			cct_init(out);
+		} else if (!p.samples) {
+			error("%s: the profile holds no sample (the program ran less than one "
+			      "sampling period)",
+			      path);
+			ret = RP_EINPUT;
+			cct_init(out);
+		} else {
+			ret = sample_profile_cct(&p, o->separate_threads, out);
+		}
+		sample_profile_release(&p);
+		return ret;
+	}
+	case PROFILE_FORMAT_PERF: {
+		struct perf_script_options po = { .event = o->event,
+						  .separate_threads = o->separate_threads };
+		if ((ret = perf_script_parse(text, len, path, &po, out, &src->perf)))
+			return ret;
+		perf_warnings(path, &src->perf);
+		return 0;
+	}
 	default:
 		return folded_parse(text, len, path, out);
 	}
@@ -224,6 +341,7 @@ int profile_load(const char *path, const struct profile_load_options *o, struct 
 		for (size_t i = 0; i < out->nr_nodes; i++)
 			out->nodes[i].excl = out->nodes[i].calls;
 		cct_compute_inclusive(out);
+		cct_set_weight(out, CCT_WEIGHT_CALLS, NULL);
 	}
 	if (!ret && o->plain) {
 		struct cct plain;

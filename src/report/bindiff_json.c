@@ -82,6 +82,13 @@ static json_t *entry_json(const struct bindiff *d, const struct bindiff_entry *e
 	set(o, "old", side_json(d->old_file, e->old_fn));
 	set(o, "new", side_json(d->new_file, e->new_fn));
 	set(o, "change_pct", isnan(e->change_pct) ? json_null() : json_real(e->change_pct));
+	set(o, "only",
+	    e->why == BINDIFF_WHY_LINE	  ? json_string("line-number")
+	    : e->why == BINDIFF_WHY_CLONE ? json_string("clone-suffix")
+					  : json_null());
+	set(o, "line_shift",
+	    e->why == BINDIFF_WHY_LINE && e->line_shift ? json_integer(e->line_shift)
+							: json_null());
 	set(o, "inlines_modified", inlines);
 	return o;
 }
@@ -98,10 +105,14 @@ int report_bindiff_json(FILE *f, const struct bindiff *d, bool all)
 		if (all || d->entries[i].cls != BINDIFF_UNCHANGED)
 			json_array_append_new(fns, entry_json(d, &d->entries[i]));
 	set(root, "revperf_version", jstr(REVPERF_VERSION));
-	set(root, "schema", json_integer(1));
+	set(root, "schema", jstr("revperf-bindiff/2"));
 	set(root, "old", file_json(d->old_file));
 	set(root, "new", file_json(d->new_file));
 	set(root, "summary", summary);
+	/* Of the modified and renamed functions: changed only in a line number, a suffix. */
+	set(root, "only",
+	    json_pack("{s:I, s:I}", "line_number", (json_int_t)d->nr_line_only, "clone_suffix",
+		      (json_int_t)d->nr_clone_only));
 	set(root, "identical", json_boolean(bindiff_identical(d)));
 	set(root, "exit_code", json_integer(bindiff_identical(d) ? 0 : 1));
 	set(root, "functions", fns);

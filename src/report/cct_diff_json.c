@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "report/attribution_report.h"
 #include "report/cct_report.h"
 #include "util/common.h"
 
@@ -138,6 +139,9 @@ json_t *cct_diff_to_json(const struct cct_diff *d, const struct cct_report_optio
 	    profile_json(o && o->old_label ? o->old_label : "old", d->old_tree, calls_old));
 	set(root, "new",
 	    profile_json(o && o->new_label ? o->new_label : "new", d->new_tree, calls_new));
+	set(root, "absolute", o && o->absolute ? attribution_json(o->absolute) : json_null());
+	set(root, "absolute_note",
+	    o && !o->absolute && o->absolute_note ? jstr(o->absolute_note) : json_null());
 	set(root, "matched", json_integer((json_int_t)(d->nr_matched ? d->nr_matched - 1 : 0)));
 	set(root, "overlap", json_real(d->overlap));
 	set(root, "overlap_after", json_real(d->overlap_after));
@@ -153,7 +157,7 @@ int cct_diff_report_json(FILE *f, const struct cct_diff *d, const struct cct_rep
 	int ret;
 
 	set(root, "revperf_version", jstr(REVPERF_VERSION));
-	set(root, "schema", json_integer(1));
+	set(root, "schema", jstr("revperf-diff/2"));
 	set(root, "exit_code", json_integer(d->nr_topo || d->nr_pairs ? 1 : 0));
 	json_object_update(root, body);
 	json_decref(body);

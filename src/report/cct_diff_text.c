@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/attribution_report.h"
 #include "report/cct_report.h"
 #include "util/common.h"
 
@@ -62,6 +63,8 @@ out:
 
 bool cct_report_has_calls(const struct cct *t)
 {
+	if (t->calls_known)
+		return true;
 	for (size_t i = 0; i < t->nr_nodes; i++)
 		if (t->nodes[i].calls > 0)
 			return true;
@@ -251,6 +254,13 @@ int cct_diff_report_text(FILE *f, const struct cct_diff *d, const struct cct_rep
 
 	profile_line(f, "old", o && o->old_label ? o->old_label : "old", d->old_tree);
 	profile_line(f, "new", o && o->new_label ? o->new_label : "new", d->new_tree);
+	if (o && o->absolute) {
+		fputc('\n', f);
+		attribution_text(f, o->absolute, o->absolute_top, "");
+		fputc('\n', f);
+	} else if (o && o->absolute_note) {
+		fprintf_printable(f, "no absolute change: %s\n", o->absolute_note);
+	}
 	/* The root is a matched pair but not a context. */
 	fprintf_printable(f, "overlap %.2f%% of the common trees (%zu matched contexts)",
 			  d->overlap, d->nr_matched ? d->nr_matched - 1 : 0);

@@ -1,15 +1,18 @@
 /*
  * The differential flame graph of a calling context tree diff, as SVG: the new tree's layout
  * (width = share of the new total weight, the root at the bottom), each frame coloured by the
- * change of its pweight against the matched old context, the contexts only in the old tree
- * in a table below. The document is src/report/assets/flamegraph.svg with its markers
- * filled in.
+ * change of its pweight against the matched old context, a ranked list of the largest
+ * changes under it (each row zooms on its frame), a search box, the contexts only in the old
+ * tree in a table below. The document is src/report/assets/flamegraph.svg with its markers
+ * filled in; it is laid out for width_px and its script lays it out again for the width of
+ * the page.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "report/assets.h"
+#include "report/cct_flamegraph_impl.h"
 #include "report/cct_report.h"
 #include "util/common.h"
 
@@ -17,21 +20,6 @@
 #define MIN_WIDTH_PX 200u
 #define DEFAULT_MIN_FRAME_PX 0.3
 #define DEFAULT_PATH_WIDTH 100
-#define PAD_PX 10.0
-#define HEADER_PX 90.0
-#define FRAME_PX 16.0
-#define ROW_PX 16.0
-/* The monospace font of the template at 11px; must match FG_CHAR_PX and FG_LABEL_PAD. */
-#define CHAR_PX 6.6
-#define LABEL_PAD_PX 3.0
-/* Colour intensity: |change| / max(largest |change| drawn, this), in pweight points. */
-#define MIN_COLOR_SCALE 1.0
-/* Changes smaller than this (pweight points) are drawn as unchanged. */
-#define UNCHANGED_EPS 0.005
-/* Contexts only in the old tree listed under the graph; JSON lists all of them. */
-#define MAX_REMOVED_ROWS 20
-/* Contexts in tooltips are shortened beyond this many bytes. */
-#define TOOLTIP_PATH_WIDTH 400
 
 /*
  * The length of the valid UTF-8 sequence of a non-ASCII character at p, or 0: the ranges
@@ -54,7 +42,7 @@ static size_t utf8_len(const unsigned char *p)
 }
 
 /* The number of bytes of the character at p: an invalid byte is a character of its own. */
-static size_t char_len(const unsigned char *p)
+size_t fg_char_len(const unsigned char *p)
 {
 	size_t len = *p < 0x80 ? 1 : utf8_len(p);
 	return len ? len : 1;
@@ -65,12 +53,12 @@ static size_t char_len(const unsigned char *p)
  * ends in ".."). Bytes that are not valid UTF-8, and control characters, which XML 1.0 cannot
  * carry even as character references, become '?'.
  */
-static void add_xml(struct strbuf *sb, const char *s, size_t max_chars)
+void fg_add_xml(struct strbuf *sb, const char *s, size_t max_chars)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t nr_chars = 0, keep;
 
-	for (const unsigned char *q = p; *q; q += char_len(q))
+	for (const unsigned char *q = p; *q; q += fg_char_len(q))
 		nr_chars++;
 	keep = max_chars && nr_chars > max_chars ? (max_chars > 2 ? max_chars - 2 : 0) : nr_chars;
 	for (size_t n = 0; n < keep; n++) {
@@ -95,32 +83,6 @@ static void add_xml(struct strbuf *sb, const char *s, size_t max_chars)
 	if (keep < nr_chars)
 		strbuf_addstr(sb, "..");
 }
-
-/* Per node of the new tree. */
-struct fg_node {
-	uint32_t old;	/* the matched old node, or CCT_NONE */
-	uint32_t topo;	/* the topological difference it is part of, or CCT_NONE */
-	uint32_t depth; /* the root is 0 */
-	bool drawn;
-	double x, w;	 /* px */
-	double cursor_x; /* where the next child starts */
-};
-
-struct fg_ctx {
-	FILE *f;
-	const struct cct_diff *d;
-	const struct cct *a, *b;
-	const char *old_label, *new_label, *title;
-	struct fg_node *nodes;
-	double width_px, min_frame_px;
-	double total_a, total_b;   /* whole trees */
-	double common_a, common_b; /* self weight of the matched nodes */
-	double color_scale;
-	uint32_t max_depth;
-	size_t nr_drawn, nr_omitted;
-	bool calls_a, calls_b;
-	struct strbuf sb, path;
-};
 
 /*
  * The matching of the diff, rebuilt: a new node not inside a topological difference is
@@ -154,25 +116,29 @@ static void match_nodes(struct fg_ctx *c)
 			c->common_a += a->nodes[n->old].excl;
 			c->common_b += b->nodes[i].excl;
 		}
+		if (b->nodes[i].site)
+			c->has_sites = true;
 	}
 	c->common_a += a->nodes[CCT_ROOT].excl;
 	c->common_b += b->nodes[CCT_ROOT].excl;
+	for (size_t i = 1; i < a->nr_nodes && !c->has_sites; i++)
+		c->has_sites = a->nodes[i].site != 0;
 	free(name_map);
 }
 
-static double pweight(double excl, double common)
+double fg_pweight(double excl, double common)
 {
 	return common > 0 ? 100.0 * excl / common : 0.0;
 }
 
 /* The change of the node's pweight, in points (0 for a node without a match). */
-static double change(const struct fg_ctx *c, uint32_t node)
+double fg_change(const struct fg_ctx *c, uint32_t node)
 {
 	uint32_t old = c->nodes[node].old;
 	if (old == CCT_NONE)
 		return 0.0;
-	return pweight(c->b->nodes[node].excl, c->common_b) -
-	       pweight(c->a->nodes[old].excl, c->common_a);
+	return fg_pweight(c->b->nodes[node].excl, c->common_b) -
+	       fg_pweight(c->a->nodes[old].excl, c->common_a);
 }
 
 /* x and width per node (children left to right in list order), which nodes are drawn. */
@@ -194,8 +160,8 @@ static void layout(struct fg_ctx *c)
 		}
 		n->w = w;
 		n->cursor_x = n->x;
-		n->drawn =
-		    w >= c->min_frame_px && (i == CCT_ROOT || c->nodes[b->nodes[i].parent].drawn);
+		n->drawn = (w >= c->min_frame_px || (n->forced && w > 0)) &&
+			   (i == CCT_ROOT || c->nodes[b->nodes[i].parent].drawn);
 		if (!n->drawn) {
 			c->nr_omitted++;
 			continue;
@@ -203,8 +169,8 @@ static void layout(struct fg_ctx *c)
 		c->nr_drawn++;
 		if (n->depth > c->max_depth)
 			c->max_depth = n->depth;
-		if (fabs(change(c, (uint32_t)i)) > max_change)
-			max_change = fabs(change(c, (uint32_t)i));
+		if (fabs(fg_change(c, (uint32_t)i)) > max_change)
+			max_change = fabs(fg_change(c, (uint32_t)i));
 	}
 	c->color_scale = max_change > MIN_COLOR_SCALE ? max_change : MIN_COLOR_SCALE;
 }
@@ -213,7 +179,7 @@ static void add_fill(struct fg_ctx *c, uint32_t node)
 {
 	static const double grey[3] = {228, 228, 228}, red[3] = {235, 30, 30},
 			    blue[3] = {40, 90, 235};
-	double d = change(c, node), t;
+	double d = fg_change(c, node), t;
 	const double *to;
 
 	if (node != CCT_ROOT && c->nodes[node].old == CCT_NONE) {
@@ -248,13 +214,16 @@ static void add_tooltip(struct fg_ctx *c, uint32_t node)
 		cct_report_add_count(&c->sb, c->total_b);
 		return;
 	}
-	add_xml(&c->sb, cct_name(c->b, n->name), 0);
+	fg_add_xml(&c->sb, cct_name(c->b, n->name), 0);
 	if (n->site)
 		strbuf_addf(&c->sb, " (call site %u)", (unsigned)n->site);
 	strbuf_addch(&c->sb, '\n');
 	strbuf_reset(&c->path);
 	cct_report_path(&c->path, c->b, node, TOOLTIP_PATH_WIDTH);
-	add_xml(&c->sb, c->path.buf, 0);
+	fg_add_xml(&c->sb, c->path.buf, 0);
+	if (fn->top)
+		strbuf_addf(&c->sb, "\nchange ranked %u of the %zu largest (list below)",
+			    (unsigned)fn->top, c->nr_top);
 	if (!o) {
 		const struct cct_topo_diff *e = fn->topo != CCT_NONE ? &c->d->topo[fn->topo] : NULL;
 		strbuf_addstr(&c->sb, "\nonly in the new profile");
@@ -272,7 +241,8 @@ static void add_tooltip(struct fg_ctx *c, uint32_t node)
 	strbuf_addf(&c->sb, "\ninclusive: %.2f%% -> %.2f%% of the total",
 		    percent(o->incl, c->total_a), percent(n->incl, c->total_b));
 	strbuf_addf(&c->sb, "\nself (pweight): %.2f%% -> %.2f%% of the common trees (%+.2f)",
-		    pweight(o->excl, c->common_a), pweight(n->excl, c->common_b), change(c, node));
+		    fg_pweight(o->excl, c->common_a), fg_pweight(n->excl, c->common_b),
+		    fg_change(c, node));
 	if (c->calls_a || c->calls_b) {
 		strbuf_addstr(&c->sb, "\ncalls: ");
 		if (c->calls_a)
@@ -287,9 +257,15 @@ static void add_tooltip(struct fg_ctx *c, uint32_t node)
 	}
 }
 
+/* y of a frame inside the frames group: the root at the bottom. */
 static double frame_y(const struct fg_ctx *c, uint32_t depth)
 {
-	return HEADER_PX + (double)(c->max_depth - depth) * FRAME_PX;
+	return (double)(c->max_depth - depth) * FRAME_PX;
+}
+
+static double frames_height(const struct fg_ctx *c)
+{
+	return (double)(c->max_depth + 1) * FRAME_PX;
 }
 
 static void write_frames(struct fg_ctx *c)
@@ -301,7 +277,8 @@ static void write_frames(struct fg_ctx *c)
 		if (!n->drawn)
 			continue;
 		strbuf_reset(&c->sb);
-		strbuf_addf(&c->sb, "<g class=\"f\" id=\"f%zu\" data-p=\"%u\"><title>", i,
+		strbuf_addf(&c->sb, "<g class=\"f%s\" id=\"f%zu\" data-p=\"%u\"><title>",
+			    n->top ? " top" : "", i,
 			    i == CCT_ROOT ? 0u : (unsigned)b->nodes[i].parent);
 		add_tooltip(c, (uint32_t)i);
 		strbuf_addf(&c->sb,
@@ -313,136 +290,158 @@ static void write_frames(struct fg_ctx *c)
 			    frame_y(c, n->depth) + FRAME_PX - 4.5);
 		label_chars = floor((n->w - 2 * LABEL_PAD_PX) / CHAR_PX);
 		if (label_chars >= 3)
-			add_xml(&c->sb, i == CCT_ROOT ? "all" : cct_name(b, b->nodes[i].name),
-				(size_t)label_chars);
+			fg_add_xml(&c->sb, i == CCT_ROOT ? "all" : cct_name(b, b->nodes[i].name),
+				   (size_t)label_chars);
 		strbuf_addstr(&c->sb, "</text></g>\n");
 		fwrite(c->sb.buf, 1, c->sb.len, c->f);
 	}
 }
 
-struct removed_rank {
-	double pweight;
-	size_t index;
-};
-
-static int removed_cmp(const void *pa, const void *pb)
+/*
+ * Appends `text` as one paragraph at y: a <text class="wrap"> whose <tspan> lines hold
+ * whole words, at most `chars` characters each (a longer word is cut). Returns the number
+ * of lines. The script wraps the same words again for the page's width.
+ */
+static size_t add_paragraph(struct strbuf *out, const char *text, size_t chars, double y)
 {
-	const struct removed_rank *a = pa, *b = pb;
-	if (a->pweight != b->pweight)
-		return a->pweight > b->pweight ? -1 : 1;
-	return a->index < b->index ? -1 : a->index > b->index;
-}
+	size_t lines = 0, line_chars = 0;
+	const char *p = text;
 
-static double removed_top(const struct fg_ctx *c)
-{
-	return frame_y(c, 0) + FRAME_PX + 24;
-}
-
-/* The contexts only in the old tree (no width in the new one), largest first. */
-static void write_removed(struct fg_ctx *c)
-{
-	const struct cct_diff *d = c->d;
-	struct removed_rank *rank = xmallocarray(d->nr_topo ? d->nr_topo : 1, sizeof(*rank));
-	size_t nr = 0, shown;
-	double y = removed_top(c);
-	size_t path_chars =
-	    (size_t)fmax(10, floor((c->width_px - 2 * PAD_PX - 40 * CHAR_PX) / CHAR_PX));
-
-	for (size_t i = 0; i < d->nr_topo; i++)
-		if (!d->topo[i].in_new) {
-			rank[nr].pweight = d->topo[i].pweight;
-			rank[nr++].index = i;
+	strbuf_addf(out, "<text class=\"wrap sub\" x=\"%.1f\" y=\"%.1f\">", PAD_PX, y);
+	while (*p) {
+		size_t word = strcspn(p, " "), word_chars = 0;
+		for (size_t i = 0; i < word; i += fg_char_len((const unsigned char *)p + i))
+			word_chars++;
+		if (!lines || (line_chars && line_chars + 1 + word_chars > chars)) {
+			if (lines)
+				strbuf_addstr(out, "</tspan>");
+			strbuf_addf(out, "<tspan x=\"%.1f\" dy=\"%.0f\">", PAD_PX,
+				    lines ? LINE_PX : 0.0);
+			lines++;
+			line_chars = 0;
+		} else if (line_chars) {
+			/* Words of one line are one tspan; the script splits at spaces. */
+			strbuf_addch(out, ' ');
+			line_chars++;
 		}
-	qsort(rank, nr, sizeof(*rank), removed_cmp);
-	if (!nr)
-		goto out;
-	strbuf_reset(&c->sb);
-	strbuf_addf(&c->sb, "<text class=\"sub\" x=\"%.1f\" y=\"%.1f\">Only in ", PAD_PX, y);
-	add_xml(&c->sb, c->old_label, 0);
-	strbuf_addf(&c->sb,
-		    " (not drawn above): %zu context%s, %% of the old total weight</text>\n", nr,
-		    nr == 1 ? "" : "s");
-	fwrite(c->sb.buf, 1, c->sb.len, c->f);
-	shown = nr < MAX_REMOVED_ROWS ? nr : MAX_REMOVED_ROWS;
-	for (size_t k = 0; k < shown; k++) {
-		const struct cct_topo_diff *e = &d->topo[rank[k].index];
-		double ry = y + (double)(k + 1) * ROW_PX;
-		strbuf_reset(&c->sb);
-		strbuf_addstr(&c->sb, "<g class=\"removed\"><title>");
-		strbuf_reset(&c->path);
-		cct_report_path(&c->path, c->a, e->node, TOOLTIP_PATH_WIDTH);
-		add_xml(&c->sb, c->path.buf, 0);
-		strbuf_addf(&c->sb,
-			    "\nonly in the old profile (stage %d, %s)\n%.2f%% of the old total",
-			    (int)e->stage, cct_diff_stage_name(e->stage), e->pweight);
-		if (c->calls_a) {
-			strbuf_addstr(&c->sb, "\ncalls: ");
-			cct_report_add_count(&c->sb, e->calls);
+		{
+			char *w = xstrndup(p, word);
+			fg_add_xml(out, w, 0);
+			free(w);
 		}
-		strbuf_addf(&c->sb,
-			    "</title><rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" "
-			    "fill=\"url(#only-old)\"/><text x=\"%.1f\" y=\"%.1f\">%6.2f%%  %-13s  ",
-			    PAD_PX, ry - 10, PAD_PX + 18, ry, e->pweight,
-			    cct_diff_stage_name(e->stage));
-		strbuf_reset(&c->path);
-		cct_report_path(&c->path, c->a, e->node, path_chars);
-		add_xml(&c->sb, c->path.buf, path_chars);
-		strbuf_addstr(&c->sb, "</text></g>\n");
-		fwrite(c->sb.buf, 1, c->sb.len, c->f);
+		line_chars += word_chars;
+		p += word;
+		while (*p == ' ')
+			p++;
 	}
-	if (nr > shown) {
-		strbuf_reset(&c->sb);
-		strbuf_addf(
-		    &c->sb,
-		    "<text class=\"sub\" x=\"%.1f\" y=\"%.1f\">... and %zu more (revperf diff "
-		    "--format json lists all)</text>\n",
-		    PAD_PX + 18, y + (double)(shown + 1) * ROW_PX, nr - shown);
-		fwrite(c->sb.buf, 1, c->sb.len, c->f);
-	}
-out:
-	free(rank);
+	if (lines)
+		strbuf_addstr(out, "</tspan>");
+	strbuf_addstr(out, "</text>\n");
+	return lines;
 }
 
-static double image_height(const struct fg_ctx *c)
+/* The paragraphs under the title, and from their height the layout of everything below. */
+static void layout_vertical(struct fg_ctx *c)
 {
-	size_t rows = 0;
-	for (size_t i = 0; i < c->d->nr_topo; i++)
-		rows += !c->d->topo[i].in_new;
-	if (rows > MAX_REMOVED_ROWS)
-		rows = MAX_REMOVED_ROWS + 1;
-	return removed_top(c) + (rows ? (double)(rows + 1) * ROW_PX : 0) + PAD_PX;
+	struct strbuf text = STRBUF_INIT;
+	size_t chars = (size_t)fmax(10, floor((c->width_px - 2 * PAD_PX) / CHAR_PX));
+	double y = FIRST_LINE_Y;
+
+	strbuf_addf(&text, "%s -> %s: width = share of the new total weight (", c->old_label,
+		    c->new_label);
+	cct_report_add_count(&text, c->total_b);
+	strbuf_addf(&text, "); overlap %.2f%%", c->d->overlap);
+	if (c->nr_omitted)
+		strbuf_addf(&text, "; %zu contexts narrower than %.2g px not drawn", c->nr_omitted,
+			    c->min_frame_px);
+	strbuf_addch(&text, '.');
+	y += (double)add_paragraph(&c->header, text.buf, chars, y) * LINE_PX + 2;
+	strbuf_reset(&text);
+	strbuf_addf(&text,
+		    "Colour = change of the self weight share (pweight): red more, blue less, "
+		    "full at %.2f points; hatched red = only in the new profile; outlined = the "
+		    "largest changes, listed under the graph. Hover for values, click to zoom, "
+		    "search names in the box below.",
+		    c->color_scale);
+	y += (double)add_paragraph(&c->header, text.buf, chars, y) * LINE_PX + 2;
+	if (c->has_sites) {
+		y += (double)add_paragraph(
+			 &c->header,
+			 "f#N in a path = the call to f from the place of rank N among the "
+			 "places in the caller's code that call f (counted from 0 in address "
+			 "order; #0 is not written). Call sites are ranked, not addressed, so "
+			 "that they match across builds; --plain merges them.",
+			 chars, y) *
+			 LINE_PX +
+		     2;
+	}
+	c->search_y = y;
+	if (c->nr_top) {
+		strbuf_reset(&text);
+		strbuf_addf(&text,
+			    "The %zu largest changes, in points of the self weight share "
+			    "(pweight); %s. Click a row to show its frame.",
+			    c->nr_top,
+			    c->a->sd && c->b->sd
+				? "± one sd over the runs of both sides"
+				: "one run per side: the run-to-run spread is not known");
+		c->top_lines = add_paragraph(&c->top_heading, text.buf, chars, 0);
+	}
+	if (fg_removed_rows(c)) {
+		size_t n = fg_removed_rows(c);
+		strbuf_reset(&text);
+		strbuf_addf(&text,
+			    "Only in %s (not drawn above): %zu context%s, %% of the old total "
+			    "weight.",
+			    c->old_label, n, n == 1 ? "" : "s");
+		c->removed_lines = add_paragraph(&c->removed_heading, text.buf, chars, 0);
+	}
+	c->frames_y = y + SEARCH_PX + TOOLS_PX + 8;
+	c->top_y = c->frames_y + frames_height(c) + GAP_PX;
+	c->removed_y = c->top_y + fg_top_height(c);
+	c->height = c->removed_y + fg_removed_height(c) + PAD_PX;
+	strbuf_release(&text);
 }
 
 static void write_marker(struct fg_ctx *c, const char *name, size_t len)
 {
+	static const char *const numbers[] = {
+	    "WIDTH",	     "HALF_WIDTH", "HEIGHT",	 "SEARCH_Y",  "TOOLS_Y",	"FRAMES_Y",
+	    "FRAMES_HEIGHT", "TOP_Y",	   "TOP_HEIGHT", "REMOVED_Y", "REMOVED_HEIGHT",
+	};
+	const double values[] = {
+	    c->width_px,
+	    c->width_px / 2,
+	    c->height,
+	    c->search_y,
+	    c->search_y + SEARCH_PX,
+	    c->frames_y,
+	    frames_height(c),
+	    c->top_y,
+	    fg_top_height(c),
+	    c->removed_y,
+	    fg_removed_height(c),
+	};
+
 	strbuf_reset(&c->sb);
-	if (len == 5 && !memcmp(name, "WIDTH", len)) {
-		strbuf_addf(&c->sb, "%.0f", c->width_px);
-	} else if (len == 6 && !memcmp(name, "HEIGHT", len)) {
-		strbuf_addf(&c->sb, "%.0f", image_height(c));
-	} else if (len == 5 && !memcmp(name, "TITLE", len)) {
-		add_xml(&c->sb, c->title, 0);
-	} else if (len == 8 && !memcmp(name, "SUBTITLE", len)) {
-		add_xml(&c->sb, c->old_label, 0);
-		strbuf_addstr(&c->sb, " -> ");
-		add_xml(&c->sb, c->new_label, 0);
-		strbuf_addstr(&c->sb, ": width = share of the new total weight (");
-		cct_report_add_count(&c->sb, c->total_b);
-		strbuf_addf(&c->sb, "); overlap %.2f%%", c->d->overlap);
-		if (c->nr_omitted)
-			strbuf_addf(&c->sb, "; %zu contexts narrower than %.2g px not drawn",
-				    c->nr_omitted, c->min_frame_px);
-	} else if (len == 6 && !memcmp(name, "LEGEND", len)) {
-		strbuf_addf(&c->sb,
-			    "colour = change of the self weight share (pweight): red more, blue "
-			    "less, full at %.2f points; hatched red = only in the new profile. "
-			    "Hover for values, click to zoom.",
-			    c->color_scale);
+	for (size_t i = 0; i < ARRAY_SIZE(numbers); i++)
+		if (strlen(numbers[i]) == len && !memcmp(name, numbers[i], len)) {
+			strbuf_addf(&c->sb, "%.0f", values[i]);
+			fwrite(c->sb.buf, 1, c->sb.len, c->f);
+			return;
+		}
+	if (len == 5 && !memcmp(name, "TITLE", len)) {
+		fg_add_xml(&c->sb, c->title, 0);
+	} else if (len == 6 && !memcmp(name, "HEADER", len)) {
+		strbuf_add(&c->sb, c->header.buf, c->header.len);
 	} else if (len == 6 && !memcmp(name, "FRAMES", len)) {
 		write_frames(c);
 		return;
+	} else if (len == 3 && !memcmp(name, "TOP", len)) {
+		fg_write_top(c);
+		return;
 	} else if (len == 7 && !memcmp(name, "REMOVED", len)) {
-		write_removed(c);
+		fg_write_removed(c);
 		return;
 	} else {
 		/* Not a marker: copied as it is. */
@@ -496,6 +495,9 @@ int cct_diff_report_svg(FILE *f, const struct cct_diff *d, const struct cct_repo
 	    .total_b = cct_total(d->new_tree),
 	    .calls_a = cct_report_has_calls(d->old_tree),
 	    .calls_b = cct_report_has_calls(d->new_tree),
+	    .header = STRBUF_INIT,
+	    .top_heading = STRBUF_INIT,
+	    .removed_heading = STRBUF_INIT,
 	    .sb = STRBUF_INIT,
 	    .path = STRBUF_INIT,
 	};
@@ -504,9 +506,14 @@ int cct_diff_report_svg(FILE *f, const struct cct_diff *d, const struct cct_repo
 		c.width_px = MIN_WIDTH_PX;
 	c.nodes = xcalloc(c.b->nr_nodes, sizeof(*c.nodes));
 	match_nodes(&c);
+	fg_select_top(&c);
 	layout(&c);
+	layout_vertical(&c);
 	expand_template(&c, revperf_asset_flamegraph_svg, revperf_asset_flamegraph_svg_len);
 	free(c.nodes);
+	strbuf_release(&c.header);
+	strbuf_release(&c.top_heading);
+	strbuf_release(&c.removed_heading);
 	strbuf_release(&c.sb);
 	strbuf_release(&c.path);
 	return fflush(f) || ferror(f) ? -1 : 0;

@@ -15,6 +15,7 @@
 #include "analysis/cct_diff.h"
 
 struct strbuf;
+struct attribution;
 
 struct cct_report_options {
 	const char *old_label, *new_label; /* the profiles, e.g. their files; NULL: old, new */
@@ -24,10 +25,16 @@ struct cct_report_options {
 	unsigned width_px;   /* SVG: image width in pixels; 0 = 1200 */
 	double min_frame_px; /* SVG: narrower frames are not drawn; <= 0 means 0.3 */
 	const char *title;   /* SVG: NULL = "Differential flame graph" */
+	/* Text and JSON: the absolute change per function and call path beside the diff
+	 * (analysis/profile_attribution.h), or NULL with absolute_note saying why not. */
+	const struct attribution *absolute;
+	const char *absolute_note;
+	size_t absolute_top; /* rows per list of it; 0 = all kept */
 };
 
 /*
- * Writes the diff as text: both profiles, the overlap, the topological differences grouped
+ * Writes the diff as text: both profiles, the absolute change when o->absolute is set,
+ * the overlap, the topological differences grouped
  * by stage (largest first within a stage; stage 1 with the caller, stage 2 with the
  * modified functions nearest first), then the weight differences with both pweights and
  * calls. `o` may be NULL (defaults). Returns 0, or -1 on a write error.
@@ -46,10 +53,12 @@ int cct_diff_report_json(FILE *f, const struct cct_diff *d, const struct cct_rep
 
 /*
  * Writes a differential flame graph of the diff as a standalone SVG document (template
- * src/report/assets/flamegraph.svg): the new tree's layout, each frame coloured by the change
- * of its pweight against the matched old context (red more, blue less, hatched red only in
- * the new tree), a tooltip with both values, the contexts only in the old tree in a table
- * below, click to zoom. Every name is XML-escaped. Returns 0, or -1 on a write error.
+ * src/report/assets/flamegraph.svg) as wide as the page: the new tree's layout, each frame
+ * coloured by the change of its pweight against the matched old context (red more, blue
+ * less, hatched red only in the new tree), a tooltip with both values, a search box, the 10
+ * largest changes listed under the graph (their frames drawn however narrow; a row zooms on
+ * its frame), the contexts only in the old tree in a table below, click to zoom. Every name
+ * is XML-escaped. Returns 0, or -1 on a write error.
  */
 int cct_diff_report_svg(FILE *f, const struct cct_diff *d, const struct cct_report_options *o);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/common.h"
+#include "util/units.h"
 
 struct ranked {
 	uint32_t node;
@@ -83,14 +84,65 @@ static void print_list(FILE *f, const struct cct *t, const char *title, bool by_
 	strbuf_release(&path);
 }
 
+/* Threads listed one per line at most; the rest are summed on one line. */
+#define THREAD_LINES 16
+
+/* What the clock measures, in words. */
+static const char *clock_words(const char *clock)
+{
+	if (!strcmp(clock, "none"))
+		return "none (REVPERF_CCT_CLOCK=none): the weights are call counts";
+	return "elapsed time from a call's entry to its exit, waiting included (time a "
+	       "thread is blocked or descheduled inside a function counts as that "
+	       "function's); on-CPU time is not measured by the CCT runtime";
+}
+
+static void threads_text(FILE *f, const struct profile_threads *th, const char *unit)
+{
+	double sum = 0, rest = 0;
+	char wb[32];
+
+	fprintf(f, "time in instrumented functions per thread (elapsed, waiting included):\n");
+	for (size_t i = 0; i < th->nr; i++) {
+		sum += th->t[i].ns;
+		if (i >= THREAD_LINES) {
+			rest += th->t[i].ns;
+			continue;
+		}
+		format_weight(wb, sizeof(wb), th->t[i].ns, unit);
+		fprintf(f, "  %12s  pid %d, thread %d%s\n", wb, th->t[i].pid, th->t[i].tid,
+			th->t[i].tid == th->t[i].pid ? " (main thread)" : "");
+	}
+	if (th->nr > THREAD_LINES) {
+		format_weight(wb, sizeof(wb), rest, unit);
+		fprintf(f, "  %12s  %zu more threads\n", wb, th->nr - THREAD_LINES);
+	}
+	format_weight(wb, sizeof(wb), sum, unit);
+	fprintf(f, "  %12s  summed over %zu threads: threads overlap in time, so the sum can "
+		   "pass the wall time\n",
+		wb, th->nr);
+}
+
 int cct_top_text(FILE *f, const struct cct *t, const struct cct_top_options *o)
 {
 	size_t k = o && o->top ? o->top : 20;
 	const char *unit = o && o->unit ? o->unit : "ns";
+	const struct profile_threads *th = o ? o->threads : NULL;
 	char tb[32];
 
+	if (o && o->clock)
+		fprintf(f, "clock %s: %s\n", o->clock, clock_words(o->clock));
+	if (th && th->nr > 1 && !strcmp(unit, "ns"))
+		threads_text(f, th, unit);
 	format_weight(tb, sizeof(tb), cct_total(t), unit);
-	fprintf_printable(f, "total %s in %zu contexts\n", tb, t->nr_nodes ? t->nr_nodes - 1 : 0);
+	if (th && th->nr > 1)
+		fprintf_printable(f, "total %s, summed over %zu threads, in %zu %s\n", tb, th->nr,
+				  t->nr_nodes ? t->nr_nodes - 1 : 0,
+				  units_noun(t->nr_nodes ? t->nr_nodes - 1 : 0, "context", "contexts"));
+	else
+		fprintf_printable(f, "total %s in %zu %s%s\n", tb, t->nr_nodes ? t->nr_nodes - 1 : 0,
+				  units_noun(t->nr_nodes ? t->nr_nodes - 1 : 0, "context", "contexts"),
+				  th ? " (one thread)" : "");
 	print_list(f, t, "heaviest contexts, inclusive (the function and all it called)", false,
 		   k, unit);
 	print_list(f, t, "heaviest contexts, exclusive (the function's own code)", true, k,
@@ -115,7 +167,7 @@ static json_t *path_json(const struct cct *t, uint32_t node)
 	return a;
 }
 
-static json_t *list_json(const struct cct *t, bool by_exclusive, size_t k)
+static json_t *list_json(const struct cct *t, bool by_exclusive, size_t k, bool no_calls)
 {
 	json_t *a = json_array();
 	size_t n;
@@ -125,7 +177,7 @@ static json_t *list_json(const struct cct *t, bool by_exclusive, size_t k)
 		json_t *e = json_object();
 		json_object_set_new(e, "path", path_json(t, top[i]));
 		json_object_set_new(e, "site", json_integer(nd->site));
-		json_object_set_new(e, "calls", json_real(nd->calls));
+		json_object_set_new(e, "calls", no_calls ? json_null() : json_real(nd->calls));
 		json_object_set_new(e, "inclusive", json_real(nd->incl));
 		json_object_set_new(e, "exclusive", json_real(nd->excl));
 		json_array_append_new(a, e);
@@ -134,16 +186,35 @@ static json_t *list_json(const struct cct *t, bool by_exclusive, size_t k)
 	return a;
 }
 
-int cct_top_json(FILE *f, const struct cct *t, const struct cct_top_options *o)
+json_t *cct_top_to_json(const struct cct *t, const struct cct_top_options *o)
 {
 	size_t k = o && o->top ? o->top : 20;
+	bool no_calls = o && o->no_calls;
 	json_t *root = json_object();
-	int ret;
 	json_object_set_new(root, "unit", json_string(o && o->unit ? o->unit : "ns"));
+	json_object_set_new(root, "clock", o && o->clock ? json_string(o->clock) : json_null());
+	if (o && o->threads) {
+		json_t *th = json_array();
+		for (size_t i = 0; i < o->threads->nr; i++)
+			json_array_append_new(th, json_pack("{s:i, s:i, s:f}", "pid",
+							    o->threads->t[i].pid, "tid",
+							    o->threads->t[i].tid, "total",
+							    o->threads->t[i].ns));
+		json_object_set_new(root, "threads", th);
+	} else {
+		json_object_set_new(root, "threads", json_null());
+	}
 	json_object_set_new(root, "total", json_real(cct_total(t)));
 	json_object_set_new(root, "contexts", json_integer((json_int_t)(t->nr_nodes - 1)));
-	json_object_set_new(root, "by_inclusive", list_json(t, false, k));
-	json_object_set_new(root, "by_exclusive", list_json(t, true, k));
+	json_object_set_new(root, "by_inclusive", list_json(t, false, k, no_calls));
+	json_object_set_new(root, "by_exclusive", list_json(t, true, k, no_calls));
+	return root;
+}
+
+int cct_top_json(FILE *f, const struct cct *t, const struct cct_top_options *o)
+{
+	json_t *root = cct_top_to_json(t, o);
+	int ret;
 	ret = json_dumpf(root, f, JSON_INDENT(2));
 	fputc('\n', f);
 	json_decref(root);

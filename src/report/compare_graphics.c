@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compare/compare_counted.h"
 #include "compare/compare_counters.h"
 #include "compare/compare_profile.h"
+#include "report/attribution_report.h"
 #include "report/cct_report.h"
 #include "report/chart_report.h"
 #include "util/fsutil.h"
@@ -36,6 +38,17 @@ static int write_flamegraph(const struct bench_outcome *b, struct cct_attributio
 	return err;
 }
 
+/* The absolute change as dir/attribution.json, for the site (report/site.h). */
+static int write_absolute(const char *dir, const struct attribution *a)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int err;
+	strbuf_addf(&sb, "%s/" ATTRIBUTION_FILE, dir);
+	err = attribution_write_json(sb.buf, a);
+	strbuf_release(&sb);
+	return err;
+}
+
 size_t compare_render_graphics(struct compare_result *res)
 {
 	size_t failed = 0;
@@ -44,7 +57,12 @@ size_t compare_render_graphics(struct compare_result *res)
 		struct bench_outcome *b = &res->benches[i];
 		struct cct_attribution *cct = b->cct;
 		struct counters_attribution *cc = b->counters;
+		struct counted_attribution *ca = b->counted;
 		if (cct && cct->diffed && cct->dir && !cct->svg_path && write_flamegraph(b, cct))
+			failed++;
+		if (cct && cct->have_absolute && cct->dir && write_absolute(cct->dir, &cct->absolute))
+			failed++;
+		if (ca && ca->have_abs && ca->dir && write_absolute(ca->dir, &ca->abs))
 			failed++;
 		if (cc && !cc->error && cc->chart_dir && !cc->svg_dir) {
 			struct chart_labels lab = {cc->labels[0], cc->labels[1], NULL};

@@ -12,6 +12,7 @@
 #include "report/io_report.h"
 #include "report/report.h"
 #include "util/common.h"
+#include "util/units.h"
 
 static void runs_line(FILE *f, const struct io_attribution *a, const char *indent)
 {
@@ -23,13 +24,23 @@ static void runs_line(FILE *f, const struct io_attribution *a, const char *inden
 	fprintf(f, "):\n");
 }
 
-/* "475243 (475240..475250) -> 475245 (...) bytes" */
-static void add_per_run(FILE *f, const struct io_per_run r[2], const char *unit)
+/* "475243.5 (475240..475250) -> 475245 bytes": the mean and min..max of each side,
+ * the range left out when every run wrote the same. */
+static void add_per_run(FILE *f, const struct io_per_run r[2], const char *one, const char *many)
 {
-	for (int side = 0; side < 2; side++)
-		fprintf_printable(f, "%s%.1f (%.0f..%.0f)", side ? " -> " : "", r[side].mean,
-				  r[side].min, r[side].max);
-	fprintf_printable(f, " %s", unit);
+	bool single = r[0].max == 1 && r[0].min == 1 && r[1].max == 1 && r[1].min == 1;
+	struct strbuf sb = STRBUF_INIT;
+	for (int side = 0; side < 2; side++) {
+		char mean[32], lo[32], hi[32];
+		snprintf(lo, sizeof(lo), "%.0f", r[side].min);
+		snprintf(hi, sizeof(hi), "%.0f", r[side].max);
+		snprintf(mean, sizeof(mean), "%.*f", r[side].min == r[side].max ? 0 : 1,
+			 r[side].mean);
+		strbuf_addstr(&sb, side ? " -> " : "");
+		units_range_add(&sb, mean, lo, hi, UNITS_RANGE_DOTS);
+	}
+	fprintf_printable(f, "%s %s", sb.buf, single ? one : many);
+	strbuf_release(&sb);
 }
 
 static json_t *per_run_json(const struct io_per_run r[2])
@@ -41,7 +52,7 @@ static json_t *per_run_json(const struct io_per_run r[2])
 
 void report_io_text(FILE *f, const struct io_attribution *a, size_t top, const char *indent)
 {
-	struct io_report_options ro = {.top = top, .width = 110};
+	struct io_report_options ro = {.top = top, .width = 110, .frame_kinds = &a->frame_kinds};
 	struct io_similarity_labels lab = {a->labels[0], a->labels[1]};
 	struct strbuf in = STRBUF_INIT;
 
@@ -51,9 +62,9 @@ void report_io_text(FILE *f, const struct io_attribution *a, size_t top, const c
 		return;
 	}
 	fprintf_printable(f, "%s  written per run (mean, min..max): ", indent);
-	add_per_run(f, a->bytes, "bytes");
+	add_per_run(f, a->bytes, "byte", "bytes");
 	fputs(" in ", f);
-	add_per_run(f, a->calls, "calls");
+	add_per_run(f, a->calls, "call", "calls");
 	fputc('\n', f);
 	strbuf_addf(&in, "%s  ", indent);
 	io_similarity_text(f, &a->report, &lab, &ro, in.buf);
@@ -63,7 +74,7 @@ void report_io_text(FILE *f, const struct io_attribution *a, size_t top, const c
 
 void report_io_markdown(FILE *f, const struct io_attribution *a, size_t top)
 {
-	struct io_report_options ro = {.top = top, .width = 110};
+	struct io_report_options ro = {.top = top, .width = 110, .frame_kinds = &a->frame_kinds};
 
 	fprintf(f, "Traced runs: %zu + %zu", a->runs[0], a->runs[1]);
 	if (a->failed[0] || a->failed[1])
@@ -77,9 +88,9 @@ void report_io_markdown(FILE *f, const struct io_attribution *a, size_t top)
 		return;
 	}
 	fprintf(f, "Written per run (mean, min..max): ");
-	add_per_run(f, a->bytes, "bytes");
+	add_per_run(f, a->bytes, "byte", "bytes");
 	fputs(" in ", f);
-	add_per_run(f, a->calls, "calls");
+	add_per_run(f, a->calls, "call", "calls");
 	fputs(".\n\n", f);
 	io_similarity_markdown(f, &a->report, &ro);
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compare/run_output.h"
 #include "report/report.h"
 #include "util/common.h"
 
@@ -19,6 +20,75 @@ static const char *unit_name(enum metric_unit u)
 	case UNIT_BYTES: return "bytes";
 	default: return "count";
 	}
+}
+
+/* What each reported metric read in the first run (run_output.h), made printable. */
+static json_t *reported_lines_json(const struct bench_outcome *b)
+{
+	json_t *a = json_array();
+	struct strbuf t = STRBUF_INIT, head = STRBUF_INIT;
+	for (size_t i = 0; i < b->nr_reported; i++) {
+		const struct reported_line *rl = &b->reported[i];
+		json_t *o = json_pack("{s:s, s:I, s:s, s:s, s:I}", "metric", rl->metric, "run_id",
+				      (json_int_t)rl->run_id, "side", report_side_name(rl->side),
+				      "match", rl->mean ? "mean" : "last", "matches",
+				      (json_int_t)rl->matches);
+		if (rl->line) {
+			strbuf_reset(&head);
+			strbuf_add(&head, rl->line, rl->value_at);
+			json_object_set_new(o, "number_at",
+					    json_integer((json_int_t)strlen(
+						strbuf_printable(&t, head.buf))));
+			strbuf_reset(&head);
+			strbuf_add(&head, rl->line + rl->value_at, rl->value_len);
+			json_object_set_new(o, "number", json_string(strbuf_printable(&t, head.buf)));
+			json_object_set_new(o, "line", json_string(strbuf_printable(&t, rl->line)));
+		} else {
+			json_object_set_new(o, "number_at", json_null());
+			json_object_set_new(o, "number", json_null());
+			json_object_set_new(o, "line", json_null());
+		}
+		json_array_append_new(a, o);
+	}
+	strbuf_release(&t);
+	strbuf_release(&head);
+	return a;
+}
+
+/* The values of one side, in run order (hyperfine's "times"). */
+static json_t *side_values(const struct metric_outcome *m, int side)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < m->nr_values[side]; i++)
+		json_array_append_new(a, num(m->values[side][i]));
+	return a;
+}
+
+/* The runs those values came from; null when they are not stored one by one. */
+static json_t *side_run_ids(const struct metric_outcome *m, int side)
+{
+	json_t *a;
+	if (!m->run_ids[side])
+		return m->nr_values[side] ? json_null() : json_array();
+	a = json_array();
+	for (size_t i = 0; i < m->nr_values[side]; i++)
+		json_array_append_new(a, json_integer((json_int_t)m->run_ids[side][i]));
+	return a;
+}
+
+/* Every run of one side and how it ended: what a script checks before the values. */
+static json_t *run_ends_json(const struct bench_outcome *b, int side)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < b->nr_run_ends[side]; i++) {
+		const struct store_run_end *r = &b->run_ends[side][i];
+		json_array_append_new(
+			a, json_pack("{s:I, s:s, s:o, s:o}", "run_id", (json_int_t)r->id, "status",
+				     run_status_name(r->status), "exit_code",
+				     r->exit_known ? json_integer(r->exit_code) : json_null(),
+				     "signal", r->exit_known ? json_integer(r->signal) : json_null()));
+	}
+	return a;
 }
 
 static json_t *metric_json(const struct metric_outcome *m)
@@ -52,11 +122,18 @@ static json_t *metric_json(const struct metric_outcome *m)
 	json_object_set_new(o, "q_bh", num(m->q_bh));
 	json_object_set_new(o, "p_mann_whitney", num(m->r.p_mw));
 	json_object_set_new(o, "p_tost", num(m->r.p_tost));
-	json_object_set_new(o, "baseline", json_pack("{s:I, s:o, s:o}", "n", (json_int_t)m->r.n_a,
-						     "mean", num(m->r.mean_a), "sd",
-						     num(m->r.sd_a)));
-	json_object_set_new(o, "target", json_pack("{s:I, s:o, s:o}", "n", (json_int_t)m->r.n_b,
-						   "mean", num(m->r.mean_b), "sd", num(m->r.sd_b)));
+	json_object_set_new(o, "baseline",
+			    json_pack("{s:I, s:o, s:o, s:o}", "n", (json_int_t)m->r.n_a, "mean",
+				      num(m->r.mean_a), "median", num(m->median[0]), "sd",
+				      num(m->r.sd_a)));
+	json_object_set_new(o, "target",
+			    json_pack("{s:I, s:o, s:o, s:o}", "n", (json_int_t)m->r.n_b, "mean",
+				      num(m->r.mean_b), "median", num(m->median[1]), "sd",
+				      num(m->r.sd_b)));
+	json_object_set_new(o, "values", json_pack("{s:o, s:o}", "baseline", side_values(m, 0),
+						   "target", side_values(m, 1)));
+	json_object_set_new(o, "run_ids", json_pack("{s:o, s:o}", "baseline", side_run_ids(m, 0),
+						    "target", side_run_ids(m, 1)));
 	json_object_set_new(o, "zeros", json_boolean(m->r.zeros));
 	json_object_set_new(o, "degenerate", json_boolean(m->r.degenerate));
 	json_object_set_new(o, "counted", json_boolean(m->def->flags & METRIC_COUNTED));
@@ -87,6 +164,12 @@ static json_t *bench_json(const struct bench_outcome *b)
 				      "failed", (json_int_t)b->failed_a, "target", "ok",
 				      (json_int_t)b->ok_b, "reused", (json_int_t)b->reused_b,
 				      "failed", (json_int_t)b->failed_b));
+	json_object_set_new(o, "commands",
+			    json_pack("{s:s?, s:s?}", "baseline", b->command[0], "target",
+				      b->command[1]));
+	json_object_set_new(o, "run_list", json_pack("{s:o, s:o}", "baseline",
+						     run_ends_json(b, 0), "target",
+						     run_ends_json(b, 1)));
 	json_object_set_new(o, "looks", json_integer((json_int_t)b->looks));
 	json_object_set_new(o, "decided", json_boolean(b->decided));
 	json_object_set_new(o, "tolerance", json_real(b->tolerance));
@@ -108,6 +191,7 @@ static json_t *bench_json(const struct bench_outcome *b)
 					  "warmup", r->warmup));
 	}
 	json_object_set_new(o, "run_issues", failed);
+	json_object_set_new(o, "reported_lines", reported_lines_json(b));
 	json_object_set_new(o, "attribution",
 			    b->cct ? report_attribution_json(b->cct) : json_null());
 	json_object_set_new(o, "io", b->io ? report_io_json(b->io) : json_null());
@@ -130,13 +214,12 @@ static json_t *bench_json(const struct bench_outcome *b)
 	return o;
 }
 
-int report_compare_json(FILE *f, const struct compare_result *res)
+json_t *report_compare_json_object(const struct compare_result *res)
 {
 	json_t *root = json_object(), *benches = json_array();
 	size_t i;
-	int ret;
 	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
-	json_object_set_new(root, "schema", json_integer(2));
+	json_object_set_new(root, "schema", json_string("revperf-compare/3"));
 	json_object_set_new(root, "comparison_id", json_integer((json_int_t)res->comparison_id));
 	json_object_set_new(root, "baseline",
 			    json_pack("{s:s, s:s?}", "label", res->base_label, "sha",
@@ -158,6 +241,13 @@ int report_compare_json(FILE *f, const struct compare_result *res)
 	for (i = 0; i < res->nr_benches; i++)
 		json_array_append_new(benches, bench_json(&res->benches[i]));
 	json_object_set_new(root, "benchmarks", benches);
+	return root;
+}
+
+int report_compare_json(FILE *f, const struct compare_result *res)
+{
+	json_t *root = report_compare_json_object(res);
+	int ret;
 	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	fputc('\n', f);
 	json_decref(root);

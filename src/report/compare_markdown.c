@@ -2,8 +2,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compare/compare_profile.h"
+#include "report/attribution_report.h"
 #include "report/report.h"
 #include "util/common.h"
+#include "util/units.h"
 
 /*
  * Names, labels, errors and run details come from the repository, the configuration and
@@ -27,6 +30,15 @@ static void html_text(FILE *f, const char *s)
 	strbuf_release(&sb);
 }
 
+/* "<what><text>.", the text escaped, as a paragraph. */
+static void md_line(FILE *f, const char *what, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_add_md_escaped(&sb, text);
+	fprintf(f, "\n%s%s.\n", what, sb.buf);
+	strbuf_release(&sb);
+}
+
 /* The attribution as a fenced block, the fence longer than any run of backticks in it. */
 static void attribution_block(FILE *f, const struct cct_attribution *a)
 {
@@ -36,7 +48,7 @@ static void attribution_block(FILE *f, const struct cct_attribution *a)
 	struct strbuf sb = STRBUF_INIT;
 	if (!mem)
 		return;
-	report_attribution_text(mem, a, 10, "");
+	report_attribution_text(mem, a, 10, "", false);
 	if (fclose(mem) == 0) {
 		strbuf_add_printable_lines(&sb, text, len);
 		for (size_t i = 0; i < sb.len; i++) {
@@ -69,12 +81,15 @@ static const char *verdict_mark(const struct metric_outcome *m)
 
 int report_compare_markdown(FILE *f, const struct compare_result *res)
 {
+	struct strbuf ci = STRBUF_INIT;
 	size_t i, j;
-	fputs("## revperf: ", f);
+	/* The first line says it all: a pull-request comment is read from its top. */
+	report_headline(&ci, res);
+	fprintf(f, "## revperf: %s\n\n", ci.buf);
 	md_text(f, res->target_label);
-	fputs(" vs ", f);
+	fputs(" against ", f);
 	md_text(f, res->base_label);
-	fputs("\n\n", f);
+	fputs(". ", f);
 	if (res->base_sha[0])
 		fprintf(f, "Baseline `%.12s`, target `%.12s`. ", res->base_sha, res->target_sha);
 	fputs("Machine: ", f);
@@ -106,9 +121,12 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			metric_format(m->def, m->r.mean_b, mb, sizeof(mb));
 			metric_format(m->def, m->r.sd_a, sa, sizeof(sa));
 			metric_format(m->def, m->r.sd_b, sb, sizeof(sb));
-			fprintf(f, "%.3f | [%.3f, %.3f] (%.2f%%, %s) | %s ± %s | %s ± %s | %zu + %zu | ",
-				m->r.ratio, m->r.ci_lo, m->r.ci_hi, 100.0 * (1.0 - b->ci_alpha),
-				verdict_method_name(m->r.method), ma, sa, mb, sb, m->r.n_a, m->r.n_b);
+			strbuf_reset(&ci);
+			units_range_addf(&ci, NAN, m->r.ci_lo, m->r.ci_hi, 3, UNITS_RANGE_BRACKETS);
+			fprintf(f, "%.3f | %s (%.2f%%, %s) | %s ± %s | %s ± %s | %zu + %zu | ",
+				m->r.ratio, ci.buf, 100.0 * (1.0 - b->ci_alpha),
+				verdict_method_name(m->r.method), ma, sa, mb, sb, m->r.n_a,
+				m->r.n_b);
 			if (isfinite(m->q_bh))
 				fprintf(f, "%.3g |\n", m->q_bh);
 			else
@@ -152,7 +170,12 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 		/* A fenced block: names from the program are literal there. */
 		fputs("\n<details><summary>Attribution: ", f);
 		html_text(f, b->name);
-		fputs("</summary>\n\n", f);
+		fputs("</summary>\n", f);
+		if (b->cct->have_absolute)
+			attribution_markdown(f, &b->cct->absolute, ATTRIBUTION_TOP);
+		else if (b->cct->absolute_note)
+			md_line(f, "No absolute change: ", b->cct->absolute_note);
+		fputs("\n", f);
 		attribution_block(f, b->cct);
 		fputs("\n</details>\n", f);
 	}
@@ -189,5 +212,6 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 	if (res->interrupted)
 		fprintf(f, "\n> interrupted: the runs that finished are stored%s.\n",
 			res->resumable ? "; run again to continue" : "");
+	strbuf_release(&ci);
 	return 0;
 }

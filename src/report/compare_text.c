@@ -3,8 +3,10 @@
 #include <string.h>
 
 #include "compare/compare_counted.h"
+#include "compare/run_output.h"
 #include "report/report.h"
 #include "util/common.h"
+#include "util/units.h"
 
 #define RED "\033[31m"
 #define GREEN "\033[32m"
@@ -104,6 +106,15 @@ static void format_p(char *buf, size_t size, double p)
 		snprintf(buf, size, "%.4f", p);
 }
 
+/* "1.023 [1.010, 1.040]", or "1.000" alone when the interval is that point (exact). */
+static void ratio_ci(char *buf, size_t size, const struct metric_outcome *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	units_range_addf(&sb, m->r.ratio, m->r.ci_lo, m->r.ci_hi, 3, UNITS_RANGE_BRACKETS);
+	snprintf(buf, size, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
 static void print_metric(FILE *f, const struct bench_outcome *b, const struct metric_outcome *m,
 			 bool color)
 {
@@ -127,7 +138,7 @@ static void print_metric(FILE *f, const struct bench_outcome *b, const struct me
 	format_p(pw, sizeof(pw), m->r.p);
 	format_p(q, sizeof(q), m->q_bh);
 	format_p(pmw, sizeof(pmw), m->r.p_mw);
-	snprintf(ratio, sizeof(ratio), "%.3f [%.3f, %.3f]", m->r.ratio, m->r.ci_lo, m->r.ci_hi);
+	ratio_ci(ratio, sizeof(ratio), m);
 	fprintf(f, "  %-16s %s%-10s%s %-24s %11s ± %-9s %11s ± %-9s %8s %8s %8s%s%s\n", name,
 		color ? verdict_color(m->r.verdict, m->def) : "", verdict, color ? RESET : "",
 		ratio, mean_a, sd_a, mean_b, sd_b, pw, q, pmw, report_known_direction(m) ? "  " : "",
@@ -190,6 +201,49 @@ static void print_summary(FILE *f, const struct compare_result *res, bool color)
 	strbuf_release(&note);
 	strbuf_release(&name);
 	strbuf_release(&metric);
+}
+
+/* Characters of valid UTF-8 text (what strbuf_printable() returns): its width, roughly. */
+static size_t text_width(const char *s, size_t len)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < len; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return w;
+}
+
+/* The line each reported metric read in the first run, the number marked below it. */
+static void print_reported_lines(FILE *f, const struct bench_outcome *b)
+{
+	struct strbuf t = STRBUF_INIT, head = STRBUF_INIT;
+	for (size_t i = 0; i < b->nr_reported; i++) {
+		const struct reported_line *rl = &b->reported[i];
+		const char *side = report_side_name(rl->side);
+		size_t pad, marks;
+		if (!rl->line) {
+			fprintf_printable(f, "  %s: no match in the first %s run (#%lld)\n",
+					  rl->metric, side, (long long)rl->run_id);
+			continue;
+		}
+		fprintf_printable(f, "  %s read in the first %s run (#%lld), %s of %zu match%s:\n",
+				  rl->metric, side, (long long)rl->run_id,
+				  rl->mean ? "mean" : "last", rl->matches,
+				  rl->matches == 1 ? "" : "es");
+		strbuf_reset(&head);
+		strbuf_add(&head, rl->line, rl->value_at);
+		strbuf_printable(&t, head.buf);
+		pad = text_width(t.buf, t.len);
+		strbuf_reset(&head);
+		strbuf_add(&head, rl->line + rl->value_at, rl->value_len);
+		strbuf_printable(&t, head.buf);
+		marks = text_width(t.buf, t.len);
+		fprintf(f, "    %s\n    %*s", strbuf_printable(&t, rl->line), (int)pad, "");
+		while (marks--)
+			fputc('^', f);
+		fputc('\n', f);
+	}
+	strbuf_release(&t);
+	strbuf_release(&head);
 }
 
 /*
@@ -270,6 +324,7 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 					fprintf(f, "  %s: %s\n", b->metrics[j].def->name,
 						b->metrics[j].r.reason);
 		}
+		print_reported_lines(f, b);
 		if (b->error)
 			fprintf(f, "  %s%s: %s%s\n", color ? RED : "",
 				b->target_broken ? "target broken" : "error",
@@ -290,7 +345,7 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 			strbuf_release(&sb);
 		}
 		if (b->cct)
-			report_attribution_text(f, b->cct, 5, "  ");
+			report_attribution_text(f, b->cct, 5, "  ", true);
 		if (b->io)
 			report_io_text(f, b->io, 5, "  ");
 		if (b->counters)

@@ -13,6 +13,8 @@ void counters_report_summary(FILE *f, const struct run_samples *rs, const struct
 	json_t *root = json ? json_object() : NULL, *arr = json ? json_array() : NULL;
 
 	if (json) {
+		json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
+		json_object_set_new(root, "schema", json_string("revperf-profile/1"));
 		json_object_set_new(root, "command", json_string(command));
 		json_object_set_new(root, "status", json_string(run_status_name(res->status)));
 		json_object_set_new(root, "wall_s", json_real((double)res->m.wall_ns / 1e9));

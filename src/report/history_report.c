@@ -5,15 +5,18 @@
 #include <string.h>
 
 #include "util/common.h"
+#include "util/units.h"
 
 /* "worse x1.123 [1.101, 1.144]" */
 static void add_verdict(struct strbuf *sb, const struct store_verdict *v)
 {
 	strbuf_addstr(sb, v->verdict);
-	if (isfinite(v->ratio))
+	if (isfinite(v->ratio) && isfinite(v->ci_lo) && isfinite(v->ci_hi)) {
+		strbuf_addstr(sb, " x");
+		units_range_addf(sb, v->ratio, v->ci_lo, v->ci_hi, 3, UNITS_RANGE_BRACKETS);
+	} else if (isfinite(v->ratio)) {
 		strbuf_addf(sb, " x%.3f", v->ratio);
-	if (isfinite(v->ci_lo) && isfinite(v->ci_hi))
-		strbuf_addf(sb, " [%.3f, %.3f]", v->ci_lo, v->ci_hi);
+	}
 }
 
 /*
@@ -30,9 +33,19 @@ static void add_change_point(struct strbuf *sb, const struct history_result *res
 	strbuf_addf(sb, "at %.12s (", c->rev.sha);
 	add_text(sb, c->rev.summary);
 	strbuf_addf(sb, "): median %.6g -> %.6g", p->median_before, p->median_after);
-	if (isfinite(p->rel_change))
-		strbuf_addf(sb, " (%+.1f%%)", 100 * p->rel_change);
+	if (isfinite(p->rel_change)) /* a counted metric's shifts can be a few tenths of % */
+		strbuf_addf(sb, fabs(p->rel_change) < 0.01 ? " (%+.2f%%)" : " (%+.1f%%)",
+			    100 * p->rel_change);
 	strbuf_addf(sb, ", p = %.3g", p->p_value);
+}
+
+/* "N shifts below the count tolerance 0.1% ..." when min_change dropped some. */
+static void add_dropped(struct strbuf *sb, const struct history_series *s)
+{
+	size_t n = s->cp.nr_below_min_change;
+	strbuf_addf(sb, "%zu shift%s below the count tolerance %g%% not counted as change "
+			"point%s",
+		    n, n == 1 ? "" : "s", 100 * s->min_change, n == 1 ? "" : "s");
 }
 
 /* "bench metric" */
@@ -106,6 +119,11 @@ static int report_text(FILE *f, const struct history_result *res)
 			add_change_point(&sb, res, s, &s->cp.points[j], strbuf_add_printable);
 			fprintf(f, "  %s: %s\n", name.buf, sb.buf);
 		}
+		if (s->cp.nr_below_min_change) {
+			strbuf_reset(&sb);
+			add_dropped(&sb, s);
+			fprintf(f, "  %s: %s\n", name.buf, sb.buf);
+		}
 	}
 	if (res->interrupted)
 		fprintf(f, "\ninterrupted: run the same command again to go on where it stopped\n");
@@ -158,6 +176,10 @@ static int report_markdown(FILE *f, const struct history_result *res)
 			if (j)
 				strbuf_addstr(&sb, "; ");
 			add_change_point(&sb, res, s, &s->cp.points[j], strbuf_add_md_escaped);
+		}
+		if (s->cp.nr_below_min_change) {
+			strbuf_addstr(&sb, "; ");
+			add_dropped(&sb, s);
 		}
 		fprintf(f, "- %s\n", sb.buf);
 	}
@@ -221,6 +243,10 @@ static json_t *series_json(const struct history_result *res, const struct histor
 	}
 	json_object_set_new(o, "points", pts);
 	json_object_set_new(o, "change_points", cps);
+	/* counted metrics: the shifts below the count tolerance that were dropped */
+	json_object_set_new(o, "min_change", json_real(s->min_change));
+	json_object_set_new(o, "below_min_change",
+			    json_integer((json_int_t)s->cp.nr_below_min_change));
 	return o;
 }
 
@@ -261,14 +287,16 @@ static void step_text(FILE *f, const char *what, const struct revision *rev,
 {
 	struct strbuf summary = STRBUF_INIT;
 	fprintf(f, "  %-24s %.12s  %-12s", what, rev->sha, s->verdict);
-	if (isfinite(s->ratio))
-		fprintf(f, " x%.3f [%.3f, %.3f]  %zu+%zu runs", s->ratio, s->ci_lo, s->ci_hi,
-			s->n_a, s->n_b);
+	if (isfinite(s->ratio)) {
+		units_range_addf(&summary, s->ratio, s->ci_lo, s->ci_hi, 3, UNITS_RANGE_BRACKETS);
+		fprintf(f, " x%s  %zu+%zu runs", summary.buf, s->n_a, s->n_b);
+		strbuf_reset(&summary);
+	}
 	fprintf(f, "  %s\n", strbuf_printable(&summary, rev->summary));
 	strbuf_release(&summary);
 	if (!strcmp(s->verdict, "undecided"))
-		fprintf(f, "  %-24s (not shown worse with %zu runs: counted as good)\n", "",
-			s->budget);
+		fprintf(f, "  %-24s (not shown worse with %zu %s: counted as good)\n", "",
+			s->budget, units_noun(s->budget, "run", "runs"));
 }
 
 /* The step that compared GOOD with path[index]; NULL when none did. */
@@ -282,28 +310,47 @@ static const struct bisect_step *step_at(const struct bisect_result *r, size_t i
 	return NULL;
 }
 
-static int bisect_text(FILE *f, const struct bisect_result *r, const char *bench)
+void bisect_text_step(FILE *f, const struct bisect_result *r, const char *bench, const char *what,
+		      const struct revision *rev, const struct bisect_step *s)
+{
+	/* GOOD against BAD comes first: the heading goes before it. */
+	if (s == &r->endpoint) {
+		struct strbuf name = STRBUF_INIT;
+		add_series_name(&name, bench, r->metric, strbuf_add_printable);
+		fprintf(f, "bisect %s from %.12s to %.12s: %zu commit%s on the first-parent path\n",
+			name.buf, r->good.sha, r->bad.sha, r->nr_path, r->nr_path == 1 ? "" : "s");
+		strbuf_release(&name);
+	}
+	step_text(f, what, rev, s);
+}
+
+/* "worse", "undecided (counted as good)": a step's verdict in the evidence line. */
+static const char *evidence_verdict(const struct bisect_step *s)
+{
+	return strcmp(s->verdict, "undecided") ? s->verdict : "undecided (counted as good)";
+}
+
+int bisect_text_outcome(FILE *f, const struct bisect_result *r, const char *bench)
 {
 	const struct bisect_step *s;
 	struct strbuf name = STRBUF_INIT, text = STRBUF_INIT;
 	add_series_name(&name, bench, r->metric, strbuf_add_printable);
-	fprintf(f, "bisect %s from %.12s to %.12s: %zu commit%s on the first-parent path\n",
-		name.buf, r->good.sha, r->bad.sha, r->nr_path, r->nr_path == 1 ? "" : "s");
-	step_text(f, "GOOD against BAD", &r->bad, &r->endpoint);
-	for (size_t i = 0; i < r->nr_steps; i++)
-		step_text(f, "GOOD against", &r->path[r->steps[i].index], &r->steps[i]);
 	switch (r->outcome) {
 	case BISECT_FOUND:
-		fprintf(f, "\nculprit: %s %s\nevidence:\n", r->path[r->culprit].sha,
+		/* Its steps against GOOD are above: named, not printed again. */
+		fprintf(f, "\nculprit: %s %s\nevidence: ", r->path[r->culprit].sha,
 			strbuf_printable(&text, r->path[r->culprit].summary));
 		if ((s = step_at(r, r->culprit)))
-			step_text(f, "culprit against GOOD", &r->path[r->culprit], s);
-		step_text(f, "culprit against parent", &r->path[r->culprit], &r->culprit_vs_parent);
+			fprintf(f, "against GOOD %s, ", evidence_verdict(s));
 		if (r->have_parent_vs_good)
-			step_text(f, "parent against GOOD", &r->path[r->culprit - 1],
-				  &r->parent_vs_good);
+			fprintf(f, "its parent %.12s against GOOD %s (steps above); ",
+				r->path[r->culprit - 1].sha, evidence_verdict(&r->parent_vs_good));
 		else if (!r->culprit)
-			fprintf(f, "  (its parent is GOOD)\n");
+			fprintf(f, "its parent is GOOD (steps above); ");
+		else
+			fprintf(f, "(steps above); ");
+		fprintf(f, "against its parent:\n");
+		step_text(f, "culprit against parent", &r->path[r->culprit], &r->culprit_vs_parent);
 		break;
 	case BISECT_NOT_WORSE:
 		fprintf(f, "\nBAD is not worse than GOOD on %s (%s): nothing to bisect\n", name.buf,
@@ -323,6 +370,17 @@ static int bisect_text(FILE *f, const struct bisect_result *r, const char *bench
 	strbuf_release(&name);
 	strbuf_release(&text);
 	return ferror(f) ? -1 : 0;
+}
+
+/* The whole text report at once: every step, then the outcome. */
+static int bisect_text(FILE *f, const struct bisect_result *r, const char *bench)
+{
+	if (r->nr_path)
+		bisect_text_step(f, r, bench, "GOOD against BAD", &r->bad, &r->endpoint);
+	for (size_t i = 0; i < r->nr_steps; i++)
+		bisect_text_step(f, r, bench, "GOOD against", &r->path[r->steps[i].index],
+				 &r->steps[i]);
+	return bisect_text_outcome(f, r, bench);
 }
 
 static json_t *step_json(const struct revision *rev, const struct bisect_step *s)

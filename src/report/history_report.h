@@ -21,5 +21,14 @@ int history_report(FILE *f, const struct history_result *res, enum report_format
  * -1 on a write error.
  */
 int bisect_report(FILE *f, const struct bisect_result *r, const char *bench, bool json);
+/*
+ * The same text in two parts, so that each step is printed once, when it is decided:
+ * bisect_text_step() is a bisect_request's on_step (the heading comes with the first step,
+ * GOOD against BAD), bisect_text_outcome() prints the culprit and its evidence (naming
+ * the steps above rather than printing them again), or why there is none; 0 or -1.
+ */
+void bisect_text_step(FILE *f, const struct bisect_result *r, const char *bench, const char *what,
+		      const struct revision *rev, const struct bisect_step *s);
+int bisect_text_outcome(FILE *f, const struct bisect_result *r, const char *bench);
 
 #endif

@@ -8,6 +8,8 @@
 
 #include "report/io_report.h"
 #include "util/common.h"
+#include "util/strmap.h"
+#include "util/units.h"
 
 #define DEFAULT_TOP 10
 #define DEFAULT_WIDTH 160
@@ -22,21 +24,32 @@ static size_t width_of(const struct io_report_options *o)
 	return o && o->width ? o->width : DEFAULT_WIDTH;
 }
 
-void io_report_stack(struct strbuf *sb, const char *stack, size_t width)
+static const struct strmap *kinds_of(const struct io_report_options *o)
 {
-	size_t len = strlen(stack);
+	return o ? o->frame_kinds : NULL;
+}
+
+/* Shortens a stack in the middle to `width` bytes: first frame, "...", the last frames. */
+static void stack_width(struct strbuf *sb, const char *stack, size_t width)
+{
+	size_t len = strlen(stack), head;
 	const char *first_end, *tail;
 
 	if (!width || len <= width || !(first_end = strchr(stack, ';'))) {
 		strbuf_addstr(sb, stack);
 		return;
 	}
+	/* A first frame that is an elision already ("...") is not repeated. */
+	if (first_end - stack == 3 && !strncmp(stack, "...", 3))
+		head = 0;
+	else
+		head = (size_t)(first_end - stack) + 1;
 	/* The longest tail of whole frames that fits next to "first;...;". */
 	tail = strrchr(stack, ';') + 1;
 	for (const char *p = tail - 1; p > first_end; p--) {
 		if (*p != ';' || p == tail - 1)
 			continue;
-		if ((size_t)(first_end - stack) + 5 + (size_t)(stack + len - (p + 1)) > width)
+		if (head + 4 + (size_t)(stack + len - (p + 1)) > width)
 			break;
 		tail = p + 1;
 	}
@@ -44,27 +57,109 @@ void io_report_stack(struct strbuf *sb, const char *stack, size_t width)
 		strbuf_addstr(sb, stack);
 		return;
 	}
-	strbuf_add(sb, stack, (size_t)(first_end - stack));
-	strbuf_addstr(sb, ";...;");
+	strbuf_add(sb, stack, head);
+	strbuf_addstr(sb, "...;");
 	strbuf_addstr(sb, tail);
 }
 
-/* "1.56 MB", "812 B": binary multiples would surprise next to `ls -l`; SI units. */
+/* Whether the frame `name` (len bytes) is the program's: absent from the map, it is. */
+static bool own_frame(const struct strmap *kinds, struct strbuf *tmp, const char *name, size_t len)
+{
+	const size_t *v;
+	strbuf_reset(tmp);
+	strbuf_add(tmp, name, len);
+	v = strmap_get(kinds, tmp->buf);
+	return !v || *v;
+}
+
+struct stack_frame {
+	const char *name; /* into the stack key, not terminated */
+	size_t len;
+	bool own;
+};
+
+/* The stack around the program's frames (io_report_stack()) into the empty sb. */
+static void stack_around_program(struct strbuf *sb, const char *stack, const struct strmap *kinds)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	struct stack_frame *f = NULL;
+	size_t n = 0, alloc = 0, i = 0, nr_own = 0;
+
+	for (const char *p = stack;;) {
+		const char *end = strchr(p, ';');
+		ALLOC_GROW(f, n + 1, alloc);
+		f[n].name = p;
+		f[n].len = end ? (size_t)(end - p) : strlen(p);
+		f[n].own = own_frame(kinds, &tmp, p, f[n].len);
+		nr_own += f[n++].own;
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	if (!nr_own || nr_own == n) {
+		strbuf_addstr(sb, stack); /* nothing to tell apart */
+		goto out;
+	}
+	/* Start-up: the C runtime's _start (linked into the program), library frames, then
+	 * the program's first function; a thread's start is library frames alone. */
+	i = n > 1 && f[0].len == 6 && !strncmp(f[0].name, "_start", 6) && !f[1].own ? 1 : 0;
+	if (!f[i].own) {
+		while (i < n && !f[i].own)
+			i++;
+		if (i < n)
+			strbuf_addstr(sb, "...");
+		else
+			i = 0;
+	}
+	while (i < n) {
+		if (sb->len)
+			strbuf_addch(sb, ';');
+		strbuf_add(sb, f[i].name, f[i].len);
+		if (f[i++].own)
+			continue;
+		/* The library frame where the program entered it: the rest of the run elided. */
+		if (i < n && !f[i].own) {
+			strbuf_addstr(sb, ";...");
+			while (i < n && !f[i].own)
+				i++;
+		}
+	}
+out:
+	free(f);
+	strbuf_release(&tmp);
+}
+
+void io_report_stack(struct strbuf *sb, const char *stack, const struct strmap *frame_kinds,
+		     size_t width)
+{
+	struct strbuf around = STRBUF_INIT, cut = STRBUF_INIT;
+
+	if (!frame_kinds) {
+		stack_width(sb, stack, width);
+		return;
+	}
+	stack_around_program(&around, stack, frame_kinds);
+	stack_width(&cut, around.buf, width);
+	/* Two elisions side by side (the start-up's and the width's) are one. */
+	for (const char *p = cut.buf, *prev = NULL; *p;) {
+		const char *end = strchr(p, ';');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		bool dots = len == 3 && !strncmp(p, "...", 3);
+		if (!(dots && prev && !strncmp(prev, "...", 3) && (prev[3] == ';' || !prev[3]))) {
+			if (prev)
+				strbuf_addch(sb, ';');
+			strbuf_add(sb, p, len);
+			prev = p;
+		}
+		p += len + (end != NULL);
+	}
+	strbuf_release(&around);
+	strbuf_release(&cut);
+}
+
 static void add_bytes(struct strbuf *sb, double b)
 {
-	static const char *const units[] = {"B", "kB", "MB", "GB", "TB"};
-	size_t u = 0;
-	bool neg = b < 0;
-
-	b = fabs(b);
-	while (b >= 1000 && u + 1 < ARRAY_SIZE(units)) {
-		b /= 1000;
-		u++;
-	}
-	if (!u)
-		strbuf_addf(sb, "%s%.0f B", neg ? "-" : "", b);
-	else
-		strbuf_addf(sb, "%s%.2f %s", neg ? "-" : "", b, units[u]);
+	units_bytes_add(sb, b);
 }
 
 static const char *dir_word(enum iotrace_dir d, bool plural)
@@ -152,23 +247,28 @@ static void print_top(FILE *f, const struct io_profile *p, const struct spectra_
 		add_origin(&sb, find_entry(p, o->dir, t[i].stack, t[i].file));
 		fprintf_printable(f, "%s\n", sb.buf);
 		strbuf_reset(&sb);
-		io_report_stack(&sb, t[i].stack, width_of(o));
+		io_report_stack(&sb, t[i].stack, o->frame_kinds, width_of(o));
 		fprintf_printable(f, "      %s\n", sb.buf);
 	}
 	strbuf_release(&sb);
 }
 
-int io_exec_report_text(FILE *f, const struct io_profile *p, const struct io_report_options *o)
+int io_exec_report_text(FILE *f, const struct io_profile *p, const struct io_report_options *opts)
 {
-	struct io_report_options def = {0};
+	struct io_report_options def = {0}, *o = &def;
 	struct spectra_run run;
 	struct spectra_exec ex = {0};
 	struct strbuf sb = STRBUF_INIT;
+	struct strmap kinds = STRMAP_INIT;
 	uint64_t errors, unfinished;
 	int ret = -1;
 
-	if (!o)
-		o = &def;
+	if (opts)
+		def = *opts;
+	if (!o->frame_kinds) {
+		io_profiles_frame_kinds(p, 1, &kinds);
+		o->frame_kinds = &kinds;
+	}
 	if (io_profile_to_spectra(p, o->dir, NULL, &run) ||
 	    spectra_exec_build(&run, SPECTRA_BY_STACK_FILE, top_of(o), &ex))
 		goto out;
@@ -179,10 +279,10 @@ int io_exec_report_text(FILE *f, const struct io_profile *p, const struct io_rep
 	strbuf_reset(&sb);
 	add_bytes(&sb, (double)ex.total_bytes);
 	fprintf_printable(
-	    f, "%s: %" PRIu64 " calls, %s (%.1f B/call), %zu stack trace%s, %zu file%s",
-	    dir_word(o->dir, true), ex.total_calls, sb.buf,
-	    ex.total_calls ? (double)ex.total_bytes / (double)ex.total_calls : 0.0, ex.nr_stacks,
-	    ex.nr_stacks == 1 ? "" : "s", ex.nr_files, ex.nr_files == 1 ? "" : "s");
+	    f, "%s: %" PRIu64 " %s, %s (%.1f B/call), %zu stack trace%s, %zu file%s",
+	    dir_word(o->dir, true), ex.total_calls, units_noun(ex.total_calls, "call", "calls"),
+	    sb.buf, ex.total_calls ? (double)ex.total_bytes / (double)ex.total_calls : 0.0,
+	    ex.nr_stacks, ex.nr_stacks == 1 ? "" : "s", ex.nr_files, ex.nr_files == 1 ? "" : "s");
 	fprintf(f, "; %" PRIu64 " failed, %" PRIu64 " unfinished\n", errors, unfinished);
 	if (p->stragglers_killed)
 		fprintf(f, "processes left behind by the program were killed\n");
@@ -206,14 +306,15 @@ int io_exec_report_text(FILE *f, const struct io_profile *p, const struct io_rep
 	for (size_t i = 0; i < ex.nr_files_top; i++) {
 		strbuf_reset(&sb);
 		add_bytes(&sb, (double)ex.files[i].bytes);
-		fprintf_printable(f, "  %10s %10" PRIu64 " calls  %s\n", sb.buf, ex.files[i].calls,
-				  ex.files[i].file);
+		fprintf_printable(f, "  %10s %10" PRIu64 " %-5s  %s\n", sb.buf, ex.files[i].calls,
+				  units_noun(ex.files[i].calls, "call", "calls"), ex.files[i].file);
 	}
 	ret = ferror(f) ? -1 : 0;
 out:
 	spectra_exec_release(&ex);
 	spectra_run_release(&run);
 	strbuf_release(&sb);
+	strmap_release(&kinds);
 	return ret;
 }
 
@@ -326,14 +427,30 @@ size_t io_similarity_changed(const struct spectra_report *r)
 	return n;
 }
 
+/* A baseline range of bytes per call: "100.0..120.0", one number when it is a point. */
+void io_report_range(struct strbuf *sb, double lo, double hi)
+{
+	char l[32], h[32];
+	snprintf(l, sizeof(l), "%.1f", lo);
+	snprintf(h, sizeof(h), "%.1f", hi);
+	units_range_add(sb, NULL, l, h, UNITS_RANGE_DOTS);
+}
+
 static void add_range(struct strbuf *sb, const struct spectra_row *row)
 {
 	if (!row->has_range)
 		strbuf_addstr(sb, "new");
-	else if (row->lo == row->hi)
-		strbuf_addf(sb, "%.1f", row->lo);
 	else
-		strbuf_addf(sb, "%.1f..%.1f", row->lo, row->hi);
+		io_report_range(sb, row->lo, row->hi);
+}
+
+void io_report_legend_lines(const char *lines[IO_REPORT_LEGEND_LINES])
+{
+	lines[0] = "SC: similarity to the baseline, sqrt(runs inside its range of bytes per "
+		   "call / runs): 1 all inside, 0 none";
+	lines[1] = "Impact: distance of bytes per call from that range, mean over the runs "
+		   "outside (+ above, - below; a new stack trace: its bytes per call)";
+	lines[2] = "TotalImpact: Impact x calls per run, in bytes per run";
 }
 
 void io_similarity_text(FILE *f, const struct spectra_report *r,
@@ -373,7 +490,7 @@ void io_similarity_text(FILE *f, const struct spectra_report *r,
 				  indent, row->sc, row->impact, row->total_impact, sb.buf,
 				  row->bpc_mean, row->runs_written, r->nr_runs, row->calls_diff);
 		strbuf_reset(&sb);
-		io_report_stack(&sb, row->stack, width_of(o));
+		io_report_stack(&sb, row->stack, kinds_of(o), width_of(o));
 		fprintf_printable(f, "%s%s%s\n", sb.buf, row->file ? " -> " : "",
 				  row->file ? row->file : "");
 	}
@@ -391,15 +508,22 @@ void io_similarity_text(FILE *f, const struct spectra_report *r,
 					  l ? l->target : "target");
 		strbuf_reset(&sb);
 		add_bytes(&sb, s->base_bytes_mean);
-		fprintf_printable(f, "%s    %s/run in %.1f calls/run, B/call %.1f..%.1f  ", indent,
-				  sb.buf, s->base_calls_mean, s->lo, s->hi);
+		strbuf_addf(&sb, "/run in %.1f calls/run, B/call ", s->base_calls_mean);
+		io_report_range(&sb, s->lo, s->hi);
+		fprintf_printable(f, "%s    %s  ", indent, sb.buf);
 		strbuf_reset(&sb);
-		io_report_stack(&sb, s->stack, width_of(o));
+		io_report_stack(&sb, s->stack, kinds_of(o), width_of(o));
 		fprintf_printable(f, "%s%s%s\n", sb.buf, s->file ? " -> " : "",
 				  s->file ? s->file : "");
 	}
 	if (r->nr_stopped > top)
 		fprintf_printable(f, "%s    ... %zu more stopped\n", indent, r->nr_stopped - top);
+	if (changed) {
+		const char *legend[IO_REPORT_LEGEND_LINES];
+		io_report_legend_lines(legend);
+		for (size_t i = 0; i < IO_REPORT_LEGEND_LINES; i++)
+			fprintf_printable(f, "%s  %s\n", indent, legend[i]);
+	}
 	strbuf_release(&sb);
 }
 
@@ -511,7 +635,7 @@ void io_similarity_markdown(FILE *f, const struct spectra_report *r,
 				  row->sc, row->impact, row->total_impact, sb.buf, row->bpc_mean,
 				  row->runs_written, r->nr_runs, row->calls_diff);
 		strbuf_reset(&sb);
-		io_report_stack(&sb, row->stack, width_of(o));
+		io_report_stack(&sb, row->stack, kinds_of(o), width_of(o));
 		if (row->file) {
 			strbuf_addstr(&sb, " -> ");
 			strbuf_addstr(&sb, row->file);
@@ -522,11 +646,18 @@ void io_similarity_markdown(FILE *f, const struct spectra_report *r,
 	if (changed > shown)
 		fprintf_printable(f, "\n%zu more changed stack traces: see the JSON report.\n",
 				  changed - shown);
+	if (changed) {
+		const char *legend[IO_REPORT_LEGEND_LINES];
+		io_report_legend_lines(legend);
+		fputc('\n', f);
+		for (size_t i = 0; i < IO_REPORT_LEGEND_LINES; i++)
+			fprintf(f, "- %s\n", legend[i]);
+	}
 	for (size_t i = 0; i < r->nr_stopped && i < top; i++) {
 		if (!i)
 			fprintf(f, "\nStopped writing:\n\n");
 		strbuf_reset(&sb);
-		io_report_stack(&sb, r->stopped[i].stack, width_of(o));
+		io_report_stack(&sb, r->stopped[i].stack, kinds_of(o), width_of(o));
 		fprintf(f, "- ");
 		md_code(f, sb.buf);
 		fprintf(f, " (%.1f calls/run in the baseline)\n", r->stopped[i].base_calls_mean);

@@ -20,6 +20,9 @@ struct io_report_options {
 	size_t width; /* stack traces longer than this are shortened in the middle; 0 = 160 */
 	enum iotrace_dir dir;
 	const char *profile_path; /* where the profile is kept, NULL if it is not */
+	/* which frames are the program's, to shorten stacks around them (io_report_stack());
+	 * NULL: shortened by width only */
+	const struct strmap *frame_kinds;
 };
 
 /* The test execution report of one run. Returns 0, or -1 on a write error. */
@@ -47,12 +50,30 @@ json_t *io_similarity_json(const struct spectra_report *r, const struct io_repor
 void io_similarity_markdown(FILE *f, const struct spectra_report *r,
 			    const struct io_report_options *o);
 
-/*
- * Appends a stack key ("a;b;c") shortened in the middle when longer than `width` bytes
- * (0 = never): the first frame, "...", and as many of the last frames as fit (at least
- * the last one).
- */
+/* The meaning of the similarity report's columns SC, Impact and TotalImpact, one line
+ * each (static strings), for the legend under every table of them. */
+#define IO_REPORT_LEGEND_LINES 3
+void io_report_legend_lines(const char *lines[IO_REPORT_LEGEND_LINES]);
+
+/* Appends a range of bytes per call, "100.0..120.0", or one number when it is a point. */
 struct strbuf;
-void io_report_stack(struct strbuf *sb, const char *stack, size_t width);
+void io_report_range(struct strbuf *sb, double lo, double hi);
+
+/*
+ * Appends a stack key ("a;b;c", outermost frame first) as a person reads it. With
+ * `frame_kinds` (profile/io_profile.h: io_profiles_frame_kinds(); NULL: not shortened so),
+ * around the program's own frames: they are kept, and of each run of library frames below
+ * them only the first, where the program enters the library, followed by "..." for the
+ * rest; the start-up frames above the program's first function (`_start` and the C
+ * library that calls main(), or the library frames that start a thread) become one "...". A frame
+ * missing from the map counts as the program's. Then, when still longer than `width` bytes (0 =
+ * never), shortened in the middle: the first frame, "...", and as many of the last frames as fit
+ * (at least the last one).
+ *   _start;__libc_start_main;libc.so.6+0x27249;main;save;fflush;_IO_file_sync;__write
+ *   -> ...;main;save;fflush;...
+ */
+struct strmap;
+void io_report_stack(struct strbuf *sb, const char *stack, const struct strmap *frame_kinds,
+		     size_t width);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "report/report.h"
 #include "util/common.h"
+#include "util/units.h"
 
 static void attr(struct strbuf *sb, const char *name, const char *value)
 {
@@ -24,8 +25,10 @@ static void describe(struct strbuf *sb, const struct bench_outcome *b,
 	strbuf_addstr(sb, m->measured ? verdict_name(m->r.verdict) : "unmeasured");
 	if (m->measured && m->r.reason)
 		strbuf_addf(sb, ": %s", m->r.reason);
-	else if (m->measured && isfinite(m->r.ratio))
-		strbuf_addf(sb, ": x%.4f [%.4f, %.4f]", m->r.ratio, m->r.ci_lo, m->r.ci_hi);
+	else if (m->measured && isfinite(m->r.ratio)) {
+		strbuf_addstr(sb, ": x");
+		units_range_addf(sb, m->r.ratio, m->r.ci_lo, m->r.ci_hi, 4, UNITS_RANGE_BRACKETS);
+	}
 	strbuf_addf(sb, " (%s; %zu + %zu runs; tolerance %.3g%%)",
 		    m->primary ? "primary" : "not primary", b->ok_a, b->ok_b, 100 * b->tolerance);
 }

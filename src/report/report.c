@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util/common.h"
+#include "util/units.h"
 
 int report_format_parse(const char *s, enum report_format *out)
 {
@@ -72,4 +73,48 @@ void report_failed_run(struct strbuf *sb, const struct store_run_issue *r)
 		strbuf_addf(sb, " (%s)", r->detail);
 	if (r->log_path)
 		strbuf_addf(sb, ", log %s from byte %lld", r->log_path, (long long)r->log_offset);
+}
+
+void report_headline(struct strbuf *sb, const struct compare_result *res)
+{
+	size_t worse = 0, worse_primary = 0, better = 0, equal = 0, undecided = 0;
+	size_t unmeasured = 0, broken = 0, not_compared = 0;
+
+	for (size_t i = 0; i < res->nr_benches; i++) {
+		const struct bench_outcome *b = &res->benches[i];
+		broken += b->target_broken;
+		not_compared += b->error && !b->target_broken;
+		for (size_t j = 0; j < b->nr_metrics; j++) {
+			const struct metric_outcome *m = &b->metrics[j];
+			if (!m->measured) {
+				unmeasured++;
+				continue;
+			}
+			switch (m->r.verdict) {
+			case VERDICT_WORSE:
+				worse++;
+				worse_primary += m->primary;
+				break;
+			case VERDICT_BETTER: better++; break;
+			case VERDICT_EQUAL: equal++; break;
+			default: undecided++; break;
+			}
+		}
+	}
+	units_count_add(sb, worse, "regression", "regressions");
+	if (worse && worse_primary != worse)
+		strbuf_addf(sb, " (%zu in a primary metric)", worse_primary);
+	strbuf_addstr(sb, ", ");
+	units_count_add(sb, better, "improvement", "improvements");
+	strbuf_addf(sb, ", %zu unchanged", equal);
+	if (undecided)
+		strbuf_addf(sb, ", %zu undecided", undecided);
+	if (unmeasured)
+		strbuf_addf(sb, ", %zu unmeasured", unmeasured);
+	if (broken)
+		strbuf_addf(sb, ", %zu %s broken in the target", broken,
+			    units_noun(broken, "benchmark", "benchmarks"));
+	if (not_compared)
+		strbuf_addf(sb, ", %zu %s not compared", not_compared,
+			    units_noun(not_compared, "benchmark", "benchmarks"));
 }

@@ -23,6 +23,9 @@ int report_compare(FILE *f, const struct compare_result *res, enum report_format
 
 int report_compare_text(FILE *f, const struct compare_result *res, bool color);
 int report_compare_json(FILE *f, const struct compare_result *res);
+/* The same document as a new JSON object (ci embeds it); the caller json_decref()s it. */
+struct json_t;
+struct json_t *report_compare_json_object(const struct compare_result *res);
 int report_compare_markdown(FILE *f, const struct compare_result *res);
 
 /*
@@ -31,6 +34,15 @@ int report_compare_markdown(FILE *f, const struct compare_result *res);
  * be compared. Returns 0, or -1 on a write error.
  */
 int report_compare_junit(FILE *f, const struct compare_result *res);
+/*
+ * The comparison in one line, for a headline: "2 regressions, 1 improvement, 14 unchanged"
+ * over every benchmark and metric (", 3 undecided", ", 1 unmeasured", benchmarks broken in
+ * the target or not compared, when there are; "(1 in a primary metric)" when not every
+ * regression is in one). Appended to sb.
+ */
+struct strbuf;
+void report_headline(struct strbuf *sb, const struct compare_result *res);
+
 /* Shared by the renderers. */
 const char *report_side_name(char side); /* 'A' -> "baseline", 'B' -> "target" */
 /*
@@ -51,12 +63,14 @@ const char *report_unmeasured_reason(const struct metric_outcome *m);
 
 /*
  * The attribution under a benchmark's verdict (profile = cct, compare/compare_profile.h):
- * the largest topological and weight differences of the calling context trees, at most
- * `top` of each kind, and where the flame graph is. `indent` prefixes every line.
+ * with `absolute`, the absolute change per function and call path first
+ * (report/attribution_report.h); then the largest topological and weight differences of
+ * the calling context trees (PARCS), at most `top` of each kind, and where the flame graph
+ * is. `indent` prefixes every line.
  */
 struct cct_attribution;
 void report_attribution_text(FILE *f, const struct cct_attribution *a, size_t top,
-			     const char *indent);
+			     const char *indent, bool absolute);
 /* The attribution as a JSON object (docs/json-schema.md): a new reference. */
 struct json_t;
 struct json_t *report_attribution_json(const struct cct_attribution *a);

@@ -106,12 +106,18 @@ void site_format_time(int64_t t, char *buf, size_t size)
 		snprintf(buf, size, "unknown");
 }
 
-void site_file_link(struct strbuf *sb, const char *path, const char *text)
+bool site_file_link(struct strbuf *sb, const char *path, const char *text)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	if (!path || path[0] != '/') {
 		site_escape(sb, path ? path : text);
-		return;
+		return true;
+	}
+	if (!path_exists(path)) {
+		strbuf_addstr(sb, "<span class=\"note\">");
+		site_escape(sb, text);
+		strbuf_addstr(sb, " removed by revperf gc</span>");
+		return false;
 	}
 	strbuf_addstr(sb, "<a href=\"file://");
 	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
@@ -127,6 +133,7 @@ void site_file_link(struct strbuf *sb, const char *path, const char *text)
 	strbuf_addstr(sb, "\">");
 	site_escape(sb, text ? text : path);
 	strbuf_addstr(sb, "</a>");
+	return true;
 }
 
 int site_write_file(const char *path, const char *data, size_t len)

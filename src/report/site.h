@@ -11,6 +11,7 @@
  * filled. Every string that comes from the program under test or the store goes through
  * site_escape().
  */
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "history/history_data.h"
@@ -73,8 +74,12 @@ void site_short_sha(struct strbuf *sb, const char *sha);
 void site_format_value(const struct metric_def *def, double v, char *buf, size_t size);
 /* A unix time as "2026-11-21 14:03 UTC". */
 void site_format_time(int64_t t, char *buf, size_t size);
-/* A file:// URL of an absolute path (percent-encoded), escaped; the path as text otherwise. */
-void site_file_link(struct strbuf *sb, const char *path, const char *text);
+/*
+ * A file:// URL of an absolute path (percent-encoded), escaped; the path as text otherwise.
+ * A file that is gone (removed by revperf gc) is no link but a note "TEXT removed by
+ * revperf gc". Returns whether the file is there (false only for a missing one).
+ */
+bool site_file_link(struct strbuf *sb, const char *path, const char *text);
 
 /* The SVG chart of a series (inline in index.html: links relative to the site root). */
 void site_chart_series(struct strbuf *sb, const struct history *h, const struct history_series *s);

@@ -1,8 +1,11 @@
 /*
  * The trend charts of the site (report/site.h): inline SVG, x the commit's position in the
- * history, y the median with its interval as a whisker; every point a link to its commit's
- * page with a tooltip; change points as vertical lines labelled with the relative change;
- * commits with failed runs and failed builds as marks of their own.
+ * followed history (first parents: commits of other branches are not on it), labelled with
+ * short shas thinned to fit, y the median with its interval as a whisker; every point a
+ * link to its commit's page with a tooltip; change points as vertical lines labelled with
+ * the relative change; commits with failed runs and failed builds as marks of their own.
+ * Each chart is drawn twice, for a wide and for a narrow window (site.css shows one): SVG
+ * text scales with the drawing, so one drawing cannot be readable at both widths.
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,25 +13,38 @@
 
 #include "report/site.h"
 #include "util/common.h"
+#include "util/units.h"
 
-#define CHART_W 960.0
-#define CHART_H 210.0
-#define PAD_L 74.0
-#define PAD_R 12.0
-#define PAD_T 22.0
-#define PAD_B 26.0
+/* The size of a drawing, in its own units (about CSS pixels at the width it is meant for). */
+struct geometry {
+	const char *cls; /* "wide" or "narrow" (site.css) */
+	double w, h, pad_l, pad_r, pad_t, pad_b;
+	double label_w; /* room a commit label takes on the x axis */
+};
+
+static const struct geometry wide = {"wide", 960, 230, 74, 12, 22, 40, 64};
+static const struct geometry narrow = {"narrow", 380, 230, 58, 8, 22, 40, 64};
 
 /* The scales of one chart. */
 struct chart {
 	struct strbuf *sb;
 	const struct history *h;
 	const struct metric_def *def;
+	const struct geometry *g;
 	double lo, hi; /* y range */
 };
 
+#define CHART_W (c->g->w)
+#define CHART_H (c->g->h)
+#define PAD_L (c->g->pad_l)
+#define PAD_R (c->g->pad_r)
+#define PAD_T (c->g->pad_t)
+#define PAD_B (c->g->pad_b)
+
+/* x of a commit of the followed history (commits[0..nr_line)). */
 static double x_of(const struct chart *c, size_t commit)
 {
-	double step = (CHART_W - PAD_L - PAD_R) / (double)(c->h->nr_commits ? c->h->nr_commits : 1);
+	double step = (CHART_W - PAD_L - PAD_R) / (double)(c->h->nr_line ? c->h->nr_line : 1);
 	return PAD_L + ((double)commit + 0.5) * step;
 }
 
@@ -61,17 +77,61 @@ static void value(const struct chart *c, double v, struct strbuf *sb)
 	strbuf_addstr(sb, buf);
 }
 
-/* The frame: grid, y labels (bottom, middle, top), the first and last commit under x. */
+/* ", 95% CI 4 ms .. 5 ms" after the median; nothing when every bound prints as it does. */
+static void interval(const struct chart *c, const struct history_point *p, struct strbuf *sb)
+{
+	char med[64], lo[64], hi[64];
+	site_format_value(c->def, p->median, med, sizeof(med));
+	site_format_value(c->def, p->ci_lo, lo, sizeof(lo));
+	site_format_value(c->def, p->ci_hi, hi, sizeof(hi));
+	if (!strcmp(lo, med) && !strcmp(hi, med))
+		return;
+	strbuf_addf(sb, "%s%s .. %s", p->ci_minmax ? ", min..max " : ", 95% CI ", lo, hi);
+}
+
+/*
+ * The x axis: a tick and a short sha under every k-th commit of the followed history, k
+ * the smallest that leaves each label its room; the newest commit always labelled.
+ */
+static void x_labels(struct chart *c)
+{
+	struct strbuf *sb = c->sb;
+	size_t n = c->h->nr_line, fit, every;
+	double y = CHART_H - PAD_B;
+
+	if (!n)
+		return;
+	fit = (size_t)((CHART_W - PAD_L - PAD_R) / c->g->label_w);
+	if (!fit)
+		fit = 1;
+	every = (n + fit - 1) / fit;
+	for (size_t i = 0; i < n; i++) {
+		double x = x_of(c, i);
+		char sha[8];
+		/* Counted from the newest, so that the newest commit has its label. */
+		if ((n - 1 - i) % every)
+			continue;
+		if ((n - 1 - i) / every >= fit)
+			continue;
+		snprintf(sha, sizeof(sha), "%s", c->h->commits[i].sha ? c->h->commits[i].sha : "");
+		strbuf_addf(sb,
+			    "<line class=\"tick\" x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\"/>"
+			    "<text class=\"xlabel\" x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">",
+			    x, y, x, y + 4, x, y + 26);
+		site_escape(sb, sha);
+		strbuf_addstr(sb, "</text>\n");
+	}
+}
+
+/* The frame: grid, y labels (bottom, middle, top), commit labels under x. */
 static void frame(struct chart *c, const char *label)
 {
 	struct strbuf *sb = c->sb;
-	const struct history *h = c->h;
-	char when[64];
 
 	strbuf_addf(sb,
-		    "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+		    "<svg class=\"chart %s\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
 		    "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" aria-label=\"",
-		    CHART_W, CHART_H, CHART_W, CHART_H);
+		    c->g->cls, CHART_W, CHART_H, CHART_W, CHART_H);
 	site_escape(sb, label);
 	strbuf_addstr(sb, "\">\n");
 	for (int k = 0; k <= 2; k++) {
@@ -86,17 +146,7 @@ static void frame(struct chart *c, const char *label)
 	}
 	strbuf_addf(sb, "<line class=\"axis\" x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\"/>\n",
 		    PAD_L, CHART_H - PAD_B, CHART_W - PAD_R, CHART_H - PAD_B);
-	if (!h->nr_commits)
-		return;
-	site_format_time(h->commits[0].commit_time, when, sizeof(when));
-	strbuf_addf(sb, "<text x=\"%.0f\" y=\"%.0f\">", PAD_L, CHART_H - 8);
-	site_short_sha(sb, h->commits[0].sha);
-	strbuf_addf(sb, " (%s)</text>", when);
-	site_format_time(h->commits[h->nr_commits - 1].commit_time, when, sizeof(when));
-	strbuf_addf(sb, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">", CHART_W - PAD_R,
-		    CHART_H - 8);
-	site_short_sha(sb, h->commits[h->nr_commits - 1].sha);
-	strbuf_addf(sb, " (%s), %zu commits</text>\n", when, h->nr_commits);
+	x_labels(c);
 }
 
 /* <a href="commits/X.html"><title>sha summary ... */
@@ -137,7 +187,7 @@ static bool has_failures(const struct history_failures *f)
 /* The failed builds: a grey square on the axis at their commit. */
 static void build_failures(struct chart *c)
 {
-	for (size_t i = 0; i < c->h->nr_commits; i++) {
+	for (size_t i = 0; i < c->h->nr_line; i++) {
 		double x;
 		if (!c->h->commits[i].build_failed)
 			continue;
@@ -153,7 +203,7 @@ static void build_failures(struct chart *c)
 /* A change point: a dashed line before its first commit and the relative change on top. */
 static void change_mark(struct chart *c, const struct history_change *ch)
 {
-	double step = (CHART_W - PAD_L - PAD_R) / (double)c->h->nr_commits;
+	double step = (CHART_W - PAD_L - PAD_R) / (double)c->h->nr_line;
 	double x = x_of(c, ch->commit) - step / 2;
 	bool up = ch->rel_change > 0;
 	strbuf_addstr(c->sb, "<g class=\"changepoint\"><title>change point at ");
@@ -166,7 +216,7 @@ static void change_mark(struct chart *c, const struct history_change *ch)
 	strbuf_addf(c->sb, "<line class=\"cp\" x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\"/>",
 		    x, PAD_T - 4, x, CHART_H - PAD_B);
 	strbuf_addf(c->sb, "<text class=\"cp-label%s\" x=\"%.1f\" y=\"%.0f\"%s>", up ? "" : " down",
-		    x + 3, PAD_T - 8, x > CHART_W - 80 ? " text-anchor=\"end\"" : "");
+		    x + 3, PAD_T - 8, x > CHART_W - 60 ? " text-anchor=\"end\"" : "");
 	if (isfinite(ch->rel_change))
 		strbuf_addf(c->sb, "%+.1f%%", ch->rel_change * 100);
 	else
@@ -193,14 +243,15 @@ static void segments(struct chart *c, const struct history_series *s)
 	}
 }
 
-void site_chart_series(struct strbuf *sb, const struct history *h, const struct history_series *s)
+static void series_chart(struct strbuf *sb, const struct history *h, const struct history_series *s,
+			 const struct geometry *g)
 {
-	struct chart c = {sb, h, s->def, 0, 0};
+	struct chart c = {sb, h, s->def, g, 0, 0};
 	double lo = INFINITY, hi = -INFINITY;
 	struct strbuf label = STRBUF_INIT;
 	const char *sep = "";
 
-	for (size_t i = 0; i < s->nr_points; i++)
+	for (size_t i = 0; i < s->nr_line_points; i++)
 		if (s->points[i].n) {
 			lo = fmin(lo, s->points[i].ci_lo);
 			hi = fmax(hi, s->points[i].ci_hi);
@@ -213,7 +264,7 @@ void site_chart_series(struct strbuf *sb, const struct history *h, const struct 
 	strbuf_release(&label);
 	/* the medians joined, under everything else */
 	strbuf_addstr(sb, "<polyline class=\"trend\" points=\"");
-	for (size_t i = 0; i < s->nr_points; i++)
+	for (size_t i = 0; i < s->nr_line_points; i++)
 		if (s->points[i].n) {
 			strbuf_addf(sb, "%s%.1f,%.1f", sep, x_of(&c, s->points[i].commit),
 				    y_of(&c, s->points[i].median));
@@ -224,7 +275,7 @@ void site_chart_series(struct strbuf *sb, const struct history *h, const struct 
 	for (size_t k = 0; k < s->nr_changes; k++)
 		change_mark(&c, &s->changes[k]);
 	build_failures(&c);
-	for (size_t i = 0; i < s->nr_points; i++) {
+	for (size_t i = 0; i < s->nr_line_points; i++) {
 		const struct history_point *p = &s->points[i];
 		double x = x_of(&c, p->commit);
 		bool failed = has_failures(&p->fail);
@@ -232,10 +283,7 @@ void site_chart_series(struct strbuf *sb, const struct history *h, const struct 
 		if (p->n) {
 			strbuf_addstr(sb, "&#10;median ");
 			value(&c, p->median, sb);
-			strbuf_addstr(sb, p->ci_minmax ? ", min..max " : ", 95% CI ");
-			value(&c, p->ci_lo, sb);
-			strbuf_addstr(sb, " .. ");
-			value(&c, p->ci_hi, sb);
+			interval(&c, p, sb);
 			strbuf_addf(sb, ", n = %zu", p->n);
 		}
 		failures_text(sb, &p->fail);
@@ -255,19 +303,26 @@ void site_chart_series(struct strbuf *sb, const struct history *h, const struct 
 		if (failed)
 			strbuf_addf(sb, "<path class=\"failmark%s\" d=\"M%.1f %.0fl4 7h-8z\"/>",
 				    p->fail.crashed || p->fail.timeout ? " crash" : "", x,
-				    CHART_H - PAD_B + 2);
+				    c.g->h - c.g->pad_b + 2);
 		strbuf_addstr(sb, "</a>\n");
 	}
 	strbuf_addstr(sb, "</svg>\n");
 }
 
-void site_chart_bytes(struct strbuf *sb, const struct history *h, const struct history_bench *b)
+void site_chart_series(struct strbuf *sb, const struct history *h, const struct history_series *s)
 {
-	struct chart c = {sb, h, metric_find("wchar"), 0, 0};
+	series_chart(sb, h, s, &wide);
+	series_chart(sb, h, s, &narrow);
+}
+
+static void bytes_chart(struct strbuf *sb, const struct history *h, const struct history_bench *b,
+			const struct geometry *g)
+{
+	struct chart c = {sb, h, metric_find("wchar"), g, 0, 0};
 	double lo = INFINITY, hi = -INFINITY;
 	struct strbuf label = STRBUF_INIT;
 
-	for (size_t i = 0; i < b->nr_bytes; i++) {
+	for (size_t i = 0; i < b->nr_line_bytes; i++) {
 		lo = fmin(lo, b->bytes[i].mean_bytes);
 		hi = fmax(hi, b->bytes[i].mean_bytes);
 	}
@@ -277,7 +332,7 @@ void site_chart_bytes(struct strbuf *sb, const struct history *h, const struct h
 	strbuf_addf(&label, "%s, bytes written per traced run", b->name);
 	frame(&c, label.buf);
 	strbuf_release(&label);
-	for (size_t i = 0; i < b->nr_bytes; i++) {
+	for (size_t i = 0; i < b->nr_line_bytes; i++) {
 		const struct history_bytes *p = &b->bytes[i];
 		link_open(&c, p->commit);
 		strbuf_addstr(sb, "&#10;bytes written ");
@@ -288,6 +343,12 @@ void site_chart_bytes(struct strbuf *sb, const struct history *h, const struct h
 			    x_of(&c, p->commit), y_of(&c, p->mean_bytes));
 	}
 	strbuf_addstr(sb, "</svg>\n");
+}
+
+void site_chart_bytes(struct strbuf *sb, const struct history *h, const struct history_bench *b)
+{
+	bytes_chart(sb, h, b, &wide);
+	bytes_chart(sb, h, b, &narrow);
 }
 
 void site_chart_legend(struct strbuf *sb)

@@ -14,10 +14,14 @@
 
 #include "util/fsutil.h"
 #include "report/assets.h"
+#include "report/attribution_report.h"
+#include "report/compare_graphics.h"
 #include "report/io_report.h"
 #include "report/site.h"
 #include "store/store.h"
 #include "util/common.h"
+#include "util/strmap.h"
+#include "util/units.h"
 #include "util/input.h"
 
 /* Rows of the I/O similarity table. */
@@ -48,21 +52,34 @@ static void commit_href(struct strbuf *sb, const struct history *h, size_t commi
 	strbuf_addstr(sb, "</code></a>");
 }
 
+/* The index, and the older and newer commits along the followed history. */
 static void nav(struct page *p, struct strbuf *sb)
 {
+	const struct history *h = p->h;
 	strbuf_addstr(sb, "<a href=\"../index.html\">index</a>");
+	if (!h->commits[p->commit].on_line) {
+		strbuf_addstr(sb, "<span class=\"note\">not on the first-parent history of ");
+		site_escape(sb, h->line_name);
+		strbuf_addstr(sb, ": on no chart</span>");
+		return;
+	}
 	if (p->commit > 0) {
 		strbuf_addstr(sb, "<span>older: ");
-		commit_href(sb, p->h, p->commit - 1, " rel=\"prev\"");
+		commit_href(sb, h, p->commit - 1, " rel=\"prev\"");
 		strbuf_addstr(sb, "</span>");
 	}
-	if (p->commit + 1 < p->h->nr_commits) {
+	if (p->commit + 1 < h->nr_line) {
 		strbuf_addstr(sb, "<span>newer: ");
-		commit_href(sb, p->h, p->commit + 1, " rel=\"next\"");
+		commit_href(sb, h, p->commit + 1, " rel=\"next\"");
 		strbuf_addstr(sb, "</span>");
 	}
-	strbuf_addf(sb, "<span class=\"note\">commit %zu of %zu</span>", p->commit + 1,
-		    p->h->nr_commits);
+	strbuf_addf(sb, "<span class=\"note\">commit %zu of %zu", p->commit + 1, h->nr_line);
+	if (h->line_name) {
+		strbuf_addstr(sb, " along ");
+		site_escape(sb, h->line_name);
+		strbuf_addstr(sb, " (first parents)");
+	}
+	strbuf_addstr(sb, "</span>");
 }
 
 /* The diff link: the template with every {sha} replaced. */
@@ -170,7 +187,11 @@ static void points_table(struct page *p, struct strbuf *sb)
 		strbuf_addstr(sb, "</td><td>");
 		site_escape(sb, s->metric);
 		strbuf_addf(sb, "</td><td class=\"num\">%s</td>", pt->n ? med : "n/a");
-		if (pt->n)
+		if (pt->n && !strcmp(lo, hi)) /* a point: printed once */
+			strbuf_addf(sb, "<td class=\"num\">%s (%s)</td>", lo,
+				    pt->ci_minmax ? "min = max, fewer than 6 runs"
+						  : "95%, lower = upper bound");
+		else if (pt->n)
 			strbuf_addf(sb, "<td class=\"num\">%s .. %s (%s)</td>", lo, hi,
 				    pt->ci_minmax ? "min..max, fewer than 6 runs" : "95%");
 		else
@@ -251,7 +272,9 @@ static int stored_log_link(struct page *p, struct strbuf *sb, const char *path, 
 	site_escape(sb, rel.buf);
 	strbuf_addstr(sb, "\">");
 	site_escape(sb, text);
-	strbuf_addf(sb, "</a> <span class=\"note\">%zu bytes, from the store</span>", data.len);
+	strbuf_addstr(sb, "</a> <span class=\"note\">");
+	units_bytes_add(sb, (double)data.len);
+	strbuf_addstr(sb, ", from the store</span>");
 	ret = 2;
 out:
 	strbuf_release(&data);
@@ -313,18 +336,22 @@ static int run_row(struct page *p, struct strbuf *sb, const struct history_run *
 		strbuf_addf(sb, "<td class=\"num\">%d</td>", r->exit_code);
 	site_format_value(metric_find("wall"), r->wall, wall, sizeof(wall));
 	strbuf_addf(sb, "<td class=\"num\">%s</td><td>", wall);
-	if (p->o->st && !(r->log_path && access(r->log_path, R_OK) == 0) &&
-	    (stored = run_log_stored(p, r)) < 0)
-		return stored;
-	if (stored)
-		linked = stored_log_link(p, sb, r->log_path, true, r->id, false, "log");
-	if (linked < 0)
-		return linked;
-	if (!linked) {
-		site_file_link(sb, r->log_path, "log");
-		if (r->log_path)
-			strbuf_addf(sb, " <span class=\"note\">%lld bytes from byte %lld</span>",
-				    (long long)r->log_length, (long long)r->log_offset);
+	if (r->log_path && r->log_length <= 0) {
+		strbuf_addstr(sb, "<span class=\"note\">no output</span>");
+	} else {
+		/* the log file is not on this machine: the copy the store keeps, if any */
+		if (p->o->st && !(r->log_path && access(r->log_path, R_OK) == 0) &&
+		    (stored = run_log_stored(p, r)) < 0)
+			return stored;
+		if (stored)
+			linked = stored_log_link(p, sb, r->log_path, true, r->id, false, "log");
+		if (linked < 0)
+			return linked;
+		if (!linked && site_file_link(sb, r->log_path, "log") && r->log_path) {
+			strbuf_addstr(sb, " <span class=\"note\">");
+			units_bytes_add(sb, (double)r->log_length);
+			strbuf_addf(sb, " from byte %lld</span>", (long long)r->log_offset);
+		}
 	}
 	strbuf_addstr(sb, "</td><td>");
 	site_escape(sb, r->detail);
@@ -431,6 +458,40 @@ out:
 	return ret;
 }
 
+/*
+ * The absolute change per function and call path that `compare` left in
+ * profiles/<comparison>/<bench>/ (profile = cct or sample) and its counted/ directory (ir),
+ * read back and rendered escaped. A file that is there but unreadable is a warning and a note.
+ */
+static void absolute_sections(struct page *p, struct strbuf *sb, const char *dir, size_t bench)
+{
+	static const struct {
+		const char *sub, *title;
+	} files[] = {
+	    {"", "Absolute change (profiled runs)"},
+	    {"/counted", "Absolute change (counted runs under valgrind)"},
+	};
+	struct strbuf path = STRBUF_INIT;
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		struct attribution a;
+		strbuf_reset(&path);
+		strbuf_addf(&path, "%s%s/" ATTRIBUTION_FILE, dir, files[i].sub);
+		if (!path_exists(path.buf))
+			continue;
+		strbuf_addf(sb, "<h4>%s</h4>\n", files[i].title);
+		if (attribution_read_json(path.buf, &a)) {
+			strbuf_addstr(sb, "<p class=\"flag\">This attribution could not be read (see "
+					  "the report's warnings).</p>\n");
+			warning("the absolute change of %s left out of its commit page (see above)",
+				p->h->benches[bench].name);
+			continue;
+		}
+		attribution_html(sb, &a, ATTRIBUTION_TOP);
+		attribution_release(&a);
+	}
+	strbuf_release(&path);
+}
+
 /* The flame graph and control charts `compare` left in profiles/<comparison>/<bench>/. */
 static int profile_files(struct page *p, struct strbuf *sb, const struct history_comparison *c,
 			 size_t bench)
@@ -442,6 +503,7 @@ static int profile_files(struct page *p, struct strbuf *sb, const struct history
 
 	strbuf_addf(&dir, "%s/profiles/%lld/", p->o->state_root, (long long)c->id);
 	fsutil_add_safe_name(&dir, p->h->benches[bench].name);
+	absolute_sections(p, sb, dir.buf, bench);
 	strbuf_addf(&src, "%s/flamegraph.svg", dir.buf);
 	if (path_exists(src.buf)) {
 		if ((ret = copy_in(p, src.buf, bench, NULL, "flamegraph.svg", &rel)))
@@ -481,7 +543,8 @@ out:
 	return ret;
 }
 
-static void io_row(struct strbuf *sb, const struct spectra_row *r, size_t nr_runs)
+static void io_row(struct strbuf *sb, const struct spectra_row *r, size_t nr_runs,
+		   const struct strmap *kinds)
 {
 	struct strbuf stack = STRBUF_INIT;
 	strbuf_addf(sb,
@@ -489,14 +552,17 @@ static void io_row(struct strbuf *sb, const struct spectra_row *r, size_t nr_run
 		    "<td class=\"num\">%.0f</td><td class=\"num\">",
 		    r->sc, r->impact, r->total_impact);
 	if (r->has_range)
-		strbuf_addf(sb, "%.1f .. %.1f", r->lo, r->hi);
+		io_report_range(sb, r->lo, r->hi);
 	else
 		strbuf_addstr(sb, "new");
 	strbuf_addf(sb,
 		    "</td><td class=\"num\">%.1f</td><td class=\"num\">%zu/%zu</td>"
-		    "<td class=\"num\">%+.1f</td><td class=\"stack\">",
+		    "<td class=\"num\">%+.1f</td><td class=\"stack\" title=\"",
 		    r->bpc_mean, r->runs_written, nr_runs, r->calls_diff);
-	io_report_stack(&stack, r->stack, 400);
+	/* The whole stack on hover; the cell shows it around the program's frames. */
+	site_escape(sb, r->stack);
+	strbuf_addstr(sb, "\">");
+	io_report_stack(&stack, r->stack, kinds, 400);
 	site_escape(sb, stack.buf);
 	strbuf_release(&stack);
 	strbuf_addstr(sb, "</td></tr>\n");
@@ -506,8 +572,9 @@ static void io_row(struct strbuf *sb, const struct spectra_row *r, size_t nr_run
 static void io_section(struct page *p, struct strbuf *sb, size_t cmp, size_t bench)
 {
 	struct spectra_report rep;
+	struct strmap kinds = STRMAP_INIT;
 	size_t used[2], changed, shown = 0;
-	int ret = history_io_compare(p->h, cmp, bench, &rep, used);
+	int ret = history_io_compare(p->h, cmp, bench, &rep, used, &kinds);
 
 	if (ret < 0) {
 		strbuf_addstr(sb, "<p class=\"flag\">The I/O profiles of this comparison could not "
@@ -517,6 +584,7 @@ static void io_section(struct page *p, struct strbuf *sb, size_t cmp, size_t ben
 	}
 	if (ret != 1) {
 		spectra_report_release(&rep);
+		strmap_release(&kinds);
 		return;
 	}
 	changed = io_similarity_changed(&rep);
@@ -535,11 +603,21 @@ static void io_section(struct page *p, struct strbuf *sb, size_t cmp, size_t ben
 					  "<th>TotalImpact</th><th>baseline range (bytes/call)"
 					  "</th><th>bytes/call</th><th>runs</th><th>calls diff</th>"
 					  "<th>stack trace</th></tr>\n");
-		io_row(sb, r, rep.nr_runs);
+		io_row(sb, r, rep.nr_runs, &kinds);
 	}
-	if (shown)
-		strbuf_addstr(sb, "</table>\n");
+	if (shown) {
+		const char *legend[IO_REPORT_LEGEND_LINES];
+		io_report_legend_lines(legend);
+		strbuf_addstr(sb, "</table>\n<ul class=\"legend\">\n");
+		for (size_t i = 0; i < IO_REPORT_LEGEND_LINES; i++) {
+			strbuf_addstr(sb, "<li>");
+			site_escape(sb, legend[i]);
+			strbuf_addstr(sb, "</li>\n");
+		}
+		strbuf_addstr(sb, "</ul>\n");
+	}
 	spectra_report_release(&rep);
+	strmap_release(&kinds);
 }
 
 static int comparison_section(struct page *p, struct strbuf *sb)

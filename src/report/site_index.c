@@ -10,6 +10,7 @@
 #include "report/assets.h"
 #include "report/site.h"
 #include "util/common.h"
+#include "util/units.h"
 
 static void verdict_row(struct strbuf *sb, const struct history *h, const struct history_verdict *v)
 {
@@ -22,10 +23,11 @@ static void verdict_row(struct strbuf *sb, const struct history *h, const struct
 	site_escape(sb, v->verdict);
 	strbuf_addstr(sb, "\">");
 	site_escape(sb, v->verdict);
-	if (isfinite(v->ratio) && isfinite(v->ci_lo) && isfinite(v->ci_hi))
-		strbuf_addf(sb, "</td><td class=\"num\">%.4f</td><td class=\"num\">[%.4f, %.4f]</td>",
-			    v->ratio, v->ci_lo, v->ci_hi);
-	else
+	if (isfinite(v->ratio) && isfinite(v->ci_lo) && isfinite(v->ci_hi)) {
+		strbuf_addf(sb, "</td><td class=\"num\">%.4f</td><td class=\"num\">", v->ratio);
+		units_range_addf(sb, NAN, v->ci_lo, v->ci_hi, 4, UNITS_RANGE_BRACKETS);
+		strbuf_addstr(sb, "</td>");
+	} else
 		strbuf_addstr(sb, "</td><td class=\"num\">n/a</td><td class=\"num\">n/a</td>");
 	if (isfinite(v->p))
 		strbuf_addf(sb, "<td class=\"num\">%.3g</td>", v->p);
@@ -102,6 +104,41 @@ static void change_table(struct strbuf *sb, const struct history *h, const struc
 	strbuf_addstr(sb, "</table>\n");
 }
 
+/* What every chart follows, after its caption. */
+static void follows(struct strbuf *sb, const struct history *h)
+{
+	strbuf_addstr(sb, " <span class=\"note follows\">");
+	if (h->line_name) {
+		strbuf_addstr(sb, "along ");
+		site_escape(sb, h->line_name);
+		strbuf_addstr(sb, ", first parents");
+	} else {
+		strbuf_addstr(sb, "every measured commit, by commit time");
+	}
+	strbuf_addstr(sb, "</span>");
+}
+
+/* The measured commits that are on no chart: those of other branches. */
+static void others_section(struct strbuf *sb, const struct history *h)
+{
+	size_t n = h->nr_commits - h->nr_line;
+	if (!n)
+		return;
+	strbuf_addf(sb, "<h2 id=\"others\">Measured commits not on %s</h2>\n<p>",
+		    h->nr_line ? "the charts" : "any chart");
+	strbuf_addf(sb, "%zu measured commit%s %s not on the first-parent history of ", n,
+		    n == 1 ? "" : "s", n == 1 ? "is" : "are");
+	site_escape(sb, h->line_name);
+	strbuf_addstr(sb, " (another branch, or a merged branch's own commits): each has its "
+			  "page, and none is drawn into the trend.</p>\n<ul class=\"others\">\n");
+	for (size_t i = h->nr_line; i < h->nr_commits; i++) {
+		strbuf_addstr(sb, "<li>");
+		commit_link(sb, h, i);
+		strbuf_addstr(sb, "</li>\n");
+	}
+	strbuf_addstr(sb, "</ul>\n");
+}
+
 static void bench_section(struct strbuf *sb, const struct history *h, size_t b)
 {
 	const struct history_bench *hb = &h->benches[b];
@@ -117,14 +154,17 @@ static void bench_section(struct strbuf *sb, const struct history *h, size_t b)
 			site_escape(sb, s->def->help);
 			strbuf_addstr(sb, ")</span>");
 		}
+		follows(sb, h);
 		strbuf_addstr(sb, "</figcaption>\n");
 		site_chart_series(sb, h, s);
 		strbuf_addstr(sb, "</figure>\n");
 		change_table(sb, h, s);
 	}
 	if (hb->nr_bytes) {
-		strbuf_addstr(sb, "<figure class=\"chart\"><figcaption>bytes written (I/O profiles)"
-				  "</figcaption>\n");
+		strbuf_addstr(sb,
+			      "<figure class=\"chart\"><figcaption>bytes written (I/O profiles)");
+		follows(sb, h);
+		strbuf_addstr(sb, "</figcaption>\n");
 		site_chart_bytes(sb, h, hb);
 		strbuf_addstr(sb, "</figure>\n");
 	}
@@ -169,13 +209,29 @@ int site_index_page(struct strbuf *out, const struct history *h, const struct si
 	strbuf_addf(&summary, "%zu commit%s, %zu benchmark%s, %zu chart%s.", h->nr_commits,
 		    h->nr_commits == 1 ? "" : "s", shown, shown == 1 ? "" : "s", h->nr_series,
 		    h->nr_series == 1 ? "" : "s");
-	if (h->nr_commits) {
-		strbuf_addstr(&summary, " History from ");
+	if (h->line_name) {
+		strbuf_addstr(&summary, " The charts follow the first-parent history of <strong>");
+		site_escape(&summary, h->line_name);
+		strbuf_addf(&summary, "</strong>: %zu measured commit%s", h->nr_line,
+			    h->nr_line == 1 ? "" : "s");
+	} else if (h->nr_line) {
+		strbuf_addstr(&summary, " No repository: the charts show every measured commit "
+					"in commit-time order");
+	}
+	if (h->nr_line) {
+		strbuf_addstr(&summary, " from ");
 		commit_link(&summary, h, 0);
 		strbuf_addstr(&summary, " to ");
-		commit_link(&summary, h, h->nr_commits - 1);
-		strbuf_addstr(&summary, " (first-parent order: by commit time).");
+		commit_link(&summary, h, h->nr_line - 1);
 	}
+	if (h->line_name || h->nr_line)
+		strbuf_addch(&summary, '.');
+	if (h->nr_commits > h->nr_line)
+		strbuf_addf(&summary,
+			    " <a href=\"#others\">%zu measured commit%s of other "
+			    "branches</a> %s on no chart.",
+			    h->nr_commits - h->nr_line, h->nr_commits - h->nr_line == 1 ? "" : "s",
+			    h->nr_commits - h->nr_line == 1 ? "is" : "are");
 	machine_text(&machine, h);
 	site_chart_legend(&legend);
 	strbuf_addstr(&contents, "<nav class=\"contents\">");
@@ -187,6 +243,7 @@ int site_index_page(struct strbuf *out, const struct history *h, const struct si
 		strbuf_addstr(&contents, "</a> ");
 		bench_section(&benches, h, b);
 	}
+	others_section(&benches, h);
 	strbuf_addstr(&contents, "</nav>");
 	latest_section(&latest, h);
 	site_escape(&db, o->database ? o->database : "the store");

@@ -388,6 +388,71 @@ int store_run_values(struct store *st, const struct store_run_filter *f, const c
 	return 0;
 }
 
+int store_run_values_ids(struct store *st, const struct store_run_filter *f, const char *metric,
+			 int64_t **run_ids, double **values, size_t *n)
+{
+	struct db_stmt *stmt = prepare(st, "SELECT r.id, v.value FROM runs r JOIN metric_values v"
+					 " ON v.run_id = r.id AND v.metric = ?8 WHERE" FILTER_SQL
+					 " AND r.status = 'ok' ORDER BY r.id");
+	size_t alloc = 0, alloc_ids = 0;
+	int rc;
+	*run_ids = NULL;
+	*values = NULL;
+	*n = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	store_bind_filter(stmt, f);
+	bind_text(stmt, 8, metric);
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		ALLOC_GROW(*run_ids, *n + 1, alloc_ids);
+		ALLOC_GROW(*values, *n + 1, alloc);
+		(*run_ids)[*n] = db_column_int64(stmt, 0);
+		(*values)[(*n)++] = db_column_double(stmt, 1);
+	}
+	db_finalize(stmt);
+	if (rc != DB_DONE) {
+		free(*run_ids);
+		free(*values);
+		*run_ids = NULL;
+		*values = NULL;
+		*n = 0;
+		return db_error(st, "cannot read runs");
+	}
+	return 0;
+}
+
+int store_run_ends(struct store *st, const struct store_run_filter *f,
+		   struct store_run_end **out, size_t *n)
+{
+	struct db_stmt *stmt = prepare(st, "SELECT r.id, r.status, r.exit_code, r.signal FROM runs r"
+					 " WHERE" FILTER_SQL " ORDER BY r.id");
+	size_t alloc = 0;
+	int rc;
+	*out = NULL;
+	*n = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	store_bind_filter(stmt, f);
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		struct store_run_end *r;
+		ALLOC_GROW(*out, *n + 1, alloc);
+		r = &(*out)[(*n)++];
+		r->id = db_column_int64(stmt, 0);
+		r->status = run_status_parse(db_column_text(stmt, 1));
+		r->exit_code = db_column_int(stmt, 2);
+		r->signal = db_column_int(stmt, 3);
+		r->exit_known = !db_column_null(stmt, 2);
+	}
+	db_finalize(stmt);
+	if (rc != DB_DONE) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return db_error(st, "cannot read runs");
+	}
+	return 0;
+}
+
 int store_run_pairs(struct store *st, const struct store_run_filter *f, const char *metric,
 		    double **a, double **b, size_t *n)
 {

@@ -178,12 +178,46 @@ struct store_run_filter {
 int store_run_values(struct store *st, const struct store_run_filter *f, const char *metric,
 		     double **values, size_t *n);
 /*
+ * The same values with the id of the run each came from (*run_ids[i] gave *values[i]),
+ * oldest first; caller frees both arrays. Returns 0 or RP_EINTERNAL.
+ */
+int store_run_values_ids(struct store *st, const struct store_run_filter *f, const char *metric,
+			 int64_t **run_ids, double **values, size_t *n);
+
+/* One run as a script sees it: its id and how it ended. */
+struct store_run_end {
+	int64_t id;
+	enum run_status status;
+	int exit_code, signal;
+	bool exit_known; /* false: not recorded (imported runs), exit_code and signal are 0 */
+};
+/*
+ * Every non-warm-up run selected by f whatever its status (failed ones too), oldest
+ * first, in *out (caller frees). Returns 0 or RP_EINTERNAL.
+ */
+int store_run_ends(struct store *st, const struct store_run_filter *f,
+		   struct store_run_end **out, size_t *n);
+/*
  * The complete pairs among the runs selected by f (its side is ignored): for each round of
  * a comparison in which both the baseline and the target run succeeded and have metric,
  * (*a)[i] and (*b)[i], oldest first. Arrays are the caller's to free.
  */
 int store_run_pairs(struct store *st, const struct store_run_filter *f, const char *metric,
 		    double **a, double **b, size_t *n);
+
+/* Where a stored run's output is: bytes [offset, offset + length) of the log at path. */
+struct store_run_log {
+	int64_t run_id;
+	char *path;
+	int64_t offset, length;
+};
+/*
+ * The oldest successful non-warm-up run selected by f that has a log, in *out (release it
+ * with store_run_log_release()). Returns 0, 1 when there is none, or RP_EINTERNAL.
+ */
+int store_run_first_log(struct store *st, const struct store_run_filter *f,
+			struct store_run_log *out);
+void store_run_log_release(struct store_run_log *log);
 
 /* Counts of successful and of failed (any other status) non-warm-up runs for f. */
 int store_run_counts(struct store *st, const struct store_run_filter *f, size_t *ok,

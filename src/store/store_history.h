@@ -37,6 +37,7 @@ struct history_commit {
 	char *sha, *summary; /* as stored: untrusted text */
 	int64_t commit_time; /* unix seconds */
 	bool build_failed;
+	bool on_line;	   /* on the followed history (history.line_name); charts draw these */
 	char *build_log;   /* NULL when none was recorded */
 	bool build_log_stored; /* the store keeps it (build_logs: store_build_log_get()) */
 	size_t comparison; /* index into history.comparisons, or HISTORY_NONE */
@@ -72,6 +73,7 @@ struct history_series {
 	const struct metric_def *def; /* NULL for a metric revperf does not know (imported) */
 	struct history_point *points; /* in commit order: commits with a value or a failure */
 	size_t nr_points;
+	size_t nr_line_points;		/* points[0..nr_line_points) are on the followed history */
 	struct history_change *changes; /* by commit */
 	size_t nr_changes;
 };
@@ -89,6 +91,7 @@ struct history_bench {
 	size_t first_series, nr_series; /* its series, contiguous in history.series */
 	struct history_bytes *bytes;	/* commits with readable I/O profiles, in order */
 	size_t nr_bytes;
+	size_t nr_line_bytes; /* bytes[0..nr_line_bytes) are on the followed history */
 };
 
 struct history_verdict {
@@ -140,8 +143,10 @@ struct history {
 	struct history_machine machine;
 	size_t other_machine_runs; /* runs left out: measured on other machines */
 	size_t nr_machines;
-	struct history_commit *commits;
+	struct history_commit *commits; /* on the followed history first, in its order */
 	size_t nr_commits;
+	size_t nr_line;	 /* commits[0..nr_line) are on the followed history */
+	char *line_name; /* what it follows ("main"); NULL: every commit, by commit time */
 	struct history_bench *benches; /* by name */
 	size_t nr_benches;
 	struct history_series *series; /* by benchmark, then metric (revperf's order) */

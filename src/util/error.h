@@ -1,6 +1,8 @@
 #ifndef REVPERF_UTIL_ERROR_H
 #define REVPERF_UTIL_ERROR_H
 
+#include <stddef.h>
+
 /*
  * Diagnostics. error() prints "revperf: error: <message>" on stderr and returns -1, so
  * that engine code can `return error("...")`. warning() prints "revperf: warning: ...".
@@ -10,6 +12,22 @@
  */
 __attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);
+
+/*
+ * For a command whose report is a document (JSON): from error_record_start() on, the
+ * messages of error() are also kept, as printed (valid UTF-8, control characters made
+ * visible) but without the "revperf: error: " prefix, so that the failure can be stated in the document too. They
+ * are still printed on stderr. error_recorded() returns the n-th kept message (0: the
+ * first) or NULL; error_record_stop() forgets them. The one piece of process state of the
+ * diagnostics, as git's set_error_routine(): guarded by a mutex.
+ */
+void error_record_start(void);
+/* -q of a command without progress: warning() prints nothing from now on (errors still). */
+void warning_silence(void);
+/* Keeps msg as if error() had printed it (a usage error printed in its own form). */
+void error_record_message(const char *msg);
+const char *error_recorded(size_t n);
+void error_record_stop(void);
 
 /* Exit codes of the revperf command (STYLE.md). */
 enum exit_code {

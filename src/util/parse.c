@@ -63,12 +63,27 @@ int parse_percent(const char *s, double *out)
 		return -1;
 	if (!strcmp(suffix, "%"))
 		v /= 100.0;
-	else if (*suffix)
-		return -1;
+	else if (*suffix || v > 1)
+		return -1; /* "2" is not 2% (nor 200%): parse_percent_hint() */
 	if (v < 0 || v >= 10)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+int parse_percent_hint(const char *s, struct strbuf *hint)
+{
+	const char *suffix;
+	double v;
+	int len;
+	if (parse_double_suffix(s, &v, &suffix) || *suffix || v <= 1 || v >= 1e6)
+		return 0;
+	while (*s == ' ')
+		s++;
+	len = (int)strcspn(s, " ");
+	strbuf_addf(hint, "a bare number is a fraction (%.*s would be %g%%); write %.*s%% for "
+		    "%.*s percent", len, s, v * 100, len, s, len, s);
+	return 1;
 }
 
 int parse_duration(const char *s, ns_t *out)
@@ -87,6 +102,8 @@ int parse_duration(const char *s, ns_t *out)
 		scale = 60e9;
 	else if (!strcmp(suffix, "h"))
 		scale = 3600e9;
+	else if (!strcmp(suffix, "d"))
+		scale = 86400e9;
 	else
 		return -1;
 	if (v < 0 || v * scale > 9e18)

@@ -11,8 +11,18 @@
 
 #include "util/common.h"
 
-int parse_percent(const char *s, double *out);    /* "2%", "0.02" */
-int parse_duration(const char *s, ns_t *out);     /* "60s", "500ms", "2m", "1.5" (s) */
+/*
+ * "2%", or a fraction "0.02" (at most 1): a bare number above 1 is refused, since "2"
+ * would be 200% where 2% was meant; parse_percent_hint() then says so.
+ */
+int parse_percent(const char *s, double *out);
+/*
+ * After parse_percent() refused s: when s is a bare number above 1, appends to hint what
+ * to write instead ("a bare number is a fraction (2 = 200%); write 2% for 2 percent") and
+ * returns 1; else returns 0 and appends nothing.
+ */
+int parse_percent_hint(const char *s, struct strbuf *hint);
+int parse_duration(const char *s, ns_t *out);     /* "60s", "500ms", "2m", "12h", "30d", "1.5" (s) */
 int parse_run_range(const char *s, size_t *min, size_t *max); /* "5..30", "10" */
 int parse_u64(const char *s, uint64_t *out);
 /* Bytes: "16MiB", "512KiB", "1GiB", "4096B" (K, M, G also binary); a bare number is MiB.

@@ -32,11 +32,11 @@ for opt in -O0 -O2; do
 			fail "cannot build version $v at $opt"
 	done
 	expect_exit 0 "$REVPERF" profile --cct -d "p1$opt" -- "./v1$opt" $N
-	expect_grep '^total .* in 6 contexts$' out.txt
+	expect_grep '^total .* in 6 contexts \(one thread\)$' out.txt
 	expect_grep " $N  main;slow_me\$" out.txt
 	# Calls only (REVPERF_CCT_CLOCK=none): exact counts, the report weighs by calls.
 	REVPERF_CCT_CLOCK=none expect_exit 0 "$REVPERF" profile --cct -- "./v1$opt" 1000
-	expect_grep '^total 5001 calls in 6 contexts$' out.txt
+	expect_grep '^total 5001 calls in 6 contexts \(one thread\)$' out.txt
 	expect_exit 0 "$REVPERF" profile --cct -d "p1b$opt" -- "./v1$opt" $N
 	expect_exit 0 "$REVPERF" profile --cct -d "p2$opt" -f json -o "top2$opt.json" -- "./v2$opt" $N
 	[ "$(json_get "top2$opt.json" "d['contexts']")" = 8 ] || fail "version 2 should have 8 contexts"
@@ -54,6 +54,19 @@ for opt in -O0 -O2; do
 	expect_exit 0 "$REVPERF" diff --weight calls -f json "p1$opt" "p1b$opt"
 	[ "$(json_get out.txt "len(d['topological'])")" = 0 ] || fail "same binary: topological differences"
 	json_get out.txt "d['overlap'] >= 99" | grep -qx True || fail "same binary: calls overlap < 99%"
+
+	# Two runs per side (OLD... -- NEW...): the absolute change. Weighed by calls, the
+	# counts are exact: existing_fn (called from mod_fn too) and helper_new gain $N calls
+	# per run each, findings with nothing to doubt, half of the change each.
+	expect_exit 0 "$REVPERF" profile --cct -d "p2b$opt" -- "./v2$opt" $N
+	expect_exit 1 "$REVPERF" diff --weight calls -f json "p1$opt" "p1b$opt" -- "p2$opt" "p2b$opt"
+	[ "$(json_get out.txt "d['absolute']['unit'], d['absolute']['runs'], sorted((f['function'], f['change'], f['class'], f['share'], f['change_interval']) for f in d['absolute']['functions'])")" = \
+		"calls [2, 2] [('existing_fn', $N.0, 'finding', 0.5, [$N.0, $N.0]), ('helper_new', $N.0, 'finding', 0.5, [$N.0, $N.0])]" ] ||
+		fail "calls, two runs per side: $(json_get out.txt "d['absolute']")"
+	# Weighed by time, the function made slower comes first, in ms.
+	expect_exit 1 "$REVPERF" diff "p1$opt" "p1b$opt" -- "p2$opt" "p2b$opt"
+	sed -n '/function (self)$/{n;p;q}' out.txt | grep -Eq ' m?s .* slow_me  \(calls [0-9]+ -> [0-9]+\)$' ||
+		fail "time, two runs per side: slow_me is not first: $(cat out.txt)"
 
 	# Folded stacks exported by profile diff like the originals (stage 3: no programs).
 	expect_exit 0 "$REVPERF" profile --cct -f folded -o "v1$opt.folded" -- "./v1$opt" $N

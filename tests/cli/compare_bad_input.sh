@@ -16,7 +16,7 @@ mkdir ../plain && (cd ../plain && expect_exit 2 "$REVPERF" compare a b && expect
 
 # Missing and malformed configuration, with file:line.
 expect_exit 2 "$REVPERF" compare base base --config missing.ini
-expect_grep "cannot read configuration 'missing.ini': No such file or directory; run `revperf init`" err.txt
+expect_grep "cannot read configuration 'missing.ini': No such file or directory; run \`revperf init\`" err.txt
 printf '[benchmark "x"]\ncommand = true\nruns = many\n' >bad.ini
 expect_exit 2 "$REVPERF" compare base base --config bad.ini
 expect_grep '^revperf: error: bad.ini:3: invalid value .many. for runs' err.txt

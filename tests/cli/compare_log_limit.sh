@@ -33,7 +33,7 @@ notes=$(json_get out.txt "' | '.join(r['detail'] for r in d['benchmarks'][0]['ru
 echo "$notes"
 [ "$(json_get out.txt "len(d['benchmarks'][0]['run_issues'])")" = 4 ] || fail "not every run has a note"
 case $notes in
-*"($total bytes): 11.0 MiB beyond the log limit not kept"*) ;;
+*"($total bytes): 11 MiB beyond the log limit not kept"*) ;;
 *) fail "the note does not count the output ($total bytes)" ;;
 esac
 

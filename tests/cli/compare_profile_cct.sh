@@ -3,10 +3,15 @@
 # tests/workloads/cct_versions.c: version 2 makes slow_me slower, adds helper_new (called by
 # caller_x) and has mod_fn call existing_fn.
 # The verdict: version 2 does 3.7 times the work (slow_me x8) and its CPU time is stable
-# under load (runs of 15 and 58 ms, log sd 0.06-0.09 with both cores kept busy), but with
-# 2..3 runs the 99% interval of 3 pairs (t = 9.9) reached down to 1.27, and a single slow
-# run made it undecided: exit 0 where 1 was expected. With 5 runs (t = 4.6) the lower end
-# was 3.2-3.65 in 8 comparisons with both cores busy, far above the 20% tolerance.
+# under load (log sd 0.06-0.09 with both cores kept busy), but with 2..3 runs the 99%
+# interval of 3 pairs (t = 9.9) reached down to 1.27, and a single slow run made it
+# undecided: exit 0 where 1 was expected. With 5 runs (t = 4.6) the lower end was 3.2-3.65
+# in 8 comparisons with both cores busy, far above the 20% tolerance. (Not on ir: the
+# profiles need long runs, below, and 5000 rounds take minutes under callgrind.)
+# The attribution: the weights of a CCT are times, and the clock runs on while the program
+# waits for a core (tests/cli/cct_diff_versions.sh). With 1000 rounds (runs of 15 and
+# 58 ms) slow_me was not the first weight difference in 2 of 10 runs of this test at load
+# 9-12; with 5000 rounds (75 and 290 ms) it was first in 10 of 10 at load 14-22.
 . "$SRCDIR/tests/cli/lib/common.bash"
 
 mkdir proj && cd proj
@@ -17,7 +22,7 @@ cat >revperf.ini <<'INI'
 command = cc -O2 -o prog prog.c
 profile-command = cc -O2 -g -finstrument-functions -o prog prog.c
 [benchmark "versions"]
-command = ./prog 1000
+command = ./prog 5000
 primary = cpu
 runs = 5..10
 warmup = 0
@@ -44,6 +49,25 @@ a='d["benchmarks"][0]["attribution"]'
 # The function made slower comes first in the weight differences.
 [ "$(json_get compare.json "$a['weight_differences'][0]['path'][-1]")" = slow_me ] ||
 	fail "slow_me is not the first weight difference"
+# The absolute change beside PARCS's percentages (docs/attribution.md): time per run in ns
+# with its clock, calls known, slow_me first among the functions and the call paths, with
+# most of the change (its work grows by 140000 of the 150000 added per round; the waits of
+# a loaded machine land on whichever function runs, mostly slow_me in version 2).
+python3 - compare.json <<'PY' || fail "absolute change: $(json_get compare.json "$a['absolute']")"
+import json, sys
+a = json.load(open(sys.argv[1]))["benchmarks"][0]["attribution"]["absolute"]
+assert a["unit"] == "ns" and a["clock"] == "elapsed", a
+assert a["runs"] == [3, 3] and a["spread"] is True and a["calls_known"] is True, a
+f = a["functions"][0]
+assert f["function"] == "slow_me", a["functions"]
+assert f["change"] > 0 and 0.5 < f["share"] < 1.5, f
+assert f["baseline_calls"] == 5000 and f["target_calls"] == 5000, f
+assert f["class"] in ("finding", "noise") and f["change_interval"][0] < f["change"], f
+assert a["paths"][0]["path"] == "main;slow_me", a["paths"]
+new = [x for x in a["functions"] if x["function"] == "helper_new"]
+assert new and new[0]["baseline"] == 0 and new[0]["baseline_calls"] == 0, a["functions"]
+assert new[0]["target_calls"] == 5000, new
+PY
 svg=$(json_get compare.json "$a['flame_graph']")
 [ -s "$svg" ] || fail "no flame graph at $svg"
 python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$svg" ||
@@ -74,6 +98,32 @@ expect_exit 1 "$REVPERF" compare -q --tolerance 20% v1 v2
 expect_grep '^  attribution \(calling context trees, 3 \+ 3 profiled runs, 3 \+ 3 reused\)' out.txt
 expect_grep '\+ added/deleted .*helper_new  \(called by caller_x\)' out.txt
 expect_grep 'differential flame graph: ' out.txt
+# The absolute change first: what the time is, runs, values in ms with their sd, slow_me
+# first with its share and calls per run.
+expect_grep '^    absolute change, elapsed time in calls \(the CCT runtime.s clock: waiting included\), summed over threads:$' out.txt
+expect_grep '^      3 \+ 3 runs; per run [0-9.]+ ± [0-9.]+ m?s -> [0-9.]+ ± [0-9.]+ m?s, change \+[0-9.]+ ± [0-9.]+ m?s' out.txt
+sed -n '/function (self)$/{n;p;q}' out.txt >first.txt
+grep -Eq '^      [0-9.]+ ± [0-9.]+ [mu]?s +[0-9.]+ ± [0-9.]+ m?s +\+[0-9.]+ ± [0-9.]+ m?s +[0-9.]+\.[0-9]% +(finding|noise) +slow_me  \(calls 5000 -> 5000\)$' first.txt ||
+	fail "slow_me is not the first function of the absolute change: $(cat out.txt)"
+expect_grep '^    PARCS \(shares of each tree.s total, METHODS\.md section 5\):$' out.txt
+
+# Markdown: the absolute change as tables, the PARCS text in its fenced block.
+expect_exit 1 "$REVPERF" compare -q --tolerance 20% -f markdown v1 v2
+expect_grep '^Absolute change, elapsed time in calls .*: 3 \+ 3 runs; per run ' out.txt
+expect_grep '^\| function \(self\) \| baseline \| target \| change \| share \| \| calls per run \|$' out.txt
+grep -A2 '^| function (self)' out.txt | sed -n 3p | grep -Eq '^\| slow\\_me \| [0-9.]+ ± [0-9.]+ m?s \| ' ||
+	fail "markdown: slow_me is not the first row: $(cat out.txt)"
+
+# The site's page of v2: the absolute change the comparison left beside its flame graph,
+# read back and escaped; slow_me the first function.
+expect_exit 0 "$REVPERF" report --out site -q
+page="site/commits/$(git rev-parse v2).html"
+expect_grep '^<h4>Absolute change \(profiled runs\)</h4>$' "$page"
+grep -A1 '<table class="attribution">.*function (self)' "$page" | sed -n 2p |
+	grep -Eq '^<tr class="(finding|noise)"><td class="num">[0-9.]+ ± [0-9.]+ [mu]?s</td>.*<td class="stack">slow_me</td></tr>$' ||
+	fail "site: slow_me is not the first function: $(grep -A2 'class="attribution"' "$page")"
+ls .revperf/profiles/*/versions/attribution.json >/dev/null 2>&1 ||
+	fail "no attribution.json beside the flame graph"
 
 # The stored profiles, differenced again by revperf diff --bench (merged runs per side).
 expect_exit 1 "$REVPERF" diff -f json --bench versions v1 v2
@@ -81,6 +131,8 @@ expect_exit 1 "$REVPERF" diff -f json --bench versions v1 v2
 	fail "diff --bench: expected 3 runs per side"
 [ "$(json_get out.txt "[t['stage'] for t in d['topological'] if t['path'][-1] == 'helper_new']")" = "[1]" ] ||
 	fail "diff --bench: helper_new is not stage 1"
+[ "$(json_get out.txt "d['absolute']['runs'], d['absolute']['functions'][0]['function'], d['absolute']['unit']")" = \
+	"[3, 3] slow_me ns" ] || fail "diff --bench: absolute change: $(json_get out.txt "d['absolute']")"
 expect_exit 2 "$REVPERF" diff --bench nosuch v1 v2
 expect_grep "no stored profile of benchmark 'nosuch'" err.txt
 

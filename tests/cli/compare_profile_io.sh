@@ -48,8 +48,11 @@ ls "$(json_get compare.json "$io['profiles']")"/B-0.io.json >/dev/null || fail "
 # Text and Markdown: the same report under the verdict; the traced runs are reused.
 compare io-base more-writes
 expect_grep '^  I/O \(traced runs: 3 \+ 3, 3 \+ 3 reused\):$' out.txt
+# Every traced run made the same number of calls: each side's count once, not 17 (17..17).
+expect_grep '^    written per run \(mean, min\.\.max\): .* bytes in 17 -> 4097 calls$' out.txt
+expect_grep '^      TotalImpact: Impact x calls per run, in bytes per run$' out.txt
 expect_grep '^    I/O similarity of more-writes \(3 runs\) against io-base \(3 runs\): 2 of 2 stack traces changed' out.txt
-expect_grep '^ +0\.00 +-29580\.0 +-121159680 +29696\.0 +116\.0 +3/3 +\+4080\.0  .*main;log_flush;__write$' out.txt
+expect_grep '^ +0\.00 +-29580\.0 +-121159680 +29696\.0 +116\.0 +3/3 +\+4080\.0  \.\.\.;main;log_flush;__write$' out.txt
 compare -f markdown io-base more-writes
 expect_grep '^<details><summary>I/O: ingest-query</summary>$' out.txt
 expect_grep '^\| 0\.00 \| -29580\.0 \| -121159680 \| 29696\.0 \| 116\.0 \| 3/3 \| \+4080\.0 \| `.*log_flush;__write` \|$' out.txt

@@ -45,7 +45,7 @@ expect_grep '^no context in one tree only$' out.txt
 # JSON: everything, full paths as arrays.
 expect_exit 1 "$REVPERF" diff --format json old.folded new.folded
 [ "$(json_get out.txt "d['schema'], d['exit_code'], d['old']['label'], d['new']['contexts']")" = \
-	"1 1 old.folded 10" ] || fail "JSON header: $(cat out.txt)"
+	"revperf-diff/2 1 old.folded 10" ] || fail "JSON header: $(cat out.txt)"
 [ "$(json_get out.txt "len(d['topological']), sorted(e['in'] + ':' + '/'.join(e['path']) for e in d['topological'])")" = \
 	"3 ['new:main/<script>alert(1)</script>', 'new:main/compute/std::vector<int>::push_back', 'old:main/report/fmt_float']" ] ||
 	fail "JSON topological: $(cat out.txt)"

@@ -13,6 +13,8 @@ cp out.txt help-compare.txt
 expect_exit 0 "$REVPERF" compare --help
 cmp -s out.txt help-compare.txt || fail "help compare and compare --help differ"
 expect_exit 0 "$REVPERF" --version
+expect_grep '^revperf [0-9]+\.[0-9]+\.[0-9]+ \(commit ([0-9a-f]{12}(-dirty)?|unknown); ' out.txt
+expect_exit 0 "$REVPERF" -V
 expect_grep '^revperf [0-9]+\.[0-9]+\.[0-9]+ ' out.txt
 expect_exit 2 "$REVPERF" frobnicate
 expect_grep "'frobnicate' is not a revperf command" err.txt

@@ -124,6 +124,22 @@ PY
 expect_exit 0 "$REVPERF" bisect base n6 --bench nap
 expect_grep '^culprit: [0-9a-f]{40} slow$' out.txt
 expect_grep 'culprit against parent +[0-9a-f]{12}  worse' out.txt
+# Each step is printed once, as it is decided (on stdout, the report; nothing repeats it
+# on stderr), and the evidence names the steps above instead of printing them again.
+cat out.txt err.txt >both.txt
+steps=$(grep -oE '^  GOOD against( BAD)? +[0-9a-f]{12}' out.txt | awk '{print $NF}')
+[ -n "$steps" ] || fail "no step in: $(cat out.txt)"
+for c in $steps; do
+	[ "$(grep -c "GOOD against.*$c" both.txt)" = 1 ] || fail "step $c printed more than once: $(cat both.txt)"
+done
+expect_grep "^evidence: against GOOD worse, its parent $(git rev-parse --short=12 n3) against GOOD equal \(steps above\); against its parent:$" out.txt
+expect_no_grep 'culprit against GOOD|parent against GOOD' out.txt
+# With -f json the steps are the progress on stderr, once each; stdout is the document.
+expect_exit 0 "$REVPERF" bisect base n6 --bench nap -f json
+for c in $steps; do
+	[ "$(grep -c "GOOD against.*$c" err.txt)" = 1 ] || fail "-f json: step $c not once on stderr: $(cat err.txt)"
+done
+json_get out.txt "d['outcome']" >/dev/null || fail "-f json: stdout is not the document"
 # Nothing to bisect: n6 is not worse than slow.
 expect_exit 1 "$REVPERF" bisect slow n6 --bench nap
 expect_grep 'BAD is not worse than GOOD' out.txt
@@ -136,16 +152,32 @@ expect_exit 2 "$REVPERF" bisect base n6 --bench nosuch
 expect_grep "nosuch" err.txt
 
 # The example project: the CPU regression among baseline, neutral, cpu-regression and
-# more-writes (which costs far more CPU still). The regression is the example's own, about
-# 10% of CPU time against a 2% tolerance, so load can leave a step undecided; bisect then
-# compares again with 2x and 4x the runs. Measured with both cores kept busy (load 15, 3
-# bisects): cpu-regression found each time, its step against GOOD decided worse after 5-15
-# runs (lower ends 1.03-1.06, ratios 1.10-1.17); neutral stayed undecided up to 32 + 32
-# runs (ratio 0.99-1.01, never worse) and counted as good.
+# more-writes (which costs far more CPU still), decided on instructions (ir, counted under
+# callgrind), so that each step's verdict is exact whatever the machine's load: a lighter
+# run of the example (26 M instructions) in the working tree's revperf.ini; kv_hash's extra
+# multiply costs it 1.5% more instructions, neutral none. On CPU time (the example's
+# ingest-query, a 10% regression against a 2% tolerance) a step could stay undecided under
+# load and bisect compared again with 2x and 4x the runs; with both cores kept busy (load
+# 15) neutral stayed undecided up to 32 + 32 runs.
 cd "$TEST_TMP"
 "$SRCDIR/examples/make-history.sh" kv >/dev/null || fail "make-history.sh"
 cd kv
-expect_exit 0 "$REVPERF" bisect baseline more-writes --bench ingest-query --metric cpu \
-	--runs 5..8 -w 0 -f json -q
-[ "$(json_get out.txt "d['culprit']['sha']")" = "$(git rev-parse cpu-regression)" ] ||
+command -v valgrind >/dev/null || fail "valgrind is needed (make test installs it)"
+cat >>revperf.ini <<'INI'
+[benchmark "light"]
+command = ./build/kvstore --records 1024 --queries 50000 --log data/kv.log
+metrics = cpu, ir
+runs = 2..2
+warmup = 0
+INI
+expect_exit 0 "$REVPERF" bisect baseline more-writes --bench light --metric ir -f json -q
+python3 - out.txt "$(git rev-parse cpu-regression)" "$(git rev-parse neutral)" <<'PY' ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["outcome"] == "found" and d["culprit"]["sha"] == sys.argv[2], d
+e = d["culprit_against_parent"]
+assert e["verdict"] == "worse" and e["ci"][0] == e["ci"][1] == e["ratio"] > 1.001, e
+assert all(s["verdict"] in ("worse", "equal") for s in d["steps"]), d["steps"]
+assert [s["verdict"] for s in d["steps"] if s["sha"] == sys.argv[3]] in ([], ["equal"]), d
+PY
 	fail "example bisect: $(cat out.txt)"

@@ -1,25 +1,25 @@
 # End to end on a generated history of the example project (tests/cli/lib/predict_history.sh:
 # 38 commits; 18 change a hot function's work on purpose, to 2.3-15 times their parent's CPU
-# time or 0.07-0.44 of it, cpu-regression by about 10%, the rest are neutral): dynamic data
-# at every commit (real callgrind runs), every commit compared with its parent (real
-# measurements: the verdicts label the tuples, undecided ones are left out), then `revperf
-# train --evaluate`: the common predictor must predict at least 90% of the hits under
-# 10-fold cross-validation. The dismiss rate is printed.
+# time or 0.07-0.44 of it, cpu-regression by about 10%, the rest are neutral): every commit
+# compared with its parent on instructions (`ir`, counted under callgrind: the verdicts
+# label the tuples, exactly, whatever the machine's load), the same counted runs stored as
+# the dynamic data of every commit (no separate `revperf run --dynamic`: one valgrind run
+# per build serves compare, predict and train), then `revperf train --evaluate`: the common
+# predictor must predict at least 90% of the hits under 10-fold cross-validation. The
+# dismiss rate is printed.
 #
-# The labels must not depend on the machine's load. With both cores kept busy, CPU time
-# varies by 8-13% from run to run (log sd of a pair's ratio), so that at a 10% tolerance,
-# with the effects of 12% to 6x this history had before, a clean-clone `make test` failed
-# the cross-validation, and a run with both cores busy left 13 of 15 neutral commits and 7
-# of 16 changes undecided (9 hits, 2 misses, CV hit rate 0.889; the test also timed out).
-# With effects of 2.3x or more and a 30% tolerance, in two runs with both cores busy: every
-# change decided at 5 runs (lower ends 1.9-9.8, upper ends of the speed-ups 0.11-0.63),
-# the neutral commits and cpu-regression equal within 5-9 runs but for 2 undecided in one
-# run: 18 hits and 17-19 misses, CV hit rate 0.944 both times (the one missed hit is the
-# one whose changed function ranks lowest, docs/prediction.md). Retrained on the stored
-# verdicts with cpu-regression equal, undecided or worse: 0.944-0.947; with 1 to 5 random
-# neutral commits left out (10 draws): 0.944; with 6 left out, once 0.889 in 2 draws.
-# Took 6-8 minutes with both cores busy (the CTest timeout allows for more,
-# tests/CMakeLists.txt).
+# The labels must not depend on the machine's load. They were CPU time's before: with both
+# cores kept busy it varies by 8-13% from run to run, so that effects of 12% to 6x at a 10%
+# tolerance left 13 of 15 neutral commits and 7 of 16 changes undecided (CV hit rate
+# 0.889), and with effects of 2.3x or more at a 30% tolerance a run still left 2 neutral
+# commits undecided (leaving out 6 of them once gave 0.889). On ir the neutral commits
+# count within a few instructions of their parent (equal), and every change of work,
+# cpu-regression's included, is decided with 2 + 2 counted runs. The run is lighter than
+# before (2000 records and 20,000 queries, 29 million instructions at the root, instead
+# of 8000 and 200,000, 177 million): the commits that do 15 times the work are counted
+# under callgrind, and with the heavier run one counted run took 13 minutes at load 30.
+# Measured at load 20-26: 19 hits and 18 misses, the common predictor Top Chg by Call 7%,
+# CV hit rate 1.000 and dismiss rate 1.000; 291 s in all.
 . "$SRCDIR/tests/cli/lib/common.bash"
 
 start=$(date +%s)
@@ -32,20 +32,13 @@ cat >revperf.ini <<'INI'
 [build]
 command = make -s bench CFLAGS='-O1 -g -fno-inline'
 [benchmark "ingest-query"]
-command = ./build/kvstore --records 8000 --queries 200000 --log data/kv.log
-metrics = cpu, wall
-primary = cpu
-tolerance = 30%
-runs = 5..12
+command = ./build/kvstore --records 2000 --queries 20000 --log data/kv.log
+metrics = cpu, wall, ir
+primary = ir
+runs = 3..3
 INI
 
-# Dynamic data of every commit, two at a time (the first alone: it creates the database).
 git rev-list --reverse HEAD >commits.txt
-"$REVPERF" run --dynamic -q "$(head -1 commits.txt)" >dyn.txt 2>dyn.err || { cat dyn.err; fail "run"; }
-tail -n +2 commits.txt | xargs -P 2 -I{} "$REVPERF" run --dynamic -q {} >>dyn.txt 2>dyn.err ||
-	{ cat dyn.err; fail "run --dynamic"; }
-[ "$(grep -c 'functions reached' dyn.txt)" = "$nr" ] || { cat dyn.txt; fail "dynamic data"; }
-echo "dynamic data: $(($(date +%s) - start)) s" >&2
 
 # Every commit against its parent (exit 1 when it got worse).
 tail -n +2 commits.txt | while read -r sha; do
@@ -54,6 +47,10 @@ tail -n +2 commits.txt | while read -r sha; do
 	[ $status -le 1 ] || { cat cmp.err; fail "compare $sha: exit $status"; }
 done || exit 1
 echo "comparisons: $(($(date +%s) - start)) s" >&2
+# The counted runs are the dynamic data of every commit (its first run).
+[ "$(sqlite3 .revperf/revperf.db "select count(distinct build_id) from dynamic_profiles where
+	source = 'callgrind' and cost = 'instructions'")" = "$nr" ] ||
+	fail "dynamic data from the counted runs: $(sqlite3 .revperf/revperf.db 'select count(*) from dynamic_profiles')"
 
 expect_exit 0 "$REVPERF" train --evaluate -f json
 cp out.txt train.json

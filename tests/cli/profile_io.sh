@@ -69,6 +69,21 @@ expect_grep '^ +60 B +5 +12.0  \./text\.out +stdio_writer \(io_modes.c:[0-9]+\)$
 expect_grep '^Files by bytes written$' out.txt
 expect_grep '^log: prof/run-1.log$' out.txt
 [ -s prof/run-1.io.json ] || fail "no prof/run-1.io.json"
+# The stack around the program's own frames: start-up code and the C library's stdio
+# internals are "...", the frame where the program enters the library stays.
+expect_grep '^      \.\.\.;main;stdio_writer;(_IO_)?fflush;\.\.\.$' out.txt
+expect_no_grep 'libc\.so|__libc_start_main|_IO_file_write' out.txt
+expect_exit 0 "$REVPERF" profile --io -- ./io_static stdio static.out 5
+expect_grep '^      \.\.\.;main;stdio_writer;(_IO_)?fflush;\.\.\.$' out.txt
+# Byte sizes in one unit system (IEC, as log-limit and every other report): 4096 bytes
+# are 4 KiB, never "4.10 kB".
+expect_exit 0 "$REVPERF" profile --io -- ./io_O2 direct kib.out 4 1024
+expect_grep '^writes: 4 calls, 4 KiB \(1024.0 B/call\)' out.txt
+expect_grep '^ +4 KiB +4 +1024.0  \./kib\.out ' out.txt
+# Counts take their noun in the singular when they are 1.
+expect_exit 0 "$REVPERF" profile --io -- ./io_O2 direct one.out 1 10
+expect_grep '^writes: 1 call, 10 B \(10.0 B/call\), 1 stack trace, 1 file;' out.txt
+expect_grep '^ +10 B +1 call  +\./one\.out$' out.txt
 expect_exit 0 "$REVPERF" profile --io -d prof -- sh -c 'echo to-the-log'
 expect_grep '^to-the-log$' prof/run-2.log
 [ -s prof/run-2.io.json ] || fail "the second run did not get run-2"
@@ -107,11 +122,24 @@ done
 expect_exit 1 "$REVPERF" diff old new
 expect_grep '^I/O similarity of new \(3 runs\) against old \(3 runs\): 1 of 1 stack trace changed, 0 stopped writing$' out.txt
 expect_grep '^ +0\.00 +20\.0 +200 +100\.0 +120\.0 +3/3 +\+0\.0  .*direct_writer;__write$' out.txt
+# A legend under the table, one line per column a reader cannot guess.
+expect_grep '^  SC: similarity to the baseline, sqrt\(runs inside its range of bytes per call / runs\): 1 all inside, 0 none$' out.txt
+expect_grep '^  Impact: distance of bytes per call from that range, mean over the runs outside' out.txt
+expect_grep '^  TotalImpact: Impact x calls per run, in bytes per run$' out.txt
+# A stack trace that stopped writing: its baseline range is a point, printed once.
+for i in 1 2; do
+	expect_exit 0 "$REVPERF" profile --io -d st -- ./io_O2 stdio st.out 10
+done
+expect_exit 1 "$REVPERF" diff st old
+expect_grep '^  stopped \(no call in any old run\):$' out.txt
+expect_grep '^    120 B/run in 10.0 calls/run, B/call 12.0  .*stdio_writer;' out.txt
 expect_exit 1 "$REVPERF" diff -f json old new
 [ "$(json_get out.txt "d['similarity']['rows'][0]['sc'], d['similarity']['rows'][0]['total_impact']")" = "0.0 200.0" ] ||
 	fail "diff JSON: $(cat out.txt)"
 expect_exit 1 "$REVPERF" diff -f markdown old new
 expect_grep '^\| 0\.00 \| 20\.0 \| 200 \| 100\.0 \| 120\.0 \| 3/3 \| \+0\.0 \| `.*direct_writer;__write` \|$' out.txt
+expect_grep '^- SC: similarity to the baseline' out.txt
+expect_grep '^- TotalImpact: Impact x calls per run, in bytes per run$' out.txt
 expect_exit 0 "$REVPERF" diff old old
 expect_grep 'wrote within the baseline range in every run \(SC 1\)$' out.txt
 expect_exit 0 "$REVPERF" diff old/run-1.io.json old/run-2.io.json

@@ -54,7 +54,7 @@ warmup = 0
 profile = io, cct
 profile-runs = 2
 [benchmark "tail-crash"]
-command = sh -c '[ "$(cat version)" != 3 ] || kill -SEGV $$'
+command = sh -c 'echo tail; [ "$(cat version)" != 3 ] || kill -SEGV $$'
 runs = 3..3
 warmup = 0
 [report]
@@ -81,6 +81,14 @@ compare HEAD~3 HEAD~2
 compare HEAD~2 HEAD~1
 expect_exit 2 "$REVPERF" compare -q HEAD~1 HEAD
 expect_grep 'build' err.txt
+# A side branch from v2, measured too: its commit is not on the first-parent history of
+# the branch the charts follow.
+trunk=$(git symbolic-ref --short HEAD)
+git checkout -q -b side HEAD~2
+echo 'int side_marker;' >>prog.cc && git commit -qam 'side: a commit of another branch'
+side=$(git rev-parse HEAD)
+compare HEAD~1 HEAD
+git checkout -q "$trunk"
 
 # --out that is a file; a bad --min-segment.
 touch afile
@@ -91,10 +99,10 @@ expect_exit 2 "$REVPERF" report --min-segment 1
 expect_one_line err.txt
 
 expect_exit 0 "$REVPERF" report --out site
-expect_grep '^wrote site/index.html: 4 commits' out.txt
+expect_grep '^wrote site/index.html: 5 commits' out.txt
 site=$PWD/site
 [ -s site/index.html ] && [ -s site/site.css ] || fail "no index or stylesheet"
-[ "$(ls site/commits/*.html | wc -l)" = 4 ] || fail "expected 4 commit pages: $(ls site/commits)"
+[ "$(ls site/commits/*.html | wc -l)" = 5 ] || fail "expected 5 commit pages: $(ls site/commits)"
 # The default output directory is report/ in the state directory.
 expect_exit 0 "$REVPERF" report -q
 [ -s .revperf/report/index.html ] || fail "no .revperf/report/index.html"
@@ -116,6 +124,10 @@ expect_grep 'href="file:///[^"]*\.log">log</a>' "$page"
 expect_grep "<iframe class=\"flamegraph\"[^>]* src=\"$v3/0/flamegraph.svg\"" "$page"
 [ -s "site/commits/$v3/0/flamegraph.svg" ] || fail "the flame graph was not copied"
 expect_grep '<table class="io">' "$page"
+# The I/O table: the stack around the program's frames (the whole one on hover), a legend.
+expect_grep '<td class="stack" title="_start;[^"]*">\.\.\.;main;' "$page"
+expect_grep '<li>SC: similarity to the baseline' "$page"
+expect_grep '<li>TotalImpact: Impact x calls per run, in bytes per run</li>' "$page"
 # The failed build is a commit of its own, marked on the charts and on its page.
 broken=$(git rev-parse HEAD)
 expect_grep 'build failed</title><rect class="buildfail"' site/index.html
@@ -124,6 +136,33 @@ expect_grep '<span class="flag">failed</span>' "site/commits/$broken.html"
 expect_grep '&#10;3 crashed</title><path class="failmark crash"' site/index.html
 [ "$(grep -c '<tr class="bad"><td>target</td><td class="num">[0-9]</td><td>crashed</td><td class="num">signal 11</td>' "$page")" = 3 ] ||
 	fail "the 3 crashed runs are not on the page of v3"
+# The charts follow the trunk's first parents and say so; the side branch's commit has
+# its page, is listed apart, and is in no chart.
+expect_grep "The charts follow the first-parent history of <strong>$trunk</strong>: 4 measured commits" site/index.html
+expect_grep "<span class=\"note follows\">along $trunk, first parents</span>" site/index.html
+expect_grep '<a href="#others">1 measured commit of other branches</a> is on no chart' site/index.html
+expect_grep "<li><a href=\"commits/$side.html\"><code>${side:0:12}</code></a> side: a commit of another branch</li>" site/index.html
+python3 - site/index.html "$side" <<'PY' || fail "the side branch's commit is drawn in a chart"
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+charts = re.findall(r"<svg class=\"chart.*?</svg>", text, re.S)
+assert charts, "no chart"
+bad = [c[:80] for c in charts if sys.argv[2] in c or sys.argv[2][:7] in c]
+sys.exit(1 if bad else 0)
+PY
+expect_grep "not on the first-parent history of $trunk: on no chart" "site/commits/$side.html"
+expect_grep "commit 3 of 4 along $trunk \(first parents\)" "site/commits/$(git rev-parse HEAD~1).html"
+# Each chart twice, for a wide and a narrow window; short shas under the x axis.
+[ "$(grep -c '<svg class="chart wide"' site/index.html)" = "$(grep -c '<svg class="chart narrow"' site/index.html)" ] ||
+	fail "not every chart has its narrow drawing"
+for c in $(git rev-list --first-parent HEAD); do
+	expect_grep "<text class=\"xlabel\" [^>]*>${c:0:7}</text>" site/index.html
+done
+# Runs that printed nothing (spin) have no log link to 0 bytes; those that printed (tail-crash)
+# link their part of the log with its size.
+expect_grep '<td><span class="note">no output</span></td>' "site/commits/$(git rev-parse HEAD~1).html"
+expect_no_grep ' 0 (B|bytes) from byte' "site/commits/$(git rev-parse HEAD~1).html"
+expect_grep 'log</a> <span class="note">[0-9]+ B from byte [0-9]+</span>' "site/commits/$(git rev-parse HEAD~1).html"
 # Bytes written by the traced runs: 4096 per run at every measured commit.
 expect_grep 'bytes written \(I/O profiles\)' site/index.html
 expect_grep 'bytes written 4 KiB \(mean of [0-9]+ traced runs\)' site/index.html
@@ -158,5 +197,7 @@ command -v node >/dev/null || fail "no node: run scripts/install-deps.sh"
 shots=${BUILDDIR:-$TEST_TMP}
 node "$BROWSER_DIR/report.mjs" "$site" "$shots" '<script>alert(1)</script>' ||
 	fail "the browser test failed"
-[ -s "$shots/report-index.png" ] && [ -s "$shots/report-commit.png" ] || fail "no screenshots"
+for f in report-index report-commit report-index-400 report-index-1400 report-commit-400 report-commit-1400; do
+	[ -s "$shots/$f.png" ] || fail "no screenshot $shots/$f.png"
+done
 echo ok

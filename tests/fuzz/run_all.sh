@@ -13,4 +13,6 @@ cd "$(dirname "$0")/../.."
 ./tests/fuzz/run_reader.sh "$B/fuzz_callgrind" "$SECONDS_" \
 	tests/data/callgrind/*.callgrind tests/data/callgrind/*.out
 ./tests/fuzz/run_reader.sh "$B/fuzz_folded" "$SECONDS_" tests/data/folded/*.folded
+./tests/fuzz/run_reader.sh "$B/fuzz_perf_script" "$SECONDS_" tests/data/perf/*.perf
 ./tests/fuzz/run_reader.sh "$B/fuzz_io_profile" "$SECONDS_" tests/data/io/*.io.json
+./tests/fuzz/run_reader.sh "$B/fuzz_sample_file" "$SECONDS_" tests/data/sample/*.sample

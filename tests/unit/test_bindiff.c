@@ -367,6 +367,34 @@ static void test_constants_and_strings(void **state)
 	fx_release(&fx);
 }
 
+/* GCC's clone suffixes: the base of the name, which pairs foo.part.0 with foo.isra.0. */
+static void test_clone_base(void **state)
+{
+	static const struct {
+		const char *name;
+		size_t base;
+	} cases[] = {
+	    {"foo", 3},
+	    {"foo.part.0", 3},
+	    {"foo.isra.0", 3},
+	    {"foo.constprop.0.isra.0", 3},
+	    {"foo.cold", 3},
+	    {"foo.part.0.cold", 3},
+	    {"foo.lto_priv.0", 3},
+	    {"buf.3", 5},	   /* a numbered static, not a clone */
+	    {"foo.partial.0", 13}, /* not a clone word */
+	    {"foo.part.x", 10},	   /* not a number */
+	    {".part.0", 7},	   /* nothing before the suffix */
+	    {"a.b.isra.0", 3},	   /* the suffix chain after the last other dot */
+	    {"_ZN3fooEv.isra.0", 9},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (bindiff_clone_base(cases[i].name) != cases[i].base)
+			fail_msg("%s: base %zu, want %zu", cases[i].name,
+				 bindiff_clone_base(cases[i].name), cases[i].base);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,6 +407,7 @@ int main(void)
 	    cmocka_unit_test(test_object_files),
 	    cmocka_unit_test(test_same_named_locals),
 	    cmocka_unit_test(test_constants_and_strings),
+	    cmocka_unit_test(test_clone_base),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -263,6 +263,36 @@ static void test_merge_mean_sd(void **state)
 	cct_release(&m);
 }
 
+/* Children in name order (then site), metrics and sd with their nodes, ranks renumbered. */
+static void test_sort_children(void **state)
+{
+	struct cct r[2], m, s;
+	struct strbuf sb = STRBUF_INIT;
+	UNUSED(state);
+	assert_int_equal(parse_str("main;zeta 5\nmain;alpha;b 3\nmain;alpha;a 1\nmain 2\n", &r[0]),
+			 0);
+	assert_int_equal(parse_str("main;zeta 7\nmain;alpha;a 1\n", &r[1]), 0);
+	const struct cct *runs[] = {&r[0], &r[1]};
+	assert_int_equal(cct_merge(runs, 2, &m), 0);
+	cct_sort_children(&m, &s);
+	assert_int_equal(s.nr_nodes, m.nr_nodes);
+	assert_int_equal(s.nr_runs, 2);
+	folded_write(&s, &sb);
+	assert_string_equal(sb.buf, "main 1\nmain;zeta 6\nmain;alpha;a 1\nmain;alpha;b 1.5\n");
+	uint32_t alpha = node_at(&s, "main;alpha"), zeta = node_at(&s, "main;zeta");
+	assert_int_equal(s.nodes[alpha].rank, 0);
+	assert_int_equal(s.nodes[zeta].rank, 1);
+	assert_true(fabs(s.nodes[zeta].incl - 6.0) < 1e-12);
+	assert_true(fabs(s.sd[zeta].excl - sqrt(2.0)) < 1e-12);
+	assert_true(fabs(s.sd[node_at(&s, "main;alpha;b")].excl - sqrt(4.5)) < 1e-12);
+	assert_true(fabs(cct_total(&s) - cct_total(&m)) < 1e-12);
+	strbuf_release(&sb);
+	cct_release(&s);
+	cct_release(&m);
+	for (size_t i = 0; i < 2; i++)
+		cct_release(&r[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +303,7 @@ int main(void)
 	    cmocka_unit_test(test_folded_round_trip),
 	    cmocka_unit_test(test_folded_bad_input),
 	    cmocka_unit_test(test_merge_mean_sd),
+	    cmocka_unit_test(test_sort_children),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -43,6 +43,22 @@ static uint32_t add(struct cct *t, const char *path, double excl, double calls)
 	return node;
 }
 
+/* The node at `path` ("a;b"), every frame at call site 0; it must exist. */
+static uint32_t node_of(const struct cct *t, const char *path)
+{
+	uint32_t node = CCT_ROOT;
+	const char *p = path;
+	while (*p) {
+		size_t len = strcspn(p, ";");
+		char *name = xstrndup(p, len);
+		node = cct_child_find(t, node, cct_name_find(t, name), 0);
+		free(name);
+		assert_int_not_equal(node, CCT_NONE);
+		p += len + (p[len] == ';');
+	}
+	return node;
+}
+
 /*
  * old -> new: scale 3x slower, helper 2x faster (both modified), format_num slower, scale
  * calls a new callee
@@ -129,7 +145,8 @@ static void render(int (*fn)(FILE *, const struct cct_diff *, const struct cct_r
 static void assert_contains(const char *haystack, const char *needle)
 {
 	if (!strstr(haystack, needle)) {
-		print_error("--- report\n%s\n--- expected to contain\n%s\n", haystack, needle);
+		/* The needle first: cmocka cuts long messages. */
+		print_error("--- expected to contain\n%s\n--- report\n%s\n", needle, haystack);
 		fail();
 	}
 }
@@ -137,7 +154,7 @@ static void assert_contains(const char *haystack, const char *needle)
 static void assert_not_contains(const char *haystack, const char *needle)
 {
 	if (strstr(haystack, needle)) {
-		print_error("--- report\n%s\n--- expected not to contain\n%s\n", haystack, needle);
+		print_error("--- expected not to contain\n%s\n--- report\n%s\n", needle, haystack);
 		fail();
 	}
 }
@@ -352,7 +369,7 @@ static void test_json(void **state)
 		print_error("%s\n--- line %d: %s\n", text, jerr.line, jerr.text);
 		fail();
 	}
-	assert_int_equal(json_integer_value(json_object_get(root, "schema")), 1);
+	assert_string_equal(json_string_value(json_object_get(root, "schema")), "revperf-diff/2");
 	assert_int_equal(json_integer_value(json_object_get(root, "exit_code")), 1);
 	assert_string_equal(
 	    json_string_value(json_object_get(json_object_get(root, "old"), "label")),
@@ -473,12 +490,20 @@ static void test_svg(void **state)
 	fixture_init(&fx);
 	render(cct_diff_report_svg, &fx.d, &o, &svg);
 	assert_well_formed(svg);
-	assert_contains(svg,
-			"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"900\"");
+	/* As wide as the page, laid out for 900 px. */
+	assert_contains(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+			     "width=\"100%\"");
+	assert_contains(svg, "viewBox=\"0 0 900 ");
+	assert_contains(svg, "data-width=\"900\"");
+	/* A search box, an HTML input in a foreignObject. */
+	assert_contains(svg, "<foreignObject id=\"search-box\"");
+	assert_contains(svg, "id=\"search\" type=\"search\"");
+	/* No call sites in these trees: no legend line for them. */
+	assert_not_contains(svg, "f#N");
 	assert_not_contains(svg, "@FRAMES@");
 	assert_not_contains(svg, "@TITLE@");
 	assert_not_contains(svg, "@WIDTH@");
-	assert_contains(svg, "old&lt;1&gt;.folded -> new&amp;.folded");
+	assert_contains(svg, "old&lt;1&gt;.folded -&gt; new&amp;.folded");
 
 	/* Slower and faster functions; an unchanged one stays grey. */
 	frame_fill(svg, "scale", fill, sizeof(fill));
@@ -496,7 +521,8 @@ static void test_svg(void **state)
 	assert_string_equal(fill, "url(#only-new)");
 	assert_contains(svg, "only in the new profile (stage 2, modified)");
 	/* Tooltips have both inclusive shares and both call counts. */
-	assert_contains(svg, "<title>scale\nmain;compute;scale\ninclusive: ");
+	assert_contains(svg, "<title>scale\nmain;compute;scale\nchange ranked 1 of the 10 largest "
+			     "(list below)\ninclusive: ");
 	assert_contains(svg, "calls: 10 -> 10</title>");
 	/* Vanished contexts are listed under the graph, largest first. */
 	assert_contains(svg, "Only in old&lt;1&gt;.folded (not drawn above): 2 contexts");
@@ -516,21 +542,174 @@ static void test_svg(void **state)
 	fixture_release(&fx);
 }
 
-/* A narrow image: most frames are too narrow to draw, and the count says so. */
-static void test_svg_narrow_frames(void **state)
+/* The rows of the ranked list of the largest changes, in order: the frame id each links to
+ * ("f12"), or "" for a row without a frame. Returns the number of rows. */
+static size_t top_rows(const char *svg, char ids[][16], size_t max)
+{
+	size_t nr = 0;
+	const char *list = strstr(svg, "<g id=\"top\"");
+	assert_non_null(list);
+	for (const char *p = strstr(list, "<g class=\"top-row"); p && nr < max;
+	     p = strstr(p + 1, "<g class=\"top-row")) {
+		const char *f = strstr(p, "data-f=\"");
+		const char *gt = strchr(p, '>');
+		ids[nr][0] = '\0';
+		if (f && f < gt)
+			snprintf(ids[nr], sizeof(ids[nr]), "%.*s", (int)strcspn(f + 8, "\""),
+				 f + 8);
+		nr++;
+	}
+	return nr;
+}
+
+/*
+ * `svg` with the lines of every paragraph joined again by a space, as one line of text
+ * (the paragraphs are wrapped for the image's width). The caller frees it.
+ */
+static char *unwrapped(const char *svg)
+{
+	static const char join[] = "</tspan><tspan x=\"10.0\" dy=\"14\">";
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = svg, *q;
+	while ((q = strstr(p, join))) {
+		strbuf_add(&sb, p, (size_t)(q - p));
+		strbuf_addch(&sb, ' ');
+		p = q + strlen(join);
+	}
+	strbuf_addstr(&sb, p);
+	return strbuf_detach(&sb);
+}
+
+/* The changed values of the rows, as printed after the rank ("  1. +31.05"). */
+static double row_value(const char *svg, size_t k)
+{
+	struct strbuf key = STRBUF_INIT;
+	const char *p;
+	double v;
+	strbuf_addf(&key, "<tspan class=\"lead\">%2zu. ", k + 1);
+	p = strstr(svg, key.buf);
+	assert_non_null(p);
+	v = strtod(p + key.len, NULL);
+	strbuf_release(&key);
+	return v;
+}
+
+/*
+ * The largest changes are listed under the graph, largest first, at most 10, each row
+ * linked to its frame, which is drawn and outlined ("f top"); a frame so marked is listed.
+ */
+static void test_svg_ranked_list(void **state)
 {
 	struct fixture fx;
-	struct cct_report_options o = {.width_px = 200, .min_frame_px = 20};
-	char *svg;
+	char *svg, ids[16][16];
+	size_t nr;
 	UNUSED(state);
 	fixture_init(&fx);
-	render(cct_diff_report_svg, &fx.d, &o, &svg);
+	render(cct_diff_report_svg, &fx.d, NULL, &svg);
 	assert_well_formed(svg);
-	assert_contains(svg, "contexts narrower than 20 px not drawn");
-	assert_contains(svg, "<title>scale\n");
-	assert_not_contains(svg, "<title>fast_path\n");
+	nr = top_rows(svg, ids, 16);
+	assert_int_equal(nr, 10);
+	assert_contains(svg, "The 10 largest changes, in points of the self weight share");
+	assert_contains(svg, "one run per side: the run-to-run spread is not known");
+	for (size_t k = 0; k < nr; k++) {
+		struct strbuf key = STRBUF_INIT;
+		assert_true(ids[k][0]);
+		strbuf_addf(&key, "<g class=\"f top\" id=\"%s\"", ids[k]);
+		assert_contains(svg, key.buf);
+		strbuf_release(&key);
+		if (k)
+			assert_true(fabs(row_value(svg, k)) <= fabs(row_value(svg, k - 1)));
+	}
+	/* scale gained most (+31 points), it leads; the new subtree under it is listed. */
+	assert_contains(svg, "<tspan class=\"lead\"> 1.  +");
+	assert_true(strstr(svg, "<tspan class=\"path\">main;compute;scale</tspan>") <
+		    strstr(svg, "<tspan class=\"path\">main;compute;helper</tspan>"));
+	assert_contains(svg, "only in new  </tspan><tspan class=\"path\">main;compute;scale;"
+			     "new_callee</tspan>");
 	free(svg);
 	fixture_release(&fx);
+}
+
+/*
+ * A narrow image: frames narrower than the minimum are not drawn and the count says so,
+ * but a frame among the largest changes is drawn however narrow (and its ancestors), and
+ * listed with a link to it.
+ */
+static void test_svg_narrow_frames(void **state)
+{
+	struct cct a, b;
+	struct cct_diff d;
+	struct cct_diff_options opts = {.threshold = 100};
+	struct cct_report_options o = {.width_px = 200, .min_frame_px = 20};
+	char *svg, ids[4][16], name[16];
+	UNUSED(state);
+	cct_init(&a);
+	cct_init(&b);
+	add(&a, "main;big", 1000, 1);
+	add(&b, "main;big", 1000, 1);
+	for (int i = 0; i < 12; i++) {
+		snprintf(name, sizeof(name), "main;s%d", i);
+		add(&a, name, 1, 1);
+		add(&b, name, 1, 1);
+	}
+	add(&a, "main;tiny", 1, 1);
+	add(&b, "main;tiny", 3, 1);
+	cct_compute_inclusive(&a);
+	cct_compute_inclusive(&b);
+	assert_int_equal(cct_diff_compute(&a, &b, NULL, &opts, &d), 0);
+	render(cct_diff_report_svg, &d, &o, &svg);
+	assert_well_formed(svg);
+	{
+		char *text = unwrapped(svg);
+		assert_contains(text, "12 contexts narrower than 20 px not drawn");
+		free(text);
+	}
+	assert_not_contains(svg, "<title>s0\n");
+	/* tiny (node 15) is 0.5 px wide, and one of the two changes. */
+	assert_int_equal(top_rows(svg, ids, 4), 2);
+	assert_contains(svg, "<title>tiny\n");
+	assert_contains(svg, "<tspan class=\"path\">main;tiny</tspan>");
+	assert_true(!strcmp(ids[0], "f15") || !strcmp(ids[1], "f15"));
+	assert_contains(svg, "<g class=\"f top\" id=\"f15\"");
+	free(svg);
+	cct_diff_release(&d);
+	cct_release(&a);
+	cct_release(&b);
+}
+
+/* Merged runs: the list gives the sd of each change; call sites: the legend explains f#N. */
+static void test_svg_spread_and_sites(void **state)
+{
+	struct cct r[4], a, b;
+	struct cct_diff d;
+	struct cct_diff_options opts = {.threshold = 100};
+	char *svg;
+	UNUSED(state);
+	for (int i = 0; i < 4; i++) {
+		cct_init(&r[i]);
+		add(&r[i], "main;work", i < 2 ? 100 + i * 10 : 300 + i * 10, 1);
+		add(&r[i], "main;idle", 100, 1);
+		/* A second call site of work in main. */
+		r[i].nodes[cct_child(&r[i], node_of(&r[i], "main"), cct_intern(&r[i], "work"), 1)]
+		    .excl += 50;
+		cct_compute_inclusive(&r[i]);
+	}
+	const struct cct *old_runs[] = {&r[0], &r[1]}, *new_runs[] = {&r[2], &r[3]};
+	assert_int_equal(cct_merge(old_runs, 2, &a), 0);
+	assert_int_equal(cct_merge(new_runs, 2, &b), 0);
+	assert_int_equal(cct_diff_compute(&a, &b, NULL, &opts, &d), 0);
+	render(cct_diff_report_svg, &d, NULL, &svg);
+	assert_well_formed(svg);
+	assert_contains(svg, "± one sd over the runs of both sides");
+	assert_contains(svg, " ± ");
+	assert_contains(svg, "f#N in a path = the call to f from the place of rank N");
+	assert_contains(svg, "<tspan class=\"path\">main;work#1</tspan>");
+	free(svg);
+	cct_diff_release(&d);
+	cct_release(&a);
+	cct_release(&b);
+	for (int i = 0; i < 4; i++)
+		cct_release(&r[i]);
 }
 
 int main(void)
@@ -543,7 +722,9 @@ int main(void)
 	    cmocka_unit_test(test_path_shortening),
 	    cmocka_unit_test(test_json),
 	    cmocka_unit_test(test_svg),
+	    cmocka_unit_test(test_svg_ranked_list),
 	    cmocka_unit_test(test_svg_narrow_frames),
+	    cmocka_unit_test(test_svg_spread_and_sites),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

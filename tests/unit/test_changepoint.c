@@ -648,6 +648,68 @@ static void test_max_points(void **state)
 	changepoint_result_release(&res);
 }
 
+/*
+ * min_rel_change on exact counts (instructions under valgrind): a series that steps by
+ * 0.01% is perfectly separable, so E-divisive finds the step, but it is below the count
+ * tolerance (0.1%) and is dropped; a 1% step is kept. Both steps in one series: only the
+ * 1% step is left, measured from the merged segment before it.
+ */
+static void test_min_rel_change(void **state)
+{
+	struct changepoint_opts o;
+	struct changepoint_result res;
+	double x[30];
+
+	UNUSED(state);
+	changepoint_opts_init(&o);
+	for (size_t i = 0; i < 30; i++)
+		x[i] = i < 15 ? 1000000.0 : 1000100.0; /* +0.01% at 15 */
+	{
+		static const size_t want[] = {15};
+		expect_points(x, 30, &o, want, 1, &res); /* without the option: found */
+		assert_int_equal(res.nr_below_min_change, 0);
+		changepoint_result_release(&res);
+	}
+	o.min_rel_change = 0.001;
+	expect_points(x, 30, &o, NULL, 0, &res);
+	assert_int_equal(res.nr_below_min_change, 1);
+	assert_int_equal(res.segments[0].start, 0);
+	assert_int_equal(res.segments[0].end, 30);
+	assert_near(res.segments[0].median, 1000050.0, 1e-12);
+	changepoint_result_release(&res);
+
+	for (size_t i = 0; i < 30; i++)
+		x[i] = i < 15 ? 1000000.0 : 1010000.0; /* +1% at 15 */
+	{
+		static const size_t want[] = {15};
+		expect_points(x, 30, &o, want, 1, &res);
+		assert_int_equal(res.nr_below_min_change, 0);
+		assert_near(res.points[0].rel_change, 0.01, 1e-12);
+		changepoint_result_release(&res);
+	}
+
+	/* +0.01% at 10, then +1% at 20: the small step goes, the large one stays */
+	for (size_t i = 0; i < 30; i++)
+		x[i] = i < 10 ? 1000000.0 : i < 20 ? 1000100.0 : 1010100.0;
+	o.min_rel_change = 0.0;
+	{
+		static const size_t want[] = {10, 20};
+		expect_points(x, 30, &o, want, 2, &res);
+		changepoint_result_release(&res);
+	}
+	o.min_rel_change = 0.001;
+	{
+		static const size_t want[] = {20};
+		expect_points(x, 30, &o, want, 1, &res);
+		assert_int_equal(res.nr_below_min_change, 1);
+		assert_int_equal(res.points[0].order, 1);
+		assert_near(res.points[0].median_before, 1000050.0, 1e-12);
+		assert_near(res.points[0].rel_change, 10050.0 / 1000050.0, 1e-12);
+		assert_int_equal(res.segments[0].end, 20);
+		changepoint_result_release(&res);
+	}
+}
+
 /* ---- bad input ---- */
 
 static void expect_error_(const double *x, size_t n, const struct changepoint_opts *o,
@@ -713,6 +775,12 @@ static void test_bad_input(void **state)
 	expect_error(x, 20, &o, "0 permutations");
 	o.permutations = 9;
 	expect_error(x, 20, &o, "use at least 19 permutations");
+	changepoint_opts_init(&o);
+	o.min_rel_change = -0.1;
+	expect_error(x, 20, &o, "smallest relative change -0.1 is not in [0, 1]");
+	o.min_rel_change = NAN;
+	expect_error(x, 20, &o, "smallest relative change");
+	changepoint_opts_init(&o);
 	o.permutations = 19; /* smallest p = 0.05: allowed */
 	{
 		struct changepoint_result res;
@@ -742,7 +810,8 @@ int main(void)
 	    cmocka_unit_test(test_excursion),	       cmocka_unit_test(test_pure_noise),
 	    cmocka_unit_test(test_constant_and_short), cmocka_unit_test(test_single_outlier),
 	    cmocka_unit_test(test_reproducible),       cmocka_unit_test(test_min_size),
-	    cmocka_unit_test(test_max_points),	       cmocka_unit_test(test_bad_input),
+	    cmocka_unit_test(test_max_points),	       cmocka_unit_test(test_min_rel_change),
+	    cmocka_unit_test(test_bad_input),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -259,11 +259,43 @@ static void test_value_parsers(void **state)
 	assert_int_equal(parse_percent("0.5", &d), 0);
 	assert_true(d == 0.5);
 	assert_int_equal(parse_percent("x%", &d), -1);
+	/* A bare number is a fraction: "2" would be 200%, refused with the hint to write 2%. */
+	assert_int_equal(parse_percent("1", &d), 0);
+	assert_true(d == 1.0);
+	assert_int_equal(parse_percent("200%", &d), 0);
+	assert_true(d == 2.0);
+	{
+		static const char *const bare[] = { "2", " 2", "1.5", "50" };
+		for (size_t i = 0; i < ARRAY_SIZE(bare); i++) {
+			struct strbuf hint = STRBUF_INIT, want = STRBUF_INIT;
+			const char *s = bare[i] + strspn(bare[i], " ");
+			assert_int_equal(parse_percent(bare[i], &d), -1);
+			assert_int_equal(parse_percent_hint(bare[i], &hint), 1);
+			strbuf_addf(&want, "write %s%% for %s percent", s, s);
+			if (!strstr(hint.buf, want.buf))
+				fail_msg("hint for '%s': '%s'", bare[i], hint.buf);
+			strbuf_release(&hint);
+			strbuf_release(&want);
+		}
+		static const char *const other[] = { "0.5", "2%", "x", "-2", "" };
+		for (size_t i = 0; i < ARRAY_SIZE(other); i++) {
+			struct strbuf hint = STRBUF_INIT;
+			assert_int_equal(parse_percent_hint(other[i], &hint), 0);
+			assert_int_equal(hint.len, 0);
+		}
+	}
 	assert_int_equal(parse_duration("500ms", &ns), 0);
 	assert_true(ns == 500000000LL);
 	assert_int_equal(parse_duration("1.5", &ns), 0);
 	assert_true(ns == 1500000000LL);
 	assert_int_equal(parse_duration("5 parsecs", &ns), -1);
+	/* Days, for revperf gc --older-than. */
+	assert_int_equal(parse_duration("30d", &ns), 0);
+	assert_true(ns == 30LL * 86400 * 1000000000LL);
+	assert_int_equal(parse_duration("0s", &ns), 0);
+	assert_true(ns == 0);
+	assert_int_equal(parse_duration("banana", &ns), -1);
+	assert_int_equal(parse_duration("-5d", &ns), -1);
 	assert_int_equal(parse_run_range("5..30", &lo, &hi), 0);
 	assert_int_equal(lo, 5);
 	assert_int_equal(hi, 30);

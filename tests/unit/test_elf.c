@@ -150,6 +150,51 @@ static void spew(const char *path, const void *data, size_t size)
 	assert_int_equal(fclose(f), 0);
 }
 
+/*
+ * The PLT of a linked program, named as binutils' synthetic "NAME@plt" symbols: every
+ * imported function the program calls, in .plt, in .plt.sec (-z ibtplt) and in a
+ * non-PIE executable. Before, the GOT slot of each entry was looked up among the entries
+ * already appended, and all but the first few went unnamed.
+ */
+static void test_plt_names(void **state)
+{
+	static const char src[] =
+	    "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <time.h>\n"
+	    "static char buf[64];\n"
+	    "int main(int argc, char **argv) {\n"
+	    "  unsigned long n = strtoul(argv[0], 0, 10);\n"
+	    "  memcpy(buf, argv[0], (size_t)argc);\n"
+	    "  if (getenv(\"X\")) puts(buf);\n"
+	    "  printf(\"%lu %zu %ld\\n\", n, strlen(buf), (long)time(0));\n"
+	    "  return 0;\n}\n";
+	static const char *const want[] = {"strtoul", "memcpy", "getenv",
+					   "puts",    "printf", "strlen", "time"};
+	static const char *const flags[] = {"-O1", "-O1 -fcf-protection -Wl,-z,ibtplt",
+					    "-O1 -fno-pie -no-pie"};
+	struct fixture fx;
+	UNUSED(state);
+	fx_init(&fx);
+	for (size_t i = 0; i < ARRAY_SIZE(flags); i++) {
+		struct binfile_plt plt;
+		fx_build(&fx, "plt", src, flags[i], "plt");
+		assert_int_equal(binfile_plt_read(fx_path(&fx, "plt"), &plt), 0);
+		for (size_t w = 0; w < ARRAY_SIZE(want); w++) {
+			size_t k = 0;
+			while (k < plt.nr && strcmp(plt.entries[k].name, want[w]))
+				k++;
+			if (k == plt.nr)
+				fail_msg("%s: no PLT entry named %s (%zu entries)", flags[i], want[w],
+					 plt.nr);
+			assert_string_equal(binfile_plt_name(&plt, plt.entries[k].addr), want[w]);
+			assert_null(binfile_plt_name(&plt, plt.entries[k].addr + 1));
+		}
+		for (size_t k = 1; k < plt.nr; k++)
+			assert_true(plt.entries[k - 1].addr < plt.entries[k].addr);
+		binfile_plt_release(&plt);
+	}
+	fx_release(&fx);
+}
+
 static void test_bad_input(void **state)
 {
 	struct fixture fx;
@@ -275,7 +320,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_kinds_and_aliases), cmocka_unit_test(test_hash_is_deterministic),
 	    cmocka_unit_test(test_aarch64_objects),   cmocka_unit_test(test_bad_input),
-	    cmocka_unit_test(test_corrupt_files),
+	    cmocka_unit_test(test_corrupt_files),     cmocka_unit_test(test_plt_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

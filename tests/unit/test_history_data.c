@@ -212,7 +212,7 @@ static void test_change_points(void **state)
 {
 	struct fixture *f = *state;
 	struct history h;
-	struct history_opts o = {0, 0};
+	struct history_opts o = {0};
 	const struct history_series *wall;
 
 	assert_int_equal(history_load(f->st, &o, &h), 0);
@@ -235,6 +235,60 @@ static void test_change_points(void **state)
 	assert_int_equal(history_load(f->st, &o, &h), 0);
 	wall = find_series(&h, "bench", "wall");
 	assert_int_equal(wall->nr_changes, 0);
+	history_release(&h);
+}
+
+/*
+ * A followed history (a branch's first parents): its commits first, in its order, the
+ * others after it; trends and change points along it only.
+ */
+static void test_followed_line(void **state)
+{
+	struct fixture *f = *state;
+	struct history h;
+	struct history_opts o = {0};
+	const struct history_series *wall;
+	/* the trunk: every commit but c03 and c08 (a side branch), c04 before c05 here */
+	static const int trunk[] = {0, 1, 2, 4, 5, 6, 7, 9, 10, 11};
+	char shas[ARRAY_SIZE(trunk)][41];
+	const char *line[ARRAY_SIZE(trunk) + 1];
+	static const char *const want[] = {"c00", "c01", "c02", "c04", "c05", "c06",
+					   "c07", "c10", "c11", "c03", "c08"};
+
+	for (size_t i = 0; i < ARRAY_SIZE(trunk); i++) {
+		snprintf(shas[i], sizeof(shas[i]), "c%02d%037d", trunk[i], 0);
+		line[i] = shas[i];
+	}
+	line[ARRAY_SIZE(trunk)] = "f00000000000000000000000000000000000000f"; /* not measured */
+	o.line = line;
+	o.nr_line = ARRAY_SIZE(trunk) + 1;
+	o.line_name = "trunk";
+	assert_int_equal(history_load(f->st, &o, &h), 0);
+	assert_string_equal(h.line_name, "trunk");
+	assert_int_equal(h.nr_commits, ARRAY_SIZE(want));
+	assert_int_equal(h.nr_line, 9); /* c09 was measured on the other machine only */
+	for (size_t i = 0; i < h.nr_commits; i++) {
+		assert_memory_equal(h.commits[i].sha, want[i], 3);
+		assert_int_equal(h.commits[i].on_line, i < h.nr_line);
+	}
+	wall = find_series(&h, "bench", "wall");
+	assert_non_null(wall);
+	/* c03 and c08 have points, after those of the line */
+	assert_int_equal(wall->nr_points, 10);
+	assert_int_equal(wall->nr_line_points, 8);
+	for (size_t i = 0; i < wall->nr_points; i++)
+		assert_int_equal(wall->points[i].commit >= h.nr_line, i >= wall->nr_line_points);
+	/* the step from 1.0 to 2.0 at c06, along the line */
+	assert_int_equal(wall->nr_changes, 1);
+	assert_memory_equal(h.commits[wall->changes[0].commit].sha, "c06", 3);
+	history_release(&h);
+
+	/* No line: every commit, in commit-time order, all on it. */
+	assert_int_equal(history_load(f->st, NULL, &h), 0);
+	assert_null(h.line_name);
+	assert_int_equal(h.nr_line, h.nr_commits);
+	wall = find_series(&h, "bench", "wall");
+	assert_int_equal(wall->nr_line_points, wall->nr_points);
 	history_release(&h);
 }
 
@@ -348,6 +402,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_commits_machine_points, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_change_points, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_followed_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_comparisons, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_empty_and_bad_profile, setup, teardown),
 	};

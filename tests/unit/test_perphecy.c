@@ -181,6 +181,52 @@ static void test_algorithm1_greedy_order(void **state)
 }
 
 /*
+ * --cover every-hit (a departure from the paper, docs/prediction.md): Algorithm 1 covers
+ * hit b first (its cheapest, New >= 2, flags both misses) and drops hit a with it, so a's
+ * own cheapest, Top Chg by Instr 1% (no miss), is never chosen; a later hit like a that
+ * adds no function is missed. With every hit's own indicator it is predicted, and the
+ * misses are the same.
+ */
+static void test_algorithm1_every_hit(void **state)
+{
+	struct perphecy_tuple t[4], c;
+	struct perphecy_predictor p;
+	enum perphecy_cover cover;
+	(void)state;
+
+	t[0] = delnew(false, NAN, 2, 1);
+	t[1] = delnew(false, NAN, 3, 2);
+	t[2] = delnew(true, NAN, 3, 3); /* a: New >= 3 costs 1, Instr <= 1 costs 0 */
+	t[2].values.v[PERPHECY_TOP_CHG_BY_INSTR] = 0.3;
+	t[3] = delnew(true, NAN, 2, 4); /* b: New >= 2 costs 2 */
+	c = delnew(true, NAN, 0, 5);
+	c.values.v[PERPHECY_TOP_CHG_BY_INSTR] = 0.5;
+
+	assert_int_equal(perphecy_train(t, 4, PERPHECY_ALL_TEMPLATES, &p), RP_OK);
+	assert_int_equal(p.nr, 1);
+	assert_indicator(&p, 0, PERPHECY_NEW_FUNC, 2);
+	assert_false(perphecy_predict(&p, &c.values, NULL));
+
+	assert_int_equal(perphecy_train_cover(t, 4, PERPHECY_ALL_TEMPLATES,
+					      PERPHECY_COVER_EVERY_HIT, &p),
+			 RP_OK);
+	assert_int_equal(p.nr, 2);
+	assert_indicator(&p, 0, PERPHECY_NEW_FUNC, 2);
+	assert_indicator(&p, 1, PERPHECY_TOP_CHG_BY_INSTR, 1);
+	assert_true(perphecy_predict(&p, &c.values, NULL));
+	/* the same misses flagged: both, by New >= 2 */
+	assert_true(perphecy_predict(&p, &t[0].values, NULL));
+	assert_true(perphecy_predict(&p, &t[1].values, NULL));
+
+	assert_int_equal(perphecy_cover_parse("every-hit", &cover), 0);
+	assert_int_equal(cover, PERPHECY_COVER_EVERY_HIT);
+	assert_int_equal(perphecy_cover_parse("paper", &cover), 0);
+	assert_int_equal(cover, PERPHECY_COVER_PAPER);
+	assert_int_equal(perphecy_cover_parse("greedy", &cover), -1);
+	assert_string_equal(perphecy_cover_name(PERPHECY_COVER_EVERY_HIT), "every-hit");
+}
+
+/*
  * The greedy heuristic, exactly as the paper's, is not an optimal cover: here New >= 4
  * alone would cover both hits flagging two misses, but Algorithm 1 picks Del >= 5 for h1
  * (price 2, tied with New >= 4 and first in Table I) and Top Chg Len >= 50 for h2
@@ -487,6 +533,21 @@ static void test_indicator_values(void **state)
 	assert_near(v.v[PERPHECY_TOP_CHG_BY_CALL], 50);
 	assert_near(v.v[PERPHECY_TOP_CALL_CHG_10], 50);
 	assert_true(isnan(v.v[PERPHECY_TOP_CHG_BY_INSTR]));
+	perphecy_profile_release(&q);
+
+	/*
+	 * No calls (a sampled tree): the call templates rank by self time instead. hot has
+	 * the most time of the three and is the most-run changed function: rank 1 of 3, for
+	 * both call templates (hot changed by 20%).
+	 */
+	perphecy_profile_init(&q, "sampled", PERPHECY_COST_SELF_NS);
+	assert_int_equal(perphecy_profile_add(&q, "hot", 0, 900), RP_OK);
+	assert_int_equal(perphecy_profile_add(&q, "main", 0, 500), RP_OK);
+	assert_int_equal(perphecy_profile_add(&q, "leaf", 0, 100), RP_OK);
+	perphecy_compute(&s, &q, &v);
+	assert_near(v.v[PERPHECY_TOP_CHG_BY_CALL], 100.0 / 3);
+	assert_near(v.v[PERPHECY_TOP_CALL_CHG_10], 100.0 / 3);
+	assert_near(v.v[PERPHECY_TOP_CHG_BY_INSTR], 100.0 / 3);
 	perphecy_profile_release(&q);
 
 	/* Nothing changed: counts 0, no length or rank values. */
@@ -1094,6 +1155,7 @@ int main(void)
 	    cmocka_unit_test(test_table2_rates),
 	    cmocka_unit_test(test_table2_algorithm1),
 	    cmocka_unit_test(test_algorithm1_greedy_order),
+	    cmocka_unit_test(test_algorithm1_every_hit),
 	    cmocka_unit_test(test_algorithm1_not_optimal),
 	    cmocka_unit_test(test_algorithm1_rank_direction),
 	    cmocka_unit_test(test_algorithm1_uncovered),

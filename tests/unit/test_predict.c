@@ -652,6 +652,7 @@ static void test_dynamic_from_cct(void **state)
 	tree_node(&t, a, "leaf", 0, 12, 120);
 	tree_node(&t, m, "idle", 0, 0, 0); /* not reached: dropped */
 	cct_compute_inclusive(&t);
+	t.calls_known = true; /* as the CCT runtime's trees (a sampled tree has none) */
 
 	assert_int_equal(predict_dynamic_save_cct(st, build, bench, &t, false, "/p", true), 0);
 	assert_int_equal(store_dynamic_find(st, build, bench, &d), 0);
@@ -681,6 +682,16 @@ static void test_dynamic_from_cct(void **state)
 	assert_int_equal(store_dynamic_load(st, &d, "b", &p), 0);
 	assert_int_equal(perphecy_profile_find(&p, "main")->calls, 2);
 	assert_int_equal(perphecy_profile_find(&p, "work")->cost, 0);
+	perphecy_profile_release(&p);
+	store_dynamic_release(&d);
+
+	/* A tree without call counts (sampled): self time only, calls absent (stored 0). */
+	t.calls_known = false;
+	assert_int_equal(predict_dynamic_save_cct(st, build, bench, &t, false, NULL, false), 0);
+	assert_int_equal(store_dynamic_find(st, build, bench, &d), 0);
+	assert_int_equal(store_dynamic_load(st, &d, "b", &p), 0);
+	assert_int_equal(perphecy_profile_find(&p, "work")->calls, 0);
+	assert_int_equal(perphecy_profile_find(&p, "work")->cost, 1500);
 	perphecy_profile_release(&p);
 	store_dynamic_release(&d);
 	cct_release(&t);

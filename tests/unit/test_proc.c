@@ -877,7 +877,7 @@ static void test_spawner_missing(void **state)
 
 	UNUSED(state);
 	check_bad_spawner("/nonexistent/revperf-spawn", &err);
-	assert_non_null(strstr(err.buf, "cannot start the process spawner"));
+	assert_non_null(strstr(err.buf, "cannot use the process spawner"));
 	assert_non_null(strstr(err.buf, strerror(ENOENT)));
 	assert_non_null(strstr(err.buf, "REVPERF_SPAWN"));
 	/* A program that is not a spawner: it exits without the hello. */

@@ -173,7 +173,7 @@ static _Noreturn void child_main(const struct spawner *sp, const struct run_requ
 	umask((mode_t)rq->hdr.umask);
 	if (dup2(rq->fd[SPAWN_FD_STDIN], STDIN_FILENO) < 0 ||
 	    dup2(rq->fd[SPAWN_FD_OUT], STDOUT_FILENO) < 0 ||
-	    dup2(rq->fd[SPAWN_FD_OUT], STDERR_FILENO) < 0)
+	    dup2(rq->fd[SPAWN_FD_ERR], STDERR_FILENO) < 0)
 		child_fail(sync_fd, SPAWN_STAGE_SETUP, errno);
 	/* revperf's working directory at the request, then the run's (relative to it). */
 	if (fchdir(rq->fd[SPAWN_FD_DIR]) < 0 || (*rq->cwd && chdir(rq->cwd) < 0))

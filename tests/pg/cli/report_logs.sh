@@ -40,7 +40,7 @@ page=$(grep -l 'run-[0-9]*\.log' "$TEST_TMP/there/commits/"*.html | head -n 1)
 run_log=$(grep -o '[^"]*/logs/run-[0-9]*\.log' "$page" | head -n 1)
 grep -q '^hello from run [0-9]*$' "$TEST_TMP/there/commits/$run_log" ||
 	fail "the stored run log is not the run's output: $(cat "$TEST_TMP/there/commits/$run_log")"
-expect_grep '[0-9]+ bytes, from the store' "$page"
+expect_grep '[0-9.]+ (B|KiB|MiB), from the store' "$page"
 build_log=$(grep -o '[^"]*/logs/build\.log' "$page" | head -n 1)
 [ -n "$build_log" ] || fail "the build log is not linked from the store"
 grep -q "^build-marker-" "$TEST_TMP/there/commits/$build_log" || fail "the stored build log"

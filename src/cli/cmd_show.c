@@ -1,0 +1,141 @@
+/* revperf show: a stored comparison printed again, nothing built or run. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "compare/revcompare.h"
+#include "core/gc.h"
+#include "report/report.h"
+#include "store/store_show.h"
+#include "util/common.h"
+#include "util/parse.h"
+
+static struct {
+	const char *config, *state_dir, *store;
+	struct cli_output out;
+} o;
+
+static const struct option show_options[] = {
+	CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
+	CLI_OUTPUT_OPTIONS(o.out, "text, json or markdown (as compare)", CLI_QUIET_WARNINGS),
+	OPT_END_MARKER,
+};
+static const char *const show_usage[] = {
+	"show [options] [COMPARISON_ID | BASE TARGET]",
+	NULL,
+};
+const struct command_help show_help = {
+	"show", show_usage,
+	"Prints a stored comparison again, in the formats of compare, without building or\n"
+	"running anything: the comparison COMPARISON_ID (the comparison_id of compare -f\n"
+	"json), the newest stored comparison of the revisions BASE and TARGET, or without\n"
+	"arguments the newest comparison of two revisions. The verdicts are computed again\n"
+	"from the stored runs of the pair of builds; profiles and counted runs (ir,\n"
+	"sim-cycles) are not shown again (compare shows them when it runs them).\n"
+	"Exit status: 0 shown (the report's exit_code says what compare exited with), 2 usage\n"
+	"or input error (no such comparison: the message says how to make one), 3 internal\n"
+	"failure.",
+	show_options,
+};
+
+static const char *const show_formats[] = { "text", "json", "markdown", NULL };
+
+/* Which comparison: 0 and *id, or an exit status after an error. */
+static int show_pick(struct cli_project *p, const char *const *args, int n, int64_t *id,
+		     struct store_comparison_info *info)
+{
+	uint64_t v;
+	int found;
+	if (n == 2)
+		return 0;
+	if (n == 1) {
+		if (parse_u64(args[0], &v) || !v || v > INT64_MAX) {
+			usage_error("show", "'%s' is not a comparison id (a positive number); give "
+					    "BASE TARGET to show the newest comparison of two revisions",
+				    args[0]);
+			return EXIT_USAGE;
+		}
+		*id = (int64_t)v;
+	} else if ((found = store_comparison_last(p->st, id))) {
+		if (found == 1)
+			error("no stored comparison of two revisions in %s; make one with `revperf "
+			      "compare BASE TARGET`",
+			      store_name(p->st));
+		return found == 1 ? EXIT_USAGE : EXIT_INTERNAL;
+	}
+	if ((found = store_comparison_get(p->st, *id, info))) {
+		if (found == 1)
+			error("no comparison %lld in %s; `revperf show` without arguments shows the "
+			      "newest one",
+			      (long long)*id, store_name(p->st));
+		return found == 1 ? EXIT_USAGE : EXIT_INTERNAL;
+	}
+	if (!info->base_sha[0] || !info->target_sha[0]) {
+		error("comparison %lld compared two commands (--cmd-a/--cmd-b); show prints "
+		      "comparisons of revisions",
+		      (long long)*id);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int show_run(const char *const *args, int n, enum report_format format)
+{
+	struct cli_project p;
+	struct cli_config_source src = { NULL, o.config, NULL, NULL, NULL, NULL, 0 };
+	struct store_comparison_info info = { 0 };
+	struct revcompare_ctx ctx;
+	struct revcompare rc;
+	int64_t id = 0;
+	size_t missing, total;
+	int ret, err;
+
+	memset(&rc, 0, sizeof(rc));
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_EXISTING | CLI_PROJECT_CONFIG)))
+		goto out;
+	if ((ret = show_pick(&p, args, n, &id, &info)))
+		goto out;
+	cli_revcompare_ctx(&ctx, &p, &src, NULL, false, true);
+	ctx.progress = NULL;
+	ctx.stored_only = true;
+	ctx.comparison_id = id;
+	err = revcompare_run(&ctx, n == 2 ? args[0] : info.base_sha,
+			     n == 2 ? args[1] : info.target_sha, &rc);
+	if (err) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	rc.res.exit_code = compare_exit_code(&rc.res);
+	if (!o.out.quiet && !gc_comparison_logs_missing(p.st, rc.res.comparison_id, &missing,
+							 &total) && missing)
+		fprintf(stderr,
+			"revperf show: note: %zu of the %zu logs of comparison %lld were removed "
+			"by revperf gc; the results stay\n",
+			missing, total, (long long)rc.res.comparison_id);
+	o.out.printed = true;
+	if (report_compare(stdout, &rc.res, format, cli_output_color(&o.out))) {
+		error("cannot write the report: %s", strerror(errno));
+		ret = EXIT_INTERNAL;
+	}
+out:
+	store_comparison_info_release(&info);
+	revcompare_release(&rc);
+	return cli_project_close(&p, ret);
+}
+
+int cmd_show(int argc, char **argv)
+{
+	const char *args[2];
+	int n, format;
+
+	memset(&o, 0, sizeof(o));
+	n = parse_options(argc, argv, &show_help, args, 2);
+	if (n == -2)
+		return EXIT_OK;
+	if (n < 0)
+		return EXIT_USAGE;
+	if ((format = cli_output_begin(&o.out, "show", show_formats)) < 0)
+		return EXIT_USAGE;
+	return cli_output_end(&o.out, show_run(args, n, (enum report_format)format));
+}

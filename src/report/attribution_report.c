@@ -1,0 +1,438 @@
+/*
+ * The absolute attribution as text, Markdown, JSON and HTML (report/attribution_report.h).
+ */
+#include "report/attribution_report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/common.h"
+
+#define PATH_WIDTH 60
+
+const char *attribution_weight_phrase(const struct attribution *a)
+{
+	switch (a->weight) {
+	case CCT_WEIGHT_ELAPSED_NS:
+		return "elapsed time in calls (the CCT runtime's clock: waiting included), "
+		       "summed over threads";
+	case CCT_WEIGHT_CPU_NS: return "on-CPU time, summed over threads";
+	case CCT_WEIGHT_WAIT_NS: return "off-CPU (waiting) time, summed over threads";
+	case CCT_WEIGHT_CALLS: return "calls";
+	case CCT_WEIGHT_EVENT:
+		return !strcmp(a->weight_event, "Ir") ? "instructions (Ir)" : "counted events";
+	case CCT_WEIGHT_UNKNOWN: break;
+	}
+	return "weight (folded stacks: the file's own unit, samples for perf)";
+}
+
+/* What changed, as a noun: "time", "instructions", "count", "calls", "weight". */
+static const char *weight_noun(const struct attribution *a)
+{
+	switch (a->weight) {
+	case CCT_WEIGHT_ELAPSED_NS:
+	case CCT_WEIGHT_CPU_NS:
+	case CCT_WEIGHT_WAIT_NS: return "time";
+	case CCT_WEIGHT_CALLS: return "calls";
+	case CCT_WEIGHT_EVENT: return !strcmp(a->weight_event, "Ir") ? "instructions" : "count";
+	case CCT_WEIGHT_UNKNOWN: break;
+	}
+	return "weight";
+}
+
+static bool is_time(const struct attribution *a)
+{
+	return a->weight == CCT_WEIGHT_ELAPSED_NS || a->weight == CCT_WEIGHT_CPU_NS ||
+	       a->weight == CCT_WEIGHT_WAIT_NS;
+}
+
+/* A scale for the values of a row: divisor and its suffix ("ms", "M Ir", "k"). */
+struct scale {
+	double div;
+	char suffix[40];
+};
+
+static void pick_scale(const struct attribution *a, double v, struct scale *s)
+{
+	double x = fabs(v);
+	const char *unit = a->weight == CCT_WEIGHT_EVENT   ? a->weight_event
+			   : a->weight == CCT_WEIGHT_CALLS ? "calls"
+							   : "";
+	if (is_time(a)) {
+		static const struct {
+			double div;
+			const char *name;
+		} t[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "us"}, {1, "ns"}};
+		size_t i = 0;
+		while (i + 1 < ARRAY_SIZE(t) && x < t[i].div)
+			i++;
+		s->div = t[i].div;
+		snprintf(s->suffix, sizeof(s->suffix), "%s", t[i].name);
+		return;
+	}
+	s->div = x >= 1e9 ? 1e9 : x >= 1e6 ? 1e6 : x >= 1e3 ? 1e3 : 1;
+	snprintf(s->suffix, sizeof(s->suffix), "%s%s%s",
+		 s->div == 1e9	 ? "G"
+		 : s->div == 1e6 ? "M"
+		 : s->div == 1e3 ? "k"
+				 : "",
+		 s->div > 1 && *unit ? " " : "", unit);
+}
+
+/*
+ * Digits after the point for values divided by the scale: time to 10 us in ms, counts
+ * scaled by k, M or G to 3 digits; plain counts whole, or to one digit when the row's mean
+ * or sd is a fraction below 1000 (a mean of a few samples).
+ */
+static int decimals(const struct scale *s, const struct attribution *a, double mean, double sd)
+{
+	if (s->div > 1)
+		return is_time(a) ? 2 : 3;
+	if (is_time(a))
+		return 0;
+	if (fabs(mean) < 1000 && (mean != floor(mean) || (isfinite(sd) && sd != floor(sd))))
+		return 1;
+	return 0;
+}
+
+/* "10.20 ± 0.31 ms", "10.20 ms" without spread. */
+static void add_stat(struct strbuf *sb, const struct attribution *a,
+		     const struct attribution_stat *st)
+{
+	struct scale s;
+	int d;
+	pick_scale(a, st->mean != 0 ? st->mean : st->sd, &s);
+	d = decimals(&s, a, st->mean, st->sd);
+	strbuf_addf(sb, "%.*f", d, st->mean / s.div);
+	if (st->sd == 0)
+		strbuf_addstr(sb, " ± 0");
+	else if (isfinite(st->sd))
+		strbuf_addf(sb, " ± %.*f", d, st->sd / s.div);
+	if (*s.suffix)
+		strbuf_addf(sb, " %s", s.suffix);
+}
+
+/* "+10.60 ± 1.50 ms" (the half-width of the interval), "+10.60 ms" without spread. */
+static void add_change(struct strbuf *sb, const struct attribution *a,
+		       const struct attribution_entry *e)
+{
+	struct scale s;
+	int d;
+	pick_scale(a, e->delta, &s);
+	d = decimals(&s, a, e->delta, e->ci_hi - e->delta);
+	strbuf_addf(sb, "%+.*f", d, e->delta / s.div);
+	if (e->ci_hi == e->delta)
+		strbuf_addstr(sb, " ± 0");
+	else if (isfinite(e->ci_hi))
+		strbuf_addf(sb, " ± %.*f", d, (e->ci_hi - e->delta) / s.div);
+	if (*s.suffix)
+		strbuf_addf(sb, " %s", s.suffix);
+}
+
+static void add_share(struct strbuf *sb, double share)
+{
+	if (isfinite(share))
+		strbuf_addf(sb, "%.1f%%", 100 * share);
+	else
+		strbuf_addch(sb, '-');
+}
+
+static void add_calls(struct strbuf *sb, const struct attribution_entry *e)
+{
+	for (int s = 0; s < 2; s++) {
+		double c = e->side[s].calls;
+		if (s)
+			strbuf_addstr(sb, " -> ");
+		if (c == floor(c) && fabs(c) < 1e15)
+			strbuf_addf(sb, "%.0f", c);
+		else
+			strbuf_addf(sb, "%.1f", c);
+	}
+}
+
+const char *attribution_class_name(enum attribution_class c)
+{
+	switch (c) {
+	case ATTRIBUTION_FINDING: return "finding";
+	case ATTRIBUTION_NOISE: return "noise";
+	case ATTRIBUTION_NO_SPREAD: break;
+	}
+	return "no spread";
+}
+
+static bool have_spread(const struct attribution *a)
+{
+	return a->runs[0] >= 2 && a->runs[1] >= 2;
+}
+
+/* A path shortened to its innermost whole frames ("...;f;g") within about width bytes. */
+static void add_short_path(struct strbuf *sb, const char *p, size_t width)
+{
+	size_t len = strlen(p);
+	const char *cut = p;
+	if (len > width) {
+		cut = strchr(p + len - width, ';');
+		cut = cut ? cut + 1 : p + len - width;
+	}
+	if (cut != p)
+		strbuf_addstr(sb, "...;");
+	strbuf_addstr(sb, cut);
+}
+
+/* The cells of one row, as plain (unescaped) text. */
+struct row {
+	struct strbuf base, target, change, share, calls;
+};
+
+static void row_fill(struct row *r, const struct attribution *a, const struct attribution_entry *e)
+{
+	strbuf_reset(&r->base);
+	strbuf_reset(&r->target);
+	strbuf_reset(&r->change);
+	strbuf_reset(&r->share);
+	strbuf_reset(&r->calls);
+	add_stat(&r->base, a, &e->side[0]);
+	add_stat(&r->target, a, &e->side[1]);
+	add_change(&r->change, a, e);
+	add_share(&r->share, e->share);
+	if (a->calls_known && e->key)
+		add_calls(&r->calls, e);
+}
+
+static void row_init(struct row *r)
+{
+	strbuf_init(&r->base);
+	strbuf_init(&r->target);
+	strbuf_init(&r->change);
+	strbuf_init(&r->share);
+	strbuf_init(&r->calls);
+}
+
+static void row_release(struct row *r)
+{
+	strbuf_release(&r->base);
+	strbuf_release(&r->target);
+	strbuf_release(&r->change);
+	strbuf_release(&r->share);
+	strbuf_release(&r->calls);
+}
+
+/* "3 + 3 runs; total per run 102.30 ± 1.20 ms -> 112.90 ± 1.50 ms, +10.60 ± 1.70 ms" */
+static void heading(struct strbuf *sb, const struct attribution *a)
+{
+	struct row r;
+	row_init(&r);
+	row_fill(&r, a, &a->total);
+	strbuf_addf(sb, "%zu + %zu runs; per run %s -> %s, change %s", a->runs[0], a->runs[1],
+		    r.base.buf, r.target.buf, r.change.buf);
+	if (have_spread(a))
+		strbuf_addf(sb, " (%s)", attribution_class_name(a->total.class));
+	row_release(&r);
+}
+
+/* What the table's numbers are, and the rule, or why there is no spread. */
+static void legend(struct strbuf *sb, const struct attribution *a)
+{
+	if (!have_spread(a)) {
+		strbuf_addf(sb,
+			    "no spread: %s has a single run, so no change can be told from "
+			    "run-to-run noise; take several runs per side",
+			    a->runs[0] < 2 && a->runs[1] < 2 ? "each side"
+			    : a->runs[0] < 2		     ? "the baseline"
+							     : "the target");
+		return;
+	}
+	strbuf_addf(sb,
+		    "mean per run ± sd over the runs; change ± the half-width of its %g%% Welch "
+		    "interval; noise: that interval holds 0",
+		    100 * (1 - a->alpha));
+	if (a->total.class == ATTRIBUTION_NOISE)
+		strbuf_addstr(sb, "; the total change is itself within the noise: shares are "
+				  "shares of noise");
+}
+
+/* s left-aligned in `width` columns (UTF-8 characters, not bytes: "±" is one). */
+static void add_padded(struct strbuf *sb, const char *s, size_t width)
+{
+	size_t cols = 0;
+	for (const char *p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xc0) != 0x80;
+	strbuf_addstr(sb, s);
+	while (cols++ < width)
+		strbuf_addch(sb, ' ');
+}
+
+static void text_list(FILE *f, const struct attribution *a, const struct attribution_entry *e,
+		      size_t n, size_t changed, size_t findings, bool paths, size_t top,
+		      const char *indent)
+{
+	struct row r;
+	struct strbuf line = STRBUF_INIT;
+	size_t shown = top && n > top ? top : n;
+
+	if (!changed)
+		return;
+	row_init(&r);
+	for (size_t i = 0; i <= shown; i++) {
+		strbuf_reset(&line);
+		strbuf_addstr(&line, indent);
+		strbuf_addstr(&line, "  ");
+		if (!i) {
+			add_padded(&line, "baseline", 24);
+			add_padded(&line, "target", 24);
+			add_padded(&line, "change", 24);
+			add_padded(&line, "share", 8);
+			add_padded(&line, "", 10);
+			strbuf_addstr(&line, paths ? "call path (self)" : "function (self)");
+			fprintf(f, "%s\n", line.buf);
+			continue;
+		}
+		row_fill(&r, a, &e[i - 1]);
+		add_padded(&line, r.base.buf, 24);
+		add_padded(&line, r.target.buf, 24);
+		add_padded(&line, r.change.buf, 24);
+		add_padded(&line, r.share.buf, 8);
+		add_padded(&line, have_spread(a) ? attribution_class_name(e[i - 1].class) : "", 10);
+		if (paths)
+			add_short_path(&line, e[i - 1].key, PATH_WIDTH);
+		else
+			strbuf_addstr(&line, e[i - 1].key);
+		if (r.calls.len)
+			strbuf_addf(&line, "  (calls %s)", r.calls.buf);
+		/* names come from the program's symbols: printed through the printable escape */
+		fprintf_printable(f, "%s\n", line.buf);
+	}
+	if (changed > shown)
+		fprintf(f, "%s  ... %zu more %s changed (%zu finding%s among all)\n", indent,
+			changed - shown, paths ? "call paths" : "functions", findings,
+			findings == 1 ? "" : "s");
+	row_release(&r);
+	strbuf_release(&line);
+}
+
+void attribution_text(FILE *f, const struct attribution *a, size_t top, const char *indent)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	heading(&sb, a);
+	fprintf(f, "%sabsolute change, %s:\n%s  %s\n", indent, attribution_weight_phrase(a), indent,
+		sb.buf);
+	if (!a->changed_funcs && !a->changed_paths) {
+		fprintf(f, "%s  no function's %s changed\n", indent, weight_noun(a));
+	} else {
+		text_list(f, a, a->funcs, a->nr_funcs, a->changed_funcs, a->finding_funcs, false,
+			  top, indent);
+		text_list(f, a, a->paths, a->nr_paths, a->changed_paths, a->finding_paths, true,
+			  top, indent);
+	}
+	strbuf_reset(&sb);
+	legend(&sb, a);
+	fprintf(f, "%s  (%s)\n", indent, sb.buf);
+	strbuf_release(&sb);
+}
+
+static void md_list(FILE *f, const struct attribution *a, const struct attribution_entry *e,
+		    size_t n, bool paths, size_t top)
+{
+	struct row r;
+	struct strbuf key = STRBUF_INIT;
+	size_t shown = top && n > top ? top : n;
+
+	if (!shown)
+		return;
+	fprintf(
+	    f, "\n| %s | baseline | target | change | share |%s%s\n|---|---:|---:|---:|---:|%s%s\n",
+	    paths ? "call path (self)" : "function (self)", have_spread(a) ? " |" : "",
+	    a->calls_known ? " calls per run |" : "", have_spread(a) ? "---|" : "",
+	    a->calls_known ? "---:|" : "");
+	row_init(&r);
+	for (size_t i = 0; i < shown; i++) {
+		row_fill(&r, a, &e[i]);
+		strbuf_reset(&key);
+		strbuf_add_md_escaped(&key, e[i].key);
+		fprintf(f, "| %s | %s | %s | %s | %s |", key.buf, r.base.buf, r.target.buf,
+			r.change.buf, r.share.buf);
+		if (have_spread(a))
+			fprintf(f, " %s |", attribution_class_name(e[i].class));
+		if (a->calls_known)
+			fprintf(f, " %s |", r.calls.buf);
+		fputc('\n', f);
+	}
+	row_release(&r);
+	strbuf_release(&key);
+}
+
+void attribution_markdown(FILE *f, const struct attribution *a, size_t top)
+{
+	struct strbuf sb = STRBUF_INIT;
+	heading(&sb, a);
+	fprintf(f, "\nAbsolute change, %s: %s.\n", attribution_weight_phrase(a), sb.buf);
+	md_list(f, a, a->funcs, a->nr_funcs, false, top);
+	md_list(f, a, a->paths, a->nr_paths, true, top);
+	strbuf_reset(&sb);
+	legend(&sb, a);
+	fprintf(f, "\n%s.\n", sb.buf);
+	strbuf_release(&sb);
+}
+
+static void html_list(struct strbuf *sb, const struct attribution *a,
+		      const struct attribution_entry *e, size_t n, bool paths, size_t top)
+{
+	struct row r;
+	size_t shown = top && n > top ? top : n;
+
+	if (!shown)
+		return;
+	strbuf_addf(sb,
+		    "<table class=\"attribution\"><tr><th>baseline</th><th>target</th>"
+		    "<th>change</th><th>share</th>%s%s<th>%s</th></tr>\n",
+		    have_spread(a) ? "<th></th>" : "",
+		    a->calls_known ? "<th>calls per run</th>" : "",
+		    paths ? "call path (self)" : "function (self)");
+	row_init(&r);
+	for (size_t i = 0; i < shown; i++) {
+		row_fill(&r, a, &e[i]);
+		strbuf_addf(sb, "<tr class=\"%s\"><td class=\"num\">",
+			    e[i].class == ATTRIBUTION_NO_SPREAD
+				? "no-spread"
+				: attribution_class_name(e[i].class));
+		strbuf_add_xml_escaped(sb, r.base.buf);
+		strbuf_addstr(sb, "</td><td class=\"num\">");
+		strbuf_add_xml_escaped(sb, r.target.buf);
+		strbuf_addstr(sb, "</td><td class=\"num\">");
+		strbuf_add_xml_escaped(sb, r.change.buf);
+		strbuf_addstr(sb, "</td><td class=\"num\">");
+		strbuf_add_xml_escaped(sb, r.share.buf);
+		strbuf_addstr(sb, "</td>");
+		if (have_spread(a))
+			strbuf_addf(sb, "<td>%s</td>", attribution_class_name(e[i].class));
+		if (a->calls_known) {
+			strbuf_addstr(sb, "<td class=\"num\">");
+			strbuf_add_xml_escaped(sb, r.calls.buf);
+			strbuf_addstr(sb, "</td>");
+		}
+		strbuf_addstr(sb, "<td class=\"stack\">");
+		strbuf_add_xml_escaped(sb, e[i].key);
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	strbuf_addstr(sb, "</table>\n");
+	row_release(&r);
+}
+
+void attribution_html(struct strbuf *sb, const struct attribution *a, size_t top)
+{
+	struct strbuf line = STRBUF_INIT;
+	heading(&line, a);
+	strbuf_addf(sb, "<p>Absolute change, %s: ", attribution_weight_phrase(a));
+	strbuf_add_xml_escaped(sb, line.buf);
+	strbuf_addstr(sb, ".</p>\n");
+	html_list(sb, a, a->funcs, a->nr_funcs, false, top);
+	html_list(sb, a, a->paths, a->nr_paths, true, top);
+	strbuf_reset(&line);
+	legend(&line, a);
+	strbuf_addstr(sb, "<p class=\"note\">");
+	strbuf_add_xml_escaped(sb, line.buf);
+	strbuf_addstr(sb, ".</p>\n");
+	strbuf_release(&line);
+}

@@ -1,0 +1,134 @@
+# compare with profile = sample: sampled runs of the timing builds themselves after the
+# timing runs, and the attribution of their on-CPU time under the verdict
+# (docs/sampling.md). The project is tests/workloads/sample_work.c built at -O2 without
+# frame pointers (DWARF unwinding); version 2 makes slow_me 30 times slower: 1.7 times the
+# program's CPU time, a verdict on CPU time that load cannot hide (tolerance 20%), and
+# slow_me's share of the samples goes from about 2% to 40%, far beyond the run-to-run
+# spread of 3 runs of about 150 samples each.
+. "$SRCDIR/tests/cli/lib/common.bash"
+
+cc -O2 -o deny "$SRCDIR/tests/workloads/seccomp_deny_perf.c" || fail "cannot build the seccomp helper"
+DENY=$PWD/deny
+if ! "$REVPERF" profile --sample -- true >probe.txt 2>&1; then
+	grep -q "cannot sample here" probe.txt && { cat probe.txt; echo "skip: perf_event_open refused on this machine"; exit 77; }
+	cat probe.txt
+	fail "profile --sample -- true failed"
+fi
+
+mkdir proj && cd proj
+git init -q . && git config user.email t@example.com && git config user.name test
+cp "$SRCDIR/tests/workloads/sample_work.c" prog.c
+cat >revperf.ini <<'INI'
+[build]
+command = cc -O2 -g -pthread -o prog prog.c
+[benchmark "versions"]
+command = ./prog plain 25
+primary = cpu
+runs = 5..10
+warmup = 0
+profile = sample
+profile-runs = 3
+INI
+git add . && git commit -qm v1 && git tag v1
+sed -i 's/^#define VERSION 1$/#define VERSION 2/' prog.c
+grep -q '^#define VERSION 2$' prog.c || fail "could not make version 2"
+git commit -qam v2 && git tag v2
+
+expect_exit 1 "$REVPERF" compare -q --tolerance 20% -f json v1 v2
+cp out.txt compare.json
+a='d["benchmarks"][0]["attribution"]'
+[ "$(json_get compare.json "$a['error']")" = None ] || fail "attribution error: $(json_get compare.json "$a['error']")"
+[ "$(json_get compare.json "$a['kind']")" = sample ] || fail "not a sampled attribution"
+[ "$(json_get compare.json "$a['runs']['baseline'], $a['runs']['target']")" = "3 3" ] ||
+	fail "expected 3 sampled runs per side"
+[ "$(json_get compare.json "$a['call_graph']['target']")" = dwarf ] || fail "expected the dwarf call graph"
+# The function made slower comes first.
+[ "$(json_get compare.json "$a['weight_differences'][0]['path'][-1]")" = slow_me ] ||
+	fail "slow_me is not the first weight difference: $(json_get compare.json "[w['path'][-1] for w in $a['weight_differences']]")"
+[ "$(json_get compare.json "$a['weight_differences'][0]['path'][-3:]")" = "['main', 'run_light', 'slow_me']" ] ||
+	fail "slow_me's callers are wrong: $(json_get compare.json "$a['weight_differences'][0]['path']")"
+# Sampled trees count no calls: none is shown.
+[ "$(json_get compare.json "$a['weight_differences'][0]['new']['calls']")" = None ] ||
+	fail "a sampled tree shows call counts"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["benchmarks"][0]["attribution"]; o=d["on_cpu_ns_per_run"]; assert o["target"] > 1.3 * o["baseline"] > 0, o' compare.json ||
+	fail "the on-CPU time per run does not show the change"
+# The absolute change as for profile = cct (docs/attribution.md): on-CPU time per run in ns,
+# three runs a side with their spread, no calls (null, not 0), slow_me first among the
+# functions and the call paths with most of the change (its added work is nearly all of
+# it; the other functions move by the runs' noise).
+python3 - compare.json <<'PY' || fail "absolute change: $(json_get compare.json "$a['absolute']")"
+import json, sys
+a = json.load(open(sys.argv[1]))["benchmarks"][0]["attribution"]["absolute"]
+assert a["unit"] == "ns" and a["clock"] == "on-cpu", a
+assert a["runs"] == [3, 3] and a["spread"] is True and a["calls_known"] is False, a
+f = a["functions"][0]
+assert f["function"] == "slow_me", a["functions"]
+assert f["change"] > 0 and 0.5 < f["share"] < 1.5, f
+assert f["baseline_calls"] is None and f["target_calls"] is None, f
+assert f["class"] in ("finding", "noise") and f["change_interval"][0] < f["change"], f
+assert a["paths"][0]["path"].endswith(";main;run_light;slow_me"), a["paths"]
+PY
+
+# The sampled runs are runs of the timing builds (no other build exists), stored per run.
+q() { sqlite3 .revperf/revperf.db "$1"; }
+[ "$(q "select count(*) from profiles where kind = 'sample' and status = 'ok'")" = 6 ] ||
+	fail "expected 6 stored sampled profiles: $(q 'select kind, status, path from profiles')"
+[ "$(q "select count(distinct p.build_id) from profiles p join builds b on b.id = p.build_id
+	where p.kind = 'sample' and b.variant = ''")" = 2 ] || fail "the sampled runs are not of the timing builds"
+[ "$(q "select count(*) from builds")" = 2 ] || fail "a build other than the timing builds was made"
+for f in $(q "select path from profiles where kind = 'sample'"); do
+	head -1 "$f" | grep -qx 'revperf-sample 1' || fail "$f is not a sampled profile"
+done
+[ -z "$(find .revperf -name '*.raw')" ] || fail "raw sample files were left behind"
+
+# Text: the section under the verdict, without call counts.
+expect_exit 1 "$REVPERF" compare -q --tolerance 20% v1 v2
+expect_grep '^  attribution \(sampled on-CPU time of the timing builds, 3 \+ 3 runs, 3 \+ 3 reused\)' out.txt
+expect_grep 'on-CPU time in user space per run \(mean\): [0-9.]+ ms -> [0-9.]+ ms; call graph dwarf -> dwarf; no call counts' out.txt
+expect_grep '^    +[0-9.]+% -> +[0-9.]+%  .*run_light;slow_me$' out.txt
+# The absolute change first, in ms per run with their sd, slow_me first, no calls; then PARCS.
+expect_grep '^    absolute change, on-CPU time, summed over threads:$' out.txt
+expect_grep '^      3 \+ 3 runs; per run [0-9.]+ ± [0-9.]+ m?s -> [0-9.]+ ± [0-9.]+ m?s, change \+[0-9.]+ ± [0-9.]+ m?s' out.txt
+sed -n '/function (self)$/{n;p;q}' out.txt >first.txt
+grep -Eq '^      [0-9.]+ ± [0-9.]+ [mu]?s +[0-9.]+ ± [0-9.]+ m?s +\+[0-9.]+ ± [0-9.]+ m?s +[0-9.]+\.[0-9]% +(finding|noise) +slow_me$' first.txt ||
+	fail "slow_me is not the first function of the absolute change (or shows calls): $(cat out.txt)"
+expect_grep '^    PARCS \(shares of each tree.s total, METHODS\.md section 5\):$' out.txt
+
+# Markdown: the absolute change as tables, without a calls column.
+expect_exit 1 "$REVPERF" compare -q --tolerance 20% -f markdown v1 v2
+expect_grep '^Absolute change, on-CPU time, summed over threads: 3 \+ 3 runs; per run ' out.txt
+expect_grep '^\| function \(self\) \| baseline \| target \| change \| share \| \|$' out.txt
+grep -A2 '^| function (self)' out.txt | sed -n 3p | grep -Eq '^\| slow\\_me \| [0-9.]+ ± [0-9.]+ m?s \| ' ||
+	fail "markdown: slow_me is not the first row: $(cat out.txt)"
+
+# The site's page of v2: the absolute change the comparison left beside its flame graph.
+expect_exit 0 "$REVPERF" report --out site -q
+page="site/commits/$(git rev-parse v2).html"
+expect_grep '^<h4>Absolute change \(profiled runs\)</h4>$' "$page"
+grep -A1 '<table class="attribution">.*function (self)' "$page" | sed -n 2p |
+	grep -Eq '^<tr class="(finding|noise)"><td class="num">[0-9.]+ ± [0-9.]+ [mu]?s</td>.*<td class="stack">slow_me</td></tr>$' ||
+	fail "site: slow_me is not the first function: $(grep -A2 'class="attribution"' "$page")"
+
+# The stored profiles, differenced again by revperf diff --bench.
+expect_exit 1 "$REVPERF" diff -f json --bench versions v1 v2
+[ "$(json_get out.txt "d['old']['runs'], d['new']['runs']")" = "3 3" ] ||
+	fail "diff --bench: expected 3 runs per side: $(json_get out.txt "d['old'], d['new']")"
+[ "$(json_get out.txt "d['absolute']['runs'], d['absolute']['functions'][0]['function'], d['absolute']['clock']")" = \
+	"[3, 3] slow_me on-cpu" ] || fail "diff --bench: absolute change: $(json_get out.txt "d['absolute']")"
+
+# Sampling refused (a seccomp filter): the attribution says why, the verdict stands.
+expect_exit 1 "$DENY" "$REVPERF" compare -q --fresh --tolerance 20% v1 v2
+expect_grep 'cannot sample here: a seccomp filter refuses perf_event_open' err.txt
+expect_grep 'profile = cct' err.txt
+expect_grep '^  cpu \* +worse' out.txt
+expect_grep 'not available: sampling is refused here' out.txt
+
+# Configuration errors: one line naming the key.
+sed -i 's/^profile = sample$/profile = cct, sample/' revperf.ini
+expect_exit 2 "$REVPERF" compare -q v1 v2
+expect_one_line err.txt
+expect_grep "either 'cct' or 'sample'" err.txt
+sed -i 's/^profile = cct, sample$/profile = sample\nsample-frequency = 0/' revperf.ini
+expect_exit 2 "$REVPERF" compare -q v1 v2
+expect_one_line err.txt
+expect_grep "sample-frequency" err.txt
