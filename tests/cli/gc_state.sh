@@ -114,8 +114,10 @@ for args in "$id" "base slow"; do
 done
 expect_exit 0 "$REVPERF" report -q --out site2
 [ -f site2/index.html ] || fail "no report after the logs were removed"
-# The commit pages say the logs are gone rather than linking to missing files.
-expect_grep 'log removed by revperf gc' "$(ls site2/commits/$(git rev-parse slow).html)"
+# The commit pages link the copies the store keeps of the removed logs (docs/store.md,
+# "Logs") rather than the missing files.
+expect_grep 'build log</a> <span class="note">[0-9.]+ (B|KiB|MiB), from the store' \
+	"$(ls site2/commits/$(git rev-parse slow).html)"
 ! grep -q 'href="file://[^"]*\.log"' site2/commits/*.html || fail "a link to a removed log"
 
 # A worktree another revperf holds the lock of (checking out or building there) is kept.
