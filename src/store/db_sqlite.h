@@ -2,8 +2,8 @@
 #define REVPERF_STORE_DB_SQLITE_H
 
 /*
- * What only an SQLite database has (its files, locks, pragmas), for store_open.c and
- * store_files.c; everything else goes through db.h.
+ * What only an SQLite database has (its files, locks, pragmas), for store_sqlite.c, the
+ * only file besides db_sqlite.c that calls SQLite; everything else goes through db.h.
  */
 #include <sqlite3.h>
 

@@ -3,7 +3,6 @@
  * still the files the store opened (a benchmark that cleans its directory may delete or
  * overwrite them), and the integrity check at the end of a command.
  */
-#include "store/db_sqlite.h"
 #include "store/store.h"
 #include "store/store_impl.h"
 
@@ -286,34 +285,12 @@ int store_check_files(struct store *st, const char *during)
 
 int store_verify(struct store *st)
 {
-	sqlite3 *conn;
-	sqlite3_stmt *stmt;
-	const char *result = NULL;
-	int rc, ret = RP_EINTERNAL;
 	if (!st || st->nr_checks == st->nr_checks_verified)
 		return 0; /* nothing ran since the last check (or not SQLite: none) */
 	if (st->damaged || store_check_files(st, "this command"))
 		return RP_EINTERNAL;
-	conn = db_sqlite_handle(st->db);
-	if (sqlite3_prepare_v2(conn, "PRAGMA quick_check(1)", -1, &stmt, NULL) != SQLITE_OK) {
-		db_set_error(st->db, "%s", sqlite3_errmsg(conn));
-		return store_db_error(st, "cannot check its integrity");
-	}
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW)
-		result = (const char *)sqlite3_column_text(stmt, 0);
-	if (rc == SQLITE_ROW && result && !strcmp(result, "ok")) {
-		st->nr_checks_verified = st->nr_checks;
-		ret = 0;
-	} else if (rc == SQLITE_ROW || rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB) {
-		st->damaged = true;
-		error("database %s is damaged (SQLite's quick_check: %s): results of this command "
-		      "may be lost; " STATE_ADVICE,
-		      st->path, rc == SQLITE_ROW && result ? result : sqlite3_errmsg(conn));
-	} else {
-		db_set_error(st->db, "%s", sqlite3_errmsg(conn));
-		store_db_error(st, "cannot check its integrity");
-	}
-	sqlite3_finalize(stmt);
-	return ret;
+	if (store_sqlite_quick_check(st, STATE_ADVICE))
+		return RP_EINTERNAL;
+	st->nr_checks_verified = st->nr_checks;
+	return 0;
 }

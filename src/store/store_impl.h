@@ -95,6 +95,12 @@ const char *store_sqlite_version(void);
 int store_sqlite_busy_error(struct store *st, const char *what);
 /* After the schema: WAL mode, synchronous = NORMAL, foreign keys. 0 or an RP_* code. */
 int store_sqlite_setup(struct store *st);
+/*
+ * SQLite's quick_check at the end of a command (store_verify()): 0 when it says ok, else
+ * RP_EINTERNAL after a line that the database is damaged (ending with advice, which also
+ * marks st damaged) or that the check could not run.
+ */
+int store_sqlite_quick_check(struct store *st, const char *advice);
 
 /*
  * The runs a struct store_run_filter selects, as a WHERE condition on `runs r` with

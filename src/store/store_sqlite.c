@@ -8,6 +8,7 @@
 #include "store/store_impl.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -190,4 +191,32 @@ const char *store_sqlite_version(void)
 	if (!buf[0])
 		snprintf(buf, sizeof(buf), "sqlite %s", sqlite3_libversion());
 	return buf;
+}
+
+int store_sqlite_quick_check(struct store *st, const char *advice)
+{
+	sqlite3 *conn = db_sqlite_handle(st->db);
+	sqlite3_stmt *stmt;
+	const char *result = NULL;
+	int rc, ret = RP_EINTERNAL;
+	if (sqlite3_prepare_v2(conn, "PRAGMA quick_check(1)", -1, &stmt, NULL) != SQLITE_OK) {
+		db_set_error(st->db, "%s", sqlite3_errmsg(conn));
+		return store_db_error(st, "cannot check its integrity");
+	}
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		result = (const char *)sqlite3_column_text(stmt, 0);
+	if (rc == SQLITE_ROW && result && !strcmp(result, "ok")) {
+		ret = 0;
+	} else if (rc == SQLITE_ROW || rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB) {
+		st->damaged = true;
+		error("database %s is damaged (SQLite's quick_check: %s): results of this command "
+		      "may be lost; %s",
+		      st->path, rc == SQLITE_ROW && result ? result : sqlite3_errmsg(conn), advice);
+	} else {
+		db_set_error(st->db, "%s", sqlite3_errmsg(conn));
+		store_db_error(st, "cannot check its integrity");
+	}
+	sqlite3_finalize(stmt);
+	return ret;
 }

@@ -18,6 +18,8 @@
 
 #include "store/store.h"
 #include "store/store_dynamic.h"
+#include "store/store_gc.h"
+#include "store/store_show.h"
 #include "util/common.h"
 #include "tmp_db.h"
 
@@ -583,6 +585,142 @@ static void test_push(void **state)
 	}
 }
 
+
+/*
+ * The look-ups of show, gc and a run's output (store_show.c, store_gc.c, store_run_log.c,
+ * store_run_values_ids(), store_run_ends()), on either engine.
+ */
+static void test_show_and_gc_lookups(void **state)
+{
+	char *path = tmp_db_path();
+	struct store *st;
+	struct machine_info m = { "host", "cpu", 4, "6.1", "performance" }, m2;
+	struct store_build a = { 0 }, b = { 0 }, found = { 0 };
+	struct store_comparison c = { 0 };
+	struct store_comparison_info info;
+	struct store_run_filter f = { 0 };
+	struct store_run_end *ends;
+	struct store_run_log log;
+	struct store_gc_ref *refs;
+	int64_t machine, rev_a, rev_b, bench, id, r1, r2, *ids;
+	double *v;
+	char **logs;
+	size_t n, nr;
+	bool worktree = false, runlog = false, buildlog = false;
+	UNUSED(state);
+
+	assert_int_equal(store_open(path, 0, &st), 0);
+	assert_int_equal(store_comparison_last(st, &id), 1);
+	assert_int_equal(store_comparison_get(st, 1, &info), 1);
+	assert_int_equal(store_machine(st, &m, &machine), 0);
+	assert_int_equal(store_revision(st, "aaaa", "first", 10, &rev_a), 0);
+	assert_int_equal(store_revision(st, "bbbb", "second", 20, &rev_b), 0);
+	a.revision_id = rev_a;
+	a.command = xstrdup("make");
+	a.worktree = xstrdup("/w/a");
+	a.log_path = xstrdup("/l/build-a.log");
+	snprintf(a.status, sizeof(a.status), "ok");
+	b.revision_id = rev_b;
+	b.command = xstrdup("make");
+	b.worktree = xstrdup("/w/b");
+	snprintf(b.status, sizeof(b.status), "ok");
+	assert_int_equal(store_build_save(st, &a), 0);
+	assert_int_equal(store_build_save(st, &b), 0);
+	assert_int_equal(store_benchmark(st, "ingest", "./x", &bench), 0);
+	c.base_build = a.id;
+	c.target_build = b.id;
+	c.base_label = "base";
+	c.target_label = "slow";
+	c.seed = 42;
+	c.alpha = 0.05;
+	assert_int_equal(store_comparison_new(st, &c), 0);
+	add_run(st, c.id, a.id, bench, machine, RUN_OK, true, 9.0); /* warm-up */
+	r1 = add_run(st, c.id, a.id, bench, machine, RUN_OK, false, 1.0);
+	add_run(st, c.id, a.id, bench, machine, RUN_FAILED, false, 5.0);
+	r2 = add_run(st, c.id, a.id, bench, machine, RUN_OK, false, 2.0);
+	assert_int_equal(store_comparison_finish(st, c.id, "done"), 0);
+
+	assert_int_equal(store_comparison_last(st, &id), 0);
+	assert_int_equal(id, c.id);
+	assert_int_equal(store_comparison_newest(st, a.id, b.id, &id), 0);
+	assert_int_equal(id, c.id);
+	assert_int_equal(store_comparison_newest(st, b.id, a.id, &id), 1);
+	assert_int_equal(store_comparison_get(st, c.id, &info), 0);
+	assert_int_equal(info.base_build, a.id);
+	assert_int_equal(info.target_build, b.id);
+	assert_string_equal(info.base_label, "base");
+	assert_string_equal(info.target_label, "slow");
+	assert_string_equal(info.base_sha, "aaaa");
+	assert_string_equal(info.target_sha, "bbbb");
+	assert_string_equal(info.build_command, "make");
+	assert_string_equal(info.status, "done");
+	assert_true(info.seed == 42 && info.alpha == 0.05);
+	assert_int_equal(info.machine_id, machine);
+	store_comparison_info_release(&info);
+	assert_int_equal(store_build_of_commit(st, "bbbb", "make", "", &found), 0);
+	assert_int_equal(found.id, b.id);
+	store_build_release(&found);
+	assert_int_equal(store_build_of_commit(st, "cccc", "make", "", &found), 1);
+	assert_int_equal(store_benchmark_find(st, "ingest", "./x", &id), 0);
+	assert_int_equal(id, bench);
+	assert_int_equal(store_benchmark_find(st, "ingest", "./y", &id), 1);
+	assert_int_equal(store_machine_get(st, machine, &m2), 0);
+	assert_string_equal(m2.hostname, "host");
+	assert_string_equal(m2.governor, "performance");
+	assert_int_equal(m2.cores, 4);
+	assert_int_equal(store_machine_get(st, machine + 100, &m2), 1);
+	assert_int_equal(store_count_runs(st, c.id, &n), 0);
+	assert_int_equal(n, 4);
+
+	f.base_build = a.id;
+	f.target_build = b.id;
+	f.side = 'A';
+	f.benchmark_id = bench;
+	f.machine_id = machine;
+	assert_int_equal(store_run_values_ids(st, &f, "wall", &ids, &v, &n), 0);
+	assert_int_equal(n, 2);
+	assert_true(ids[0] == r1 && ids[1] == r2 && v[0] == 1.0 && v[1] == 2.0);
+	free(ids);
+	free(v);
+	assert_int_equal(store_run_ends(st, &f, &ends, &n), 0);
+	assert_int_equal(n, 3); /* the failed run too, not the warm-up */
+	assert_int_equal(ends[0].id, r1);
+	assert_int_equal(ends[0].status, RUN_OK);
+	assert_int_equal(ends[1].status, RUN_FAILED);
+	assert_true(ends[1].exit_known);
+	free(ends);
+	assert_int_equal(store_run_first_log(st, &f, &log), 0);
+	assert_int_equal(log.run_id, r1);
+	assert_string_equal(log.path, "/tmp/x.log");
+	store_run_log_release(&log);
+	f.side = 'B';
+	assert_int_equal(store_run_first_log(st, &f, &log), 1);
+
+	assert_int_equal(store_gc_refs(st, &refs, &nr), 0);
+	for (size_t i = 0; i < nr; i++) {
+		worktree |= !strcmp(refs[i].path, "/w/a");
+		buildlog |= !strcmp(refs[i].path, "/l/build-a.log");
+		if (!strcmp(refs[i].path, "/tmp/x.log")) {
+			runlog = true;
+			assert_int_equal(refs[i].newest_s, 1); /* the runs' started_at */
+		}
+	}
+	assert_true(worktree && buildlog && runlog);
+	store_gc_refs_release(refs, nr);
+	assert_int_equal(store_comparison_logs(st, c.id, &logs, &nr), 0);
+	assert_int_equal(nr, 2);
+	for (size_t i = 0; i < nr; i++) {
+		assert_true(!strcmp(logs[i], "/tmp/x.log") || !strcmp(logs[i], "/l/build-a.log"));
+		free(logs[i]);
+	}
+	free(logs);
+
+	store_build_release(&a);
+	store_build_release(&b);
+	store_close(st);
+	tmp_db_remove(path);
+}
+
 /*
  * A comparison whose process died without finishing it (SIGKILL) is marked abandoned by
  * the next open; one whose process still runs (this one) stays running.
@@ -772,6 +910,7 @@ int main(void)
 		cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_verdict_order),
 		cmocka_unit_test(test_push),
+		cmocka_unit_test(test_show_and_gc_lookups),
 		cmocka_unit_test(test_abandoned_comparison),
 		cmocka_unit_test(test_concurrent_create),
 		cmocka_unit_test(test_check_files),
