@@ -14,6 +14,10 @@
  * -8% at commit 700 in every other benchmark (so that change points exist), one crashed
  * run of one benchmark every 97 commits and a failed build every 250 commits (after the
  * first). Deterministic (fixed seed). Prints what it stored and how long it took.
+ *
+ * With REVPERF_STORE set (a PostgreSQL connection string, docs/store.md) the history goes
+ * there instead of DIR/revperf.db (the database must hold no revperf schema yet), and
+ * `revperf report --state-dir DIR` reads it from there through the same variable.
  */
 #include <math.h>
 #include <stdio.h>
@@ -204,16 +208,19 @@ int main(int argc, char **argv)
 		fprintf(stderr, "report_bench: RUNS must be from 2 to 64\n");
 		return 2;
 	}
-	strbuf_addf(&db, "%s/revperf.db", argv[1]);
+	if (getenv("REVPERF_STORE") && *getenv("REVPERF_STORE"))
+		strbuf_addstr(&db, getenv("REVPERF_STORE"));
+	else
+		strbuf_addf(&db, "%s/revperf.db", argv[1]);
 	if (mkdir_p(argv[1]))
 		return 2;
-	if (path_exists(db.buf)) {
+	if (!store_location_is_postgres(db.buf) && path_exists(db.buf)) {
 		fprintf(stderr, "report_bench: %s exists; remove it first\n", db.buf);
 		return 2;
 	}
 	rng_seed(&g.rng, 42);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (store_open(db.buf, &g.st) || store_machine(g.st, &m, &g.machine))
+	if (store_open(db.buf, 0, &g.st) || store_machine(g.st, &m, &g.machine))
 		goto out;
 	g.bench_ids = xcalloc(g.benches, sizeof(*g.bench_ids));
 	g.builds = xcalloc(g.commits, sizeof(*g.builds));
@@ -237,7 +244,7 @@ int main(int argc, char **argv)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("%s: %zu commits, %zu benchmarks, %zu ok runs + %zu crashed, %d metrics, "
 	       "generated in %.2f s\n",
-	       db.buf, g.commits, g.benches, g.nr_runs, g.nr_failed, NR_METRICS,
+	       store_name(g.st), g.commits, g.benches, g.nr_runs, g.nr_failed, NR_METRICS,
 	       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	ret = 0;
 out:

@@ -4,11 +4,13 @@
 # HTML report. Idempotent and quiet when everything is there; uses sudo when not root.
 # clang builds the fuzz targets in `make test`; libclang-rt-dev holds its libFuzzer and
 # sanitizer runtimes (only a Recommends of clang, which --no-install-recommends skips).
+# libpq-dev: the PostgreSQL store; postgresql: the real server its tests start
+# (tests/pg/pg_server.sh, from /usr/lib/postgresql/*/bin).
 # linux-perf: bench/sample.sh measures revperf's sampler against `perf record`, and it
 # records the perf script samples that tests/cli/diff_perf_script.sh imports.
 # python3-jsonschema validates every command's JSON against docs/schema/ (json_schema_validate).
 set -eu
-PKGS="build-essential cmake pkg-config git clang libclang-rt-dev libsqlite3-dev libgit2-dev
+PKGS="build-essential cmake pkg-config git clang libclang-rt-dev libsqlite3-dev libpq-dev postgresql libgit2-dev
 libinih-dev libjansson-dev libcmocka-dev libelf-dev libdw-dev libcapstone-dev libzstd-dev
 hyperfine valgrind time python3 procps g++ libbenchmark-dev uftrace strace
 chromium nodejs linux-perf python3-jsonschema"

@@ -11,7 +11,7 @@
 #include "util/common.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *metric;
+	const char *config, *state_dir, *store, *bench, *metric;
 	struct cli_output out;
 	struct opt_overrides overrides;
 } o;
@@ -23,7 +23,7 @@ static const struct option bisect_options[] = {
      "first primary metric)",
      &o.metric, NULL},
     CLI_OUTPUT_OPTIONS(o.out, "text or json", "no progress on stderr (with -f json: the steps)"),
-    CLI_PROJECT_OPTIONS(o.config, o.state_dir),
+    CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
     CLI_RUN_OPTIONS(o.overrides),
     OPT_END_MARKER,
 };
@@ -127,7 +127,7 @@ static int bisect(const char *const args[2], bool json)
 	/* Before any build, run or report: can runs start at all (docs/install.md)? */
 	if (proc_spawner_check())
 		return EXIT_USAGE;
-	if ((ret = cli_project_open_config(&p, o.state_dir, o.config, CLI_PROJECT_CONFIG)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_CONFIG)))
 		goto out;
 	src.config = o.config;
 	src.bench = o.bench;

@@ -21,7 +21,7 @@
 
 static struct {
 	const char *baseline_unused, *target_unused; /* parsed before parse_options() */
-	const char *bench, *state_dir, *load, *limits, *period, *out, *svg;
+	const char *bench, *state_dir, *store, *load, *limits, *period, *out, *svg;
 	const char *bad, *run_threshold, *margin, *cpu;
 	bool no_filter, no_scaling, scale_target_only, runs;
 	struct cli_output output;
@@ -39,6 +39,7 @@ static const struct option chart_options[] = {
      "where the results are (default .revperf/ at the "
      "repository root)",
      &o.state_dir, NULL},
+    CLI_STORE_OPTION(o.store),
     {OPT_STRING, 0, "load", "COUNTER",
      "scale both sides to the baseline's mean load, this counter (e.g. requests_per_s)",
      &o.load, NULL},
@@ -106,7 +107,7 @@ static int open_store(struct chart_ctx *c)
 	int ret;
 	if (c->opened)
 		return 0;
-	if ((ret = cli_project_open(&c->p, o.state_dir, 0)))
+	if ((ret = cli_project_open(&c->p, &(struct cli_where){ NULL, o.state_dir, o.store }, 0)))
 		return ret == EXIT_USAGE ? RP_EINPUT : RP_EINTERNAL;
 	c->opened = true;
 	return 0;

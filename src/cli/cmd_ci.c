@@ -14,7 +14,7 @@
 #include "util/common.h"
 
 static struct {
-	const char *base, *head, *summary, *junit, *config, *state_dir, *bench, *select;
+	const char *base, *head, *summary, *junit, *config, *state_dir, *store, *bench, *select;
 	bool fresh;
 	struct cli_output out;
 	struct opt_overrides overrides;
@@ -41,7 +41,7 @@ static const struct option ci_options[] = {
     {OPT_FLAG, 0, "fresh", NULL, "ignore stored runs; measure anew", &o.fresh, NULL},
     CLI_OUTPUT_OPTIONS(o.out, "text, json or markdown (the report on stdout)",
 		       "no progress; with text, no report on stdout"),
-    CLI_PROJECT_OPTIONS(o.config, o.state_dir),
+    CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
     CLI_METRIC_OPTIONS(o.overrides),
     CLI_RUN_OPTIONS(o.overrides),
     OPT_END_MARKER,
@@ -237,7 +237,7 @@ static int ci(int format)
 	/* Before any build, run or report: can runs start at all (docs/install.md)? */
 	if (proc_spawner_check())
 		return EXIT_USAGE;
-	if ((ret = cli_project_open_config(&p, o.state_dir, o.config, CLI_PROJECT_CONFIG)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_CONFIG)))
 		goto out;
 	if ((err = o.base ? repo_resolve(p.repo, o.base, &base) : default_base(p.repo, &base)) ||
 	    (err = repo_resolve(p.repo, o.head ? o.head : "HEAD", &head)) ||

@@ -18,14 +18,14 @@
 #include "util/common.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *cmd_a, *cmd_b, *select;
+	const char *config, *state_dir, *store, *bench, *cmd_a, *cmd_b, *select;
 	bool fresh, more, import;
 	struct cli_output out;
 	struct opt_overrides overrides;
 } o;
 
 static const struct option compare_options[] = {
-	CLI_PROJECT_OPTIONS(o.config, o.state_dir),
+	CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
 	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
 	  NULL },
 	{ OPT_OPTARG, 0, "select", "MODE", "only the benchmarks TARGET needs: perphecy (the "
@@ -126,9 +126,11 @@ static int compare_import_files(const char *const *files, int n, enum report_for
 		usage_error("compare", "--import expects two result files, FILE_A FILE_B; got %d", n);
 		goto out;
 	}
-	if (o.cmd_a || o.cmd_b || o.bench || o.config || o.state_dir || o.fresh || o.more) {
+	if (o.cmd_a || o.cmd_b || o.bench || o.config || o.state_dir || o.store || o.fresh ||
+	    o.more) {
 		usage_error("compare", "--import judges two files: --cmd-a, --cmd-b, --bench, "
-				       "--config, --state-dir, --fresh and --more do not apply");
+				       "--config, --state-dir, --store, --fresh and --more do not "
+				       "apply");
 		goto out;
 	}
 	for (i = 0; i < o.overrides.nr; i++) {
@@ -202,7 +204,7 @@ static int compare_revisions(const char *const args[2], enum report_format forma
 	int ret, err;
 
 	memset(&rc, 0, sizeof(rc));
-	if ((ret = cli_project_open_config(&p, o.state_dir, o.config, CLI_PROJECT_CONFIG)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_CONFIG)))
 		goto out;
 	cli_revcompare_ctx(&ctx, &p, &src, o.select, o.fresh, o.out.quiet);
 	ctx.more = o.more;
@@ -250,7 +252,7 @@ static int compare_commands(enum report_format format)
 		goto out;
 	/* Only the two commands are compared; [benchmark] sections do not apply. */
 	config_select(&cfg, "");
-	if ((err = cli_project_open(&p, o.state_dir, CLI_PROJECT_NO_REPO))) {
+	if ((err = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_NO_REPO))) {
 		ret = err;
 		goto out;
 	}

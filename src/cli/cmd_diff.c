@@ -25,7 +25,7 @@
 
 static struct {
 	const char *threshold, *top, *out, *input_format, *event, *weight, *bench;
-	const char *old_binary, *new_binary, *state_dir, *range, *sd;
+	const char *old_binary, *new_binary, *state_dir, *store, *range, *sd;
 	bool plain, threads, no_bindiff, io, by_file, absent_as_outside, reads;
 	struct cli_output output;
 } o;
@@ -56,6 +56,7 @@ static const struct option diff_options[] = {
 	{ OPT_STRING, 0, "state-dir", "DIR", "with --bench: where the results are (default "
 					     ".revperf/ at the repository root)", &o.state_dir,
 	  NULL },
+	CLI_STORE_OPTION(o.store),
 	{ OPT_STRING, 0, "old-binary", "FILE", "the old program, for the binary diff that "
 					       "drives stages 1 and 2", &o.old_binary, NULL },
 	{ OPT_STRING, 0, "new-binary", "FILE", "the new program (default for both: the "
@@ -216,7 +217,8 @@ static int diff_io(const char *args[2], enum diff_format format, bool markdown)
 	so.group = o.by_file ? SPECTRA_BY_STACK_FILE : SPECTRA_BY_STACK;
 	so.absent_as_outside = o.absent_as_outside;
 	ro.dir = o.reads ? IOTRACE_READ : IOTRACE_WRITE;
-	if (o.bench && (err = cli_project_open(&p, o.state_dir, CLI_PROJECT_EXISTING))) {
+	if (o.bench && (err = cli_project_open(&p, &(struct cli_where){ NULL, o.state_dir, o.store },
+						 CLI_PROJECT_EXISTING))) {
 		ret = err;
 		goto out;
 	}
@@ -456,7 +458,8 @@ static int diff(int argc, char **argv)
 	lo.plain = o.plain;
 	lo.separate_threads = o.threads;
 	lo.sym = symbolizer_new();
-	if (o.bench && (err = cli_project_open(&p, o.state_dir, CLI_PROJECT_EXISTING))) {
+	if (o.bench && (err = cli_project_open(&p, &(struct cli_where){ NULL, o.state_dir, o.store },
+						 CLI_PROJECT_EXISTING))) {
 		ret = err;
 		goto out;
 	}

@@ -13,7 +13,7 @@
 #define GC_GRACE_NS (10LL * 60 * 1000000000LL)
 
 static struct {
-	const char *state_dir, *older_than;
+	const char *state_dir, *store, *older_than;
 	bool dry_run;
 	struct cli_output out;
 } o;
@@ -25,6 +25,7 @@ static const struct option gc_options[] = {
 	  &o.dry_run, NULL },
 	{ OPT_STRING, 0, "state-dir", "DIR", "where results, worktrees and logs live (default "
 					     ".revperf/ at the root)", &o.state_dir, NULL },
+	CLI_STORE_OPTION(o.store),
 	CLI_OUTPUT_OPTIONS(o.out, "text or json", "no notes on stderr (kept worktrees in use)"),
 	OPT_END_MARKER,
 };
@@ -37,12 +38,13 @@ const struct command_help gc_help = {
 	"Removes from the state directory the worktrees (checkouts and their builds) and the\n"
 	"log files that no stored result needs: a build no stored run, comparison or profile\n"
 	"refers to, a log no run or build points to. With --older-than AGE, also those whose\n"
-	"newest result is older than AGE: the results stay in the database, and show and\n"
-	"report say that their logs are gone; a later compare builds again. Prints what it\n"
-	"removed and how much it freed; --dry-run prints the same and removes nothing. The\n"
-	"database, lock files and profiles stay; a worktree another revperf is building is\n"
-	"kept, as are logs no run points to that changed in the last 10 minutes (a running\n"
-	"comparison's); symbolic links are never followed (docs/store.md).\n"
+	"newest result is older than AGE: the results stay in the database with the copies of\n"
+	"their logs (which the report links), show says that their log files are gone, and a\n"
+	"later compare builds again. Prints what it removed and how much it freed; --dry-run\n"
+	"prints the same and removes nothing. The database, lock files and profiles stay; a\n"
+	"worktree another revperf is building is kept, as are logs no run points to that\n"
+	"changed in the last 10 minutes (a running comparison's); symbolic links are never\n"
+	"followed (docs/store.md).\n"
 	"Exit status: 0 done, 2 usage or input error (no stored results, a bad AGE), 3\n"
 	"internal failure (something could not be removed).",
 	gc_options,
@@ -68,7 +70,8 @@ static int gc_run(bool json)
 		}
 		opt.older_than = true;
 	}
-	if ((ret = cli_project_open(&p, o.state_dir, CLI_PROJECT_EXISTING)))
+	if ((ret = cli_project_open(&p, &(struct cli_where){ NULL, o.state_dir, o.store },
+				    CLI_PROJECT_EXISTING)))
 		goto out;
 	err = gc_collect(p.st, &p.sd, &opt, &res);
 	if (!o.out.quiet && res.in_use)

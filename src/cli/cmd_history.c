@@ -14,7 +14,7 @@
 #include "util/parse.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *select, *limit, *min_segment;
+	const char *config, *state_dir, *store, *bench, *select, *limit, *min_segment;
 	bool all_commits, fresh;
 	struct cli_output out;
 	struct opt_overrides overrides;
@@ -38,7 +38,7 @@ static const struct option history_options[] = {
      &o.min_segment, NULL},
     {OPT_FLAG, 0, "fresh", NULL, "measure every commit anew, even when stored", &o.fresh, NULL},
     CLI_OUTPUT_OPTIONS(o.out, "text, json or markdown", "no progress on stderr"),
-    CLI_PROJECT_OPTIONS(o.config, o.state_dir),
+    CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
     CLI_METRIC_OPTIONS(o.overrides),
     CLI_RUN_OPTIONS(o.overrides),
     OPT_END_MARKER,
@@ -122,7 +122,7 @@ static int history(int n, const char *const *args, enum report_format format)
 	/* Before any build, run or report: can runs start at all (docs/install.md)? */
 	if (proc_spawner_check())
 		return EXIT_USAGE;
-	if ((ret = cli_project_open_config(&p, o.state_dir, o.config, CLI_PROJECT_CONFIG)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_CONFIG)))
 		goto out;
 	src.config = o.config;
 	src.bench = o.bench;

@@ -16,7 +16,7 @@
 #define MAX_FILES 64
 
 static struct {
-	const char *rev, *state_dir;
+	const char *rev, *state_dir, *store;
 	struct cli_output out;
 } o;
 
@@ -25,6 +25,7 @@ static const struct option import_options[] = {
 					 "accepts; required)", &o.rev, NULL },
 	{ OPT_STRING, 0, "state-dir", "DIR", "where results live (default .revperf/ at the "
 					     "repository root)", &o.state_dir, NULL },
+	CLI_STORE_OPTION(o.store),
 	CLI_OUTPUT_OPTIONS(o.out, "text or json", "no summary (text)"),
 	OPT_END_MARKER,
 };
@@ -108,7 +109,7 @@ static int import(int argc, char **argv)
 			ret = rp_err_exit_code(err);
 			goto out;
 		}
-	if ((err = cli_project_open(&p, o.state_dir, 0))) {
+	if ((err = cli_project_open(&p, &(struct cli_where){ NULL, o.state_dir, o.store }, 0))) {
 		ret = err;
 		goto out;
 	}

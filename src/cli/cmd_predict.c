@@ -14,14 +14,14 @@
 #include "util/units.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *scope;
+	const char *config, *state_dir, *store, *bench, *scope;
 	bool tests, no_cache;
 	struct cli_output out;
 } o;
 
 /* clang-format off */
 static const struct option predict_options[] = {
-	CLI_PROJECT_OPTIONS(o.config, o.state_dir),
+	CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
 	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
 	  NULL },
 	{ OPT_FLAG, 0, "tests", NULL, "select by PeASS's rules instead of the trained "
@@ -253,7 +253,7 @@ static int predict(int argc, char **argv)
 	/* It builds the revision (and may list a suite's tests): can runs start at all? */
 	if (proc_spawner_check())
 		return EXIT_USAGE;
-	if ((ret = cli_project_open_config(&p, o.state_dir, o.config, CLI_PROJECT_CONFIG)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_CONFIG)))
 		goto out;
 	if ((err = predict_session_open(&s, p.repo, &p.sd, p.st, o.config, o.bench)) ||
 	    (err = repo_resolve(s.repo, n ? args[0] : "HEAD", &rev))) {

@@ -17,7 +17,7 @@
 #include "util/parse.h"
 
 static struct {
-	const char *out, *state_dir, *config, *commit_url, *min_segment, *title;
+	const char *out, *state_dir, *store, *config, *commit_url, *min_segment, *title;
 	struct cli_output output;
 } o;
 
@@ -27,6 +27,7 @@ static const struct option report_options[] = {
 					 "state directory); created when missing", &o.out, NULL },
 	{ OPT_STRING, 0, "state-dir", "DIR", "where the results are (default .revperf/ at the "
 					     "repository root)", &o.state_dir, NULL },
+	CLI_STORE_OPTION(o.store),
 	{ OPT_STRING, 'c', "config", "FILE", "configuration file for [report] commit-url "
 					     "(default: revperf.ini at the repository root, when "
 					     "there is one)", &o.config, NULL },
@@ -111,7 +112,7 @@ static int locate(struct report_ctx *c)
 		error("cannot read the current directory: %s", strerror(errno));
 		return EXIT_INTERNAL;
 	}
-	if ((ret = cli_project_open(&c->p, o.state_dir,
+	if ((ret = cli_project_open(&c->p, CLI_WHERE(o),
 				    CLI_PROJECT_EXISTING | (o.state_dir ? CLI_PROJECT_NO_REPO : 0))))
 		return ret;
 	if (o.config)
@@ -182,7 +183,7 @@ static int report(int argc, char **argv)
 	if (!c.h.nr_commits) {
 		error("no measured commit in %s; run `revperf compare BASE TARGET` or `revperf "
 		      "history` first",
-		      c.p.sd.db_path);
+		      store_name(c.p.st));
 		goto out;
 	}
 	if (o.out)
@@ -193,7 +194,8 @@ static int report(int argc, char **argv)
 	so.out_dir = c.out.buf;
 	so.state_root = c.p.sd.root;
 	so.commit_url = o.commit_url ? o.commit_url : c.cfg.report_commit_url;
-	so.database = c.p.sd.db_path;
+	so.database = store_name(c.p.st);
+	so.st = c.p.st;
 	so.title = o.title;
 	if ((err = site_write(&c.h, &so, &stats))) {
 		ret = rp_err_exit_code(err);

@@ -14,14 +14,14 @@
 #include "util/units.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *select, *dynamic;
+	const char *config, *state_dir, *store, *bench, *select, *dynamic;
 	struct cli_output out;
 	json_t *runs; /* -f json: the benchmarks' results, printed at the end */
 } o;
 
 /* clang-format off */
 static const struct option run_options[] = {
-	CLI_PROJECT_OPTIONS(o.config, o.state_dir),
+	CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
 	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
 	  NULL },
 	{ OPT_OPTARG, 0, "dynamic", "SOURCE", "collect dynamic data for the predictor, each "
@@ -213,7 +213,7 @@ static int run(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if ((ret = cli_project_open_config(&p, o.state_dir, o.config, CLI_PROJECT_CONFIG)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_CONFIG)))
 		goto out;
 	if ((err = predict_session_open(&s, p.repo, &p.sd, p.st, o.config, o.bench)) ||
 	    (err = repo_resolve(s.repo, n ? args[0] : "HEAD", &rev))) {

@@ -12,12 +12,12 @@
 #include "util/parse.h"
 
 static struct {
-	const char *config, *state_dir;
+	const char *config, *state_dir, *store;
 	struct cli_output out;
 } o;
 
 static const struct option show_options[] = {
-	CLI_PROJECT_OPTIONS(o.config, o.state_dir),
+	CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
 	CLI_OUTPUT_OPTIONS(o.out, "text, json or markdown (as compare)", CLI_QUIET_WARNINGS),
 	OPT_END_MARKER,
 };
@@ -61,14 +61,14 @@ static int show_pick(struct cli_project *p, const char *const *args, int n, int6
 		if (found == 1)
 			error("no stored comparison of two revisions in %s; make one with `revperf "
 			      "compare BASE TARGET`",
-			      p->sd.db_path);
+			      store_name(p->st));
 		return found == 1 ? EXIT_USAGE : EXIT_INTERNAL;
 	}
 	if ((found = store_comparison_get(p->st, *id, info))) {
 		if (found == 1)
 			error("no comparison %lld in %s; `revperf show` without arguments shows the "
 			      "newest one",
-			      (long long)*id, p->sd.db_path);
+			      (long long)*id, store_name(p->st));
 		return found == 1 ? EXIT_USAGE : EXIT_INTERNAL;
 	}
 	if (!info->base_sha[0] || !info->target_sha[0]) {
@@ -92,8 +92,7 @@ static int show_run(const char *const *args, int n, enum report_format format)
 	int ret, err;
 
 	memset(&rc, 0, sizeof(rc));
-	if ((ret = cli_project_open_config(&p, o.state_dir, o.config,
-					   CLI_PROJECT_EXISTING | CLI_PROJECT_CONFIG)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_EXISTING | CLI_PROJECT_CONFIG)))
 		goto out;
 	if ((ret = show_pick(&p, args, n, &id, &info)))
 		goto out;

@@ -11,14 +11,14 @@
 #include "util/parse.h"
 
 static struct {
-	const char *config, *state_dir, *bench, *k, *seed, *cover;
+	const char *config, *state_dir, *store, *bench, *k, *seed, *cover;
 	bool evaluate, dry_run;
 	struct cli_output out;
 } o;
 
 /* clang-format off */
 static const struct option train_options[] = {
-	CLI_PROJECT_OPTIONS(o.config, o.state_dir),
+	CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
 	{ OPT_STRING, 'b', "bench", "NAMES", "only these benchmarks (comma-separated)", &o.bench,
 	  NULL },
 	{ OPT_FLAG, 0, "evaluate", NULL, "report hit and dismiss rates by k-fold "
@@ -290,7 +290,7 @@ static int train(int argc, char **argv)
 	}
 	opts.evaluate = o.evaluate;
 	opts.save = !o.dry_run;
-	if ((ret = cli_project_open_config(&p, o.state_dir, o.config, CLI_PROJECT_CONFIG)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_CONFIG)))
 		goto out;
 	if ((err = predict_session_open(&s, p.repo, &p.sd, p.st, o.config, o.bench))) {
 		ret = rp_err_exit_code(err);

@@ -66,6 +66,7 @@ int cmd_report(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_gc(int argc, char **argv);
 int cmd_ci(int argc, char **argv);
+int cmd_push(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
 extern const struct command_help bindiff_help;
@@ -85,6 +86,7 @@ extern const struct command_help report_help;
 extern const struct command_help show_help;
 extern const struct command_help gc_help;
 extern const struct command_help ci_help;
+extern const struct command_help push_help;
 extern const struct command_help version_help;
 
 /*
@@ -200,23 +202,41 @@ int cli_load_config(struct config *cfg, void *arg);
 	  &(ov), "metrics" },                                                                      \
 	{ OPT_CONFIG, 0, "primary", "LIST", "metrics that decide the exit code and stopping",      \
 	  &(ov), "primary" }
+/* Where results are stored: --store URL. */
+#define CLI_STORE_OPTION(store)                                                                    \
+	{ OPT_STRING, 0, "store", "URL", "store results in PostgreSQL (postgresql://USER@HOST/DB "  \
+					 "or libpq's key=value pairs) or this SQLite file (default: " \
+					 "REVPERF_STORE, [store] url, STATE-DIR/revperf.db)",      \
+	  &(store), NULL }
 /* Where the project's configuration and results are. */
-#define CLI_PROJECT_OPTIONS(config, state_dir)                                                     \
+#define CLI_PROJECT_OPTIONS(config, state_dir, store)                                              \
 	{ OPT_STRING, 'c', "config", "FILE", "configuration file (default: revperf.ini at the "    \
 					     "repository root)", &(config), NULL },                \
-	{ OPT_STRING, 0, "state-dir", "DIR", "where results, worktrees and logs live (default "    \
-					     ".revperf/ at the root)", &(state_dir), NULL }
+	{ OPT_STRING, 0, "state-dir", "DIR", "where worktrees and logs live, and results unless "  \
+					     "--store (default .revperf/ at the root)",            \
+	  &(state_dir), NULL },                                                                    \
+	CLI_STORE_OPTION(store)
 
 /*
  * A command's project: the repository around the current directory, its state directory
- * (`state_dir`, or .revperf/ at the root) and its store. Every command that reads or
+ * (`state_dir`, or .revperf/ at the root) and its store: --store, else REVPERF_STORE, else
+ * [store] url of the configuration (`config`, or revperf.ini at the root when there is
+ * one), else the state directory's revperf.db (docs/store.md). Every command that reads or
  * writes stored results opens it here. cli_project_open() returns 0, or an exit code
  * after an error; cli_project_close() accepts a partly opened project.
  */
+struct cli_where {
+	const char *config;    /* -c/--config, or NULL */
+	const char *state_dir; /* --state-dir, or NULL */
+	const char *store;     /* --store, or NULL */
+};
+/* The where of a command's options struct o with fields config, state_dir and store. */
+#define CLI_WHERE(o) (&(struct cli_where){ (o).config, (o).state_dir, (o).store })
 struct cli_project {
 	struct repo *repo; /* NULL with CLI_PROJECT_NO_REPO */
 	struct state_dir sd;
 	struct store *st;
+	char *store_location; /* where the store is: a path or a connection string */
 };
 enum cli_project_flags {
 	/* No repository: the state directory is under the current directory (compare
@@ -225,16 +245,21 @@ enum cli_project_flags {
 	/* The store must exist already (commands that only read it): its absence is an
 	 * error that says how to fill it. */
 	CLI_PROJECT_EXISTING = 1 << 1,
+	/* The store must be named (--store, REVPERF_STORE, [store] url): the state
+	 * directory's revperf.db is not a default (push: the store to push into). */
+	CLI_PROJECT_STORE_GIVEN = 1 << 2,
 	/* The command reads a configuration (`config`, or revperf.ini at the root): its
 	 * absence is an error before the state directory and database are created, so that
 	 * a command that cannot start leaves nothing behind. */
-	CLI_PROJECT_CONFIG = 1 << 2,
+	CLI_PROJECT_CONFIG = 1 << 3,
 };
-int cli_project_open(struct cli_project *p, const char *state_dir, unsigned flags);
-/* cli_project_open() with the configuration file the command will read (NULL: the root's
- * revperf.ini), checked with CLI_PROJECT_CONFIG. */
-int cli_project_open_config(struct cli_project *p, const char *state_dir, const char *config,
-			    unsigned flags);
+int cli_project_open(struct cli_project *p, const struct cli_where *where, unsigned flags);
+/*
+ * The store a command with this configuration file (or revperf.ini under root when
+ * config is NULL) uses, as cli_project_open() chooses it: *out a copy to free, or NULL for
+ * the state directory's revperf.db. Returns 0, or EXIT_USAGE after an error line.
+ */
+int cli_store_location(const struct cli_where *where, const char *root, char **out);
 /*
  * The end of a command that may have run benchmarks: checks that the database's files are
  * intact and its integrity (store_verify(); once per command, only when something ran).

@@ -14,7 +14,9 @@
 #include "core/config.h"
 #include "compare/revcompare.h"
 #include "report/compare_graphics.h"
+#include "store/store.h"
 #include "util/common.h"
+#include "util/fsutil.h"
 #include "util/units.h"
 
 int cli_apply_overrides(struct config *cfg, const struct opt_overrides *ov)
@@ -100,18 +102,61 @@ static int config_present(const char *root, const char *config)
 	return ret;
 }
 
-int cli_project_open(struct cli_project *p, const char *state_dir, unsigned flags)
+int cli_store_location(const struct cli_where *where, const char *root, char **out)
 {
-	return cli_project_open_config(p, state_dir, NULL, flags);
+	const char *env = getenv("REVPERF_STORE");
+	struct strbuf ini = STRBUF_INIT;
+	struct config cfg;
+	int ret = 0;
+
+	*out = NULL;
+	if (where->store) {
+		if (!*where->store) {
+			error("--store is empty; give a PostgreSQL connection string "
+			      "(postgresql://USER@HOST/DBNAME) or an SQLite file");
+			return EXIT_USAGE;
+		}
+		*out = xstrdup(where->store);
+		return 0;
+	}
+	if (env && *env) {
+		*out = xstrdup(env);
+		return 0;
+	}
+	if (where->config)
+		strbuf_addstr(&ini, where->config);
+	else
+		strbuf_addf(&ini, "%s/revperf.ini", root);
+	if (!where->config && !path_exists(ini.buf)) {
+		strbuf_release(&ini);
+		return 0;
+	}
+	config_init(&cfg);
+	if (config_read(&cfg, ini.buf)) {
+		ret = EXIT_USAGE;
+	} else if (cfg.store_url) {
+		/* A file named in the configuration is relative to the root, not to where
+		 * the command runs. */
+		struct strbuf path = STRBUF_INIT;
+		if (!store_location_is_postgres(cfg.store_url) && cfg.store_url[0] != '/')
+			strbuf_addf(&path, "%s/", root);
+		strbuf_addstr(&path, cfg.store_url);
+		*out = strbuf_detach(&path);
+	}
+	config_release(&cfg);
+	strbuf_release(&ini);
+	return ret;
 }
 
-int cli_project_open_config(struct cli_project *p, const char *state_dir, const char *config,
-			    unsigned flags)
+int cli_project_open(struct cli_project *p, const struct cli_where *where, unsigned flags)
 {
+	static const struct cli_where none = { NULL, NULL, NULL };
 	char cwd[4096];
 	const char *root = cwd;
 	int err;
 	memset(p, 0, sizeof(*p));
+	if (!where)
+		where = &none;
 	if (!getcwd(cwd, sizeof(cwd))) {
 		error("cannot read the current directory: %s", strerror(errno));
 		return EXIT_USAGE;
@@ -121,22 +166,32 @@ int cli_project_open_config(struct cli_project *p, const char *state_dir, const 
 			return rp_err_exit_code(err);
 		root = repo_workdir(p->repo);
 	}
-	if ((flags & CLI_PROJECT_CONFIG) && (err = config_present(root, config)))
+	if ((flags & CLI_PROJECT_CONFIG) && (err = config_present(root, where->config)))
 		return err;
+	if ((err = cli_store_location(where, root, &p->store_location)))
+		return err;
+	if ((flags & CLI_PROJECT_STORE_GIVEN) && !p->store_location) {
+		error("no store named: give the shared store with --store URL, REVPERF_STORE or "
+		      "[store] url in revperf.ini");
+		return EXIT_USAGE;
+	}
 	if (flags & CLI_PROJECT_EXISTING) {
 		/* Only read: the state directory is neither created nor written to. */
 		struct stat st;
-		state_dir_locate(root, state_dir, &p->sd);
-		if (stat(p->sd.db_path, &st)) {
+		state_dir_locate(root, where->state_dir, &p->sd);
+		if (!p->store_location && stat(p->sd.db_path, &st)) {
 			error("no results database at %s; run `revperf compare BASE TARGET` or "
 			      "`revperf history` first",
 			      p->sd.db_path);
 			return EXIT_USAGE;
 		}
-	} else if ((err = state_dir_open(root, state_dir, &p->sd))) {
+	} else if ((err = state_dir_open(root, where->state_dir, &p->sd))) {
 		return rp_err_exit_code(err);
 	}
-	if ((err = store_open(p->sd.db_path, &p->st)))
+	if (!p->store_location)
+		p->store_location = xstrdup(p->sd.db_path);
+	if ((err = store_open(p->store_location,
+			      flags & CLI_PROJECT_EXISTING ? STORE_OPEN_EXISTING : 0, &p->st)))
 		return rp_err_exit_code(err);
 	return 0;
 }
@@ -150,9 +205,10 @@ int cli_project_close(struct cli_project *p, int code)
 {
 	if (cli_project_verify(p))
 		code = EXIT_INTERNAL;
-	else if (code == EXIT_INTERNAL && store_lock_failed(p->st))
+	else if (code == EXIT_INTERNAL && (store_lock_failed(p->st) || store_unreachable(p->st)))
 		code = EXIT_USAGE;
 	store_close(p->st);
+	free(p->store_location);
 	state_dir_release(&p->sd);
 	repo_close(p->repo);
 	memset(p, 0, sizeof(*p));
@@ -226,7 +282,7 @@ int cli_compare_exit(struct cli_project *p, int err, struct compare_result *res)
 	int code = err ? rp_err_exit_code(err) : compare_exit_code(res);
 	if (cli_project_verify(p))
 		code = EXIT_INTERNAL;
-	else if (code == EXIT_INTERNAL && store_lock_failed(p->st))
+	else if (code == EXIT_INTERNAL && (store_lock_failed(p->st) || store_unreachable(p->st)))
 		code = EXIT_USAGE;
 	res->exit_code = code;
 	return code;

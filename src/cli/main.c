@@ -36,6 +36,8 @@ const struct command commands[] = {
 	  &ci_help },
 	{ "import", "store hyperfine or Google Benchmark results as a revision's results",
 	  cmd_import, &import_help },
+	{ "push", "copy a local store's results into the shared store, without duplicates",
+	  cmd_push, &push_help },
 	{ "init", "write a commented revperf.ini template", cmd_init, &init_help },
 	{ "help", "show help for revperf or one of its commands", cmd_help, &help_help },
 	{ "version", "print revperf's version", cmd_version, &version_help },

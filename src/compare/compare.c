@@ -110,6 +110,8 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	struct store_run run = { 0 };
 	struct strbuf log = STRBUF_INIT, detail = STRBUF_INIT, header = STRBUF_INIT;
 	struct strbuf gbench_out = STRBUF_INIT, command = STRBUF_INIT, what = STRBUF_INIT;
+	struct strbuf output = STRBUF_INIT; /* the run's output: its slice of the side's log */
+	bool have_output;
 	int64_t log_offset, log_length;
 	const char **names = xcalloc(c->nr_defs, sizeof(*names));
 	double *values = xcalloc(c->nr_defs, sizeof(*values));
@@ -166,6 +168,8 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	log_length = run_log_size(log.buf) - log_offset;
 	if (log_length < 0)
 		log_length = 0;
+	/* read once: for the metrics it reports, and stored with the run (run_logs) */
+	have_output = !run_log_read(log.buf, log_offset, log_length, &output);
 	strbuf_addstr(&detail, res.detail);
 	proc_result_notes(&res, &detail);
 	run_output_note_dropped(&detail, &res);
@@ -179,12 +183,8 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 				values[nv++] = v;
 			}
 		}
-		struct strbuf output = STRBUF_INIT;
-		bool have_output;
 		if (c->bench->nr_case_defs)
 			gbench_values(c->bench, gbench_out.buf, names, values, &nv, &detail);
-		have_output = (c->want_iterations || c->bench->nr_reported) &&
-				   !run_log_read(log.buf, log_offset, log_length, &output);
 		for (i = 0; have_output && i < c->bench->nr_reported; i++) {
 			double v;
 			if (run_output_reported(&c->bench->reported[i], output.buf, &v, &detail)) {
@@ -208,7 +208,6 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 					    detail.len ? "; " : "");
 			}
 		}
-		strbuf_release(&output);
 	}
 	if (res.status == RUN_OK) {
 		c->last_ok_offset[side] = log_offset;
@@ -229,6 +228,10 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	run.log_path = log.buf;
 	run.log_offset = log_offset;
 	run.log_length = log_length;
+	if (have_output) {
+		run.log_data = output.buf;
+		run.log_data_len = output.len;
+	}
 	if (store_run_insert(c->req->st, &run, names, values, nv))
 		goto out;
 	if (sampled && samples.nr && store_run_counters_save(c->req->st, run.id, &samples))
@@ -265,6 +268,7 @@ out:
 	strbuf_release(&gbench_out);
 	strbuf_release(&command);
 	strbuf_release(&what);
+	strbuf_release(&output);
 	return ret;
 }
 

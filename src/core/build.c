@@ -86,6 +86,45 @@ void state_dir_release(struct state_dir *sd)
 	memset(sd, 0, sizeof(*sd));
 }
 
+/* The most of a build's output kept in the database: its first and last halves. */
+#define BUILD_LOG_KEEP_BYTES ((size_t)16 << 20)
+
+/*
+ * Keeps the build's log in the store (build_logs), for reports built elsewhere: all of it,
+ * or its first and last BUILD_LOG_KEEP_BYTES / 2 with a line saying what was left out.
+ * A log that cannot be read is not an error (the build's status says what matters).
+ */
+static int build_log_store(struct store *st, const struct store_build *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct stat sbuf;
+	int fd = open(b->log_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), ret = 0;
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &sbuf) == 0 && S_ISREG(sbuf.st_mode)) {
+		size_t size = (size_t)sbuf.st_size, half = BUILD_LOG_KEEP_BYTES / 2;
+		size_t head = size > BUILD_LOG_KEEP_BYTES ? half : size;
+		ssize_t n;
+		strbuf_grow(&sb, head + 128 + (size > BUILD_LOG_KEEP_BYTES ? half : 0));
+		n = pread(fd, sb.buf, head, 0);
+		if (n > 0)
+			sb.len = (size_t)n;
+		if (size > BUILD_LOG_KEEP_BYTES) {
+			strbuf_addf(&sb, "\n[revperf: %zu bytes of the build's output left out]\n",
+				    size - 2 * half);
+			strbuf_grow(&sb, half);
+			n = pread(fd, sb.buf + sb.len, half, (off_t)(size - half));
+			if (n > 0)
+				sb.len += (size_t)n;
+		}
+		sb.buf[sb.len] = '\0';
+		ret = store_build_log_save(st, b->id, sb.buf, sb.len);
+	}
+	close(fd);
+	strbuf_release(&sb);
+	return ret;
+}
+
 /* Prints the last lines of a log, indented, so that a failed build shows its cause; what
  * could drive the terminal is shown as escapes (\x1b). */
 static void print_log_tail(const char *path, size_t lines)
@@ -215,6 +254,8 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 			 res.status == RUN_OK ? "ok" : "failed");
 	}
 	if (store_build_save(st, out))
+		goto out;
+	if (out->log_path && build_log_store(st, out))
 		goto out;
 	if (strcmp(out->status, "ok")) {
 		error("build of %.12s (%s) failed: %s; see %s", rev->sha, rev->expr, res.detail,

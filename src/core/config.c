@@ -13,6 +13,7 @@
 
 #include "collect/perf_sample.h"
 #include "core/metric.h"
+#include "store/store.h"
 #include "util/common.h"
 #include "util/parse.h"
 #include "util/regex_habit.h"
@@ -109,6 +110,7 @@ void config_release(struct config *cfg)
 	free(cfg->build_command);
 	free(cfg->profile_build_command);
 	free(cfg->report_commit_url);
+	free(cfg->store_url);
 	bench_release(&cfg->defaults);
 	for (i = 0; i < cfg->nr_benches; i++)
 		bench_release(&cfg->benches[i]);
@@ -667,9 +669,24 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 		error("%s: unknown option '%s' in [report]; it takes 'commit-url'", origin, key);
 		return RP_EINPUT;
 	}
+	if (!strcmp(section, "store")) {
+		if (!strcmp(key, "url")) {
+			free(cfg->store_url);
+			cfg->store_url = *value ? xstrdup(value) : NULL;
+			snprintf(cfg->store_origin, sizeof(cfg->store_origin), "%s", origin);
+			if (*value && store_location_has_password(value))
+				warning("%s: [store] url holds a password; revperf.ini is usually "
+					"committed: keep the password in a password file (PGPASSFILE, "
+					"~/.pgpass) or PGPASSWORD instead",
+					origin);
+			return 0;
+		}
+		error("%s: unknown option '%s' in [store]; it takes 'url'", origin, key);
+		return RP_EINPUT;
+	}
 	name = bench_section_name(section);
 	if (!name) {
-		error("%s: unknown section [%s]; expected [build], [defaults], [report] or "
+		error("%s: unknown section [%s]; expected [build], [defaults], [report], [store] or "
 		      "[benchmark \"NAME\"]",
 		      origin, section);
 		return RP_EINPUT;

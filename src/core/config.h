@@ -110,6 +110,11 @@ struct config {
 	/* [report] commit-url: the URL of a commit's diff, "{sha}" replaced (docs/report.md);
 	 * NULL = none */
 	char *report_commit_url;
+	/* [store] url: where results are stored, a PostgreSQL connection string or an SQLite
+	 * file (docs/store.md); NULL = the state directory's revperf.db. store_origin: its
+	 * file:line. */
+	char *store_url;
+	char store_origin[64];
 	double alpha;
 	uint64_t seed;       /* 0 = pick one from the clock */
 	bool seed_set;

@@ -515,7 +515,7 @@ static int load_predictors(struct predict_ctx *ctx, struct loaded_predictor **ou
 	for (i = 0; i < nr; i++) {
 		struct loaded_predictor *lp = &(*out)[i];
 		strbuf_reset(&origin);
-		strbuf_addf(&origin, "%s: predictor '%s'", ctx->sd->db_path, rows[i].scope);
+		strbuf_addf(&origin, "%s: predictor '%s'", store_name(ctx->st), rows[i].scope);
 		if ((ret = perphecy_predictor_from_json(rows[i].model, origin.buf, &lp->p))) {
 			error("%s: retrain with revperf train", origin.buf);
 			break;

@@ -21,6 +21,9 @@ struct site_options {
 	const char *state_root; /* the .revperf directory: profiles/<comparison>/<bench>/ */
 	const char *commit_url; /* "https://host/commit/{sha}"; NULL = no diff link */
 	const char *database;	/* the database's path, named in the footer */
+	/* The store, for the logs it keeps of runs and builds whose files are not on this
+	 * machine (written into the site); NULL: logs are only linked. */
+	struct store *st;
 	const char *title;	/* NULL = "revperf report" */
 };
 

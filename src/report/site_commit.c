@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/fsutil.h"
 #include "report/assets.h"
@@ -17,6 +18,7 @@
 #include "report/compare_graphics.h"
 #include "report/io_report.h"
 #include "report/site.h"
+#include "store/store.h"
 #include "util/common.h"
 #include "util/strmap.h"
 #include "util/units.h"
@@ -32,6 +34,12 @@ struct page {
 	size_t commit;
 	struct strbuf base; /* the page's name without ".html": its files' directory */
 	struct site_stats *stats;
+	/* The runs of the page's comparison whose output the store keeps, sorted; asked
+	 * once, at the first run whose log file is not on this machine. */
+	const struct history_comparison *cmp;
+	int64_t *logged;
+	size_t nr_logged;
+	bool logged_asked;
 };
 
 static void commit_href(struct strbuf *sb, const struct history *h, size_t commit,
@@ -93,15 +101,23 @@ static void diff_link(struct page *p, struct strbuf *sb)
 	strbuf_release(&url);
 }
 
-static void build_text(struct page *p, struct strbuf *sb)
+static int stored_log_link(struct page *p, struct strbuf *sb, const char *path, bool stored,
+			   int64_t id, bool build, const char *text);
+
+static int build_text(struct page *p, struct strbuf *sb)
 {
 	const struct history_commit *c = &p->h->commits[p->commit];
+	int linked = 0;
 	strbuf_addstr(sb, c->build_failed ? "<span class=\"flag\">failed</span>" : "ok");
 	if (c->build_log) {
 		strbuf_addstr(sb, " (");
-		site_file_link(sb, c->build_log, "build log");
+		linked = stored_log_link(p, sb, c->build_log, c->build_log_stored, c->build_id, true,
+					 "build log");
+		if (!linked)
+			site_file_link(sb, c->build_log, "build log");
 		strbuf_addstr(sb, ")");
 	}
+	return linked < 0 ? linked : 0;
 }
 
 static const struct history_point *point_at(const struct history_series *s, size_t commit)
@@ -207,8 +223,105 @@ static void points_table(struct page *p, struct strbuf *sb)
 				  "machine.</p>\n");
 }
 
-static void run_row(struct strbuf *sb, const struct history_run *r, size_t nr)
+/*
+ * Writes data as commits/<page>/<sub>/<name> of the site; its path relative to the page
+ * in *rel. Returns 0 or RP_EINTERNAL after error().
+ */
+static int write_in(struct page *p, const char *sub, const char *name, const struct strbuf *data,
+		    struct strbuf *rel)
 {
+	struct strbuf dir = STRBUF_INIT, dst = STRBUF_INIT;
+	int ret;
+	strbuf_reset(rel);
+	strbuf_addf(rel, "%s/%s", p->base.buf, sub);
+	strbuf_addf(&dir, "%s/commits/%s", p->o->out_dir, rel->buf);
+	if (!(ret = mkdir_own(p->o->out_dir, dir.buf) ? RP_EINTERNAL : 0)) {
+		strbuf_addch(rel, '/');
+		fsutil_add_safe_name(rel, name);
+		strbuf_addf(&dst, "%s/commits/%s", p->o->out_dir, rel->buf);
+		if (!(ret = site_write_file(dst.buf, data->buf, data->len)))
+			p->stats->files_copied++;
+	}
+	strbuf_release(&dir);
+	strbuf_release(&dst);
+	return ret;
+}
+
+/*
+ * A log that is not on this machine (the report is built from a shared store elsewhere)
+ * but that the store keeps: written into the site, linked there. Returns 1 when linked so,
+ * 0 when the caller links the path as it is (a local file, or nothing kept), or
+ * RP_EINTERNAL.
+ */
+static int stored_log_link(struct page *p, struct strbuf *sb, const char *path, bool stored,
+			   int64_t id, bool build, const char *text)
+{
+	struct strbuf data = STRBUF_INIT, rel = STRBUF_INIT;
+	char name[64];
+	int ret;
+	if (!stored || !p->o->st || (path && access(path, R_OK) == 0))
+		return 0;
+	ret = build ? store_build_log_get(p->o->st, id, &data)
+		    : store_run_log_get(p->o->st, id, &data);
+	if (ret) /* 1: none after all, linked as it is */
+		goto out;
+	snprintf(name, sizeof(name), build ? "build.log" : "run-%lld.log", (long long)id);
+	if ((ret = write_in(p, "logs", name, &data, &rel)))
+		goto out;
+	strbuf_addstr(sb, "<a href=\"");
+	site_escape(sb, rel.buf);
+	strbuf_addstr(sb, "\">");
+	site_escape(sb, text);
+	strbuf_addstr(sb, "</a> <span class=\"note\">");
+	units_bytes_add(sb, (double)data.len);
+	strbuf_addstr(sb, ", from the store</span>");
+	ret = 2;
+out:
+	strbuf_release(&data);
+	strbuf_release(&rel);
+	return ret < 0 ? ret : ret == 2;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/*
+ * Whether the store keeps run r's output: the runs of each comparison the page's runs
+ * come from (the page's and those it reused), asked once per page. 1, 0 or RP_EINTERNAL.
+ */
+static int run_log_stored(struct page *p, const struct history_run *r)
+{
+	if (!p->logged_asked) {
+		const struct history_comparison *c = p->cmp;
+		p->logged_asked = true;
+		for (size_t i = 0; c && i < c->nr_runs; i++) {
+			int64_t *ids, cid = c->runs[i].comparison_id;
+			size_t n, k;
+			for (k = 0; k < i && c->runs[k].comparison_id != cid; k++)
+				;
+			if (k < i)
+				continue; /* asked already */
+			if (store_comparison_logged_runs(p->o->st, cid, &ids, &n))
+				return RP_EINTERNAL;
+			p->logged = xrealloc(p->logged,
+					     xmallocarray_size(p->nr_logged + n + 1, sizeof(*ids)));
+			memcpy(p->logged + p->nr_logged, ids, n * sizeof(*ids));
+			p->nr_logged += n;
+			free(ids);
+		}
+		if (p->nr_logged)
+			qsort(p->logged, p->nr_logged, sizeof(*p->logged), cmp_id);
+	}
+	return p->nr_logged &&
+	       bsearch(&r->id, p->logged, p->nr_logged, sizeof(*p->logged), cmp_id) != NULL;
+}
+
+static int run_row(struct page *p, struct strbuf *sb, const struct history_run *r, size_t nr)
+{
+	int linked = 0, stored = 0;
 	char wall[64];
 	bool bad = r->status != RUN_OK;
 	strbuf_addf(sb, "<tr%s><td>%s</td><td class=\"num\">%zu%s</td><td>%s</td>",
@@ -226,7 +339,15 @@ static void run_row(struct strbuf *sb, const struct history_run *r, size_t nr)
 	if (r->log_path && r->log_length <= 0) {
 		strbuf_addstr(sb, "<span class=\"note\">no output</span>");
 	} else {
-		if (site_file_link(sb, r->log_path, "log") && r->log_path) {
+		/* the log file is not on this machine: the copy the store keeps, if any */
+		if (p->o->st && !(r->log_path && access(r->log_path, R_OK) == 0) &&
+		    (stored = run_log_stored(p, r)) < 0)
+			return stored;
+		if (stored)
+			linked = stored_log_link(p, sb, r->log_path, true, r->id, false, "log");
+		if (linked < 0)
+			return linked;
+		if (!linked && site_file_link(sb, r->log_path, "log") && r->log_path) {
 			strbuf_addstr(sb, " <span class=\"note\">");
 			units_bytes_add(sb, (double)r->log_length);
 			strbuf_addf(sb, " from byte %lld</span>", (long long)r->log_offset);
@@ -235,23 +356,29 @@ static void run_row(struct strbuf *sb, const struct history_run *r, size_t nr)
 	strbuf_addstr(sb, "</td><td>");
 	site_escape(sb, r->detail);
 	strbuf_addstr(sb, "</td></tr>\n");
+	return 0;
 }
 
-/* The runs of one benchmark, runs[0..n): baseline then target, in the order they ran. */
-static void runs_table(struct strbuf *sb, const struct history_run *runs, size_t n)
+/*
+ * The runs of one benchmark, runs[0..n): baseline then target, in the order they ran.
+ * Returns 0 or RP_EINTERNAL (a log from the store that could not be written).
+ */
+static int runs_table(struct page *p, struct strbuf *sb, const struct history_run *runs, size_t n)
 {
 	size_t nr[2] = {0, 0};
+	int ret = 0;
 	if (!n) {
 		strbuf_addstr(sb, "<p class=\"note\">No run of this benchmark is on record for "
 				  "this comparison.</p>\n");
-		return;
+		return 0;
 	}
 	strbuf_addstr(sb, "<table class=\"runs\"><tr><th>side</th><th>run</th>"
 			  "<th>status</th><th>exit</th><th>duration (wall)</th>"
 			  "<th>log</th><th>detail</th></tr>\n");
-	for (size_t i = 0; i < n; i++)
-		run_row(sb, &runs[i], ++nr[runs[i].side == 'B']);
+	for (size_t i = 0; i < n && !ret; i++)
+		ret = run_row(p, sb, &runs[i], ++nr[runs[i].side == 'B']);
 	strbuf_addstr(sb, "</table>\n");
+	return ret;
 }
 
 static int copy_file(const char *from, const char *to)
@@ -508,6 +635,7 @@ static int comparison_section(struct page *p, struct strbuf *sb)
 		return 0;
 	}
 	c = &h->comparisons[ci];
+	p->cmp = c;
 	site_format_time(c->created_at, when, sizeof(when));
 	strbuf_addf(sb, "<h2>Comparison #%lld</h2>\n<p>Baseline ", (long long)c->id);
 	site_escape(sb, c->base_label);
@@ -526,8 +654,9 @@ static int comparison_section(struct page *p, struct strbuf *sb)
 	site_verdict_table(sb, h, c);
 	strbuf_addstr(sb, "<h2>Runs and attribution</h2>\n<p class=\"note\">The runs of this "
 			  "comparison and of the earlier comparisons of the same two builds, whose "
-			  "runs it reused. Logs are not copied: the links point into the state "
-			  "directory.</p>\n");
+			  "runs it reused. The links point into the state directory; a log whose "
+			  "file is not on this machine is written from the store into the "
+			  "site.</p>\n");
 	{
 		struct strbuf dir = STRBUF_INIT;
 		strbuf_addf(&dir, "%s/profiles/%lld", p->o->state_root ? p->o->state_root : "",
@@ -551,9 +680,9 @@ static int comparison_section(struct page *p, struct strbuf *sb)
 		strbuf_addstr(sb, "<h3>");
 		site_escape(sb, h->benches[b].name);
 		strbuf_addstr(sb, "</h3>\n");
-		runs_table(sb, c->runs + r, r_end - r);
+		ret = runs_table(p, sb, c->runs + r, r_end - r);
 		r = r_end;
-		if (profiles)
+		if (profiles && !ret)
 			ret = profile_files(p, sb, c, b);
 		if (h->nr_io)
 			io_section(p, sb, ci, b);
@@ -565,7 +694,7 @@ int site_commit_write(const struct history *h, const struct site_options *o, siz
 		      const char *generated, struct strbuf *page, struct site_stats *stats)
 {
 	const struct history_commit *hc = &h->commits[commit];
-	struct page p = {h, o, commit, STRBUF_INIT, stats};
+	struct page p = {h, o, commit, STRBUF_INIT, stats, NULL, NULL, 0, false};
 	struct strbuf short_sha = STRBUF_INIT, summary = STRBUF_INIT, navb = STRBUF_INIT;
 	struct strbuf sha = STRBUF_INIT, diff = STRBUF_INIT, build = STRBUF_INIT;
 	struct strbuf machine = STRBUF_INIT, points = STRBUF_INIT, cmp = STRBUF_INIT;
@@ -580,7 +709,8 @@ int site_commit_write(const struct history *h, const struct site_options *o, siz
 	site_escape(&sha, hc->sha);
 	diff_link(&p, &diff);
 	site_format_time(hc->commit_time, when, sizeof(when));
-	build_text(&p, &build);
+	if ((ret = build_text(&p, &build)))
+		goto out;
 	site_escape(&machine, h->has_machine ? h->machine.hostname : "no machine");
 	points_table(&p, &points);
 	if ((ret = comparison_section(&p, &cmp)))
@@ -608,6 +738,7 @@ int site_commit_write(const struct history *h, const struct site_options *o, siz
 	ret = site_write_file(path.buf, page->buf, page->len);
 out:
 	strbuf_release(&p.base);
+	free(p.logged);
 	strbuf_release(&short_sha);
 	strbuf_release(&summary);
 	strbuf_release(&navb);

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -21,52 +20,53 @@ static int exec_sql(struct store *st, const char *sql)
 	return store_exec(st, sql);
 }
 
-static sqlite3_stmt *prepare(struct store *st, const char *sql)
+static struct db_stmt *prepare(struct store *st, const char *sql)
 {
-	sqlite3_stmt *stmt = NULL;
-	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+	struct db_stmt *stmt = NULL;
+	if (db_prepare(st->db, sql, &stmt)) {
 		db_error(st, "cannot prepare a statement");
 		return NULL;
 	}
 	return stmt;
 }
 
-static void bind_text(sqlite3_stmt *stmt, int i, const char *s)
+static void bind_text(struct db_stmt *stmt, int i, const char *s)
 {
-	if (s)
-		sqlite3_bind_text(stmt, i, s, -1, SQLITE_TRANSIENT);
-	else
-		sqlite3_bind_null(stmt, i);
+	db_bind_text(stmt, i, s);
 }
 
-static void bind_real(sqlite3_stmt *stmt, int i, double v)
+static void bind_real(struct db_stmt *stmt, int i, double v)
 {
 	if (isfinite(v))
-		sqlite3_bind_double(stmt, i, v);
+		db_bind_double(stmt, i, v);
 	else
-		sqlite3_bind_null(stmt, i);
+		db_bind_null(stmt, i);
 }
 
-/* Runs an INSERT OR IGNORE then a SELECT of the id, both with the same bound texts. */
+/*
+ * Runs an INSERT ... ON CONFLICT DO NOTHING with the n texts bound, then a SELECT of the
+ * id with the first n_select of them: the row's id whether this call or another process
+ * created it.
+ */
 static int get_or_create(struct store *st, const char *insert, const char *select,
-			 const char *const *texts, size_t n, int64_t *id)
+			 const char *const *texts, size_t n, size_t n_select, int64_t *id)
 {
-	sqlite3_stmt *stmt;
+	struct db_stmt *stmt;
 	size_t i;
 	int rc;
 	for (int pass = 0; pass < 2; pass++) {
 		stmt = prepare(st, pass ? select : insert);
 		if (!stmt)
 			return RP_EINTERNAL;
-		for (i = 0; i < n; i++)
+		for (i = 0; i < (pass ? n_select : n); i++)
 			bind_text(stmt, (int)i + 1, texts[i]);
-		rc = sqlite3_step(stmt);
-		if (pass && rc == SQLITE_ROW)
-			*id = sqlite3_column_int64(stmt, 0);
-		sqlite3_finalize(stmt);
-		if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		rc = db_step(stmt);
+		if (pass && rc == DB_ROW)
+			*id = db_column_int64(stmt, 0);
+		db_finalize(stmt);
+		if (rc != DB_DONE && rc != DB_ROW)
 			return db_error(st, "cannot record");
-		if (pass && rc != SQLITE_ROW)
+		if (pass && rc != DB_ROW)
 			return db_error(st, "a row vanished");
 	}
 	return 0;
@@ -83,11 +83,11 @@ int store_machine(struct store *st, const struct machine_info *m, int64_t *id)
 	texts[3] = m->kernel;
 	texts[4] = m->governor;
 	return get_or_create(st,
-			     "INSERT OR IGNORE INTO machines(hostname, cpu_model, cores, kernel,"
-			     " governor) VALUES(?1, ?2, ?3, ?4, ?5)",
+			     "INSERT INTO machines(hostname, cpu_model, cores, kernel, governor)"
+			     " VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
 			     "SELECT id FROM machines WHERE hostname = ?1 AND cpu_model = ?2 AND"
 			     " cores = ?3 AND kernel = ?4 AND governor = ?5",
-			     texts, 5, id);
+			     texts, 5, 5, id);
 }
 
 int store_revision(struct store *st, const char *sha, const char *summary, int64_t commit_time,
@@ -100,20 +100,19 @@ int store_revision(struct store *st, const char *sha, const char *summary, int64
 	texts[1] = summary;
 	texts[2] = when;
 	return get_or_create(st,
-			     "INSERT OR IGNORE INTO revisions(sha, summary, commit_time)"
-			     " VALUES(?1, ?2, ?3)",
-			     /* get_or_create binds every text to both statements: the SELECT
-			      * names ?2 and ?3 in no-op terms so that the binds are valid */
-			     "SELECT id FROM revisions WHERE sha = ?1 AND ?2 = ?2 AND ?3 = ?3", texts,
-			     3, id);
+			     "INSERT INTO revisions(sha, summary, commit_time) VALUES(?1, ?2, ?3)"
+			     " ON CONFLICT DO NOTHING",
+			     "SELECT id FROM revisions WHERE sha = ?1", texts, 3, 1, id);
 }
 
 int store_benchmark(struct store *st, const char *name, const char *command, int64_t *id)
 {
 	const char *texts[2] = { name, command };
-	return get_or_create(st, "INSERT OR IGNORE INTO benchmarks(name, command) VALUES(?1, ?2)",
+	return get_or_create(st,
+			     "INSERT INTO benchmarks(name, command) VALUES(?1, ?2)"
+			     " ON CONFLICT DO NOTHING",
 			     "SELECT id FROM benchmarks WHERE name = ?1 AND command = ?2", texts, 2,
-			     id);
+			     2, id);
 }
 
 void store_build_release(struct store_build *b)
@@ -126,47 +125,47 @@ void store_build_release(struct store_build *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static char *column_dup(sqlite3_stmt *stmt, int i)
+static char *column_dup(struct db_stmt *stmt, int i)
 {
-	const unsigned char *s = sqlite3_column_text(stmt, i);
-	return s ? xstrdup((const char *)s) : NULL;
+	const char *s = db_column_text(stmt, i);
+	return s ? xstrdup(s) : NULL;
 }
 
 int store_build_find(struct store *st, int64_t revision_id, const char *command,
 		     const char *variant, struct store_build *out)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT id, worktree, log_path, status, duration_ns"
+	struct db_stmt *stmt = prepare(st, "SELECT id, worktree, log_path, status, duration_ns"
 					 " FROM builds WHERE revision_id = ?1 AND command = ?2"
 					 " AND variant = ?3");
 	int rc, ret = 1;
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, revision_id);
+	db_bind_int64(stmt, 1, revision_id);
 	bind_text(stmt, 2, command);
 	bind_text(stmt, 3, variant ? variant : "");
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
+	rc = db_step(stmt);
+	if (rc == DB_ROW) {
 		memset(out, 0, sizeof(*out));
-		out->id = sqlite3_column_int64(stmt, 0);
+		out->id = db_column_int64(stmt, 0);
 		out->revision_id = revision_id;
 		out->command = xstrdup(command);
 		snprintf(out->variant, sizeof(out->variant), "%s", variant ? variant : "");
 		out->worktree = column_dup(stmt, 1);
 		out->log_path = column_dup(stmt, 2);
 		snprintf(out->status, sizeof(out->status), "%s",
-			 (const char *)sqlite3_column_text(stmt, 3));
-		out->duration_ns = sqlite3_column_int64(stmt, 4);
+			 db_column_text(stmt, 3) ? db_column_text(stmt, 3) : "");
+		out->duration_ns = db_column_int64(stmt, 4);
 		ret = 0;
-	} else if (rc != SQLITE_DONE) {
+	} else if (rc != DB_DONE) {
 		ret = db_error(st, "cannot look up a build");
 	}
-	sqlite3_finalize(stmt);
+	db_finalize(stmt);
 	return ret;
 }
 
 int store_build_save(struct store *st, struct store_build *b)
 {
-	sqlite3_stmt *stmt;
+	struct db_stmt *stmt;
 	int rc;
 	if (b->revision_id) {
 		stmt = prepare(st, "INSERT INTO builds(revision_id, command, worktree, log_path,"
@@ -176,32 +175,34 @@ int store_build_save(struct store *st, struct store_build *b)
 				   " duration_ns = ?6, created_at = ?7 RETURNING id");
 	} else {
 		stmt = prepare(st, "INSERT INTO builds(revision_id, command, worktree, log_path,"
-				   " status, duration_ns, created_at, variant) VALUES(NULL, ?2, ?3,"
+				   " status, duration_ns, created_at, variant) VALUES(?1, ?2, ?3,"
 				   " ?4, ?5, ?6, ?7, ?8) RETURNING id");
 	}
 	if (!stmt)
 		return RP_EINTERNAL;
 	if (b->revision_id)
-		sqlite3_bind_int64(stmt, 1, b->revision_id);
+		db_bind_int64(stmt, 1, b->revision_id);
+	else
+		db_bind_null(stmt, 1);
 	bind_text(stmt, 2, b->command);
 	bind_text(stmt, 3, b->worktree);
 	bind_text(stmt, 4, b->log_path);
 	bind_text(stmt, 5, b->status);
-	sqlite3_bind_int64(stmt, 6, b->duration_ns);
-	sqlite3_bind_int64(stmt, 7, (int64_t)time(NULL));
+	db_bind_int64(stmt, 6, b->duration_ns);
+	db_bind_int64(stmt, 7, (int64_t)time(NULL));
 	bind_text(stmt, 8, b->variant);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW)
-		b->id = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_ROW)
+	rc = db_step(stmt);
+	if (rc == DB_ROW)
+		b->id = db_column_int64(stmt, 0);
+	db_finalize(stmt);
+	if (rc != DB_ROW)
 		return db_error(st, "cannot record a build");
 	return 0;
 }
 
 int store_comparison_new(struct store *st, struct store_comparison *c)
 {
-	sqlite3_stmt *stmt = prepare(st, "INSERT INTO comparisons(base_build, target_build,"
+	struct db_stmt *stmt = prepare(st, "INSERT INTO comparisons(base_build, target_build,"
 					 " base_label, target_label, seed, alpha, created_at,"
 					 " status, host, boot_id, pid, pid_start) VALUES(?1, ?2, ?3,"
 					 " ?4, ?5, ?6, ?7, 'running', ?8, ?9, ?10, ?11) RETURNING id");
@@ -209,41 +210,41 @@ int store_comparison_new(struct store *st, struct store_comparison *c)
 	int rc;
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, c->base_build);
-	sqlite3_bind_int64(stmt, 2, c->target_build);
+	db_bind_int64(stmt, 1, c->base_build);
+	db_bind_int64(stmt, 2, c->target_build);
 	bind_text(stmt, 3, c->base_label);
 	bind_text(stmt, 4, c->target_label);
-	/* SQLite integers are signed: the seed is stored as its bit pattern. */
-	sqlite3_bind_int64(stmt, 5, (int64_t)c->seed);
-	sqlite3_bind_double(stmt, 6, c->alpha);
-	sqlite3_bind_int64(stmt, 7, (int64_t)time(NULL));
+	/* Integers are signed in both engines: the seed is stored as its bit pattern. */
+	db_bind_int64(stmt, 5, (int64_t)c->seed);
+	db_bind_double(stmt, 6, c->alpha);
+	db_bind_int64(stmt, 7, (int64_t)time(NULL));
 	/* Who runs it: a later open marks it abandoned once this process is gone. */
 	store_process_host(host, sizeof(host));
 	machine_boot_id(boot, sizeof(boot));
 	bind_text(stmt, 8, host);
 	bind_text(stmt, 9, boot);
-	sqlite3_bind_int64(stmt, 10, (int64_t)getpid());
-	sqlite3_bind_int64(stmt, 11, machine_process_start(getpid()));
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW)
-		c->id = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_ROW ? 0 : db_error(st, "cannot record a comparison");
+	db_bind_int64(stmt, 10, (int64_t)getpid());
+	db_bind_int64(stmt, 11, machine_process_start(getpid()));
+	rc = db_step(stmt);
+	if (rc == DB_ROW)
+		c->id = db_column_int64(stmt, 0);
+	db_finalize(stmt);
+	return rc == DB_ROW ? 0 : db_error(st, "cannot record a comparison");
 }
 
 int store_comparison_finish(struct store *st, int64_t id, const char *status)
 {
-	sqlite3_stmt *stmt = prepare(st, "UPDATE comparisons SET status = ?2, finished_at = ?3"
+	struct db_stmt *stmt = prepare(st, "UPDATE comparisons SET status = ?2, finished_at = ?3"
 					 " WHERE id = ?1");
 	int rc;
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, id);
+	db_bind_int64(stmt, 1, id);
 	bind_text(stmt, 2, status);
-	sqlite3_bind_int64(stmt, 3, (int64_t)time(NULL));
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_DONE ? 0 : db_error(st, "cannot finish a comparison");
+	db_bind_int64(stmt, 3, (int64_t)time(NULL));
+	rc = db_step(stmt);
+	db_finalize(stmt);
+	return rc == DB_DONE ? 0 : db_error(st, "cannot finish a comparison");
 }
 
 enum run_status run_status_parse(const char *s)
@@ -255,87 +256,106 @@ enum run_status run_status_parse(const char *s)
 	return RUN_FAILED;
 }
 
+#define RUN_INSERT_SQL                                                                             \
+	"INSERT INTO runs(build_id, benchmark_id, machine_id, comparison_id, side, warmup,"        \
+	" status, exit_code, signal, detail, log_path, started_at, loadavg, log_offset,"           \
+	" log_length, pair_seq) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"    \
+	" ?14, ?15, ?16) RETURNING id"
+
+/* Binds the columns of RUN_INSERT_SQL. */
+static void bind_run(struct db_stmt *stmt, const struct store_run *run)
+{
+	char side[2] = { run->side, 0 };
+	db_bind_int64(stmt, 1, run->build_id);
+	db_bind_int64(stmt, 2, run->benchmark_id);
+	db_bind_int64(stmt, 3, run->machine_id);
+	if (run->comparison_id)
+		db_bind_int64(stmt, 4, run->comparison_id);
+	else
+		db_bind_null(stmt, 4);
+	bind_text(stmt, 5, side);
+	db_bind_int64(stmt, 6, run->warmup);
+	bind_text(stmt, 7, run_status_name(run->status));
+	db_bind_int64(stmt, 8, run->exit_code);
+	db_bind_int64(stmt, 9, run->signal);
+	bind_text(stmt, 10, run->detail && *run->detail ? run->detail : NULL);
+	bind_text(stmt, 11, run->log_path);
+	db_bind_int64(stmt, 12, run->started_at);
+	bind_real(stmt, 13, run->loadavg);
+	db_bind_int64(stmt, 14, run->log_offset);
+	db_bind_int64(stmt, 15, run->log_length);
+	if (run->pair_seq)
+		db_bind_int64(stmt, 16, run->pair_seq);
+	else
+		db_bind_null(stmt, 16);
+}
+
+/*
+ * One run: its row (run_stmt: RUN_INSERT_SQL), then its finite metric values (value_stmt);
+ * *id is the new row's. Both statements are reset first, so that a loop reuses them.
+ */
+static int insert_run(struct store *st, struct db_stmt *run_stmt, struct db_stmt *value_stmt,
+		      const struct store_run *run, const char *const *names, const double *values,
+		      size_t n, int64_t *id)
+{
+	db_reset(run_stmt);
+	bind_run(run_stmt, run);
+	if (db_step(run_stmt) != DB_ROW)
+		return db_error(st, "cannot record a run");
+	*id = db_column_int64(run_stmt, 0);
+	/* RETURNING: the statement finishes only when stepped to its end. */
+	if (db_step(run_stmt) != DB_DONE)
+		return db_error(st, "cannot record a run");
+	for (size_t k = 0; k < n; k++) {
+		if (!isfinite(values[k]))
+			continue;
+		db_reset(value_stmt);
+		db_bind_int64(value_stmt, 1, *id);
+		bind_text(value_stmt, 2, names[k]);
+		db_bind_double(value_stmt, 3, values[k]);
+		if (db_step(value_stmt) != DB_DONE)
+			return db_error(st, "cannot record a metric value");
+	}
+	return 0;
+}
+
+#define VALUE_INSERT_SQL "INSERT INTO metric_values(run_id, metric, value) VALUES(?1, ?2, ?3)"
+
 int store_run_insert(struct store *st, struct store_run *run, const char *const *names,
 		     const double *values, size_t n)
 {
-	sqlite3_stmt *stmt = NULL;
-	size_t i;
-	int rc, ret = RP_EINTERNAL;
-	char side[2] = { run->side, 0 };
+	struct db_stmt *run_stmt = NULL, *value_stmt = NULL;
+	int ret = RP_EINTERNAL;
 
-	if (exec_sql(st, "BEGIN IMMEDIATE"))
-		return RP_EINTERNAL;
-	stmt = prepare(st, "INSERT INTO runs(build_id, benchmark_id, machine_id, comparison_id,"
-			   " side, warmup, status, exit_code, signal, detail, log_path,"
-			   " started_at, loadavg, log_offset, log_length, pair_seq) VALUES(?1, ?2,"
-			   " ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
-			   " RETURNING id");
-	if (!stmt)
+	if (db_begin(st->db))
+		return db_error(st, "cannot record a run");
+	run_stmt = prepare(st, RUN_INSERT_SQL);
+	value_stmt = run_stmt ? prepare(st, VALUE_INSERT_SQL) : NULL;
+	if (!value_stmt || insert_run(st, run_stmt, value_stmt, run, names, values, n, &run->id))
 		goto out;
-	sqlite3_bind_int64(stmt, 1, run->build_id);
-	sqlite3_bind_int64(stmt, 2, run->benchmark_id);
-	sqlite3_bind_int64(stmt, 3, run->machine_id);
-	if (run->comparison_id)
-		sqlite3_bind_int64(stmt, 4, run->comparison_id);
-	else
-		sqlite3_bind_null(stmt, 4);
-	bind_text(stmt, 5, side);
-	sqlite3_bind_int(stmt, 6, run->warmup);
-	bind_text(stmt, 7, run_status_name(run->status));
-	sqlite3_bind_int(stmt, 8, run->exit_code);
-	sqlite3_bind_int(stmt, 9, run->signal);
-	bind_text(stmt, 10, run->detail && *run->detail ? run->detail : NULL);
-	bind_text(stmt, 11, run->log_path);
-	sqlite3_bind_int64(stmt, 12, run->started_at);
-	bind_real(stmt, 13, run->loadavg);
-	sqlite3_bind_int64(stmt, 14, run->log_offset);
-	sqlite3_bind_int64(stmt, 15, run->log_length);
-	if (run->pair_seq)
-		sqlite3_bind_int64(stmt, 16, run->pair_seq);
-	else
-		sqlite3_bind_null(stmt, 16);
-	rc = sqlite3_step(stmt);
-	if (rc != SQLITE_ROW) {
-		db_error(st, "cannot record a run");
+	if (run->log_data && store_run_log_save(st, run->id, run->log_data, run->log_data_len))
 		goto out;
-	}
-	run->id = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	stmt = prepare(st, "INSERT INTO metric_values(run_id, metric, value) VALUES(?1, ?2, ?3)");
-	if (!stmt)
-		goto out;
-	for (i = 0; i < n; i++) {
-		if (!isfinite(values[i]))
-			continue;
-		sqlite3_reset(stmt);
-		sqlite3_bind_int64(stmt, 1, run->id);
-		bind_text(stmt, 2, names[i]);
-		sqlite3_bind_double(stmt, 3, values[i]);
-		if (sqlite3_step(stmt) != SQLITE_DONE) {
-			db_error(st, "cannot record a metric value");
-			goto out;
-		}
-	}
-	if (exec_sql(st, "COMMIT"))
+	if (store_transaction_commit(st))
 		goto out;
 	ret = 0;
 out:
-	sqlite3_finalize(stmt);
+	db_finalize(run_stmt);
+	db_finalize(value_stmt);
 	if (ret)
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		store_transaction_rollback(st);
 	return ret;
 }
 
-void store_bind_filter(sqlite3_stmt *stmt, const struct store_run_filter *f)
+void store_bind_filter(struct db_stmt *stmt, const struct store_run_filter *f)
 {
 	char side[2] = { f->side, 0 };
-	sqlite3_bind_int64(stmt, 1, f->side == 'A' ? f->base_build : f->target_build);
-	sqlite3_bind_int64(stmt, 2, f->benchmark_id);
-	sqlite3_bind_int64(stmt, 3, f->machine_id);
-	sqlite3_bind_int64(stmt, 4, f->comparison_id);
+	db_bind_int64(stmt, 1, f->side == 'A' ? f->base_build : f->target_build);
+	db_bind_int64(stmt, 2, f->benchmark_id);
+	db_bind_int64(stmt, 3, f->machine_id);
+	db_bind_int64(stmt, 4, f->comparison_id);
 	bind_text(stmt, 5, side);
-	sqlite3_bind_int64(stmt, 6, f->base_build);
-	sqlite3_bind_int64(stmt, 7, f->target_build);
+	db_bind_int64(stmt, 6, f->base_build);
+	db_bind_int64(stmt, 7, f->target_build);
 }
 
 #define FILTER_SQL STORE_FILTER_SQL
@@ -343,7 +363,7 @@ void store_bind_filter(sqlite3_stmt *stmt, const struct store_run_filter *f)
 int store_run_values(struct store *st, const struct store_run_filter *f, const char *metric,
 		     double **values, size_t *n)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT v.value FROM runs r JOIN metric_values v ON"
+	struct db_stmt *stmt = prepare(st, "SELECT v.value FROM runs r JOIN metric_values v ON"
 					 " v.run_id = r.id AND v.metric = ?8 WHERE" FILTER_SQL
 					 " AND r.status = 'ok' ORDER BY r.id");
 	size_t alloc = 0;
@@ -354,12 +374,12 @@ int store_run_values(struct store *st, const struct store_run_filter *f, const c
 		return RP_EINTERNAL;
 	store_bind_filter(stmt, f);
 	bind_text(stmt, 8, metric);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		ALLOC_GROW(*values, *n + 1, alloc);
-		(*values)[(*n)++] = sqlite3_column_double(stmt, 0);
+		(*values)[(*n)++] = db_column_double(stmt, 0);
 	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
+	db_finalize(stmt);
+	if (rc != DB_DONE) {
 		free(*values);
 		*values = NULL;
 		*n = 0;
@@ -371,7 +391,7 @@ int store_run_values(struct store *st, const struct store_run_filter *f, const c
 int store_run_values_ids(struct store *st, const struct store_run_filter *f, const char *metric,
 			 int64_t **run_ids, double **values, size_t *n)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT r.id, v.value FROM runs r JOIN metric_values v"
+	struct db_stmt *stmt = prepare(st, "SELECT r.id, v.value FROM runs r JOIN metric_values v"
 					 " ON v.run_id = r.id AND v.metric = ?8 WHERE" FILTER_SQL
 					 " AND r.status = 'ok' ORDER BY r.id");
 	size_t alloc = 0, alloc_ids = 0;
@@ -383,14 +403,14 @@ int store_run_values_ids(struct store *st, const struct store_run_filter *f, con
 		return RP_EINTERNAL;
 	store_bind_filter(stmt, f);
 	bind_text(stmt, 8, metric);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		ALLOC_GROW(*run_ids, *n + 1, alloc_ids);
 		ALLOC_GROW(*values, *n + 1, alloc);
-		(*run_ids)[*n] = sqlite3_column_int64(stmt, 0);
-		(*values)[(*n)++] = sqlite3_column_double(stmt, 1);
+		(*run_ids)[*n] = db_column_int64(stmt, 0);
+		(*values)[(*n)++] = db_column_double(stmt, 1);
 	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
+	db_finalize(stmt);
+	if (rc != DB_DONE) {
 		free(*run_ids);
 		free(*values);
 		*run_ids = NULL;
@@ -404,7 +424,7 @@ int store_run_values_ids(struct store *st, const struct store_run_filter *f, con
 int store_run_ends(struct store *st, const struct store_run_filter *f,
 		   struct store_run_end **out, size_t *n)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT r.id, r.status, r.exit_code, r.signal FROM runs r"
+	struct db_stmt *stmt = prepare(st, "SELECT r.id, r.status, r.exit_code, r.signal FROM runs r"
 					 " WHERE" FILTER_SQL " ORDER BY r.id");
 	size_t alloc = 0;
 	int rc;
@@ -413,18 +433,18 @@ int store_run_ends(struct store *st, const struct store_run_filter *f,
 	if (!stmt)
 		return RP_EINTERNAL;
 	store_bind_filter(stmt, f);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		struct store_run_end *r;
 		ALLOC_GROW(*out, *n + 1, alloc);
 		r = &(*out)[(*n)++];
-		r->id = sqlite3_column_int64(stmt, 0);
-		r->status = run_status_parse((const char *)sqlite3_column_text(stmt, 1));
-		r->exit_code = sqlite3_column_int(stmt, 2);
-		r->signal = sqlite3_column_int(stmt, 3);
-		r->exit_known = sqlite3_column_type(stmt, 2) != SQLITE_NULL;
+		r->id = db_column_int64(stmt, 0);
+		r->status = run_status_parse(db_column_text(stmt, 1));
+		r->exit_code = db_column_int(stmt, 2);
+		r->signal = db_column_int(stmt, 3);
+		r->exit_known = !db_column_null(stmt, 2);
 	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
+	db_finalize(stmt);
+	if (rc != DB_DONE) {
 		free(*out);
 		*out = NULL;
 		*n = 0;
@@ -437,7 +457,7 @@ int store_run_pairs(struct store *st, const struct store_run_filter *f, const ch
 		    double **a, double **b, size_t *n)
 {
 	struct store_run_filter fa = *f;
-	sqlite3_stmt *stmt;
+	struct db_stmt *stmt;
 	size_t alloc = 0, alloc_b = 0;
 	int rc;
 	*a = *b = NULL;
@@ -456,14 +476,14 @@ int store_run_pairs(struct store *st, const struct store_run_filter *f, const ch
 		return RP_EINTERNAL;
 	store_bind_filter(stmt, &fa);
 	bind_text(stmt, 8, metric);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		ALLOC_GROW(*a, *n + 1, alloc);
 		ALLOC_GROW(*b, *n + 1, alloc_b);
-		(*a)[*n] = sqlite3_column_double(stmt, 0);
-		(*b)[(*n)++] = sqlite3_column_double(stmt, 1);
+		(*a)[*n] = db_column_double(stmt, 0);
+		(*b)[(*n)++] = db_column_double(stmt, 1);
 	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
+	db_finalize(stmt);
+	if (rc != DB_DONE) {
 		free(*a);
 		free(*b);
 		*a = *b = NULL;
@@ -476,26 +496,26 @@ int store_run_pairs(struct store *st, const struct store_run_filter *f, const ch
 int store_run_counts(struct store *st, const struct store_run_filter *f, size_t *ok,
 		     size_t *failed)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT coalesce(sum(r.status = 'ok'), 0),"
-					 " coalesce(sum(r.status <> 'ok'), 0) FROM runs r WHERE"
-					 FILTER_SQL);
+	struct db_stmt *stmt = prepare(st, "SELECT coalesce(sum(CASE WHEN r.status = 'ok' THEN 1"
+					 " ELSE 0 END), 0), coalesce(sum(CASE WHEN r.status <> 'ok'"
+					 " THEN 1 ELSE 0 END), 0) FROM runs r WHERE" FILTER_SQL);
 	int rc;
 	if (!stmt)
 		return RP_EINTERNAL;
 	store_bind_filter(stmt, f);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
-		*ok = (size_t)sqlite3_column_int64(stmt, 0);
-		*failed = (size_t)sqlite3_column_int64(stmt, 1);
+	rc = db_step(stmt);
+	if (rc == DB_ROW) {
+		*ok = (size_t)db_column_int64(stmt, 0);
+		*failed = (size_t)db_column_int64(stmt, 1);
 	}
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_ROW ? 0 : db_error(st, "cannot count runs");
+	db_finalize(stmt);
+	return rc == DB_ROW ? 0 : db_error(st, "cannot count runs");
 }
 
 int store_run_issues(struct store *st, int64_t comparison_id, int64_t benchmark_id,
 		      struct store_run_issue **out, size_t *n)
 {
-	sqlite3_stmt *stmt = prepare(st, "SELECT id, side, status, exit_code, signal, detail,"
+	struct db_stmt *stmt = prepare(st, "SELECT id, side, status, exit_code, signal, detail,"
 					 " log_path, log_offset, warmup FROM runs WHERE comparison_id = ?1 AND"
 					 " benchmark_id = ?2 AND (status <> 'ok' OR detail IS NOT NULL)"
 					 " ORDER BY id");
@@ -505,24 +525,24 @@ int store_run_issues(struct store *st, int64_t comparison_id, int64_t benchmark_
 	*n = 0;
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, comparison_id);
-	sqlite3_bind_int64(stmt, 2, benchmark_id);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	db_bind_int64(stmt, 1, comparison_id);
+	db_bind_int64(stmt, 2, benchmark_id);
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		struct store_run_issue *r;
 		ALLOC_GROW(*out, *n + 1, alloc);
 		r = &(*out)[(*n)++];
-		r->id = sqlite3_column_int64(stmt, 0);
-		r->side = ((const char *)sqlite3_column_text(stmt, 1))[0];
-		r->status = run_status_parse((const char *)sqlite3_column_text(stmt, 2));
-		r->exit_code = sqlite3_column_int(stmt, 3);
-		r->signal = sqlite3_column_int(stmt, 4);
+		r->id = db_column_int64(stmt, 0);
+		r->side = db_column_text(stmt, 1) ? db_column_text(stmt, 1)[0] : 'A';
+		r->status = run_status_parse(db_column_text(stmt, 2));
+		r->exit_code = db_column_int(stmt, 3);
+		r->signal = db_column_int(stmt, 4);
 		r->detail = column_dup(stmt, 5);
 		r->log_path = column_dup(stmt, 6);
-		r->log_offset = sqlite3_column_int64(stmt, 7);
-		r->warmup = sqlite3_column_int(stmt, 8) != 0;
+		r->log_offset = db_column_int64(stmt, 7);
+		r->warmup = db_column_int(stmt, 8) != 0;
 	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
+	db_finalize(stmt);
+	if (rc != DB_DONE)
 		return db_error(st, "cannot read the runs' notes");
 	return 0;
 }
@@ -541,19 +561,29 @@ int store_verdict_save(struct store *st, int64_t comparison_id, int64_t benchmar
 		       const char *metric, bool primary, const char *verdict,
 		       const struct verdict_result *r, size_t n_pairs, double q_bh)
 {
-	sqlite3_stmt *stmt = prepare(st, "INSERT OR REPLACE INTO verdicts(comparison_id,"
-					 " benchmark_id, metric, is_primary, verdict, ratio, ci_lo,"
-					 " ci_hi, p_welch, p_mw, p_tost, q_bh, n_a, n_b, mean_a,"
-					 " mean_b, sd_a, sd_b, method, n_pairs, p) VALUES(?1, ?2, ?3,"
-					 " ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
-					 " ?17, ?18, ?19, ?20, ?21)");
+	/* A verdict saved again replaces the old one and moves to the end (seq): the order
+	 * in which store_comparison_verdicts() reads them. */
+	struct db_stmt *stmt = prepare(
+	    st, "INSERT INTO verdicts(comparison_id, benchmark_id, metric, is_primary, verdict,"
+		" ratio, ci_lo, ci_hi, p_welch, p_mw, p_tost, q_bh, n_a, n_b, mean_a, mean_b, sd_a,"
+		" sd_b, method, n_pairs, p, seq) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+		" ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, (SELECT coalesce(max(seq),"
+		" 0) + 1 FROM verdicts WHERE comparison_id = ?1))"
+		" ON CONFLICT(comparison_id, benchmark_id, metric) DO UPDATE SET"
+		" is_primary = excluded.is_primary, verdict = excluded.verdict,"
+		" ratio = excluded.ratio, ci_lo = excluded.ci_lo, ci_hi = excluded.ci_hi,"
+		" p_welch = excluded.p_welch, p_mw = excluded.p_mw, p_tost = excluded.p_tost,"
+		" q_bh = excluded.q_bh, n_a = excluded.n_a, n_b = excluded.n_b,"
+		" mean_a = excluded.mean_a, mean_b = excluded.mean_b, sd_a = excluded.sd_a,"
+		" sd_b = excluded.sd_b, method = excluded.method, n_pairs = excluded.n_pairs,"
+		" p = excluded.p, seq = excluded.seq");
 	int rc;
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, comparison_id);
-	sqlite3_bind_int64(stmt, 2, benchmark_id);
+	db_bind_int64(stmt, 1, comparison_id);
+	db_bind_int64(stmt, 2, benchmark_id);
 	bind_text(stmt, 3, metric);
-	sqlite3_bind_int(stmt, 4, primary);
+	db_bind_int64(stmt, 4, primary);
 	bind_text(stmt, 5, verdict);
 	bind_real(stmt, 6, r->ratio);
 	bind_real(stmt, 7, r->ci_lo);
@@ -562,24 +592,24 @@ int store_verdict_save(struct store *st, int64_t comparison_id, int64_t benchmar
 	bind_real(stmt, 10, r->p_mw);
 	bind_real(stmt, 11, r->p_tost);
 	bind_real(stmt, 12, q_bh);
-	sqlite3_bind_int64(stmt, 13, (int64_t)r->n_a);
-	sqlite3_bind_int64(stmt, 14, (int64_t)r->n_b);
+	db_bind_int64(stmt, 13, (int64_t)r->n_a);
+	db_bind_int64(stmt, 14, (int64_t)r->n_b);
 	bind_real(stmt, 15, r->mean_a);
 	bind_real(stmt, 16, r->mean_b);
 	bind_real(stmt, 17, r->sd_a);
 	bind_real(stmt, 18, r->sd_b);
 	/* the interval's method; none for a metric that was not measured */
 	bind_text(stmt, 19, strcmp(verdict, "unmeasured") ? verdict_method_name(r->method) : NULL);
-	sqlite3_bind_int64(stmt, 20, (int64_t)n_pairs);
+	db_bind_int64(stmt, 20, (int64_t)n_pairs);
 	bind_real(stmt, 21, r->p);
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_DONE ? 0 : db_error(st, "cannot record a verdict");
+	rc = db_step(stmt);
+	db_finalize(stmt);
+	return rc == DB_DONE ? 0 : db_error(st, "cannot record a verdict");
 }
 
 int store_transaction_begin(struct store *st)
 {
-	return exec_sql(st, "BEGIN IMMEDIATE");
+	return db_begin(st->db) ? db_error(st, "cannot begin a transaction") : 0;
 }
 
 int store_transaction_commit(struct store *st)
@@ -589,120 +619,86 @@ int store_transaction_commit(struct store *st)
 
 void store_transaction_rollback(struct store *st)
 {
-	if (st && !sqlite3_get_autocommit(st->db))
-		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	if (st)
+		db_rollback(st->db);
 }
 
 int store_build_runs_delete(struct store *st, int64_t build_id)
 {
-	sqlite3_stmt *stmt = prepare(st, "DELETE FROM runs WHERE build_id = ?1");
+	struct db_stmt *stmt = prepare(st, "DELETE FROM runs WHERE build_id = ?1");
 	int rc;
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, build_id);
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_DONE ? 0 : db_error(st, "cannot delete the runs of a build");
-}
-
-/* One run of store_import_runs(): the row, then its metric values (statements prepared). */
-static int import_run_one(struct store *st, sqlite3_stmt *run_stmt, sqlite3_stmt *value_stmt,
-			  const struct store_run *t, const char *const *names, const double *values,
-			  size_t nr_metrics)
-{
-	char side[2] = { t->side, 0 };
-	int64_t id;
-	size_t k;
-	sqlite3_reset(run_stmt);
-	sqlite3_bind_int64(run_stmt, 1, t->build_id);
-	sqlite3_bind_int64(run_stmt, 2, t->benchmark_id);
-	sqlite3_bind_int64(run_stmt, 3, t->machine_id);
-	if (t->comparison_id)
-		sqlite3_bind_int64(run_stmt, 4, t->comparison_id);
-	else
-		sqlite3_bind_null(run_stmt, 4);
-	bind_text(run_stmt, 5, side);
-	sqlite3_bind_int(run_stmt, 6, t->warmup);
-	bind_text(run_stmt, 7, run_status_name(t->status));
-	sqlite3_bind_int(run_stmt, 8, t->exit_code);
-	sqlite3_bind_int(run_stmt, 9, t->signal);
-	bind_text(run_stmt, 10, t->detail && *t->detail ? t->detail : NULL);
-	bind_text(run_stmt, 11, t->log_path);
-	sqlite3_bind_int64(run_stmt, 12, t->started_at);
-	bind_real(run_stmt, 13, t->loadavg);
-	sqlite3_bind_int64(run_stmt, 14, t->log_offset);
-	sqlite3_bind_int64(run_stmt, 15, t->log_length);
-	if (t->pair_seq)
-		sqlite3_bind_int64(run_stmt, 16, t->pair_seq);
-	else
-		sqlite3_bind_null(run_stmt, 16);
-	if (sqlite3_step(run_stmt) != SQLITE_ROW)
-		return db_error(st, "cannot record an imported run");
-	id = sqlite3_column_int64(run_stmt, 0);
-	/* RETURNING: the statement finishes only when stepped to its end. */
-	if (sqlite3_step(run_stmt) != SQLITE_DONE)
-		return db_error(st, "cannot record an imported run");
-	for (k = 0; k < nr_metrics; k++) {
-		if (!isfinite(values[k]))
-			continue;
-		sqlite3_reset(value_stmt);
-		sqlite3_bind_int64(value_stmt, 1, id);
-		bind_text(value_stmt, 2, names[k]);
-		sqlite3_bind_double(value_stmt, 3, values[k]);
-		if (sqlite3_step(value_stmt) != SQLITE_DONE)
-			return db_error(st, "cannot record an imported metric value");
-	}
-	return 0;
+	db_bind_int64(stmt, 1, build_id);
+	rc = db_step(stmt);
+	db_finalize(stmt);
+	return rc == DB_DONE ? 0 : db_error(st, "cannot delete the runs of a build");
 }
 
 int store_import_runs(struct store *st, const struct store_run *tmpl, const char *const *names,
 		      const double *values, size_t nr_metrics, size_t nr_runs)
 {
-	sqlite3_stmt *run_stmt = NULL, *value_stmt = NULL;
-	size_t i;
+	struct db_stmt *run_stmt = NULL, *value_stmt = NULL;
+	/* Inside a transaction, a savepoint undoes only this; else a transaction of its own. */
+	bool nested = db_in_transaction(st->db);
 	int ret = RP_EINTERNAL;
 
-	if (exec_sql(st, "SAVEPOINT import_runs"))
+	if (nested ? exec_sql(st, "SAVEPOINT import_runs") : store_transaction_begin(st))
 		return RP_EINTERNAL;
-	run_stmt = prepare(st, "INSERT INTO runs(build_id, benchmark_id, machine_id,"
-			       " comparison_id, side, warmup, status, exit_code, signal, detail,"
-			       " log_path, started_at, loadavg, log_offset, log_length, pair_seq)"
-			       " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13,"
-			       " ?14, ?15, ?16) RETURNING id");
-	value_stmt = prepare(st, "INSERT INTO metric_values(run_id, metric, value)"
-				 " VALUES(?1, ?2, ?3)");
-	if (!run_stmt || !value_stmt)
+	run_stmt = prepare(st, RUN_INSERT_SQL);
+	value_stmt = run_stmt ? prepare(st, VALUE_INSERT_SQL) : NULL;
+	if (!value_stmt)
 		goto out;
-	for (i = 0; i < nr_runs; i++)
-		if (import_run_one(st, run_stmt, value_stmt, tmpl, names, values + i * nr_metrics,
-				   nr_metrics))
+	for (size_t i = 0; i < nr_runs; i++) {
+		int64_t id;
+		if (insert_run(st, run_stmt, value_stmt, tmpl, names, values + i * nr_metrics,
+			       nr_metrics, &id))
 			goto out;
+	}
+	if (exec_sql(st, nested ? "RELEASE import_runs" : "COMMIT"))
+		goto out;
 	ret = 0;
 out:
-	sqlite3_finalize(run_stmt);
-	sqlite3_finalize(value_stmt);
-	/* Outside a transaction, RELEASE is the commit and may fail: then roll back too. */
-	if (!ret && exec_sql(st, "RELEASE import_runs"))
-		ret = RP_EINTERNAL;
-	if (ret) {
-		sqlite3_exec(st->db, "ROLLBACK TO import_runs", NULL, NULL, NULL);
-		sqlite3_exec(st->db, "RELEASE import_runs", NULL, NULL, NULL);
+	db_finalize(run_stmt);
+	db_finalize(value_stmt);
+	if (ret && nested) {
+		db_exec(st->db, "ROLLBACK TO import_runs");
+		db_exec(st->db, "RELEASE import_runs");
+	} else if (ret) {
+		store_transaction_rollback(st);
 	}
 	return ret;
 }
 
 /* The helpers above, for the other files of the store (store_impl.h). */
-sqlite3_stmt *store_prepare(struct store *st, const char *sql)
+void store_bind_real(struct db_stmt *stmt, int i, double v)
+{
+	bind_real(stmt, i, v);
+}
+
+double store_column_real(struct db_stmt *stmt, int i)
+{
+	return db_column_null(stmt, i) ? NAN : db_column_double(stmt, i);
+}
+
+int store_step_done(struct store *st, struct db_stmt *stmt, const char *what)
+{
+	int rc = db_step(stmt);
+	db_reset(stmt);
+	return rc == DB_DONE ? 0 : db_error(st, what);
+}
+
+struct db_stmt *store_prepare(struct store *st, const char *sql)
 {
 	return prepare(st, sql);
 }
 
-void store_bind_text(sqlite3_stmt *stmt, int i, const char *s)
+void store_bind_text(struct db_stmt *stmt, int i, const char *s)
 {
 	bind_text(stmt, i, s);
 }
 
-char *store_column_dup(sqlite3_stmt *stmt, int i)
+char *store_column_dup(struct db_stmt *stmt, int i)
 {
 	return column_dup(stmt, i);
 }

@@ -16,7 +16,13 @@
  */
 struct store;
 
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 8
+
+enum store_open_flags {
+	/* The store must hold revperf's schema already (commands that only read): an empty
+	 * database is an error that says how to fill it, and is left as it is. */
+	STORE_OPEN_EXISTING = 1 << 0,
+};
 
 /*
  * Opens (creating and migrating as needed) the database at path. Returns 0, RP_EINPUT when
@@ -24,8 +30,20 @@ struct store;
  * revperf (one error line says which and what to do), RP_EINTERNAL otherwise.
  * Free with store_close().
  */
-int store_open(const char *path, struct store **out);
+int store_open(const char *path, unsigned flags, struct store **out);
 void store_close(struct store *st);
+
+/*
+ * Store locations: a PostgreSQL connection string (postgresql://, postgres:// or libpq's
+ * key=value pairs, "host=... dbname=...") or else an SQLite file's path. store_location_is_postgres() tells which;
+ * store_location_has_password() whether the string itself holds a password (better kept in
+ * PGPASSFILE or PGPASSWORD); store_location_display() appends it for a message, without
+ * its password.
+ */
+bool store_location_is_postgres(const char *where);
+bool store_location_has_password(const char *where);
+struct strbuf;
+void store_location_display(const char *where, struct strbuf *out);
 
 /*
  * Whether a statement of st failed because another process held a lock on the database
@@ -33,6 +51,12 @@ void store_close(struct store *st);
  * /proc/locks tells; the command then exits 2 (the user must act), not 3.
  */
 bool store_lock_failed(const struct store *st);
+/*
+ * Whether a statement of st failed because the PostgreSQL server was gone (its connection
+ * lost, and not back within the wait): the command then exits 2 (the user must start it),
+ * not 3; what was stored before stays.
+ */
+bool store_unreachable(const struct store *st);
 
 /*
  * Checks, cheaply (a few stat() calls and reads of a header), that the database's files are
@@ -56,6 +80,10 @@ int store_verify(struct store *st);
 
 /* The database engine and its library version, e.g. "sqlite 3.40.1" (static storage). */
 const char *store_engine_version(void);
+/* The engine of an open store: "sqlite" or "postgresql". */
+const char *store_engine(const struct store *st);
+/* The store for messages: the SQLite file's path, or the PostgreSQL URL without password. */
+const char *store_name(const struct store *st);
 
 /* The machine row for m (created on first use). */
 int store_machine(struct store *st, const struct machine_info *m, int64_t *id);
@@ -116,6 +144,10 @@ struct store_run {
 	int64_t started_at; /* unix seconds */
 	double loadavg;
 	int64_t pair_seq; /* the interleaved pair (round) within its comparison; 0 = none */
+	/* The run's output (the log_length bytes at log_offset), kept compressed in the
+	 * database with the run (run_logs); NULL: none kept. */
+	const void *log_data;
+	size_t log_data_len;
 };
 
 /*
@@ -338,5 +370,42 @@ void store_verdicts_free(struct store_verdict *v, size_t n);
  */
 int store_build_metric_values(struct store *st, int64_t build_id, int64_t machine_id,
 			      const char *bench, const char *metric, double **values, size_t *n);
+
+/*
+ * Logs kept in the database (store_logs.c), zstd-compressed, so that a report built
+ * elsewhere from a shared store has them: a run's output (saved with the run by
+ * store_run_insert() when run->log_data is set) and a build's. The caller caps them (a
+ * run's by log-limit); STORE_LOG_MAX_BYTES is what a read accepts. _save returns 0 or
+ * RP_EINTERNAL; _get appends the log to sb and returns 0, 1 when none is stored, or
+ * RP_EINTERNAL. store_comparison_logged_runs(): the runs of a comparison with a stored
+ * log, by id (caller frees *ids).
+ */
+#define STORE_LOG_MAX_BYTES ((int64_t)1 << 30)
+int store_run_log_save(struct store *st, int64_t run_id, const void *data, size_t len);
+int store_build_log_save(struct store *st, int64_t build_id, const void *data, size_t len);
+int store_run_log_get(struct store *st, int64_t run_id, struct strbuf *sb);
+int store_build_log_get(struct store *st, int64_t build_id, struct strbuf *sb);
+int store_comparison_logged_runs(struct store *st, int64_t comparison_id, int64_t **ids,
+				 size_t *n);
+
+/* What store_push() copied (added) and found there already (present). */
+struct store_push_stats {
+	size_t builds_added, builds_present;
+	size_t comparisons_added, comparisons_present;
+	size_t comparisons_running; /* left for a later push, with their runs */
+	size_t runs_added, runs_present;
+	size_t profiles_added, profiles_present;
+	size_t dynamic_added, dynamic_present;
+};
+
+/*
+ * Copies the results of `from` into `to` (store_push.c): machines, revisions, benchmarks
+ * and builds found by their keys or added, comparisons that are not running with their
+ * runs, values, counter series and verdicts, profiles and their counts, dynamic data;
+ * not the predictors (train on the target). Idempotent: what an earlier push of the same
+ * store copied is found (the target's table `pushed`) and not copied again. One
+ * transaction of `to`: all or nothing. Returns 0 or RP_EINTERNAL after an error line.
+ */
+int store_push(struct store *from, struct store *to, struct store_push_stats *stats);
 
 #endif

@@ -48,9 +48,10 @@ static void unpack(const unsigned char *in, size_t n, double *t, double *v)
 
 int store_run_counters_save(struct store *st, int64_t run_id, const struct run_samples *rs)
 {
-	sqlite3_stmt *stmt = store_prepare(
-	    st, "INSERT OR REPLACE INTO run_counters(run_id, counter, unit, n, samples)"
-		" VALUES(?1, ?2, ?3, ?4, ?5)");
+	struct db_stmt *stmt = store_prepare(
+	    st, "INSERT INTO run_counters(run_id, counter, unit, n, samples)"
+		" VALUES(?1, ?2, ?3, ?4, ?5) ON CONFLICT(run_id, counter) DO UPDATE SET"
+		" unit = excluded.unit, n = excluded.n, samples = excluded.samples");
 	int ret = 0;
 
 	if (!stmt)
@@ -67,32 +68,30 @@ int store_run_counters_save(struct store *st, int64_t run_id, const struct run_s
 			error("cannot compress the series %s: %s", s->name, ZSTD_getErrorName(len));
 			ret = RP_EINTERNAL;
 		} else {
-			sqlite3_reset(stmt);
-			sqlite3_bind_int64(stmt, 1, run_id);
+			db_bind_int64(stmt, 1, run_id);
 			store_bind_text(stmt, 2, s->name);
 			store_bind_text(stmt, 3, s->unit);
-			sqlite3_bind_int64(stmt, 4, (sqlite3_int64)s->n);
-			sqlite3_bind_blob(stmt, 5, z, (int)len, SQLITE_TRANSIENT);
-			if (sqlite3_step(stmt) != SQLITE_DONE)
-				ret = store_db_error(st, "cannot save a counter series");
+			db_bind_int64(stmt, 4, (int64_t)s->n);
+			db_bind_blob(stmt, 5, z, len);
+			ret = store_step_done(st, stmt, "cannot save a counter series");
 		}
 		free(raw);
 		free(z);
 	}
-	sqlite3_finalize(stmt);
+	db_finalize(stmt);
 	return ret;
 }
 
 /* Appends the series of one row to the run at the end of *out (or a new run). */
-static int read_row(struct store *st, sqlite3_stmt *stmt, struct store_counter_run **out, size_t *n,
+static int read_row(struct store *st, struct db_stmt *stmt, struct store_counter_run **out, size_t *n,
 		    size_t *alloc)
 {
-	int64_t run_id = sqlite3_column_int64(stmt, 0);
-	const char *name = (const char *)sqlite3_column_text(stmt, 3);
-	const char *unit = (const char *)sqlite3_column_text(stmt, 4);
-	int64_t count = sqlite3_column_int64(stmt, 5);
-	const void *blob = sqlite3_column_blob(stmt, 6);
-	size_t blob_len = (size_t)sqlite3_column_bytes(stmt, 6), raw_len;
+	int64_t run_id = db_column_int64(stmt, 0);
+	const char *name = db_column_text(stmt, 3);
+	const char *unit = db_column_text(stmt, 4);
+	int64_t count = db_column_int64(stmt, 5);
+	size_t blob_len, raw_len;
+	const void *blob = db_column_blob(stmt, 6, &blob_len);
 	struct store_counter_run *r;
 	unsigned char *raw;
 
@@ -101,8 +100,8 @@ static int read_row(struct store *st, sqlite3_stmt *stmt, struct store_counter_r
 		r = &(*out)[(*n)++];
 		memset(r, 0, sizeof(*r));
 		r->run_id = run_id;
-		r->side = *(const char *)sqlite3_column_text(stmt, 1);
-		r->comparison_id = sqlite3_column_int64(stmt, 2);
+		r->side = db_column_text(stmt, 1) ? *db_column_text(stmt, 1) : 'A';
+		r->comparison_id = db_column_int64(stmt, 2);
 		run_samples_init(&r->samples);
 	}
 	r = &(*out)[*n - 1];
@@ -132,7 +131,7 @@ static int read_row(struct store *st, sqlite3_stmt *stmt, struct store_counter_r
 	return 0;
 }
 
-static int collect_rows(struct store *st, sqlite3_stmt *stmt, struct store_counter_run **out,
+static int collect_rows(struct store *st, struct db_stmt *stmt, struct store_counter_run **out,
 			size_t *n)
 {
 	size_t alloc = 0;
@@ -140,11 +139,11 @@ static int collect_rows(struct store *st, sqlite3_stmt *stmt, struct store_count
 
 	*out = NULL;
 	*n = 0;
-	while (!ret && (rc = sqlite3_step(stmt)) == SQLITE_ROW)
+	while (!ret && (rc = db_step(stmt)) == DB_ROW)
 		ret = read_row(st, stmt, out, n, &alloc);
-	if (!ret && rc != SQLITE_DONE)
+	if (!ret && rc != DB_DONE)
 		ret = store_db_error(st, "cannot read counter series");
-	sqlite3_finalize(stmt);
+	db_finalize(stmt);
 	return ret;
 }
 
@@ -153,7 +152,7 @@ static int collect_rows(struct store *st, sqlite3_stmt *stmt, struct store_count
 int store_run_counters(struct store *st, const struct store_run_filter *f,
 		       struct store_counter_run **out, size_t *n)
 {
-	sqlite3_stmt *stmt =
+	struct db_stmt *stmt =
 	    store_prepare(st, "SELECT " COUNTER_COLUMNS " FROM runs r JOIN"
 			      " run_counters c ON c.run_id = r.id WHERE" STORE_FILTER_SQL
 			      " AND r.status = 'ok' ORDER BY r.id, c.counter");
@@ -167,7 +166,7 @@ int store_counter_runs_of_revision(struct store *st, const char *sha, const char
 				   struct store_counter_run **out, size_t *n)
 {
 	/* The runs of the build of the latest run with counters (one build command). */
-	sqlite3_stmt *stmt = store_prepare(
+	struct db_stmt *stmt = store_prepare(
 	    st, "WITH mine AS (SELECT r.* FROM runs r JOIN builds b ON b.id = r.build_id"
 		" JOIN revisions v ON v.id = b.revision_id JOIN benchmarks k ON"
 		" k.id = r.benchmark_id WHERE v.sha = ?1 AND k.name = ?2 AND r.status = 'ok'"

@@ -37,28 +37,28 @@ int store_dynamic_cost_parse(const char *s, enum perphecy_cost *out)
 /* Runs a statement without results (no binds). */
 static int exec_simple(struct store *st, const char *sql, const char *what)
 {
-	sqlite3_stmt *stmt = store_prepare(st, sql);
+	struct db_stmt *stmt = store_prepare(st, sql);
 	int rc;
 	if (!stmt)
 		return RP_EINTERNAL;
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_DONE ? 0 : store_db_error(st, what);
+	rc = db_step(stmt);
+	db_finalize(stmt);
+	return rc == DB_DONE ? 0 : store_db_error(st, what);
 }
 
 /* The profile row of store_dynamic_save(), the old one (and its functions) replaced. */
 static int dynamic_row(struct store *st, struct store_dynamic *d)
 {
-	sqlite3_stmt *stmt = store_prepare(st, "DELETE FROM dynamic_profiles WHERE build_id = ?1"
+	struct db_stmt *stmt = store_prepare(st, "DELETE FROM dynamic_profiles WHERE build_id = ?1"
 					       " AND benchmark_id = ?2");
 	int rc;
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, d->build_id);
-	sqlite3_bind_int64(stmt, 2, d->benchmark_id);
-	rc = sqlite3_step(stmt);
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
+	db_bind_int64(stmt, 1, d->build_id);
+	db_bind_int64(stmt, 2, d->benchmark_id);
+	rc = db_step(stmt);
+	db_finalize(stmt);
+	if (rc != DB_DONE)
 		return store_db_error(st, "cannot replace dynamic data");
 	stmt = store_prepare(st, "INSERT INTO dynamic_profiles(build_id, benchmark_id, source,"
 				 " cost, path, created_at) VALUES(?1, ?2, ?3, ?4, ?5, ?6)"
@@ -67,20 +67,20 @@ static int dynamic_row(struct store *st, struct store_dynamic *d)
 		return RP_EINTERNAL;
 	if (!d->created_at)
 		d->created_at = (int64_t)time(NULL);
-	sqlite3_bind_int64(stmt, 1, d->build_id);
-	sqlite3_bind_int64(stmt, 2, d->benchmark_id);
+	db_bind_int64(stmt, 1, d->build_id);
+	db_bind_int64(stmt, 2, d->benchmark_id);
 	store_bind_text(stmt, 3, d->source);
 	store_bind_text(stmt, 4, d->cost);
 	store_bind_text(stmt, 5, d->path);
-	sqlite3_bind_int64(stmt, 6, d->created_at);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW)
-		d->id = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	return rc == SQLITE_ROW ? 0 : store_db_error(st, "cannot record dynamic data");
+	db_bind_int64(stmt, 6, d->created_at);
+	rc = db_step(stmt);
+	if (rc == DB_ROW)
+		d->id = db_column_int64(stmt, 0);
+	db_finalize(stmt);
+	return rc == DB_ROW ? 0 : store_db_error(st, "cannot record dynamic data");
 }
 
-/* SQLite integers are signed: counts above INT64_MAX are stored as INT64_MAX. */
+/* Integers are signed in both engines: counts above INT64_MAX are stored as INT64_MAX. */
 static int64_t clamp_count(uint64_t v)
 {
 	return v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
@@ -88,7 +88,7 @@ static int64_t clamp_count(uint64_t v)
 
 int store_dynamic_save(struct store *st, struct store_dynamic *d, const struct perphecy_profile *p)
 {
-	sqlite3_stmt *stmt = NULL;
+	struct db_stmt *stmt = NULL;
 	int ret = RP_EINTERNAL;
 	size_t i;
 
@@ -101,14 +101,14 @@ int store_dynamic_save(struct store *st, struct store_dynamic *d, const struct p
 	if (!stmt)
 		goto out;
 	for (i = 0; i < p->nr; i++) {
-		sqlite3_reset(stmt);
-		sqlite3_bind_int64(stmt, 1, d->id);
-		sqlite3_bind_text(stmt, 2, p->funcs[i].name, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(stmt, 3, clamp_count(p->funcs[i].calls));
+		db_reset(stmt);
+		db_bind_int64(stmt, 1, d->id);
+		db_bind_text(stmt, 2, p->funcs[i].name);
+		db_bind_int64(stmt, 3, clamp_count(p->funcs[i].calls));
 		/* The column is REAL (self time may be fractional elsewhere); a double holds
 		 * every count up to 2^53 exactly, far beyond one run's instructions. */
-		sqlite3_bind_double(stmt, 4, (double)p->funcs[i].cost);
-		if (sqlite3_step(stmt) != SQLITE_DONE) {
+		db_bind_double(stmt, 4, (double)p->funcs[i].cost);
+		if (db_step(stmt) != DB_DONE) {
 			store_db_error(st, "cannot record a function's dynamic data");
 			goto out;
 		}
@@ -117,7 +117,7 @@ int store_dynamic_save(struct store *st, struct store_dynamic *d, const struct p
 		goto out;
 	ret = 0;
 out:
-	sqlite3_finalize(stmt);
+	db_finalize(stmt);
 	if (ret)
 		store_transaction_rollback(st);
 	return ret;
@@ -126,38 +126,38 @@ out:
 int store_dynamic_find(struct store *st, int64_t build_id, int64_t benchmark_id,
 		       struct store_dynamic *out)
 {
-	sqlite3_stmt *stmt = store_prepare(st, "SELECT id, source, cost, path, created_at FROM"
+	struct db_stmt *stmt = store_prepare(st, "SELECT id, source, cost, path, created_at FROM"
 					       " dynamic_profiles WHERE build_id = ?1 AND"
 					       " benchmark_id = ?2");
 	int rc, ret = 1;
 	memset(out, 0, sizeof(*out));
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, build_id);
-	sqlite3_bind_int64(stmt, 2, benchmark_id);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
-		out->id = sqlite3_column_int64(stmt, 0);
+	db_bind_int64(stmt, 1, build_id);
+	db_bind_int64(stmt, 2, benchmark_id);
+	rc = db_step(stmt);
+	if (rc == DB_ROW) {
+		out->id = db_column_int64(stmt, 0);
 		out->build_id = build_id;
 		out->benchmark_id = benchmark_id;
 		snprintf(out->source, sizeof(out->source), "%s",
-			 (const char *)sqlite3_column_text(stmt, 1));
+			 db_column_text(stmt, 1) ? db_column_text(stmt, 1) : "");
 		snprintf(out->cost, sizeof(out->cost), "%s",
-			 (const char *)sqlite3_column_text(stmt, 2));
+			 db_column_text(stmt, 2) ? db_column_text(stmt, 2) : "");
 		out->path = store_column_dup(stmt, 3);
-		out->created_at = sqlite3_column_int64(stmt, 4);
+		out->created_at = db_column_int64(stmt, 4);
 		ret = 0;
-	} else if (rc != SQLITE_DONE) {
+	} else if (rc != DB_DONE) {
 		ret = store_db_error(st, "cannot look up dynamic data");
 	}
-	sqlite3_finalize(stmt);
+	db_finalize(stmt);
 	return ret;
 }
 
 int store_dynamic_load(struct store *st, const struct store_dynamic *d, const char *bench,
 		       struct perphecy_profile *out)
 {
-	sqlite3_stmt *stmt = NULL;
+	struct db_stmt *stmt = NULL;
 	enum perphecy_cost unit;
 	int rc, ret = RP_EINTERNAL;
 
@@ -174,11 +174,11 @@ int store_dynamic_load(struct store *st, const struct store_dynamic *d, const ch
 				 " profile_id = ?1");
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, d->id);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(stmt, 0);
-		int64_t calls = sqlite3_column_int64(stmt, 1);
-		double cost = sqlite3_column_double(stmt, 2);
+	db_bind_int64(stmt, 1, d->id);
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		const char *name = db_column_text(stmt, 0);
+		int64_t calls = db_column_int64(stmt, 1);
+		double cost = db_column_double(stmt, 2);
 		if (calls < 0 || !(cost >= 0) || cost > 1.8e19) {
 			error("database %s: dynamic data %" PRId64 ": function '%s' has a negative "
 			      "or invalid count; collect it again with revperf run --dynamic",
@@ -191,20 +191,20 @@ int store_dynamic_load(struct store *st, const struct store_dynamic *d, const ch
 			goto out;
 		}
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		store_db_error(st, "cannot read dynamic data");
 		goto out;
 	}
 	ret = 0;
 out:
-	sqlite3_finalize(stmt);
+	db_finalize(stmt);
 	return ret;
 }
 
 int store_dynamic_revisions(struct store *st, const char *bench_name, const char *bench_command,
 			    const char *build_command, struct store_dynamic_rev **out, size_t *n)
 {
-	sqlite3_stmt *stmt = store_prepare(
+	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT r.sha, d.id, d.cost FROM dynamic_profiles d JOIN builds b ON"
 		" b.id = d.build_id JOIN revisions r ON r.id = b.revision_id JOIN benchmarks k ON"
 		" k.id = d.benchmark_id WHERE k.name = ?1 AND k.command = ?2 AND"
@@ -219,20 +219,20 @@ int store_dynamic_revisions(struct store *st, const char *bench_name, const char
 	store_bind_text(stmt, 1, bench_name);
 	store_bind_text(stmt, 2, bench_command);
 	store_bind_text(stmt, 3, build_command ? build_command : "");
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		const char *sha = (const char *)sqlite3_column_text(stmt, 0);
-		const char *cost = (const char *)sqlite3_column_text(stmt, 2);
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		const char *sha = db_column_text(stmt, 0);
+		const char *cost = db_column_text(stmt, 2);
 		struct store_dynamic_rev *r;
 		if (!sha || strlen(sha) != 40)
 			continue;
 		ALLOC_GROW(*out, *n + 1, alloc);
 		r = &(*out)[(*n)++];
 		memcpy(r->sha, sha, 41);
-		r->profile_id = sqlite3_column_int64(stmt, 1);
+		r->profile_id = db_column_int64(stmt, 1);
 		snprintf(r->cost, sizeof(r->cost), "%s", cost ? cost : "");
 	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
+	db_finalize(stmt);
+	if (rc != DB_DONE) {
 		free(*out);
 		*out = NULL;
 		*n = 0;
@@ -257,7 +257,7 @@ static void fold_label(enum store_label *l, const char *verdict, bool first)
 int store_labelled_verdicts(struct store *st, const char *build_command,
 			    struct store_labelled **out, size_t *n)
 {
-	sqlite3_stmt *stmt = store_prepare(
+	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT c.id, ra.sha, rb.sha, k.name, k.command, v.verdict FROM verdicts v"
 		" JOIN comparisons c ON c.id = v.comparison_id"
 		" JOIN builds ba ON ba.id = c.base_build JOIN builds bb ON bb.id = c.target_build"
@@ -265,7 +265,7 @@ int store_labelled_verdicts(struct store *st, const char *build_command,
 		" JOIN revisions rb ON rb.id = bb.revision_id"
 		" JOIN benchmarks k ON k.id = v.benchmark_id"
 		" WHERE v.is_primary = 1 AND ba.variant = '' AND bb.variant = ''"
-		" AND (?1 IS NULL OR (ba.command = ?1 AND bb.command = ?1))"
+		" AND (CAST(?1 AS TEXT) IS NULL OR (ba.command = ?1 AND bb.command = ?1))"
 		" ORDER BY c.id, v.benchmark_id, v.metric");
 	size_t alloc = 0;
 	int64_t last_cmp = -1, last_bench_row = -1;
@@ -275,13 +275,13 @@ int store_labelled_verdicts(struct store *st, const char *build_command,
 	if (!stmt)
 		return RP_EINTERNAL;
 	store_bind_text(stmt, 1, build_command);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		int64_t cmp = sqlite3_column_int64(stmt, 0);
-		const char *a = (const char *)sqlite3_column_text(stmt, 1);
-		const char *b = (const char *)sqlite3_column_text(stmt, 2);
-		const char *name = (const char *)sqlite3_column_text(stmt, 3);
-		const char *command = (const char *)sqlite3_column_text(stmt, 4);
-		const char *verdict = (const char *)sqlite3_column_text(stmt, 5);
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		int64_t cmp = db_column_int64(stmt, 0);
+		const char *a = db_column_text(stmt, 1);
+		const char *b = db_column_text(stmt, 2);
+		const char *name = db_column_text(stmt, 3);
+		const char *command = db_column_text(stmt, 4);
+		const char *verdict = db_column_text(stmt, 5);
 		struct store_labelled *l;
 		if (!a || !b || !name || !command || strlen(a) != 40 || strlen(b) != 40)
 			continue;
@@ -303,8 +303,8 @@ int store_labelled_verdicts(struct store *st, const char *build_command,
 		last_cmp = cmp;
 		last_bench_row = (int64_t)(*n)++;
 	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
+	db_finalize(stmt);
+	if (rc != DB_DONE) {
 		store_labelled_free(*out, *n);
 		*out = NULL;
 		*n = 0;
@@ -324,7 +324,7 @@ void store_labelled_free(struct store_labelled *l, size_t n)
 
 int store_predictors_replace(struct store *st, struct store_predictor *p, size_t n)
 {
-	sqlite3_stmt *stmt = NULL;
+	struct db_stmt *stmt = NULL;
 	int ret = RP_EINTERNAL;
 	size_t i;
 
@@ -341,19 +341,19 @@ int store_predictors_replace(struct store *st, struct store_predictor *p, size_t
 		int rc;
 		if (!p[i].trained_at)
 			p[i].trained_at = (int64_t)time(NULL);
-		sqlite3_reset(stmt);
+		db_reset(stmt);
 		store_bind_text(stmt, 1, p[i].scope);
 		store_bind_text(stmt, 2, p[i].model);
-		sqlite3_bind_int64(stmt, 3, (int64_t)p[i].nr_tuples);
-		sqlite3_bind_int64(stmt, 4, (int64_t)p[i].nr_hits);
+		db_bind_int64(stmt, 3, (int64_t)p[i].nr_tuples);
+		db_bind_int64(stmt, 4, (int64_t)p[i].nr_hits);
 		store_bind_text(stmt, 5, p[i].tuples);
-		sqlite3_bind_int64(stmt, 6, p[i].trained_at);
-		rc = sqlite3_step(stmt);
-		if (rc == SQLITE_ROW) {
-			p[i].id = sqlite3_column_int64(stmt, 0);
-			rc = sqlite3_step(stmt);
+		db_bind_int64(stmt, 6, p[i].trained_at);
+		rc = db_step(stmt);
+		if (rc == DB_ROW) {
+			p[i].id = db_column_int64(stmt, 0);
+			rc = db_step(stmt);
 		}
-		if (rc != SQLITE_DONE) {
+		if (rc != DB_DONE) {
 			store_db_error(st, "cannot record a predictor");
 			goto out;
 		}
@@ -362,7 +362,7 @@ int store_predictors_replace(struct store *st, struct store_predictor *p, size_t
 		goto out;
 	ret = 0;
 out:
-	sqlite3_finalize(stmt);
+	db_finalize(stmt);
 	if (ret)
 		store_transaction_rollback(st);
 	return ret;
@@ -370,7 +370,7 @@ out:
 
 int store_predictors_load(struct store *st, struct store_predictor **out, size_t *n)
 {
-	sqlite3_stmt *stmt = store_prepare(st, "SELECT id, scope, model, nr_tuples, nr_hits,"
+	struct db_stmt *stmt = store_prepare(st, "SELECT id, scope, model, nr_tuples, nr_hits,"
 					       " tuples, trained_at FROM predictors"
 					       " ORDER BY scope <> 'common', scope, id");
 	size_t alloc = 0;
@@ -379,25 +379,25 @@ int store_predictors_load(struct store *st, struct store_predictor **out, size_t
 	*n = 0;
 	if (!stmt)
 		return RP_EINTERNAL;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		struct store_predictor *p;
 		ALLOC_GROW(*out, *n + 1, alloc);
 		p = &(*out)[(*n)++];
 		memset(p, 0, sizeof(*p));
-		p->id = sqlite3_column_int64(stmt, 0);
+		p->id = db_column_int64(stmt, 0);
 		p->scope = store_column_dup(stmt, 1);
 		p->model = store_column_dup(stmt, 2);
-		p->nr_tuples = (size_t)sqlite3_column_int64(stmt, 3);
-		p->nr_hits = (size_t)sqlite3_column_int64(stmt, 4);
+		p->nr_tuples = (size_t)db_column_int64(stmt, 3);
+		p->nr_hits = (size_t)db_column_int64(stmt, 4);
 		p->tuples = store_column_dup(stmt, 5);
-		p->trained_at = sqlite3_column_int64(stmt, 6);
+		p->trained_at = db_column_int64(stmt, 6);
 		if (!p->scope)
 			p->scope = xstrdup("");
 		if (!p->model)
 			p->model = xstrdup("");
 	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
+	db_finalize(stmt);
+	if (rc != DB_DONE) {
 		store_predictors_free(*out, *n);
 		*out = NULL;
 		*n = 0;

@@ -259,6 +259,8 @@ out:
 int store_check_files(struct store *st, const char *during)
 {
 	const char *what = NULL, *which = "";
+	if (st->db->engine != DB_SQLITE)
+		return 0; /* a server's files are its own */
 	st->nr_checks++;
 	if (st->damaged)
 		return RP_EINTERNAL;
@@ -283,29 +285,12 @@ int store_check_files(struct store *st, const char *during)
 
 int store_verify(struct store *st)
 {
-	sqlite3_stmt *stmt;
-	const char *result = NULL;
-	int rc, ret = RP_EINTERNAL;
 	if (!st || st->nr_checks == st->nr_checks_verified)
-		return 0; /* nothing ran since the last check */
+		return 0; /* nothing ran since the last check (or not SQLite: none) */
 	if (st->damaged || store_check_files(st, "this command"))
 		return RP_EINTERNAL;
-	if (sqlite3_prepare_v2(st->db, "PRAGMA quick_check(1)", -1, &stmt, NULL) != SQLITE_OK)
-		return store_db_error(st, "cannot check its integrity");
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW)
-		result = (const char *)sqlite3_column_text(stmt, 0);
-	if (rc == SQLITE_ROW && result && !strcmp(result, "ok")) {
-		st->nr_checks_verified = st->nr_checks;
-		ret = 0;
-	} else if (rc == SQLITE_ROW || rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB) {
-		st->damaged = true;
-		error("database %s is damaged (SQLite's quick_check: %s): results of this command "
-		      "may be lost; " STATE_ADVICE,
-		      st->path, rc == SQLITE_ROW && result ? result : sqlite3_errmsg(st->db));
-	} else {
-		store_db_error(st, "cannot check its integrity");
-	}
-	sqlite3_finalize(stmt);
-	return ret;
+	if (store_sqlite_quick_check(st, STATE_ADVICE))
+		return RP_EINTERNAL;
+	st->nr_checks_verified = st->nr_checks;
+	return 0;
 }

@@ -34,7 +34,7 @@ void store_gc_refs_release(struct store_gc_ref *refs, size_t nr)
 
 int store_gc_refs(struct store *st, struct store_gc_ref **refs, size_t *nr)
 {
-	sqlite3_stmt *stmt = store_prepare(st, gc_refs_sql);
+	struct db_stmt *stmt = store_prepare(st, gc_refs_sql);
 	struct store_gc_ref *v = NULL;
 	struct strmap seen;
 	size_t n = 0, alloc = 0;
@@ -45,9 +45,9 @@ int store_gc_refs(struct store *st, struct store_gc_ref **refs, size_t *nr)
 	if (!stmt)
 		return RP_EINTERNAL;
 	strmap_init(&seen);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		const char *path = (const char *)sqlite3_column_text(stmt, 0);
-		int64_t t = sqlite3_column_int64(stmt, 1);
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		const char *path = db_column_text(stmt, 0);
+		int64_t t = db_column_int64(stmt, 1);
 		bool added;
 		size_t *i;
 		if (!path || !*path)
@@ -63,9 +63,9 @@ int store_gc_refs(struct store *st, struct store_gc_ref **refs, size_t *nr)
 		v[n].newest_s = t;
 		n++;
 	}
-	sqlite3_finalize(stmt);
+	db_finalize(stmt);
 	strmap_release(&seen);
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		store_gc_refs_release(v, n);
 		return store_db_error(st, "cannot read the paths of stored results");
 	}
@@ -76,7 +76,7 @@ int store_gc_refs(struct store *st, struct store_gc_ref **refs, size_t *nr)
 
 int store_comparison_logs(struct store *st, int64_t comparison_id, char ***paths, size_t *nr)
 {
-	sqlite3_stmt *stmt = store_prepare(
+	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT log_path FROM runs WHERE comparison_id = ?1 AND log_path IS NOT NULL"
 		" UNION SELECT b.log_path FROM builds b JOIN comparisons c"
 		"  ON b.id IN (c.base_build, c.target_build)"
@@ -89,13 +89,13 @@ int store_comparison_logs(struct store *st, int64_t comparison_id, char ***paths
 	*nr = 0;
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, comparison_id);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	db_bind_int64(stmt, 1, comparison_id);
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		ALLOC_GROW(v, n + 1, alloc);
 		v[n++] = store_column_dup(stmt, 0);
 	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
+	db_finalize(stmt);
+	if (rc != DB_DONE) {
 		for (size_t i = 0; i < n; i++)
 			free(v[i]);
 		free(v);

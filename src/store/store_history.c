@@ -12,23 +12,20 @@
 #include "store/store_impl.h"
 #include "util/common.h"
 
-static double column_real(sqlite3_stmt *stmt, int i)
-{
-	return sqlite3_column_type(stmt, i) == SQLITE_NULL ? NAN : sqlite3_column_double(stmt, i);
-}
+#define column_real store_column_real
 
 /* A copy of column i; "" when it is NULL. */
-static char *column_str(sqlite3_stmt *stmt, int i)
+static char *column_str(struct db_stmt *stmt, int i)
 {
 	char *s = store_column_dup(stmt, i);
 	return s ? s : xstrdup("");
 }
 
 /* Finalizes a statement stepped to rc: 0 at its end, else RP_EINTERNAL after an error. */
-static int finish(struct store *st, sqlite3_stmt *stmt, int rc, const char *what)
+static int finish(struct store *st, struct db_stmt *stmt, int rc, const char *what)
 {
-	int ret = rc == SQLITE_DONE ? 0 : store_db_error(st, what);
-	sqlite3_finalize(stmt);
+	int ret = rc == DB_DONE ? 0 : store_db_error(st, what);
+	db_finalize(stmt);
 	return ret;
 }
 
@@ -41,7 +38,7 @@ static int cmp_bench_id(const void *a, const void *b)
 int store_history_benches(struct store *st, struct history *h, struct history_bench_id **ids,
 			  size_t *nr)
 {
-	sqlite3_stmt *stmt = store_prepare(st, "SELECT id, name FROM benchmarks ORDER BY name, id");
+	struct db_stmt *stmt = store_prepare(st, "SELECT id, name FROM benchmarks ORDER BY name, id");
 	size_t alloc = 0;
 	int rc;
 
@@ -49,8 +46,8 @@ int store_history_benches(struct store *st, struct history *h, struct history_be
 	*nr = 0;
 	if (!stmt)
 		return RP_EINTERNAL;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(stmt, 1);
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		const char *name = db_column_text(stmt, 1);
 		if (!name)
 			name = "";
 		if (!h->nr_benches || strcmp(h->benches[h->nr_benches - 1].name, name)) {
@@ -59,7 +56,7 @@ int store_history_benches(struct store *st, struct history *h, struct history_be
 			h->benches[h->nr_benches++].name = xstrdup(name);
 		}
 		ALLOC_GROW(*ids, *nr + 1, alloc);
-		(*ids)[*nr].id = sqlite3_column_int64(stmt, 0);
+		(*ids)[*nr].id = db_column_int64(stmt, 0);
 		(*ids)[(*nr)++].bench = h->nr_benches - 1;
 	}
 	if (*nr)
@@ -69,7 +66,7 @@ int store_history_benches(struct store *st, struct history *h, struct history_be
 
 int store_history_machine(struct store *st, struct history *h)
 {
-	sqlite3_stmt *stmt = store_prepare(
+	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT m.id, m.hostname, m.cpu_model, m.cores, m.kernel, m.governor, n FROM"
 		" (SELECT machine_id, count(*) AS n FROM runs GROUP BY machine_id) c"
 		" JOIN machines m ON m.id = c.machine_id ORDER BY n DESC, m.id");
@@ -77,18 +74,18 @@ int store_history_machine(struct store *st, struct history *h)
 
 	if (!stmt)
 		return RP_EINTERNAL;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		size_t n = (size_t)sqlite3_column_int64(stmt, 6);
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		size_t n = (size_t)db_column_int64(stmt, 6);
 		h->nr_machines++;
 		if (h->has_machine) {
 			h->other_machine_runs += n;
 			continue;
 		}
 		h->has_machine = true;
-		h->machine.id = sqlite3_column_int64(stmt, 0);
+		h->machine.id = db_column_int64(stmt, 0);
 		h->machine.hostname = column_str(stmt, 1);
 		h->machine.cpu_model = column_str(stmt, 2);
-		h->machine.cores = sqlite3_column_int(stmt, 3);
+		h->machine.cores = db_column_int(stmt, 3);
 		h->machine.kernel = column_str(stmt, 4);
 		h->machine.governor = column_str(stmt, 5);
 		h->machine.nr_runs = n;
@@ -99,10 +96,11 @@ int store_history_machine(struct store *st, struct history *h)
 int store_history_commits(struct store *st, struct history *h)
 {
 	/* Per revision, its main builds best first: most runs here, a failed one, newest. */
-	sqlite3_stmt *stmt = store_prepare(
+	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT v.id, v.sha, v.summary, v.commit_time, b.id, b.status, b.log_path,"
 		" (SELECT count(*) FROM runs r WHERE r.build_id = b.id AND r.machine_id = ?1"
-		" AND r.warmup = 0) AS n FROM revisions v JOIN builds b ON b.revision_id = v.id"
+		" AND r.warmup = 0) AS n, EXISTS (SELECT 1 FROM build_logs l WHERE"
+		" l.build_id = b.id) FROM revisions v JOIN builds b ON b.revision_id = v.id"
 		" AND b.variant = '' ORDER BY v.commit_time, v.id, n DESC,"
 		" b.status = 'failed' DESC, b.id DESC");
 	int64_t last_rev = 0;
@@ -110,17 +108,17 @@ int store_history_commits(struct store *st, struct history *h)
 
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, h->has_machine ? h->machine.id : 0);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		int64_t rev = sqlite3_column_int64(stmt, 0);
-		const char *status = (const char *)sqlite3_column_text(stmt, 5);
+	db_bind_int64(stmt, 1, h->has_machine ? h->machine.id : 0);
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		int64_t rev = db_column_int64(stmt, 0);
+		const char *status = db_column_text(stmt, 5);
 		bool failed = status && !strcmp(status, "failed");
 		struct history_commit *c;
 
 		if (rev == last_rev)
 			continue; /* not the best build of the revision */
 		last_rev = rev;
-		if (sqlite3_column_int64(stmt, 7) == 0 && !failed)
+		if (db_column_int64(stmt, 7) == 0 && !failed)
 			continue;
 		ALLOC_GROW(h->commits, h->nr_commits + 1, h->alloc_commits);
 		c = &h->commits[h->nr_commits++];
@@ -128,10 +126,11 @@ int store_history_commits(struct store *st, struct history *h)
 		c->revision_id = rev;
 		c->sha = column_str(stmt, 1);
 		c->summary = column_str(stmt, 2);
-		c->commit_time = sqlite3_column_int64(stmt, 3);
-		c->build_id = sqlite3_column_int64(stmt, 4);
+		c->commit_time = db_column_int64(stmt, 3);
+		c->build_id = db_column_int64(stmt, 4);
 		c->build_failed = failed;
 		c->build_log = store_column_dup(stmt, 6);
+		c->build_log_stored = db_column_int(stmt, 8) != 0;
 		c->comparison = HISTORY_NONE;
 	}
 	return finish(st, stmt, rc, "cannot read the measured commits");
@@ -141,7 +140,7 @@ int store_history_values(struct store *st, const struct history *h,
 			 int (*fn)(void *ctx, const struct history_value_row *row), void *ctx)
 {
 	/* One row per metric value of a successful run, one per failed run (metric NULL). */
-	sqlite3_stmt *stmt = store_prepare(
+	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT r.build_id, r.benchmark_id, r.status, mv.metric, mv.value FROM runs r"
 		" LEFT JOIN metric_values mv ON mv.run_id = r.id AND r.status = 'ok'"
 		" WHERE r.machine_id = ?1 AND r.warmup = 0"
@@ -154,12 +153,12 @@ int store_history_values(struct store *st, const struct history *h,
 
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, h->has_machine ? h->machine.id : 0);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		row.build_id = sqlite3_column_int64(stmt, 0);
-		row.benchmark_id = sqlite3_column_int64(stmt, 1);
-		row.status = run_status_parse((const char *)sqlite3_column_text(stmt, 2));
-		row.metric = (const char *)sqlite3_column_text(stmt, 3);
+	db_bind_int64(stmt, 1, h->has_machine ? h->machine.id : 0);
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		row.build_id = db_column_int64(stmt, 0);
+		row.benchmark_id = db_column_int64(stmt, 1);
+		row.status = run_status_parse(db_column_text(stmt, 2));
+		row.metric = db_column_text(stmt, 3);
 		row.value = column_real(stmt, 4);
 		if (row.status == RUN_OK && !row.metric)
 			continue; /* a successful run without values */
@@ -167,7 +166,7 @@ int store_history_values(struct store *st, const struct history *h,
 			break;
 	}
 	if (ret) {
-		sqlite3_finalize(stmt);
+		db_finalize(stmt);
 		return ret;
 	}
 	return finish(st, stmt, rc, "cannot read the runs");
@@ -175,21 +174,21 @@ int store_history_values(struct store *st, const struct history *h,
 
 int store_history_io(struct store *st, struct history *h)
 {
-	sqlite3_stmt *stmt = store_prepare(
+	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT build_id, benchmark_id, machine_id, path FROM profiles"
 		" WHERE kind = 'io' AND status = 'ok' ORDER BY build_id, benchmark_id, id");
 	int rc;
 
 	if (!stmt)
 		return RP_EINTERNAL;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		struct history_io_profile *p;
 		ALLOC_GROW(h->io, h->nr_io + 1, h->alloc_io);
 		p = &h->io[h->nr_io++];
 		memset(p, 0, sizeof(*p));
-		p->build_id = sqlite3_column_int64(stmt, 0);
-		p->benchmark_id = sqlite3_column_int64(stmt, 1);
-		p->machine_id = sqlite3_column_int64(stmt, 2);
+		p->build_id = db_column_int64(stmt, 0);
+		p->benchmark_id = db_column_int64(stmt, 1);
+		p->machine_id = db_column_int64(stmt, 2);
 		p->path = column_str(stmt, 3);
 		p->bench = HISTORY_NONE;
 	}
@@ -253,7 +252,7 @@ static const char *pool_str(struct history *h, const char *s)
 
 static int load_chosen(struct store *st, struct history *h)
 {
-	sqlite3_stmt *stmt = store_prepare(
+	struct db_stmt *stmt = store_prepare(
 	    st,
 	    "SELECT c.id, c.base_build, c.target_build, c.base_label, c.target_label,"
 	    " c.created_at, v.sha FROM comparisons c LEFT JOIN builds b ON b.id ="
@@ -263,17 +262,17 @@ static int load_chosen(struct store *st, struct history *h)
 
 	if (!stmt)
 		return RP_EINTERNAL;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		struct history_comparison *c;
 		ALLOC_GROW(h->comparisons, h->nr_comparisons + 1, h->alloc_comparisons);
 		c = &h->comparisons[h->nr_comparisons++];
 		memset(c, 0, sizeof(*c));
-		c->id = sqlite3_column_int64(stmt, 0);
-		c->base_build = sqlite3_column_int64(stmt, 1);
-		c->target_build = sqlite3_column_int64(stmt, 2);
+		c->id = db_column_int64(stmt, 0);
+		c->base_build = db_column_int64(stmt, 1);
+		c->target_build = db_column_int64(stmt, 2);
 		c->base_label = column_str(stmt, 3);
 		c->target_label = column_str(stmt, 4);
-		c->created_at = sqlite3_column_int64(stmt, 5);
+		c->created_at = db_column_int64(stmt, 5);
 		c->base_sha = store_column_dup(stmt, 6);
 		c->commit = c->base_commit = HISTORY_NONE;
 	}
@@ -282,37 +281,37 @@ static int load_chosen(struct store *st, struct history *h)
 
 static int load_verdicts(struct store *st, struct history *h)
 {
-	sqlite3_stmt *stmt = store_prepare(
+	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT comparison_id, benchmark_id, metric, is_primary, verdict, ratio, ci_lo,"
 		" ci_hi, p, n_a, n_b FROM verdicts WHERE comparison_id IN" CHOSEN_SQL);
 	int rc;
 
 	if (!stmt)
 		return RP_EINTERNAL;
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		struct history_comparison *c = find_comparison(h, sqlite3_column_int64(stmt, 0));
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		struct history_comparison *c = find_comparison(h, db_column_int64(stmt, 0));
 		struct history_verdict *v;
 		if (!c)
 			continue;
 		c->verdicts = xrealloc(c->verdicts, (c->nr_verdicts + 1) * sizeof(*c->verdicts));
 		v = &c->verdicts[c->nr_verdicts++];
 		memset(v, 0, sizeof(*v));
-		v->benchmark_id = sqlite3_column_int64(stmt, 1);
+		v->benchmark_id = db_column_int64(stmt, 1);
 		v->bench = HISTORY_NONE;
 		v->metric = column_str(stmt, 2);
-		v->primary = sqlite3_column_int(stmt, 3) != 0;
+		v->primary = db_column_int(stmt, 3) != 0;
 		v->verdict = column_str(stmt, 4);
 		v->ratio = column_real(stmt, 5);
 		v->ci_lo = column_real(stmt, 6);
 		v->ci_hi = column_real(stmt, 7);
 		v->p = column_real(stmt, 8);
-		v->n_a = (size_t)sqlite3_column_int64(stmt, 9);
-		v->n_b = (size_t)sqlite3_column_int64(stmt, 10);
+		v->n_a = (size_t)db_column_int64(stmt, 9);
+		v->n_b = (size_t)db_column_int64(stmt, 10);
 	}
 	return finish(st, stmt, rc, "cannot read the verdicts");
 }
 
-static void add_run(struct history *h, struct history_comparison *c, sqlite3_stmt *stmt)
+static void add_run(struct history *h, struct history_comparison *c, struct db_stmt *stmt)
 {
 	struct history_run *r;
 	if ((c->nr_runs & (c->nr_runs - 1)) == 0) /* capacity: powers of two */
@@ -320,22 +319,22 @@ static void add_run(struct history *h, struct history_comparison *c, sqlite3_stm
 		    c->runs, xmallocarray_size(c->nr_runs ? 2 * c->nr_runs : 1, sizeof(*c->runs)));
 	r = &c->runs[c->nr_runs++];
 	memset(r, 0, sizeof(*r));
-	r->id = sqlite3_column_int64(stmt, 1);
-	r->comparison_id = sqlite3_column_int64(stmt, 0);
-	r->benchmark_id = sqlite3_column_int64(stmt, 4);
+	r->id = db_column_int64(stmt, 1);
+	r->comparison_id = db_column_int64(stmt, 0);
+	r->benchmark_id = db_column_int64(stmt, 4);
 	r->bench = HISTORY_NONE;
-	r->machine_id = sqlite3_column_int64(stmt, 5);
-	r->side = (const char *)sqlite3_column_text(stmt, 6)
-		      ? *(const char *)sqlite3_column_text(stmt, 6)
+	r->machine_id = db_column_int64(stmt, 5);
+	r->side = db_column_text(stmt, 6)
+		      ? *db_column_text(stmt, 6)
 		      : 'A';
-	r->warmup = sqlite3_column_int(stmt, 7) != 0;
-	r->status = run_status_parse((const char *)sqlite3_column_text(stmt, 8));
-	r->exit_code = sqlite3_column_int(stmt, 9);
-	r->signal = sqlite3_column_int(stmt, 10);
+	r->warmup = db_column_int(stmt, 7) != 0;
+	r->status = run_status_parse(db_column_text(stmt, 8));
+	r->exit_code = db_column_int(stmt, 9);
+	r->signal = db_column_int(stmt, 10);
 	r->detail = store_column_dup(stmt, 11);
-	r->log_path = pool_str(h, (const char *)sqlite3_column_text(stmt, 12));
-	r->log_offset = sqlite3_column_int64(stmt, 13);
-	r->log_length = sqlite3_column_int64(stmt, 14);
+	r->log_path = pool_str(h, db_column_text(stmt, 12));
+	r->log_offset = db_column_int64(stmt, 13);
+	r->log_length = db_column_int64(stmt, 14);
 	r->wall = column_real(stmt, 15);
 	if (!c->machine_id)
 		c->machine_id = r->machine_id;
@@ -344,7 +343,7 @@ static void add_run(struct history *h, struct history_comparison *c, sqlite3_stm
 static int load_runs(struct store *st, struct history *h)
 {
 	/* Every run made by a comparison; kept when it belongs to the pair of a chosen one. */
-	sqlite3_stmt *stmt = store_prepare(
+	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT r.comparison_id, r.id, c.base_build, c.target_build, r.benchmark_id,"
 		" r.machine_id, r.side, r.warmup, r.status, r.exit_code, r.signal, r.detail,"
 		" r.log_path, r.log_offset, r.log_length, mv.value FROM runs r JOIN comparisons c"
@@ -359,11 +358,11 @@ static int load_runs(struct store *st, struct history *h)
 	for (size_t i = 0; i < h->nr_comparisons; i++)
 		by_target[i] = &h->comparisons[i];
 	qsort(by_target, h->nr_comparisons, sizeof(*by_target), cmp_target);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		struct history_comparison *c =
-		    find_by_target(by_target, h->nr_comparisons, sqlite3_column_int64(stmt, 3));
-		if (!c || c->base_build != sqlite3_column_int64(stmt, 2) ||
-		    sqlite3_column_int64(stmt, 0) > c->id)
+		    find_by_target(by_target, h->nr_comparisons, db_column_int64(stmt, 3));
+		if (!c || c->base_build != db_column_int64(stmt, 2) ||
+		    db_column_int64(stmt, 0) > c->id)
 			continue;
 		add_run(h, c, stmt);
 	}

@@ -39,6 +39,7 @@ struct history_commit {
 	bool build_failed;
 	bool on_line;	   /* on the followed history (history.line_name); charts draw these */
 	char *build_log;   /* NULL when none was recorded */
+	bool build_log_stored; /* the store keeps it (build_logs: store_build_log_get()) */
 	size_t comparison; /* index into history.comparisons, or HISTORY_NONE */
 };
 

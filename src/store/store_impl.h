@@ -2,13 +2,14 @@
 #define REVPERF_STORE_STORE_IMPL_H
 
 /*
- * Shared by the files of the store (store.c, store_profile.c); not for other modules,
+ * Shared by the files of the store (store.c, store_profile.c, ...); not for other modules,
  * which go through store.h.
  */
-#include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "store/db.h"
 
 struct strbuf;
 
@@ -20,14 +21,15 @@ struct store_file_id {
 };
 
 struct store {
-	sqlite3 *db;
-	char *path;
+	struct db *db;
+	char *path; /* for messages: the SQLite file, or the PostgreSQL URL without password */
 	/* The busy handler: since when this wait lasts, and what it has said. */
 	int64_t busy_since_ns;
 	bool busy_noted;      /* the "waiting for the lock" note was printed */
 	bool lock_timed_out;  /* this wait for a lock lasted the whole busy timeout */
 	bool lock_failed;     /* a statement failed for another process's lock */
 	bool busy_interrupted; /* the user interrupted a wait for a lock */
+	bool unreachable;      /* a statement failed for a server gone (PostgreSQL) */
 	/* The files behind the database, to notice that something deleted or replaced them. */
 	struct store_file_id db_id, wal_id, shm_id;
 	int64_t db_size; /* the database file's largest size seen: it never shrinks */
@@ -37,7 +39,7 @@ struct store {
 };
 
 /*
- * Prints "database PATH: what: sqlite message" and returns RP_EINTERNAL. When the cause is
+ * Prints "database PATH: what: the engine's message" and returns RP_EINTERNAL. When the cause is
  * a lock held by another process past the busy timeout, the line names that process
  * (store_lock_owner()) and what to do instead.
  */
@@ -54,12 +56,51 @@ void store_lock_owner(const struct store *st, struct strbuf *out);
 void store_process_host(char *out, size_t size);
 /* Records the identity of the database's files as they are now (store_check_files()). */
 void store_files_remember(struct store *st);
-/* A prepared statement, or NULL after store_db_error(). Finalize it. */
-sqlite3_stmt *store_prepare(struct store *st, const char *sql);
-/* Binds s (NULL binds NULL) as a transient copy. */
-void store_bind_text(sqlite3_stmt *stmt, int i, const char *s);
+/* A prepared statement, or NULL after store_db_error(). Finalize it with db_finalize(). */
+struct db_stmt *store_prepare(struct store *st, const char *sql);
+/* Binds s (NULL binds NULL) as a copy. */
+void store_bind_text(struct db_stmt *stmt, int i, const char *s);
+/* Binds v, or NULL when it is not finite (NaN: not measured). */
+void store_bind_real(struct db_stmt *stmt, int i, double v);
 /* A malloc'd copy of column i, or NULL when it is NULL. */
-char *store_column_dup(sqlite3_stmt *stmt, int i);
+char *store_column_dup(struct db_stmt *stmt, int i);
+/* Column i, NAN when it is NULL. */
+double store_column_real(struct db_stmt *stmt, int i);
+/*
+ * Runs a statement that returns no rows to its end (bound, not yet stepped), then resets
+ * it: 0, or RP_EINTERNAL after store_db_error(st, what).
+ */
+int store_step_done(struct store *st, struct db_stmt *stmt, const char *what);
+
+/* One step of the schema (store_schema.c): to version `to`; pg_sql NULL: sql for both. */
+struct store_migration {
+	int to;
+	const char *sql, *pg_sql;
+};
+extern const struct store_migration store_migrations[];
+extern const size_t store_nr_migrations;
+
+/*
+ * SQLite's side of store_open() (store_sqlite.c): refuses symbolic links in place of the
+ * database's files, opens it with the busy handler that waits for and names other
+ * writers. Returns 0, RP_EINPUT (one error line) or RP_EINTERNAL; st->db is set either
+ * way when a handle exists.
+ */
+int store_sqlite_open(struct store *st, const char *path);
+/* Whether the last failure said the file is not an SQLite database, or a corrupt one. */
+bool store_sqlite_not_a_database(struct store *st);
+/* "sqlite 3.40.1" (static storage). */
+const char *store_sqlite_version(void);
+/* store_db_error() for a statement that failed for another process's lock. */
+int store_sqlite_busy_error(struct store *st, const char *what);
+/* After the schema: WAL mode, synchronous = NORMAL, foreign keys. 0 or an RP_* code. */
+int store_sqlite_setup(struct store *st);
+/*
+ * SQLite's quick_check at the end of a command (store_verify()): 0 when it says ok, else
+ * RP_EINTERNAL after a line that the database is damaged (ending with advice, which also
+ * marks st damaged) or that the check could not run.
+ */
+int store_sqlite_quick_check(struct store *st, const char *advice);
 
 /*
  * The runs a struct store_run_filter selects, as a WHERE condition on `runs r` with
@@ -70,6 +111,6 @@ char *store_column_dup(sqlite3_stmt *stmt, int i);
 	" AND r.side = ?5 AND (?4 = 0 OR r.comparison_id = ?4) AND r.comparison_id IN"             \
 	" (SELECT id FROM comparisons WHERE base_build = ?6 AND target_build = ?7)"
 struct store_run_filter;
-void store_bind_filter(sqlite3_stmt *stmt, const struct store_run_filter *f);
+void store_bind_filter(struct db_stmt *stmt, const struct store_run_filter *f);
 
 #endif

@@ -8,7 +8,7 @@
 int store_run_first_log(struct store *st, const struct store_run_filter *f,
 			struct store_run_log *out)
 {
-	sqlite3_stmt *stmt = store_prepare(st, "SELECT r.id, r.log_path, r.log_offset,"
+	struct db_stmt *stmt = store_prepare(st, "SELECT r.id, r.log_path, r.log_offset,"
 					       " r.log_length FROM runs r WHERE" STORE_FILTER_SQL
 					       " AND r.status = 'ok' AND r.log_path IS NOT NULL"
 					       " ORDER BY r.id LIMIT 1");
@@ -17,17 +17,17 @@ int store_run_first_log(struct store *st, const struct store_run_filter *f,
 	if (!stmt)
 		return RP_EINTERNAL;
 	store_bind_filter(stmt, f);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
-		out->run_id = sqlite3_column_int64(stmt, 0);
+	rc = db_step(stmt);
+	if (rc == DB_ROW) {
+		out->run_id = db_column_int64(stmt, 0);
 		out->path = store_column_dup(stmt, 1);
-		out->offset = sqlite3_column_int64(stmt, 2);
-		out->length = sqlite3_column_int64(stmt, 3);
+		out->offset = db_column_int64(stmt, 2);
+		out->length = db_column_int64(stmt, 3);
 	}
-	sqlite3_finalize(stmt);
-	if (rc == SQLITE_ROW)
+	db_finalize(stmt);
+	if (rc == DB_ROW)
 		return 0;
-	return rc == SQLITE_DONE ? 1 : store_db_error(st, "cannot read the runs");
+	return rc == DB_DONE ? 1 : store_db_error(st, "cannot read the runs");
 }
 
 void store_run_log_release(struct store_run_log *log)

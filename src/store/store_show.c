@@ -17,15 +17,22 @@ void store_comparison_info_release(struct store_comparison_info *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static void copy_sha(char out[41], sqlite3_stmt *stmt, int i)
+/* Column i as text, "" when it is NULL. */
+static const char *column_or_empty(struct db_stmt *stmt, int i)
 {
-	const unsigned char *s = sqlite3_column_text(stmt, i);
-	snprintf(out, 41, "%s", s ? (const char *)s : "");
+	const char *s = db_column_text(stmt, i);
+	return s ? s : "";
+}
+
+static void copy_sha(char out[41], struct db_stmt *stmt, int i)
+{
+	const char *s = db_column_text(stmt, i);
+	snprintf(out, 41, "%s", s ? s : "");
 }
 
 int store_comparison_get(struct store *st, int64_t id, struct store_comparison_info *out)
 {
-	sqlite3_stmt *stmt = store_prepare(
+	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT c.base_build, c.target_build, c.base_label, c.target_label, c.seed,"
 		" c.alpha, c.status, ra.sha, rb.sha, ba.command,"
 		" (SELECT machine_id FROM runs WHERE comparison_id = c.id ORDER BY id DESC LIMIT 1)"
@@ -37,61 +44,61 @@ int store_comparison_get(struct store *st, int64_t id, struct store_comparison_i
 	memset(out, 0, sizeof(*out));
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, id);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
+	db_bind_int64(stmt, 1, id);
+	rc = db_step(stmt);
+	if (rc == DB_ROW) {
 		out->id = id;
-		out->base_build = sqlite3_column_int64(stmt, 0);
-		out->target_build = sqlite3_column_int64(stmt, 1);
+		out->base_build = db_column_int64(stmt, 0);
+		out->target_build = db_column_int64(stmt, 1);
 		out->base_label = store_column_dup(stmt, 2);
 		out->target_label = store_column_dup(stmt, 3);
-		out->seed = (uint64_t)sqlite3_column_int64(stmt, 4);
-		out->alpha = sqlite3_column_double(stmt, 5);
+		out->seed = (uint64_t)db_column_int64(stmt, 4);
+		out->alpha = db_column_double(stmt, 5);
 		snprintf(out->status, sizeof(out->status), "%s",
-			 (const char *)sqlite3_column_text(stmt, 6));
+			 db_column_text(stmt, 6) ? db_column_text(stmt, 6) : "");
 		copy_sha(out->base_sha, stmt, 7);
 		copy_sha(out->target_sha, stmt, 8);
 		out->build_command = store_column_dup(stmt, 9);
-		out->machine_id = sqlite3_column_int64(stmt, 10);
+		out->machine_id = db_column_int64(stmt, 10);
 		ret = 0;
-	} else if (rc != SQLITE_DONE) {
+	} else if (rc != DB_DONE) {
 		ret = store_db_error(st, "cannot read comparisons");
 	}
-	sqlite3_finalize(stmt);
+	db_finalize(stmt);
 	return ret;
 }
 
 /* One int64 from a statement whose ?1.. are bound by the caller: 0, 1 none, RP_EINTERNAL. */
-static int step_id(struct store *st, sqlite3_stmt *stmt, int64_t *id, const char *what)
+static int step_id(struct store *st, struct db_stmt *stmt, int64_t *id, const char *what)
 {
-	int rc = sqlite3_step(stmt);
+	int rc = db_step(stmt);
 	int ret = 1;
-	if (rc == SQLITE_ROW && sqlite3_column_type(stmt, 0) != SQLITE_NULL) {
-		*id = sqlite3_column_int64(stmt, 0);
+	if (rc == DB_ROW && !db_column_null(stmt, 0)) {
+		*id = db_column_int64(stmt, 0);
 		ret = 0;
-	} else if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+	} else if (rc != DB_ROW && rc != DB_DONE) {
 		ret = store_db_error(st, what);
 	}
-	sqlite3_finalize(stmt);
+	db_finalize(stmt);
 	return ret;
 }
 
 int store_comparison_newest(struct store *st, int64_t base_build, int64_t target_build,
 			    int64_t *id)
 {
-	sqlite3_stmt *stmt = store_prepare(st, "SELECT id FROM comparisons WHERE base_build = ?1"
+	struct db_stmt *stmt = store_prepare(st, "SELECT id FROM comparisons WHERE base_build = ?1"
 					       " AND target_build = ?2 ORDER BY id DESC LIMIT 1");
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, base_build);
-	sqlite3_bind_int64(stmt, 2, target_build);
+	db_bind_int64(stmt, 1, base_build);
+	db_bind_int64(stmt, 2, target_build);
 	return step_id(st, stmt, id, "cannot read comparisons");
 }
 
 int store_build_of_commit(struct store *st, const char *sha, const char *command,
 			  const char *variant, struct store_build *out)
 {
-	sqlite3_stmt *stmt = store_prepare(st, "SELECT id FROM revisions WHERE sha = ?1");
+	struct db_stmt *stmt = store_prepare(st, "SELECT id FROM revisions WHERE sha = ?1");
 	int64_t rev_id;
 	int ret;
 	if (!stmt)
@@ -104,7 +111,7 @@ int store_build_of_commit(struct store *st, const char *sha, const char *command
 
 int store_benchmark_find(struct store *st, const char *name, const char *command, int64_t *id)
 {
-	sqlite3_stmt *stmt = store_prepare(st, "SELECT id FROM benchmarks WHERE name = ?1 AND"
+	struct db_stmt *stmt = store_prepare(st, "SELECT id FROM benchmarks WHERE name = ?1 AND"
 					       " command = ?2");
 	if (!stmt)
 		return RP_EINTERNAL;
@@ -115,36 +122,36 @@ int store_benchmark_find(struct store *st, const char *name, const char *command
 
 int store_machine_get(struct store *st, int64_t id, struct machine_info *m)
 {
-	sqlite3_stmt *stmt = store_prepare(st, "SELECT hostname, cpu_model, cores, kernel,"
+	struct db_stmt *stmt = store_prepare(st, "SELECT hostname, cpu_model, cores, kernel,"
 					       " governor FROM machines WHERE id = ?1");
 	int rc, ret = 1;
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, id);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW) {
+	db_bind_int64(stmt, 1, id);
+	rc = db_step(stmt);
+	if (rc == DB_ROW) {
 		memset(m, 0, sizeof(*m));
-		snprintf(m->hostname, sizeof(m->hostname), "%s", sqlite3_column_text(stmt, 0));
-		snprintf(m->cpu_model, sizeof(m->cpu_model), "%s", sqlite3_column_text(stmt, 1));
-		m->cores = sqlite3_column_int(stmt, 2);
-		snprintf(m->kernel, sizeof(m->kernel), "%s", sqlite3_column_text(stmt, 3));
-		snprintf(m->governor, sizeof(m->governor), "%s", sqlite3_column_text(stmt, 4));
+		snprintf(m->hostname, sizeof(m->hostname), "%s", column_or_empty(stmt, 0));
+		snprintf(m->cpu_model, sizeof(m->cpu_model), "%s", column_or_empty(stmt, 1));
+		m->cores = db_column_int(stmt, 2);
+		snprintf(m->kernel, sizeof(m->kernel), "%s", column_or_empty(stmt, 3));
+		snprintf(m->governor, sizeof(m->governor), "%s", column_or_empty(stmt, 4));
 		ret = 0;
-	} else if (rc != SQLITE_DONE) {
+	} else if (rc != DB_DONE) {
 		ret = store_db_error(st, "cannot read machines");
 	}
-	sqlite3_finalize(stmt);
+	db_finalize(stmt);
 	return ret;
 }
 
 int store_count_runs(struct store *st, int64_t comparison_id, size_t *runs)
 {
-	sqlite3_stmt *stmt = store_prepare(st, "SELECT count(*) FROM runs WHERE comparison_id = ?1");
+	struct db_stmt *stmt = store_prepare(st, "SELECT count(*) FROM runs WHERE comparison_id = ?1");
 	int64_t n = 0;
 	int ret;
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, comparison_id);
+	db_bind_int64(stmt, 1, comparison_id);
 	ret = step_id(st, stmt, &n, "cannot count runs");
 	*runs = (size_t)n;
 	return ret < 0 ? ret : 0;
@@ -152,7 +159,7 @@ int store_count_runs(struct store *st, int64_t comparison_id, size_t *runs)
 
 int store_comparison_last(struct store *st, int64_t *id)
 {
-	sqlite3_stmt *stmt = store_prepare(st, "SELECT c.id FROM comparisons c JOIN builds b ON"
+	struct db_stmt *stmt = store_prepare(st, "SELECT c.id FROM comparisons c JOIN builds b ON"
 					       " b.id = c.base_build WHERE b.revision_id IS NOT NULL"
 					       " AND b.revision_id != 0 ORDER BY c.id DESC LIMIT 1");
 	if (!stmt)

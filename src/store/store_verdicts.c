@@ -10,65 +10,61 @@
 int store_comparison_latest(struct store *st, int64_t base_build, int64_t target_build,
 			    const char *status, int64_t *id)
 {
-	sqlite3_stmt *stmt = store_prepare(st, "SELECT id FROM comparisons WHERE base_build = ?1"
+	struct db_stmt *stmt = store_prepare(st, "SELECT id FROM comparisons WHERE base_build = ?1"
 					       " AND target_build = ?2 AND status = ?3"
 					       " ORDER BY id DESC LIMIT 1");
 	int rc;
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, base_build);
-	sqlite3_bind_int64(stmt, 2, target_build);
+	db_bind_int64(stmt, 1, base_build);
+	db_bind_int64(stmt, 2, target_build);
 	store_bind_text(stmt, 3, status);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW)
-		*id = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	if (rc == SQLITE_ROW)
+	rc = db_step(stmt);
+	if (rc == DB_ROW)
+		*id = db_column_int64(stmt, 0);
+	db_finalize(stmt);
+	if (rc == DB_ROW)
 		return 0;
-	return rc == SQLITE_DONE ? 1 : store_db_error(st, "cannot read comparisons");
+	return rc == DB_DONE ? 1 : store_db_error(st, "cannot read comparisons");
 }
 
-static double column_real(sqlite3_stmt *stmt, int i)
-{
-	return sqlite3_column_type(stmt, i) == SQLITE_NULL ? NAN : sqlite3_column_double(stmt, i);
-}
+#define column_real store_column_real
 
 int store_comparison_verdicts(struct store *st, int64_t comparison_id, struct store_verdict **out,
 			      size_t *n)
 {
-	sqlite3_stmt *stmt =
+	struct db_stmt *stmt =
 	    store_prepare(st, "SELECT b.name, v.metric, v.is_primary, v.verdict,"
 			      " v.ratio, v.ci_lo, v.ci_hi, v.p, v.n_a, v.n_b"
 			      " FROM verdicts v JOIN benchmarks b"
 			      " ON b.id = v.benchmark_id WHERE v.comparison_id = ?1"
-			      " ORDER BY v.rowid");
+			      " ORDER BY v.seq");
 	size_t alloc = 0;
 	int rc;
 	*out = NULL;
 	*n = 0;
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, comparison_id);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	db_bind_int64(stmt, 1, comparison_id);
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		struct store_verdict *v;
 		ALLOC_GROW(*out, *n + 1, alloc);
 		v = &(*out)[(*n)++];
 		memset(v, 0, sizeof(*v));
 		v->bench = store_column_dup(stmt, 0);
 		v->metric = store_column_dup(stmt, 1);
-		v->primary = sqlite3_column_int(stmt, 2) != 0;
-		if (sqlite3_column_text(stmt, 3))
-			snprintf(v->verdict, sizeof(v->verdict), "%s",
-				 (const char *)sqlite3_column_text(stmt, 3));
+		v->primary = db_column_int(stmt, 2) != 0;
+		if (db_column_text(stmt, 3))
+			snprintf(v->verdict, sizeof(v->verdict), "%s", db_column_text(stmt, 3));
 		v->ratio = column_real(stmt, 4);
 		v->ci_lo = column_real(stmt, 5);
 		v->ci_hi = column_real(stmt, 6);
 		v->p = column_real(stmt, 7);
-		v->n_a = (size_t)sqlite3_column_int64(stmt, 8);
-		v->n_b = (size_t)sqlite3_column_int64(stmt, 9);
+		v->n_a = (size_t)db_column_int64(stmt, 8);
+		v->n_b = (size_t)db_column_int64(stmt, 9);
 	}
-	sqlite3_finalize(stmt);
-	if (rc == SQLITE_DONE)
+	db_finalize(stmt);
+	if (rc == DB_DONE)
 		return 0;
 	store_verdicts_free(*out, *n);
 	*out = NULL;
@@ -88,7 +84,7 @@ void store_verdicts_free(struct store_verdict *v, size_t n)
 int store_build_metric_values(struct store *st, int64_t build_id, int64_t machine_id,
 			      const char *bench, const char *metric, double **values, size_t *n)
 {
-	sqlite3_stmt *stmt =
+	struct db_stmt *stmt =
 	    store_prepare(st, "SELECT v.value FROM runs r"
 			      " JOIN benchmarks b ON b.id = r.benchmark_id"
 			      " JOIN metric_values v ON v.run_id = r.id"
@@ -108,16 +104,16 @@ int store_build_metric_values(struct store *st, int64_t build_id, int64_t machin
 	*n = 0;
 	if (!stmt)
 		return RP_EINTERNAL;
-	sqlite3_bind_int64(stmt, 1, build_id);
-	sqlite3_bind_int64(stmt, 2, machine_id);
+	db_bind_int64(stmt, 1, build_id);
+	db_bind_int64(stmt, 2, machine_id);
 	store_bind_text(stmt, 3, bench);
 	store_bind_text(stmt, 4, metric);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+	while ((rc = db_step(stmt)) == DB_ROW) {
 		ALLOC_GROW(*values, *n + 1, alloc);
-		(*values)[(*n)++] = sqlite3_column_double(stmt, 0);
+		(*values)[(*n)++] = db_column_double(stmt, 0);
 	}
-	sqlite3_finalize(stmt);
-	if (rc == SQLITE_DONE)
+	db_finalize(stmt);
+	if (rc == DB_DONE)
 		return 0;
 	free(*values);
 	*values = NULL;

@@ -20,7 +20,7 @@ git add . && git commit -qm "write 1000 bytes" && git tag -f base >/dev/null
 printf 'head -c 3000 /dev/zero > out.bin\n' >work.sh
 git commit -qam "write 3000 bytes" && git tag slow
 
-count() { sqlite3 .revperf/revperf.db "SELECT count(*) FROM $1"; }
+count() { db_query .revperf/revperf.db "SELECT count(*) FROM $1"; }
 norm() { python3 -c "
 import json,sys; d=json.load(open(sys.argv[1]))
 for b in d['benchmarks']: b.pop('elapsed_s', None)

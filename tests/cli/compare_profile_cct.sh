@@ -75,7 +75,7 @@ python3 -c 'import sys, xml.dom.minidom; xml.dom.minidom.parse(sys.argv[1])' "$s
 
 # The profiled runs became the predictor's dynamic data of both (normal) builds: calls and
 # self time per function; helper_new only at v2.
-q() { sqlite3 .revperf/revperf.db "$1"; }
+q() { db_query .revperf/revperf.db "$1"; }
 [ "$(q "select count(*) from dynamic_profiles where source = 'cct' and cost = 'self_ns'
 	and build_id in (select b.id from builds b where b.variant = '')")" = 2 ] ||
 	fail "no cct dynamic data for both builds: $(q 'select * from dynamic_profiles')"

@@ -28,8 +28,8 @@ expect_one_line err.txt
 
 expect_exit 1 "$REVPERF" compare base slow -q --seed 1
 expect_exit 0 "$REVPERF" compare slow same -q --seed 1
-id=$(sqlite3 .revperf/revperf.db "SELECT max(id) FROM comparisons")
-logs_of_runs=$(sqlite3 .revperf/revperf.db "SELECT count(DISTINCT log_path) FROM runs")
+id=$(db_query .revperf/revperf.db "SELECT max(id) FROM comparisons")
+logs_of_runs=$(db_query .revperf/revperf.db "SELECT count(DISTINCT log_path) FROM runs")
 [ "$logs_of_runs" -ge 2 ] || fail "the comparisons wrote no run logs"
 
 # Plant what nothing stored needs: a build directory of a commit never compared, and a
@@ -76,7 +76,7 @@ diff before.txt after.txt | grep '^[<>]' >removed.txt || true
 [ ! -e $orphan ] && [ ! -e .revperf/logs/orphan.log ] || fail "the orphans are still there"
 [ -f ../outside/keep.log ] && [ -L .revperf/worktrees/link ] && [ -L .revperf/logs/link.log ] ||
 	fail "gc followed or removed a link"
-[ -f .revperf/revperf.db ] || fail "gc removed the database"
+[ -n "${REVPERF_STORE:-}" ] || [ -f .revperf/revperf.db ] || fail "gc removed the database"
 
 # Again: nothing left to free.
 expect_exit 0 "$REVPERF" gc
@@ -95,7 +95,7 @@ expect_no_grep 'building' err.txt
 
 # --older-than 0s: every worktree and log goes; the results stay and show says the logs
 # are gone instead of failing.
-runs=$(sqlite3 .revperf/revperf.db "SELECT count(*) FROM runs")
+runs=$(db_query .revperf/revperf.db "SELECT count(*) FROM runs")
 expect_exit 0 "$REVPERF" gc --older-than 0s
 expect_grep '^removed worktree .* \(its results are older than --older-than\)' out.txt
 expect_grep '^removed log .*logs/build-' out.txt
@@ -103,7 +103,7 @@ expect_grep '^freed [1-9]' out.txt
 [ -z "$(cd .revperf/worktrees && find . -mindepth 1 -maxdepth 1 -type d)" ] ||
 	fail "worktrees left: $(ls .revperf/worktrees)"
 [ "$(ls .revperf/logs)" = "$(printf 'fresh.log\nlink.log')" ] || fail "logs left: $(ls .revperf/logs)"
-[ "$(sqlite3 .revperf/revperf.db "SELECT count(*) FROM runs")" = "$runs" ] || fail "runs deleted"
+[ "$(db_query .revperf/revperf.db "SELECT count(*) FROM runs")" = "$runs" ] || fail "runs deleted"
 for args in "$id" "base slow"; do
 	expect_exit 0 "$REVPERF" show $args
 	expect_grep 'write' out.txt
@@ -114,8 +114,10 @@ for args in "$id" "base slow"; do
 done
 expect_exit 0 "$REVPERF" report -q --out site2
 [ -f site2/index.html ] || fail "no report after the logs were removed"
-# The commit pages say the logs are gone rather than linking to missing files.
-expect_grep 'log removed by revperf gc' "$(ls site2/commits/$(git rev-parse slow).html)"
+# The commit pages link the copies the store keeps of the removed logs (docs/store.md,
+# "Logs") rather than the missing files.
+expect_grep 'build log</a> <span class="note">[0-9.]+ (B|KiB|MiB), from the store' \
+	"$(ls site2/commits/$(git rev-parse slow).html)"
 ! grep -q 'href="file://[^"]*\.log"' site2/commits/*.html || fail "a link to a removed log"
 
 # A worktree another revperf holds the lock of (checking out or building there) is kept.

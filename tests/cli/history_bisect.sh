@@ -58,16 +58,16 @@ assert cps[0]["rel_change"] == 1, cps
 PY
 
 # Run again: every comparison is reused, nothing is measured.
-runs=$(sqlite3 .revperf/revperf.db 'select count(*) from runs')
+runs=$(db_query .revperf/revperf.db 'select count(*) from runs')
 expect_exit 0 "$REVPERF" history base..HEAD
 expect_grep '^[0-9a-f]{12}  reused .*slow$' out.txt
 expect_grep '^[0-9a-f]{12}  build-failed .*broken$' out.txt
 expect_grep 'nap work: at [0-9a-f]{12} \(slow\): median' out.txt
-[ "$(sqlite3 .revperf/revperf.db 'select count(*) from runs')" = "$runs" ] ||
+[ "$(db_query .revperf/revperf.db 'select count(*) from runs')" = "$runs" ] ||
 	fail "a second history ran benchmarks again"
 
 # Interrupted, then resumed: the commits done before the interruption are reused.
-rm -rf .revperf
+store_wipe .revperf
 "$REVPERF" history -n 4 -f json >out.txt 2>err.txt &
 pid=$!
 for _ in $(seq 300); do grep -q '\[1/4\]' err.txt 2>/dev/null && break; sleep 0.1; done
@@ -81,7 +81,7 @@ wait $pid || status=$?
 # gets no new run when the history resumes (its comparison is reused, or, when it
 # ended undecided at the most runs, evaluated again from the stored runs).
 fix_runs() {
-	sqlite3 .revperf/revperf.db "select count(*) from runs r join builds b on
+	db_query .revperf/revperf.db "select count(*) from runs r join builds b on
 		b.id = r.build_id join revisions v on v.id = b.revision_id where r.side = 'B'
 		and v.sha = '$(git rev-parse fix)'"
 }

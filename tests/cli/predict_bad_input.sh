@@ -65,7 +65,7 @@ expect_one_line err.txt
 # set with one miss and no hit gives the trivial predictor, with a warning.
 expect_exit 0 "$REVPERF" run --dynamic baseline -q
 expect_grep '^small +[0-9]+ functions reached' out.txt
-[ "$(sqlite3 .revperf/revperf.db 'select count(*) from dynamic_functions')" -gt 10 ] ||
+[ "$(db_query .revperf/revperf.db 'select count(*) from dynamic_functions')" -gt 10 ] ||
 	fail "no dynamic data stored"
 expect_exit 0 "$REVPERF" compare baseline neutral -q -f json
 python3 - out.txt <<'PY' || fail "neutral not equal: $(cat out.txt)"
@@ -126,7 +126,7 @@ expect_exit 0 "$REVPERF" predict -b wrapped neutral -f json
 [ "$(json_get out.txt "d['benchmarks'][0]['values']['del_func'] == 0")" = True ] || fail "values"
 
 # A corrupt stored predictor is named.
-sqlite3 .revperf/revperf.db "update predictors set model = '{\"version\":9}' where scope = 'common'"
+db_query .revperf/revperf.db "update predictors set model = '{\"version\":9}' where scope = 'common'"
 expect_exit 2 "$REVPERF" predict neutral
 expect_grep "predictor 'common'" err.txt
 echo ok

@@ -18,6 +18,7 @@
 #include "util/common.h"
 
 #include "capture_stderr.h"
+#include "tmp_db.h"
 
 static char tmpdir[] = "/tmp/revperf-test-counters-XXXXXX";
 
@@ -152,8 +153,10 @@ static void test_store_round_trip(void **state)
 	size_t n;
 	UNUSED(state);
 
-	snprintf(path, sizeof(path), "%s/revperf.db", tmpdir);
-	assert_int_equal(store_open(path, &st), 0);
+	char file[4096];
+	snprintf(file, sizeof(file), "%s/revperf.db", tmpdir);
+	snprintf(path, sizeof(path), "%s", tmp_db_at(file));
+	assert_int_equal(store_open(path, 0, &st), 0);
 	assert_int_equal(store_machine(st, &m, &machine), 0);
 	assert_int_equal(store_revision(st, "abc123", "s", 1, &rev), 0);
 	assert_int_equal(store_benchmark(st, "serve", "./s", &bench), 0);

@@ -80,7 +80,7 @@ static int setup(void **state)
 	char sha[41];
 
 	f->path = tmp_db_path();
-	assert_int_equal(store_open(f->path, &f->st), 0);
+	assert_int_equal(store_open(f->path, 0, &f->st), 0);
 	assert_int_equal(store_machine(f->st, &m1, &f->m1), 0);
 	assert_int_equal(store_machine(f->st, &m2, &f->m2), 0);
 	assert_int_equal(store_benchmark(f->st, "bench", "./b 1", &f->bench), 0);
@@ -374,7 +374,7 @@ static void test_empty_and_bad_profile(void **state)
 	struct store_profile p = {0};
 	UNUSED(state);
 
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	assert_int_equal(history_load(st, NULL, &h), 0);
 	assert_int_equal(h.nr_commits, 0);
 	assert_false(h.has_machine);

@@ -635,15 +635,9 @@ static void test_compare_unmeasurable(void **state)
 
 static int64_t count_rows(const char *db, const char *sql)
 {
-	sqlite3 *h;
-	sqlite3_stmt *stmt;
-	int64_t n = -1;
-	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &stmt, NULL), SQLITE_OK);
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		n = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	sqlite3_close(h);
+	char *v = tmp_db_text(db, sql);
+	int64_t n = v ? strtoll(v, NULL, 10) : -1;
+	free(v);
 	return n;
 }
 
@@ -671,12 +665,11 @@ static void test_store(void **state)
 	struct import_store_summary sum;
 	struct store_call call = { NULL, &rev, &s, &sum };
 	char err[4096];
-	sqlite3 *h;
 	UNUSED(state);
 	rev.expr = (char *)"HEAD";
 	rev.summary = (char *)"a commit";
 	parse_ok(gbench_doc, "/some/dir/bench.json", &s);
-	assert_int_equal(store_open(db, &st), 0);
+	assert_int_equal(store_open(db, 0, &st), 0);
 	call.st = st;
 	assert_int_equal(run_capturing(err, sizeof(err), do_store, &call), 0);
 	assert_int_equal(sum.nr_benches, 4);
@@ -716,13 +709,14 @@ static void test_store(void **state)
 	assert_int_equal(count_rows(db, "SELECT count(*) FROM builds"), 1);
 
 	/* A failure in the middle (the 3rd run of a new file) stores nothing of that file. */
-	assert_int_equal(sqlite3_open(db, &h), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(h, "CREATE TRIGGER fail_third AFTER INSERT ON runs WHEN "
-					 "(SELECT count(*) FROM runs) >= 9 BEGIN SELECT "
-					 "RAISE(ABORT, 'injected'); END;",
-				      NULL, NULL, NULL),
-			 SQLITE_OK);
-	sqlite3_close(h);
+	tmp_db_exec(db, tmp_db_is_pg()
+			    ? "CREATE FUNCTION fail_third() RETURNS trigger LANGUAGE plpgsql AS $$"
+			      " BEGIN IF (SELECT count(*) FROM runs) >= 9 THEN RAISE EXCEPTION"
+			      " 'injected'; END IF; RETURN NEW; END $$;"
+			      " CREATE TRIGGER fail_third AFTER INSERT ON runs FOR EACH ROW"
+			      " EXECUTE FUNCTION fail_third();"
+			    : "CREATE TRIGGER fail_third AFTER INSERT ON runs WHEN (SELECT count(*)"
+			      " FROM runs) >= 9 BEGIN SELECT RAISE(ABORT, 'injected'); END;");
 	free(s.origin);
 	s.origin = xstrdup("other.json");
 	assert_int_equal(run_capturing(err, sizeof(err), do_store, &call), RP_EINTERNAL);

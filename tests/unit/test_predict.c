@@ -27,6 +27,7 @@
 
 #include "bindiff_fixture.h"
 #include "capture_stderr.h"
+#include "tmp_db.h"
 
 static void assert_contains(const char *text, const char *what)
 {
@@ -39,7 +40,7 @@ static void assert_contains(const char *text, const char *what)
 static struct store *open_store(struct fixture *fx)
 {
 	struct store *st = NULL;
-	assert_int_equal(store_open(fx_path(fx, "revperf.db"), &st), 0);
+	assert_int_equal(store_open(tmp_db_at(fx_path(fx, "revperf.db")), 0, &st), 0);
 	return st;
 }
 
@@ -283,7 +284,7 @@ static void setup_sd(struct fixture *fx, struct state_dir *sd)
 {
 	memset(sd, 0, sizeof(*sd));
 	sd->root = xstrdup(fx->dir);
-	sd->db_path = xstrdup(fx_path(fx, "revperf.db"));
+	sd->db_path = xstrdup(tmp_db_at(fx_path(fx, "revperf.db")));
 	sd->worktrees = xstrdup(fx->dir);
 	sd->logs = xstrdup(fx->dir);
 }

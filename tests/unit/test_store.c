@@ -1,4 +1,9 @@
-/* Unit tests of the SQLite store: schema, foreign files, runs, transactions. */
+/*
+ * Unit tests of the store: schema, foreign databases, runs, transactions. They run on
+ * SQLite, and again on PostgreSQL (tests/pg/run.sh, tmp_db.h); the tests of SQLite's
+ * files skip there.
+ */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +17,9 @@
 #include <cmocka.h>
 
 #include "store/store.h"
+#include "store/store_dynamic.h"
+#include "store/store_gc.h"
+#include "store/store_show.h"
 #include "util/common.h"
 #include "tmp_db.h"
 
@@ -35,21 +43,12 @@ static int64_t add_run(struct store *st, int64_t comparison, int64_t build, int6
 	return run.id;
 }
 
-/* The status of comparison id, read with SQLite directly (a copy the caller frees). */
+/* The status of comparison id, read from the database directly (a copy the caller frees). */
 static char *comparison_status(const char *path, int64_t id)
 {
-	sqlite3 *db;
-	sqlite3_stmt *stmt;
-	char *status = NULL;
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_prepare_v2(db, "SELECT status FROM comparisons WHERE id = ?1", -1,
-					    &stmt, NULL),
-			 SQLITE_OK);
-	sqlite3_bind_int64(stmt, 1, id);
-	if (sqlite3_step(stmt) == SQLITE_ROW)
-		status = xstrdup((const char *)sqlite3_column_text(stmt, 0));
-	sqlite3_finalize(stmt);
-	sqlite3_close(db);
+	char sql[128], *status;
+	snprintf(sql, sizeof(sql), "SELECT status FROM comparisons WHERE id = %lld", (long long)id);
+	status = tmp_db_text(path, sql);
 	assert_non_null(status);
 	return status;
 }
@@ -66,7 +65,7 @@ static void test_roundtrip_and_reopen(void **state)
 	size_t n, ok, failed;
 	UNUSED(state);
 
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	assert_int_equal(store_machine(st, &m, &machine), 0);
 	assert_int_equal(store_machine(st, &m, &machine2), 0);
 	assert_true(machine == machine2);
@@ -104,7 +103,7 @@ static void test_roundtrip_and_reopen(void **state)
 		store_close(st);
 
 		/* Reopen: everything committed is there. */
-		assert_int_equal(store_open(path, &st), 0);
+		assert_int_equal(store_open(path, 0, &st), 0);
 		assert_int_equal(store_build_find(st, rev, "make", NULL, &found), 0);
 		assert_int_equal(found.id, b.id);
 		assert_string_equal(found.worktree, "/w");
@@ -147,50 +146,54 @@ static void test_foreign_and_corrupt(void **state)
 {
 	char *path = tmp_db_path();
 	struct store *st = NULL;
-	sqlite3 *db;
+	char *x;
 	FILE *f;
 	UNUSED(state);
 
-	/* Another program's SQLite database is refused, and left untouched. */
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "CREATE TABLE theirs(x); INSERT INTO theirs VALUES(42)",
-				      NULL, NULL, NULL),
-			 SQLITE_OK);
-	sqlite3_close(db);
-	assert_int_equal(store_open(path, &st), RP_EINPUT);
+	/* Another program's database is refused, and left untouched. */
+	tmp_db_exec(path, "CREATE TABLE theirs(x INTEGER); INSERT INTO theirs VALUES(42)");
+	assert_int_equal(store_open(path, 0, &st), RP_EINPUT);
 	assert_null(st);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "SELECT x FROM theirs", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	unlink(path);
+	x = tmp_db_text(path, "SELECT x FROM theirs");
+	assert_string_equal(x, "42");
+	free(x);
+	tmp_db_remove(path);
+	path = tmp_db_path();
 
 	/* A file that is not a database. */
-	f = fopen(path, "w");
-	assert_non_null(f);
-	for (int i = 0; i < 200; i++)
-		fputs("this is not a database, just text\n", f);
-	fclose(f);
-	assert_int_equal(store_open(path, &st), RP_EINPUT);
-	unlink(path);
+	if (!tmp_db_is_pg()) {
+		f = fopen(path, "w");
+		assert_non_null(f);
+		for (int i = 0; i < 200; i++)
+			fputs("this is not a database, just text\n", f);
+		fclose(f);
+		assert_int_equal(store_open(path, 0, &st), RP_EINPUT);
+		unlink(path);
+	}
+
+	/* A store that must exist already, and holds nothing: refused, not created. */
+	assert_int_equal(store_open(path, STORE_OPEN_EXISTING, &st), RP_EINPUT);
 
 	/* A database from a newer revperf. */
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	store_close(st);
-	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
-	assert_int_equal(store_open(path, &st), RP_EINPUT);
+	tmp_db_exec(path, tmp_db_is_pg() ? "UPDATE schema_version SET version = 99"
+					 : "PRAGMA user_version = 99");
+	assert_int_equal(store_open(path, 0, &st), RP_EINPUT);
+	assert_int_equal(store_open(path, STORE_OPEN_EXISTING, &st), RP_EINPUT);
 	tmp_db_remove(path);
 }
 
 static void test_wal_mode(void **state)
 {
-	char *path = tmp_db_path();
+	char *path;
 	struct store *st;
 	sqlite3 *db;
 	sqlite3_stmt *stmt;
 	UNUSED(state);
-	assert_int_equal(store_open(path, &st), 0);
+	TMP_DB_SQLITE_ONLY();
+	path = tmp_db_path();
+	assert_int_equal(store_open(path, 0, &st), 0);
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &stmt, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
@@ -208,11 +211,13 @@ static void test_wal_mode(void **state)
 /* A database of schema 1 (before build variants) keeps its builds and gains profiles. */
 static void test_migrate_from_v1(void **state)
 {
-	char *path = tmp_db_path();
+	char *path;
 	struct store *st;
 	struct store_build found = { 0 }, cct = { 0 };
 	sqlite3 *db;
 	UNUSED(state);
+	TMP_DB_SQLITE_ONLY();
+	path = tmp_db_path();
 
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db,
@@ -232,13 +237,36 @@ static void test_migrate_from_v1(void **state)
 				      "INSERT INTO revisions VALUES(7, 'abc', 's', 1);"
 				      "INSERT INTO builds VALUES(42, 7, 'make', '/w/abc', NULL, 'ok',"
 				      " 5, 1);"
+				      "CREATE TABLE verdicts(comparison_id INTEGER NOT NULL,"
+				      " benchmark_id INTEGER NOT NULL, metric TEXT NOT NULL,"
+				      " is_primary INTEGER NOT NULL, verdict TEXT NOT NULL,"
+				      " method TEXT, n_pairs INTEGER, p REAL, ratio REAL, ci_lo REAL,"
+				      " ci_hi REAL, p_welch REAL, p_mw REAL, p_tost REAL, q_bh REAL,"
+				      " n_a INTEGER, n_b INTEGER, mean_a REAL, mean_b REAL, sd_a REAL,"
+				      " sd_b REAL, PRIMARY KEY(comparison_id, benchmark_id, metric));"
+				      "INSERT INTO verdicts(comparison_id, benchmark_id, metric,"
+				      " is_primary, verdict) VALUES(3, 1, 'wall', 1, 'worse'),"
+				      " (3, 1, 'cpu', 0, 'equal');"
 				      "PRAGMA application_id = 1380275792; PRAGMA user_version = 1;",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	sqlite3_close(db);
 	/* The tables of schema 1 that the migrations do not touch are not needed here. A
 	 * running comparison of an older revperf says nothing of its process: left as it is. */
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
+	{
+		/* Verdicts keep the order they were saved in (schema 6: seq, from the rowid). */
+		sqlite3_stmt *stmt;
+		assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+		assert_int_equal(sqlite3_prepare_v2(db, "SELECT group_concat(metric) FROM (SELECT"
+							" metric FROM verdicts ORDER BY seq)",
+						    -1, &stmt, NULL),
+				 SQLITE_OK);
+		assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+		assert_string_equal((const char *)sqlite3_column_text(stmt, 0), "wall,cpu");
+		sqlite3_finalize(stmt);
+		sqlite3_close(db);
+	}
 	assert_int_equal(store_build_find(st, 7, "make", NULL, &found), 0);
 	assert_int_equal(found.id, 42);
 	assert_string_equal(found.worktree, "/w/abc");
@@ -282,7 +310,7 @@ static void test_profiles(void **state)
 	size_t n;
 	UNUSED(state);
 
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	assert_int_equal(store_revision(st, "abc", "s", 1, &rev), 0);
 	assert_int_equal(store_benchmark(st, "ingest", "./x", &bench), 0);
 	assert_int_equal(store_machine(st, &m, &machine), 0);
@@ -327,6 +355,373 @@ static void test_profiles(void **state)
 }
 
 /*
+ * Verdicts read back in the order they were saved, a verdict saved again (a later look)
+ * replacing the old one and moving to the end; non-finite numbers are NULL (NaN back).
+ */
+static void test_verdict_order(void **state)
+{
+	char *path = tmp_db_path();
+	struct store *st;
+	struct store_build b = { 0 };
+	struct store_comparison c = { 0 };
+	struct verdict_result r = { 0 };
+	struct store_verdict *v;
+	int64_t bench;
+	size_t n;
+	UNUSED(state);
+
+	assert_int_equal(store_open(path, 0, &st), 0);
+	b.command = xstrdup("true");
+	snprintf(b.status, sizeof(b.status), "ok");
+	assert_int_equal(store_build_save(st, &b), 0);
+	assert_int_equal(store_benchmark(st, "ingest", "./x", &bench), 0);
+	c.base_build = c.target_build = b.id;
+	c.base_label = c.target_label = "x";
+	assert_int_equal(store_comparison_new(st, &c), 0);
+	r.n_a = r.n_b = 5;
+	r.ratio = 1.25;
+	r.ci_lo = 1.125;
+	r.ci_hi = 1.5;
+	r.p = 0.001;
+	r.p_welch = r.p_mw = r.p_tost = r.mean_a = r.mean_b = r.sd_a = r.sd_b = NAN;
+	assert_int_equal(store_verdict_save(st, c.id, bench, "wall", true, "worse", &r, 5, 0.002), 0);
+	r.ratio = INFINITY;
+	assert_int_equal(store_verdict_save(st, c.id, bench, "cpu", false, "undecided", &r, 5, NAN),
+			 0);
+	r.ratio = 1.5;
+	assert_int_equal(store_verdict_save(st, c.id, bench, "wall", true, "worse", &r, 9, 0.001), 0);
+	assert_int_equal(store_comparison_verdicts(st, c.id, &v, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0].metric, "cpu");
+	assert_true(isnan(v[0].ratio)); /* not finite: not stored */
+	assert_string_equal(v[1].metric, "wall");
+	assert_string_equal(v[1].bench, "ingest");
+	assert_true(v[1].primary);
+	assert_true(v[1].ratio == 1.5 && v[1].ci_lo == 1.125 && v[1].p == 0.001);
+	assert_int_equal(v[1].n_a, 5);
+	store_verdicts_free(v, n);
+	store_build_release(&b);
+	store_close(st);
+	tmp_db_remove(path);
+}
+
+/*
+ * store_push(): an SQLite store's results into another store (this run's engine): every
+ * kind of row, blobs and NULLs intact, and a second push adds nothing. A running
+ * comparison waits, with its runs, until it ends.
+ */
+static void test_push(void **state)
+{
+	char *src_path = xstrdup("/tmp/revperf-test-push-XXXXXX"), *dst_path = tmp_db_path();
+	struct store *src, *dst;
+	struct machine_info m = { "host", "cpu", 2, "6.1", "performance" };
+	struct store_build b = { 0 }, cct = { 0 };
+	struct store_comparison c = { 0 }, running = { 0 };
+	struct store_profile prof = { 0 };
+	struct store_dynamic dyn = { 0 };
+	struct perphecy_profile pp;
+	struct run_samples rs;
+	struct store_push_stats ps;
+	struct store_counter_run *cr;
+	struct store_run_filter f = { 0 };
+	struct verdict_result r = { 0 };
+	int64_t machine, rev, bench, run_id;
+	double *v, value;
+	size_t n;
+	int fd = mkstemp(src_path);
+	UNUSED(state);
+
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(src_path);
+	assert_int_equal(store_open(src_path, 0, &src), 0);
+	assert_int_equal(store_machine(src, &m, &machine), 0);
+	assert_int_equal(store_revision(src, "abc", "first", 10, &rev), 0);
+	assert_int_equal(store_benchmark(src, "ingest", "./x", &bench), 0);
+	b.revision_id = cct.revision_id = rev;
+	b.command = xstrdup("make");
+	cct.command = xstrdup("make");
+	snprintf(b.status, sizeof(b.status), "ok");
+	snprintf(cct.status, sizeof(cct.status), "ok");
+	snprintf(cct.variant, sizeof(cct.variant), "cct");
+	assert_int_equal(store_build_save(src, &b), 0);
+	assert_int_equal(store_build_save(src, &cct), 0);
+	c.base_build = c.target_build = running.base_build = running.target_build = b.id;
+	c.base_label = c.target_label = running.base_label = running.target_label = "x";
+	assert_int_equal(store_comparison_new(src, &c), 0);
+	add_run(src, c.id, b.id, bench, machine, RUN_OK, false, 1.5);
+	run_id = add_run(src, c.id, b.id, bench, machine, RUN_OK, false, 2.5);
+	assert_int_equal(store_run_log_save(src, run_id, "line one\nline two\n", 18), 0);
+	assert_int_equal(store_build_log_save(src, b.id, "", 0), 0); /* empty, but kept */
+	add_run(src, c.id, b.id, bench, machine, RUN_FAILED, false, 9.0);
+	run_samples_init(&rs);
+	for (int k = 0; k < 50; k++)
+		assert_int_equal(run_samples_add(&rs, "cpu_user", k % 2 ? "cores" : NULL, k * 0.1,
+						 k * 0.25),
+				 0);
+	assert_int_equal(store_run_counters_save(src, run_id, &rs), 0);
+	run_samples_release(&rs);
+	r.n_a = r.n_b = 2;
+	r.ratio = 1.25;
+	r.ci_lo = r.ci_hi = r.p = r.p_welch = r.p_mw = r.p_tost = NAN;
+	r.mean_a = r.mean_b = r.sd_a = r.sd_b = NAN;
+	assert_int_equal(store_verdict_save(src, c.id, bench, "wall", true, "worse", &r, 2, NAN),
+			 0);
+	assert_int_equal(store_comparison_finish(src, c.id, "done"), 0);
+	prof.build_id = cct.id;
+	prof.benchmark_id = bench;
+	prof.machine_id = machine;
+	prof.comparison_id = c.id;
+	snprintf(prof.kind, sizeof(prof.kind), "vg-ir");
+	prof.path = (char *)"/p/1";
+	assert_int_equal(store_profile_add(src, &prof), 0);
+	assert_int_equal(store_profile_value_set(src, prof.id, "ir", 123456789.0), 0);
+	dyn.build_id = b.id;
+	dyn.benchmark_id = bench;
+	snprintf(dyn.source, sizeof(dyn.source), "callgrind");
+	snprintf(dyn.cost, sizeof(dyn.cost), "instructions");
+	perphecy_profile_init(&pp, "ingest", PERPHECY_COST_INSTRUCTIONS);
+	assert_int_equal(perphecy_profile_add(&pp, "hot", 10, 1000), 0);
+	assert_int_equal(perphecy_profile_add(&pp, "cold", 1, 5), 0);
+	assert_int_equal(store_dynamic_save(src, &dyn, &pp), 0);
+	perphecy_profile_release(&pp);
+	/* still running (this process): not pushed yet, nor its run */
+	assert_int_equal(store_comparison_new(src, &running), 0);
+	add_run(src, running.id, b.id, bench, machine, RUN_OK, false, 3.0);
+
+	assert_int_equal(store_open(dst_path, 0, &dst), 0);
+	assert_int_equal(store_push(src, dst, &ps), 0);
+	assert_int_equal(ps.comparisons_added, 1);
+	assert_int_equal(ps.comparisons_running, 1);
+	assert_int_equal(ps.runs_added, 3);
+	assert_int_equal(ps.builds_added, 2);
+	assert_int_equal(ps.profiles_added, 1);
+	assert_int_equal(ps.dynamic_added, 1);
+	/* again: nothing */
+	assert_int_equal(store_push(src, dst, &ps), 0);
+	assert_int_equal(ps.comparisons_added + ps.runs_added + ps.profiles_added, 0);
+	assert_int_equal(ps.builds_added + ps.dynamic_added, 0);
+	assert_int_equal(ps.comparisons_present, 1);
+	assert_int_equal(ps.runs_present, 3);
+	assert_int_equal(ps.builds_present, 2);
+	assert_int_equal(ps.profiles_present, 1);
+	assert_int_equal(ps.dynamic_present, 1);
+
+	/* what the target holds reads as the source did */
+	{
+		int64_t tb, tbench, tm, trev, tc;
+		struct store_build found = { 0 };
+		struct store_verdict *vs;
+		struct store_profile *pl;
+		assert_int_equal(store_revision(dst, "abc", "first", 10, &trev), 0);
+		assert_int_equal(store_benchmark(dst, "ingest", "./x", &tbench), 0);
+		assert_int_equal(store_machine(dst, &m, &tm), 0);
+		assert_int_equal(store_build_find(dst, trev, "make", NULL, &found), 0);
+		tb = found.id;
+		store_build_release(&found);
+		assert_int_equal(store_comparison_latest(dst, tb, tb, "done", &tc), 0);
+		f.base_build = f.target_build = tb;
+		f.side = 'A';
+		f.benchmark_id = tbench;
+		f.machine_id = tm;
+		assert_int_equal(store_run_values(dst, &f, "wall", &v, &n), 0);
+		assert_int_equal(n, 2);
+		assert_true(v[0] == 1.5 && v[1] == 2.5);
+		free(v);
+		assert_int_equal(store_run_counters(dst, &f, &cr, &n), 0);
+		assert_int_equal(n, 1);
+		assert_int_equal(cr[0].samples.series[0].n, 50);
+		assert_true(cr[0].samples.series[0].v[49] == 49 * 0.25);
+		store_counter_runs_free(cr, n);
+		assert_int_equal(store_comparison_verdicts(dst, tc, &vs, &n), 0);
+		assert_int_equal(n, 1);
+		assert_true(vs[0].ratio == 1.25 && isnan(vs[0].ci_lo));
+		store_verdicts_free(vs, n);
+		assert_int_equal(store_profiles_of_revision(dst, "abc", "ingest", "vg-ir", &pl, &n),
+				 0);
+		assert_int_equal(n, 1);
+		assert_int_equal(store_profile_value_get(dst, pl[0].id, "ir", &value), 0);
+		assert_true(value == 123456789.0);
+		store_profiles_free(pl, n);
+		{
+			/* the logs came along: the second run's output, the build's empty log */
+			struct strbuf log = STRBUF_INIT;
+			char *id = tmp_db_text(dst_path, "SELECT max(run_id) FROM run_logs");
+			assert_non_null(id);
+			assert_int_equal(store_run_log_get(dst, strtoll(id, NULL, 10), &log), 0);
+			assert_string_equal(log.buf, "line one\nline two\n");
+			free(id);
+			strbuf_reset(&log);
+			assert_int_equal(store_build_log_get(dst, tb, &log), 0);
+			assert_int_equal(log.len, 0);
+			assert_int_equal(store_run_log_get(dst, 999999, &log), 1);
+			strbuf_release(&log);
+		}
+	}
+
+	/* the running comparison ends: the next push takes it and its run */
+	assert_int_equal(store_comparison_finish(src, running.id, "done"), 0);
+	assert_int_equal(store_push(src, dst, &ps), 0);
+	assert_int_equal(ps.comparisons_added, 1);
+	assert_int_equal(ps.runs_added, 1);
+	assert_int_equal(ps.runs_present, 3);
+
+	store_build_release(&b);
+	store_build_release(&cct);
+	store_close(dst);
+	store_close(src);
+	tmp_db_remove(dst_path);
+	{
+		char *sqlite_path = src_path;
+		struct strbuf sb = STRBUF_INIT;
+		unlink(sqlite_path);
+		strbuf_addf(&sb, "%s-wal", sqlite_path);
+		unlink(sb.buf);
+		strbuf_reset(&sb);
+		strbuf_addf(&sb, "%s-shm", sqlite_path);
+		unlink(sb.buf);
+		strbuf_release(&sb);
+		free(sqlite_path);
+	}
+}
+
+
+/*
+ * The look-ups of show, gc and a run's output (store_show.c, store_gc.c, store_run_log.c,
+ * store_run_values_ids(), store_run_ends()), on either engine.
+ */
+static void test_show_and_gc_lookups(void **state)
+{
+	char *path = tmp_db_path();
+	struct store *st;
+	struct machine_info m = { "host", "cpu", 4, "6.1", "performance" }, m2;
+	struct store_build a = { 0 }, b = { 0 }, found = { 0 };
+	struct store_comparison c = { 0 };
+	struct store_comparison_info info;
+	struct store_run_filter f = { 0 };
+	struct store_run_end *ends;
+	struct store_run_log log;
+	struct store_gc_ref *refs;
+	int64_t machine, rev_a, rev_b, bench, id, r1, r2, *ids;
+	double *v;
+	char **logs;
+	size_t n, nr;
+	bool worktree = false, runlog = false, buildlog = false;
+	UNUSED(state);
+
+	assert_int_equal(store_open(path, 0, &st), 0);
+	assert_int_equal(store_comparison_last(st, &id), 1);
+	assert_int_equal(store_comparison_get(st, 1, &info), 1);
+	assert_int_equal(store_machine(st, &m, &machine), 0);
+	assert_int_equal(store_revision(st, "aaaa", "first", 10, &rev_a), 0);
+	assert_int_equal(store_revision(st, "bbbb", "second", 20, &rev_b), 0);
+	a.revision_id = rev_a;
+	a.command = xstrdup("make");
+	a.worktree = xstrdup("/w/a");
+	a.log_path = xstrdup("/l/build-a.log");
+	snprintf(a.status, sizeof(a.status), "ok");
+	b.revision_id = rev_b;
+	b.command = xstrdup("make");
+	b.worktree = xstrdup("/w/b");
+	snprintf(b.status, sizeof(b.status), "ok");
+	assert_int_equal(store_build_save(st, &a), 0);
+	assert_int_equal(store_build_save(st, &b), 0);
+	assert_int_equal(store_benchmark(st, "ingest", "./x", &bench), 0);
+	c.base_build = a.id;
+	c.target_build = b.id;
+	c.base_label = "base";
+	c.target_label = "slow";
+	c.seed = 42;
+	c.alpha = 0.05;
+	assert_int_equal(store_comparison_new(st, &c), 0);
+	add_run(st, c.id, a.id, bench, machine, RUN_OK, true, 9.0); /* warm-up */
+	r1 = add_run(st, c.id, a.id, bench, machine, RUN_OK, false, 1.0);
+	add_run(st, c.id, a.id, bench, machine, RUN_FAILED, false, 5.0);
+	r2 = add_run(st, c.id, a.id, bench, machine, RUN_OK, false, 2.0);
+	assert_int_equal(store_comparison_finish(st, c.id, "done"), 0);
+
+	assert_int_equal(store_comparison_last(st, &id), 0);
+	assert_int_equal(id, c.id);
+	assert_int_equal(store_comparison_newest(st, a.id, b.id, &id), 0);
+	assert_int_equal(id, c.id);
+	assert_int_equal(store_comparison_newest(st, b.id, a.id, &id), 1);
+	assert_int_equal(store_comparison_get(st, c.id, &info), 0);
+	assert_int_equal(info.base_build, a.id);
+	assert_int_equal(info.target_build, b.id);
+	assert_string_equal(info.base_label, "base");
+	assert_string_equal(info.target_label, "slow");
+	assert_string_equal(info.base_sha, "aaaa");
+	assert_string_equal(info.target_sha, "bbbb");
+	assert_string_equal(info.build_command, "make");
+	assert_string_equal(info.status, "done");
+	assert_true(info.seed == 42 && info.alpha == 0.05);
+	assert_int_equal(info.machine_id, machine);
+	store_comparison_info_release(&info);
+	assert_int_equal(store_build_of_commit(st, "bbbb", "make", "", &found), 0);
+	assert_int_equal(found.id, b.id);
+	store_build_release(&found);
+	assert_int_equal(store_build_of_commit(st, "cccc", "make", "", &found), 1);
+	assert_int_equal(store_benchmark_find(st, "ingest", "./x", &id), 0);
+	assert_int_equal(id, bench);
+	assert_int_equal(store_benchmark_find(st, "ingest", "./y", &id), 1);
+	assert_int_equal(store_machine_get(st, machine, &m2), 0);
+	assert_string_equal(m2.hostname, "host");
+	assert_string_equal(m2.governor, "performance");
+	assert_int_equal(m2.cores, 4);
+	assert_int_equal(store_machine_get(st, machine + 100, &m2), 1);
+	assert_int_equal(store_count_runs(st, c.id, &n), 0);
+	assert_int_equal(n, 4);
+
+	f.base_build = a.id;
+	f.target_build = b.id;
+	f.side = 'A';
+	f.benchmark_id = bench;
+	f.machine_id = machine;
+	assert_int_equal(store_run_values_ids(st, &f, "wall", &ids, &v, &n), 0);
+	assert_int_equal(n, 2);
+	assert_true(ids[0] == r1 && ids[1] == r2 && v[0] == 1.0 && v[1] == 2.0);
+	free(ids);
+	free(v);
+	assert_int_equal(store_run_ends(st, &f, &ends, &n), 0);
+	assert_int_equal(n, 3); /* the failed run too, not the warm-up */
+	assert_int_equal(ends[0].id, r1);
+	assert_int_equal(ends[0].status, RUN_OK);
+	assert_int_equal(ends[1].status, RUN_FAILED);
+	assert_true(ends[1].exit_known);
+	free(ends);
+	assert_int_equal(store_run_first_log(st, &f, &log), 0);
+	assert_int_equal(log.run_id, r1);
+	assert_string_equal(log.path, "/tmp/x.log");
+	store_run_log_release(&log);
+	f.side = 'B';
+	assert_int_equal(store_run_first_log(st, &f, &log), 1);
+
+	assert_int_equal(store_gc_refs(st, &refs, &nr), 0);
+	for (size_t i = 0; i < nr; i++) {
+		worktree |= !strcmp(refs[i].path, "/w/a");
+		buildlog |= !strcmp(refs[i].path, "/l/build-a.log");
+		if (!strcmp(refs[i].path, "/tmp/x.log")) {
+			runlog = true;
+			assert_int_equal(refs[i].newest_s, 1); /* the runs' started_at */
+		}
+	}
+	assert_true(worktree && buildlog && runlog);
+	store_gc_refs_release(refs, nr);
+	assert_int_equal(store_comparison_logs(st, c.id, &logs, &nr), 0);
+	assert_int_equal(nr, 2);
+	for (size_t i = 0; i < nr; i++) {
+		assert_true(!strcmp(logs[i], "/tmp/x.log") || !strcmp(logs[i], "/l/build-a.log"));
+		free(logs[i]);
+	}
+	free(logs);
+
+	store_build_release(&a);
+	store_build_release(&b);
+	store_close(st);
+	tmp_db_remove(path);
+}
+
+/*
  * A comparison whose process died without finishing it (SIGKILL) is marked abandoned by
  * the next open; one whose process still runs (this one) stays running.
  */
@@ -341,7 +736,7 @@ static void test_abandoned_comparison(void **state)
 	pid_t pid;
 	UNUSED(state);
 
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	b.command = xstrdup("true"); /* a build of the --cmd-a/--cmd-b mode */
 	snprintf(b.status, sizeof(b.status), "ok");
 	assert_int_equal(store_build_save(st, &b), 0);
@@ -358,7 +753,7 @@ static void test_abandoned_comparison(void **state)
 		struct store *cst;
 		c.base_build = c.target_build = b.id;
 		c.base_label = c.target_label = "killed";
-		if (store_open(path, &cst) || store_comparison_new(cst, &c))
+		if (store_open(path, 0, &cst) || store_comparison_new(cst, &c))
 			_exit(1);
 		if (write(pipefd[1], &c.id, sizeof(c.id)) != sizeof(c.id))
 			_exit(1);
@@ -374,7 +769,7 @@ static void test_abandoned_comparison(void **state)
 	assert_string_equal(status, "running"); /* nobody looked yet */
 	free(status);
 
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	status = comparison_status(path, theirs);
 	assert_string_equal(status, "abandoned");
 	free(status);
@@ -393,9 +788,10 @@ static void test_abandoned_comparison(void **state)
  */
 static void test_concurrent_create(void **state)
 {
-	enum { PROCS = 8, ROUNDS = 60 };
+	/* A new PostgreSQL database costs far more than a new file: fewer rounds there. */
+	enum { PROCS = 8, ROUNDS = 60, PG_ROUNDS = 6 };
 	UNUSED(state);
-	for (int round = 0; round < ROUNDS; round++) {
+	for (int round = 0; round < (tmp_db_is_pg() ? PG_ROUNDS : ROUNDS); round++) {
 		char *path = tmp_db_path();
 		pid_t pids[PROCS];
 		int gate[2];
@@ -412,7 +808,7 @@ static void test_concurrent_create(void **state)
 				/* all start together, when the parent closes the gate */
 				if (read(gate[0], &c, 1) != 0)
 					_exit(3);
-				if (store_open(path, &cst) || store_machine(cst, &m, &id))
+				if (store_open(path, 0, &cst) || store_machine(cst, &m, &id))
 					_exit(1);
 				store_close(cst);
 				_exit(0);
@@ -446,14 +842,16 @@ static void scribble(const char *path, size_t n)
 /* The files behind the database: deleted, replaced or overwritten files are noticed. */
 static void test_check_files(void **state)
 {
-	char *path = tmp_db_path();
+	char *path;
 	struct store *st;
 	struct strbuf side = STRBUF_INIT;
 	int64_t id;
 	UNUSED(state);
+	TMP_DB_SQLITE_ONLY();
+	path = tmp_db_path();
 
 	/* Intact: fine, also after writes and at the end (quick_check). */
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	assert_int_equal(store_verify(st), 0); /* nothing ran: nothing to check */
 	assert_int_equal(store_benchmark(st, "b", "true", &id), 0);
 	assert_int_equal(store_check_files(st, "test"), 0);
@@ -468,7 +866,7 @@ static void test_check_files(void **state)
 
 	/* Its write-ahead log overwritten with garbage. */
 	path = tmp_db_path();
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	assert_int_equal(store_benchmark(st, "b", "true", &id), 0);
 	strbuf_addf(&side, "%s-wal", path);
 	scribble(side.buf, 32);
@@ -478,7 +876,7 @@ static void test_check_files(void **state)
 
 	/* The database truncated. */
 	path = tmp_db_path();
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	assert_int_equal(truncate(path, 0), 0);
 	assert_int_equal(store_check_files(st, "test"), RP_EINTERNAL);
 	store_close(st);
@@ -486,7 +884,7 @@ static void test_check_files(void **state)
 
 	/* The database replaced by another file (same name, new inode). */
 	path = tmp_db_path();
-	assert_int_equal(store_open(path, &st), 0);
+	assert_int_equal(store_open(path, 0, &st), 0);
 	assert_int_equal(store_benchmark(st, "b", "true", &id), 0);
 	strbuf_reset(&side);
 	strbuf_addf(&side, "%s.new", path);
@@ -510,6 +908,9 @@ int main(void)
 		cmocka_unit_test(test_wal_mode),
 		cmocka_unit_test(test_migrate_from_v1),
 		cmocka_unit_test(test_profiles),
+		cmocka_unit_test(test_verdict_order),
+		cmocka_unit_test(test_push),
+		cmocka_unit_test(test_show_and_gc_lookups),
 		cmocka_unit_test(test_abandoned_comparison),
 		cmocka_unit_test(test_concurrent_create),
 		cmocka_unit_test(test_check_files),

@@ -33,6 +33,29 @@ expect_one_line() {
 	[ "$(wc -l <"$1")" -eq 1 ] || { cat "$1"; fail "expected exactly one line in $1"; }
 }
 
+# db_query DBFILE SQL: one query on the store the test's commands use, rows unaligned with
+# '|' between columns: the SQLite file DBFILE, or the PostgreSQL database that REVPERF_STORE
+# names when the test runs against PostgreSQL (tests/pg/run.sh sets both it and PG_ENV).
+db_query() {
+	if [ -n "${REVPERF_STORE:-}" ]; then
+		# shellcheck disable=SC1090
+		(. "$PG_ENV" && "$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -d "$REVPERF_STORE" -c "$2")
+	else
+		sqlite3 "$1" "$2"
+	fi
+}
+
+# store_wipe DIR: no results any more: the state directory DIR removed and, when the test
+# runs against PostgreSQL, every table of its database dropped.
+store_wipe() {
+	rm -rf "$1"
+	if [ -n "${REVPERF_STORE:-}" ]; then
+		# shellcheck disable=SC1090
+		(. "$PG_ENV" && "$PG_BIN/psql" -X -q -v ON_ERROR_STOP=1 -d "$REVPERF_STORE" \
+			-c 'drop schema public cascade; create schema public')
+	fi
+}
+
 # json_get FILE EXPR: evaluates a Python expression on the parsed JSON as `d`.
 json_get() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
