@@ -25,6 +25,7 @@ struct store {
 	char *path; /* for messages: the SQLite file, or the PostgreSQL URL without password */
 	/* The busy handler: since when this wait lasts, and what it has said. */
 	int64_t busy_since_ns;
+	long long busy_timeout_s; /* 0 until the first wait reads it */
 	bool busy_noted;      /* the "waiting for the lock" note was printed */
 	bool lock_timed_out;  /* this wait for a lock lasted the whole busy timeout */
 	bool lock_failed;     /* a statement failed for another process's lock */

@@ -7,7 +7,9 @@
 #include "store/store.h"
 #include "store/store_impl.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -15,8 +17,12 @@
 #include "util/common.h"
 #include "util/interrupt.h"
 
-/* How long a statement waits for another process's lock before it fails. */
-#define BUSY_TIMEOUT_NS (10LL * 1000000000LL)
+/*
+ * How long a statement waits for another process's lock before it fails: 60 s, or
+ * REVPERF_LOCK_TIMEOUT seconds (1-3600). 10 s was passed by a process creating a new
+ * database while 7 others waited for it, under ASan at load 44 (issue 15).
+ */
+#define BUSY_TIMEOUT_S 60LL
 /* After this much waiting, say once who holds the lock. */
 #define BUSY_NOTE_NS (1LL * 1000000000LL)
 
@@ -25,6 +31,25 @@ static int64_t now_ns(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The busy timeout in seconds: REVPERF_LOCK_TIMEOUT when it is a number of 1-3600. */
+static long long busy_timeout_s(void)
+{
+	const char *env = getenv("REVPERF_LOCK_TIMEOUT");
+	char *end;
+	long long v;
+	if (!env || !*env)
+		return BUSY_TIMEOUT_S;
+	errno = 0;
+	v = strtoll(env, &end, 10);
+	if (errno || *end || v < 1 || v > 3600) {
+		warning("REVPERF_LOCK_TIMEOUT='%s' is not a number of seconds from 1 to 3600; "
+			"waiting up to %lld s for a lock",
+			env, BUSY_TIMEOUT_S);
+		return BUSY_TIMEOUT_S;
+	}
+	return v;
 }
 
 /* "pid 12 (python3 hold.py)", or "another process (...)" when /proc/locks does not tell. */
@@ -37,7 +62,7 @@ static void lock_holder(const struct store *st, struct strbuf *sb)
 }
 
 /*
- * SQLite's busy handler: sleeps a little longer each time, up to BUSY_TIMEOUT_NS in all;
+ * SQLite's busy handler: sleeps a little longer each time, up to the busy timeout in all;
  * after BUSY_NOTE_NS, says once who holds the lock. Gives up (0) at the timeout and when
  * the user interrupts revperf.
  */
@@ -47,6 +72,8 @@ static int busy_wait(void *arg, int count)
 	int64_t now = now_ns(), step_ns;
 	struct timespec ts;
 	if (count == 0) {
+		if (!st->busy_timeout_s)
+			st->busy_timeout_s = busy_timeout_s();
 		st->busy_since_ns = now;
 		st->busy_noted = false;
 		st->lock_timed_out = false;
@@ -55,7 +82,7 @@ static int busy_wait(void *arg, int count)
 		st->busy_interrupted = true;
 		return 0;
 	}
-	if (now - st->busy_since_ns >= BUSY_TIMEOUT_NS) {
+	if (now - st->busy_since_ns >= st->busy_timeout_s * 1000000000LL) {
 		st->lock_timed_out = true;
 		return 0;
 	}
@@ -63,7 +90,7 @@ static int busy_wait(void *arg, int count)
 		struct strbuf sb = STRBUF_INIT;
 		lock_holder(st, &sb);
 		warning("database %s is locked by %s; waiting up to %lld s", st->path, sb.buf,
-			(long long)(BUSY_TIMEOUT_NS / 1000000000LL));
+			st->busy_timeout_s);
 		strbuf_release(&sb);
 		st->busy_noted = true;
 	}
@@ -86,7 +113,7 @@ int store_sqlite_busy_error(struct store *st, const char *what)
 		if (st->lock_timed_out)
 			error("database %s: %s: its lock has been held by %s for more than %lld s; "
 			      "let that process finish, or stop it, and run again",
-			      st->path, what, sb.buf, (long long)(BUSY_TIMEOUT_NS / 1000000000LL));
+			      st->path, what, sb.buf, st->busy_timeout_s);
 		else
 			error("database %s: %s: locked by %s (%s); run again", st->path, what, sb.buf,
 			      db_errmsg(st->db));
