@@ -55,7 +55,9 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["benchmarks"][0]["at
 # The absolute change as for profile = cct (docs/attribution.md): on-CPU time per run in ns,
 # three runs a side with their spread, no calls (null, not 0), slow_me first among the
 # functions and the call paths with most of the change (its added work is nearly all of
-# it; the other functions move by the runs' noise).
+# it; the other functions move by the runs' noise). A sampled
+# per-run time is a whole number of sample periods, so both sides can be constant and the
+# interval a point (seen under ASan: 3 ms and 112 ms in every run).
 python3 - compare.json <<'PY' || fail "absolute change: $(json_get compare.json "$a['absolute']")"
 import json, sys
 a = json.load(open(sys.argv[1]))["benchmarks"][0]["attribution"]["absolute"]
@@ -65,7 +67,7 @@ f = a["functions"][0]
 assert f["function"] == "slow_me", a["functions"]
 assert f["change"] > 0 and 0.5 < f["share"] < 1.5, f
 assert f["baseline_calls"] is None and f["target_calls"] is None, f
-assert f["class"] in ("finding", "noise") and f["change_interval"][0] < f["change"], f
+assert f["class"] in ("finding", "noise") and f["change_interval"][0] <= f["change"], f
 assert a["paths"][0]["path"].endswith(";main;run_light;slow_me"), a["paths"]
 PY
 
