@@ -3,21 +3,7 @@
 # decides (base writes 1000 bytes, slow 3000), which a busy machine cannot change.
 . "$SRCDIR/tests/cli/lib/common.bash"
 
-make_tiny_repo repo
-cd repo
-cat >revperf.ini <<'INI'
-[build]
-command = echo built > built.txt
-[benchmark "write"]
-command = sh ./work.sh
-runs = 3..4
-metrics = wchar
-primary = wchar
-INI
-printf 'head -c 1000 /dev/zero > out.bin\n' >work.sh
-git add . && git commit -qm "write 1000 bytes" && git tag -f base >/dev/null
-printf 'head -c 3000 /dev/zero > out.bin\n' >work.sh
-git commit -qam "write 3000 bytes" && git tag slow
+make_wchar_repo repo
 printf 'head -c 3000 /dev/zero > out.bin\n# same\n' >work.sh
 git commit -qam "still 3000 bytes" && git tag same
 

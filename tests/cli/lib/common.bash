@@ -74,3 +74,23 @@ INI
 	git add . && git commit -qm base && git tag base
 	cd - >/dev/null
 }
+
+# make_wchar_repo DIR: make_tiny_repo DIR, cd into it, and a benchmark "write" decided on
+# wchar (exact on a busy machine): tag base writes 1000 bytes, tag slow 3000.
+make_wchar_repo() {
+	make_tiny_repo "$1"
+	cd "$1" || fail "cannot cd into $1"
+	cat >revperf.ini <<'INI'
+[build]
+command = echo built > built.txt
+[benchmark "write"]
+command = sh ./work.sh
+runs = 3..4
+metrics = wchar
+primary = wchar
+INI
+	printf 'head -c 1000 /dev/zero > out.bin\n' >work.sh
+	git add . && git commit -qm "write 1000 bytes" && git tag -f base >/dev/null
+	printf 'head -c 3000 /dev/zero > out.bin\n' >work.sh
+	git commit -qam "write 3000 bytes" && git tag slow
+}
