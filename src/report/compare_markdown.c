@@ -152,6 +152,17 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			md_text(f, m->def->name);
 			fprintf(f, ": %s\n", m->r.reason);
 		}
+		if (report_same_code_changed(b)) {
+			fputs("\n> note: ", f);
+			md_text(f, b->name);
+			fputc(' ', f);
+			md_text(f, report_same_code_changed(b));
+			fputs(" changed although the code of ", f);
+			md_text(f, b->program);
+			fputs(" is the same in both builds: the change comes from its inputs, the "
+			      "libraries or scripts it runs, or the machine\n",
+			      f);
+		}
 		for (j = 0; j < b->nr_issues; j++) {
 			struct strbuf sb = STRBUF_INIT;
 			report_failed_run(&sb, &b->issues[j]);

@@ -323,6 +323,12 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 				if (b->metrics[j].measured && b->metrics[j].r.reason)
 					fprintf(f, "  %s: %s\n", b->metrics[j].def->name,
 						b->metrics[j].r.reason);
+			if (report_same_code_changed(b))
+				fprintf_printable(f,
+						  "  note: %s changed although %s's code is the same "
+						  "in both builds: the change comes from its inputs, the "
+						  "libraries or scripts it runs, or the machine\n",
+						  report_same_code_changed(b), b->program);
 		}
 		print_reported_lines(f, b);
 		if (b->error)

@@ -58,6 +58,20 @@ void report_undecided_note(struct strbuf *sb, const struct metric_outcome *m)
 			    100.0 * (m->r.ci_hi - 1));
 }
 
+const char *report_same_code_changed(const struct bench_outcome *b)
+{
+	size_t j;
+	if (b->same_code != SAME_CODE_IDENTICAL)
+		return NULL;
+	for (j = 0; j < b->nr_metrics; j++) {
+		const struct metric_outcome *m = &b->metrics[j];
+		if (m->measured &&
+		    (m->r.verdict == VERDICT_WORSE || m->r.verdict == VERDICT_BETTER))
+			return m->def->name;
+	}
+	return NULL;
+}
+
 const char *report_unmeasured_reason(const struct metric_outcome *m)
 {
 	if (m->unmeasured)

@@ -52,6 +52,12 @@ const char *report_side_name(char side); /* 'A' -> "baseline", 'B' -> "target" *
  */
 struct metric_outcome;
 const char *report_known_direction(const struct metric_outcome *m);
+/*
+ * The first metric decided worse or better although the binary diff found the program's
+ * code identical in both builds, or NULL: such a change comes from the program's inputs, the
+ * libraries or scripts it runs, or the machine, and the report says so beside the verdict.
+ */
+const char *report_same_code_changed(const struct bench_outcome *b);
 /* Appends " (faster: -0.7% to -9.8%)" for such a metric to sb; nothing otherwise. */
 void report_undecided_note(struct strbuf *sb, const struct metric_outcome *m);
 /* One failed run as "crashed (killed by SIGSEGV)" into sb. */

@@ -148,6 +148,41 @@ assert sc["identical"] is True and sc["program"] == "./spin" and sc["changed"] =
 ir = [m for m in b["metrics"] if m["name"] == "ir"][0]
 assert ir["verdict"] == "equal" and ir["ratio"] == 1.0 and ir["baseline"]["n"] == 2, ir
 PY
+# The same code given more work by its input: the counts change, and the report says that
+# the change does not come from the program's code (text and Markdown).
+mkdir ../inproj && cd ../inproj
+git init -q . && git config user.email t@example.com && git config user.name test
+cat >load.c <<'C'
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+	FILE *f = argc > 1 ? fopen(argv[1], "r") : NULL;
+	unsigned long n = 0, i;
+	volatile unsigned long h = 0;
+	if (!f || fscanf(f, "%lu", &n) != 1)
+		return 2;
+	for (i = 0; i < n; i++)
+		h = h * 31 + i;
+	return 0;
+}
+C
+cat >revperf.ini <<'INI'
+[build]
+command = cc -O1 -o load load.c
+[benchmark "load"]
+command = ./load n.txt
+metrics = ir
+primary = ir
+runs = 3..3
+INI
+echo 300000 >n.txt && git add -A && git commit -qm base && git tag base
+echo 330000 >n.txt && git commit -qam "more input"
+expect_exit 1 "$REVPERF" compare base HEAD
+expect_grep '^  \./load: the same code in both builds' out.txt
+expect_grep "^  note: ir changed although \./load's code is the same in both builds: the change comes from its inputs" out.txt
+expect_exit 1 "$REVPERF" compare base HEAD -f markdown
+expect_grep '^> note: load ir changed although the code of \./load is the same in both builds' out.txt
+cd ../cproj
 sed -i "s|i < n; i++)|i < n + n / 50; i++)|" spin.c && git commit -qam "more hashing"
 expect_exit 1 "$REVPERF" compare base HEAD
 expect_grep '^  \./spin: 1 of [0-9]+ functions differ between the builds' out.txt
