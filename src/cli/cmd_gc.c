@@ -9,7 +9,7 @@
 #include "util/common.h"
 #include "util/parse.h"
 
-/* A log no run points to that changed this recently may be a running comparison's. */
+/* A log or folder no row points to that changed this recently may be a running command's. */
 #define GC_GRACE_NS (10LL * 60 * 1000000000LL)
 
 static struct {
@@ -34,20 +34,24 @@ static const char *const gc_usage[] = {
 	NULL,
 };
 const struct command_help gc_help = {
-	"gc", gc_usage,
-	"Removes from the state directory the worktrees (checkouts and their builds) and the\n"
-	"log files that no stored result needs: a build no stored run, comparison or profile\n"
-	"refers to, a log no run or build points to. With --older-than AGE, also those whose\n"
-	"newest result is older than AGE: the results stay in the database with the copies of\n"
-	"their logs (which the report links), show says that their log files are gone, and a\n"
-	"later compare builds again. Prints what it removed and how much it freed; --dry-run\n"
-	"prints the same and removes nothing. The database, lock files and profiles stay; a\n"
-	"worktree another revperf is building is kept, as are logs no run points to that\n"
-	"changed in the last 10 minutes (a running comparison's); symbolic links are never\n"
-	"followed (docs/store.md).\n"
-	"Exit status: 0 done, 2 usage or input error (no stored results, a bad AGE), 3\n"
-	"internal failure (something could not be removed).",
-	gc_options,
+    "gc",
+    gc_usage,
+    "Removes from the state directory the worktrees (checkouts and their builds) and the\n"
+    "log files that no stored result needs: a build no stored run, comparison or profile\n"
+    "refers to, a log no run or build points to. With --older-than AGE, also those whose\n"
+    "newest result is older than AGE: the results stay in the database with the copies of\n"
+    "their logs (which the report links), show says that their log files are gone, and a\n"
+    "later compare builds again. Also the folders whose owner is not in the store:\n"
+    "profiles/<id> of a comparison it lacks, dynamic/<sha>/<benchmark> no row of dynamic\n"
+    "data points to (kept whole while their owner is: the store has no copy of them).\n"
+    "Prints what it removed and how much it freed; --dry-run prints the same and removes\n"
+    "nothing. The database, lock files, report/ and ci/ (what report and ci write from\n"
+    "the whole store) stay; a worktree another revperf is building is kept, as are files\n"
+    "and folders no row points to that changed in the last 10 minutes (a running\n"
+    "command's); symbolic links are never followed (docs/store.md).\n"
+    "Exit status: 0 done, 2 usage or input error (no stored results, a bad AGE), 3\n"
+    "internal failure (something could not be removed).",
+    gc_options,
 };
 
 static const char *const gc_formats[] = { "text", "json", NULL };
@@ -82,6 +86,12 @@ static int gc_run(bool json)
 			"revperf gc: kept %zu log file%s no run points to that changed in the last "
 			"10 minutes (a running comparison's); run gc again later\n",
 			res.recent, res.recent == 1 ? "" : "s");
+	if (!o.out.quiet && res.recent_dirs)
+		fprintf(stderr,
+			"revperf gc: kept %zu folder%s of profiles/ or dynamic/ no stored result "
+			"needs that changed in the last 10 minutes (a running command's); run gc "
+			"again later\n",
+			res.recent_dirs, res.recent_dirs == 1 ? "" : "s");
 	o.out.printed = true;
 	if ((json ? gc_report_json : gc_report_text)(stdout, &res, &opt)) {
 		error("cannot write the report: %s", strerror(errno));

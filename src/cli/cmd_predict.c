@@ -11,6 +11,7 @@
 #include "predict/predict.h"
 #include "core/revision.h"
 #include "util/common.h"
+#include "util/json_real.h"
 #include "util/units.h"
 
 static struct {
@@ -154,7 +155,7 @@ static json_t *values_json(const struct perphecy_values *v)
 	json_t *o = json_object();
 	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
 		json_object_set_new(o, perphecy_template_id((enum perphecy_template)k),
-				    isnan(v->v[k]) ? json_null() : json_real(v->v[k]));
+				    json_real_or_null(v->v[k]));
 	return o;
 }
 

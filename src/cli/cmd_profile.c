@@ -342,6 +342,29 @@ static unsigned next_run_number(const char *dir, const char *ext)
 	return k;
 }
 
+/*
+ * Where a --counters or --sample run writes: with --out-dir, LOG gets DIR/run-N.log and
+ * OUT DIR/run-N.<ext> for the first free N; without, the log goes to stderr (stdout keeps
+ * the report) and OUT stays empty. Returns -1 after an error if DIR cannot be created.
+ */
+static int run_paths(const char *ext, struct proc_spec *spec, struct strbuf *log,
+		     struct strbuf *out)
+{
+	unsigned k;
+
+	if (!o.out_dir) {
+		strbuf_addstr(log, "/dev/stderr");
+		spec->log_follow_links = true;
+		return 0;
+	}
+	if (mkdir_p(o.out_dir))
+		return -1;
+	k = next_run_number(o.out_dir, ext);
+	strbuf_addf(log, "%s/run-%u.log", o.out_dir, k);
+	strbuf_addf(out, "%s/run-%u.%s", o.out_dir, k, ext);
+	return 0;
+}
+
 /* revperf profile --io: one traced run and its test execution report. */
 static int profile_io(char **args, int n)
 {
@@ -503,17 +526,8 @@ static int profile_counters(const char **args, int n)
 	}
 	if (parse_timeout(&spec.timeout_ns))
 		goto out;
-	if (o.out_dir) {
-		unsigned k;
-		if (mkdir_p(o.out_dir))
-			goto out;
-		k = next_run_number(o.out_dir, "csv");
-		strbuf_addf(&log, "%s/run-%u.log", o.out_dir, k);
-		strbuf_addf(&csv, "%s/run-%u.csv", o.out_dir, k);
-	} else {
-		strbuf_addstr(&log, "/dev/stderr"); /* stdout keeps the report */
-		spec.log_follow_links = true;
-	}
+	if (run_paths("csv", &spec, &log, &csv))
+		goto out;
 	quote_command(&command, args, n);
 	spec.command = command.buf;
 	spec.log_path = log.buf;
@@ -636,17 +650,8 @@ static int profile_sample(const char **args, int n)
 		}
 		strbuf_addf(&raw, "%s/samples.raw", tmp.buf);
 	}
-	if (o.out_dir) {
-		unsigned k;
-		if (mkdir_p(o.out_dir))
-			goto out;
-		k = next_run_number(o.out_dir, "sample");
-		strbuf_addf(&log, "%s/run-%u.log", o.out_dir, k);
-		strbuf_addf(&path, "%s/run-%u.sample", o.out_dir, k);
-	} else {
-		strbuf_addstr(&log, "/dev/stderr"); /* stdout keeps the report */
-		spec.log_follow_links = true;
-	}
+	if (run_paths("sample", &spec, &log, &path))
+		goto out;
 	spec.command = command.buf;
 	spec.log_path = log.buf;
 	spec.perf_counters = false;

@@ -8,6 +8,7 @@
 #include "core/config.h"
 #include "predict/predict.h"
 #include "util/common.h"
+#include "util/json_real.h"
 #include "util/parse.h"
 
 static struct {
@@ -168,17 +169,13 @@ static void print_text(FILE *f, const struct predict_training *t)
 	strbuf_release(&sb);
 }
 
-static json_t *rate_json(double r)
-{
-	return isnan(r) ? json_null() : json_real(r);
-}
-
 static json_t *eval_json(const struct perphecy_eval *e)
 {
-	return json_pack("{s:o, s:o, s:I, s:I, s:I, s:I}", "hit_rate", rate_json(e->hit_rate),
-			 "dismiss_rate", rate_json(e->dismiss_rate), "hits", (json_int_t)e->hits,
-			 "hits_predicted", (json_int_t)e->hits_predicted, "misses",
-			 (json_int_t)e->misses, "misses_dismissed", (json_int_t)e->misses_dismissed);
+	return json_pack(
+	    "{s:o, s:o, s:I, s:I, s:I, s:I}", "hit_rate", json_real_or_null(e->hit_rate),
+	    "dismiss_rate", json_real_or_null(e->dismiss_rate), "hits", (json_int_t)e->hits,
+	    "hits_predicted", (json_int_t)e->hits_predicted, "misses", (json_int_t)e->misses,
+	    "misses_dismissed", (json_int_t)e->misses_dismissed);
 }
 
 static json_t *cv_json(const struct predict_training *t, const struct perphecy_cv_result *cv)

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "cli/build_info.h" /* generated: REVPERF_DATE (cmake/build_info.cmake) */
 #include "cli/commands.h"
 #include "util/common.h"
 #include "util/fsutil.h"
@@ -79,7 +80,9 @@ static void roff_header(struct strbuf *sb, const char *page, const char *summary
 			"-h prints: do not edit.\n");
 	strbuf_addstr(sb, ".TH ");
 	roff_add(sb, up.buf, false);
-	strbuf_addstr(sb, " 1 \"\" \"revperf " REVPERF_VERSION "\" \"revperf manual\"\n");
+	/* the date of the commit built (or SOURCE_DATE_EPOCH's): the same in every build */
+	strbuf_addstr(sb, " 1 \"" REVPERF_DATE "\" \"revperf " REVPERF_VERSION
+			  "\" \"revperf manual\"\n");
 	/* No hyphenation, ragged right: option and file names stay whole and searchable. */
 	strbuf_addstr(sb, ".nh\n.ad l\n.SH NAME\n");
 	roff_add(sb, page, false);
@@ -386,15 +389,32 @@ int help_bash_completion(FILE *f)
 		      "\t\t\t\tCOMPREPLY=($(compgen -c -- \"$cur\"))\n"
 		      "\t\t\telse\n\t\t\t\t_revperf_files\n\t\t\tfi\n"
 		      "\t\t\treturn\n\t\tfi\n\tdone\n"
+		      "\t# --opt=VALUE: bash splits it at '=' (COMP_WORDBREAKS) into --opt, = and\n"
+		      "\t# VALUE; where it does not, the word is whole and each completion of\n"
+		      "\t# VALUE keeps the --opt= before it.\n"
+		      "\tlocal pre=\n"
+		      "\tif [ \"$cur\" = = ]; then\n"
+		      "\t\tcur=\n"
+		      "\telif [ \"$prev\" = = ] && [ \"$COMP_CWORD\" -gt 2 ]; then\n"
+		      "\t\tprev=${COMP_WORDS[COMP_CWORD-2]}\n"
+		      "\telif [[ $cur == --*=* ]]; then\n"
+		      "\t\tprev=${cur%%=*} pre=${cur%%=*}= cur=${cur#*=}\n"
+		      "\tfi\n"
 		      "\t# The value of the option before the cursor.\n"
 		      "\tif [[ \" $files \" == *\" $prev \"* ]]; then\n"
-		      "\t\t_revperf_files; return\n"
+		      "\t\t_revperf_files\n"
 		      "\telif [[ \" $dirs \" == *\" $prev \"* ]]; then\n"
-		      "\t\t_revperf_files -d; return\n"
+		      "\t\t_revperf_files -d\n"
 		      "\telif [[ $prev == -f || $prev == --format ]] && [ -n \"$formats\" ]; then\n"
-		      "\t\t_revperf_words $formats; return\n"
-		      "\telif [[ \" $values \" == *\" $prev \"* ]]; then\n"
+		      "\t\t_revperf_words $formats\n"
+		      "\telif [[ \" $values \" == *\" $prev \"* || -n $pre ]]; then\n"
 		      "\t\treturn # a number, a list, a command: nothing to offer\n"
+		      "\telse\n"
+		      "\t\tprev=\n"
+		      "\tfi\n"
+		      "\tif [ -n \"$prev\" ]; then\n"
+		      "\t\t[ -z \"$pre\" ] || COMPREPLY=(\"${COMPREPLY[@]/#/$pre}\")\n"
+		      "\t\treturn\n"
 		      "\tfi\n"
 		      "\tif [[ $cur == -* ]]; then\n\t\t_revperf_words $opts; return\n\tfi\n"
 		      "\tcase $args in\n"

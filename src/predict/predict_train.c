@@ -3,12 +3,12 @@
 #include "predict/predict_impl.h"
 
 #include <jansson.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "store/store_dynamic.h"
 #include "util/common.h"
+#include "util/json_real.h"
 
 /* ---- training ---- */
 
@@ -208,12 +208,6 @@ out:
 	return ret;
 }
 
-/* A value as JSON: null for NaN (the indicator could not be computed). */
-static json_t *value_json(double v)
-{
-	return isnan(v) ? json_null() : json_real(v);
-}
-
 char *predict_tuples_json(const struct predict_training *t, long bench)
 {
 	json_t *a = json_array();
@@ -224,9 +218,10 @@ char *predict_tuples_json(const struct predict_training *t, long bench)
 		if (bench >= 0 && tu->bench != (uint32_t)bench)
 			continue;
 		values = json_object();
+		/* null: the indicator could not be computed */
 		for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
 			json_object_set_new(values, perphecy_template_id((enum perphecy_template)k),
-					    value_json(tu->values.v[k]));
+					    json_real_or_null(tu->values.v[k]));
 		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:I, s:b, s:o}", "commit",
 						   t->sources[i].commit, "ancestor",
 						   t->sources[i].ancestor, "bench",

@@ -11,6 +11,7 @@
 #include "util/common.h"
 #include "util/fsutil.h"
 #include "util/input.h"
+#include "util/json_real.h"
 
 static bool have_spread(const struct attribution *a)
 {
@@ -37,11 +38,6 @@ static const char *json_unit(const struct attribution *a)
 	return NULL;
 }
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* A JSON string; bytes of a name that are not UTF-8 become '?'. */
 static json_t *jstr(const char *s)
 {
@@ -64,25 +60,29 @@ static json_t *entry_json(const struct attribution *a, const struct attribution_
 	json_t *o = json_object();
 	if (key)
 		json_object_set_new(o, key, jstr(e->key));
-	json_object_set_new(o, "baseline", num(e->side[0].mean));
-	json_object_set_new(o, "target", num(e->side[1].mean));
-	json_object_set_new(o, "change", num(e->delta));
-	json_object_set_new(o, "share", num(e->share));
+	json_object_set_new(o, "baseline", json_real_or_null(e->side[0].mean));
+	json_object_set_new(o, "target", json_real_or_null(e->side[1].mean));
+	json_object_set_new(o, "change", json_real_or_null(e->delta));
+	json_object_set_new(o, "share", json_real_or_null(e->share));
 	json_object_set_new(o, "noise", json_boolean(e->class == ATTRIBUTION_NOISE));
 	json_object_set_new(o, "class", json_string(attribution_class_name(e->class)));
 	json_object_set_new(o, "change_interval",
-			    isfinite(e->ci_lo) ? json_pack("[o, o]", num(e->ci_lo), num(e->ci_hi))
+			    isfinite(e->ci_lo) ? json_pack("[o, o]", json_real_or_null(e->ci_lo),
+							   json_real_or_null(e->ci_hi))
 					       : json_null());
 	for (int s = 0; s < 2; s++) {
 		const struct attribution_stat *st = &e->side[s];
 		char name[32];
 		snprintf(name, sizeof(name), "%s_sd", s ? "target" : "baseline");
-		json_object_set_new(o, name, num(st->sd));
+		json_object_set_new(o, name, json_real_or_null(st->sd));
 		snprintf(name, sizeof(name), "%s_range", s ? "target" : "baseline");
-		json_object_set_new(o, name, json_pack("[o, o]", num(st->min), num(st->max)));
+		json_object_set_new(
+		    o, name,
+		    json_pack("[o, o]", json_real_or_null(st->min), json_real_or_null(st->max)));
 		if (key) {
 			snprintf(name, sizeof(name), "%s_calls", s ? "target" : "baseline");
-			json_object_set_new(o, name, a->calls_known ? num(st->calls) : json_null());
+			json_object_set_new(
+			    o, name, a->calls_known ? json_real_or_null(st->calls) : json_null());
 		}
 	}
 	return o;
@@ -111,7 +111,7 @@ json_t *attribution_json(const struct attribution *a)
 	json_object_set_new(o, "runs",
 			    json_pack("[I, I]", (json_int_t)a->runs[0], (json_int_t)a->runs[1]));
 	json_object_set_new(o, "spread", json_boolean(have_spread(a)));
-	json_object_set_new(o, "alpha", num(a->alpha));
+	json_object_set_new(o, "alpha", json_real_or_null(a->alpha));
 	json_object_set_new(o, "calls_known", json_boolean(a->calls_known));
 	json_object_set_new(o, "total", entry_json(a, &a->total, NULL));
 	json_object_set_new(o, "functions", list_json(a, a->funcs, a->nr_funcs, "function"));

@@ -1,10 +1,10 @@
 /* The JSON report of a binary diff (schema in docs/bindiff.md). */
 #include <jansson.h>
-#include <math.h>
 #include <stdio.h>
 
 #include "report/bindiff_report.h"
 #include "util/common.h"
+#include "util/json_real.h"
 
 /*
  * A JSON string, or null for NULL. Symbol names come from the file and need not be UTF-8:
@@ -81,7 +81,7 @@ static json_t *entry_json(const struct bindiff *d, const struct bindiff_entry *e
 	set(o, "cu", jstr(fn->cu));
 	set(o, "old", side_json(d->old_file, e->old_fn));
 	set(o, "new", side_json(d->new_file, e->new_fn));
-	set(o, "change_pct", isnan(e->change_pct) ? json_null() : json_real(e->change_pct));
+	set(o, "change_pct", json_real_or_null(e->change_pct));
 	set(o, "only",
 	    e->why == BINDIFF_WHY_LINE	  ? json_string("line-number")
 	    : e->why == BINDIFF_WHY_CLONE ? json_string("clone-suffix")

@@ -6,6 +6,7 @@
 #include "report/attribution_report.h"
 #include "report/cct_report.h"
 #include "util/common.h"
+#include "util/json_real.h"
 
 /*
  * A JSON string. Function names come from a profile and need not be UTF-8: bytes that are
@@ -26,18 +27,12 @@ static json_t *jstr(const char *s)
 	return j ? j : json_string("?");
 }
 
-/* A number, or null when it is not one (no sd, unknown calls). */
-static json_t *jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 /* A count: an integer when it is one (a single profile), else a real (a mean). */
 static json_t *jcount(double v)
 {
 	if (v == floor(v) && fabs(v) < 9e15)
 		return json_integer((json_int_t)v);
-	return jnum(v);
+	return json_real_or_null(v);
 }
 
 static void set(json_t *o, const char *key, json_t *v)
@@ -72,7 +67,7 @@ static json_t *profile_json(const char *label, const struct cct *t, bool calls)
 	json_t *o = json_object();
 	set(o, "label", jstr(label));
 	set(o, "contexts", json_integer((json_int_t)(t->nr_nodes - 1)));
-	set(o, "total_weight", jnum(cct_total(t)));
+	set(o, "total_weight", json_real_or_null(cct_total(t)));
 	set(o, "runs", json_integer((json_int_t)(t->nr_runs ? t->nr_runs : 1)));
 	set(o, "merged", json_boolean(t->sd != NULL));
 	set(o, "calls_known", json_boolean(calls));
@@ -92,13 +87,14 @@ static json_t *topo_json(const struct cct_diff *d, const struct cct_topo_diff *e
 	set(o, "in", jstr(e->in_new ? "new" : "old"));
 	set(o, "path", path_json(t, e->node));
 	set(o, "caller", e->caller == CCT_NONE ? json_null() : path_json(t, e->caller));
-	set(o, "pweight", jnum(e->pweight));
+	set(o, "pweight", json_real_or_null(e->pweight));
 	set(o, "pweight_sd",
-	    t->sd ? jnum(cct_report_scaled_sd(e->pweight, n->incl, t->sd[e->node].incl))
-		  : json_null());
-	set(o, "subtree_weight", jnum(n->incl));
+	    t->sd
+		? json_real_or_null(cct_report_scaled_sd(e->pweight, n->incl, t->sd[e->node].incl))
+		: json_null());
+	set(o, "subtree_weight", json_real_or_null(n->incl));
 	set(o, "calls", calls ? jcount(e->calls) : json_null());
-	set(o, "calls_sd", calls && t->sd ? jnum(t->sd[e->node].calls) : json_null());
+	set(o, "calls_sd", calls && t->sd ? json_real_or_null(t->sd[e->node].calls) : json_null());
 	set(o, "attribution", attr);
 	return o;
 }
@@ -107,13 +103,14 @@ static json_t *side_json(const struct cct *t, uint32_t node, double pweight, boo
 {
 	const struct cct_node *n = &t->nodes[node];
 	json_t *o = json_object();
-	set(o, "pweight", jnum(pweight));
+	set(o, "pweight", json_real_or_null(pweight));
 	set(o, "pweight_sd",
-	    t->sd ? jnum(cct_report_scaled_sd(pweight, n->excl, t->sd[node].excl)) : json_null());
-	set(o, "self_weight", jnum(n->excl));
-	set(o, "weight", jnum(n->incl));
+	    t->sd ? json_real_or_null(cct_report_scaled_sd(pweight, n->excl, t->sd[node].excl))
+		  : json_null());
+	set(o, "self_weight", json_real_or_null(n->excl));
+	set(o, "weight", json_real_or_null(n->incl));
 	set(o, "calls", calls ? jcount(n->calls) : json_null());
-	set(o, "calls_sd", calls && t->sd ? jnum(t->sd[node].calls) : json_null());
+	set(o, "calls_sd", calls && t->sd ? json_real_or_null(t->sd[node].calls) : json_null());
 	return o;
 }
 
@@ -132,7 +129,7 @@ json_t *cct_diff_to_json(const struct cct_diff *d, const struct cct_report_optio
 		set(e, "path", path_json(d->new_tree, p->new_node));
 		set(e, "old", side_json(d->old_tree, p->old_node, p->old_pweight, calls_old));
 		set(e, "new", side_json(d->new_tree, p->new_node, p->new_pweight, calls_new));
-		set(e, "change", jnum(p->new_pweight - p->old_pweight));
+		set(e, "change", json_real_or_null(p->new_pweight - p->old_pweight));
 		json_array_append_new(pairs, e);
 	}
 	set(root, "old",
@@ -143,8 +140,8 @@ json_t *cct_diff_to_json(const struct cct_diff *d, const struct cct_report_optio
 	set(root, "absolute_note",
 	    o && !o->absolute && o->absolute_note ? jstr(o->absolute_note) : json_null());
 	set(root, "matched", json_integer((json_int_t)(d->nr_matched ? d->nr_matched - 1 : 0)));
-	set(root, "overlap", jnum(d->overlap));
-	set(root, "overlap_after", jnum(d->overlap_after));
+	set(root, "overlap", json_real_or_null(d->overlap));
+	set(root, "overlap_after", json_real_or_null(d->overlap_after));
 	set(root, "different", json_boolean(d->nr_topo || d->nr_pairs));
 	set(root, "topological", topo);
 	set(root, "weight_differences", pairs);

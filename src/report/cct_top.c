@@ -1,18 +1,12 @@
 #include "report/cct_top.h"
 
 #include <jansson.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/common.h"
+#include "util/json_real.h"
 #include "util/units.h"
-
-/* A JSON number, or null for NaN/inf (json_real() gives NULL for those: a dropped key). */
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
 
 struct ranked {
 	uint32_t node;
@@ -184,9 +178,10 @@ static json_t *list_json(const struct cct *t, bool by_exclusive, size_t k, bool 
 		json_t *e = json_object();
 		json_object_set_new(e, "path", path_json(t, top[i]));
 		json_object_set_new(e, "site", json_integer(nd->site));
-		json_object_set_new(e, "calls", no_calls ? json_null() : num(nd->calls));
-		json_object_set_new(e, "inclusive", num(nd->incl));
-		json_object_set_new(e, "exclusive", num(nd->excl));
+		json_object_set_new(e, "calls",
+				    no_calls ? json_null() : json_real_or_null(nd->calls));
+		json_object_set_new(e, "inclusive", json_real_or_null(nd->incl));
+		json_object_set_new(e, "exclusive", json_real_or_null(nd->excl));
 		json_array_append_new(a, e);
 	}
 	free(top);
@@ -211,7 +206,7 @@ json_t *cct_top_to_json(const struct cct *t, const struct cct_top_options *o)
 	} else {
 		json_object_set_new(root, "threads", json_null());
 	}
-	json_object_set_new(root, "total", num(cct_total(t)));
+	json_object_set_new(root, "total", json_real_or_null(cct_total(t)));
 	json_object_set_new(root, "contexts", json_integer((json_int_t)(t->nr_nodes - 1)));
 	json_object_set_new(root, "by_inclusive", list_json(t, false, k, no_calls));
 	json_object_set_new(root, "by_exclusive", list_json(t, true, k, no_calls));

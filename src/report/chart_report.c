@@ -10,6 +10,7 @@
 #include "util/fsutil.h"
 #include "report/chart_report.h"
 #include "util/common.h"
+#include "util/json_real.h"
 
 static const char *side_label(const struct chart_labels *l, int side)
 {
@@ -188,11 +189,6 @@ void chart_report_runs_text(FILE *f, const struct cchart_input *in, const struct
 	}
 }
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *filter_json(const struct cchart_filter *flt, const struct cchart_result *r)
 {
 	json_t *o = json_object(), *runs[2] = {json_array(), json_array()};
@@ -201,11 +197,11 @@ static json_t *filter_json(const struct cchart_filter *flt, const struct cchart_
 	json_object_set_new(o, "on", json_boolean(flt->on));
 	json_object_set_new(o, "cpu", json_string(flt->cpu ? flt->cpu : ""));
 	json_object_set_new(o, "baseline_cpu_samples", json_integer((json_int_t)flt->nr_base_cpu));
-	json_object_set_new(o, "shapiro_wilk_p", num(flt->sw_p));
+	json_object_set_new(o, "shapiro_wilk_p", json_real_or_null(flt->sw_p));
 	json_object_set_new(o, "modes", json_integer((json_int_t)flt->nr_modes));
 	json_object_set_new(o, "active", json_boolean(flt->active));
-	json_object_set_new(o, "cut", num(flt->cut));
-	json_object_set_new(o, "refused_cut", num(flt->refused_cut));
+	json_object_set_new(o, "cut", json_real_or_null(flt->cut));
+	json_object_set_new(o, "refused_cut", json_real_or_null(flt->refused_cut));
 	json_object_set_new(o, "refused_for_run",
 			    flt->whole_run_name ? json_string(flt->whole_run_name) : json_null());
 	json_object_set_new(o, "cpu_scaling", json_string(cchart_scaling_name(flt->scaling)));
@@ -215,7 +211,8 @@ static json_t *filter_json(const struct cchart_filter *flt, const struct cchart_
 	json_object_set_new(o, "cpu_target", json_integer((json_int_t)flt->nr_cpu[1]));
 	for (int side = 0; side < 2; side++)
 		for (size_t i = 0; flt->run_idle[side] && i < nr[side]; i++)
-			json_array_append_new(runs[side], num(flt->run_idle[side][i]));
+			json_array_append_new(runs[side],
+					      json_real_or_null(flt->run_idle[side][i]));
 	json_object_set_new(o, "baseline_run_idle_shares", runs[0]);
 	json_object_set_new(o, "target_run_idle_shares", runs[1]);
 	return o;
@@ -234,14 +231,14 @@ json_t *chart_report_json(const struct cchart_input *in, const struct cchart_res
 	json_object_set_new(root, "load_counter",
 			    l && l->load ? json_string(l->load) : json_null());
 	json_object_set_new(root, "scale_baseline", json_boolean(r->scale_baseline));
-	json_object_set_new(root, "period_s", num(r->period_s));
-	json_object_set_new(root, "margin", num(r->margin));
+	json_object_set_new(root, "period_s", json_real_or_null(r->period_s));
+	json_object_set_new(root, "margin", json_real_or_null(r->margin));
 	json_object_set_new(root, "filter", filter_json(&r->filter, r));
 	json_object_set_new(root, "charted", json_integer((json_int_t)r->nr_charted));
 	json_object_set_new(root, "judged",
 			    json_integer((json_int_t)(r->nr_charted - r->nr_no_headroom)));
 	json_object_set_new(root, "no_headroom", json_integer((json_int_t)r->nr_no_headroom));
-	json_object_set_new(root, "chance_any", num(r->chance_any));
+	json_object_set_new(root, "chance_any", json_real_or_null(r->chance_any));
 	json_object_set_new(root, "out_of_control", json_integer((json_int_t)r->nr_out));
 	for (size_t i = 0; i < r->nr_counters; i++) {
 		const struct cchart_counter *c = &r->counters[i];
@@ -250,16 +247,16 @@ json_t *chart_report_json(const struct cchart_input *in, const struct cchart_res
 		json_object_set_new(o, "status", json_string(cchart_status_name(c->status)));
 		json_object_set_new(o, "out_of_control", json_boolean(c->out_of_control));
 		if (c->status == CCHART_CHARTED) {
-			json_object_set_new(o, "violation_ratio", num(c->ratio));
-			json_object_set_new(o, "threshold", num(c->threshold));
-			json_object_set_new(o, "chance", num(c->chance));
+			json_object_set_new(o, "violation_ratio", json_real_or_null(c->ratio));
+			json_object_set_new(o, "threshold", json_real_or_null(c->threshold));
+			json_object_set_new(o, "chance", json_real_or_null(c->chance));
 			json_object_set_new(o, "no_headroom", json_boolean(c->no_headroom));
-			json_object_set_new(o, "excess", num(c->excess));
+			json_object_set_new(o, "excess", json_real_or_null(c->excess));
 			json_object_set_new(o, "threshold_fallback",
 					    json_boolean(c->threshold_fallback));
-			json_object_set_new(o, "lcl", num(c->lcl));
-			json_object_set_new(o, "cl", num(c->cl));
-			json_object_set_new(o, "ucl", num(c->ucl));
+			json_object_set_new(o, "lcl", json_real_or_null(c->lcl));
+			json_object_set_new(o, "cl", json_real_or_null(c->cl));
+			json_object_set_new(o, "ucl", json_real_or_null(c->ucl));
 			json_object_set_new(o, "baseline_samples",
 					    json_integer((json_int_t)c->nr_base));
 			json_object_set_new(o, "target_samples",
@@ -272,15 +269,15 @@ json_t *chart_report_json(const struct cchart_input *in, const struct cchart_res
 					    json_integer((json_int_t)c->dropped_target));
 			json_object_set_new(o, "scaling",
 					    json_string(cchart_scaling_name(c->scaling)));
-			json_object_set_new(o, "alpha", num(c->alpha));
-			json_object_set_new(o, "beta", num(c->beta));
-			json_object_set_new(o, "fit_r", num(c->fit_r));
-			json_object_set_new(o, "fit_p", num(c->fit_p));
-			json_object_set_new(o, "load_ref", num(c->l_ref));
+			json_object_set_new(o, "alpha", json_real_or_null(c->alpha));
+			json_object_set_new(o, "beta", json_real_or_null(c->beta));
+			json_object_set_new(o, "fit_r", json_real_or_null(c->fit_r));
+			json_object_set_new(o, "fit_p", json_real_or_null(c->fit_p));
+			json_object_set_new(o, "load_ref", json_real_or_null(c->l_ref));
 			for (size_t k = 0; k < r->nr_base_runs; k++)
-				json_array_append_new(loo, num(c->loo_ratio[k]));
+				json_array_append_new(loo, json_real_or_null(c->loo_ratio[k]));
 			for (size_t k = 0; k < r->nr_target_runs; k++)
-				json_array_append_new(runs, num(c->run_ratio[k]));
+				json_array_append_new(runs, json_real_or_null(c->run_ratio[k]));
 		}
 		json_object_set_new(o, "leave_one_out_ratios", loo);
 		json_object_set_new(o, "target_run_ratios", runs);
@@ -298,7 +295,7 @@ json_t *chart_report_json(const struct cchart_input *in, const struct cchart_res
 			json_object_set_new(o, "run", json_string(name));
 			json_object_set_new(o, "bad", json_boolean(s->bad));
 			json_object_set_new(o, "counters_out", json_integer((json_int_t)s->nr_out));
-			json_object_set_new(o, "max_ratio", num(s->max_ratio));
+			json_object_set_new(o, "max_ratio", json_real_or_null(s->max_ratio));
 			json_object_set_new(o, "max_counter",
 					    s->max_counter ? json_string(s->max_counter)
 							   : json_null());

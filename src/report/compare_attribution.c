@@ -13,12 +13,7 @@
 #include "report/cct_report.h"
 #include "report/report.h"
 #include "util/common.h"
-
-/* A JSON number, or null for NaN/inf (json_real() gives NULL for those: a dropped key). */
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
+#include "util/json_real.h"
 
 #define PATH_WIDTH 90
 
@@ -164,7 +159,7 @@ json_t *report_attribution_json(const struct cct_attribution *a)
 	json_object_set_new(o, "reused", json_pack("{s:I, s:I}", "baseline",
 						    (json_int_t)a->reused[0], "target",
 						    (json_int_t)a->reused[1]));
-	json_object_set_new(o, "threshold", num(a->threshold));
+	json_object_set_new(o, "threshold", json_real_or_null(a->threshold));
 	json_object_set_new(o, "threshold_from_target_runs", json_boolean(a->threshold_from_runs));
 	json_object_set_new(o, "binary_diff", json_boolean(a->have_bindiff));
 	json_object_set_new(o, "binary_diff_note",

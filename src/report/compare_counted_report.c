@@ -13,6 +13,7 @@
 #include "report/attribution_report.h"
 #include "report/report.h"
 #include "util/common.h"
+#include "util/json_real.h"
 
 /* What the outcomes say about determinism, one line per counted or count metric. */
 static void determinism_text(FILE *f, const struct bench_outcome *b, const char *indent)
@@ -89,11 +90,6 @@ void report_counted_markdown(FILE *f, const struct bench_outcome *b)
 		attribution_markdown(f, &a->abs, COUNTED_TOP);
 }
 
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 json_t *report_counted_json(const struct bench_outcome *b)
 {
 	const struct counted_attribution *a = b->counted;
@@ -115,8 +111,9 @@ json_t *report_counted_json(const struct bench_outcome *b)
 	if (a->have_abs) {
 		json_t *abs = attribution_json(&a->abs);
 		json_object_set_new(o, "instructions",
-				    json_pack("[o, o]", num(a->abs.total.side[0].mean),
-					      num(a->abs.total.side[1].mean)));
+				    json_pack("[o, o]",
+					      json_real_or_null(a->abs.total.side[0].mean),
+					      json_real_or_null(a->abs.total.side[1].mean)));
 		/* the lists also at the top, where they were before the one attribution */
 		json_object_set(o, "functions", json_object_get(abs, "functions"));
 		json_object_set(o, "paths", json_object_get(abs, "paths"));

@@ -6,12 +6,7 @@
 #include "compare/run_output.h"
 #include "report/report.h"
 #include "util/common.h"
-
-/* A JSON number, or null for NaN/inf (JSON has no such numbers). */
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
+#include "util/json_real.h"
 
 static const char *unit_name(enum metric_unit u)
 {
@@ -60,7 +55,7 @@ static json_t *side_values(const struct metric_outcome *m, int side)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < m->nr_values[side]; i++)
-		json_array_append_new(a, num(m->values[side][i]));
+		json_array_append_new(a, json_real_or_null(m->values[side][i]));
 	return a;
 }
 
@@ -108,28 +103,31 @@ static json_t *metric_json(const struct metric_outcome *m)
 			    json_string(m->measured ? verdict_name(m->r.verdict) : "unmeasured"));
 	json_object_set_new(o, "unmeasured_reason",
 			    m->measured ? json_null() : json_string(report_unmeasured_reason(m)));
-	json_object_set_new(o, "ratio", num(m->measured ? m->r.ratio : NAN));
-	json_object_set_new(o, "ci", json_pack("[o, o]", num(m->measured ? m->r.ci_lo : NAN),
-					       num(m->measured ? m->r.ci_hi : NAN)));
+	json_object_set_new(o, "ratio", json_real_or_null(m->measured ? m->r.ratio : NAN));
+	json_object_set_new(o, "ci",
+			    json_pack("[o, o]", json_real_or_null(m->measured ? m->r.ci_lo : NAN),
+				      json_real_or_null(m->measured ? m->r.ci_hi : NAN)));
 	json_object_set_new(o, "method", !m->measured ? json_null()
 						   : json_string(verdict_method_name(m->r.method)));
 	json_object_set_new(o, "resamples", m->r.resamples ? json_integer((json_int_t)m->r.resamples)
 							   : json_null());
 	json_object_set_new(o, "reason", m->r.reason ? json_string(m->r.reason) : json_null());
 	json_object_set_new(o, "pairs", json_integer((json_int_t)m->n_pairs));
-	json_object_set_new(o, "p", num(m->r.p));
-	json_object_set_new(o, "p_welch", num(m->r.p_welch));
-	json_object_set_new(o, "q_bh", num(m->q_bh));
-	json_object_set_new(o, "p_mann_whitney", num(m->r.p_mw));
-	json_object_set_new(o, "p_tost", num(m->r.p_tost));
+	json_object_set_new(o, "p", json_real_or_null(m->r.p));
+	json_object_set_new(o, "p_welch", json_real_or_null(m->r.p_welch));
+	json_object_set_new(o, "q_bh", json_real_or_null(m->q_bh));
+	json_object_set_new(o, "p_mann_whitney", json_real_or_null(m->r.p_mw));
+	json_object_set_new(o, "p_tost", json_real_or_null(m->r.p_tost));
 	json_object_set_new(o, "baseline",
 			    json_pack("{s:I, s:o, s:o, s:o}", "n", (json_int_t)m->r.n_a, "mean",
-				      num(m->r.mean_a), "median", num(m->median[0]), "sd",
-				      num(m->r.sd_a)));
+				      json_real_or_null(m->r.mean_a), "median",
+				      json_real_or_null(m->median[0]), "sd",
+				      json_real_or_null(m->r.sd_a)));
 	json_object_set_new(o, "target",
 			    json_pack("{s:I, s:o, s:o, s:o}", "n", (json_int_t)m->r.n_b, "mean",
-				      num(m->r.mean_b), "median", num(m->median[1]), "sd",
-				      num(m->r.sd_b)));
+				      json_real_or_null(m->r.mean_b), "median",
+				      json_real_or_null(m->median[1]), "sd",
+				      json_real_or_null(m->r.sd_b)));
 	json_object_set_new(o, "values", json_pack("{s:o, s:o}", "baseline", side_values(m, 0),
 						   "target", side_values(m, 1)));
 	json_object_set_new(o, "run_ids", json_pack("{s:o, s:o}", "baseline", side_run_ids(m, 0),
@@ -147,7 +145,8 @@ static json_t *metric_json(const struct metric_outcome *m)
 	{
 		bool count = (m->def->flags & METRIC_COUNT) && m->measured;
 		json_object_set_new(o, "spread",
-				    count ? json_pack("[o, o]", num(m->r.spread_a), num(m->r.spread_b))
+				    count ? json_pack("[o, o]", json_real_or_null(m->r.spread_a),
+						      json_real_or_null(m->r.spread_b))
 					  : json_null());
 	}
 	return o;
@@ -172,9 +171,9 @@ static json_t *bench_json(const struct bench_outcome *b)
 						     run_ends_json(b, 1)));
 	json_object_set_new(o, "looks", json_integer((json_int_t)b->looks));
 	json_object_set_new(o, "decided", json_boolean(b->decided));
-	json_object_set_new(o, "tolerance", num(b->tolerance));
-	json_object_set_new(o, "ci_level", num(1.0 - b->ci_alpha));
-	json_object_set_new(o, "elapsed_s", num(b->elapsed_s));
+	json_object_set_new(o, "tolerance", json_real_or_null(b->tolerance));
+	json_object_set_new(o, "ci_level", json_real_or_null(1.0 - b->ci_alpha));
+	json_object_set_new(o, "elapsed_s", json_real_or_null(b->elapsed_s));
 	json_object_set_new(o, "error", b->error ? json_string(b->error) : json_null());
 	json_object_set_new(o, "target_broken", json_boolean(b->target_broken));
 	for (i = 0; i < b->nr_metrics; i++)
@@ -229,7 +228,7 @@ json_t *report_compare_json_object(const struct compare_result *res)
 				      res->target_sha[0] ? res->target_sha : NULL));
 	json_object_set_new(root, "same_build", json_boolean(res->same_build));
 	json_object_set_new(root, "imported", json_boolean(res->imported));
-	json_object_set_new(root, "alpha", num(res->alpha));
+	json_object_set_new(root, "alpha", json_real_or_null(res->alpha));
 	json_object_set_new(root, "seed", json_integer((json_int_t)res->seed));
 	json_object_set_new(root, "machine",
 			    json_pack("{s:s, s:s, s:i, s:s, s:s}", "hostname",

@@ -6,12 +6,7 @@
 
 #include "analysis/stats.h"
 #include "util/common.h"
-
-/* A JSON number, or null for NaN/inf (json_real() gives NULL for those: a dropped key). */
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
+#include "util/json_real.h"
 
 void counters_report_summary(FILE *f, const struct run_samples *rs, const struct proc_result *res,
 			     const char *command, const char *csv, bool json)
@@ -24,7 +19,7 @@ void counters_report_summary(FILE *f, const struct run_samples *rs, const struct
 		json_object_set_new(root, "command", json_string(command));
 		json_object_set_new(root, "status", json_string(run_status_name(res->status)));
 		json_object_set_new(root, "wall_s", json_real((double)res->m.wall_ns / 1e9));
-		json_object_set_new(root, "interval_s", num(rs->interval_s));
+		json_object_set_new(root, "interval_s", json_real_or_null(rs->interval_s));
 		json_object_set_new(root, "csv", csv ? json_string(csv) : json_null());
 	} else {
 		fprintf_printable(f, "%s: %s, %.3f s wall, sampled every %.0f ms\n", command,

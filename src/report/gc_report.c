@@ -10,9 +10,20 @@
 /* As text; json: as a JSON name. */
 static const char *gc_kind_name(enum gc_kind k, bool json)
 {
-	if (k == GC_LOG_DIR)
-		return json ? "log_directory" : "log directory";
-	return k == GC_WORKTREE ? "worktree" : "log";
+	switch (k) {
+	case GC_WORKTREE: return "worktree";
+	case GC_LOG: return "log";
+	case GC_LOG_DIR: return json ? "log_directory" : "log directory";
+	case GC_PROFILES: return "profiles";
+	case GC_DYNAMIC: return json ? "dynamic" : "dynamic data";
+	case GC_DYNAMIC_DIR: return json ? "dynamic_directory" : "dynamic data directory";
+	}
+	return "?";
+}
+
+static bool gc_kind_emptied(enum gc_kind k)
+{
+	return k == GC_LOG_DIR || k == GC_DYNAMIC_DIR;
 }
 
 static const char *gc_reason_name(enum gc_reason r)
@@ -38,14 +49,14 @@ int gc_report_text(FILE *f, const struct gc_result *res, const struct gc_options
 		strbuf_reset(&sb);
 		strbuf_addf(&sb, "%s %s %s (%s)", opt->dry_run ? "would remove" : "removed",
 			    gc_kind_name(it->kind, false), it->path,
-			    it->kind == GC_LOG_DIR ? "emptied"
-			    : it->reason == GC_OLD ? "its results are older than --older-than"
-						   : "no stored result needs it");
-		if (it->kind != GC_LOG_DIR)
+			    gc_kind_emptied(it->kind) ? "emptied"
+			    : it->reason == GC_OLD    ? "its results are older than --older-than"
+						      : "no stored result needs it");
+		if (!gc_kind_emptied(it->kind))
 			strbuf_addstr(&sb, ": ");
 		if (it->kind == GC_LOG)
 			units_bytes_add(&sb, (double)it->bytes);
-		else if (it->kind == GC_WORKTREE)
+		else if (!gc_kind_emptied(it->kind))
 			gc_sizes_add(&sb, it->bytes, it->files, it->dirs);
 		fprintf_printable(f, "%s\n", sb.buf);
 	}
@@ -64,7 +75,7 @@ int gc_report_json(FILE *f, const struct gc_result *res, const struct gc_options
 	json_t *root = json_object(), *items = json_array();
 	int ret;
 	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
-	json_object_set_new(root, "schema", json_string("revperf-gc/1"));
+	json_object_set_new(root, "schema", json_string("revperf-gc/2"));
 	json_object_set_new(root, "dry_run", json_boolean(opt->dry_run));
 	json_object_set_new(root, "older_than_s",
 			    opt->older_than
@@ -87,6 +98,7 @@ int gc_report_json(FILE *f, const struct gc_result *res, const struct gc_options
 	json_object_set_new(root, "directories", json_integer((json_int_t)res->dirs));
 	json_object_set_new(root, "in_use", json_integer((json_int_t)res->in_use));
 	json_object_set_new(root, "recent", json_integer((json_int_t)res->recent));
+	json_object_set_new(root, "recent_directories", json_integer((json_int_t)res->recent_dirs));
 	json_object_set_new(root, "failed", json_integer((json_int_t)res->failed));
 	ret = json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', f);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "util/common.h"
+#include "util/json_real.h"
 #include "util/units.h"
 
 /* "worse x1.123 [1.101, 1.144]" */
@@ -187,11 +188,6 @@ static int report_markdown(FILE *f, const struct history_result *res)
 	return ferror(f) ? -1 : 0;
 }
 
-static json_t *real_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *commit_json(const struct history_commit *c)
 {
 	json_t *o = json_object(), *vs = json_array();
@@ -202,7 +198,7 @@ static json_t *commit_json(const struct history_commit *c)
 	json_object_set_new(o, "against", *c->base ? json_string(c->base) : json_null());
 	json_object_set_new(o, "comparison",
 			    c->comparison_id ? json_integer(c->comparison_id) : json_null());
-	json_object_set_new(o, "seconds", real_or_null(c->elapsed_s));
+	json_object_set_new(o, "seconds", json_real_or_null(c->elapsed_s));
 	for (size_t i = 0; i < c->nr_verdicts; i++) {
 		const struct store_verdict *v = &c->verdicts[i];
 		json_t *j = json_object();
@@ -210,10 +206,11 @@ static json_t *commit_json(const struct history_commit *c)
 		json_object_set_new(j, "metric", json_string(v->metric));
 		json_object_set_new(j, "primary", json_boolean(v->primary));
 		json_object_set_new(j, "verdict", json_string(v->verdict));
-		json_object_set_new(j, "ratio", real_or_null(v->ratio));
+		json_object_set_new(j, "ratio", json_real_or_null(v->ratio));
 		json_object_set_new(
-		    j, "ci", json_pack("[oo]", real_or_null(v->ci_lo), real_or_null(v->ci_hi)));
-		json_object_set_new(j, "p", real_or_null(v->p));
+		    j, "ci",
+		    json_pack("[oo]", json_real_or_null(v->ci_lo), json_real_or_null(v->ci_hi)));
+		json_object_set_new(j, "p", json_real_or_null(v->p));
 		json_object_set_new(j, "n",
 				    json_pack("[II]", (json_int_t)v->n_a, (json_int_t)v->n_b));
 		json_array_append_new(vs, j);
@@ -235,16 +232,16 @@ static json_t *series_json(const struct history_result *res, const struct histor
 						     s->median[i]));
 	for (i = 0; i < s->cp.nr_points; i++) {
 		const struct changepoint *p = &s->cp.points[i];
-		json_array_append_new(cps, json_pack("{s:s,s:f,s:f,s:o,s:f}", "sha",
-						     res->commits[s->commit[p->index]].rev.sha,
-						     "median_before", p->median_before,
-						     "median_after", p->median_after, "rel_change",
-						     real_or_null(p->rel_change), "p", p->p_value));
+		json_array_append_new(
+		    cps, json_pack("{s:s,s:f,s:f,s:o,s:f}", "sha",
+				   res->commits[s->commit[p->index]].rev.sha, "median_before",
+				   p->median_before, "median_after", p->median_after, "rel_change",
+				   json_real_or_null(p->rel_change), "p", p->p_value));
 	}
 	json_object_set_new(o, "points", pts);
 	json_object_set_new(o, "change_points", cps);
 	/* counted metrics: the shifts below the count tolerance that were dropped */
-	json_object_set_new(o, "min_change", real_or_null(s->min_change));
+	json_object_set_new(o, "min_change", json_real_or_null(s->min_change));
 	json_object_set_new(o, "below_min_change",
 			    json_integer((json_int_t)s->cp.nr_below_min_change));
 	return o;
@@ -386,9 +383,10 @@ static int bisect_text(FILE *f, const struct bisect_result *r, const char *bench
 static json_t *step_json(const struct revision *rev, const struct bisect_step *s)
 {
 	return json_pack("{s:s,s:s,s:o,s:[oo],s:[II],s:I,s:o}", "sha", rev->sha, "verdict",
-			 s->verdict, "ratio", real_or_null(s->ratio), "ci", real_or_null(s->ci_lo),
-			 real_or_null(s->ci_hi), "n", (json_int_t)s->n_a, (json_int_t)s->n_b,
-			 "max_runs", (json_int_t)s->budget, "comparison",
+			 s->verdict, "ratio", json_real_or_null(s->ratio), "ci",
+			 json_real_or_null(s->ci_lo), json_real_or_null(s->ci_hi), "n",
+			 (json_int_t)s->n_a, (json_int_t)s->n_b, "max_runs", (json_int_t)s->budget,
+			 "comparison",
 			 s->comparison_id ? json_integer(s->comparison_id) : json_null());
 }
 

@@ -3,11 +3,11 @@
  * similarity report of two revisions (docs/io-analysis.md).
  */
 #include <inttypes.h>
-#include <math.h>
 #include <string.h>
 
 #include "report/io_report.h"
 #include "util/common.h"
+#include "util/json_real.h"
 #include "util/strmap.h"
 #include "util/units.h"
 
@@ -318,11 +318,6 @@ out:
 	return ret;
 }
 
-static json_t *num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 static json_t *frames_json(const struct io_entry *e)
 {
 	json_t *a = json_array();
@@ -357,7 +352,7 @@ static json_t *top_json(const struct io_profile *p, const struct spectra_top *t,
 		json_object_set_new(row, "file", json_string(t[i].file));
 		json_object_set_new(row, "calls", json_integer((json_int_t)t[i].calls));
 		json_object_set_new(row, "bytes", json_integer((json_int_t)t[i].bytes));
-		json_object_set_new(row, "bytes_per_call", num_or_null(t[i].bpc));
+		json_object_set_new(row, "bytes_per_call", json_real_or_null(t[i].bpc));
 		strbuf_reset(&sb);
 		add_origin(&sb, e);
 		json_object_set_new(row, "where", json_string(sb.buf));
@@ -550,26 +545,26 @@ json_t *io_similarity_json(const struct spectra_report *r, const struct io_repor
 		json_t *o2 = json_object(), *bpc = json_array();
 		json_object_set_new(o2, "stack", json_string(row->stack));
 		json_object_set_new(o2, "file", row->file ? json_string(row->file) : json_null());
-		json_object_set_new(o2, "sc", num_or_null(row->sc));
+		json_object_set_new(o2, "sc", json_real_or_null(row->sc));
 		json_object_set_new(o2, "runs_inside", json_integer((json_int_t)row->a));
 		json_object_set_new(o2, "runs_counted", json_integer((json_int_t)row->n));
 		json_object_set_new(o2, "runs_written",
 				    json_integer((json_int_t)row->runs_written));
 		json_object_set_new(o2, "runs_outside",
 				    json_integer((json_int_t)row->runs_outside));
-		json_object_set_new(o2, "range_low", num_or_null(row->lo));
-		json_object_set_new(o2, "range_high", num_or_null(row->hi));
-		json_object_set_new(o2, "range_diff", num_or_null(row->range_diff));
-		json_object_set_new(o2, "impact", num_or_null(row->impact));
-		json_object_set_new(o2, "total_impact", num_or_null(row->total_impact));
-		json_object_set_new(o2, "calls_mean", num_or_null(row->calls_mean));
-		json_object_set_new(o2, "bytes_mean", num_or_null(row->bytes_mean));
-		json_object_set_new(o2, "bytes_per_call_mean", num_or_null(row->bpc_mean));
-		json_object_set_new(o2, "base_calls_mean", num_or_null(row->base_calls_mean));
-		json_object_set_new(o2, "base_bytes_mean", num_or_null(row->base_bytes_mean));
-		json_object_set_new(o2, "calls_diff", num_or_null(row->calls_diff));
+		json_object_set_new(o2, "range_low", json_real_or_null(row->lo));
+		json_object_set_new(o2, "range_high", json_real_or_null(row->hi));
+		json_object_set_new(o2, "range_diff", json_real_or_null(row->range_diff));
+		json_object_set_new(o2, "impact", json_real_or_null(row->impact));
+		json_object_set_new(o2, "total_impact", json_real_or_null(row->total_impact));
+		json_object_set_new(o2, "calls_mean", json_real_or_null(row->calls_mean));
+		json_object_set_new(o2, "bytes_mean", json_real_or_null(row->bytes_mean));
+		json_object_set_new(o2, "bytes_per_call_mean", json_real_or_null(row->bpc_mean));
+		json_object_set_new(o2, "base_calls_mean", json_real_or_null(row->base_calls_mean));
+		json_object_set_new(o2, "base_bytes_mean", json_real_or_null(row->base_bytes_mean));
+		json_object_set_new(o2, "calls_diff", json_real_or_null(row->calls_diff));
 		for (size_t k = 0; k < r->nr_runs; k++)
-			json_array_append_new(bpc, num_or_null(row->bpc[k]));
+			json_array_append_new(bpc, json_real_or_null(row->bpc[k]));
 		json_object_set_new(o2, "bytes_per_call", bpc);
 		json_array_append_new(rows, o2);
 	}
@@ -579,12 +574,12 @@ json_t *io_similarity_json(const struct spectra_report *r, const struct io_repor
 		json_t *o2 = json_object();
 		json_object_set_new(o2, "stack", json_string(s->stack));
 		json_object_set_new(o2, "file", s->file ? json_string(s->file) : json_null());
-		json_object_set_new(o2, "range_low", num_or_null(s->lo));
-		json_object_set_new(o2, "range_high", num_or_null(s->hi));
+		json_object_set_new(o2, "range_low", json_real_or_null(s->lo));
+		json_object_set_new(o2, "range_high", json_real_or_null(s->hi));
 		json_object_set_new(o2, "base_runs_written",
 				    json_integer((json_int_t)s->base_runs_written));
-		json_object_set_new(o2, "base_calls_mean", num_or_null(s->base_calls_mean));
-		json_object_set_new(o2, "base_bytes_mean", num_or_null(s->base_bytes_mean));
+		json_object_set_new(o2, "base_calls_mean", json_real_or_null(s->base_calls_mean));
+		json_object_set_new(o2, "base_bytes_mean", json_real_or_null(s->base_bytes_mean));
 		json_array_append_new(stopped, o2);
 	}
 	json_object_set_new(root, "stopped", stopped);

@@ -1,16 +1,10 @@
 #include "report/sample_report.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <string.h>
 
 #include "util/common.h"
-
-/* A JSON number, or null for NaN/inf (json_real() gives NULL for those: a dropped key). */
-static json_t *num(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
+#include "util/json_real.h"
 
 static bool is_time(const struct sample_profile *p)
 {
@@ -132,12 +126,12 @@ int sample_report_json(FILE *f, const struct sample_profile *p, const struct cct
 		json_object_set_new(o2, "pid", json_integer(t->pid));
 		json_object_set_new(o2, "tid", json_integer(t->tid));
 		json_object_set_new(o2, "samples", json_integer((json_int_t)t->samples));
-		json_object_set_new(o2, "on_cpu", num(t->weight));
+		json_object_set_new(o2, "on_cpu", json_real_or_null(t->weight));
 		json_array_append_new(threads, o2);
 		total += t->weight;
 	}
 	json_object_set_new(root, "threads", threads);
-	json_object_set_new(root, "on_cpu", num(total));
+	json_object_set_new(root, "on_cpu", json_real_or_null(total));
 	for (size_t i = 0; i < p->nr_modules; i++) {
 		json_t *m = json_object();
 		json_object_set_new(m, "path", json_string(p->modules[i].path));

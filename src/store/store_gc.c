@@ -74,6 +74,31 @@ int store_gc_refs(struct store *st, struct store_gc_ref **refs, size_t *nr)
 	return 0;
 }
 
+int store_gc_comparisons(struct store *st, int64_t **ids, size_t *nr)
+{
+	struct db_stmt *stmt = store_prepare(st, "SELECT id FROM comparisons ORDER BY id");
+	int64_t *v = NULL;
+	size_t n = 0, alloc = 0;
+	int rc;
+
+	*ids = NULL;
+	*nr = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		ALLOC_GROW(v, n + 1, alloc);
+		v[n++] = db_column_int64(stmt, 0);
+	}
+	db_finalize(stmt);
+	if (rc != DB_DONE) {
+		free(v);
+		return store_db_error(st, "cannot read the ids of the comparisons");
+	}
+	*ids = v;
+	*nr = n;
+	return 0;
+}
+
 int store_comparison_logs(struct store *st, int64_t comparison_id, char ***paths, size_t *nr)
 {
 	struct db_stmt *stmt = store_prepare(

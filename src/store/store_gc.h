@@ -23,6 +23,12 @@ struct store_gc_ref {
 int store_gc_refs(struct store *st, struct store_gc_ref **refs, size_t *nr);
 void store_gc_refs_release(struct store_gc_ref *refs, size_t nr);
 /*
+ * The ids of the stored comparisons (every status), ascending: the owners of the state
+ * directory's profiles/<id>/. Returns 0 with *ids (free()) and *nr, or RP_EINTERNAL after
+ * an error.
+ */
+int store_gc_comparisons(struct store *st, int64_t **ids, size_t *nr);
+/*
  * The distinct log files of a comparison (its runs' logs, its builds' build logs), for
  * saying which of them gc removed. Returns 0 with *paths (free each, then the array) and
  * *nr, or RP_EINTERNAL after an error.

@@ -13,11 +13,13 @@
 #include "store/store_impl.h"
 
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "util/common.h"
+#include "util/strbuf.h"
 
 /* Source row id -> target row id, filled in increasing source id (a SELECT ... ORDER BY
  * id), looked up by binary search. */
@@ -57,13 +59,14 @@ static void idmap_release(struct idmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* The most columns a copied row has (verdicts: 22); the maps arrays have this many. */
+/* The most columns a copied row has (verdicts: 22). */
 #define MAX_COLUMNS 32
 
-enum { MACHINES, REVISIONS, BENCHMARKS, BUILDS, COMPARISONS, RUNS, PROFILES, NR_MAPS };
+/* The maps from source to target ids, one per table whose ids other rows hold. */
+enum { NO_MAP, MACHINES, REVISIONS, BENCHMARKS, BUILDS, COMPARISONS, RUNS, PROFILES, NR_MAPS };
 /* The kinds of rows recorded in `pushed`, by map (NULL: found by a natural key). */
 static const char *const kind_names[NR_MAPS] = {
-	NULL, NULL, NULL, "build", "comparison", "run", "profile",
+    NULL, NULL, NULL, NULL, "build", "comparison", "run", "profile",
 };
 
 struct push {
@@ -180,42 +183,147 @@ static int bind_copy(struct db_stmt *dst, int j, struct db_stmt *src, int i, cha
 }
 
 /*
- * Copies the rows of `select` (its first column the source id, the others bound in order
- * as ?1.. of `insert`, typed by types, remapped by maps[k] when not NULL; maps has
- * MAX_COLUMNS entries) that were not pushed before. `insert` returns the new id; recorded as kind. where_ok, when not NULL,
- * decides on a row first (0 copy, 1 skip). Counts added and present in stats.
+ * A table copied the same way. Either its rows have an id of their own (`kind`, a map
+ * recorded in `pushed`): a row pushed before is found there and not copied again; or they
+ * hang on a row of another table (`kind` NO_MAP, the first column that row's id, refs[0]
+ * its map): only the children of rows this push added are copied, the others came with
+ * theirs. A row whose id column (refs[k]) points to a row that was not pushed is left for
+ * later (a running comparison's).
  */
-static int copy_rows(struct push *p, int kind, const char *select, const char *insert,
-		     const char *types, const struct idmap *const *maps, size_t *added,
-		     size_t *present)
+struct copied_table {
+	const char *table;
+	const char *columns;		 /* copied, in this order */
+	const char *types;		 /* per column: i integer, r real, t text, b blob */
+	unsigned char refs[MAX_COLUMNS]; /* per column: the map of an id, or NO_MAP */
+	int kind;			 /* the map of the table's own ids, or NO_MAP */
+	const char *where;		 /* the rows copied (SQL), or NULL: all */
+	bool keep_target;		 /* the target's row, when it has one, stays */
+	size_t added, present;		 /* offsets of the counts in store_push_stats */
+};
+
+#define STAT(name) offsetof(struct store_push_stats, name)
+
+/* In the order they are copied: a table after those its rows point to. */
+static const struct copied_table copied_tables[] = {
+    {.table = "comparisons",
+     .columns = "base_build, target_build, base_label, target_label, seed, alpha,"
+		" created_at, finished_at, status, host, boot_id, pid, pid_start",
+     .types = "iittiriitttii",
+     .refs = {BUILDS, BUILDS},
+     .kind = COMPARISONS,
+     .where = "status <> 'running'",
+     .added = STAT(comparisons_added),
+     .present = STAT(comparisons_present)},
+    /* a run of a comparison still running has no target comparison: left for later */
+    {.table = "runs",
+     .columns = "build_id, benchmark_id, machine_id, comparison_id, side, warmup, status,"
+		" exit_code, signal, pair_seq, detail, log_path, log_offset, log_length,"
+		" started_at, loadavg",
+     .types = "iiiititiiittiiir",
+     .refs = {BUILDS, BENCHMARKS, MACHINES, COMPARISONS},
+     .kind = RUNS,
+     .added = STAT(runs_added),
+     .present = STAT(runs_present)},
+    {.table = "metric_values", .columns = "run_id, metric, value", .types = "itr", .refs = {RUNS}},
+    {.table = "run_logs",
+     .columns = "run_id, length, data",
+     .types = "iib",
+     .refs = {RUNS},
+     .keep_target = true},
+    {.table = "build_logs",
+     .columns = "build_id, length, data",
+     .types = "iib",
+     .refs = {BUILDS},
+     .keep_target = true},
+    {.table = "run_counters",
+     .columns = "run_id, counter, unit, n, samples",
+     .types = "ittib",
+     .refs = {RUNS}},
+    {.table = "verdicts",
+     .columns = "comparison_id, benchmark_id, metric, is_primary, verdict, method,"
+		" n_pairs, p, ratio, ci_lo, ci_hi, p_welch, p_mw, p_tost, q_bh, n_a, n_b,"
+		" mean_a, mean_b, sd_a, sd_b, seq",
+     .types = "iitittirrrrrrrriirrrri",
+     .refs = {COMPARISONS, BENCHMARKS},
+     .keep_target = true},
+    {.table = "profiles",
+     .columns = "build_id, benchmark_id, machine_id, comparison_id, kind, status,"
+		" detail, path, log_path, started_at",
+     .types = "iiiittttti",
+     .refs = {BUILDS, BENCHMARKS, MACHINES, COMPARISONS},
+     .kind = PROFILES,
+     .added = STAT(profiles_added),
+     .present = STAT(profiles_present)},
+    {.table = "profile_values",
+     .columns = "profile_id, metric, value",
+     .types = "itr",
+     .refs = {PROFILES}},
+};
+
+/* The SELECT (the row's own id first, when it has one) and INSERT of table t. */
+static void copy_sql(const struct copied_table *t, struct strbuf *select, struct strbuf *insert)
 {
-	struct db_stmt *src = store_prepare(p->from, select), *dst = NULL;
+	strbuf_addf(select, "SELECT %s%s FROM %s", t->kind ? "id, " : "", t->columns, t->table);
+	if (t->where)
+		strbuf_addf(select, " WHERE %s", t->where);
+	if (t->kind)
+		strbuf_addstr(select, " ORDER BY id");
+	strbuf_addf(insert, "INSERT INTO %s(%s) VALUES(", t->table, t->columns);
+	for (size_t k = 0; t->types[k]; k++)
+		strbuf_addf(insert, "%s?%zu", k ? ", " : "", k + 1);
+	strbuf_addch(insert, ')');
+	if (t->keep_target)
+		strbuf_addstr(insert, " ON CONFLICT DO NOTHING");
+	if (t->kind)
+		strbuf_addstr(insert, " RETURNING id");
+}
+
+static size_t *stat_at(struct push *p, size_t offset)
+{
+	return (size_t *)((char *)p->stats + offset);
+}
+
+/* Copies the rows of table t that no earlier push copied (struct copied_table). */
+static int copy_table(struct push *p, const struct copied_table *t)
+{
+	struct strbuf select = STRBUF_INIT, insert = STRBUF_INIT;
+	struct db_stmt *src = NULL, *dst = NULL;
+	int first = t->kind ? 1 : 0; /* the first copied column of src */
 	int rc, ret = RP_EINTERNAL;
-	if (!src)
-		return RP_EINTERNAL;
-	if (!(dst = store_prepare(p->to, insert)))
+
+	copy_sql(t, &select, &insert);
+	if (!(src = store_prepare(p->from, select.buf)) ||
+	    !(dst = store_prepare(p->to, insert.buf)))
 		goto out;
 	while ((rc = db_step(src)) == DB_ROW) {
-		int64_t id = db_column_int64(src, 0), to = idmap_get(&p->pushed[kind], id);
+		int64_t id = db_column_int64(src, 0), to = 0;
 		bool orphan = false;
-		if (to) {
-			idmap_add(&p->map[kind], id, to);
-			(*present)++;
+		if (t->kind && (to = idmap_get(&p->pushed[t->kind], id))) {
+			idmap_add(&p->map[t->kind], id, to);
+			(*stat_at(p, t->present))++;
 			continue;
 		}
-		for (size_t k = 0; types[k] && !orphan; k++)
-			orphan = bind_copy(dst, (int)k + 1, src, (int)k + 1, types[k], maps[k]);
+		if (!t->kind && idmap_get(&p->pushed[t->refs[0]], id))
+			continue; /* the child of a row pushed before: it came with it */
+		for (size_t k = 0; t->types[k] && !orphan; k++)
+			orphan = bind_copy(dst, (int)k + 1, src, (int)k + first, t->types[k],
+					   t->refs[k] ? &p->map[t->refs[k]] : NULL);
 		if (orphan)
 			continue; /* it belongs to a row left for later (a running comparison) */
+		if (!t->kind) {
+			if (store_step_done(p->to, dst, "cannot copy a row"))
+				goto out;
+			continue;
+		}
 		if (db_step(dst) != DB_ROW) {
 			store_db_error(p->to, "cannot copy a row");
 			goto out;
 		}
 		to = db_column_int64(dst, 0);
 		db_reset(dst);
-		if (record(p, kind, id, to))
+		if (record(p, t->kind, id, to))
 			goto out;
-		(*added)++;
+		(*stat_at(p, t->added))++;
 	}
 	if (rc != DB_DONE) {
 		store_db_error(p->from, "cannot read its rows");
@@ -225,6 +333,8 @@ static int copy_rows(struct push *p, int kind, const char *select, const char *i
 out:
 	db_finalize(src);
 	db_finalize(dst);
+	strbuf_release(&select);
+	strbuf_release(&insert);
 	return ret;
 }
 
@@ -351,44 +461,6 @@ out:
 	return ret;
 }
 
-/*
- * The rows that hang on a row of kind `parent` this push added (values, counter series,
- * verdicts): their first column the parent's id; maps as in copy_rows() for the others.
- */
-static int copy_children(struct push *p, const char *select, const char *insert,
-			 const char *types, int parent, const struct idmap *const *more)
-{
-	const struct idmap *maps[MAX_COLUMNS] = { &p->map[parent] };
-	struct db_stmt *src = store_prepare(p->from, select), *dst = NULL;
-	int rc, ret = RP_EINTERNAL;
-	if (!src)
-		return RP_EINTERNAL;
-	if (!(dst = store_prepare(p->to, insert)))
-		goto out;
-	while ((rc = db_step(src)) == DB_ROW) {
-		bool skip = false;
-		/* only the children of rows this push added: the others came with theirs */
-		if (idmap_get(&p->pushed[parent], db_column_int64(src, 0)))
-			continue;
-		for (size_t k = 0; types[k] && !skip; k++)
-			skip = bind_copy(dst, (int)k + 1, src, (int)k, types[k],
-					 k ? (more ? more[k] : NULL) : maps[0]);
-		if (skip)
-			continue;
-		if (store_step_done(p->to, dst, "cannot copy a row"))
-			goto out;
-	}
-	if (rc != DB_DONE) {
-		store_db_error(p->from, "cannot read its rows");
-		goto out;
-	}
-	ret = 0;
-out:
-	db_finalize(src);
-	db_finalize(dst);
-	return ret;
-}
-
 /* Dynamic data: one per (build, benchmark); the target's, when it has one, stays. */
 static int copy_dynamic(struct push *p)
 {
@@ -471,82 +543,16 @@ static int count_running(struct push *p)
 	return rc == DB_ROW ? 0 : store_db_error(p->from, "cannot count comparisons");
 }
 
-/* Everything after the rows with natural keys, inside the target's transaction. */
+/* Everything, inside the target's transaction. */
 static int copy_all(struct push *p)
 {
-	struct store_push_stats *st = p->stats;
-	/* per column of the copied rows: the map of an id, NULL for the others */
-	const struct idmap *cmp_maps[MAX_COLUMNS] = { &p->map[BUILDS], &p->map[BUILDS] };
-	const struct idmap *run_maps[MAX_COLUMNS] = { &p->map[BUILDS], &p->map[BENCHMARKS],
-						      &p->map[MACHINES], &p->map[COMPARISONS] };
-	const struct idmap *verdict_maps[MAX_COLUMNS] = { NULL, &p->map[BENCHMARKS] };
 	int ret;
 
 	if ((ret = copy_keyed(p)) || (ret = copy_builds(p)))
 		return ret;
-	ret = copy_rows(p, COMPARISONS,
-			"SELECT id, base_build, target_build, base_label, target_label, seed,"
-			" alpha, created_at, finished_at, status, host, boot_id, pid, pid_start"
-			" FROM comparisons WHERE status <> 'running' ORDER BY id",
-			"INSERT INTO comparisons(base_build, target_build, base_label,"
-			" target_label, seed, alpha, created_at, finished_at, status, host,"
-			" boot_id, pid, pid_start) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,"
-			" ?10, ?11, ?12, ?13) RETURNING id",
-			"iittiriitttii", cmp_maps, &st->comparisons_added, &st->comparisons_present);
-	if (ret)
-		return ret;
-	/* A run of a comparison still running has no target comparison: left for later. */
-	ret = copy_rows(p, RUNS,
-			"SELECT id, build_id, benchmark_id, machine_id, comparison_id, side,"
-			" warmup, status, exit_code, signal, pair_seq, detail, log_path,"
-			" log_offset, log_length, started_at, loadavg FROM runs ORDER BY id",
-			"INSERT INTO runs(build_id, benchmark_id, machine_id, comparison_id, side,"
-			" warmup, status, exit_code, signal, pair_seq, detail, log_path,"
-			" log_offset, log_length, started_at, loadavg) VALUES(?1, ?2, ?3, ?4, ?5,"
-			" ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16) RETURNING id",
-			"iiiititiiittiiir", run_maps, &st->runs_added, &st->runs_present);
-	if (ret ||
-	    (ret = copy_children(p, "SELECT run_id, metric, value FROM metric_values",
-				 "INSERT INTO metric_values(run_id, metric, value)"
-				 " VALUES(?1, ?2, ?3)",
-				 "itr", RUNS, NULL)) ||
-	    (ret = copy_children(p, "SELECT run_id, length, data FROM run_logs",
-				 "INSERT INTO run_logs(run_id, length, data) VALUES(?1, ?2, ?3)"
-				 " ON CONFLICT DO NOTHING",
-				 "iib", RUNS, NULL)) ||
-	    (ret = copy_children(p, "SELECT build_id, length, data FROM build_logs",
-				 "INSERT INTO build_logs(build_id, length, data) VALUES(?1, ?2, ?3)"
-				 " ON CONFLICT DO NOTHING",
-				 "iib", BUILDS, NULL)) ||
-	    (ret = copy_children(p, "SELECT run_id, counter, unit, n, samples FROM run_counters",
-				 "INSERT INTO run_counters(run_id, counter, unit, n, samples)"
-				 " VALUES(?1, ?2, ?3, ?4, ?5)",
-				 "ittib", RUNS, NULL)) ||
-	    (ret = copy_children(p, "SELECT comparison_id, benchmark_id, metric, is_primary,"
-				 " verdict, method, n_pairs, p, ratio, ci_lo, ci_hi, p_welch,"
-				 " p_mw, p_tost, q_bh, n_a, n_b, mean_a, mean_b, sd_a, sd_b, seq"
-				 " FROM verdicts",
-				 "INSERT INTO verdicts(comparison_id, benchmark_id, metric,"
-				 " is_primary, verdict, method, n_pairs, p, ratio, ci_lo, ci_hi,"
-				 " p_welch, p_mw, p_tost, q_bh, n_a, n_b, mean_a, mean_b, sd_a,"
-				 " sd_b, seq) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-				 " ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)"
-				 " ON CONFLICT DO NOTHING",
-				 "iititti" "rrrrrrrr" "ii" "rrrr" "i", COMPARISONS, verdict_maps)))
-		return ret;
-	ret = copy_rows(p, PROFILES,
-			"SELECT id, build_id, benchmark_id, machine_id, comparison_id, kind,"
-			" status, detail, path, log_path, started_at FROM profiles ORDER BY id",
-			"INSERT INTO profiles(build_id, benchmark_id, machine_id, comparison_id,"
-			" kind, status, detail, path, log_path, started_at) VALUES(?1, ?2, ?3,"
-			" ?4, ?5, ?6, ?7, ?8, ?9, ?10) RETURNING id",
-			"iiiittttti", run_maps, &st->profiles_added, &st->profiles_present);
-	if (ret ||
-	    (ret = copy_children(p, "SELECT profile_id, metric, value FROM profile_values",
-				 "INSERT INTO profile_values(profile_id, metric, value)"
-				 " VALUES(?1, ?2, ?3)",
-				 "itr", PROFILES, NULL)))
-		return ret;
+	for (size_t k = 0; k < ARRAY_SIZE(copied_tables); k++)
+		if ((ret = copy_table(p, &copied_tables[k])))
+			return ret;
 	return copy_dynamic(p);
 }
 

@@ -13,11 +13,9 @@
 # 58 ms) slow_me was not the first weight difference in 2 of 10 runs of this test at load
 # 9-12; with 5000 rounds (75 and 290 ms) it was first in 10 of 10 at load 14-22.
 . "$SRCDIR/tests/cli/lib/common.bash"
+. "$SRCDIR/tests/cli/lib/compare_profile.bash"
 
-mkdir proj && cd proj
-git init -q . && git config user.email t@example.com && git config user.name test
-cp "$SRCDIR/tests/workloads/cct_versions.c" prog.c
-cat >revperf.ini <<'INI'
+make_versions_repo cct_versions.c <<'INI'
 [build]
 command = cc -O2 -o prog prog.c
 profile-command = cc -O2 -g -finstrument-functions -o prog prog.c
@@ -29,15 +27,9 @@ warmup = 0
 profile = cct
 profile-runs = 3
 INI
-git add . && git commit -qm v1 && git tag v1
-sed -i 's/^#define VERSION 1$/#define VERSION 2/' prog.c
-grep -q '^#define VERSION 2$' prog.c || fail "could not make version 2"
-git commit -qam v2 && git tag v2
 
-expect_exit 1 "$REVPERF" compare -q --tolerance 20% -f json v1 v2
-cp out.txt compare.json
-a='d["benchmarks"][0]["attribution"]'
-[ "$(json_get compare.json "$a['error']")" = None ] || fail "attribution error: $(json_get compare.json "$a['error']")"
+# The function made slower comes first in the weight differences.
+compare_attribution_json
 [ "$(json_get compare.json "$a['binary_diff']")" = True ] || fail "no binary diff"
 [ "$(json_get compare.json "$a['runs']['target']")" = 3 ] || fail "expected 3 profiled runs"
 # Stage 1: helper_new appeared, attributed to its caller caller_x.
@@ -46,21 +38,11 @@ a='d["benchmarks"][0]["attribution"]'
 # Stage 2: mod_fn calls existing_fn now, mod_fn first in the attribution list.
 [ "$(json_get compare.json "[t['attribution'][0] for t in $a['topological'] if t['stage'] == 2 and t['path'][-2:] == ['mod_fn', 'existing_fn']]")" = "['mod_fn']" ] ||
 	fail "mod_fn;existing_fn is not a stage 2 difference attributed to mod_fn"
-# The function made slower comes first in the weight differences.
-[ "$(json_get compare.json "$a['weight_differences'][0]['path'][-1]")" = slow_me ] ||
-	fail "slow_me is not the first weight difference"
 # The absolute change beside PARCS's percentages (docs/attribution.md): time per run in ns
 # with its clock, calls known, slow_me first among the functions and the call paths, with
 # most of the change (its work grows by 140000 of the 150000 added per round; the waits of
 # a loaded machine land on whichever function runs, mostly slow_me in version 2).
-python3 - compare.json <<'PY' || fail "absolute change: $(json_get compare.json "$a['absolute']")"
-import json, sys
-a = json.load(open(sys.argv[1]))["benchmarks"][0]["attribution"]["absolute"]
-assert a["unit"] == "ns" and a["clock"] == "elapsed", a
-assert a["runs"] == [3, 3] and a["spread"] is True and a["calls_known"] is True, a
-f = a["functions"][0]
-assert f["function"] == "slow_me", a["functions"]
-assert f["change"] > 0 and 0.5 < f["share"] < 1.5, f
+expect_absolute_json elapsed True <<'PY'
 assert f["baseline_calls"] == 5000 and f["target_calls"] == 5000, f
 assert f["class"] in ("finding", "noise") and f["change_interval"][0] < f["change"], f
 assert a["paths"][0]["path"] == "main;slow_me", a["paths"]
@@ -100,39 +82,22 @@ expect_grep '\+ added/deleted .*helper_new  \(called by caller_x\)' out.txt
 expect_grep 'differential flame graph: ' out.txt
 # The absolute change first: what the time is, runs, values in ms with their sd, slow_me
 # first with its share and calls per run.
-expect_grep '^    absolute change, elapsed time in calls \(the CCT runtime.s clock: waiting included\), summed over threads:$' out.txt
-expect_grep '^      3 \+ 3 runs; per run [0-9.]+ ± [0-9.]+ m?s -> [0-9.]+ ± [0-9.]+ m?s, change \+[0-9.]+ ± [0-9.]+ m?s' out.txt
-sed -n '/function (self)$/{n;p;q}' out.txt >first.txt
-grep -Eq '^      [0-9.]+ ± [0-9.]+ [mu]?s +[0-9.]+ ± [0-9.]+ m?s +\+[0-9.]+ ± [0-9.]+ m?s +[0-9.]+\.[0-9]% +(finding|noise) +slow_me  \(calls 5000 -> 5000\)$' first.txt ||
-	fail "slow_me is not the first function of the absolute change: $(cat out.txt)"
-expect_grep '^    PARCS \(shares of each tree.s total, METHODS\.md section 5\):$' out.txt
+expect_absolute_text 'elapsed time in calls \(the CCT runtime.s clock: waiting included\), summed over threads' \
+	'  \(calls 5000 -> 5000\)'
 
 # Markdown: the absolute change as tables, the PARCS text in its fenced block.
-expect_exit 1 "$REVPERF" compare -q --tolerance 20% -f markdown v1 v2
-expect_grep '^Absolute change, elapsed time in calls .*: 3 \+ 3 runs; per run ' out.txt
-expect_grep '^\| function \(self\) \| baseline \| target \| change \| share \| \| calls per run \|$' out.txt
-grep -A2 '^| function (self)' out.txt | sed -n 3p | grep -Eq '^\| slow\\_me \| [0-9.]+ ± [0-9.]+ m?s \| ' ||
-	fail "markdown: slow_me is not the first row: $(cat out.txt)"
+expect_absolute_markdown 'elapsed time in calls .*' '\| calls per run \|'
 
 # The site's page of v2: the absolute change the comparison left beside its flame graph,
 # read back and escaped; slow_me the first function.
-expect_exit 0 "$REVPERF" report --out site -q
-page="site/commits/$(git rev-parse v2).html"
-expect_grep '^<h4>Absolute change \(profiled runs\)</h4>$' "$page"
-grep -A1 '<table class="attribution">.*function (self)' "$page" | sed -n 2p |
-	grep -Eq '^<tr class="(finding|noise)"><td class="num">[0-9.]+ ± [0-9.]+ [mu]?s</td>.*<td class="stack">slow_me</td></tr>$' ||
-	fail "site: slow_me is not the first function: $(grep -A2 'class="attribution"' "$page")"
+expect_site_absolute
 ls .revperf/profiles/*/versions/attribution.json >/dev/null 2>&1 ||
 	fail "no attribution.json beside the flame graph"
 
 # The stored profiles, differenced again by revperf diff --bench (merged runs per side).
-expect_exit 1 "$REVPERF" diff -f json --bench versions v1 v2
-[ "$(json_get out.txt "d['old']['runs'], d['new']['runs']")" = "3 3" ] ||
-	fail "diff --bench: expected 3 runs per side"
+expect_diff_bench unit ns
 [ "$(json_get out.txt "[t['stage'] for t in d['topological'] if t['path'][-1] == 'helper_new']")" = "[1]" ] ||
 	fail "diff --bench: helper_new is not stage 1"
-[ "$(json_get out.txt "d['absolute']['runs'], d['absolute']['functions'][0]['function'], d['absolute']['unit']")" = \
-	"[3, 3] slow_me ns" ] || fail "diff --bench: absolute change: $(json_get out.txt "d['absolute']")"
 expect_exit 2 "$REVPERF" diff --bench nosuch v1 v2
 expect_grep "no stored profile of benchmark 'nosuch'" err.txt
 

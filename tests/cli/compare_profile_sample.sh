@@ -6,6 +6,7 @@
 # slow_me's share of the samples goes from about 2% to 40%, far beyond the run-to-run
 # spread of 3 runs of about 150 samples each.
 . "$SRCDIR/tests/cli/lib/common.bash"
+. "$SRCDIR/tests/cli/lib/compare_profile.bash"
 
 cc -O2 -o deny "$SRCDIR/tests/workloads/seccomp_deny_perf.c" || fail "cannot build the seccomp helper"
 DENY=$PWD/deny
@@ -15,10 +16,7 @@ if ! "$REVPERF" profile --sample -- true >probe.txt 2>&1; then
 	fail "profile --sample -- true failed"
 fi
 
-mkdir proj && cd proj
-git init -q . && git config user.email t@example.com && git config user.name test
-cp "$SRCDIR/tests/workloads/sample_work.c" prog.c
-cat >revperf.ini <<'INI'
+make_versions_repo sample_work.c <<'INI'
 [build]
 command = cc -O2 -g -pthread -o prog prog.c
 [benchmark "versions"]
@@ -29,22 +27,13 @@ warmup = 0
 profile = sample
 profile-runs = 3
 INI
-git add . && git commit -qm v1 && git tag v1
-sed -i 's/^#define VERSION 1$/#define VERSION 2/' prog.c
-grep -q '^#define VERSION 2$' prog.c || fail "could not make version 2"
-git commit -qam v2 && git tag v2
 
-expect_exit 1 "$REVPERF" compare -q --tolerance 20% -f json v1 v2
-cp out.txt compare.json
-a='d["benchmarks"][0]["attribution"]'
-[ "$(json_get compare.json "$a['error']")" = None ] || fail "attribution error: $(json_get compare.json "$a['error']")"
+# The function made slower comes first.
+compare_attribution_json
 [ "$(json_get compare.json "$a['kind']")" = sample ] || fail "not a sampled attribution"
 [ "$(json_get compare.json "$a['runs']['baseline'], $a['runs']['target']")" = "3 3" ] ||
 	fail "expected 3 sampled runs per side"
 [ "$(json_get compare.json "$a['call_graph']['target']")" = dwarf ] || fail "expected the dwarf call graph"
-# The function made slower comes first.
-[ "$(json_get compare.json "$a['weight_differences'][0]['path'][-1]")" = slow_me ] ||
-	fail "slow_me is not the first weight difference: $(json_get compare.json "[w['path'][-1] for w in $a['weight_differences']]")"
 [ "$(json_get compare.json "$a['weight_differences'][0]['path'][-3:]")" = "['main', 'run_light', 'slow_me']" ] ||
 	fail "slow_me's callers are wrong: $(json_get compare.json "$a['weight_differences'][0]['path']")"
 # Sampled trees count no calls: none is shown.
@@ -58,14 +47,7 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["benchmarks"][0]["at
 # it; the other functions move by the runs' noise). A sampled
 # per-run time is a whole number of sample periods, so both sides can be constant and the
 # interval a point (seen under ASan: 3 ms and 112 ms in every run).
-python3 - compare.json <<'PY' || fail "absolute change: $(json_get compare.json "$a['absolute']")"
-import json, sys
-a = json.load(open(sys.argv[1]))["benchmarks"][0]["attribution"]["absolute"]
-assert a["unit"] == "ns" and a["clock"] == "on-cpu", a
-assert a["runs"] == [3, 3] and a["spread"] is True and a["calls_known"] is False, a
-f = a["functions"][0]
-assert f["function"] == "slow_me", a["functions"]
-assert f["change"] > 0 and 0.5 < f["share"] < 1.5, f
+expect_absolute_json on-cpu False <<'PY'
 assert f["baseline_calls"] is None and f["target_calls"] is None, f
 assert f["class"] in ("finding", "noise") and f["change_interval"][0] <= f["change"], f
 assert a["paths"][0]["path"].endswith(";main;run_light;slow_me"), a["paths"]
@@ -89,34 +71,16 @@ expect_grep '^  attribution \(sampled on-CPU time of the timing builds, 3 \+ 3 r
 expect_grep 'on-CPU time in user space per run \(mean\): [0-9.]+ ms -> [0-9.]+ ms; call graph dwarf -> dwarf; no call counts' out.txt
 expect_grep '^    +[0-9.]+% -> +[0-9.]+%  .*run_light;slow_me$' out.txt
 # The absolute change first, in ms per run with their sd, slow_me first, no calls; then PARCS.
-expect_grep '^    absolute change, on-CPU time, summed over threads:$' out.txt
-expect_grep '^      3 \+ 3 runs; per run [0-9.]+ ± [0-9.]+ m?s -> [0-9.]+ ± [0-9.]+ m?s, change \+[0-9.]+ ± [0-9.]+ m?s' out.txt
-sed -n '/function (self)$/{n;p;q}' out.txt >first.txt
-grep -Eq '^      [0-9.]+ ± [0-9.]+ [mu]?s +[0-9.]+ ± [0-9.]+ m?s +\+[0-9.]+ ± [0-9.]+ m?s +[0-9.]+\.[0-9]% +(finding|noise) +slow_me$' first.txt ||
-	fail "slow_me is not the first function of the absolute change (or shows calls): $(cat out.txt)"
-expect_grep '^    PARCS \(shares of each tree.s total, METHODS\.md section 5\):$' out.txt
+expect_absolute_text 'on-CPU time, summed over threads' ''
 
 # Markdown: the absolute change as tables, without a calls column.
-expect_exit 1 "$REVPERF" compare -q --tolerance 20% -f markdown v1 v2
-expect_grep '^Absolute change, on-CPU time, summed over threads: 3 \+ 3 runs; per run ' out.txt
-expect_grep '^\| function \(self\) \| baseline \| target \| change \| share \| \|$' out.txt
-grep -A2 '^| function (self)' out.txt | sed -n 3p | grep -Eq '^\| slow\\_me \| [0-9.]+ ± [0-9.]+ m?s \| ' ||
-	fail "markdown: slow_me is not the first row: $(cat out.txt)"
+expect_absolute_markdown 'on-CPU time, summed over threads' '\|'
 
 # The site's page of v2: the absolute change the comparison left beside its flame graph.
-expect_exit 0 "$REVPERF" report --out site -q
-page="site/commits/$(git rev-parse v2).html"
-expect_grep '^<h4>Absolute change \(profiled runs\)</h4>$' "$page"
-grep -A1 '<table class="attribution">.*function (self)' "$page" | sed -n 2p |
-	grep -Eq '^<tr class="(finding|noise)"><td class="num">[0-9.]+ ± [0-9.]+ [mu]?s</td>.*<td class="stack">slow_me</td></tr>$' ||
-	fail "site: slow_me is not the first function: $(grep -A2 'class="attribution"' "$page")"
+expect_site_absolute
 
 # The stored profiles, differenced again by revperf diff --bench.
-expect_exit 1 "$REVPERF" diff -f json --bench versions v1 v2
-[ "$(json_get out.txt "d['old']['runs'], d['new']['runs']")" = "3 3" ] ||
-	fail "diff --bench: expected 3 runs per side: $(json_get out.txt "d['old'], d['new']")"
-[ "$(json_get out.txt "d['absolute']['runs'], d['absolute']['functions'][0]['function'], d['absolute']['clock']")" = \
-	"[3, 3] slow_me on-cpu" ] || fail "diff --bench: absolute change: $(json_get out.txt "d['absolute']")"
+expect_diff_bench clock on-cpu
 
 # Sampling refused (a seccomp filter): the attribution says why, the verdict stands.
 expect_exit 1 "$DENY" "$REVPERF" compare -q --fresh --tolerance 20% v1 v2

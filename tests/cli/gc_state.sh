@@ -49,7 +49,7 @@ cmp -s before.txt after.txt || fail "dry run removed something: $(diff before.tx
 
 # gc: removes exactly them and says how much it freed.
 expect_exit 0 "$REVPERF" gc -f json
-[ "$(json_get out.txt "d['schema']")" = revperf-gc/1 ] || fail "schema"
+[ "$(json_get out.txt "d['schema']")" = revperf-gc/2 ] || fail "schema"
 [ "$(json_get out.txt "d['bytes']")" = 8000 ] || fail "bytes: $(cat out.txt)"
 [ "$(json_get out.txt "d['files']")" = 3 ] || fail "files"
 [ "$(json_get out.txt "d['directories']")" = 2 ] || fail "directories"

@@ -94,10 +94,14 @@ sha=$(sed -n 's/.*(commit \([0-9a-f]\{12\}\).*/\1/p' out.txt)
 git -C "$SRCDIR" cat-file -e "$sha^{commit}" 2>/dev/null || fail "--version names $sha, not a commit of $SRCDIR"
 cmp -s out.txt <("$inst/bin/revperf" -V) || fail "-V and --version differ"
 
-# The manual pages render without a warning, and each lists what -h lists.
+# The manual pages render without a warning, carry the build's date (cmake/build_info.cmake),
+# and each lists what -h lists.
+date=$(sed -n 's/^#define REVPERF_DATE "\(.*\)"$/\1/p' "$BUILDDIR/generated/cli/build_info.h")
+[[ $date =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}$ ]] || fail "the build has no date: '$date'"
 pages=0
 for page in "$inst"/share/man/man1/*.1; do
 	pages=$((pages + 1))
+	grep -q "^\.TH [^ ]* 1 \"$date\" " "$page" || fail "$page is not dated $date: $(grep '^\.TH' "$page")"
 	groff -man -Tutf8 -ww -z "$page" 2>warn.txt || fail "groff failed on $page"
 	[ ! -s warn.txt ] || fail "groff warns about $page: $(cat warn.txt)"
 	MANWIDTH=200 man -l "$page" 2>man-err.txt | col -b >page.txt ||
@@ -123,6 +127,19 @@ MANWIDTH=100 man -l "$inst/share/man/man1/revperf.1" 2>/dev/null | col -b >page.
 while read -r c; do
 	grep -q "revperf-$c(1)" page.txt || fail "revperf(1) does not list revperf-$c(1)"
 done <"$TEST_TMP/commands.txt"
+# That date is SOURCE_DATE_EPOCH's when it is set (reproducible builds), else the commit's
+# (UTC); a SOURCE_DATE_EPOCH that is no number is an error naming it.
+build_info() { cmake -DSRC="$SRCDIR" -DOUT="$TEST_TMP/build_info.h" -P "$SRCDIR/cmake/build_info.cmake"; }
+rm -f "$TEST_TMP/build_info.h"
+SOURCE_DATE_EPOCH=86400 expect_exit 0 build_info
+expect_grep '^#define REVPERF_DATE "1970-01-02"$' "$TEST_TMP/build_info.h"
+if want=$(TZ=UTC git -C "$SRCDIR" log -1 --format=%cd --date=format-local:%Y-%m-%d 2>/dev/null); then
+	rm -f "$TEST_TMP/build_info.h"
+	(unset SOURCE_DATE_EPOCH; expect_exit 0 build_info)
+	expect_grep "^#define REVPERF_DATE \"$want\"\$" "$TEST_TMP/build_info.h"
+fi
+SOURCE_DATE_EPOCH=yesterday expect_exit 1 build_info
+expect_grep "SOURCE_DATE_EPOCH 'yesterday' is not a number" err.txt
 
 # The bash completion: registered, and it completes commands, options, formats, files.
 comp=$inst/share/bash-completion/completions/revperf
@@ -145,6 +162,17 @@ complete_words revperf help bis >out.txt
 touch results-a.json
 complete_words revperf diff --out res >out.txt
 [ "$(cat out.txt)" = results-a.json ] || fail "revperf diff --out res<TAB>: $(cat out.txt)"
+# --opt=VALUE: split at '=' as bash does by default, or whole (COMP_WORDBREAKS without '=').
+complete_words revperf history --format = js >out.txt
+[ "$(cat out.txt)" = json ] || fail "revperf history --format=js<TAB> (split): $(cat out.txt)"
+complete_words revperf compare --format = | sort | tr '\n' ' ' >out.txt
+[ "$(cat out.txt)" = "json markdown text " ] || fail "revperf compare --format=<TAB> (split): $(cat out.txt)"
+complete_words revperf history --format=js >out.txt
+[ "$(cat out.txt)" = --format=json ] || fail "revperf history --format=js<TAB>: $(cat out.txt)"
+complete_words revperf diff --out=res >out.txt
+[ "$(cat out.txt)" = --out=results-a.json ] || fail "revperf diff --out=res<TAB>: $(cat out.txt)"
+complete_words revperf compare --no-color= >out.txt
+[ -z "$(tr -d '\n' <out.txt)" ] || fail "revperf compare --no-color=<TAB> offers: $(cat out.txt)"
 # Every long option of compare -h, and nothing else, for "--".
 "$inst/bin/revperf" compare -h | grep -o -E '^    (-[a-z], )?--[a-z-]+' | sed 's/.*--/--/' |
 	sort >want.txt
