@@ -47,7 +47,7 @@ PY
 python3 hold.py state/revperf.db >hold.out &
 holder=$!
 trap 'kill $holder 2>/dev/null; rm -rf "$TEST_TMP"' EXIT
-for _ in $(seq 1 50); do
+for _ in $(seq 1 300); do # up to 30 s: python starts slowly on a busy machine
 	grep -q locked hold.out && break
 	sleep 0.1
 done
