@@ -37,6 +37,7 @@ struct bench_ctx {
 	const struct metric_def **defs; /* measured metrics (primary ones included) */
 	size_t nr_defs;
 	bool want_iterations;
+	bool want_perf; /* a measured metric is a perf_event counter */
 	int64_t machine_id, comparison_id;
 	struct store_run_filter filter[2];
 	size_t seq[2];         /* runs started per side in this comparison, for log headers */
@@ -159,7 +160,7 @@ static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status 
 	spec.log_path = log.buf;
 	spec.log_limit_bytes = c->bench->log_limit_bytes;
 	spec.timeout_ns = c->timeout_ns;
-	spec.perf_counters = true;
+	spec.perf_counters = c->want_perf;
 	if (sampled) {
 		/* profile = counters: the timing runs themselves are sampled (a /proc scan per
 		 * interval, docs/counters.md), so the charts describe the runs the verdict uses. */
@@ -512,6 +513,8 @@ static int parse_bench_metrics(struct bench_ctx *c)
 		c->out->metrics[i].def = c->defs[i];
 		if (!strcmp(c->defs[i]->name, "iteration"))
 			c->want_iterations = true;
+		if (c->defs[i]->flags & METRIC_PERF)
+			c->want_perf = true;
 		for (j = 0; j < nr_primary; j++)
 			if (primary[j] == c->defs[i])
 				c->out->metrics[i].primary = true;
