@@ -109,11 +109,12 @@ struct proc_result {
  * processes that had left the group (setsid, setpgid) and are still alive then are killed
  * too (SIGTERM, then SIGKILL after 1 s: result->escaped_killed). proc_result_notes() says
  * so in words.
- * Wall time runs from the release of the child to its exec until its exit; the other
+ * Wall time is the spawner's: from just before its fork of the child until it saw the
+ * child's exit (as hyperfine times a command around its fork and wait); the other
  * metrics cover the child and the descendants it waited for.
  * With spec->sample_interval_ns > 0 (and spec->samples), the runner also samples the
  * counters of the child's process group every interval and stores the revperf-counter
- * lines of its output (t = seconds since the release; docs/counters.md); the output goes
+ * lines of its output (t = seconds since the start; docs/counters.md); the output goes
  * through a pipe that revperf copies to the log file unchanged, read to its end after
  * the exit (at most 1 s more when a process that left the group holds it open:
  * result->output_cut). spec->samples must be empty: one per run. With
@@ -150,8 +151,9 @@ bool proc_perf_user_only(enum perf_counter c);
 const char *perf_counter_name(enum perf_counter c);
 
 /*
- * For tests: when on, proc_run() waits for the spawner's report on the exit, as on kernels
- * without pidfd_open (< 5.3), instead of polling a pidfd.
+ * For tests: when on, a sampled run (spec->sample_interval_ns) waits for the spawner's
+ * report on the exit, as on kernels without pidfd_open (< 5.3), instead of polling a pidfd
+ * (runs without sampling always wait for the report).
  */
 void proc_wait_fallback_force(bool on);
 

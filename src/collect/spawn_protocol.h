@@ -9,23 +9,33 @@
  *
  * The channel is an AF_UNIX stream socket, fd SPAWN_SOCKET_FD in revperf-spawn. Every
  * message is a fixed-size struct; a run request is followed by payload_len bytes of
- * NUL-terminated strings and carries four descriptors (SCM_RIGHTS, on the header):
- * stdin, stdout+stderr, the sync socket and the directory to start from.
+ * NUL-terminated strings and carries three descriptors (SCM_RIGHTS, on the header):
+ * stdin, stdout+stderr and the directory to start from.
  *
- * One run at a time:
+ * One run at a time, one request and, in the common case, two wake-ups of revperf (the
+ * child runs meanwhile): the spawner times the run itself, as close to the fork and to the
+ * exit as it can, so that the wall time carries no round trip between the processes.
  *   revperf                                  revperf-spawn
  *                                      <-    SPAWN_REP_HELLO (once, at the start)
- *   SPAWN_REQ_RUN (argv, env, fds)     ->    forks the child, opens /proc/<pid>/io
- *                                      <-    SPAWN_REP_SPAWNED (pid or err)
- *   opens the counters, releases the child through the sync socket, polls its pidfd
- *                                            on SIGCHLD: reads /proc/<pid>/io of the
- *                                            zombie, SIGKILLs the rest of its group,
- *                                            reaps it with wait4()
- *                                      <-    SPAWN_REP_REAPED (status, rusage, io)
- *                                            finds the processes below it that left
- *                                            the child's group (setsid, setpgid):
- *                                            SIGTERM, SIGKILL after a grace period
- *                                      <-    SPAWN_REP_ESCAPED (how many, how many left)
+ *   SPAWN_REQ_RUN (argv, env, fds)     ->    takes the start time, forks the child, opens
+ *                                            /proc/<pid>/io and the perf_event counters
+ *                                            asked for (the child waits for them before
+ *                                            its exec only then), releases it
+ *                                      <-    SPAWN_REP_SPAWNED (pid or err, start time)
+ *   polls the spawner's socket (and           on SIGCHLD: takes the end time, reads
+ *   relays the child's output)                /proc/<pid>/io of the zombie, SIGKILLs the
+ *                                            rest of its group, reaps it with wait4(),
+ *                                            reads why it could not start, if it could not
+ *                                      <-    SPAWN_REP_REAPED (status, times, rusage, io)
+ *                                            finds the processes below it that left the
+ *                                            child's group (setsid, setpgid): SIGTERM,
+ *                                            SIGKILL after a grace period; with counters,
+ *                                            waits until the group is gone, reads them
+ *                                      <-    SPAWN_REP_ESCAPED (how many, how many left,
+ *                                            the counters)
+ * When nothing is left below the spawner once the child is reaped (the common case),
+ * REAPED and ESCAPED go in one write. revperf sends signals to the child's group itself
+ * (timeout, interrupt).
  * revperf-spawn exits when the socket reaches end of file, or when revperf dies (its
  * parent-death signal, SPAWN_PARENT_DEATH_SIGNAL), after killing every process below it.
  */
@@ -33,7 +43,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#define SPAWN_PROTOCOL_VERSION 2
+#define SPAWN_PROTOCOL_VERSION 3
 /* The socket's descriptor number in revperf-spawn; argv[1] must be SPAWN_ARG_MAGIC. */
 #define SPAWN_SOCKET_FD 3
 #define SPAWN_ARG_MAGIC "--revperf-spawner"
@@ -46,6 +56,14 @@
  * running. revperf never sends it.
  */
 #define SPAWN_PARENT_DEATH_SIGNAL SIGUSR1
+/* How long SIGKILLed members of the child's group may take to disappear, when counters
+ * wait for them (their counts are added as each task exits). */
+#define SPAWN_GROUP_GONE_MS 1000
+/*
+ * The perf_event counters a request may ask for, in the order of enum perf_counter
+ * (collect/proc.h): task-clock, instructions, cycles, cache-misses, branch-misses.
+ */
+#define SPAWN_PERF_MAX 5
 /* How long processes that left the child's group have between SIGTERM and SIGKILL. */
 #define SPAWN_ESCAPED_GRACE_MS 1000
 /* How long SIGKILL is repeated on them (they may fork meanwhile) before giving up. */
@@ -60,7 +78,7 @@ enum spawn_reply_type {
 };
 
 /* The descriptors of a run request, in this order. */
-enum spawn_fd { SPAWN_FD_STDIN, SPAWN_FD_OUT, SPAWN_FD_SYNC, SPAWN_FD_DIR, SPAWN_FD_COUNT };
+enum spawn_fd { SPAWN_FD_STDIN, SPAWN_FD_OUT, SPAWN_FD_DIR, SPAWN_FD_COUNT };
 
 struct spawn_request {
 	uint32_t type;
@@ -72,6 +90,10 @@ struct spawn_request {
 	uint32_t argc;
 	uint32_t envc;
 	uint64_t payload_len;
+	/* The perf_event counters to open on the child (bit i: counter i of SPAWN_PERF_MAX),
+	 * and those of them that count user space only (perf_event_paranoid). */
+	uint32_t perf_mask;
+	uint32_t perf_user_only;
 };
 
 struct spawn_reply {
@@ -85,6 +107,14 @@ struct spawn_reply {
 	 */
 	int32_t group_left;
 	int32_t io_valid; /* REAPED: rchar and wchar were read from /proc/<pid>/io */
+	/*
+	 * CLOCK_MONOTONIC: SPAWNED: taken just before the fork; REAPED: just after the exit was
+	 * seen (SIGCHLD). The run's wall time is their difference, as hyperfine's is the time
+	 * around its fork and wait.
+	 */
+	int64_t time_ns;
+	/* REAPED: the child could not start (enum spawn_stage, 0: it exec'd) and its errno. */
+	int32_t start_stage, start_err;
 	/* REAPED: the child's rusage (it and the descendants it waited for). */
 	int64_t utime_us, stime_us;
 	int64_t maxrss_kb;
@@ -98,11 +128,19 @@ struct spawn_reply {
 	 * many were found and killed, and how many were still alive after SIGKILL.
 	 */
 	int32_t escaped, escaped_left;
+	/*
+	 * ESCAPED: the counters of the request, read once the child's group was gone: bit i of
+	 * perf_read says counter i was opened and read; perf[i] is its value, time enabled and
+	 * time running (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING).
+	 */
+	uint32_t perf_read;
+	uint32_t perf_pad;
+	uint64_t perf[SPAWN_PERF_MAX][3];
 };
 
 /*
- * Why a child could not start, written by the child (between fork and exec) on the sync
- * socket, whose CLOEXEC end closes without a report once exec succeeded.
+ * Why a child could not start, written by the child (between fork and exec) on its socket
+ * to the spawner, whose CLOEXEC end closes without a report once exec succeeded.
  */
 enum spawn_stage { SPAWN_STAGE_SETUP = 1, SPAWN_STAGE_CWD, SPAWN_STAGE_EXEC };
 struct spawn_child_report {

@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -19,6 +20,8 @@
 
 /* How long a starting spawner may take to say hello. */
 #define HELLO_TIMEOUT_MS 10000
+/* The hello's type, err, pid and version: the same in every protocol version. */
+#define HELLO_HEAD (offsetof(struct spawn_reply, wstatus) + sizeof(int32_t))
 /* How long a stopped spawner may take to exit before it gets SIGKILL. */
 #define STOP_WAIT_MS 1000
 
@@ -149,13 +152,13 @@ static int send_all(const void *buf, size_t len)
 	return 0;
 }
 
-/* Reads one whole reply; 0, or -1 at end of file or on an error. */
-static int recv_reply(struct spawn_reply *rep)
+/* Reads len bytes; 0, or -1 at end of file or on an error. */
+static int recv_bytes(void *buf, size_t len)
 {
 	size_t got = 0;
 
-	while (got < sizeof(*rep)) {
-		ssize_t n = recv(sp.sock, (char *)rep + got, sizeof(*rep) - got, 0);
+	while (got < len) {
+		ssize_t n = recv(sp.sock, (char *)buf + got, len - got, 0);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -164,6 +167,12 @@ static int recv_reply(struct spawn_reply *rep)
 		got += (size_t)n;
 	}
 	return 0;
+}
+
+/* Reads one whole reply; 0, or -1 at end of file or on an error. */
+static int recv_reply(struct spawn_reply *rep)
+{
+	return recv_bytes(rep, sizeof(*rep));
 }
 
 /* The reply of the given type. Returns 0 or -1 (printed). */
@@ -224,7 +233,12 @@ static int await_hello(void)
 		return error("the process spawner %s did not answer within %d s; is it revperf's "
 			     "revperf-spawn?",
 			     sp.path, HELLO_TIMEOUT_MS / 1000);
-	if (n < 0 || recv_reply(&rep) < 0)
+	/*
+	 * The fields up to the version first: every protocol version starts its replies with
+	 * them, and a spawner of another version may send a reply of another size.
+	 */
+	memset(&rep, 0, sizeof(rep));
+	if (n < 0 || recv_bytes(&rep, HELLO_HEAD) < 0)
 		return error("the process spawner %s exited at its start (see its messages above, "
 			     "if any); is it revperf's revperf-spawn?",
 			     sp.path);
@@ -238,6 +252,10 @@ static int await_hello(void)
 			     "rebuild revperf-spawn with this revperf",
 			     sp.path, rep.type == SPAWN_REP_HELLO ? (int)rep.wstatus : -1,
 			     SPAWN_PROTOCOL_VERSION);
+	if (recv_bytes((char *)&rep + HELLO_HEAD, sizeof(rep) - HELLO_HEAD) < 0)
+		return error("the process spawner %s exited at its start (see its messages above, "
+			     "if any); is it revperf's revperf-spawn?",
+			     sp.path);
 	return 0;
 }
 
@@ -320,7 +338,10 @@ static void build_payload(struct strbuf *sb, const struct spawner_run *run, uint
 		strbuf_add(sb, *e, strlen(*e) + 1);
 }
 
-/* The header with the descriptors, then the payload. Returns 0, or -1 with errno set. */
+/*
+ * The header with the descriptors, then the payload, in one call when the socket takes it
+ * all. Returns 0, or -1 with errno set.
+ */
 static int send_request(const struct spawn_request *req, const int fds[SPAWN_FD_COUNT],
 			const struct strbuf *payload)
 {
@@ -328,12 +349,14 @@ static int send_request(const struct spawn_request *req, const int fds[SPAWN_FD_
 		struct cmsghdr align;
 		char buf[CMSG_SPACE(sizeof(int) * SPAWN_FD_COUNT)];
 	} control;
-	struct iovec iov = {.iov_base = (void *)req, .iov_len = sizeof(*req)};
-	struct msghdr msg = {.msg_iov = &iov,
-			     .msg_iovlen = 1,
+	struct iovec iov[2] = {{.iov_base = (void *)req, .iov_len = sizeof(*req)},
+			       {.iov_base = payload->buf, .iov_len = payload->len}};
+	struct msghdr msg = {.msg_iov = iov,
+			     .msg_iovlen = 2,
 			     .msg_control = control.buf,
 			     .msg_controllen = sizeof(control.buf)};
 	struct cmsghdr *c;
+	size_t sent;
 	ssize_t n;
 
 	memset(&control, 0, sizeof(control));
@@ -347,13 +370,17 @@ static int send_request(const struct spawn_request *req, const int fds[SPAWN_FD_
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -1;
-	/* The descriptors went with the first bytes; the rest is plain data. */
-	if ((size_t)n < sizeof(*req) && send_all((const char *)req + n, sizeof(*req) - (size_t)n))
-		return -1;
-	return send_all(payload->buf, payload->len);
+	/* The descriptors went with the first bytes; the rest (a large environment) is data. */
+	sent = (size_t)n;
+	if (sent < sizeof(*req)) {
+		if (send_all((const char *)req + sent, sizeof(*req) - sent))
+			return -1;
+		sent = sizeof(*req);
+	}
+	return send_all(payload->buf + (sent - sizeof(*req)), payload->len - (sent - sizeof(*req)));
 }
 
-pid_t spawner_run(const struct spawner_run *run)
+pid_t spawner_run(const struct spawner_run *run, int64_t *start_ns)
 {
 	struct spawn_request req = {.type = SPAWN_REQ_RUN};
 	struct strbuf payload = STRBUF_INIT;
@@ -398,9 +425,10 @@ pid_t spawner_run(const struct spawner_run *run)
 	mask = umask(022);
 	umask(mask);
 	req.umask = (uint32_t)mask;
+	req.perf_mask = run->perf_mask;
+	req.perf_user_only = run->perf_user_only;
 	fds[SPAWN_FD_STDIN] = run->stdin_fd;
 	fds[SPAWN_FD_OUT] = run->out_fd;
-	fds[SPAWN_FD_SYNC] = run->sync_fd;
 	fds[SPAWN_FD_DIR] = dir_fd;
 	if (send_request(&req, fds, &payload) < 0) {
 		spawner_lost("receiving a run request");
@@ -413,6 +441,7 @@ pid_t spawner_run(const struct spawner_run *run)
 		goto out;
 	}
 	ret = rep.pid;
+	*start_ns = rep.time_ns;
 out:
 	if (dir_fd >= 0)
 		close(dir_fd);
@@ -462,6 +491,9 @@ int spawner_wait(pid_t pid, struct spawner_exit *ex)
 		ex->io_valid = rep.io_valid != 0;
 		ex->rchar = rep.rchar;
 		ex->wchar = rep.wchar;
+		ex->end_ns = rep.time_ns;
+		ex->start_stage = rep.start_stage;
+		ex->start_err = rep.start_err;
 	}
 	return 0;
 }
@@ -486,6 +518,8 @@ int spawner_wait_escapes(pid_t pid, struct spawner_escapes *esc)
 	if (esc) {
 		esc->killed = rep.escaped;
 		esc->left = rep.escaped_left;
+		esc->perf_read = rep.perf_read;
+		memcpy(esc->perf, rep.perf, sizeof(esc->perf));
 	}
 	return 0;
 }

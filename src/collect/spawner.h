@@ -2,8 +2,11 @@
 #define REVPERF_COLLECT_SPAWNER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
+
+#include "collect/spawn_protocol.h"
 
 /*
  * revperf's end of revperf-spawn (collect/spawn/revperf_spawn.c), the small process that
@@ -23,7 +26,9 @@ struct spawner_run {
 	char *const *argv;    /* argv[0] is searched in PATH of the current environment */
 	const char *cwd;      /* relative to the current directory; NULL = the current one */
 	int stdin_fd, out_fd; /* stdout and stderr both go to out_fd */
-	int sync_fd;	      /* the child's end of the sync socket (collect/spawn_protocol.h) */
+	/* perf_event counters to open on the child before its exec, as bits of enum
+	 * perf_counter, and those that count user space only (perf_counters_request()) */
+	uint32_t perf_mask, perf_user_only;
 	/* "NAME=VALUE" strings set in the child's environment, replacing the current
 	 * environment's NAME; NULL-terminated; NULL = none. */
 	const char *const *env_set;
@@ -31,11 +36,13 @@ struct spawner_run {
 
 /*
  * Starts the spawner if none runs, then has it fork a child for run: in its own process
- * group, with the current environment, directory and umask, waiting before exec for one
- * byte on the sync socket. Returns the child's pid (also its process group id), or -1 on an
- * internal failure (printed: the spawner cannot be started or died, fork failed).
+ * group, with the current environment, directory and umask; the spawner releases it to its
+ * exec at once (after opening the counters asked for). Sets *start_ns to the spawner's
+ * CLOCK_MONOTONIC time just before the fork. Returns the child's pid (also its process
+ * group id), or -1 on an internal failure (printed: the spawner cannot be started or died,
+ * fork failed).
  */
-pid_t spawner_run(const struct spawner_run *run);
+pid_t spawner_run(const struct spawner_run *run, int64_t *start_ns);
 
 /*
  * The spawner's socket, to poll while a child runs: readable when the spawner reported the
@@ -52,11 +59,15 @@ struct spawner_exit {
 			     were sent SIGKILL before) */
 	bool io_valid;	  /* rchar and wchar were read from /proc/<pid>/io */
 	int64_t rchar, wchar;
+	int64_t end_ns; /* the spawner's CLOCK_MONOTONIC time once it saw the exit */
+	/* The child could not start: enum spawn_stage (0: it exec'd) and the errno. */
+	int start_stage, start_err;
 };
 
 /*
  * Waits for the spawner's report on pid, which it sends once pid exited and was reaped
- * (after a SIGKILL to the rest of pid's process group), and fills *ex when not NULL.
+ * (after a SIGKILL to the rest of pid's process group): the notification of the exit.
+ * Fills *ex when not NULL.
  * Returns 0, or -1 (printed, unless no spawner runs because its death was already reported).
  */
 int spawner_wait(pid_t pid, struct spawner_exit *ex);
@@ -67,6 +78,9 @@ struct spawner_escapes {
 		       (setsid, setpgid), alive once the child was reaped: sent SIGTERM,
 		       SIGKILL after SPAWN_ESCAPED_GRACE_MS */
 	int left;   /* of those, still alive after SIGKILL for SPAWN_ESCAPED_KILL_MS */
+	/* The counters of the request, read once the group was gone (perf_counters_fill()). */
+	uint32_t perf_read;
+	uint64_t perf[SPAWN_PERF_MAX][3];
 };
 
 /*

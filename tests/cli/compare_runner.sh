@@ -19,3 +19,24 @@ if grep -q 'perf_event_open(.*PERF_COUNT_SW_TASK_CLOCK.*= [0-9]' trace.txt; then
 	[ "$(json_get out.txt "[m['baseline']['n'] for m in d['benchmarks'][0]['metrics']
 		if m['name'] == 'task-clock'][0]")" = 3 ] || fail "task-clock not measured: $(cat out.txt)"
 fi
+
+# One request per run, and the spawner's reports of a run in two writes (the fork, then
+# the end with what escaped): no round trip between revperf, the spawner and the child
+# before the exec, whose scheduling delays were in the wall time.
+strace -f -qq -e trace=sendmsg,sendto,execve -o trace.txt \
+	"$REVPERF" compare --cmd-a true --cmd-b true --runs 10..10 --warmup 0 --metrics wall \
+	>out.txt 2>err.txt || fail "compare under strace: $(cat err.txt)"
+python3 - trace.txt <<'PY' || fail "protocol: $(grep -c . trace.txt) lines of trace"
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+main = lines[0].split()[0]
+spawner = next(l.split()[0] for l in lines if re.search(r'execve\("[^"]*revperf-spawn"', l))
+def calls(pid, pattern):
+    return sum(1 for l in lines if l.split()[0] == pid and re.search(pattern, l))
+runs = 20
+sent = calls(main, r'\b(sendmsg|sendto)\(')
+assert sent == runs, f"revperf sent {sent} messages for {runs} runs"
+# The hello, then per run SPAWNED and the end, on its socket (descriptor 3).
+replies = calls(spawner, r'\bsendto\(3,')
+assert replies == 2 * runs + 1, f"the spawner wrote {replies} times for {runs} runs"
+PY

@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collect/perf_open.h"
 #include "collect/spawn/descendants.h"
 #include "collect/spawn_protocol.h"
 #include "util/banned.h"
@@ -46,7 +47,9 @@ struct spawner {
 	pid_t self;   /* getpid(), the root of the tree of benchmark processes */
 	pid_t parent; /* revperf */
 	pid_t child;
-	int io_fd; /* its /proc/<pid>/io, opened while it was alive; -1 if refused */
+	int io_fd;    /* its /proc/<pid>/io, opened while it was alive; -1 if refused */
+	int child_sock; /* our end of the socket to the child: the release, why it failed */
+	int perf_fd[SPAWN_PERF_MAX]; /* the counters on it; -1: not asked for, or refused */
 };
 
 /* A run request as received: the strings live in one mapping, unmapped after the fork. */
@@ -145,13 +148,13 @@ static _Noreturn void child_fail(int sync_fd, int stage, int err)
 	_exit(127);
 }
 
+/* sock: the child's end of its socket to us (close-on-exec). */
 static _Noreturn void child_main(const struct spawner *sp, const struct run_request *rq,
-				 pid_t parent)
+				 pid_t parent, int sock)
 {
 	/* Ignored dispositions survive exec; a benchmark starts with the defaults. */
 	static const int reset_signals[] = {SIGPIPE, SIGINT,  SIGQUIT, SIGTERM, SIGHUP,	 SIGCHLD,
 					    SIGTSTP, SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2, SIGALRM};
-	int sync_fd = rq->fd[SPAWN_FD_SYNC];
 	struct sigaction dfl;
 	sigset_t none;
 	char go;
@@ -168,26 +171,30 @@ static _Noreturn void child_main(const struct spawner *sp, const struct run_requ
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	if (getppid() != parent)
 		_exit(127);
-	/* Only revperf's end of the sync socket may keep the child waiting. */
 	close(sp->sock);
 	umask((mode_t)rq->hdr.umask);
 	if (dup2(rq->fd[SPAWN_FD_STDIN], STDIN_FILENO) < 0 ||
 	    dup2(rq->fd[SPAWN_FD_OUT], STDOUT_FILENO) < 0 ||
 	    dup2(rq->fd[SPAWN_FD_OUT], STDERR_FILENO) < 0)
-		child_fail(sync_fd, SPAWN_STAGE_SETUP, errno);
+		child_fail(sock, SPAWN_STAGE_SETUP, errno);
 	/* revperf's working directory at the request, then the run's (relative to it). */
 	if (fchdir(rq->fd[SPAWN_FD_DIR]) < 0 || (*rq->cwd && chdir(rq->cwd) < 0))
-		child_fail(sync_fd, SPAWN_STAGE_CWD, errno);
-	/* Wait until revperf has attached the counters and started the clock. */
+		child_fail(sock, SPAWN_STAGE_CWD, errno);
+	/*
+	 * Until we opened /proc/<pid>/io (and the counters, which count from the exec on):
+	 * after the exec of a setuid program, or once the child is a zombie, only root could.
+	 * The release is usually here before the child is (a few system calls against its
+	 * setup above), so that this read does not block.
+	 */
 	do
-		n = read(sync_fd, &go, 1);
+		n = read(sock, &go, 1);
 	while (n < 0 && errno == EINTR);
 	if (n != 1)
 		_exit(127);
 	/* execvp() searches the PATH of environ: revperf's environment, not ours. */
 	environ = rq->envp;
 	execvp(rq->argv[0], rq->argv);
-	child_fail(sync_fd, SPAWN_STAGE_EXEC, errno);
+	child_fail(sock, SPAWN_STAGE_EXEC, errno);
 }
 
 /* ---- requests ---- */
@@ -320,30 +327,61 @@ static int open_proc_io(pid_t pid)
 	return open(path, O_RDONLY | O_CLOEXEC);
 }
 
+static int64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* Opens the counters of the request on pid, which waits for them before its exec. */
+static void open_counters(struct spawner *sp, const struct spawn_request *hdr, pid_t pid)
+{
+	for (int i = 0; i < SPAWN_PERF_MAX; i++)
+		if (hdr->perf_mask & (1u << i))
+			sp->perf_fd[i] =
+			    perf_open_counter(i, pid, (hdr->perf_user_only & (1u << i)) != 0);
+}
+
 static void handle_run(struct spawner *sp, struct run_request *rq)
 {
 	struct spawn_reply rep = {.type = SPAWN_REP_SPAWNED, .pid = -1};
 	pid_t self = getpid();
+	int sv[2];
 
 	if (sp->child > 0) {
 		/* revperf runs one benchmark at a time; a second one is its bug. */
 		rep.err = EBUSY;
+	} else if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		rep.err = errno;
 	} else {
-		pid_t pid = fork();
+		pid_t pid;
 
+		/* The start of the wall time: as hyperfine's, just before the fork. */
+		rep.time_ns = now_ns();
+		pid = fork();
 		if (pid == 0)
-			child_main(sp, rq, self);
+			child_main(sp, rq, self, sv[1]);
+		close(sv[1]);
 		if (pid < 0) {
 			rep.err = errno;
+			close(sv[0]);
 		} else {
 			/* Also done by the child: whichever runs first, the group exists. */
 			setpgid(pid, pid);
 			sp->child = pid;
+			sp->child_sock = sv[0];
 			sp->io_fd = open_proc_io(pid);
+			open_counters(sp, &rq->hdr, pid);
+			/* The release; lost only if the child died, which SIGCHLD tells. */
+			if (send(sv[0], "g", 1, MSG_NOSIGNAL) < 0)
+				say("cannot release process %d: %s", (int)pid, strerror(errno));
 			rep.pid = pid;
 		}
 	}
-	/* Our copies go before the reply: revperf's sync end must see EOF at the exec. */
+	/* Our copies go: the child's output must see its end when the child's last holder
+	 * exits. */
 	request_release(rq);
 	memset(rq, 0, sizeof(*rq));
 	for (int i = 0; i < SPAWN_FD_COUNT; i++)
@@ -438,13 +476,13 @@ static int wait_below_gone(const struct spawner *sp, pid_t keep_pgid, int sig, i
 /*
  * After the child was reaped (the rest of its group got SIGKILL before): processes below us
  * that are outside its group left it (setsid, setpgid) and would outlive the run. They get
- * SIGTERM, SIGKILL after SPAWN_ESCAPED_GRACE_MS, and revperf gets their count, which the
- * run keeps as a note. A look at /proc only happens when we still have a child: a live
- * process below us always has an ancestor that is our child (its orphans come to us).
+ * SIGTERM, SIGKILL after SPAWN_ESCAPED_GRACE_MS, and revperf gets their count in *rep
+ * (ESCAPED), which the run keeps as a note. A look at /proc only happens when we still
+ * have a child: a live process below us always has an ancestor that is our child (its
+ * orphans come to us).
  */
-static void hunt_escaped(struct spawner *sp, pid_t pgid)
+static void hunt_escaped(struct spawner *sp, pid_t pgid, struct spawn_reply *rep)
 {
-	struct spawn_reply rep = {.type = SPAWN_REP_ESCAPED, .pid = pgid};
 	struct pid_seen *seen = NULL;
 	int left = 0;
 
@@ -458,54 +496,120 @@ static void hunt_escaped(struct spawner *sp, pid_t pgid)
 	if (left > 0)
 		left = wait_below_gone(sp, pgid, SIGKILL, SPAWN_ESCAPED_KILL_MS, seen);
 	if (left < 0)
-		rep.err = errno;
-	rep.escaped = seen ? seen->count : 0;
-	rep.escaped_left = left > 0 ? left : 0;
+		rep->err = errno;
+	rep->escaped = seen ? seen->count : 0;
+	rep->escaped_left = left > 0 ? left : 0;
 	pid_seen_free(seen);
-	send_reply(sp, &rep);
 }
 
 /*
- * The run's child exited: /proc/<pid>/io while it is a zombie, then the rest of its group
- * is killed (while the zombie still holds the group id, so the id cannot have been reused),
- * then it is reaped and everything is reported to revperf, which times the run on its
- * pidfd and waits for the group to disappear. Then the processes that left the group are
- * found and killed (hunt_escaped()): after the report, so that the end of the run is not
- * delayed where the report is its only notification (no pidfd).
+ * The counters, once no task of the child's group is left (an inherited counter's counts
+ * are added to it as each task exits), at most SPAWN_GROUP_GONE_MS: its members got
+ * SIGKILL, and the orphans among them come to us.
+ */
+static void read_counters(struct spawner *sp, pid_t pgid, struct spawn_reply *rep)
+{
+	bool any = false;
+
+	for (int i = 0; i < SPAWN_PERF_MAX; i++)
+		any |= sp->perf_fd[i] >= 0;
+	if (!any)
+		return;
+	for (int step = 1, waited = 0;; waited += step, step = step * 2 < 50 ? step * 2 : 50) {
+		reap_orphans();
+		if ((kill(-pgid, 0) < 0 && errno == ESRCH) || waited >= SPAWN_GROUP_GONE_MS)
+			break;
+		kill(-pgid, SIGKILL);
+		sleep_ms(step);
+	}
+	for (int i = 0; i < SPAWN_PERF_MAX; i++) {
+		struct perf_reading r;
+
+		if (sp->perf_fd[i] < 0)
+			continue;
+		if (perf_read_counter(sp->perf_fd[i], &r) == 0) {
+			rep->perf_read |= 1u << i;
+			rep->perf[i][0] = r.value;
+			rep->perf[i][1] = r.time_enabled;
+			rep->perf[i][2] = r.time_running;
+		}
+		close(sp->perf_fd[i]);
+		sp->perf_fd[i] = -1;
+	}
+}
+
+/* Why the child could not start, from its socket (it is gone: this does not block). */
+static void read_start_report(int sock, struct spawn_reply *rep)
+{
+	struct spawn_child_report cr;
+	ssize_t n;
+
+	do
+		n = recv(sock, &cr, sizeof(cr), MSG_DONTWAIT | MSG_WAITALL);
+	while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)sizeof(cr)) {
+		rep->start_stage = cr.stage;
+		rep->start_err = cr.err;
+	}
+}
+
+/*
+ * The run's child exited: the end time, /proc/<pid>/io while it is a zombie, then the rest
+ * of its group is killed (while the zombie still holds the group id, so the id cannot have
+ * been reused), then it is reaped and everything is reported to revperf (REAPED), which
+ * waits for the group to disappear. Then the processes that left the group are found and
+ * killed, and the counters read (ESCAPED). When nothing is left below us, both reports go
+ * in one write: one wake-up of revperf.
  */
 static void collect_child(struct spawner *sp)
 {
-	struct spawn_reply rep = {.type = SPAWN_REP_REAPED, .pid = sp->child};
+	struct spawn_reply rep[2] = {{.type = SPAWN_REP_REAPED, .pid = sp->child},
+				     {.type = SPAWN_REP_ESCAPED, .pid = sp->child}};
 	pid_t pid = sp->child;
 	struct rusage ru;
 	int wstatus = 0;
+	bool sent = false;
 	pid_t got;
 
-	read_proc_io(sp->io_fd, &rep);
+	rep[0].time_ns = now_ns();
+	read_proc_io(sp->io_fd, &rep[0]);
 	kill(-pid, SIGKILL);
 	do
 		got = wait4(pid, &wstatus, 0, &ru);
 	while (got < 0 && errno == EINTR);
 	if (got != pid) {
-		rep.err = errno;
+		rep[0].err = errno;
 	} else {
 		/* Decided before the orphans are reaped: what is left outlived the child. */
-		rep.group_left = kill(-pid, 0) == 0;
-		rep.wstatus = wstatus;
-		rep.utime_us = timeval_us(ru.ru_utime);
-		rep.stime_us = timeval_us(ru.ru_stime);
-		rep.maxrss_kb = ru.ru_maxrss;
-		rep.minflt = ru.ru_minflt;
-		rep.majflt = ru.ru_majflt;
-		rep.nvcsw = ru.ru_nvcsw;
-		rep.nivcsw = ru.ru_nivcsw;
+		rep[0].group_left = kill(-pid, 0) == 0;
+		rep[0].wstatus = wstatus;
+		rep[0].utime_us = timeval_us(ru.ru_utime);
+		rep[0].stime_us = timeval_us(ru.ru_stime);
+		rep[0].maxrss_kb = ru.ru_maxrss;
+		rep[0].minflt = ru.ru_minflt;
+		rep[0].majflt = ru.ru_majflt;
+		rep[0].nvcsw = ru.ru_nvcsw;
+		rep[0].nivcsw = ru.ru_nivcsw;
 	}
+	read_start_report(sp->child_sock, &rep[0]);
+	close(sp->child_sock);
+	sp->child_sock = -1;
 	if (sp->io_fd >= 0)
 		close(sp->io_fd);
 	sp->io_fd = -1;
 	sp->child = 0;
-	send_reply(sp, &rep);
-	hunt_escaped(sp, pid);
+	reap_orphans();
+	/* Something is left: the hunt may take seconds, revperf learns of the exit first. */
+	if (descendants_any()) {
+		send_reply(sp, &rep[0]);
+		sent = true;
+	}
+	hunt_escaped(sp, pid, &rep[1]);
+	read_counters(sp, pid, &rep[1]);
+	if (sent)
+		send_reply(sp, &rep[1]);
+	else if (write_full(sp->sock, rep, sizeof(rep)) < 0)
+		return; /* revperf is gone (or going): nothing to report to */
 }
 
 /* After a SIGCHLD: the run's child, and orphans. */
@@ -532,9 +636,12 @@ static int serve(struct spawner *sp)
 
 	sigemptyset(&none);
 	for (;;) {
-		struct run_request rq = {.fd = {-1, -1, -1, -1}};
+		struct run_request rq = {0};
 		struct pollfd pfd = {.fd = sp->sock, .events = POLLIN};
 		int nfds, r;
+
+		for (int i = 0; i < SPAWN_FD_COUNT; i++)
+			rq.fd[i] = -1;
 
 		if (sigchld_seen) {
 			sigchld_seen = 0;
@@ -611,7 +718,7 @@ static void kill_everything_below(struct spawner *sp)
 
 int main(int argc, char **argv)
 {
-	struct spawner sp = {.sock = SPAWN_SOCKET_FD, .io_fd = -1};
+	struct spawner sp = {.sock = SPAWN_SOCKET_FD, .io_fd = -1, .child_sock = -1};
 	struct spawn_reply hello = {.type = SPAWN_REP_HELLO};
 	struct stat st;
 	char *end;
@@ -638,6 +745,8 @@ int main(int argc, char **argv)
 		return 1;
 	sp.self = getpid();
 	sp.parent = (pid_t)parent;
+	for (int i = 0; i < SPAWN_PERF_MAX; i++)
+		sp.perf_fd[i] = -1;
 	if (fstat(sp.sock, &st) < 0 || !S_ISSOCK(st.st_mode)) {
 		say("descriptor %d is not revperf's socket", SPAWN_SOCKET_FD);
 		return 2;
