@@ -263,13 +263,15 @@ int store_run_insert(struct store *st, struct store_run *run, const char *const 
 	int rc, ret = RP_EINTERNAL;
 	char side[2] = { run->side, 0 };
 
-	if (exec_sql(st, "BEGIN IMMEDIATE"))
+	/* One transaction per run, of kept statements: a run is stored as it ends. */
+	if (store_cached_exec(st, STORE_STMT_BEGIN, "BEGIN IMMEDIATE", "cannot update"))
 		return RP_EINTERNAL;
-	stmt = prepare(st, "INSERT INTO runs(build_id, benchmark_id, machine_id, comparison_id,"
-			   " side, warmup, status, exit_code, signal, detail, log_path,"
-			   " started_at, loadavg, log_offset, log_length, pair_seq) VALUES(?1, ?2,"
-			   " ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
-			   " RETURNING id");
+	stmt = store_cached(st, STORE_STMT_RUN_INSERT,
+			    "INSERT INTO runs(build_id, benchmark_id, machine_id, comparison_id,"
+			    " side, warmup, status, exit_code, signal, detail, log_path,"
+			    " started_at, loadavg, log_offset, log_length, pair_seq) VALUES(?1, ?2,"
+			    " ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"
+			    " RETURNING id");
 	if (!stmt)
 		goto out;
 	sqlite3_bind_int64(stmt, 1, run->build_id);
@@ -300,8 +302,9 @@ int store_run_insert(struct store *st, struct store_run *run, const char *const 
 		goto out;
 	}
 	run->id = sqlite3_column_int64(stmt, 0);
-	sqlite3_finalize(stmt);
-	stmt = prepare(st, "INSERT INTO metric_values(run_id, metric, value) VALUES(?1, ?2, ?3)");
+	sqlite3_reset(stmt);
+	stmt = store_cached(st, STORE_STMT_VALUE_INSERT,
+			    "INSERT INTO metric_values(run_id, metric, value) VALUES(?1, ?2, ?3)");
 	if (!stmt)
 		goto out;
 	for (i = 0; i < n; i++) {
@@ -316,12 +319,15 @@ int store_run_insert(struct store *st, struct store_run *run, const char *const 
 			goto out;
 		}
 	}
-	if (exec_sql(st, "COMMIT"))
+	sqlite3_reset(stmt);
+	stmt = NULL;
+	if (store_cached_exec(st, STORE_STMT_COMMIT, "COMMIT", "cannot update"))
 		goto out;
 	ret = 0;
 out:
-	sqlite3_finalize(stmt);
-	if (ret)
+	if (stmt)
+		sqlite3_reset(stmt);
+	if (ret && !sqlite3_get_autocommit(st->db))
 		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 	return ret;
 }

@@ -19,8 +19,21 @@ struct store_file_id {
 	ino_t ino;
 };
 
+/*
+ * Statements prepared once per handle and kept (store_cached()): those of every run, which
+ * would otherwise be parsed again for each of thousands of runs.
+ */
+enum store_stmt {
+	STORE_STMT_BEGIN,
+	STORE_STMT_COMMIT,
+	STORE_STMT_RUN_INSERT,
+	STORE_STMT_VALUE_INSERT,
+	STORE_STMT_MAX
+};
+
 struct store {
 	sqlite3 *db;
+	sqlite3_stmt *cached[STORE_STMT_MAX]; /* NULL until first used; finalized at close */
 	char *path;
 	/* The busy handler: since when this wait lasts, and what it has said. */
 	int64_t busy_since_ns;
@@ -56,6 +69,15 @@ void store_process_host(char *out, size_t size);
 void store_files_remember(struct store *st);
 /* A prepared statement, or NULL after store_db_error(). Finalize it. */
 sqlite3_stmt *store_prepare(struct store *st, const char *sql);
+/*
+ * The kept statement `which`, prepared from sql on first use, reset with its bindings
+ * cleared; or NULL after store_db_error(). The store owns it: reset it after use (so that
+ * it holds no read transaction), never finalize it. sql must be the same at every call.
+ */
+sqlite3_stmt *store_cached(struct store *st, enum store_stmt which, const char *sql);
+/* Steps a kept statement that returns no row (BEGIN, COMMIT) and resets it: 0, or
+ * RP_EINTERNAL after store_db_error()'s line naming what. */
+int store_cached_exec(struct store *st, enum store_stmt which, const char *sql, const char *what);
 /* Binds s (NULL binds NULL) as a transient copy. */
 void store_bind_text(sqlite3_stmt *stmt, int i, const char *s);
 /* A malloc'd copy of column i, or NULL when it is NULL. */

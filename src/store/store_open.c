@@ -477,10 +477,46 @@ const char *store_engine_version(void)
 	return buf;
 }
 
+sqlite3_stmt *store_cached(struct store *st, enum store_stmt which, const char *sql)
+{
+	sqlite3_stmt **stmt = &st->cached[which];
+
+	if (*stmt) {
+		sqlite3_reset(*stmt);
+		sqlite3_clear_bindings(*stmt);
+		return *stmt;
+	}
+	if (sqlite3_prepare_v3(st->db, sql, -1, SQLITE_PREPARE_PERSISTENT, stmt, NULL) !=
+	    SQLITE_OK) {
+		sqlite3_finalize(*stmt);
+		*stmt = NULL;
+		store_db_error(st, "cannot prepare a statement");
+		return NULL;
+	}
+	return *stmt;
+}
+
+int store_cached_exec(struct store *st, enum store_stmt which, const char *sql, const char *what)
+{
+	sqlite3_stmt *stmt = store_cached(st, which, sql);
+	int rc;
+
+	if (!stmt)
+		return RP_EINTERNAL;
+	rc = sqlite3_step(stmt);
+	sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE)
+		return store_db_error(st, what);
+	return 0;
+}
+
 void store_close(struct store *st)
 {
 	if (!st)
 		return;
+	/* Unfinalized statements would keep the connection open (SQLITE_BUSY). */
+	for (int i = 0; i < STORE_STMT_MAX; i++)
+		sqlite3_finalize(st->cached[i]);
 	sqlite3_close(st->db);
 	free(st->path);
 	free(st);
