@@ -49,6 +49,9 @@ struct spawner {
 	pid_t child;
 	int io_fd;    /* its /proc/<pid>/io, opened while it was alive; -1 if refused */
 	int child_sock; /* our end of the socket to the child: the release, why it failed */
+	/* Our copy of the child's stdout and stderr, closed just before the report of its
+	 * exit: revperf, which relays that pipe, sees its end and the report at once. */
+	int out_fd;
 	int perf_fd[SPAWN_PERF_MAX]; /* the counters on it; -1: not asked for, or refused */
 };
 
@@ -372,6 +375,8 @@ static void handle_run(struct spawner *sp, struct run_request *rq)
 			setpgid(pid, pid);
 			sp->child = pid;
 			sp->child_sock = sv[0];
+			sp->out_fd = rq->fd[SPAWN_FD_OUT];
+			rq->fd[SPAWN_FD_OUT] = -1;
 			sp->io_fd = open_proc_io(pid);
 			open_counters(sp, &rq->hdr, pid);
 			/* The release; lost only if the child died, which SIGCHLD tells. */
@@ -380,8 +385,6 @@ static void handle_run(struct spawner *sp, struct run_request *rq)
 			rep.pid = pid;
 		}
 	}
-	/* Our copies go: the child's output must see its end when the child's last holder
-	 * exits. */
 	request_release(rq);
 	memset(rq, 0, sizeof(*rq));
 	for (int i = 0; i < SPAWN_FD_COUNT; i++)
@@ -538,6 +541,13 @@ static void read_counters(struct spawner *sp, pid_t pgid, struct spawn_reply *re
 	}
 }
 
+static void close_out(struct spawner *sp)
+{
+	if (sp->out_fd >= 0)
+		close(sp->out_fd);
+	sp->out_fd = -1;
+}
+
 /* Why the child could not start, from its socket (it is gone: this does not block). */
 static void read_start_report(int sock, struct spawn_reply *rep)
 {
@@ -601,11 +611,13 @@ static void collect_child(struct spawner *sp)
 	reap_orphans();
 	/* Something is left: the hunt may take seconds, revperf learns of the exit first. */
 	if (descendants_any()) {
+		close_out(sp);
 		send_reply(sp, &rep[0]);
 		sent = true;
 	}
 	hunt_escaped(sp, pid, &rep[1]);
 	read_counters(sp, pid, &rep[1]);
+	close_out(sp);
 	if (sent)
 		send_reply(sp, &rep[1]);
 	else if (write_full(sp->sock, rep, sizeof(rep)) < 0)
@@ -718,7 +730,7 @@ static void kill_everything_below(struct spawner *sp)
 
 int main(int argc, char **argv)
 {
-	struct spawner sp = {.sock = SPAWN_SOCKET_FD, .io_fd = -1, .child_sock = -1};
+	struct spawner sp = {.sock = SPAWN_SOCKET_FD, .io_fd = -1, .child_sock = -1, .out_fd = -1};
 	struct spawn_reply hello = {.type = SPAWN_REP_HELLO};
 	struct stat st;
 	char *end;
