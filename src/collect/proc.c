@@ -12,6 +12,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -168,6 +169,7 @@ static void result_init(struct proc_result *r)
 	memset(r, 0, sizeof(*r));
 	r->status = RUN_NOT_STARTED;
 	r->pid = -1;
+	r->log_offset = -1;
 	for (int c = 0; c < PERF_COUNTER_MAX; c++)
 		r->m.perf_value[c] = NAN;
 }
@@ -530,17 +532,123 @@ static int output_start(const struct proc_spec *spec, int log_fd, struct child *
 				s ? sampling_observe : NULL, s, &c->relay, pipe_w);
 }
 
-int proc_run(const struct proc_spec *spec, struct proc_result *result)
+struct proc_handle {
+	struct proc_spec spec; /* the caller's, valid until proc_finish() */
+	struct child c;
+	char **argv;	/* NULL: run with /bin/sh -c */
+	const char *file; /* what is exec'd, for messages */
+	int devnull, out_fd;
+	bool interrupted; /* the user interrupted revperf before the submission */
+	bool header_done; /* spec.log_header is in the log */
+	int64_t log_offset;
+};
+
+/*
+ * Appends spec.log_header to the log and notes where the run's output starts. Returns 0,
+ * or -1 (printed).
+ */
+static int log_header_write(struct proc_handle *h)
 {
-	struct child c = {.pid = -1, .pidfd = -1};
+	const char *header = h->spec.log_header;
+	size_t len = header ? strlen(header) : 0;
+	struct stat st;
+
+	h->header_done = true;
+	if (h->out_fd < 0)
+		return 0;
+	if ((len && write(h->out_fd, header, len) != (ssize_t)len) || fstat(h->out_fd, &st) < 0)
+		return error("cannot write log file '%s': %s", h->spec.log_path,
+			     fs_strerror(errno));
+	h->log_offset = (int64_t)st.st_size;
+	return 0;
+}
+
+static void handle_free(struct proc_handle *h)
+{
+	struct child *c = &h->c;
+
+	/* Only after an internal error is the child still there. */
+	abandon_child(c);
+	sampling_free(c->sampling);
+	output_relay_free(c->relay);
+	if (c->pidfd >= 0)
+		close(c->pidfd);
+	if (h->out_fd >= 0)
+		close(h->out_fd);
+	if (h->devnull >= 0)
+		close(h->devnull);
+	cmdline_free(h->argv);
+	free(h);
+}
+
+struct proc_handle *proc_submit(const struct proc_spec *spec)
+{
+	struct proc_handle *h = xcalloc(1, sizeof(*h));
 	char *shell_argv[] = {(char *)"/bin/sh", (char *)"-c", (char *)spec->command, NULL};
 	struct spawner_run run = {0};
-	char **argv = NULL;
-	int devnull = -1, out_fd = -1, pipe_w = -1;
-	int ret = -1;
+	int pipe_w = -1;
+
+	h->spec = *spec;
+	h->c.pid = -1;
+	h->c.pidfd = -1;
+	h->out_fd = -1;
+	h->log_offset = -1;
+	h->devnull = -1;
+	if (interrupt_requested()) {
+		h->interrupted = true;
+		return h;
+	}
+	become_subreaper();
+	h->argv = cmdline_split(spec->command);
+	h->file = h->argv ? h->argv[0] : shell_argv[0];
+	h->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (h->devnull < 0) {
+		error("cannot open /dev/null: %s", strerror(errno));
+		goto fail;
+	}
+	if (spec->log_path) {
+		h->out_fd = open(spec->log_path,
+				 O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
+				     (spec->log_follow_links ? 0 : O_NOFOLLOW),
+				 0644);
+		if (h->out_fd < 0) {
+			error("cannot open log file '%s': %s", spec->log_path, fs_strerror(errno));
+			goto fail;
+		}
+	}
+	if (output_start(spec, h->out_fd, &h->c, &pipe_w) < 0)
+		goto fail;
+	/* Straight to the file: the header goes first. Relayed: when its output is copied. */
+	if (pipe_w < 0 && log_header_write(h) < 0)
+		goto fail;
+	run.argv = h->argv ? h->argv : shell_argv;
+	run.cwd = spec->cwd;
+	run.stdin_fd = h->devnull;
+	run.out_fd = pipe_w >= 0 ? pipe_w : h->out_fd >= 0 ? h->out_fd : h->devnull;
+	run.env_set = spec->env_set;
+	if (spec->perf_counters)
+		perf_counters_request(&run.perf_mask, &run.perf_user_only);
+	if (spawner_submit(&run) < 0)
+		goto fail;
+	/* Now only the spawner (and the child) holds the pipe: their end means end of file. */
+	if (pipe_w >= 0)
+		close(pipe_w);
+	return h;
+fail:
+	if (pipe_w >= 0)
+		close(pipe_w);
+	handle_free(h);
+	return NULL;
+}
+
+int proc_finish(struct proc_handle *h, struct proc_result *result)
+{
+	int ret = -1, started;
 
 	result_init(result);
-	if (interrupt_requested()) {
+	if (!h)
+		return -1;
+	if (h->interrupted) {
 		char isig[32];
 
 		signal_name(isig, sizeof(isig), interrupt_signal());
@@ -550,55 +658,34 @@ int proc_run(const struct proc_spec *spec, struct proc_result *result)
 		ret = 0;
 		goto out;
 	}
-	become_subreaper();
-	argv = cmdline_split(spec->command);
-	result->shell = !argv;
-	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (devnull < 0) {
-		error("cannot open /dev/null: %s", strerror(errno));
+	result->shell = !h->argv;
+	started = spawner_started(&h->c.pid, &h->c.start_ns);
+	if (started < 0)
+		goto out;
+	if (started > 0) {
+		result->cancelled = true;
+		snprintf(result->detail, sizeof(result->detail),
+			 "not started: the run before it did not exit with status 0");
+		ret = 0;
 		goto out;
 	}
-	if (spec->log_path) {
-		out_fd = open(spec->log_path,
-			      O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
-				  (spec->log_follow_links ? 0 : O_NOFOLLOW),
-			      0644);
-		if (out_fd < 0) {
-			error("cannot open log file '%s': %s", spec->log_path, fs_strerror(errno));
-			goto out;
-		}
-	}
-	if (output_start(spec, out_fd, &c, &pipe_w) < 0)
+	result->pid = h->c.pid;
+	if (!h->header_done && log_header_write(h) < 0)
 		goto out;
-	run.argv = argv ? argv : shell_argv;
-	run.cwd = spec->cwd;
-	run.stdin_fd = devnull;
-	run.out_fd = pipe_w >= 0 ? pipe_w : out_fd >= 0 ? out_fd : devnull;
-	run.env_set = spec->env_set;
-	if (spec->perf_counters)
-		perf_counters_request(&run.perf_mask, &run.perf_user_only);
-	c.pid = spawner_run(&run, &c.start_ns);
-	if (c.pid < 0)
-		goto out;
-	result->pid = c.pid;
-	/* Now only the child (and what it starts) holds the pipe: its exit means end of file. */
-	if (pipe_w >= 0)
-		close(pipe_w);
-	pipe_w = -1;
-	ret = run_parent(spec, run.argv[0], &c, result);
+	ret = run_parent(&h->spec, h->file, &h->c, result);
 out:
-	/* Only after an internal error is the child still there. */
-	abandon_child(&c);
-	sampling_free(c.sampling);
-	output_relay_free(c.relay);
-	if (pipe_w >= 0)
-		close(pipe_w);
-	if (c.pidfd >= 0)
-		close(c.pidfd);
-	if (out_fd >= 0)
-		close(out_fd);
-	if (devnull >= 0)
-		close(devnull);
-	cmdline_free(argv);
+	result->log_offset = h->log_offset;
+	handle_free(h);
 	return ret;
+}
+
+int proc_run(const struct proc_spec *spec, struct proc_result *result)
+{
+	struct proc_handle *h = proc_submit(spec);
+
+	if (!h) {
+		result_init(result);
+		return -1;
+	}
+	return proc_finish(h, result);
 }

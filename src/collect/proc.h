@@ -50,6 +50,9 @@ struct proc_spec {
 	const char *command;  /* shell command line; exec'd directly when it has no shell syntax */
 	const char *cwd;      /* working directory, NULL = inherit */
 	const char *log_path; /* stdout and stderr (appended), NULL = /dev/null */
+	/* Appended to log_path right before the run's output (result->log_offset says where
+	 * the output starts); NULL = none. */
+	const char *log_header;
 	/* log_path is the user's (/dev/stderr): followed when a link; revperf's own logs are
 	 * opened without following one (util/fsutil.h). */
 	bool log_follow_links;
@@ -97,6 +100,11 @@ struct proc_result {
 			    group) when revperf stopped reading it */
 	uint64_t output_bytes;	 /* what the run wrote to stdout and stderr */
 	uint64_t output_dropped; /* of which not in the log (beyond log_limit_bytes) */
+	/* Where the run's output starts in log_path (after spec->log_header); -1: no log. */
+	int64_t log_offset;
+	/* Submitted behind a run that did not exit with status 0 (proc_submit()): it never
+	 * started, status is RUN_NOT_STARTED, and it is no run at all. */
+	bool cancelled;
 };
 
 /*
@@ -129,9 +137,36 @@ struct proc_result {
  * come back to the caller, which reaps those of the run's group). The spawner gets
  * PR_SET_PDEATHSIG SIGKILL (and passes it on to the child), so call it from a thread that
  * outlives all runs. SIGCHLD must not be SIG_IGN.
- * Not thread-safe (one run at a time, one spawner per process).
+ * Not thread-safe (one spawner per process). proc_submit() then proc_finish().
  */
 int proc_run(const struct proc_spec *spec, struct proc_result *result);
+
+/*
+ * A run handed to the spawner by proc_submit() and measured by proc_finish(): so that the
+ * spawner starts the next run the moment the current one exits, while revperf stores the
+ * current one. The spawner forks, times and reaps; revperf relays the output and guards.
+ */
+struct proc_handle;
+
+/*
+ * Hands spec's run to the spawner and returns without waiting for it to start. When a run
+ * submitted before is not finished yet, the spawner starts this one right after that
+ * one's exit, and only if that one exited with status 0; else proc_finish() reports it as
+ * cancelled. At most one run waits so (proc_finish() the older one before submitting a
+ * third). A run whose output goes straight to its log file (no log limit, no sampling)
+ * must not be submitted behind one writing to the same file: its log_header is written at
+ * once, the others' when their output is relayed (in proc_finish()). spec and what it
+ * points to must stay valid and unchanged until proc_finish(). Returns the handle, which
+ * proc_finish() frees, or NULL after an internal failure (printed).
+ */
+struct proc_handle *proc_submit(const struct proc_spec *spec);
+
+/*
+ * Waits for the submitted run h and measures it, as proc_run() describes; frees h (NULL:
+ * returns -1). Handles are finished in the order they were submitted. Returns 0 when the
+ * run happened or was cancelled (result->cancelled), -1 on an internal failure (printed).
+ */
+int proc_finish(struct proc_handle *h, struct proc_result *result);
 
 /*
  * Appends what the run left behind, for the run's detail: "processes it left running were

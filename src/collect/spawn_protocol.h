@@ -94,11 +94,23 @@ struct spawn_request {
 	 * and those of them that count user space only (perf_event_paranoid). */
 	uint32_t perf_mask;
 	uint32_t perf_user_only;
+	uint32_t flags; /* enum spawn_run_flags */
+	uint32_t pad;
+};
+
+enum spawn_run_flags {
+	/*
+	 * Sent while an earlier run is not finished (revperf submits the next run while one
+	 * runs, so that the spawner starts it right after the exit): start it only if the run
+	 * before it exited with status 0; else answer SPAWNED with err ECANCELED.
+	 */
+	SPAWN_RUN_AFTER_OK = 1,
 };
 
 struct spawn_reply {
 	uint32_t type;
-	int32_t err;	 /* errno of a failed fork or wait4 (ESCAPED: of reading /proc), else 0 */
+	int32_t err;	 /* errno of a failed fork or wait4 (ESCAPED: of reading /proc), else 0;
+			    SPAWNED: ECANCELED for a run cancelled by SPAWN_RUN_AFTER_OK */
 	int32_t pid;	 /* the child (ESCAPED: the one reaped); HELLO: revperf-spawn itself */
 	int32_t wstatus; /* REAPED: as from wait4; HELLO: SPAWN_PROTOCOL_VERSION */
 	/*

@@ -34,6 +34,7 @@ static struct {
 	pid_t pid;
 	int sock;
 	pid_t escapes_pending;
+	int unfinished; /* runs submitted whose last report (or cancellation) is unread */
 	char path[PATH_MAX];
 } sp = {.pid = 0, .sock = -1};
 
@@ -116,6 +117,7 @@ static int forget_spawner(bool *killed)
 	sp.sock = -1;
 	sp.pid = 0;
 	sp.escapes_pending = 0;
+	sp.unfinished = 0;
 	/* Without its socket it exits at once; a hung one is killed after STOP_WAIT_MS. */
 	return reap_spawner(pid, STOP_WAIT_MS, killed);
 }
@@ -380,17 +382,16 @@ static int send_request(const struct spawn_request *req, const int fds[SPAWN_FD_
 	return send_all(payload->buf + (sent - sizeof(*req)), payload->len - (sent - sizeof(*req)));
 }
 
-pid_t spawner_run(const struct spawner_run *run, int64_t *start_ns)
+int spawner_submit(const struct spawner_run *run)
 {
 	struct spawn_request req = {.type = SPAWN_REQ_RUN};
 	struct strbuf payload = STRBUF_INIT;
-	struct spawn_reply rep;
 	int fds[SPAWN_FD_COUNT];
-	int dir_fd = -1, wstatus = 0;
-	pid_t ret = -1;
+	int dir_fd = -1, wstatus = 0, ret = -1;
 	mode_t mask;
 
-	if (sp.pid > 0 && waitpid(sp.pid, &wstatus, WNOHANG) == sp.pid) {
+	/* Noticed between runs only: a run in flight would read another spawner's reports. */
+	if (sp.pid > 0 && !sp.unfinished && waitpid(sp.pid, &wstatus, WNOHANG) == sp.pid) {
 		char how[96];
 
 		describe_wait_status(how, sizeof(how), wstatus);
@@ -401,9 +402,6 @@ pid_t spawner_run(const struct spawner_run *run, int64_t *start_ns)
 		sp.pid = 0;
 		sp.escapes_pending = 0;
 	}
-	/* A caller that gave up on its run (an internal error) may have left it unread. */
-	if (sp.pid > 0 && sp.escapes_pending && spawner_wait_escapes(sp.escapes_pending, NULL) < 0)
-		goto out;
 	if (sp.pid <= 0 && spawner_start() < 0)
 		goto out;
 	dir_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -427,6 +425,9 @@ pid_t spawner_run(const struct spawner_run *run, int64_t *start_ns)
 	req.umask = (uint32_t)mask;
 	req.perf_mask = run->perf_mask;
 	req.perf_user_only = run->perf_user_only;
+	/* Behind a run not yet finished: it starts only if that one exits with status 0. */
+	if (sp.unfinished)
+		req.flags |= SPAWN_RUN_AFTER_OK;
 	fds[SPAWN_FD_STDIN] = run->stdin_fd;
 	fds[SPAWN_FD_OUT] = run->out_fd;
 	fds[SPAWN_FD_DIR] = dir_fd;
@@ -434,19 +435,35 @@ pid_t spawner_run(const struct spawner_run *run, int64_t *start_ns)
 		spawner_lost("receiving a run request");
 		goto out;
 	}
-	if (expect_reply(SPAWN_REP_SPAWNED, &rep, "starting a run") < 0)
-		goto out;
-	if (rep.pid <= 0) {
-		error("the process spawner cannot fork: %s", strerror(rep.err));
-		goto out;
-	}
-	ret = rep.pid;
-	*start_ns = rep.time_ns;
+	sp.unfinished++;
+	ret = 0;
 out:
 	if (dir_fd >= 0)
 		close(dir_fd);
 	strbuf_release(&payload);
 	return ret;
+}
+
+int spawner_started(pid_t *pid, int64_t *start_ns)
+{
+	struct spawn_reply rep;
+
+	if (sp.pid <= 0)
+		return error("the process spawner is gone: the run was abandoned");
+	/* A caller that gave up on its run (an internal error) may have left it unread. */
+	if (sp.escapes_pending && spawner_wait_escapes(sp.escapes_pending, NULL) < 0)
+		return -1;
+	if (expect_reply(SPAWN_REP_SPAWNED, &rep, "starting a run") < 0)
+		return -1;
+	if (rep.pid <= 0) {
+		sp.unfinished--;
+		if (rep.err == ECANCELED)
+			return 1;
+		return error("the process spawner cannot fork: %s", strerror(rep.err));
+	}
+	*pid = rep.pid;
+	*start_ns = rep.time_ns;
+	return 0;
 }
 
 int spawner_fd(void)
@@ -507,6 +524,7 @@ int spawner_wait_escapes(pid_t pid, struct spawner_escapes *esc)
 	if (expect_reply(SPAWN_REP_ESCAPED, &rep, "killing what a benchmark left running") < 0)
 		return -1;
 	sp.escapes_pending = 0;
+	sp.unfinished--;
 	if (rep.pid != pid)
 		return error("the process spawner reported on the processes left by process %d, "
 			     "not %d",

@@ -18,7 +18,7 @@
  * dies). That is process-global state by nature: the spawner is this process's child. Its
  * program is $REVPERF_SPAWN when set, else revperf-spawn in the directory of
  * /proc/self/exe. When it dies, the call that notices prints an error and fails; the next
- * spawner_run() starts a new one. Not thread-safe; PR_SET_PDEATHSIG ties the spawner to the
+ * spawner_submit() starts a new one. Not thread-safe; PR_SET_PDEATHSIG ties the spawner to the
  * thread that started it, so call from a thread that outlives all runs.
  */
 
@@ -35,14 +35,23 @@ struct spawner_run {
 };
 
 /*
- * Starts the spawner if none runs, then has it fork a child for run: in its own process
- * group, with the current environment, directory and umask; the spawner releases it to its
- * exec at once (after opening the counters asked for). Sets *start_ns to the spawner's
- * CLOCK_MONOTONIC time just before the fork. Returns the child's pid (also its process
- * group id), or -1 on an internal failure (printed: the spawner cannot be started or died,
- * fork failed).
+ * Starts the spawner if none runs, then hands it run, without waiting: it forks the child
+ * in its own process group, with the current environment, directory and umask, and
+ * releases it to its exec at once (after opening the counters asked for). When an earlier
+ * run is not finished yet (its spawner_wait_escapes() not called), the spawner starts this
+ * one right after that one's exit, only if that one exited with status 0; else this one is
+ * cancelled. Returns 0, or -1 on an internal failure (printed: the spawner cannot be
+ * started or died).
  */
-pid_t spawner_run(const struct spawner_run *run, int64_t *start_ns);
+int spawner_submit(const struct spawner_run *run);
+
+/*
+ * Waits for the start of the oldest submitted run whose start was not read yet: sets *pid
+ * (also its process group id) and *start_ns, the spawner's CLOCK_MONOTONIC time just
+ * before the fork. Returns 0; 1 when it was cancelled (the run before it did not exit with
+ * status 0); -1 on an internal failure (printed: the spawner died, fork failed).
+ */
+int spawner_started(pid_t *pid, int64_t *start_ns);
 
 /*
  * The spawner's socket, to poll while a child runs: readable when the spawner reported the
@@ -87,12 +96,12 @@ struct spawner_escapes {
  * Waits for the spawner's second report on pid, sent after the one spawner_wait() reads:
  * the processes that had left pid's group were found and killed (up to about 2 s when they
  * ignore SIGTERM), and fills *esc when not NULL. Every spawner_wait() that returned 0 is
- * to be followed by this call; spawner_run() reads a report left unread. Returns 0, or -1
+ * to be followed by this call; spawner_started() reads a report left unread. Returns 0, or -1
  * (printed, as spawner_wait()).
  */
 int spawner_wait_escapes(pid_t pid, struct spawner_escapes *esc);
 
-/* Stops the spawner and reaps it; the next spawner_run() starts a new one. Safe anytime. */
+/* Stops the spawner and reaps it; the next spawner_submit() starts a new one. Safe anytime. */
 void spawner_stop(void);
 
 #endif

@@ -53,6 +53,7 @@ struct spawner {
 	 * exit: revperf, which relays that pipe, sees its end and the report at once. */
 	int out_fd;
 	int perf_fd[SPAWN_PERF_MAX]; /* the counters on it; -1: not asked for, or refused */
+	bool last_ok; /* the last run's child exited with status 0 (SPAWN_RUN_AFTER_OK) */
 };
 
 /* A run request as received: the strings live in one mapping, unmapped after the fork. */
@@ -354,8 +355,10 @@ static void handle_run(struct spawner *sp, struct run_request *rq)
 	int sv[2];
 
 	if (sp->child > 0) {
-		/* revperf runs one benchmark at a time; a second one is its bug. */
+		/* Requests are read between runs only (serve()): a second child is a bug. */
 		rep.err = EBUSY;
+	} else if ((rq->hdr.flags & SPAWN_RUN_AFTER_OK) && !sp->last_ok) {
+		rep.err = ECANCELED;
 	} else if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
 		rep.err = errno;
 	} else {
@@ -602,6 +605,8 @@ static void collect_child(struct spawner *sp)
 		rep[0].nivcsw = ru.ru_nivcsw;
 	}
 	read_start_report(sp->child_sock, &rep[0]);
+	sp->last_ok = got == pid && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 &&
+		      !rep[0].start_stage;
 	close(sp->child_sock);
 	sp->child_sock = -1;
 	if (sp->io_fd >= 0)
@@ -654,11 +659,17 @@ static int serve(struct spawner *sp)
 
 		for (int i = 0; i < SPAWN_FD_COUNT; i++)
 			rq.fd[i] = -1;
-
 		if (sigchld_seen) {
 			sigchld_seen = 0;
 			on_children(sp);
 		}
+		/*
+		 * Not while a child runs: a request that comes then (the next run, submitted
+		 * early) waits in the socket until the child is collected, without waking us.
+		 * End of file (revperf stopped us) still does: POLLHUP is always reported.
+		 */
+		if (sp->child > 0)
+			pfd.events = 0;
 		/* The signal says that the thread that started us ended: revperf is gone. */
 		if (parent_death_seen && getppid() != sp->parent)
 			return 0;
@@ -730,7 +741,8 @@ static void kill_everything_below(struct spawner *sp)
 
 int main(int argc, char **argv)
 {
-	struct spawner sp = {.sock = SPAWN_SOCKET_FD, .io_fd = -1, .child_sock = -1, .out_fd = -1};
+	struct spawner sp = {
+	    .sock = SPAWN_SOCKET_FD, .io_fd = -1, .child_sock = -1, .out_fd = -1, .last_ok = true};
 	struct spawn_reply hello = {.type = SPAWN_REP_HELLO};
 	struct stat st;
 	char *end;
