@@ -151,8 +151,8 @@ struct proc_handle;
 /*
  * Hands spec's run to the spawner and returns without waiting for it to start. When a run
  * submitted before is not finished yet, the spawner starts this one right after that
- * one's exit, and only if that one exited with status 0; else proc_finish() reports it as
- * cancelled. At most one run waits so (proc_finish() the older one before submitting a
+ * one's exit, and only if that one exited with status 0 (or was cancelled itself); else
+ * proc_finish() reports this one as cancelled. At most one run waits so (proc_finish() the older one before submitting a
  * third). A run whose output goes straight to its log file (no log limit, no sampling)
  * must not be submitted behind one writing to the same file: its log_header is written at
  * once, the others' when their output is relayed (in proc_finish()). spec and what it

@@ -101,8 +101,10 @@ struct spawn_request {
 enum spawn_run_flags {
 	/*
 	 * Sent while an earlier run is not finished (revperf submits the next run while one
-	 * runs, so that the spawner starts it right after the exit): start it only if the run
-	 * before it exited with status 0; else answer SPAWNED with err ECANCELED.
+	 * runs, so that the spawner starts it right after the exit): start it only if the
+	 * request before it was not a run that failed to exit with status 0; else answer
+	 * SPAWNED with err ECANCELED. A cancelled request does not count as a run: the one
+	 * after it starts (revperf made it knowing of the failure).
 	 */
 	SPAWN_RUN_AFTER_OK = 1,
 };

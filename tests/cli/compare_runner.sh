@@ -23,7 +23,7 @@ fi
 # One request per run, and the spawner's reports of a run in two writes (the fork, then
 # the end with what escaped): no round trip between revperf, the spawner and the child
 # before the exec, whose scheduling delays were in the wall time.
-strace -f -qq -e trace=sendmsg,sendto,execve -o trace.txt \
+strace -f -qq -e trace=sendmsg,sendto,recvfrom,execve -o trace.txt \
 	"$REVPERF" compare --cmd-a true --cmd-b true --runs 10..10 --warmup 0 --metrics wall \
 	>out.txt 2>err.txt || fail "compare under strace: $(cat err.txt)"
 python3 - trace.txt <<'PY' || fail "protocol: $(grep -c . trace.txt) lines of trace"
@@ -39,4 +39,10 @@ assert sent == runs, f"revperf sent {sent} messages for {runs} runs"
 # The hello, then per run SPAWNED and the end, on its socket (descriptor 3).
 replies = calls(spawner, r'\bsendto\(3,')
 assert replies == 2 * runs + 1, f"the spawner wrote {replies} times for {runs} runs"
+# The next run is submitted before revperf reads anything of the current one (after the
+# spawner's hello): the spawner starts it at the exit, while revperf stores the current one.
+mine = [l for l in lines if l.split()[0] == main and re.search(r'\b(sendmsg|recvfrom)\(', l)]
+first = [i for i, l in enumerate(mine) if 'sendmsg(' in l][:2]
+assert len(first) == 2 and not any('recvfrom(' in l for l in mine[first[0]:first[1]]), \
+    "the second run was not submitted before the first one's reports were read"
 PY

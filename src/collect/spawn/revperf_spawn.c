@@ -358,7 +358,13 @@ static void handle_run(struct spawner *sp, struct run_request *rq)
 		/* Requests are read between runs only (serve()): a second child is a bug. */
 		rep.err = EBUSY;
 	} else if ((rq->hdr.flags & SPAWN_RUN_AFTER_OK) && !sp->last_ok) {
+		/*
+		 * Only the request right after the failed run: revperf made it before it knew of
+		 * the failure, and the next ones after (it reads a run's reports before it
+		 * submits the run after next).
+		 */
 		rep.err = ECANCELED;
+		sp->last_ok = true;
 	} else if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
 		rep.err = errno;
 	} else {
