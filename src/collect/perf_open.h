@@ -7,8 +7,8 @@
 
 /*
  * Opening and reading one perf_event counter: shared by revperf's probe
- * (collect/perf_counters.c) and revperf-spawn, which opens the counters on each child
- * before its exec and reads them after its process group is gone. No allocation, no
+ * (collect/perf_counters.c) and revperf-spawn, whose child opens the counters on itself
+ * before its exec, and which reads them after the child's process group is gone. No allocation, no
  * stdio, no global state: revperf-spawn's rules (collect/spawn/revperf_spawn.c).
  *
  * index is a counter of enum perf_counter (collect/proc.h), below SPAWN_PERF_MAX

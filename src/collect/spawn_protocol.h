@@ -17,10 +17,10 @@
  * exit as it can, so that the wall time carries no round trip between the processes.
  *   revperf                                  revperf-spawn
  *                                      <-    SPAWN_REP_HELLO (once, at the start)
- *   SPAWN_REQ_RUN (argv, env, fds)     ->    takes the start time, forks the child, opens
- *                                            /proc/<pid>/io and the perf_event counters
- *                                            asked for (the child waits for them before
- *                                            its exec only then), releases it
+ *   SPAWN_REQ_RUN (argv, env, fds)     ->    takes the start time, forks the child (which
+ *                                            opens its /proc/self/io and the counters asked
+ *                                            for, passes them to the spawner and execs:
+ *                                            it waits for nothing)
  *                                      <-    SPAWN_REP_SPAWNED (pid or err, start time)
  *   polls the spawner's socket (and           on SIGCHLD: takes the end time, reads
  *   relays the child's output)                /proc/<pid>/io of the zombie, SIGKILLs the
@@ -153,13 +153,20 @@ struct spawn_reply {
 };
 
 /*
- * Why a child could not start, written by the child (between fork and exec) on its socket
- * to the spawner, whose CLOEXEC end closes without a report once exec succeeded.
+ * What a child tells the spawner (between fork and exec) on its own socket, whose CLOEXEC
+ * end closes at the exec: first its /proc/self/io and the counters it opened on itself
+ * (SPAWN_CHILD_FDS, the descriptors as SCM_RIGHTS, the io one first, then one per bit of
+ * perf in increasing order), so that the spawner holds them without the child waiting for
+ * anything; then, only if it could not start, why (SPAWN_CHILD_FAILED).
  */
 enum spawn_stage { SPAWN_STAGE_SETUP = 1, SPAWN_STAGE_CWD, SPAWN_STAGE_EXEC };
+enum spawn_child_kind { SPAWN_CHILD_FDS = 1, SPAWN_CHILD_FAILED };
 struct spawn_child_report {
-	int32_t stage;
-	int32_t err;
+	int32_t kind;  /* enum spawn_child_kind */
+	int32_t stage; /* FAILED: enum spawn_stage */
+	int32_t err;   /* FAILED: the errno */
+	int32_t io;    /* FDS: 1 when /proc/self/io is the first descriptor */
+	uint32_t perf; /* FDS: the counters that follow (bits of SPAWN_PERF_MAX) */
 };
 
 #endif

@@ -23,7 +23,7 @@ fi
 # One request per run, and the spawner's reports of a run in two writes (the fork, then
 # the end with what escaped): no round trip between revperf, the spawner and the child
 # before the exec, whose scheduling delays were in the wall time.
-strace -f -qq -e trace=sendmsg,sendto,recvfrom,execve -o trace.txt \
+strace -f -qq -e trace=sendmsg,sendto,recvfrom,read,execve -o trace.txt \
 	"$REVPERF" compare --cmd-a true --cmd-b true --runs 10..10 --warmup 0 --metrics wall \
 	>out.txt 2>err.txt || fail "compare under strace: $(cat err.txt)"
 python3 - trace.txt <<'PY' || fail "protocol: $(grep -c . trace.txt) lines of trace"
@@ -45,4 +45,19 @@ mine = [l for l in lines if l.split()[0] == main and re.search(r'\b(sendmsg|recv
 first = [i for i, l in enumerate(mine) if 'sendmsg(' in l][:2]
 assert len(first) == 2 and not any('recvfrom(' in l for l in mine[first[0]:first[1]]), \
     "the second run was not submitted before the first one's reports were read"
+# A child waits for nothing before its exec (a wait for the spawner was a wake-up that a
+# loaded machine made milliseconds long, inside the wall time): it passes its descriptors.
+children = {l.split()[0] for l in lines if re.search(r'execve\("/(usr/)?bin/true"', l)}
+assert len(children) == runs, f"{len(children)} children for {runs} runs"
+for pid in children:
+    before = []
+    for l in lines:
+        if l.split()[0] != pid:
+            continue
+        if 'execve(' in l:
+            break
+        before.append(l)
+    assert any('sendmsg(' in l for l in before), f"child {pid} passed no descriptors"
+    assert not any(re.search(r'\b(read|recvfrom)\(', l) for l in before), \
+        f"child {pid} waited before its exec: {before}"
 PY

@@ -143,13 +143,67 @@ static int send_reply(const struct spawner *sp, const struct spawn_reply *rep)
 
 /* ---- the child, between fork and exec: async-signal-safe calls only ---- */
 
-static _Noreturn void child_fail(int sync_fd, int stage, int err)
+static _Noreturn void child_fail(int sock, int stage, int err)
 {
-	struct spawn_child_report rep = {.stage = stage, .err = err};
-	ssize_t n = write(sync_fd, &rep, sizeof(rep));
+	struct spawn_child_report rep = {.kind = SPAWN_CHILD_FAILED, .stage = stage, .err = err};
+	ssize_t n = send(sock, &rep, sizeof(rep), MSG_NOSIGNAL);
 
 	(void)n;
 	_exit(127);
+}
+
+/*
+ * Opens /proc/self/io and the counters of the request on the child itself, and passes them
+ * to the spawner (SPAWN_CHILD_FDS), which reads them once the child is gone: opened now,
+ * they need no wait for the spawner (the release the child waited for cost a wake-up that
+ * a loaded machine made milliseconds long, inside the wall time). /proc/self/io opened
+ * before the exec stays readable by the same user after the exec of a setuid program or
+ * once the child is a zombie, which a later open would not be. The counters count from
+ * the exec on (enable_on_exec) and inherit to the child's children. Whatever fails to open
+ * is left out (the run then has no I/O values, or no such counter).
+ */
+static void child_send_fds(int sock, const struct spawn_request *hdr)
+{
+	struct spawn_child_report rep = {.kind = SPAWN_CHILD_FDS};
+	int fds[1 + SPAWN_PERF_MAX];
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(fds))];
+	} control;
+	struct iovec iov = {.iov_base = &rep, .iov_len = sizeof(rep)};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+	struct cmsghdr *c;
+	int n = 0;
+
+	fds[n] = open("/proc/self/io", O_RDONLY | O_CLOEXEC);
+	if (fds[n] >= 0) {
+		rep.io = 1;
+		n++;
+	}
+	for (int i = 0; i < SPAWN_PERF_MAX; i++) {
+		if (!(hdr->perf_mask & (1u << i)))
+			continue;
+		fds[n] = perf_open_counter(i, 0, (hdr->perf_user_only & (1u << i)) != 0);
+		if (fds[n] >= 0) {
+			rep.perf |= 1u << i;
+			n++;
+		}
+	}
+	if (n) {
+		memset(&control, 0, sizeof(control));
+		msg.msg_control = control.buf;
+		msg.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
+		memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)n);
+	}
+	if (sendmsg(sock, &msg, MSG_NOSIGNAL) < 0)
+		return; /* the run goes on without them */
+	/* Ours are close-on-exec anyway; the spawner's copies keep them open. */
+	for (int i = 0; i < n; i++)
+		close(fds[i]);
 }
 
 /* sock: the child's end of its socket to us (close-on-exec). */
@@ -161,8 +215,6 @@ static _Noreturn void child_main(const struct spawner *sp, const struct run_requ
 					    SIGTSTP, SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2, SIGALRM};
 	struct sigaction dfl;
 	sigset_t none;
-	char go;
-	ssize_t n;
 
 	setpgid(0, 0);
 	memset(&dfl, 0, sizeof(dfl));
@@ -184,17 +236,7 @@ static _Noreturn void child_main(const struct spawner *sp, const struct run_requ
 	/* revperf's working directory at the request, then the run's (relative to it). */
 	if (fchdir(rq->fd[SPAWN_FD_DIR]) < 0 || (*rq->cwd && chdir(rq->cwd) < 0))
 		child_fail(sock, SPAWN_STAGE_CWD, errno);
-	/*
-	 * Until we opened /proc/<pid>/io (and the counters, which count from the exec on):
-	 * after the exec of a setuid program, or once the child is a zombie, only root could.
-	 * The release is usually here before the child is (a few system calls against its
-	 * setup above), so that this read does not block.
-	 */
-	do
-		n = read(sock, &go, 1);
-	while (n < 0 && errno == EINTR);
-	if (n != 1)
-		_exit(127);
+	child_send_fds(sock, &rq->hdr);
 	/* execvp() searches the PATH of environ: revperf's environment, not ours. */
 	environ = rq->envp;
 	execvp(rq->argv[0], rq->argv);
@@ -319,33 +361,12 @@ bad:
 	return -1;
 }
 
-/*
- * Opened while the child is alive: once it is a zombie (no mm), /proc/<pid>/ files belong
- * to root and only root could open them; an open file stays readable by the same user.
- */
-static int open_proc_io(pid_t pid)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/io", (int)pid);
-	return open(path, O_RDONLY | O_CLOEXEC);
-}
-
 static int64_t now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-/* Opens the counters of the request on pid, which waits for them before its exec. */
-static void open_counters(struct spawner *sp, const struct spawn_request *hdr, pid_t pid)
-{
-	for (int i = 0; i < SPAWN_PERF_MAX; i++)
-		if (hdr->perf_mask & (1u << i))
-			sp->perf_fd[i] =
-			    perf_open_counter(i, pid, (hdr->perf_user_only & (1u << i)) != 0);
 }
 
 static void handle_run(struct spawner *sp, struct run_request *rq)
@@ -386,11 +407,6 @@ static void handle_run(struct spawner *sp, struct run_request *rq)
 			sp->child_sock = sv[0];
 			sp->out_fd = rq->fd[SPAWN_FD_OUT];
 			rq->fd[SPAWN_FD_OUT] = -1;
-			sp->io_fd = open_proc_io(pid);
-			open_counters(sp, &rq->hdr, pid);
-			/* The release; lost only if the child died, which SIGCHLD tells. */
-			if (send(sv[0], "g", 1, MSG_NOSIGNAL) < 0)
-				say("cannot release process %d: %s", (int)pid, strerror(errno));
 			rep.pid = pid;
 		}
 	}
@@ -557,18 +573,50 @@ static void close_out(struct spawner *sp)
 	sp->out_fd = -1;
 }
 
-/* Why the child could not start, from its socket (it is gone: this does not block). */
-static void read_start_report(int sock, struct spawn_reply *rep)
+/*
+ * What the child sent on its socket: its descriptors (/proc/self/io, the counters), then
+ * why it could not start, if it could not. It exec'd or exited: this does not block.
+ */
+static void read_child(struct spawner *sp, struct spawn_reply *rep)
 {
-	struct spawn_child_report cr;
-	ssize_t n;
+	for (;;) {
+		struct spawn_child_report cr;
+		int fds[1 + SPAWN_PERF_MAX], nfds = 0, k = 0;
+		union {
+			struct cmsghdr align;
+			char buf[CMSG_SPACE(sizeof(fds))];
+		} control;
+		struct iovec iov = {.iov_base = &cr, .iov_len = sizeof(cr)};
+		struct msghdr msg = {.msg_iov = &iov,
+				     .msg_iovlen = 1,
+				     .msg_control = control.buf,
+				     .msg_controllen = sizeof(control.buf)};
+		ssize_t n;
 
-	do
-		n = recv(sock, &cr, sizeof(cr), MSG_DONTWAIT | MSG_WAITALL);
-	while (n < 0 && errno == EINTR);
-	if (n == (ssize_t)sizeof(cr)) {
-		rep->start_stage = cr.stage;
-		rep->start_err = cr.err;
+		do
+			n = recvmsg(sp->child_sock, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+		while (n < 0 && errno == EINTR);
+		if (n != (ssize_t)sizeof(cr))
+			return;
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+			if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+				continue;
+			nfds = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+			if (nfds > (int)ARRAY_SIZE(fds))
+				nfds = (int)ARRAY_SIZE(fds);
+			memcpy(fds, CMSG_DATA(c), sizeof(int) * (size_t)nfds);
+		}
+		if (cr.kind == SPAWN_CHILD_FAILED) {
+			rep->start_stage = cr.stage;
+			rep->start_err = cr.err;
+		}
+		if (cr.kind == SPAWN_CHILD_FDS && cr.io && k < nfds)
+			sp->io_fd = fds[k++];
+		for (int i = 0; cr.kind == SPAWN_CHILD_FDS && i < SPAWN_PERF_MAX; i++)
+			if ((cr.perf & (1u << i)) && k < nfds)
+				sp->perf_fd[i] = fds[k++];
+		while (k < nfds)
+			close(fds[k++]);
 	}
 }
 
@@ -591,6 +639,7 @@ static void collect_child(struct spawner *sp)
 	pid_t got;
 
 	rep[0].time_ns = now_ns();
+	read_child(sp, &rep[0]);
 	read_proc_io(sp->io_fd, &rep[0]);
 	kill(-pid, SIGKILL);
 	do
@@ -610,7 +659,6 @@ static void collect_child(struct spawner *sp)
 		rep[0].nvcsw = ru.ru_nvcsw;
 		rep[0].nivcsw = ru.ru_nivcsw;
 	}
-	read_start_report(sp->child_sock, &rep[0]);
 	sp->last_ok = got == pid && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 &&
 		      !rep[0].start_stage;
 	close(sp->child_sock);
