@@ -17,11 +17,14 @@
  * exit as it can, so that the wall time carries no round trip between the processes.
  *   revperf                                  revperf-spawn
  *                                      <-    SPAWN_REP_HELLO (once, at the start)
- *   SPAWN_REQ_RUN (argv, env, fds)     ->    takes the start time, forks the child (which
+ *   SPAWN_REQ_RUN (argv, env, fds)     ->    takes the start time, starts the child in
+ *                                            its memory (CLONE_VM | CLONE_VFORK), which
+ *                                      <-    sends SPAWN_REP_SPAWNED (pid, start time) on
+ *                                            the spawner's socket itself, before its exec
+ *                                            (the spawner does when it could not fork),
  *                                            opens its /proc/self/io and the counters asked
  *                                            for, passes them to the spawner and execs:
- *                                            it waits for nothing)
- *                                      <-    SPAWN_REP_SPAWNED (pid or err, start time)
+ *                                            it waits for nothing
  *   polls the spawner's socket (and           on SIGCHLD: takes the end time, reads
  *   relays the child's output)                /proc/<pid>/io of the zombie, SIGKILLs the
  *                                            rest of its group, reaps it with wait4(),

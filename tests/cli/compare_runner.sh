@@ -36,8 +36,11 @@ def calls(pid, pattern):
 runs = 20
 sent = calls(main, r'\b(sendmsg|sendto)\(')
 assert sent == runs, f"revperf sent {sent} messages for {runs} runs"
-# The hello, then per run SPAWNED and the end, on its socket (descriptor 3).
-replies = calls(spawner, r'\bsendto\(3,')
+# On the spawner's socket (descriptor 3): the hello, then per run SPAWNED (written by the
+# child before its exec) and the end (by the spawner).
+children = {l.split()[0] for l in lines if re.search(r'execve\("/(usr/)?bin/true"', l)}
+assert len(children) == runs, f"{len(children)} children for {runs} runs"
+replies = sum(calls(pid, r'\bsendto\(3,') for pid in children | {spawner})
 assert replies == 2 * runs + 1, f"the spawner wrote {replies} times for {runs} runs"
 # The next run is submitted before revperf reads anything of the current one (after the
 # spawner's hello): the spawner starts it at the exit, while revperf stores the current one.
@@ -47,8 +50,6 @@ assert len(first) == 2 and not any('recvfrom(' in l for l in mine[first[0]:first
     "the second run was not submitted before the first one's reports were read"
 # A child waits for nothing before its exec (a wait for the spawner was a wake-up that a
 # loaded machine made milliseconds long, inside the wall time): it passes its descriptors.
-children = {l.split()[0] for l in lines if re.search(r'execve\("/(usr/)?bin/true"', l)}
-assert len(children) == runs, f"{len(children)} children for {runs} runs"
 for pid in children:
     before = []
     for l in lines:
