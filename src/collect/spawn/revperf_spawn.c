@@ -58,6 +58,11 @@ struct spawner {
 	int out_fd;
 	int perf_fd[SPAWN_PERF_MAX]; /* the counters on it; -1: not asked for, or refused */
 	char *child_stack;	     /* CHILD_STACK_SIZE bytes, mapped once */
+	/* The signals whose disposition is not the default here (ignored, or handled), which
+	 * a child resets before its exec: found once (find_reset_signals()). */
+	int reset[16];
+	int nr_reset;
+	mode_t umask; /* ours, which children inherit */
 	bool last_ok; /* the last run's child exited with status 0 (SPAWN_RUN_AFTER_OK) */
 };
 
@@ -234,9 +239,6 @@ static _Noreturn void child_main(struct child_args *a)
 	const struct run_request *rq = a->rq;
 	struct spawn_reply spawned = {.type = SPAWN_REP_SPAWNED, .time_ns = a->start_ns};
 	int sock = a->sock;
-	/* Ignored dispositions survive exec; a benchmark starts with the defaults. */
-	static const int reset_signals[] = {SIGPIPE, SIGINT,  SIGQUIT, SIGTERM, SIGHUP,	 SIGCHLD,
-					    SIGTSTP, SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2, SIGALRM};
 	struct sigaction dfl;
 	sigset_t none;
 
@@ -248,18 +250,18 @@ static _Noreturn void child_main(struct child_args *a)
 	spawned.pid = getpid();
 	if (write_full(sp->sock, &spawned, sizeof(spawned)) == 0)
 		a->told = 1;
+	/* Ignored dispositions survive exec; a benchmark starts with the defaults. */
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
-	for (size_t i = 0; i < ARRAY_SIZE(reset_signals); i++)
-		sigaction(reset_signals[i], &dfl, NULL);
+	for (int i = 0; i < sp->nr_reset; i++)
+		sigaction(sp->reset[i], &dfl, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	/* If this process dies (even by SIGKILL) the benchmark must not run on unattended. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	if (getppid() != a->parent)
 		_exit(127);
-	close(sp->sock);
-	umask((mode_t)rq->hdr.umask);
+	/* Our socket and the umask: close-on-exec, and set by the spawner (handle_run()). */
 	if (dup2(rq->fd[SPAWN_FD_STDIN], STDIN_FILENO) < 0 ||
 	    dup2(rq->fd[SPAWN_FD_OUT], STDOUT_FILENO) < 0 ||
 	    dup2(rq->fd[SPAWN_FD_OUT], STDERR_FILENO) < 0)
@@ -408,7 +410,7 @@ static int64_t now_ns(void)
 static void handle_run(struct spawner *sp, struct run_request *rq)
 {
 	struct spawn_reply rep = {.type = SPAWN_REP_SPAWNED, .pid = -1};
-	pid_t self = getpid();
+	pid_t self = sp->self;
 	bool told = false;
 	int sv[2];
 
@@ -429,6 +431,10 @@ static void handle_run(struct spawner *sp, struct run_request *rq)
 		struct child_args args = {sp, rq, self, sv[1], 0, 0};
 		char **env = environ;
 		pid_t pid;
+
+		/* The child inherits it (a call only when revperf's changed). */
+		if (sp->umask != (mode_t)rq->hdr.umask)
+			umask(sp->umask = (mode_t)rq->hdr.umask);
 
 		/* The start of the wall time: as hyperfine's, just before the fork. */
 		rep.time_ns = args.start_ns = now_ns();
@@ -708,14 +714,18 @@ static void collect_child(struct spawner *sp)
 		close(sp->io_fd);
 	sp->io_fd = -1;
 	sp->child = 0;
-	reap_orphans();
-	/* Something is left: the hunt may take seconds, revperf learns of the exit first. */
+	/* Usually nothing is below us now: one look, and no hunt. */
 	if (descendants_any()) {
-		close_out(sp);
-		send_reply(sp, &rep[0]);
-		sent = true;
+		reap_orphans();
+		if (descendants_any()) {
+			/* Something is left: the hunt may take seconds, revperf learns of the
+			 * exit first. */
+			close_out(sp);
+			send_reply(sp, &rep[0]);
+			sent = true;
+			hunt_escaped(sp, pid, &rep[1]);
+		}
 	}
-	hunt_escaped(sp, pid, &rep[1]);
 	read_counters(sp, pid, &rep[1]);
 	close_out(sp);
 	if (sent)
@@ -732,13 +742,14 @@ static void on_children(struct spawner *sp)
 
 		memset(&si, 0, sizeof(si));
 		if (waitid(P_PID, (id_t)sp->child, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-		    si.si_pid == sp->child)
-			collect_child(sp);
-	}
-	if (sp->child > 0)
+		    si.si_pid == sp->child) {
+			collect_child(sp); /* and the orphans with it */
+			return;
+		}
 		reap_orphans_but(sp->child);
-	else
-		reap_orphans();
+		return;
+	}
+	reap_orphans();
 }
 
 /* Serves requests until end of file or revperf's death (0), or a broken request (-1). */
@@ -792,6 +803,24 @@ static int serve(struct spawner *sp)
 		request_release(&rq);
 		if (r != 0)
 			return r > 0 ? 0 : -1;
+	}
+}
+
+/*
+ * Of the signals a program expects at their default, those that are not here: ignored by
+ * us (or by whoever started revperf: ignored survives exec) or handled by us. Handled ones
+ * are reset by the exec itself, but the child runs in our memory until then.
+ */
+static void find_reset_signals(struct spawner *sp)
+{
+	static const int candidates[] = {SIGPIPE, SIGINT,  SIGQUIT, SIGTERM, SIGHUP,  SIGCHLD,
+					 SIGTSTP, SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2, SIGALRM};
+	sp->nr_reset = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(candidates); i++) {
+		struct sigaction old;
+
+		if (sigaction(candidates[i], NULL, &old) < 0 || old.sa_handler != SIG_DFL)
+			sp->reset[sp->nr_reset++] = candidates[i];
 	}
 }
 
@@ -866,6 +895,9 @@ int main(int argc, char **argv)
 	sp.parent = (pid_t)parent;
 	for (int i = 0; i < SPAWN_PERF_MAX; i++)
 		sp.perf_fd[i] = -1;
+	find_reset_signals(&sp);
+	sp.umask = umask(022);
+	umask(sp.umask);
 	sp.child_stack = mmap(NULL, CHILD_STACK_SIZE, PROT_READ | PROT_WRITE,
 			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	if (sp.child_stack == MAP_FAILED) {
