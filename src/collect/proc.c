@@ -679,6 +679,18 @@ out:
 	return ret;
 }
 
+void proc_abandon(struct proc_handle *h)
+{
+	if (!h)
+		return;
+	/* Started: its SPAWNED is next to read (handles are finished in order). */
+	if (!h->interrupted && spawner_running() &&
+	    spawner_started(&h->c.pid, &h->c.start_ns) != 0)
+		h->c.pid = -1;
+	/* handle_free() kills what was started and reads its reports. */
+	handle_free(h);
+}
+
 int proc_run(const struct proc_spec *spec, struct proc_result *result)
 {
 	struct proc_handle *h = proc_submit(spec);

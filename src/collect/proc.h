@@ -169,6 +169,13 @@ struct proc_handle *proc_submit(const struct proc_spec *spec);
 int proc_finish(struct proc_handle *h, struct proc_result *result);
 
 /*
+ * Gives up on the submitted run h after an error or an interrupt: when it started, its
+ * process group gets SIGKILL and is collected; nothing is measured, and nothing is
+ * printed about a spawner whose death was already reported. Frees h (NULL is fine).
+ */
+void proc_abandon(struct proc_handle *h);
+
+/*
  * Appends what the run left behind, for the run's detail: "processes it left running were
  * killed", "2 processes escaped the process group and were killed", each after "; " when
  * sb is not empty. Appends nothing when the run left nothing.

@@ -542,6 +542,11 @@ int spawner_wait_escapes(pid_t pid, struct spawner_escapes *esc)
 	return 0;
 }
 
+bool spawner_running(void)
+{
+	return sp.pid > 0;
+}
+
 void spawner_stop(void)
 {
 	bool killed;

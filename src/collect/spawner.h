@@ -101,6 +101,9 @@ struct spawner_escapes {
  */
 int spawner_wait_escapes(pid_t pid, struct spawner_escapes *esc);
 
+/* True while a spawner runs (its death not yet noticed). */
+bool spawner_running(void);
+
 /* Stops the spawner and reaps it; the next spawner_submit() starts a new one. Safe anytime. */
 void spawner_stop(void);
 

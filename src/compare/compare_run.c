@@ -95,11 +95,9 @@ size_t bench_planned_ok(const struct bench_ctx *c, int side)
 
 static void slot_free(struct run_slot *r)
 {
-	struct proc_result ignored;
 	if (!r)
 		return;
-	if (r->h)
-		proc_finish(r->h, &ignored);
+	proc_abandon(r->h);
 	run_samples_release(&r->samples);
 	strbuf_release(&r->log);
 	strbuf_release(&r->header);
