@@ -94,6 +94,11 @@ void proc_spawner_stop(void)
 	spawner_stop();
 }
 
+void proc_spawner_cpus(const cpu_set_t *set)
+{
+	spawner_cpus(set);
+}
+
 static ns_t now_ns(void)
 {
 	struct timespec ts;

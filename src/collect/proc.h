@@ -1,6 +1,7 @@
 #ifndef REVPERF_COLLECT_PROC_H
 #define REVPERF_COLLECT_PROC_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -198,6 +199,12 @@ const char *perf_counter_name(enum perf_counter c);
  * (runs without sampling always wait for the report).
  */
 void proc_wait_fallback_force(bool on);
+
+/*
+ * The CPUs of every run from now on (NULL: revperf's own, inherited): the spawner, which
+ * forks the runs, is started anew on them. Not thread-safe.
+ */
+void proc_spawner_cpus(const cpu_set_t *set);
 
 /*
  * Stops the spawner process if one runs, and reaps it; the next proc_run() starts a new

@@ -35,6 +35,8 @@ static struct {
 	int sock;
 	pid_t escapes_pending;
 	int unfinished; /* runs submitted whose last report (or cancellation) is unread */
+	bool pinned;	/* cpus: its CPUs (spawner_cpus()) */
+	cpu_set_t cpus;
 	char path[PATH_MAX];
 } sp = {.pid = 0, .sock = -1};
 
@@ -197,6 +199,9 @@ static int expect_reply(uint32_t type, struct spawn_reply *rep, const char *doin
 /* In the forked child of revperf, until exec: async-signal-safe calls only. */
 static _Noreturn void exec_spawner(const char *path, char *const argv[], int sock, int devnull)
 {
+	/* Refused sets were refused to revperf first (cpu_pin_apply()): no check here. */
+	if (sp.pinned)
+		sched_setaffinity(0, sizeof(sp.cpus), &sp.cpus);
 	struct spawn_reply rep = {.type = SPAWN_REP_HELLO, .pid = -1};
 	ssize_t n;
 	/* Out of the way of 0, 1 and 3 first, so that no dup2() below is a no-op. */
@@ -540,6 +545,14 @@ int spawner_wait_escapes(pid_t pid, struct spawner_escapes *esc)
 		memcpy(esc->perf, rep.perf, sizeof(esc->perf));
 	}
 	return 0;
+}
+
+void spawner_cpus(const cpu_set_t *set)
+{
+	spawner_stop();
+	sp.pinned = set != NULL;
+	if (set)
+		sp.cpus = *set;
 }
 
 bool spawner_running(void)

@@ -1,6 +1,7 @@
 #ifndef REVPERF_COLLECT_SPAWNER_H
 #define REVPERF_COLLECT_SPAWNER_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/resource.h>
@@ -100,6 +101,13 @@ struct spawner_escapes {
  * (printed, as spawner_wait()).
  */
 int spawner_wait_escapes(pid_t pid, struct spawner_escapes *esc);
+
+/*
+ * The CPUs of every spawner started from now on, and so of every benchmark (NULL: those of
+ * revperf when it starts one, as inherited). Stops a running spawner. Process-global, as
+ * the spawner.
+ */
+void spawner_cpus(const cpu_set_t *set);
 
 /* True while a spawner runs (its death not yet noticed). */
 bool spawner_running(void);

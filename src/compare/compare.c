@@ -302,11 +302,12 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	}
 	c->timeout_ns = bench_run_timeout(c);
 	if (bench->pin.mode != CPU_PIN_OFF) {
-		/* revperf and the process that forks the benchmarks, started anew, inherit it */
-		proc_spawner_stop();
+		/* The process that forks the benchmarks starts anew on them; revperf steps
+		 * aside to the other CPUs, if any. */
 		cpu_pin_save(&c->affinity);
 		if ((ret = cpu_pin_apply(&bench->pin, c->out->pinned, sizeof(c->out->pinned))))
 			return ret;
+		cpu_pin_hand_to_runs(&c->affinity);
 	}
 	/* The next run waits in the spawner while one runs, where revperf need not watch it. */
 	c->lookahead = bench->log_limit_bytes > 0 && !(bench->profiles & PROFILE_COUNTERS) &&
