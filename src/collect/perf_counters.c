@@ -13,8 +13,10 @@ _Static_assert(PERF_COUNTER_MAX == SPAWN_PERF_MAX,
 	       "enum perf_counter and the spawner's counters must agree");
 
 static const char *const counter_names[PERF_COUNTER_MAX] = {
-    [PERF_TASK_CLOCK] = "task-clock",	  [PERF_INSTRUCTIONS] = "instructions",
-    [PERF_CYCLES] = "cycles",		  [PERF_CACHE_MISSES] = "cache-misses",
+    [PERF_TASK_CLOCK] = "task-clock",
+    [PERF_INSTRUCTIONS] = "instructions",
+    [PERF_CYCLES] = "cycles",
+    [PERF_CACHE_MISSES] = "cache-misses",
     [PERF_BRANCH_MISSES] = "branch-misses",
 };
 

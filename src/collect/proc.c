@@ -56,12 +56,12 @@ struct child {
 	/* Sampling only: a pidfd, whose readiness at the exit times the last sample; -1: the
 	 * spawner's report is the notification of the exit. */
 	int pidfd;
-	ns_t start_ns; /* the spawner's clock just before the fork */
-	ns_t end_ns;   /* when revperf saw the exit (the wall time is the spawner's) */
+	ns_t start_ns;	 /* the spawner's clock just before the fork */
+	ns_t end_ns;	 /* when revperf saw the exit (the wall time is the spawner's) */
 	int sent_signal; /* last signal the process guard sent to the group, 0 if none */
 	bool reported;	 /* the spawner's report is in ex */
 	struct spawner_exit ex;
-	struct sampling *sampling; /* NULL without sampling */
+	struct sampling *sampling;  /* NULL without sampling */
 	struct output_relay *relay; /* NULL: the output goes straight to its file */
 };
 
@@ -540,7 +540,7 @@ static int output_start(const struct proc_spec *spec, int log_fd, struct child *
 struct proc_handle {
 	struct proc_spec spec; /* the caller's, valid until proc_finish() */
 	struct child c;
-	char **argv;	/* NULL: run with /bin/sh -c */
+	char **argv;	  /* NULL: run with /bin/sh -c */
 	const char *file; /* what is exec'd, for messages */
 	int devnull, out_fd;
 	bool interrupted; /* the user interrupted revperf before the submission */
@@ -689,8 +689,7 @@ void proc_abandon(struct proc_handle *h)
 	if (!h)
 		return;
 	/* Started: its SPAWNED is next to read (handles are finished in order). */
-	if (!h->interrupted && spawner_running() &&
-	    spawner_started(&h->c.pid, &h->c.start_ns) != 0)
+	if (!h->interrupted && spawner_running() && spawner_started(&h->c.pid, &h->c.start_ns) != 0)
 		h->c.pid = -1;
 	/* handle_free() kills what was started and reads its reports. */
 	handle_free(h);

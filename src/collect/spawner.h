@@ -41,8 +41,8 @@ struct spawner_run {
  * releases it to its exec at once (after opening the counters asked for). When an earlier
  * run is not finished yet (its spawner_wait_escapes() not called), the spawner starts this
  * one right after that one's exit, only if that one exited with status 0 or was cancelled
- * itself; else this one is cancelled (SPAWN_RUN_AFTER_OK). Returns 0, or -1 on an internal failure (printed: the spawner cannot be
- * started or died).
+ * itself; else this one is cancelled (SPAWN_RUN_AFTER_OK). Returns 0, or -1 on an internal failure
+ * (printed: the spawner cannot be started or died).
  */
 int spawner_submit(const struct spawner_run *run);
 

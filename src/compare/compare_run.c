@@ -51,8 +51,8 @@ static void progress(const struct bench_ctx *c, int side, bool warmup)
 	ev.max_runs = c->planned_max;
 	done = c->out->ok_a + c->out->ok_b + c->out->failed_a + c->out->failed_b;
 	total = 2 * c->planned_max;
-	ev.eta_s = done > 0 ? ev.elapsed_s / (double)done * (double)(total > done ? total - done : 0)
-			    : -1;
+	ev.eta_s =
+	    done > 0 ? ev.elapsed_s / (double)done * (double)(total > done ? total - done : 0) : -1;
 	c->req->progress(c->req->progress_arg, &ev);
 }
 
@@ -123,8 +123,8 @@ static struct run_slot *run_submit(struct bench_ctx *c, int side, bool warmup)
 	strbuf_init(&r->command);
 	run_samples_init(&r->samples);
 	strbuf_addf(&r->log, "%s%c.log", c->log_prefix, side ? 'B' : 'A');
-	strbuf_addf(&r->header, "==> %s run %zu%s (%s) <==\n", side ? "target" : "baseline",
-		    r->seq, warmup ? ", warm-up" : "", s->label);
+	strbuf_addf(&r->header, "==> %s run %zu%s (%s) <==\n", side ? "target" : "baseline", r->seq,
+		    warmup ? ", warm-up" : "", s->label);
 	r->spec.command = s->command ? s->command : c->bench->command;
 	if (c->bench->nr_case_defs) {
 		/* a Google Benchmark case: its JSON next to the side's log, read after the run */
@@ -161,7 +161,8 @@ static struct run_slot *run_submit(struct bench_ctx *c, int side, bool warmup)
 static void set_failure(struct bench_ctx *c, int side)
 {
 	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%zu consecutive runs failed on side %c (%s); see the logs under %s/runs/%lld/",
+	strbuf_addf(&sb,
+		    "%zu consecutive runs failed on side %c (%s); see the logs under %s/runs/%lld/",
 		    c->consecutive_failures[side], side ? 'B' : 'A', bench_side(c, side)->label,
 		    c->req->sd->logs, (long long)c->comparison_id);
 	free(c->out->error);
@@ -172,8 +173,8 @@ static void set_failure(struct bench_ctx *c, int side)
 
 /* The metrics of a successful run, from its measurements and its output. */
 static void run_values(struct bench_ctx *c, struct run_slot *r, const struct proc_result *res,
-		       int64_t log_offset, int64_t log_length, const char **names,
-		       double *values, size_t *nv, struct strbuf *detail)
+		       int64_t log_offset, int64_t log_length, const char **names, double *values,
+		       size_t *nv, struct strbuf *detail)
 {
 	struct strbuf output = STRBUF_INIT;
 	bool have_output;
@@ -206,7 +207,8 @@ static void run_values(struct bench_ctx *c, struct run_slot *r, const struct pro
 			names[*nv] = "iteration";
 			values[(*nv)++] = v;
 			if (!steady)
-				strbuf_addf(detail, "%siterations never reached a steady "
+				strbuf_addf(detail,
+					    "%siterations never reached a steady "
 					    "state (CV of 5 consecutive >= 2%%)",
 					    detail->len ? "; " : "");
 		} else {
@@ -225,7 +227,7 @@ static int run_complete(struct bench_ctx *c, struct run_slot *r, bool *stop)
 {
 	const struct compare_side *s = bench_side(c, r->side);
 	struct proc_result res;
-	struct store_run run = { 0 };
+	struct store_run run = {0};
 	struct strbuf detail = STRBUF_INIT, what = STRBUF_INIT;
 	const char **names = xcalloc(c->nr_defs, sizeof(*names));
 	double *values = xcalloc(c->nr_defs, sizeof(*values));
@@ -299,7 +301,8 @@ static int run_complete(struct bench_ctx *c, struct run_slot *r, bool *stop)
 		else
 			*(side ? &c->out->failed_b : &c->out->failed_a) += 1;
 	}
-	c->consecutive_failures[side] = res.status == RUN_OK ? 0 : c->consecutive_failures[side] + 1;
+	c->consecutive_failures[side] =
+	    res.status == RUN_OK ? 0 : c->consecutive_failures[side] + 1;
 	if (res.status == RUN_NOT_STARTED) {
 		compare_progress_phase(c->req, COMPARE_BENCH_DONE, c->out->name, 0);
 		error("benchmark '%s' cannot be started on side %c (%s): %s; check its command "

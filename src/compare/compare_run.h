@@ -46,8 +46,8 @@ struct bench_ctx {
 	struct rng *rng;
 	struct timespec started;
 	size_t planned_max;
-	ns_t timeout_ns;	   /* of the next runs; refreshed at each look (bench_run_timeout) */
-	char *log_prefix;	   /* logs/runs/<comparison>/<benchmark>-: + "A.log" or "B.log" */
+	ns_t timeout_ns;  /* of the next runs; refreshed at each look (bench_run_timeout) */
+	char *log_prefix; /* logs/runs/<comparison>/<benchmark>-: + "A.log" or "B.log" */
 	struct cpu_saved affinity; /* before `pin`, put back after the benchmark */
 	int64_t last_ok_offset[2], last_ok_length[2]; /* the output of a side's last ok run */
 	bool have_ok_output[2];

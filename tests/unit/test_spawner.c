@@ -113,7 +113,8 @@ static void test_next_run_starts_at_the_exit(void **state)
 	assert_non_null(mkdtemp(dir));
 	strbuf_addf(&stamp, "%s/ran", dir);
 	/* The shell's own clock would not be CLOCK_MONOTONIC: python's is. */
-	strbuf_addf(&cmd, "python3 -c 'import time; open(\"%s\", \"w\").write(str(time.monotonic_ns()))'",
+	strbuf_addf(&cmd,
+		    "python3 -c 'import time; open(\"%s\", \"w\").write(str(time.monotonic_ns()))'",
 		    stamp.buf);
 	second.command = cmd.buf;
 	assert_int_equal(proc_run(&first, &r1), 0); /* the spawner is up */

@@ -51,7 +51,7 @@ struct spawner {
 	pid_t self;   /* getpid(), the root of the tree of benchmark processes */
 	pid_t parent; /* revperf */
 	pid_t child;
-	int io_fd;    /* its /proc/<pid>/io, opened while it was alive; -1 if refused */
+	int io_fd;	/* its /proc/<pid>/io, opened while it was alive; -1 if refused */
 	int child_sock; /* our end of the socket to the child: the release, why it failed */
 	/* Our copy of the child's stdout and stderr, closed just before the report of its
 	 * exit: revperf, which relays that pipe, sees its end and the report at once. */
@@ -706,8 +706,8 @@ static void collect_child(struct spawner *sp)
 		rep[0].nvcsw = ru.ru_nvcsw;
 		rep[0].nivcsw = ru.ru_nivcsw;
 	}
-	sp->last_ok = got == pid && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 &&
-		      !rep[0].start_stage;
+	sp->last_ok =
+	    got == pid && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && !rep[0].start_stage;
 	close(sp->child_sock);
 	sp->child_sock = -1;
 	if (sp->io_fd >= 0)
