@@ -47,7 +47,7 @@ static void progress(const struct bench_ctx *c, int side, bool warmup)
 	ev.bench = c->out->name;
 	ev.side = side ? 'B' : 'A';
 	ev.elapsed_s = bench_seconds_since(&c->started);
-	ev.run = (side ? c->out->ok_b : c->out->ok_a) + 1;
+	ev.run = bench_planned_ok(c, side) + 1; /* the one in flight counted */
 	ev.max_runs = c->planned_max;
 	done = c->out->ok_a + c->out->ok_b + c->out->failed_a + c->out->failed_b;
 	total = 2 * c->planned_max;
