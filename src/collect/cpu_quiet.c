@@ -125,15 +125,16 @@ void cpu_pin_save(struct cpu_saved *s)
 
 void cpu_pin_hand_to_runs(const struct cpu_saved *before)
 {
-	const cpu_set_t *all = (const cpu_set_t *)(const void *)before->set;
-	cpu_set_t pinned, rest;
-	if (!before->valid || sched_getaffinity(0, sizeof(pinned), &pinned) ||
-	    CPU_EQUAL(&pinned, all))
+	cpu_set_t all, pinned, rest;
+	if (!before->valid)
+		return;
+	memcpy(&all, before->set, sizeof(all)); /* the saved bytes are not aligned */
+	if (sched_getaffinity(0, sizeof(pinned), &pinned) || CPU_EQUAL(&pinned, &all))
 		return;
 	proc_spawner_cpus(&pinned);
 	CPU_ZERO(&rest);
 	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, all) && !CPU_ISSET(c, &pinned))
+		if (CPU_ISSET(c, &all) && !CPU_ISSET(c, &pinned))
 			CPU_SET(c, &rest);
 	if (CPU_COUNT(&rest))
 		sched_setaffinity(0, sizeof(rest), &rest);

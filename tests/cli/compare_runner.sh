@@ -2,6 +2,8 @@
 # calls of revperf and its spawner (strace), not in timings: a run costs what it must.
 . "$SRCDIR/tests/cli/lib/common.bash"
 command -v strace >/dev/null || { echo "skipped: strace is not installed"; exit 77; }
+# LeakSanitizer cannot run under ptrace: the sanitizer build runs here without it.
+export ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0"
 
 # No perf_event counter is opened when no measured metric needs one: an inherited counter
 # makes every fork, exit and context switch of the benchmark dearer.
