@@ -156,8 +156,9 @@ struct spawn_reply {
 };
 
 /*
- * What a child tells the spawner (between fork and exec) on its own socket, whose CLOEXEC
- * end closes at the exec: first its /proc/self/io and the counters it opened on itself
+ * What a child tells the spawner (between fork and exec) on the children's socket (one
+ * pair for the spawner's life, close-on-exec in the child; read once the child is gone):
+ * first its /proc/self/io and the counters it opened on itself
  * (SPAWN_CHILD_FDS, the descriptors as SCM_RIGHTS, the io one first, then one per bit of
  * perf in increasing order), so that the spawner holds them without the child waiting for
  * anything; then, only if it could not start, why (SPAWN_CHILD_FAILED).

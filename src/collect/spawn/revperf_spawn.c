@@ -44,6 +44,7 @@
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 /* The child's stack until its exec: execvp() keeps a path buffer of about 4 KiB on it. */
 #define CHILD_STACK_SIZE (64 * 1024)
+#define REQUEST_BUF_MAX (64 * 1024)
 
 /* The run in progress; child is 0 when none. */
 struct spawner {
@@ -51,8 +52,15 @@ struct spawner {
 	pid_t self;   /* getpid(), the root of the tree of benchmark processes */
 	pid_t parent; /* revperf */
 	pid_t child;
-	int io_fd;	/* its /proc/<pid>/io, opened while it was alive; -1 if refused */
-	int child_sock; /* our end of the socket to the child: the release, why it failed */
+	int io_fd; /* its /proc/<pid>/io, opened while it was alive; -1 if refused */
+	/* The children's socket to us (one pair for all, close-on-exec): a child sends its
+	 * descriptors and why it could not start on [1], we read them on [0]. */
+	int child_socks[2];
+	/* The buffer of a request (REQUEST_BUF_MAX at most; a larger one is mapped and
+	 * unmapped for that request, so that our resident memory, the floor of every
+	 * benchmark's max RSS, stays small). */
+	char *req_buf;
+	size_t req_cap;
 	/* Our copy of the child's stdout and stderr, closed just before the report of its
 	 * exit: revperf, which relays that pipe, sees its end and the report at once. */
 	int out_fd;
@@ -288,7 +296,7 @@ static void request_release(struct run_request *rq)
 	for (int i = 0; i < SPAWN_FD_COUNT; i++)
 		if (rq->fd[i] >= 0)
 			close(rq->fd[i]);
-	if (rq->map)
+	if (rq->map && rq->map_len) /* mapped for this request only */
 		munmap(rq->map, rq->map_len);
 }
 
@@ -352,8 +360,10 @@ static int next_string(char **p, char *end, char **out)
 }
 
 /* Reads and splits the payload of a run request. Returns 0, or -1 (printed). */
-static int recv_payload(int sock, struct run_request *rq)
+static int recv_payload(struct spawner *sp, struct run_request *rq)
 {
+	int sock = sp->sock;
+	size_t need;
 	const struct spawn_request *h = &rq->hdr;
 	size_t strings = (size_t)h->argc + h->envc;
 	size_t arrays = (strings + 2) * sizeof(char *);
@@ -365,13 +375,26 @@ static int recv_payload(int sock, struct run_request *rq)
 		    h->envc, (unsigned long long)h->payload_len);
 		return -1;
 	}
-	rq->map_len = arrays + (size_t)h->payload_len;
-	rq->map =
-	    mmap(NULL, rq->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (rq->map == MAP_FAILED) {
-		rq->map = NULL;
-		say("cannot map %zu bytes for a request: %s", rq->map_len, strerror(errno));
-		return -1;
+	need = arrays + (size_t)h->payload_len;
+	if (need <= REQUEST_BUF_MAX && !sp->req_buf) {
+		sp->req_buf = mmap(NULL, REQUEST_BUF_MAX, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		sp->req_cap = sp->req_buf == MAP_FAILED ? 0 : REQUEST_BUF_MAX;
+		if (sp->req_buf == MAP_FAILED)
+			sp->req_buf = NULL;
+	}
+	if (need <= sp->req_cap) {
+		rq->map = sp->req_buf;
+		rq->map_len = 0;
+	} else {
+		rq->map_len = need;
+		rq->map = mmap(NULL, rq->map_len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (rq->map == MAP_FAILED) {
+			rq->map = NULL;
+			say("cannot map %zu bytes for a request: %s", rq->map_len, strerror(errno));
+			return -1;
+		}
 	}
 	p = rq->map + arrays;
 	end = p + h->payload_len;
@@ -412,7 +435,6 @@ static void handle_run(struct spawner *sp, struct run_request *rq)
 	struct spawn_reply rep = {.type = SPAWN_REP_SPAWNED, .pid = -1};
 	pid_t self = sp->self;
 	bool told = false;
-	int sv[2];
 
 	if (sp->child > 0) {
 		/* Requests are read between runs only (serve()): a second child is a bug. */
@@ -425,10 +447,8 @@ static void handle_run(struct spawner *sp, struct run_request *rq)
 		 */
 		rep.err = ECANCELED;
 		sp->last_ok = true;
-	} else if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
-		rep.err = errno;
 	} else {
-		struct child_args args = {sp, rq, self, sv[1], 0, 0};
+		struct child_args args = {sp, rq, self, sp->child_socks[1], 0, 0};
 		char **env = environ;
 		pid_t pid;
 
@@ -445,12 +465,8 @@ static void handle_run(struct spawner *sp, struct run_request *rq)
 		/* Here the child has exec'd or exited; it set environ in our memory. */
 		environ = env;
 		told = pid > 0 && args.told;
-		close(sv[1]);
-		if (pid < 0) {
-			close(sv[0]);
-		} else {
+		if (pid > 0) {
 			sp->child = pid;
-			sp->child_sock = sv[0];
 			sp->out_fd = rq->fd[SPAWN_FD_OUT];
 			rq->fd[SPAWN_FD_OUT] = -1;
 			rep.pid = pid;
@@ -641,7 +657,7 @@ static void read_child(struct spawner *sp, struct spawn_reply *rep)
 		ssize_t n;
 
 		do
-			n = recvmsg(sp->child_sock, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+			n = recvmsg(sp->child_socks[0], &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 		while (n < 0 && errno == EINTR);
 		if (n != (ssize_t)sizeof(cr))
 			return;
@@ -708,8 +724,6 @@ static void collect_child(struct spawner *sp)
 	}
 	sp->last_ok =
 	    got == pid && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && !rep[0].start_stage;
-	close(sp->child_sock);
-	sp->child_sock = -1;
 	if (sp->io_fd >= 0)
 		close(sp->io_fd);
 	sp->io_fd = -1;
@@ -788,7 +802,7 @@ static int serve(struct spawner *sp)
 		}
 		r = recv_header(sp->sock, &rq, &nfds);
 		if (r == 0 && rq.hdr.type == SPAWN_REQ_RUN &&
-		    (nfds != SPAWN_FD_COUNT || recv_payload(sp->sock, &rq) < 0)) {
+		    (nfds != SPAWN_FD_COUNT || recv_payload(sp, &rq) < 0)) {
 			if (nfds != SPAWN_FD_COUNT)
 				say("a run request came with %d descriptors, not %d", nfds,
 				    SPAWN_FD_COUNT);
@@ -865,8 +879,7 @@ static void kill_everything_below(struct spawner *sp)
 
 int main(int argc, char **argv)
 {
-	struct spawner sp = {
-	    .sock = SPAWN_SOCKET_FD, .io_fd = -1, .child_sock = -1, .out_fd = -1, .last_ok = true};
+	struct spawner sp = {.sock = SPAWN_SOCKET_FD, .io_fd = -1, .out_fd = -1, .last_ok = true};
 	struct spawn_reply hello = {.type = SPAWN_REP_HELLO};
 	struct stat st;
 	char *end;
@@ -896,6 +909,10 @@ int main(int argc, char **argv)
 	for (int i = 0; i < SPAWN_PERF_MAX; i++)
 		sp.perf_fd[i] = -1;
 	find_reset_signals(&sp);
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp.child_socks) < 0) {
+		say("cannot create the children's socket: %s", strerror(errno));
+		return 3;
+	}
 	sp.umask = umask(022);
 	umask(sp.umask);
 	sp.child_stack = mmap(NULL, CHILD_STACK_SIZE, PROT_READ | PROT_WRITE,
