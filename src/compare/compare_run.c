@@ -220,9 +220,10 @@ static void run_values(struct bench_ctx *c, struct run_slot *r, const struct pro
 
 /*
  * Finishes the run r and stores it (a cancelled run is dropped: it never happened), then
- * frees r. Returns as bench_run_next().
+ * frees r. behind: a run was submitted behind r (lookahead), which the spawner starts when
+ * r exits with status 0. Returns as bench_run_next().
  */
-static int run_complete(struct bench_ctx *c, struct run_slot *r, bool *stop)
+static int run_complete(struct bench_ctx *c, struct run_slot *r, bool behind, bool *stop)
 {
 	const struct compare_side *s = bench_side(c, r->side);
 	struct proc_result res;
@@ -245,10 +246,14 @@ static int run_complete(struct bench_ctx *c, struct run_slot *r, bool *stop)
 		ret = 0;
 		goto out;
 	}
-	/* The run may have deleted or overwritten the database: then nothing more is stored
-	 * in a file that is gone. */
-	strbuf_addf(&what, "run %zu of benchmark '%s' (side %c)", r->seq, c->bench->name,
-		    side ? 'B' : 'A');
+	/*
+	 * The run may have deleted or overwritten the database: then nothing more is stored
+	 * in a file that is gone. The run behind it runs by now (it started at this one's
+	 * exit 0), so it may have been that one.
+	 */
+	strbuf_addf(&what, "run %zu of benchmark '%s' (side %c)%s", r->seq, c->bench->name,
+		    side ? 'B' : 'A',
+		    behind && res.status == RUN_OK ? " or the run that started at its end" : "");
 	if (store_check_files(c->req->st, what.buf))
 		goto out;
 	if (res.status == RUN_INTERRUPTED) {
@@ -334,11 +339,17 @@ out:
 	return ret;
 }
 
-int bench_run_drain(struct bench_ctx *c, bool *stop)
+/* The run in flight finished and stored; behind: as run_complete()'s. */
+static int drain(struct bench_ctx *c, bool behind, bool *stop)
 {
 	struct run_slot *r = c->inflight;
 	c->inflight = NULL;
-	return r ? run_complete(c, r, stop) : 0;
+	return r ? run_complete(c, r, behind, stop) : 0;
+}
+
+int bench_run_drain(struct bench_ctx *c, bool *stop)
+{
+	return drain(c, false, stop);
 }
 
 int bench_run_next(struct bench_ctx *c, int side, bool warmup, bool *stop)
@@ -351,9 +362,9 @@ int bench_run_next(struct bench_ctx *c, int side, bool warmup, bool *stop)
 	if (!r)
 		return RP_EINTERNAL;
 	if (!c->lookahead)
-		return run_complete(c, r, stop);
+		return run_complete(c, r, false, stop);
 	/* Submitted behind the run in flight: the spawner starts it when that one ends. */
-	ret = bench_run_drain(c, stop);
+	ret = drain(c, true, stop);
 	c->inflight = r;
 	return ret;
 }
