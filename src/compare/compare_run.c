@@ -168,8 +168,15 @@ static void set_failure(struct bench_ctx *c, int side)
 		    c->req->sd->logs, (long long)c->comparison_id);
 	free(c->out->error);
 	c->out->error = strbuf_detach(&sb);
-	/* The target breaking where the baseline works is itself a regression. */
-	c->out->target_broken = side == 1 && c->consecutive_failures[0] == 0;
+	/*
+	 * The target breaking where the baseline works is itself a regression: the baseline's
+	 * last run in this comparison succeeded, not merely none failed (it may not have run:
+	 * the run behind a failed one is cancelled; both sides failing read as a broken target
+	 * in 1 of 12 `--cmd-a false --cmd-b false` before bench_run_next() stopped looking
+	 * ahead behind failures).
+	 */
+	c->out->target_broken =
+	    side == 1 && c->consecutive_failures[0] == 0 && c->have_ok_output[0];
 }
 
 /*
@@ -354,14 +361,25 @@ int bench_run_drain(struct bench_ctx *c, bool *stop)
 
 int bench_run_next(struct bench_ctx *c, int side, bool warmup, bool *stop)
 {
+	/*
+	 * Not behind a failure: a run submitted behind a failed one is cancelled, so with a
+	 * side failing the other side's runs would be dropped at random (a comparison of two
+	 * failing sides could stop on the target's failures before the baseline had run once
+	 * and call the target broken). Until both sides' last runs succeeded again, one run
+	 * at a time, both sides in every round, as without lookahead.
+	 */
+	bool ahead =
+	    c->lookahead && !c->consecutive_failures[0] && !c->consecutive_failures[1];
 	struct run_slot *r;
 	int ret = 0;
-	if (!c->lookahead && (ret = bench_run_drain(c, stop)))
+	if (!ahead && (ret = bench_run_drain(c, stop)))
 		return ret;
+	if (*stop)
+		return 0;
 	r = run_submit(c, side, warmup);
 	if (!r)
 		return RP_EINTERNAL;
-	if (!c->lookahead)
+	if (!ahead)
 		return run_complete(c, r, false, stop);
 	/* Submitted behind the run in flight: the spawner starts it when that one ends. */
 	ret = drain(c, true, stop);

@@ -11,9 +11,11 @@
  * stores the current one, so that revperf's own work is not between two runs (the
  * spawner's fork is, as hyperfine's is). A run behind one that failed, timed out or was
  * interrupted is cancelled by the spawner and never happened; the loop plans again from
- * the stored counts. Lookahead is on for the plain timing runs whose output is relayed
- * (log-limit, the default) and off with counter sampling and for Google Benchmark cases,
- * whose runs need revperf during the run or share a file between runs.
+ * the stored counts; while either side's last run failed, runs go one at a time (both
+ * sides in every round, as without lookahead). Lookahead is on for the plain timing runs
+ * whose output is relayed (log-limit, the default) and off with counter sampling and for
+ * Google Benchmark cases, whose runs need revperf during the run or share a file between
+ * runs.
  */
 #include <stdbool.h>
 #include <time.h>
