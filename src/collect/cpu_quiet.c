@@ -123,10 +123,29 @@ void cpu_pin_save(struct cpu_saved *s)
 	s->valid = !sched_getaffinity(0, sizeof(cpu_set_t), (cpu_set_t *)(void *)s->set);
 }
 
+void cpu_pin_hand_to_runs(const struct cpu_saved *before)
+{
+	cpu_set_t all, pinned, rest;
+	if (!before->valid)
+		return;
+	memcpy(&all, before->set, sizeof(all)); /* the saved bytes are not aligned */
+	if (sched_getaffinity(0, sizeof(pinned), &pinned) || CPU_EQUAL(&pinned, &all))
+		return;
+	proc_spawner_cpus(&pinned);
+	CPU_ZERO(&rest);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &all) && !CPU_ISSET(c, &pinned))
+			CPU_SET(c, &rest);
+	if (CPU_COUNT(&rest))
+		sched_setaffinity(0, sizeof(rest), &rest);
+}
+
 void cpu_pin_restore(const struct cpu_saved *s)
 {
-	if (s->valid)
-		sched_setaffinity(0, sizeof(cpu_set_t), (const cpu_set_t *)(const void *)s->set);
+	if (!s->valid)
+		return;
+	proc_spawner_cpus(NULL);
+	sched_setaffinity(0, sizeof(cpu_set_t), (const cpu_set_t *)(const void *)s->set);
 }
 
 /* Busy and total jiffies over all CPUs from the first line of /proc/stat. */

@@ -43,7 +43,14 @@ struct cpu_saved {
 	unsigned char set[128]; /* a cpu_set_t */
 };
 void cpu_pin_save(struct cpu_saved *s);
-/* Puts the saved set back on the calling process; nothing when none was saved. */
+/*
+ * After cpu_pin_apply(): hands the pinned CPUs to the runs (the spawner starts on them,
+ * proc_spawner_cpus()) and moves the calling process to the CPUs of before that are not
+ * pinned, when there are any, so that revperf's own work (it stores a run while the next
+ * one runs) does not share the runs' CPUs. Nothing when nothing was pinned.
+ */
+void cpu_pin_hand_to_runs(const struct cpu_saved *before);
+/* Puts the saved set back on the calling process and lets the runs use it again. */
 void cpu_pin_restore(const struct cpu_saved *s);
 
 /*

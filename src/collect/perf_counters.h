@@ -1,39 +1,29 @@
 #ifndef REVPERF_COLLECT_PERF_COUNTERS_H
 #define REVPERF_COLLECT_PERF_COUNTERS_H
 
-#include <sys/types.h>
+#include <stdint.h>
 
 #include "collect/proc.h"
 
 /*
- * perf_event counters on one process tree (internal to the runner, see proc.h for the
- * probe). Each counter is opened on its own (no PERF_FORMAT_GROUP, which older kernels refuse
- * together with inherit) with inherit = 1, so that descendants are counted, disabled = 1 and
- * enable_on_exec = 1, so that counting starts at the child's exec and not in revperf's code
- * between fork and exec.
+ * revperf's side of the perf_event counters of a run (internal to the runner, see proc.h
+ * for the probe): which counters to ask the spawner for, and their values from its report.
+ * The spawner opens them on the child before its exec and reads them once the child's
+ * process group is gone (collect/perf_open.h says how they are opened).
  */
-struct perf_set {
-	int fd[PERF_COUNTER_MAX]; /* -1: not opened (unsupported or not asked for) */
-};
-
-/* Marks every counter of ps as not opened (so that perf_set_close() is always safe). */
-void perf_set_init(struct perf_set *ps);
 
 /*
- * Opens every counter that proc_perf_probe() reports as supported on the process pid,
- * which must not have exec'd yet. A counter that fails to open is left closed (and will be
- * reported as unsupported for this run). Never fails as a whole.
+ * The counters proc_perf_probe() reports as supported, as the request's masks
+ * (collect/spawn_protocol.h): *mask, and in *user_only those that count user space only.
  */
-void perf_set_open(struct perf_set *ps, pid_t pid);
+void perf_counters_request(uint32_t *mask, uint32_t *user_only);
 
 /*
- * Reads the counters into m->perf_supported/perf_value, scaling multiplexed counts by
- * time_enabled / time_running. A counter that never ran (or was not opened) is reported
- * as unsupported with the value NAN. Call after the process tree exited.
+ * Fills m->perf_supported/perf_value from the spawner's report (struct spawner_escapes):
+ * bit c of read says counter c was read, perf[c] holds its value, time enabled and time
+ * running. Multiplexed counts are scaled by time_enabled / time_running; a counter that
+ * never ran (or was not opened, or not read) is reported as unsupported with the value NAN.
  */
-void perf_set_read(const struct perf_set *ps, struct proc_metrics *m);
-
-/* Closes the counters; safe on an initialised set whatever was opened. */
-void perf_set_close(struct perf_set *ps);
+void perf_counters_fill(uint32_t read, const uint64_t perf[][3], struct proc_metrics *m);
 
 #endif

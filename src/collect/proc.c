@@ -12,6 +12,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -49,19 +50,22 @@ struct sampling {
 
 /*
  * revperf's view of one running child. Its parent is the spawner (collect/spawner.h), which
- * forks it, reaps it and reports on it; revperf releases it, times it, and guards it.
+ * forks it, times it, reaps it and reports on it; revperf guards it.
  */
 struct child {
 	pid_t pid; /* also its process group id */
-	int pidfd; /* -1: the spawner's report is the notification of the exit */
-	int sock;  /* revperf's end of the sync socketpair with the child */
-	ns_t start_ns, end_ns;
+	/* Sampling only: a pidfd, whose readiness at the exit times the last sample; -1: the
+	 * spawner's report is the notification of the exit. */
+	int pidfd;
+	ns_t start_ns;	 /* the spawner's clock just before the fork */
+	ns_t end_ns;	 /* when revperf saw the exit (the wall time is the spawner's) */
 	int sent_signal; /* last signal the process guard sent to the group, 0 if none */
 	bool reported;	 /* the spawner's report is in ex */
 	struct spawner_exit ex;
-	struct sampling *sampling; /* NULL without sampling */
+	struct sampling *sampling;  /* NULL without sampling */
 	struct output_relay *relay; /* NULL: the output goes straight to its file */
 	struct perf_recorder *recorder; /* NULL without a sampling profile */
+	int hold; /* revperf's end of a held run's hold socket until the release; else -1 */
 };
 
 enum wait_outcome { WAIT_EXITED, WAIT_DEADLINE, WAIT_INTERRUPTED };
@@ -101,6 +105,11 @@ int proc_spawner_check(void)
 	return ret;
 }
 
+void proc_spawner_cpus(const cpu_set_t *set)
+{
+	spawner_cpus(set);
+}
+
 static ns_t now_ns(void)
 {
 	struct timespec ts;
@@ -131,7 +140,8 @@ static void sleep_ns(ns_t ns)
 /*
  * A pidfd of the child (a child of the spawner: pidfd_open() works on any process), which
  * becomes readable the moment it exits; -1 without one (Linux < 5.3), and then the
- * spawner's report, sent once it reaped the child, is the notification.
+ * spawner's report, sent once it reaped the child, is the notification. Only sampled runs
+ * use one: their last sample is taken at the exit, before the spawner kills the group.
  */
 static int open_pidfd(pid_t pid)
 {
@@ -175,28 +185,9 @@ static void result_init(struct proc_result *r)
 	memset(r, 0, sizeof(*r));
 	r->status = RUN_NOT_STARTED;
 	r->pid = -1;
+	r->log_offset = -1;
 	for (int c = 0; c < PERF_COUNTER_MAX; c++)
 		r->m.perf_value[c] = NAN;
-}
-
-/*
- * Reads the child's report: 1 when it could not start (rep filled), 0 when it exec'd (the
- * CLOEXEC socket end closed without a report).
- */
-static int read_report(int sock, struct spawn_child_report *rep)
-{
-	size_t got = 0;
-
-	while (got < sizeof(*rep)) {
-		ssize_t n = read(sock, (char *)rep + got, sizeof(*rep) - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	return got == sizeof(*rep);
 }
 
 static double since_start_s(const struct sampling *s, ns_t t)
@@ -223,9 +214,9 @@ static void sampling_free(struct sampling *s)
 
 /*
  * Waits until the child exits (end_ns is set then), the deadline passes or, when
- * watch_interrupt, the user interrupts revperf. The exit is seen on the child's pidfd, or,
- * without one, as the spawner's report; the spawner's socket is watched either way, so
- * that its death ends the wait. The interrupt signals are blocked except inside ppoll(),
+ * watch_interrupt, the user interrupts revperf. The exit is seen as the spawner's report,
+ * or first on the child's pidfd when sampling; the spawner's socket is watched either way,
+ * so that its death ends the wait. The interrupt signals are blocked except inside ppoll(),
  * so that one arriving between the check and the wait is not lost. When sampling, the
  * wait also wakes up for the sampler's ticks and takes the last sample at the exit; with a
  * relay, for the child's output.
@@ -412,10 +403,10 @@ static void describe_status(const struct child *c, int wstatus, enum run_status 
 }
 
 /*
- * Collects an exited child: the spawner read its /proc/<pid>/io while it was a zombie,
- * killed the rest of its group, reaped it and reported, then killed the processes that had
- * left the group and reported again; then the stragglers of the group are waited for (and
- * killed again). Returns 0, or -1 (printed).
+ * Collects an exited child: the spawner timed it, read its /proc/<pid>/io while it was a
+ * zombie, killed the rest of its group, reaped it and reported, then killed the processes
+ * that had left the group, read the counters and reported again; then the stragglers of
+ * the group are waited for (and killed again). Returns 0, or -1 (printed).
  */
 static int collect_exited(struct child *c, int *wstatus, struct proc_result *r)
 {
@@ -433,7 +424,7 @@ static int collect_exited(struct child *c, int *wstatus, struct proc_result *r)
 	/* Either way, wait until they are gone: the counters include them only then. */
 	r->stragglers_killed = reap_stragglers(r->pid) || ex->group_left;
 	*wstatus = ex->wstatus;
-	r->m.wall_ns = c->end_ns - c->start_ns;
+	r->m.wall_ns = ex->end_ns - c->start_ns;
 	r->m.user_ns = timeval_ns(ex->ru.ru_utime);
 	r->m.sys_ns = timeval_ns(ex->ru.ru_stime);
 	r->m.maxrss_kb = ex->ru.ru_maxrss;
@@ -444,15 +435,16 @@ static int collect_exited(struct child *c, int *wstatus, struct proc_result *r)
 	r->m.io_valid = ex->io_valid;
 	r->m.rchar = ex->rchar;
 	r->m.wchar = ex->wchar;
+	perf_counters_fill(esc.perf_read, esc.perf, &r->m);
 	return 0;
 }
 
-static void describe_not_started(const struct spawn_child_report *rep, const struct proc_spec *spec,
+static void describe_not_started(const struct spawner_exit *ex, const struct proc_spec *spec,
 				 const char *file, struct proc_result *r)
 {
-	const char *why = strerror(rep->err);
+	const char *why = strerror(ex->start_err);
 
-	switch (rep->stage) {
+	switch (ex->start_stage) {
 	case SPAWN_STAGE_CWD:
 		snprintf(r->detail, sizeof(r->detail), "cannot change to directory '%s': %s",
 			 spec->cwd ? spec->cwd : ".", why);
@@ -501,38 +493,35 @@ static void output_finish(struct child *c, pid_t pgid, struct proc_result *r)
 
 /* revperf's side of one run, from the spawner's fork to the reaping. */
 static int run_parent(const struct proc_spec *spec, const char *file, struct child *c,
-		      struct perf_set *perf, struct proc_result *r)
+		      struct proc_result *r)
 {
 	enum run_status guard = RUN_OK;
-	struct spawn_child_report rep;
 	enum wait_outcome w;
 	int wstatus = 0;
 
-	c->pidfd = open_pidfd(c->pid);
-	/* On a child of the spawner: same user, so allowed; it waits before exec. */
-	if (spec->perf_counters)
-		perf_set_open(perf, c->pid);
-	if (spec->recorder) {
-		if (perf_recorder_attach(spec->recorder, c->pid) < 0)
-			return -1;
-		c->recorder = spec->recorder;
+	if (c->hold >= 0) {
+		/*
+		 * A held run (a sampling profile): the child waits before its exec until the
+		 * events are on it. Its wall time starts at the release, as it did when every
+		 * run was released by revperf (the spawner's clock started at the fork).
+		 */
+		if (spec->recorder) {
+			if (perf_recorder_attach(spec->recorder, c->pid) < 0)
+				return -1;
+			c->recorder = spec->recorder;
+		}
+		c->start_ns = now_ns();
+		if (send(c->hold, "g", 1, MSG_NOSIGNAL) < 0 && errno != EPIPE &&
+		    errno != ECONNRESET)
+			return error("cannot release process %d: %s", (int)c->pid, strerror(errno));
+		close(c->hold);
+		c->hold = -1;
 	}
-	c->start_ns = now_ns();
-	if (send(c->sock, "g", 1, MSG_NOSIGNAL) < 0 && errno != EPIPE && errno != ECONNRESET)
-		return error("cannot release process %d: %s", (int)c->pid, strerror(errno));
 	if (c->sampling) {
+		c->pidfd = open_pidfd(c->pid);
 		c->sampling->start_ns = c->start_ns;
 		c->sampling->gs =
 		    group_sampler_new(c->pid, c->start_ns, spec->sample_interval_ns, spec->samples);
-	}
-	if (read_report(c->sock, &rep)) {
-		if (spawner_wait(c->pid, NULL) < 0 || spawner_wait_escapes(c->pid, NULL) < 0)
-			return -1;
-		output_finish(c, r->pid, r);
-		c->pid = -1;
-		r->status = RUN_NOT_STARTED;
-		describe_not_started(&rep, spec, file, r);
-		return 0;
 	}
 	if (wait_exit(c, spec->timeout_ns > 0 ? c->start_ns + spec->timeout_ns : NO_DEADLINE, true,
 		      &w) < 0)
@@ -546,8 +535,11 @@ static int run_parent(const struct proc_spec *spec, const char *file, struct chi
 	output_finish(c, r->pid, r);
 	if (collect_exited(c, &wstatus, r) < 0)
 		return -1;
-	/* After the stragglers are gone: inherited counts are folded in as each task exits. */
-	perf_set_read(perf, &r->m);
+	if (c->ex.start_stage) {
+		r->status = RUN_NOT_STARTED;
+		describe_not_started(&c->ex, spec, file, r);
+		return 0;
+	}
 	describe_status(c, wstatus, guard, spec, r);
 	return 0;
 }
@@ -577,19 +569,142 @@ static int output_start(const struct proc_spec *spec, int log_fd, struct child *
 				s ? sampling_observe : NULL, s, &c->relay, pipe_w);
 }
 
-int proc_run(const struct proc_spec *spec, struct proc_result *result)
+struct proc_handle {
+	struct proc_spec spec; /* the caller's, valid until proc_finish() */
+	struct child c;
+	char **argv;	  /* NULL: run with /bin/sh -c */
+	const char *file; /* what is exec'd, for messages */
+	int devnull, out_fd;
+	bool interrupted; /* the user interrupted revperf before the submission */
+	bool header_done; /* spec.log_header is in the log */
+	int64_t log_offset;
+};
+
+/*
+ * Appends spec.log_header to the log and notes where the run's output starts. Returns 0,
+ * or -1 (printed).
+ */
+static int log_header_write(struct proc_handle *h)
 {
-	struct child c = {.pid = -1, .pidfd = -1, .sock = -1};
+	const char *header = h->spec.log_header;
+	size_t len = header ? strlen(header) : 0;
+	struct stat st;
+
+	h->header_done = true;
+	if (h->out_fd < 0)
+		return 0;
+	if ((len && write(h->out_fd, header, len) != (ssize_t)len) || fstat(h->out_fd, &st) < 0)
+		return error("cannot write log file '%s': %s", h->spec.log_path,
+			     fs_strerror(errno));
+	h->log_offset = (int64_t)st.st_size;
+	return 0;
+}
+
+static void handle_free(struct proc_handle *h)
+{
+	struct child *c = &h->c;
+
+	/* Only after an internal error is the child still there. */
+	abandon_child(c);
+	sampling_free(c->sampling);
+	output_relay_free(c->relay);
+	if (c->pidfd >= 0)
+		close(c->pidfd);
+	/* Not released: the child sees end of file and does not exec. */
+	if (c->hold >= 0)
+		close(c->hold);
+	if (h->out_fd >= 0)
+		close(h->out_fd);
+	if (h->devnull >= 0)
+		close(h->devnull);
+	cmdline_free(h->argv);
+	free(h);
+}
+
+struct proc_handle *proc_submit(const struct proc_spec *spec)
+{
+	struct proc_handle *h = xcalloc(1, sizeof(*h));
 	char *shell_argv[] = {(char *)"/bin/sh", (char *)"-c", (char *)spec->command, NULL};
-	struct spawner_run run;
-	struct perf_set perf;
-	char **argv = NULL;
-	int devnull = -1, out_fd = -1, sv[2] = {-1, -1}, pipe_w = -1;
-	int ret = -1;
+	struct spawner_run run = {0};
+	int pipe_w = -1, hold[2] = {-1, -1};
+
+	h->spec = *spec;
+	h->c.pid = -1;
+	h->c.pidfd = -1;
+	h->c.hold = -1;
+	h->out_fd = -1;
+	h->log_offset = -1;
+	h->devnull = -1;
+	if (interrupt_requested()) {
+		h->interrupted = true;
+		return h;
+	}
+	become_subreaper();
+	h->argv = cmdline_split(spec->command);
+	h->file = h->argv ? h->argv[0] : shell_argv[0];
+	h->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (h->devnull < 0) {
+		error("cannot open /dev/null: %s", strerror(errno));
+		goto fail;
+	}
+	if (spec->log_path) {
+		h->out_fd = open(spec->log_path,
+				 O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
+				     (spec->log_follow_links ? 0 : O_NOFOLLOW),
+				 0644);
+		if (h->out_fd < 0) {
+			error("cannot open log file '%s': %s", spec->log_path, fs_strerror(errno));
+			goto fail;
+		}
+	}
+	if (output_start(spec, h->out_fd, &h->c, &pipe_w) < 0)
+		goto fail;
+	/* Straight to the file: the header goes first. Relayed: when its output is copied. */
+	if (pipe_w < 0 && log_header_write(h) < 0)
+		goto fail;
+	run.argv = h->argv ? h->argv : shell_argv;
+	run.cwd = spec->cwd;
+	run.stdin_fd = h->devnull;
+	run.err_fd = pipe_w >= 0 ? pipe_w : h->out_fd >= 0 ? h->out_fd : h->devnull;
+	run.out_fd = spec->discard_stdout ? h->devnull : run.err_fd;
+	run.hold_fd = -1;
+	run.env_set = spec->env_set;
+	if (spec->perf_counters)
+		perf_counters_request(&run.perf_mask, &run.perf_user_only);
+	/* A sampling profile's events go on the child before its exec: it waits for them. */
+	if (spec->recorder) {
+		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, hold) < 0) {
+			error("cannot create a socket pair: %s", strerror(errno));
+			goto fail;
+		}
+		h->c.hold = hold[0];
+		run.hold_fd = hold[1];
+	}
+	if (spawner_submit(&run) < 0)
+		goto fail;
+	/* Now only the spawner (and the child) holds the pipe: their end means end of file. */
+	if (pipe_w >= 0)
+		close(pipe_w);
+	if (hold[1] >= 0)
+		close(hold[1]);
+	return h;
+fail:
+	if (pipe_w >= 0)
+		close(pipe_w);
+	if (hold[1] >= 0)
+		close(hold[1]);
+	handle_free(h);
+	return NULL;
+}
+
+int proc_finish(struct proc_handle *h, struct proc_result *result)
+{
+	int ret = -1, started;
 
 	result_init(result);
-	perf_set_init(&perf);
-	if (interrupt_requested()) {
+	if (!h)
+		return -1;
+	if (h->interrupted) {
 		char isig[32];
 
 		signal_name(isig, sizeof(isig), interrupt_signal());
@@ -599,68 +714,45 @@ int proc_run(const struct proc_spec *spec, struct proc_result *result)
 		ret = 0;
 		goto out;
 	}
-	become_subreaper();
-	argv = cmdline_split(spec->command);
-	result->shell = !argv;
-	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (devnull < 0) {
-		error("cannot open /dev/null: %s", strerror(errno));
+	result->shell = !h->argv;
+	started = spawner_started(&h->c.pid, &h->c.start_ns);
+	if (started < 0)
+		goto out;
+	if (started > 0) {
+		result->cancelled = true;
+		snprintf(result->detail, sizeof(result->detail),
+			 "not started: the run before it did not exit with status 0");
+		ret = 0;
 		goto out;
 	}
-	if (spec->log_path) {
-		out_fd = open(spec->log_path,
-			      O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC |
-				  (spec->log_follow_links ? 0 : O_NOFOLLOW),
-			      0644);
-		if (out_fd < 0) {
-			error("cannot open log file '%s': %s", spec->log_path, fs_strerror(errno));
-			goto out;
-		}
-	}
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
-		error("cannot create a socket pair: %s", strerror(errno));
+	result->pid = h->c.pid;
+	if (!h->header_done && log_header_write(h) < 0)
 		goto out;
-	}
-	if (output_start(spec, out_fd, &c, &pipe_w) < 0)
-		goto out;
-	run.argv = argv ? argv : shell_argv;
-	run.cwd = spec->cwd;
-	run.stdin_fd = devnull;
-	run.err_fd = pipe_w >= 0 ? pipe_w : out_fd >= 0 ? out_fd : devnull;
-	run.out_fd = spec->discard_stdout ? devnull : run.err_fd;
-	run.sync_fd = sv[1];
-	run.env_set = spec->env_set;
-	c.pid = spawner_run(&run);
-	if (c.pid < 0)
-		goto out;
-	result->pid = c.pid;
-	/* Now only the child holds this end: its exec closes it (CLOEXEC). */
-	close(sv[1]);
-	sv[1] = -1;
-	/* And only the child (and what it starts) the pipe's: its exit means end of file. */
-	if (pipe_w >= 0)
-		close(pipe_w);
-	pipe_w = -1;
-	c.sock = sv[0];
-	ret = run_parent(spec, run.argv[0], &c, &perf, result);
+	ret = run_parent(&h->spec, h->file, &h->c, result);
 out:
-	/* Only after an internal error is the child still there. */
-	abandon_child(&c);
-	perf_set_close(&perf);
-	sampling_free(c.sampling);
-	output_relay_free(c.relay);
-	if (pipe_w >= 0)
-		close(pipe_w);
-	if (c.pidfd >= 0)
-		close(c.pidfd);
-	if (sv[0] >= 0)
-		close(sv[0]);
-	if (sv[1] >= 0)
-		close(sv[1]);
-	if (out_fd >= 0)
-		close(out_fd);
-	if (devnull >= 0)
-		close(devnull);
-	cmdline_free(argv);
+	result->log_offset = h->log_offset;
+	handle_free(h);
 	return ret;
+}
+
+void proc_abandon(struct proc_handle *h)
+{
+	if (!h)
+		return;
+	/* Started: its SPAWNED is next to read (handles are finished in order). */
+	if (!h->interrupted && spawner_running() && spawner_started(&h->c.pid, &h->c.start_ns) != 0)
+		h->c.pid = -1;
+	/* handle_free() kills what was started and reads its reports. */
+	handle_free(h);
+}
+
+int proc_run(const struct proc_spec *spec, struct proc_result *result)
+{
+	struct proc_handle *h = proc_submit(spec);
+
+	if (!h) {
+		result_init(result);
+		return -1;
+	}
+	return proc_finish(h, result);
 }

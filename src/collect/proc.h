@@ -1,6 +1,7 @@
 #ifndef REVPERF_COLLECT_PROC_H
 #define REVPERF_COLLECT_PROC_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -51,6 +52,9 @@ struct proc_spec {
 	const char *command;  /* shell command line; exec'd directly when it has no shell syntax */
 	const char *cwd;      /* working directory, NULL = inherit */
 	const char *log_path; /* stdout and stderr (appended), NULL = /dev/null */
+	/* Appended to log_path right before the run's output (result->log_offset says where
+	 * the output starts); NULL = none. */
+	const char *log_header;
 	/* log_path is the user's (/dev/stderr): followed when a link; revperf's own logs are
 	 * opened without following one (util/fsutil.h). */
 	bool log_follow_links;
@@ -108,6 +112,11 @@ struct proc_result {
 			    group) when revperf stopped reading it */
 	uint64_t output_bytes;	 /* what the run wrote to stdout and stderr */
 	uint64_t output_dropped; /* of which not in the log (beyond log_limit_bytes) */
+	/* Where the run's output starts in log_path (after spec->log_header); -1: no log. */
+	int64_t log_offset;
+	/* Submitted behind a run that did not exit with status 0 (proc_submit()): it never
+	 * started, status is RUN_NOT_STARTED, and it is no run at all. */
+	bool cancelled;
 };
 
 /*
@@ -120,11 +129,12 @@ struct proc_result {
  * processes that had left the group (setsid, setpgid) and are still alive then are killed
  * too (SIGTERM, then SIGKILL after 1 s: result->escaped_killed). proc_result_notes() says
  * so in words.
- * Wall time runs from the release of the child to its exec until its exit; the other
+ * Wall time is the spawner's: from just before its fork of the child until it saw the
+ * child's exit (as hyperfine times a command around its fork and wait); the other
  * metrics cover the child and the descendants it waited for.
  * With spec->sample_interval_ns > 0 (and spec->samples), the runner also samples the
  * counters of the child's process group every interval and stores the revperf-counter
- * lines of its output (t = seconds since the release; docs/counters.md); the output goes
+ * lines of its output (t = seconds since the start; docs/counters.md); the output goes
  * through a pipe that revperf copies to the log file unchanged, read to its end after
  * the exit (at most 1 s more when a process that left the group holds it open:
  * result->output_cut). spec->samples must be empty: one per run. With
@@ -139,9 +149,43 @@ struct proc_result {
  * come back to the caller, which reaps those of the run's group). The spawner gets
  * PR_SET_PDEATHSIG SIGKILL (and passes it on to the child), so call it from a thread that
  * outlives all runs. SIGCHLD must not be SIG_IGN.
- * Not thread-safe (one run at a time, one spawner per process).
+ * Not thread-safe (one spawner per process). proc_submit() then proc_finish().
  */
 int proc_run(const struct proc_spec *spec, struct proc_result *result);
+
+/*
+ * A run handed to the spawner by proc_submit() and measured by proc_finish(): so that the
+ * spawner starts the next run the moment the current one exits, while revperf stores the
+ * current one. The spawner forks, times and reaps; revperf relays the output and guards.
+ */
+struct proc_handle;
+
+/*
+ * Hands spec's run to the spawner and returns without waiting for it to start. When a run
+ * submitted before is not finished yet, the spawner starts this one right after that
+ * one's exit, and only if that one exited with status 0 (or was cancelled itself); else
+ * proc_finish() reports this one as cancelled. At most one run waits so (proc_finish() the older one before submitting a
+ * third). A run whose output goes straight to its log file (no log limit, no sampling)
+ * must not be submitted behind one writing to the same file: its log_header is written at
+ * once, the others' when their output is relayed (in proc_finish()). spec and what it
+ * points to must stay valid and unchanged until proc_finish(). Returns the handle, which
+ * proc_finish() frees, or NULL after an internal failure (printed).
+ */
+struct proc_handle *proc_submit(const struct proc_spec *spec);
+
+/*
+ * Waits for the submitted run h and measures it, as proc_run() describes; frees h (NULL:
+ * returns -1). Handles are finished in the order they were submitted. Returns 0 when the
+ * run happened or was cancelled (result->cancelled), -1 on an internal failure (printed).
+ */
+int proc_finish(struct proc_handle *h, struct proc_result *result);
+
+/*
+ * Gives up on the submitted run h after an error or an interrupt: when it started, its
+ * process group gets SIGKILL and is collected; nothing is measured, and nothing is
+ * printed about a spawner whose death was already reported. Frees h (NULL is fine).
+ */
+void proc_abandon(struct proc_handle *h);
 
 /*
  * Appends what the run left behind, for the run's detail: "processes it left running were
@@ -161,8 +205,9 @@ bool proc_perf_user_only(enum perf_counter c);
 const char *perf_counter_name(enum perf_counter c);
 
 /*
- * For tests: when on, proc_run() waits for the spawner's report on the exit, as on kernels
- * without pidfd_open (< 5.3), instead of polling a pidfd.
+ * For tests: when on, a sampled run (spec->sample_interval_ns) waits for the spawner's
+ * report on the exit, as on kernels without pidfd_open (< 5.3), instead of polling a pidfd
+ * (runs without sampling always wait for the report).
  */
 void proc_wait_fallback_force(bool on);
 
@@ -172,6 +217,12 @@ void proc_wait_fallback_force(bool on);
  * anything. Returns 0, or RP_EINPUT after an error naming every place looked at.
  */
 int proc_spawner_check(void);
+
+/*
+ * The CPUs of every run from now on (NULL: revperf's own, inherited): the spawner, which
+ * forks the runs, is started anew on them. Not thread-safe.
+ */
+void proc_spawner_cpus(const cpu_set_t *set);
 
 /*
  * Stops the spawner process if one runs, and reaps it; the next proc_run() starts a new

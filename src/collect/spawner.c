@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -20,6 +21,8 @@
 
 /* How long a starting spawner may take to say hello. */
 #define HELLO_TIMEOUT_MS 10000
+/* The hello's type, err, pid and version: the same in every protocol version. */
+#define HELLO_HEAD (offsetof(struct spawn_reply, wstatus) + sizeof(int32_t))
 /* How long a stopped spawner may take to exit before it gets SIGKILL. */
 #define STOP_WAIT_MS 1000
 
@@ -32,6 +35,9 @@ static struct {
 	pid_t pid;
 	int sock;
 	pid_t escapes_pending;
+	int unfinished; /* runs submitted whose last report (or cancellation) is unread */
+	bool pinned;	/* cpus: its CPUs (spawner_cpus()) */
+	cpu_set_t cpus;
 	char path[PATH_MAX];
 } sp = {.pid = 0, .sock = -1};
 
@@ -106,6 +112,7 @@ static int forget_spawner(bool *killed)
 	sp.sock = -1;
 	sp.pid = 0;
 	sp.escapes_pending = 0;
+	sp.unfinished = 0;
 	/* Without its socket it exits at once; a hung one is killed after STOP_WAIT_MS. */
 	return reap_spawner(pid, STOP_WAIT_MS, killed);
 }
@@ -142,13 +149,13 @@ static int send_all(const void *buf, size_t len)
 	return 0;
 }
 
-/* Reads one whole reply; 0, or -1 at end of file or on an error. */
-static int recv_reply(struct spawn_reply *rep)
+/* Reads len bytes; 0, or -1 at end of file or on an error. */
+static int recv_bytes(void *buf, size_t len)
 {
 	size_t got = 0;
 
-	while (got < sizeof(*rep)) {
-		ssize_t n = recv(sp.sock, (char *)rep + got, sizeof(*rep) - got, 0);
+	while (got < len) {
+		ssize_t n = recv(sp.sock, (char *)buf + got, len - got, 0);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -157,6 +164,12 @@ static int recv_reply(struct spawn_reply *rep)
 		got += (size_t)n;
 	}
 	return 0;
+}
+
+/* Reads one whole reply; 0, or -1 at end of file or on an error. */
+static int recv_reply(struct spawn_reply *rep)
+{
+	return recv_bytes(rep, sizeof(*rep));
 }
 
 /* The reply of the given type. Returns 0 or -1 (printed). */
@@ -179,6 +192,9 @@ static int expect_reply(uint32_t type, struct spawn_reply *rep, const char *doin
 /* In the forked child of revperf, until exec: async-signal-safe calls only. */
 static _Noreturn void exec_spawner(const char *path, char *const argv[], int sock, int devnull)
 {
+	/* Refused sets were refused to revperf first (cpu_pin_apply()): no check here. */
+	if (sp.pinned)
+		sched_setaffinity(0, sizeof(sp.cpus), &sp.cpus);
 	struct spawn_reply rep = {.type = SPAWN_REP_HELLO, .pid = -1};
 	ssize_t n;
 	/* Out of the way of 0, 1 and 3 first, so that no dup2() below is a no-op. */
@@ -217,7 +233,12 @@ static int await_hello(void)
 		return error("the process spawner %s did not answer within %d s; is it revperf's "
 			     "revperf-spawn?",
 			     sp.path, HELLO_TIMEOUT_MS / 1000);
-	if (n < 0 || recv_reply(&rep) < 0)
+	/*
+	 * The fields up to the version first: every protocol version starts its replies with
+	 * them, and a spawner of another version may send a reply of another size.
+	 */
+	memset(&rep, 0, sizeof(rep));
+	if (n < 0 || recv_bytes(&rep, HELLO_HEAD) < 0)
 		return error("the process spawner %s exited at its start (see its messages above, "
 			     "if any); is it revperf's revperf-spawn?",
 			     sp.path);
@@ -231,6 +252,10 @@ static int await_hello(void)
 			     "rebuild revperf-spawn with this revperf",
 			     sp.path, rep.type == SPAWN_REP_HELLO ? (int)rep.wstatus : -1,
 			     SPAWN_PROTOCOL_VERSION);
+	if (recv_bytes((char *)&rep + HELLO_HEAD, sizeof(rep) - HELLO_HEAD) < 0)
+		return error("the process spawner %s exited at its start (see its messages above, "
+			     "if any); is it revperf's revperf-spawn?",
+			     sp.path);
 	return 0;
 }
 
@@ -313,7 +338,10 @@ static void build_payload(struct strbuf *sb, const struct spawner_run *run, uint
 		strbuf_add(sb, *e, strlen(*e) + 1);
 }
 
-/* The header with the descriptors, then the payload. Returns 0, or -1 with errno set. */
+/*
+ * The header with the descriptors, then the payload, in one call when the socket takes it
+ * all. Returns 0, or -1 with errno set.
+ */
 static int send_request(const struct spawn_request *req, const int fds[SPAWN_FD_COUNT],
 			const struct strbuf *payload)
 {
@@ -321,42 +349,50 @@ static int send_request(const struct spawn_request *req, const int fds[SPAWN_FD_
 		struct cmsghdr align;
 		char buf[CMSG_SPACE(sizeof(int) * SPAWN_FD_COUNT)];
 	} control;
-	struct iovec iov = {.iov_base = (void *)req, .iov_len = sizeof(*req)};
-	struct msghdr msg = {.msg_iov = &iov,
-			     .msg_iovlen = 1,
+	struct iovec iov[2] = {{.iov_base = (void *)req, .iov_len = sizeof(*req)},
+			       {.iov_base = payload->buf, .iov_len = payload->len}};
+	struct msghdr msg = {.msg_iov = iov,
+			     .msg_iovlen = 2,
 			     .msg_control = control.buf,
 			     .msg_controllen = sizeof(control.buf)};
 	struct cmsghdr *c;
+	/* The hold socket only for a held run. */
+	size_t nfds = req->flags & SPAWN_RUN_HOLD ? SPAWN_FD_COUNT : SPAWN_FD_COUNT - 1;
+	size_t sent;
 	ssize_t n;
 
 	memset(&control, 0, sizeof(control));
+	msg.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
 	c = CMSG_FIRSTHDR(&msg);
 	c->cmsg_level = SOL_SOCKET;
 	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int) * SPAWN_FD_COUNT);
-	memcpy(CMSG_DATA(c), fds, sizeof(int) * SPAWN_FD_COUNT);
+	c->cmsg_len = CMSG_LEN(sizeof(int) * nfds);
+	memcpy(CMSG_DATA(c), fds, sizeof(int) * nfds);
 	do
 		n = sendmsg(sp.sock, &msg, MSG_NOSIGNAL);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return -1;
-	/* The descriptors went with the first bytes; the rest is plain data. */
-	if ((size_t)n < sizeof(*req) && send_all((const char *)req + n, sizeof(*req) - (size_t)n))
-		return -1;
-	return send_all(payload->buf, payload->len);
+	/* The descriptors went with the first bytes; the rest (a large environment) is data. */
+	sent = (size_t)n;
+	if (sent < sizeof(*req)) {
+		if (send_all((const char *)req + sent, sizeof(*req) - sent))
+			return -1;
+		sent = sizeof(*req);
+	}
+	return send_all(payload->buf + (sent - sizeof(*req)), payload->len - (sent - sizeof(*req)));
 }
 
-pid_t spawner_run(const struct spawner_run *run)
+int spawner_submit(const struct spawner_run *run)
 {
 	struct spawn_request req = {.type = SPAWN_REQ_RUN};
 	struct strbuf payload = STRBUF_INIT;
-	struct spawn_reply rep;
 	int fds[SPAWN_FD_COUNT];
-	int dir_fd = -1, wstatus = 0;
-	pid_t ret = -1;
+	int dir_fd = -1, wstatus = 0, ret = -1;
 	mode_t mask;
 
-	if (sp.pid > 0 && waitpid(sp.pid, &wstatus, WNOHANG) == sp.pid) {
+	/* Noticed between runs only: a run in flight would read another spawner's reports. */
+	if (sp.pid > 0 && !sp.unfinished && waitpid(sp.pid, &wstatus, WNOHANG) == sp.pid) {
 		char how[96];
 
 		describe_wait_status(how, sizeof(how), wstatus);
@@ -367,9 +403,6 @@ pid_t spawner_run(const struct spawner_run *run)
 		sp.pid = 0;
 		sp.escapes_pending = 0;
 	}
-	/* A caller that gave up on its run (an internal error) may have left it unread. */
-	if (sp.pid > 0 && sp.escapes_pending && spawner_wait_escapes(sp.escapes_pending, NULL) < 0)
-		goto out;
 	if (sp.pid <= 0 && spawner_start() < 0)
 		goto out;
 	dir_fd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -391,27 +424,51 @@ pid_t spawner_run(const struct spawner_run *run)
 	mask = umask(022);
 	umask(mask);
 	req.umask = (uint32_t)mask;
+	req.perf_mask = run->perf_mask;
+	req.perf_user_only = run->perf_user_only;
+	/* Behind a run not yet finished: it starts only if that one exits with status 0. */
+	if (sp.unfinished)
+		req.flags |= SPAWN_RUN_AFTER_OK;
 	fds[SPAWN_FD_STDIN] = run->stdin_fd;
 	fds[SPAWN_FD_OUT] = run->out_fd;
 	fds[SPAWN_FD_ERR] = run->err_fd;
-	fds[SPAWN_FD_SYNC] = run->sync_fd;
 	fds[SPAWN_FD_DIR] = dir_fd;
+	fds[SPAWN_FD_HOLD] = run->hold_fd;
+	if (run->hold_fd >= 0)
+		req.flags |= SPAWN_RUN_HOLD;
 	if (send_request(&req, fds, &payload) < 0) {
 		spawner_lost("receiving a run request");
 		goto out;
 	}
-	if (expect_reply(SPAWN_REP_SPAWNED, &rep, "starting a run") < 0)
-		goto out;
-	if (rep.pid <= 0) {
-		error("the process spawner cannot fork: %s", strerror(rep.err));
-		goto out;
-	}
-	ret = rep.pid;
+	sp.unfinished++;
+	ret = 0;
 out:
 	if (dir_fd >= 0)
 		close(dir_fd);
 	strbuf_release(&payload);
 	return ret;
+}
+
+int spawner_started(pid_t *pid, int64_t *start_ns)
+{
+	struct spawn_reply rep;
+
+	if (sp.pid <= 0)
+		return error("the process spawner is gone: the run was abandoned");
+	/* A caller that gave up on its run (an internal error) may have left it unread. */
+	if (sp.escapes_pending && spawner_wait_escapes(sp.escapes_pending, NULL) < 0)
+		return -1;
+	if (expect_reply(SPAWN_REP_SPAWNED, &rep, "starting a run") < 0)
+		return -1;
+	if (rep.pid <= 0) {
+		sp.unfinished--;
+		if (rep.err == ECANCELED)
+			return 1;
+		return error("the process spawner cannot fork: %s", strerror(rep.err));
+	}
+	*pid = rep.pid;
+	*start_ns = rep.time_ns;
+	return 0;
 }
 
 int spawner_fd(void)
@@ -456,6 +513,9 @@ int spawner_wait(pid_t pid, struct spawner_exit *ex)
 		ex->io_valid = rep.io_valid != 0;
 		ex->rchar = rep.rchar;
 		ex->wchar = rep.wchar;
+		ex->end_ns = rep.time_ns;
+		ex->start_stage = rep.start_stage;
+		ex->start_err = rep.start_err;
 	}
 	return 0;
 }
@@ -469,6 +529,7 @@ int spawner_wait_escapes(pid_t pid, struct spawner_escapes *esc)
 	if (expect_reply(SPAWN_REP_ESCAPED, &rep, "killing what a benchmark left running") < 0)
 		return -1;
 	sp.escapes_pending = 0;
+	sp.unfinished--;
 	if (rep.pid != pid)
 		return error("the process spawner reported on the processes left by process %d, "
 			     "not %d",
@@ -480,8 +541,23 @@ int spawner_wait_escapes(pid_t pid, struct spawner_escapes *esc)
 	if (esc) {
 		esc->killed = rep.escaped;
 		esc->left = rep.escaped_left;
+		esc->perf_read = rep.perf_read;
+		memcpy(esc->perf, rep.perf, sizeof(esc->perf));
 	}
 	return 0;
+}
+
+void spawner_cpus(const cpu_set_t *set)
+{
+	spawner_stop();
+	sp.pinned = set != NULL;
+	if (set)
+		sp.cpus = *set;
+}
+
+bool spawner_running(void)
+{
+	return sp.pid > 0;
 }
 
 void spawner_stop(void)

@@ -19,258 +19,13 @@
 #include "compare/compare_sample.h"
 #include "compare/compare_profile.h"
 #include "compare/compare_result.h"
+#include "compare/compare_run.h"
 #include "util/fsutil.h"
 #include "compare/gbench.h"
 #include "import/import.h"
 #include "compare/run_output.h"
 #include "util/rng.h"
 #include "util/common.h"
-
-/* A benchmark stops after this many consecutive failed runs on one side. */
-#define MAX_CONSECUTIVE_FAILURES 3
-/* Timeout of runs before the baseline has a median (METHODS.md 1: 10 x median, >= 60 s). */
-#define FIRST_RUN_TIMEOUT_NS (600LL * 1000000000LL)
-#define MIN_TIMEOUT_NS (60LL * 1000000000LL)
-
-static double seconds_since(const struct timespec *t0)
-{
-	struct timespec t1;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-static const struct compare_side *side_of(const struct bench_ctx *c, int side)
-{
-	return side ? &c->req->b : &c->req->a;
-}
-
-static void progress(const struct bench_ctx *c, int side, bool warmup)
-{
-	struct compare_progress ev = {0};
-	size_t done, total;
-	if (!c->req->progress)
-		return;
-	ev.phase = warmup ? COMPARE_WARMUP : COMPARE_RUN;
-	ev.bench = c->out->name;
-	ev.side = side ? 'B' : 'A';
-	ev.elapsed_s = seconds_since(&c->started);
-	ev.run = (side ? c->out->ok_b : c->out->ok_a) + 1;
-	ev.max_runs = c->planned_max;
-	done = c->out->ok_a + c->out->ok_b + c->out->failed_a + c->out->failed_b;
-	total = 2 * c->planned_max;
-	ev.eta_s = done > 0 ? ev.elapsed_s / (double)done * (double)(total > done ? total - done : 0)
-			    : -1;
-	c->req->progress(c->req->progress_arg, &ev);
-}
-
-static void progress_phase(const struct compare_request *req, enum compare_phase phase,
-			   const char *bench, size_t runs)
-{
-	struct compare_progress ev = {0};
-	if (!req->progress)
-		return;
-	ev.phase = phase;
-	ev.bench = bench;
-	ev.max_runs = runs;
-	ev.eta_s = -1;
-	req->progress(req->progress_arg, &ev);
-}
-
-/*
- * Timeout of the next runs: configured, else 10 x the baseline's median wall time (at
- * least 60 s; 600 s while the baseline has no successful run). Called before the first
- * run and at each look, not per run: it reads every stored baseline value.
- */
-static ns_t run_timeout(struct bench_ctx *c)
-{
-	double *v = NULL, med;
-	size_t n = 0;
-	ns_t t;
-	if (c->bench->timeout_ns)
-		return c->bench->timeout_ns;
-	if (store_run_values(c->req->st, &c->filter[0], "wall", &v, &n) || n == 0) {
-		free(v);
-		return FIRST_RUN_TIMEOUT_NS;
-	}
-	med = stats_percentile(v, n, 50.0);
-	free(v);
-	t = (ns_t)(med * 10 * 1e9);
-	return t < MIN_TIMEOUT_NS ? MIN_TIMEOUT_NS : t;
-}
-
-/*
- * Executes one run of a side and stores it. Returns 0 (whatever the run's status),
- * RP_EINTERRUPT when the user interrupted, RP_EINTERNAL on a store or fork failure.
- */
-static int run_once(struct bench_ctx *c, int side, bool warmup, enum run_status *status_out)
-{
-	const struct compare_side *s = side_of(c, side);
-	struct proc_spec spec = { 0 };
-	struct proc_result res;
-	struct store_run run = { 0 };
-	struct strbuf log = STRBUF_INIT, detail = STRBUF_INIT, header = STRBUF_INIT;
-	struct strbuf gbench_out = STRBUF_INIT, command = STRBUF_INIT, what = STRBUF_INIT;
-	struct strbuf output = STRBUF_INIT; /* the run's output: its slice of the side's log */
-	bool have_output;
-	int64_t log_offset, log_length;
-	const char **names = xcalloc(c->nr_defs, sizeof(*names));
-	double *values = xcalloc(c->nr_defs, sizeof(*values));
-	struct run_samples samples;
-	bool sampled = (c->bench->profiles & PROFILE_COUNTERS) && !warmup;
-	size_t i, nv = 0;
-	int ret = RP_EINTERNAL;
-
-	run_samples_init(&samples);
-	c->seq[side]++;
-	strbuf_addf(&log, "%s%c.log", c->log_prefix, side ? 'B' : 'A');
-	strbuf_addf(&header, "==> %s run %zu%s (%s) <==\n", side ? "target" : "baseline",
-		    c->seq[side], warmup ? ", warm-up" : "", s->label);
-	log_offset = run_log_begin(log.buf, header.buf);
-	if (log_offset < 0)
-		goto out;
-	spec.command = s->command ? s->command : c->bench->command;
-	if (c->bench->nr_case_defs) {
-		/* a Google Benchmark case: its JSON next to the side's log, read after the run */
-		strbuf_addf(&gbench_out, "%sgbench.json", c->log_prefix);
-		unlink(gbench_out.buf);
-		strbuf_addf(&command, "%s --benchmark_out='%s' --benchmark_out_format=json",
-			    spec.command, gbench_out.buf);
-		spec.command = command.buf;
-	}
-	spec.cwd = s->cwd;
-	spec.log_path = log.buf;
-	spec.log_limit_bytes = c->bench->log_limit_bytes;
-	spec.discard_stdout = c->bench->discard_stdout;
-	spec.timeout_ns = c->timeout_ns;
-	spec.perf_counters = true;
-	if (sampled) {
-		/* profile = counters: the timing runs themselves are sampled (a /proc scan per
-		 * interval, docs/counters.md), so the charts describe the runs the verdict uses. */
-		spec.sample_interval_ns = c->bench->sample_interval_ns;
-		spec.samples = &samples;
-	}
-
-	progress(c, side, warmup);
-	run.started_at = (int64_t)time(NULL);
-	run.loadavg = machine_loadavg1();
-	if (proc_run(&spec, &res))
-		goto out;
-	/* The run may have deleted or overwritten the database: then nothing more is stored
-	 * in a file that is gone. */
-	strbuf_addf(&what, "run %zu of benchmark '%s' (side %c)", c->seq[side], c->bench->name,
-		    side ? 'B' : 'A');
-	if (store_check_files(c->req->st, what.buf))
-		goto out;
-	if (res.status == RUN_INTERRUPTED) {
-		ret = RP_EINTERRUPT;
-		goto out;
-	}
-	log_length = run_log_size(log.buf) - log_offset;
-	if (log_length < 0)
-		log_length = 0;
-	/* read once: for the metrics it reports, and stored with the run (run_logs) */
-	have_output = !run_log_read(log.buf, log_offset, log_length, &output);
-	strbuf_addstr(&detail, res.detail);
-	proc_result_notes(&res, &detail);
-	run_output_note_dropped(&detail, &res);
-	if (res.status == RUN_OK) {
-		for (i = 0; i < c->nr_defs; i++) {
-			double v;
-			if (!strcmp(c->defs[i]->name, "iteration"))
-				continue;
-			if (metric_value(c->defs[i], &res.m, &v)) {
-				names[nv] = c->defs[i]->name;
-				values[nv++] = v;
-			}
-		}
-		if (c->bench->nr_case_defs)
-			gbench_values(c->bench, gbench_out.buf, names, values, &nv, &detail);
-		for (i = 0; have_output && i < c->bench->nr_reported; i++) {
-			double v;
-			if (run_output_reported(&c->bench->reported[i], output.buf, &v, &detail)) {
-				names[nv] = c->bench->reported[i].def->name;
-				values[nv++] = v;
-			}
-		}
-		if (c->want_iterations) {
-			double v;
-			bool steady;
-			bool found = have_output && run_output_iterations(output.buf, &v, &steady);
-			if (found) {
-				names[nv] = "iteration";
-				values[nv++] = v;
-				if (!steady)
-					strbuf_addf(&detail, "%siterations never reached a steady "
-						    "state (CV of 5 consecutive >= 2%%)",
-						    detail.len ? "; " : "");
-			} else {
-				strbuf_addf(&detail, "%sno revperf-iteration lines in its output",
-					    detail.len ? "; " : "");
-			}
-		}
-	}
-	if (res.status == RUN_OK) {
-		c->last_ok_offset[side] = log_offset;
-		c->last_ok_length[side] = log_length;
-		c->have_ok_output[side] = true;
-	}
-	run.build_id = s->build_id;
-	run.benchmark_id = c->out->benchmark_id;
-	run.machine_id = c->machine_id;
-	run.comparison_id = c->comparison_id;
-	run.side = side ? 'B' : 'A';
-	run.warmup = warmup;
-	run.pair_seq = warmup ? 0 : c->pair_seq;
-	run.status = res.status;
-	run.exit_code = res.exit_code;
-	run.signal = res.signal;
-	run.detail = detail.buf;
-	run.log_path = log.buf;
-	run.log_offset = log_offset;
-	run.log_length = log_length;
-	if (have_output) {
-		run.log_data = output.buf;
-		run.log_data_len = output.len;
-	}
-	if (store_run_insert(c->req->st, &run, names, values, nv))
-		goto out;
-	if (sampled && samples.nr && store_run_counters_save(c->req->st, run.id, &samples))
-		goto out;
-	*status_out = res.status;
-	/* The first baseline value replaces the provisional 600 s timeout. */
-	if (!warmup && side == 0 && res.status == RUN_OK && c->timeout_ns == FIRST_RUN_TIMEOUT_NS &&
-	    !c->bench->timeout_ns)
-		c->timeout_ns = run_timeout(c);
-	if (!warmup) {
-		if (res.status == RUN_OK)
-			*(side ? &c->out->ok_b : &c->out->ok_a) += 1;
-		else
-			*(side ? &c->out->failed_b : &c->out->failed_a) += 1;
-	}
-	c->consecutive_failures[side] = res.status == RUN_OK ? 0 : c->consecutive_failures[side] + 1;
-	if (res.status == RUN_NOT_STARTED) {
-		progress_phase(c->req, COMPARE_BENCH_DONE, c->out->name, 0);
-		error("benchmark '%s' cannot be started on side %c (%s): %s; check its command "
-		      "(%s)",
-		      c->out->name, side ? 'B' : 'A', s->label, res.detail,
-		      c->bench->origin[0] ? c->bench->origin : "--cmd-a/--cmd-b");
-		ret = RP_EINPUT;
-		goto out;
-	}
-	ret = 0;
-out:
-	run_samples_release(&samples);
-	free(names);
-	free(values);
-	strbuf_release(&log);
-	strbuf_release(&detail);
-	strbuf_release(&header);
-	strbuf_release(&gbench_out);
-	strbuf_release(&command);
-	strbuf_release(&what);
-	strbuf_release(&output);
-	return ret;
-}
 
 /* Whether def is a metric the benchmark prints (metric.NAME, a gbench case's). */
 static bool is_reported(const struct bench_ctx *c, const struct metric_def *def)
@@ -357,7 +112,7 @@ static bool reported_never_matched(struct bench_ctx *c, const struct metric_outc
 	strbuf_addf(&sb, "primary metric '%s' was in the output of none of the %zu successful "
 		    "runs of side %c (%s): /%s/ never matched",
 		    m->def->name, side ? c->out->ok_b : c->out->ok_a, side ? 'B' : 'A',
-		    side_of(c, side)->label, rm->pattern);
+		    bench_side(c, side)->label, rm->pattern);
 	strbuf_addf(&log, "%s%c.log", c->log_prefix, side ? 'B' : 'A');
 	if (c->have_ok_output[side] &&
 	    !run_output_last_line(log.buf, c->last_ok_offset[side], c->last_ok_length[side],
@@ -396,20 +151,7 @@ int compare_evaluate_primaries(struct bench_ctx *c, double alpha, bool *all_deci
 static bool budget_spent(const struct bench_ctx *c)
 {
 	return c->bench->time_budget_ns &&
-	       seconds_since(&c->started) * 1e9 >= (double)c->bench->time_budget_ns;
-}
-
-/* Why a side keeps failing, for the benchmark's error message. */
-static void set_failure(struct bench_ctx *c, int side)
-{
-	struct strbuf sb = STRBUF_INIT;
-	strbuf_addf(&sb, "%zu consecutive runs failed on side %c (%s); see the logs under %s/runs/%lld/",
-		    c->consecutive_failures[side], side ? 'B' : 'A', side_of(c, side)->label,
-		    c->req->sd->logs, (long long)c->comparison_id);
-	free(c->out->error);
-	c->out->error = strbuf_detach(&sb);
-	/* The target breaking where the baseline works is itself a regression. */
-	c->out->target_broken = side == 1 && c->consecutive_failures[0] == 0;
+	       bench_seconds_since(&c->started) * 1e9 >= (double)c->bench->time_budget_ns;
 }
 
 /* quiet = BUSY, MAX-WAIT: waits before a pair until the machine is quiet enough. */
@@ -431,24 +173,21 @@ static void wait_quiet(struct bench_ctx *c)
 /* Runs side(s) whose count is below `look`, in a random order when both are. */
 static int run_round(struct bench_ctx *c, size_t look, bool *stop)
 {
-	int first = rng_coin(c->rng);
+	int first = rng_coin(c->rng), ret;
 	c->pair_seq++;
-	wait_quiet(c);
+	if (c->bench->quiet_wait_ns) {
+		/* The machine is judged with none of our runs on it. */
+		if ((ret = bench_run_drain(c, stop)) || *stop)
+			return ret;
+		wait_quiet(c);
+	}
 	for (int k = 0; k < 2; k++) {
 		int side = k ? !first : first;
-		size_t ok = side ? c->out->ok_b : c->out->ok_a;
-		enum run_status status;
-		int ret;
-		if (ok >= look)
+		if (bench_planned_ok(c, side) >= look)
 			continue;
-		ret = run_once(c, side, false, &status);
-		if (ret)
+		ret = bench_run_next(c, side, false, stop);
+		if (ret || *stop)
 			return ret;
-		if (c->consecutive_failures[side] >= MAX_CONSECUTIVE_FAILURES) {
-			set_failure(c, side);
-			*stop = true;
-			return 0;
-		}
 	}
 	return 0;
 }
@@ -505,6 +244,8 @@ static int parse_bench_metrics(struct bench_ctx *c)
 		c->out->metrics[i].def = c->defs[i];
 		if (!strcmp(c->defs[i]->name, "iteration"))
 			c->want_iterations = true;
+		if (c->defs[i]->flags & METRIC_PERF)
+			c->want_perf = true;
 		for (j = 0; j < nr_primary; j++)
 			if (primary[j] == c->defs[i])
 				c->out->metrics[i].primary = true;
@@ -594,21 +335,23 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		strbuf_addch(&dir, '-');
 		c->log_prefix = strbuf_detach(&dir);
 	}
-	c->timeout_ns = run_timeout(c);
+	c->timeout_ns = bench_run_timeout(c);
 	if (bench->pin.mode != CPU_PIN_OFF) {
-		/* revperf and the process that forks the benchmarks, started anew, inherit it */
-		proc_spawner_stop();
+		/* The process that forks the benchmarks starts anew on them; revperf steps
+		 * aside to the other CPUs, if any. */
 		cpu_pin_save(&c->affinity);
 		if ((ret = cpu_pin_apply(&bench->pin, c->out->pinned, sizeof(c->out->pinned))))
 			return ret;
+		cpu_pin_hand_to_runs(&c->affinity);
 	}
+	/* The next run waits in the spawner while one runs, where revperf need not watch it. */
+	c->lookahead = bench->log_limit_bytes > 0 && !(bench->profiles & PROFILE_COUNTERS) &&
+		       !bench->nr_case_defs;
 	/* Warm-up runs, discarded, in a random order too. */
 	for (w = 0; w < bench->warmup && !stop; w++) {
 		int first = rng_coin(c->rng);
-		for (int k = 0; k < 2; k++) {
-			enum run_status status;
-			int side = k ? !first : first;
-			ret = run_once(c, side, true, &status);
+		for (int k = 0; k < 2 && !stop; k++) {
+			ret = bench_run_next(c, k ? !first : first, true, &stop);
 			if (ret)
 				return ret;
 		}
@@ -617,16 +360,22 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
 	look = sequential_next_look(&plan, n > bench->min_runs ? n : bench->min_runs);
 	while (!stop) {
-		while (!stop && (c->out->ok_a < look || c->out->ok_b < look)) {
+		while (!stop && (bench_planned_ok(c, 0) < look || bench_planned_ok(c, 1) < look)) {
 			if (budget_spent(c))
 				break;
 			ret = run_round(c, look, &stop);
 			if (ret)
 				return ret;
 		}
+		/* A look reads the stored runs: the one in flight first. */
+		if ((ret = bench_run_drain(c, &stop)))
+			return ret;
 		if (stop)
 			break;
-		c->timeout_ns = run_timeout(c);
+		/* It failed: more runs before the look. */
+		if ((c->out->ok_a < look || c->out->ok_b < look) && !budget_spent(c))
+			continue;
+		c->timeout_ns = bench_run_timeout(c);
 		ret = compare_evaluate_primaries(c, look_alpha, &decided);
 		if (ret)
 			return ret;
@@ -646,6 +395,8 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		}
 		look = sequential_next_look(&plan, n + 1);
 	}
+	if ((ret = bench_run_drain(c, &stop)))
+		return ret;
 	c->out->ci_alpha = look_alpha;
 	c->out->decided = decided && !c->out->error;
 	for (i = 0; i < c->out->nr_metrics; i++)
@@ -654,7 +405,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 			return RP_EINTERNAL;
 	if (compare_load_run_records(c))
 		return RP_EINTERNAL;
-	c->out->elapsed_s = seconds_since(&c->started);
+	c->out->elapsed_s = bench_seconds_since(&c->started);
 	return 0;
 }
 
@@ -687,6 +438,8 @@ int compare_one(const struct compare_request *req, const struct bench_config *be
 	c.rng = rng;
 	c.alpha = out->alpha;
 	ret = compare_bench(req, bench, &c);
+	/* After an error or an interrupt, a run may still be in flight: it is not stored. */
+	bench_run_abandon(&c);
 	if (!ret)
 		compare_same_code(req, bench, b);
 	if (!ret) /* what the reported metrics read, for the report */
@@ -695,17 +448,17 @@ int compare_one(const struct compare_request *req, const struct bench_config *be
 		goto out;
 	/* Profiles after the verdict's runs, never among them: they do not disturb it. */
 	if (!ret && !b->error && (bench->profiles & PROFILE_CCT) && !interrupt_requested()) {
-		progress_phase(req, COMPARE_PROFILING, b->name, bench->profile_runs);
+		compare_progress_phase(req, COMPARE_PROFILING, b->name, bench->profile_runs);
 		ret = compare_profile_cct(req, bench, b->benchmark_id, machine_id,
 					  out->comparison_id, &b->cct);
 	}
 	if (!ret && !b->error && (bench->profiles & PROFILE_SAMPLE) && !interrupt_requested()) {
-		progress_phase(req, COMPARE_PROFILING, b->name, bench->profile_runs);
+		compare_progress_phase(req, COMPARE_PROFILING, b->name, bench->profile_runs);
 		ret = compare_profile_sample(req, bench, b->benchmark_id, machine_id,
 					     out->comparison_id, &b->cct);
 	}
 	if (!ret && !b->error && has_counted(b) && !interrupt_requested()) {
-		progress_phase(req, COMPARE_COUNTING, b->name, bench->min_count_runs);
+		compare_progress_phase(req, COMPARE_COUNTING, b->name, bench->min_count_runs);
 		ret = compare_counted(req, bench, b->benchmark_id, machine_id, out->comparison_id,
 				      c.timeout_ns, b->metrics, b->nr_metrics, b->renamed,
 				      b->nr_renamed, &b->counted);
@@ -713,7 +466,7 @@ int compare_one(const struct compare_request *req, const struct bench_config *be
 	if (!ret && !b->error && (bench->profiles & PROFILE_COUNTERS) && !interrupt_requested())
 		ret = compare_counters(req, bench, c.filter, out->comparison_id, &b->counters);
 	if (!ret && !b->error && (bench->profiles & PROFILE_IO) && !interrupt_requested()) {
-		progress_phase(req, COMPARE_TRACING, b->name, bench->profile_runs);
+		compare_progress_phase(req, COMPARE_TRACING, b->name, bench->profile_runs);
 		ret = compare_profile_io(req, bench, b->benchmark_id, machine_id,
 					 out->comparison_id, &b->io);
 	}
@@ -724,7 +477,7 @@ out:
 	}
 	free(c.defs);
 	free(c.log_prefix);
-	progress_phase(req, COMPARE_BENCH_DONE, b->name, 0);
+	compare_progress_phase(req, COMPARE_BENCH_DONE, b->name, 0);
 	if (ret == RP_EINTERRUPT || interrupt_requested())
 		for (size_t i = 0; i < b->nr_metrics; i++)
 			if (!b->metrics[i].measured && !b->metrics[i].unmeasured)

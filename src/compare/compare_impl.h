@@ -2,8 +2,8 @@
 #define REVPERF_COMPARE_COMPARE_IMPL_H
 
 /*
- * What the comparison's files (compare.c, compare_replay.c) share; not for use outside
- * them. Not thread-safe, as compare.h.
+ * What the comparison's files (compare.c, compare_replay.c, compare_run.c) share; not for
+ * use outside them. Not thread-safe, as compare.h.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,7 +15,9 @@
 #include "compare/compare.h"
 #include "util/rng.h"
 
-/* Everything one benchmark's sampling loop needs. */
+struct run_slot; /* compare_run.c */
+
+/* Everything one benchmark's sampling loop needs (its runs: compare_run.h). */
 struct bench_ctx {
 	const struct compare_request *req;
 	const struct bench_config *bench;
@@ -23,20 +25,23 @@ struct bench_ctx {
 	const struct metric_def **defs; /* measured metrics (primary ones included) */
 	size_t nr_defs;
 	bool want_iterations;
+	bool want_perf; /* a measured metric is a perf_event counter */
 	int64_t machine_id, comparison_id;
 	struct store_run_filter filter[2];
-	size_t seq[2];         /* runs started per side in this comparison, for log headers */
-	int64_t pair_seq;      /* the current round: both runs of an interleaved pair share it */
+	size_t seq[2];	  /* runs started per side in this comparison, for log headers */
+	int64_t pair_seq; /* the current round: both runs of an interleaved pair share it */
 	size_t consecutive_failures[2];
 	struct rng *rng;
 	struct timespec started;
 	size_t planned_max;
-	double alpha; /* the comparison's (a replayed one's as stored) */
-	ns_t timeout_ns; /* of the next runs; refreshed at each look (run_timeout) */
+	double alpha;	  /* the comparison's (a replayed one's as stored) */
+	ns_t timeout_ns;  /* of the next runs; refreshed at each look (bench_run_timeout) */
 	char *log_prefix; /* logs/runs/<comparison>/<benchmark>-: + "A.log" or "B.log" */
 	struct cpu_saved affinity; /* before `pin`, put back after the benchmark */
 	int64_t last_ok_offset[2], last_ok_length[2]; /* the output of a side's last ok run */
 	bool have_ok_output[2];
+	bool lookahead;		   /* the next run may be submitted before this one ends */
+	struct run_slot *inflight; /* submitted, not yet stored; NULL: none */
 };
 
 /*

@@ -16,28 +16,6 @@
 #include "util/input.h"
 #include "util/units.h"
 
-/*
- * Appends a header line for the next run to the side's log and returns the offset where
- * the run's own output will start, or -1 after an error.
- */
-int64_t run_log_begin(const char *path, const char *header)
-{
-	int fd = open_own(path, O_WRONLY | O_APPEND | O_CREAT, 0644);
-	struct stat st;
-	size_t len = strlen(header);
-	int64_t off = -1;
-	if (fd < 0) {
-		error("cannot open log %s: %s", path, fs_strerror(errno));
-		return -1;
-	}
-	if (write(fd, header, len) != (ssize_t)len || fstat(fd, &st) < 0)
-		error("cannot write log %s: %s", path, strerror(errno));
-	else
-		off = (int64_t)st.st_size;
-	close(fd);
-	return off;
-}
-
 int64_t run_log_size(const char *path)
 {
 	struct stat st;

@@ -7,12 +7,9 @@
 
 /*
  * The runs of one side of a comparison share one append-only log; each run's output
- * follows a header line and is located by (offset, length), stored with the run.
+ * follows a header line (written by the runner: proc_spec.log_header) and is located by
+ * (offset, length), stored with the run.
  */
-
-/* Appends header to the log at path (created if needed); returns the offset where the next
- * run's output starts, or -1 after an error. */
-int64_t run_log_begin(const char *path, const char *header);
 /* The log's size, or -1. */
 int64_t run_log_size(const char *path);
 /* Appends [off, off + len) of the log (at most 256 MiB) to sb, as text to scan: a NUL

@@ -23,6 +23,9 @@ enum metric_flags {
 	METRIC_COUNT = 1 << 1,
 	/* Needs valgrind's cache and branch simulation in the counted runs. */
 	METRIC_CACHE_SIM = 1 << 2,
+	/* Measured by a perf_event counter in the timing runs: the runner opens the counters
+	 * only when a measured metric has this flag (an inherited counter costs every run). */
+	METRIC_PERF = 1 << 3,
 };
 
 /* One metric revperf can measure per run (METHODS.md section 1). A static table. */

@@ -327,10 +327,11 @@ int store_run_insert(struct store *st, struct store_run *run, const char *const 
 	struct db_stmt *run_stmt = NULL, *value_stmt = NULL;
 	int ret = RP_EINTERNAL;
 
+	/* One transaction per run, of kept statements: a run is stored as it ends. */
 	if (db_begin(st->db))
 		return db_error(st, "cannot record a run");
-	run_stmt = prepare(st, RUN_INSERT_SQL);
-	value_stmt = run_stmt ? prepare(st, VALUE_INSERT_SQL) : NULL;
+	run_stmt = store_cached(st, STORE_STMT_RUN_INSERT, RUN_INSERT_SQL);
+	value_stmt = run_stmt ? store_cached(st, STORE_STMT_VALUE_INSERT, VALUE_INSERT_SQL) : NULL;
 	if (!value_stmt || insert_run(st, run_stmt, value_stmt, run, names, values, n, &run->id))
 		goto out;
 	if (run->log_data && store_run_log_save(st, run->id, run->log_data, run->log_data_len))
@@ -339,8 +340,11 @@ int store_run_insert(struct store *st, struct store_run *run, const char *const 
 		goto out;
 	ret = 0;
 out:
-	db_finalize(run_stmt);
-	db_finalize(value_stmt);
+	/* Kept, not finalized (store_close() does): reset, so that they hold nothing open. */
+	if (run_stmt)
+		db_reset(run_stmt);
+	if (value_stmt)
+		db_reset(value_stmt);
 	if (ret)
 		store_transaction_rollback(st);
 	return ret;

@@ -20,8 +20,24 @@ struct store_file_id {
 	ino_t ino;
 };
 
+/*
+ * Statements prepared once per handle and kept (store_cached()): those of every run, which
+ * would otherwise be parsed again for each of thousands of runs. Through the database
+ * interface (db.h), so on both engines: SQLite keeps the compiled statement; PostgreSQL's
+ * backend keeps only the rewritten text (it sends it with PQexecParams at every step), so
+ * there the saving is that rewrite. The transaction around a run stays db_begin() and
+ * store_transaction_commit(), whose busy and reconnection handling is the engine's.
+ */
+enum store_stmt {
+	STORE_STMT_RUN_INSERT,
+	STORE_STMT_VALUE_INSERT,
+	STORE_STMT_RUN_LOG_INSERT,
+	STORE_STMT_MAX
+};
+
 struct store {
 	struct db *db;
+	struct db_stmt *cached[STORE_STMT_MAX]; /* NULL until first used; finalized at close */
 	char *path; /* for messages: the SQLite file, or the PostgreSQL URL without password */
 	/* The busy handler: since when this wait lasts, and what it has said. */
 	int64_t busy_since_ns;
@@ -59,6 +75,13 @@ void store_process_host(char *out, size_t size);
 void store_files_remember(struct store *st);
 /* A prepared statement, or NULL after store_db_error(). Finalize it with db_finalize(). */
 struct db_stmt *store_prepare(struct store *st, const char *sql);
+/*
+ * The kept statement `which`, prepared from sql on first use, reset (db_reset(): its
+ * bindings stay, so bind every parameter); or NULL after store_db_error(). The store owns
+ * it: reset it after use (so that it holds no read transaction), never finalize it. sql
+ * must be the same at every call.
+ */
+struct db_stmt *store_cached(struct store *st, enum store_stmt which, const char *sql);
 /* Binds s (NULL binds NULL) as a copy. */
 void store_bind_text(struct db_stmt *stmt, int i, const char *s);
 /* Binds v, or NULL when it is not finite (NaN: not measured). */

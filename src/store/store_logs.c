@@ -14,8 +14,12 @@
 
 #define ZSTD_LEVEL 3
 
-/* Saves data compressed into `table` (run_logs or build_logs) for id. */
-static int log_save(struct store *st, const char *sql, int64_t id, const void *data, size_t len)
+/*
+ * Saves data compressed with sql (into run_logs or build_logs) for id; with the kept
+ * statement `which` (store_cached()), or, which < 0, a statement of its own.
+ */
+static int log_save(struct store *st, int which, const char *sql, int64_t id, const void *data,
+		    size_t len)
 {
 	size_t bound = ZSTD_compressBound(len), zlen;
 	void *z = xmalloc(bound ? bound : 1);
@@ -27,13 +31,15 @@ static int log_save(struct store *st, const char *sql, int64_t id, const void *d
 		error("cannot compress a log of %zu bytes: %s", len, ZSTD_getErrorName(zlen));
 		goto out;
 	}
-	if (!(stmt = store_prepare(st, sql)))
+	stmt = which >= 0 ? store_cached(st, (enum store_stmt)which, sql) : store_prepare(st, sql);
+	if (!stmt)
 		goto out;
 	db_bind_int64(stmt, 1, id);
 	db_bind_int64(stmt, 2, (int64_t)len);
 	db_bind_blob(stmt, 3, z, zlen);
 	ret = store_step_done(st, stmt, "cannot record a log");
-	db_finalize(stmt);
+	if (which < 0)
+		db_finalize(stmt);
 out:
 	free(z);
 	return ret;
@@ -41,7 +47,8 @@ out:
 
 int store_run_log_save(struct store *st, int64_t run_id, const void *data, size_t len)
 {
-	return log_save(st,
+	/* one per run: kept */
+	return log_save(st, STORE_STMT_RUN_LOG_INSERT,
 			"INSERT INTO run_logs(run_id, length, data) VALUES(?1, ?2, ?3)"
 			" ON CONFLICT(run_id) DO UPDATE SET length = excluded.length,"
 			" data = excluded.data",
@@ -50,7 +57,7 @@ int store_run_log_save(struct store *st, int64_t run_id, const void *data, size_
 
 int store_build_log_save(struct store *st, int64_t build_id, const void *data, size_t len)
 {
-	return log_save(st,
+	return log_save(st, -1,
 			"INSERT INTO build_logs(build_id, length, data) VALUES(?1, ?2, ?3)"
 			" ON CONFLICT(build_id) DO UPDATE SET length = excluded.length,"
 			" data = excluded.data",

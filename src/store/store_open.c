@@ -270,10 +270,24 @@ const char *store_name(const struct store *st)
 	return st->path;
 }
 
+struct db_stmt *store_cached(struct store *st, enum store_stmt which, const char *sql)
+{
+	struct db_stmt **stmt = &st->cached[which];
+
+	if (*stmt) {
+		db_reset(*stmt);
+		return *stmt;
+	}
+	return *stmt = store_prepare(st, sql);
+}
+
 void store_close(struct store *st)
 {
 	if (!st)
 		return;
+	/* Unfinalized statements would keep an SQLite connection open (SQLITE_BUSY). */
+	for (int i = 0; i < STORE_STMT_MAX; i++)
+		db_finalize(st->cached[i]);
 	db_close(st->db);
 	free(st->path);
 	free(st);

@@ -11,6 +11,21 @@ expect_grep 'warning: excluded target run crashed \(killed by SIGSEGV' out.txt
 expect_exit 2 "$REVPERF" compare --cmd-a 'exit 4' --cmd-b 'true' --runs 3..5 -q
 expect_grep 'error: 3 consecutive runs failed on side A' out.txt
 
+# Both sides failing is never a broken target: the baseline must have run and worked. With
+# the next run submitted ahead, a run behind a failure is cancelled; before the runner ran
+# one run at a time behind failures, the target's three failures could come before the
+# baseline's first run (exit 1 in 1 of 12). 15 tries, random orders.
+for i in $(seq 15); do
+	expect_exit 2 "$REVPERF" compare --cmd-a false --cmd-b false --runs 3..3 -q \
+		--state-dir "$TEST_TMP/both-fail-$i"
+	expect_no_grep 'target broken' out.txt
+done
+# ... and a target crashing where the baseline works is one, whatever the order.
+for i in $(seq 10); do
+	expect_exit 1 "$REVPERF" compare --cmd-a true --cmd-b 'kill -SEGV $$' --runs 3..3 -q \
+		--state-dir "$TEST_TMP/target-crash-$i"
+done
+
 # A run that exceeds the timeout is killed, recorded as a timeout.
 expect_exit 1 "$REVPERF" compare --cmd-a 'true' --cmd-b 'sleep 5' --timeout 300ms --runs 3..3 -q -f json
 python3 - out.txt <<'PY' || fail "timeouts not recorded"

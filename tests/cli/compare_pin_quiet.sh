@@ -17,6 +17,23 @@ if [ "$ncpu" -ge 2 ]; then
 	[ "$(sort -u aff.txt | awk '{print $2}')" = "$last" ] ||
 		fail "runs not pinned to CPU $last: $(sort -u aff.txt)"
 	rm aff.txt
+	# revperf itself (the parent of the spawner, the parent of the run's shell) steps
+	# aside to the other CPUs: it stores a run while the next one runs.
+	cmd2='awk "{print \$4}" /proc/$PPID/stat | xargs -I{} grep Cpus_allowed_list /proc/{}/status >> rp.txt'
+	expect_exit 0 "$REVPERF" compare --cmd-a "$cmd2" --cmd-b "$cmd2" --runs 3..3 --metrics wall,wchar \
+		--primary wchar --pin auto
+	python3 - rp.txt "$last" <<'PY' || fail "revperf shares the runs' CPU: $(sort -u rp.txt)"
+import sys
+sets = set()
+for line in open(sys.argv[1]):
+    cpus = set()
+    for part in line.split()[1].split(","):
+        lo, _, hi = part.partition("-")
+        cpus.update(range(int(lo), int(hi or lo) + 1))
+    sets.add(frozenset(cpus))
+assert sets and all(int(sys.argv[2]) not in s and s for s in sets), sets
+PY
+	rm rp.txt
 	expect_exit 0 "$REVPERF" compare --cmd-a "$cmd" --cmd-b "$cmd" --runs 3..3 --metrics wall,wchar --primary wchar \
 		--pin 0
 	expect_grep '^  pinned to CPU 0 \(both sides\)' out.txt

@@ -14,7 +14,9 @@ compare() {
 expect_exit 3 compare 'rm -f .revperf/revperf.db .revperf/revperf.db-wal .revperf/revperf.db-shm'
 cat err.txt
 expect_one_line err.txt
-expect_grep "database $TEST_TMP/project/.revperf/revperf.db was deleted during run 1 of benchmark 'command' \\(side A\\)" err.txt
+# Found after A's run, or after B's when A's started at its end (lookahead): then the
+# message names both.
+expect_grep "database $TEST_TMP/project/.revperf/revperf.db was deleted during run 1 of benchmark 'command' \\(side (A\\)|B\\) or the run that started at its end)" err.txt
 expect_grep 'with --state-dir DIR' err.txt
 expect_grep 'command: not compared' out.txt
 
@@ -26,10 +28,13 @@ expect_one_line err.txt
 expect_grep "its file $TEST_TMP/project/.revperf/revperf.db-wal was overwritten" err.txt
 expect_grep 'with --state-dir DIR' err.txt
 
-# The database file replaced by an empty file (same name, another inode).
+# The database file replaced by an empty file (same name, another inode). Only once: the
+# run after it starts at its exit (lookahead) and would delete the new file again while
+# revperf checks.
 rm -rf .revperf
-expect_exit 3 compare 'sh -c "rm .revperf/revperf.db && touch .revperf/revperf.db"'
-expect_grep 'revperf.db was replaced by another file' err.txt
+expect_exit 3 compare 'sh -c "[ -e replaced ] || { rm .revperf/revperf.db && touch .revperf/revperf.db replaced; }"'
+expect_grep 'revperf.db was replaced by another file during run 1 of benchmark' err.txt
+rm -f replaced
 
 # Truncated to nothing, as `: > .revperf/revperf.db` does.
 rm -rf .revperf

@@ -9,7 +9,8 @@
  * process's RSS, below that of any dynamically linked program.
  *
  * It is kept small on purpose: no stdio streams, no malloc (one mmap per request, unmapped
- * right after the fork), statically linked when libc.a exists, never built with sanitizers.
+ * right after the child's exec, and the children's stack, mapped once), statically linked
+ * when libc.a exists, never built with sanitizers.
  * The protocol is in collect/spawn_protocol.h. Started by revperf (collect/spawner.c) with
  * the socket on SPAWN_SOCKET_FD; it exits when that socket reaches end of file, or when
  * revperf dies (PR_SET_PDEATHSIG with SPAWN_PARENT_DEATH_SIGNAL), and kills every process
@@ -25,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -34,11 +36,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collect/perf_open.h"
 #include "collect/spawn/descendants.h"
 #include "collect/spawn_protocol.h"
 #include "util/banned.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* The child's stack until its exec: execvp() keeps a path buffer of about 4 KiB on it. */
+#define CHILD_STACK_SIZE (64 * 1024)
+#define REQUEST_BUF_MAX (64 * 1024)
 
 /* The run in progress; child is 0 when none. */
 struct spawner {
@@ -47,6 +53,26 @@ struct spawner {
 	pid_t parent; /* revperf */
 	pid_t child;
 	int io_fd; /* its /proc/<pid>/io, opened while it was alive; -1 if refused */
+	/* The children's socket to us (one pair for all, close-on-exec): a child sends its
+	 * descriptors and why it could not start on [1], we read them on [0]. */
+	int child_socks[2];
+	/* The buffer of a request (REQUEST_BUF_MAX at most; a larger one is mapped and
+	 * unmapped for that request, so that our resident memory, the floor of every
+	 * benchmark's max RSS, stays small). */
+	char *req_buf;
+	size_t req_cap;
+	/* Our copies of the child's stdout and stderr, closed just before the report of its
+	 * exit: revperf, which relays the pipe of either, sees its end and the report at
+	 * once. */
+	int out_fd, err_fd;
+	int perf_fd[SPAWN_PERF_MAX]; /* the counters on it; -1: not asked for, or refused */
+	char *child_stack;	     /* CHILD_STACK_SIZE bytes, mapped once */
+	/* The signals whose disposition is not the default here (ignored, or handled), which
+	 * a child resets before its exec: found once (find_reset_signals()). */
+	int reset[16];
+	int nr_reset;
+	mode_t umask; /* ours, which children inherit */
+	bool last_ok; /* the last run's child exited with status 0 (SPAWN_RUN_AFTER_OK) */
 };
 
 /* A run request as received: the strings live in one mapping, unmapped after the fork. */
@@ -136,58 +162,143 @@ static int send_reply(const struct spawner *sp, const struct spawn_reply *rep)
 
 /* ---- the child, between fork and exec: async-signal-safe calls only ---- */
 
-static _Noreturn void child_fail(int sync_fd, int stage, int err)
+/* What the child gets, in our memory (it runs in it until its exec). */
+struct child_args {
+	const struct spawner *sp;
+	const struct run_request *rq;
+	pid_t parent;
+	int sock;	  /* the child's end of its socket to us (close-on-exec) */
+	int64_t start_ns; /* the start of the wall time */
+	int told;	  /* set by the child: it sent SPAWNED to revperf itself */
+};
+
+static _Noreturn void child_fail(int sock, int stage, int err)
 {
-	struct spawn_child_report rep = {.stage = stage, .err = err};
-	ssize_t n = write(sync_fd, &rep, sizeof(rep));
+	struct spawn_child_report rep = {.kind = SPAWN_CHILD_FAILED, .stage = stage, .err = err};
+	ssize_t n = send(sock, &rep, sizeof(rep), MSG_NOSIGNAL);
 
 	(void)n;
 	_exit(127);
 }
 
-static _Noreturn void child_main(const struct spawner *sp, const struct run_request *rq,
-				 pid_t parent)
+/*
+ * Opens /proc/self/io and the counters of the request on the child itself, and passes them
+ * to the spawner (SPAWN_CHILD_FDS), which reads them once the child is gone: opened now,
+ * they need no wait for the spawner (the release the child waited for cost a wake-up that
+ * a loaded machine made milliseconds long, inside the wall time). /proc/self/io opened
+ * before the exec stays readable by the same user after the exec of a setuid program or
+ * once the child is a zombie, which a later open would not be. The counters count from
+ * the exec on (enable_on_exec) and inherit to the child's children. Whatever fails to open
+ * is left out (the run then has no I/O values, or no such counter).
+ */
+static void child_send_fds(int sock, const struct spawn_request *hdr)
 {
-	/* Ignored dispositions survive exec; a benchmark starts with the defaults. */
-	static const int reset_signals[] = {SIGPIPE, SIGINT,  SIGQUIT, SIGTERM, SIGHUP,	 SIGCHLD,
-					    SIGTSTP, SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2, SIGALRM};
-	int sync_fd = rq->fd[SPAWN_FD_SYNC];
+	struct spawn_child_report rep = {.kind = SPAWN_CHILD_FDS};
+	int fds[1 + SPAWN_PERF_MAX];
+	union {
+		struct cmsghdr align;
+		char buf[CMSG_SPACE(sizeof(fds))];
+	} control;
+	struct iovec iov = {.iov_base = &rep, .iov_len = sizeof(rep)};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1};
+	struct cmsghdr *c;
+	int n = 0;
+
+	fds[n] = open("/proc/self/io", O_RDONLY | O_CLOEXEC);
+	if (fds[n] >= 0) {
+		rep.io = 1;
+		n++;
+	}
+	for (int i = 0; i < SPAWN_PERF_MAX; i++) {
+		if (!(hdr->perf_mask & (1u << i)))
+			continue;
+		fds[n] = perf_open_counter(i, 0, (hdr->perf_user_only & (1u << i)) != 0);
+		if (fds[n] >= 0) {
+			rep.perf |= 1u << i;
+			n++;
+		}
+	}
+	if (n) {
+		memset(&control, 0, sizeof(control));
+		msg.msg_control = control.buf;
+		msg.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)n);
+		c = CMSG_FIRSTHDR(&msg);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)n);
+		memcpy(CMSG_DATA(c), fds, sizeof(int) * (size_t)n);
+	}
+	if (sendmsg(sock, &msg, MSG_NOSIGNAL) < 0)
+		return; /* the run goes on without them */
+	/* Ours are close-on-exec anyway; the spawner's copies keep them open. */
+	for (int i = 0; i < n; i++)
+		close(fds[i]);
+}
+
+/*
+ * The child runs in our memory (CLONE_VM | CLONE_VFORK, as posix_spawn's) on its own
+ * stack, while we wait for its exec or exit: no copy of our page tables, no copy-on-write
+ * faults, which made a fork()ed child's start about 0.1 ms slower than hyperfine's. It
+ * writes nothing of ours that we read after (environ is put back), and our handled
+ * signals (SIGCHLD, the parent-death signal) are blocked until it resets them.
+ */
+static _Noreturn void child_main(struct child_args *a)
+{
+	const struct spawner *sp = a->sp;
+	const struct run_request *rq = a->rq;
+	struct spawn_reply spawned = {.type = SPAWN_REP_SPAWNED, .time_ns = a->start_ns};
+	int sock = a->sock;
 	struct sigaction dfl;
 	sigset_t none;
-	char go;
-	ssize_t n;
 
 	setpgid(0, 0);
+	/*
+	 * revperf learns the pid (the group to signal) before the program runs: once it runs
+	 * it may kill us, and we resume only after its exec to tell it.
+	 */
+	spawned.pid = getpid();
+	if (write_full(sp->sock, &spawned, sizeof(spawned)) == 0)
+		a->told = 1;
+	/* Ignored dispositions survive exec; a benchmark starts with the defaults. */
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
-	for (size_t i = 0; i < ARRAY_SIZE(reset_signals); i++)
-		sigaction(reset_signals[i], &dfl, NULL);
+	for (int i = 0; i < sp->nr_reset; i++)
+		sigaction(sp->reset[i], &dfl, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	/* If this process dies (even by SIGKILL) the benchmark must not run on unattended. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-	if (getppid() != parent)
+	if (getppid() != a->parent)
 		_exit(127);
-	/* Only revperf's end of the sync socket may keep the child waiting. */
-	close(sp->sock);
-	umask((mode_t)rq->hdr.umask);
+	/* Our socket and the umask: close-on-exec, and set by the spawner (handle_run()). */
 	if (dup2(rq->fd[SPAWN_FD_STDIN], STDIN_FILENO) < 0 ||
 	    dup2(rq->fd[SPAWN_FD_OUT], STDOUT_FILENO) < 0 ||
 	    dup2(rq->fd[SPAWN_FD_ERR], STDERR_FILENO) < 0)
-		child_fail(sync_fd, SPAWN_STAGE_SETUP, errno);
+		child_fail(sock, SPAWN_STAGE_SETUP, errno);
 	/* revperf's working directory at the request, then the run's (relative to it). */
 	if (fchdir(rq->fd[SPAWN_FD_DIR]) < 0 || (*rq->cwd && chdir(rq->cwd) < 0))
-		child_fail(sync_fd, SPAWN_STAGE_CWD, errno);
-	/* Wait until revperf has attached the counters and started the clock. */
-	do
-		n = read(sync_fd, &go, 1);
-	while (n < 0 && errno == EINTR);
-	if (n != 1)
-		_exit(127);
+		child_fail(sock, SPAWN_STAGE_CWD, errno);
+	/* A held run: revperf attaches what must be there at the exec, then releases us. */
+	if (rq->hdr.flags & SPAWN_RUN_HOLD) {
+		char go;
+		ssize_t n;
+
+		do
+			n = read(rq->fd[SPAWN_FD_HOLD], &go, 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 1)
+			child_fail(sock, SPAWN_STAGE_SETUP, n < 0 ? errno : ECANCELED);
+	}
+	child_send_fds(sock, &rq->hdr);
 	/* execvp() searches the PATH of environ: revperf's environment, not ours. */
 	environ = rq->envp;
 	execvp(rq->argv[0], rq->argv);
-	child_fail(sync_fd, SPAWN_STAGE_EXEC, errno);
+	child_fail(sock, SPAWN_STAGE_EXEC, errno);
+}
+
+static int child_start(void *arg)
+{
+	child_main(arg);
 }
 
 /* ---- requests ---- */
@@ -197,7 +308,7 @@ static void request_release(struct run_request *rq)
 	for (int i = 0; i < SPAWN_FD_COUNT; i++)
 		if (rq->fd[i] >= 0)
 			close(rq->fd[i]);
-	if (rq->map)
+	if (rq->map && rq->map_len) /* mapped for this request only */
 		munmap(rq->map, rq->map_len);
 }
 
@@ -261,8 +372,10 @@ static int next_string(char **p, char *end, char **out)
 }
 
 /* Reads and splits the payload of a run request. Returns 0, or -1 (printed). */
-static int recv_payload(int sock, struct run_request *rq)
+static int recv_payload(struct spawner *sp, struct run_request *rq)
 {
+	int sock = sp->sock;
+	size_t need;
 	const struct spawn_request *h = &rq->hdr;
 	size_t strings = (size_t)h->argc + h->envc;
 	size_t arrays = (strings + 2) * sizeof(char *);
@@ -274,13 +387,26 @@ static int recv_payload(int sock, struct run_request *rq)
 		    h->envc, (unsigned long long)h->payload_len);
 		return -1;
 	}
-	rq->map_len = arrays + (size_t)h->payload_len;
-	rq->map =
-	    mmap(NULL, rq->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (rq->map == MAP_FAILED) {
-		rq->map = NULL;
-		say("cannot map %zu bytes for a request: %s", rq->map_len, strerror(errno));
-		return -1;
+	need = arrays + (size_t)h->payload_len;
+	if (need <= REQUEST_BUF_MAX && !sp->req_buf) {
+		sp->req_buf = mmap(NULL, REQUEST_BUF_MAX, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		sp->req_cap = sp->req_buf == MAP_FAILED ? 0 : REQUEST_BUF_MAX;
+		if (sp->req_buf == MAP_FAILED)
+			sp->req_buf = NULL;
+	}
+	if (need <= sp->req_cap) {
+		rq->map = sp->req_buf;
+		rq->map_len = 0;
+	} else {
+		rq->map_len = need;
+		rq->map = mmap(NULL, rq->map_len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (rq->map == MAP_FAILED) {
+			rq->map = NULL;
+			say("cannot map %zu bytes for a request: %s", rq->map_len, strerror(errno));
+			return -1;
+		}
 	}
 	p = rq->map + arrays;
 	end = p + h->payload_len;
@@ -308,47 +434,64 @@ bad:
 	return -1;
 }
 
-/*
- * Opened while the child is alive: once it is a zombie (no mm), /proc/<pid>/ files belong
- * to root and only root could open them; an open file stays readable by the same user.
- */
-static int open_proc_io(pid_t pid)
+static int64_t now_ns(void)
 {
-	char path[64];
+	struct timespec ts;
 
-	snprintf(path, sizeof(path), "/proc/%d/io", (int)pid);
-	return open(path, O_RDONLY | O_CLOEXEC);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 static void handle_run(struct spawner *sp, struct run_request *rq)
 {
 	struct spawn_reply rep = {.type = SPAWN_REP_SPAWNED, .pid = -1};
-	pid_t self = getpid();
+	pid_t self = sp->self;
+	bool told = false;
 
 	if (sp->child > 0) {
-		/* revperf runs one benchmark at a time; a second one is its bug. */
+		/* Requests are read between runs only (serve()): a second child is a bug. */
 		rep.err = EBUSY;
+	} else if ((rq->hdr.flags & SPAWN_RUN_AFTER_OK) && !sp->last_ok) {
+		/*
+		 * Only the request right after the failed run: revperf made it before it knew of
+		 * the failure, and the next ones after (it reads a run's reports before it
+		 * submits the run after next).
+		 */
+		rep.err = ECANCELED;
+		sp->last_ok = true;
 	} else {
-		pid_t pid = fork();
+		struct child_args args = {sp, rq, self, sp->child_socks[1], 0, 0};
+		char **env = environ;
+		pid_t pid;
 
-		if (pid == 0)
-			child_main(sp, rq, self);
-		if (pid < 0) {
+		/* The child inherits it (a call only when revperf's changed). */
+		if (sp->umask != (mode_t)rq->hdr.umask)
+			umask(sp->umask = (mode_t)rq->hdr.umask);
+
+		/* The start of the wall time: as hyperfine's, just before the fork. */
+		rep.time_ns = args.start_ns = now_ns();
+		pid = clone(child_start, sp->child_stack + CHILD_STACK_SIZE,
+			    CLONE_VM | CLONE_VFORK | SIGCHLD, &args);
+		if (pid < 0)
 			rep.err = errno;
-		} else {
-			/* Also done by the child: whichever runs first, the group exists. */
-			setpgid(pid, pid);
+		/* Here the child has exec'd or exited; it set environ in our memory. */
+		environ = env;
+		told = pid > 0 && args.told;
+		if (pid > 0) {
 			sp->child = pid;
-			sp->io_fd = open_proc_io(pid);
+			sp->out_fd = rq->fd[SPAWN_FD_OUT];
+			sp->err_fd = rq->fd[SPAWN_FD_ERR];
+			rq->fd[SPAWN_FD_OUT] = -1;
+			rq->fd[SPAWN_FD_ERR] = -1;
 			rep.pid = pid;
 		}
 	}
-	/* Our copies go before the reply: revperf's sync end must see EOF at the exec. */
 	request_release(rq);
 	memset(rq, 0, sizeof(*rq));
 	for (int i = 0; i < SPAWN_FD_COUNT; i++)
 		rq->fd[i] = -1;
-	send_reply(sp, &rep);
+	if (!told)
+		send_reply(sp, &rep);
 }
 
 static int64_t timeval_us(struct timeval tv)
@@ -438,13 +581,13 @@ static int wait_below_gone(const struct spawner *sp, pid_t keep_pgid, int sig, i
 /*
  * After the child was reaped (the rest of its group got SIGKILL before): processes below us
  * that are outside its group left it (setsid, setpgid) and would outlive the run. They get
- * SIGTERM, SIGKILL after SPAWN_ESCAPED_GRACE_MS, and revperf gets their count, which the
- * run keeps as a note. A look at /proc only happens when we still have a child: a live
- * process below us always has an ancestor that is our child (its orphans come to us).
+ * SIGTERM, SIGKILL after SPAWN_ESCAPED_GRACE_MS, and revperf gets their count in *rep
+ * (ESCAPED), which the run keeps as a note. A look at /proc only happens when we still
+ * have a child: a live process below us always has an ancestor that is our child (its
+ * orphans come to us).
  */
-static void hunt_escaped(struct spawner *sp, pid_t pgid)
+static void hunt_escaped(struct spawner *sp, pid_t pgid, struct spawn_reply *rep)
 {
-	struct spawn_reply rep = {.type = SPAWN_REP_ESCAPED, .pid = pgid};
 	struct pid_seen *seen = NULL;
 	int left = 0;
 
@@ -458,54 +601,167 @@ static void hunt_escaped(struct spawner *sp, pid_t pgid)
 	if (left > 0)
 		left = wait_below_gone(sp, pgid, SIGKILL, SPAWN_ESCAPED_KILL_MS, seen);
 	if (left < 0)
-		rep.err = errno;
-	rep.escaped = seen ? seen->count : 0;
-	rep.escaped_left = left > 0 ? left : 0;
+		rep->err = errno;
+	rep->escaped = seen ? seen->count : 0;
+	rep->escaped_left = left > 0 ? left : 0;
 	pid_seen_free(seen);
-	send_reply(sp, &rep);
 }
 
 /*
- * The run's child exited: /proc/<pid>/io while it is a zombie, then the rest of its group
- * is killed (while the zombie still holds the group id, so the id cannot have been reused),
- * then it is reaped and everything is reported to revperf, which times the run on its
- * pidfd and waits for the group to disappear. Then the processes that left the group are
- * found and killed (hunt_escaped()): after the report, so that the end of the run is not
- * delayed where the report is its only notification (no pidfd).
+ * The counters, once no task of the child's group is left (an inherited counter's counts
+ * are added to it as each task exits), at most SPAWN_GROUP_GONE_MS: its members got
+ * SIGKILL, and the orphans among them come to us.
+ */
+static void read_counters(struct spawner *sp, pid_t pgid, struct spawn_reply *rep)
+{
+	bool any = false;
+
+	for (int i = 0; i < SPAWN_PERF_MAX; i++)
+		any |= sp->perf_fd[i] >= 0;
+	if (!any)
+		return;
+	for (int step = 1, waited = 0;; waited += step, step = step * 2 < 50 ? step * 2 : 50) {
+		reap_orphans();
+		if ((kill(-pgid, 0) < 0 && errno == ESRCH) || waited >= SPAWN_GROUP_GONE_MS)
+			break;
+		kill(-pgid, SIGKILL);
+		sleep_ms(step);
+	}
+	for (int i = 0; i < SPAWN_PERF_MAX; i++) {
+		struct perf_reading r;
+
+		if (sp->perf_fd[i] < 0)
+			continue;
+		if (perf_read_counter(sp->perf_fd[i], &r) == 0) {
+			rep->perf_read |= 1u << i;
+			rep->perf[i][0] = r.value;
+			rep->perf[i][1] = r.time_enabled;
+			rep->perf[i][2] = r.time_running;
+		}
+		close(sp->perf_fd[i]);
+		sp->perf_fd[i] = -1;
+	}
+}
+
+static void close_out(struct spawner *sp)
+{
+	if (sp->out_fd >= 0)
+		close(sp->out_fd);
+	if (sp->err_fd >= 0)
+		close(sp->err_fd);
+	sp->out_fd = sp->err_fd = -1;
+}
+
+/*
+ * What the child sent on its socket: its descriptors (/proc/self/io, the counters), then
+ * why it could not start, if it could not. It exec'd or exited: this does not block.
+ */
+static void read_child(struct spawner *sp, struct spawn_reply *rep)
+{
+	for (;;) {
+		struct spawn_child_report cr;
+		int fds[1 + SPAWN_PERF_MAX], nfds = 0, k = 0;
+		union {
+			struct cmsghdr align;
+			char buf[CMSG_SPACE(sizeof(fds))];
+		} control;
+		struct iovec iov = {.iov_base = &cr, .iov_len = sizeof(cr)};
+		struct msghdr msg = {.msg_iov = &iov,
+				     .msg_iovlen = 1,
+				     .msg_control = control.buf,
+				     .msg_controllen = sizeof(control.buf)};
+		ssize_t n;
+
+		do
+			n = recvmsg(sp->child_socks[0], &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+		while (n < 0 && errno == EINTR);
+		if (n != (ssize_t)sizeof(cr))
+			return;
+		for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+			if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+				continue;
+			nfds = (int)((c->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+			if (nfds > (int)ARRAY_SIZE(fds))
+				nfds = (int)ARRAY_SIZE(fds);
+			memcpy(fds, CMSG_DATA(c), sizeof(int) * (size_t)nfds);
+		}
+		if (cr.kind == SPAWN_CHILD_FAILED) {
+			rep->start_stage = cr.stage;
+			rep->start_err = cr.err;
+		}
+		if (cr.kind == SPAWN_CHILD_FDS && cr.io && k < nfds)
+			sp->io_fd = fds[k++];
+		for (int i = 0; cr.kind == SPAWN_CHILD_FDS && i < SPAWN_PERF_MAX; i++)
+			if ((cr.perf & (1u << i)) && k < nfds)
+				sp->perf_fd[i] = fds[k++];
+		while (k < nfds)
+			close(fds[k++]);
+	}
+}
+
+/*
+ * The run's child exited: the end time, /proc/<pid>/io while it is a zombie, then the rest
+ * of its group is killed (while the zombie still holds the group id, so the id cannot have
+ * been reused), then it is reaped and everything is reported to revperf (REAPED), which
+ * waits for the group to disappear. Then the processes that left the group are found and
+ * killed, and the counters read (ESCAPED). When nothing is left below us, both reports go
+ * in one write: one wake-up of revperf.
  */
 static void collect_child(struct spawner *sp)
 {
-	struct spawn_reply rep = {.type = SPAWN_REP_REAPED, .pid = sp->child};
+	struct spawn_reply rep[2] = {{.type = SPAWN_REP_REAPED, .pid = sp->child},
+				     {.type = SPAWN_REP_ESCAPED, .pid = sp->child}};
 	pid_t pid = sp->child;
 	struct rusage ru;
 	int wstatus = 0;
+	bool sent = false;
 	pid_t got;
 
-	read_proc_io(sp->io_fd, &rep);
+	rep[0].time_ns = now_ns();
+	read_child(sp, &rep[0]);
+	read_proc_io(sp->io_fd, &rep[0]);
 	kill(-pid, SIGKILL);
 	do
 		got = wait4(pid, &wstatus, 0, &ru);
 	while (got < 0 && errno == EINTR);
 	if (got != pid) {
-		rep.err = errno;
+		rep[0].err = errno;
 	} else {
 		/* Decided before the orphans are reaped: what is left outlived the child. */
-		rep.group_left = kill(-pid, 0) == 0;
-		rep.wstatus = wstatus;
-		rep.utime_us = timeval_us(ru.ru_utime);
-		rep.stime_us = timeval_us(ru.ru_stime);
-		rep.maxrss_kb = ru.ru_maxrss;
-		rep.minflt = ru.ru_minflt;
-		rep.majflt = ru.ru_majflt;
-		rep.nvcsw = ru.ru_nvcsw;
-		rep.nivcsw = ru.ru_nivcsw;
+		rep[0].group_left = kill(-pid, 0) == 0;
+		rep[0].wstatus = wstatus;
+		rep[0].utime_us = timeval_us(ru.ru_utime);
+		rep[0].stime_us = timeval_us(ru.ru_stime);
+		rep[0].maxrss_kb = ru.ru_maxrss;
+		rep[0].minflt = ru.ru_minflt;
+		rep[0].majflt = ru.ru_majflt;
+		rep[0].nvcsw = ru.ru_nvcsw;
+		rep[0].nivcsw = ru.ru_nivcsw;
 	}
+	sp->last_ok =
+	    got == pid && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && !rep[0].start_stage;
 	if (sp->io_fd >= 0)
 		close(sp->io_fd);
 	sp->io_fd = -1;
 	sp->child = 0;
-	send_reply(sp, &rep);
-	hunt_escaped(sp, pid);
+	/* Usually nothing is below us now: one look, and no hunt. */
+	if (descendants_any()) {
+		reap_orphans();
+		if (descendants_any()) {
+			/* Something is left: the hunt may take seconds, revperf learns of the
+			 * exit first. */
+			close_out(sp);
+			send_reply(sp, &rep[0]);
+			sent = true;
+			hunt_escaped(sp, pid, &rep[1]);
+		}
+	}
+	read_counters(sp, pid, &rep[1]);
+	close_out(sp);
+	if (sent)
+		send_reply(sp, &rep[1]);
+	else if (write_full(sp->sock, rep, sizeof(rep)) < 0)
+		return; /* revperf is gone (or going): nothing to report to */
 }
 
 /* After a SIGCHLD: the run's child, and orphans. */
@@ -516,13 +772,14 @@ static void on_children(struct spawner *sp)
 
 		memset(&si, 0, sizeof(si));
 		if (waitid(P_PID, (id_t)sp->child, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-		    si.si_pid == sp->child)
-			collect_child(sp);
-	}
-	if (sp->child > 0)
+		    si.si_pid == sp->child) {
+			collect_child(sp); /* and the orphans with it */
+			return;
+		}
 		reap_orphans_but(sp->child);
-	else
-		reap_orphans();
+		return;
+	}
+	reap_orphans();
 }
 
 /* Serves requests until end of file or revperf's death (0), or a broken request (-1). */
@@ -532,14 +789,23 @@ static int serve(struct spawner *sp)
 
 	sigemptyset(&none);
 	for (;;) {
-		struct run_request rq = {.fd = {-1, -1, -1, -1}};
+		struct run_request rq = {0};
 		struct pollfd pfd = {.fd = sp->sock, .events = POLLIN};
-		int nfds, r;
+		int nfds, r, want;
 
+		for (int i = 0; i < SPAWN_FD_COUNT; i++)
+			rq.fd[i] = -1;
 		if (sigchld_seen) {
 			sigchld_seen = 0;
 			on_children(sp);
 		}
+		/*
+		 * Not while a child runs: a request that comes then (the next run, submitted
+		 * early) waits in the socket until the child is collected, without waking us.
+		 * End of file (revperf stopped us) still does: POLLHUP is always reported.
+		 */
+		if (sp->child > 0)
+			pfd.events = 0;
 		/* The signal says that the thread that started us ended: revperf is gone. */
 		if (parent_death_seen && getppid() != sp->parent)
 			return 0;
@@ -551,11 +817,11 @@ static int serve(struct spawner *sp)
 			return -1;
 		}
 		r = recv_header(sp->sock, &rq, &nfds);
+		want = rq.hdr.flags & SPAWN_RUN_HOLD ? SPAWN_FD_COUNT : SPAWN_FD_COUNT - 1;
 		if (r == 0 && rq.hdr.type == SPAWN_REQ_RUN &&
-		    (nfds != SPAWN_FD_COUNT || recv_payload(sp->sock, &rq) < 0)) {
-			if (nfds != SPAWN_FD_COUNT)
-				say("a run request came with %d descriptors, not %d", nfds,
-				    SPAWN_FD_COUNT);
+		    (nfds != want || recv_payload(sp, &rq) < 0)) {
+			if (nfds != want)
+				say("a run request came with %d descriptors, not %d", nfds, want);
 			r = -1;
 		}
 		if (r == 0 && rq.hdr.type == SPAWN_REQ_RUN) {
@@ -567,6 +833,24 @@ static int serve(struct spawner *sp)
 		request_release(&rq);
 		if (r != 0)
 			return r > 0 ? 0 : -1;
+	}
+}
+
+/*
+ * Of the signals a program expects at their default, those that are not here: ignored by
+ * us (or by whoever started revperf: ignored survives exec) or handled by us. Handled ones
+ * are reset by the exec itself, but the child runs in our memory until then.
+ */
+static void find_reset_signals(struct spawner *sp)
+{
+	static const int candidates[] = {SIGPIPE, SIGINT,  SIGQUIT, SIGTERM, SIGHUP,  SIGCHLD,
+					 SIGTSTP, SIGTTIN, SIGTTOU, SIGUSR1, SIGUSR2, SIGALRM};
+	sp->nr_reset = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(candidates); i++) {
+		struct sigaction old;
+
+		if (sigaction(candidates[i], NULL, &old) < 0 || old.sa_handler != SIG_DFL)
+			sp->reset[sp->nr_reset++] = candidates[i];
 	}
 }
 
@@ -611,7 +895,8 @@ static void kill_everything_below(struct spawner *sp)
 
 int main(int argc, char **argv)
 {
-	struct spawner sp = {.sock = SPAWN_SOCKET_FD, .io_fd = -1};
+	struct spawner sp = {
+	    .sock = SPAWN_SOCKET_FD, .io_fd = -1, .out_fd = -1, .err_fd = -1, .last_ok = true};
 	struct spawn_reply hello = {.type = SPAWN_REP_HELLO};
 	struct stat st;
 	char *end;
@@ -638,6 +923,21 @@ int main(int argc, char **argv)
 		return 1;
 	sp.self = getpid();
 	sp.parent = (pid_t)parent;
+	for (int i = 0; i < SPAWN_PERF_MAX; i++)
+		sp.perf_fd[i] = -1;
+	find_reset_signals(&sp);
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp.child_socks) < 0) {
+		say("cannot create the children's socket: %s", strerror(errno));
+		return 3;
+	}
+	sp.umask = umask(022);
+	umask(sp.umask);
+	sp.child_stack = mmap(NULL, CHILD_STACK_SIZE, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (sp.child_stack == MAP_FAILED) {
+		say("cannot map a stack for the children: %s", strerror(errno));
+		return 3;
+	}
 	if (fstat(sp.sock, &st) < 0 || !S_ISSOCK(st.st_mode)) {
 		say("descriptor %d is not revperf's socket", SPAWN_SOCKET_FD);
 		return 2;
