@@ -107,8 +107,8 @@ static int reconnect(struct store **st, const struct worker_opts *o)
 }
 
 /* Starts the job's command: its pid, or -1 after an error line. */
-static pid_t start_job(const struct worker_opts *o, const char *command, char **args, size_t nargs,
-		       const char *log_path)
+static pid_t start_job(const struct worker_opts *o, const struct store_job *job,
+		       const char *command, char **args, size_t nargs, const char *log_path)
 {
 	pid_t parent = getpid(), pid;
 	int fd = open_own(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
@@ -116,6 +116,9 @@ static pid_t start_job(const struct worker_opts *o, const char *command, char **
 		error("cannot write the job's log %s: %s", log_path, fs_strerror(errno));
 		return -1;
 	}
+	/* One log per job and worker's state directory: each attempt says where it starts. */
+	dprintf(fd, "== revperf worker %s: job %lld (%s), attempt %lld ==\n", o->machine,
+		(long long)job->id, job->label, (long long)job->attempts);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -336,7 +339,7 @@ static int run_job(struct store **st, const struct worker_opts *o, const struct 
 			(long long)job->id, job->label, (long long)job->attempts, log_path.buf);
 	if ((ret = store_runs_max_id(*st, &base_run)))
 		goto out;
-	if ((pid = start_job(o, command, args, nargs, log_path.buf)) < 0) {
+	if ((pid = start_job(o, job, command, args, nargs, log_path.buf)) < 0) {
 		ret =
 		    store_job_finish(*st, job->id, worker, false, 3,
 				     "the worker could not start its command (see its log)", &held);

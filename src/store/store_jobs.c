@@ -246,8 +246,9 @@ int store_job_give_back(struct store *st, int64_t id, const char *worker, bool *
 
 int store_jobs_list(struct store *st, const char *state, struct store_job **out, size_t *n)
 {
-	struct db_stmt *stmt = prepare_now(
-	    st, "SELECT " JOB_COLUMNS " FROM jobs WHERE ?1 IS NULL OR state = ?1 ORDER BY id");
+	struct db_stmt *stmt =
+	    prepare_now(st, "SELECT " JOB_COLUMNS
+			    " FROM jobs WHERE CAST(?1 AS TEXT) IS NULL OR state = ?1 ORDER BY id");
 	size_t alloc = 0;
 	int rc;
 	*out = NULL;
