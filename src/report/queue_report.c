@@ -62,7 +62,8 @@ int queue_report_text(FILE *f, const struct store_job *jobs, size_t n, bool colo
 			strbuf_addstr(&line, "  on ");
 			strbuf_add_printable(&line, j->machine ? j->machine : "?");
 			strbuf_addf(&line, ", %lld s", (long long)(j->finished_at - j->started_at));
-			if (j->exit_code >= 0)
+			/* An error says its exit status itself. */
+			if (j->exit_code >= 0 && !j->error)
 				strbuf_addf(&line, ", exit %lld", (long long)j->exit_code);
 			if (j->error) {
 				strbuf_addstr(&line, ": ");
