@@ -1,0 +1,55 @@
+#!/bin/bash
+# A worker whose clock is two days behind (faketime): its lease is still right, because
+# the lease is set and compared on the server's clock (now()), never the worker's. While
+# it renews, a second worker with a right clock does not take its job.
+. "$SRCDIR/tests/cli/lib/common.bash"
+. "$SRCDIR/tests/pg/lib/queue.bash"
+trap 'queue_cleanup; rm -rf "$TEST_TMP"' EXIT
+if ! command -v faketime >/dev/null; then
+	echo "SKIP: faketime is not installed (Debian package faketime; make deps installs it)"
+	exit 77
+fi
+[ "$(faketime -f -2d date +%s)" -lt $(($(date +%s) - 86400)) ] || {
+	echo "SKIP: faketime does not change the clock here"
+	exit 77
+}
+
+SLEEP_S=0.5 make_queue_repo p 6
+git clone -q p w2
+cd p
+expect_exit 0 "$REVPERF" submit compare base next -q
+# The worker with the wrong clock, alone first, so that it is the one that claims.
+(exec faketime -f -2d "$REVPERF" worker --machine slow --lease 3 --idle 0.2 \
+	>"$TEST_TMP/slow.out" 2>"$TEST_TMP/slow.err") &
+slow=$!
+QUEUE_PIDS="$QUEUE_PIDS $slow"
+claimed() { [ "$(q "select worker like 'slow %' from jobs where id = 1")" = t ]; }
+wait_until 60 "the job claimed" claimed
+start_worker right "$TEST_TMP/w2" --lease 3
+# The lease, on the server's clock: never more than 3 s ahead, never behind by more than
+# the renewal's margin, while the job runs (at least 6 s: 12 runs of 0.5 s).
+samples=0
+while [ "$(q "select state from jobs where id = 1")" = running ]; do
+	d=$(q "select lease_until - cast(extract(epoch from now()) as bigint) from jobs where id = 1 and state = 'running'")
+	[ -z "$d" ] && break
+	[ "$d" -ge -1 ] && [ "$d" -le 3 ] || fail "lease_until is $d s from the server's now"
+	samples=$((samples + 1))
+	sleep 0.5
+done
+[ "$samples" -ge 3 ] || fail "only $samples looks at the lease while the job ran"
+job_done() { [ "$(q "select state from jobs where id = 1")" = done ]; }
+wait_until 120 "the job done" job_done
+kill -TERM "$slow" "$WORKER_PID"
+wait_pid "$slow" 60
+wait_pid "$WORKER_PID" 60
+[ "$(q "select machine || ' ' || attempts from jobs where id = 1")" = "slow 1" ] ||
+	fail "the job: $(q 'select machine, attempts, worker from jobs')"
+# The worker's clock was wrong indeed: its comparison's times (the worker's) are two days
+# behind the server's, the job's (the server's) are not.
+[ "$(q "select cast(extract(epoch from now()) as bigint) - created_at > 86400 from comparisons")" = t ] ||
+	fail "the comparison's time is not the worker's wrong clock"
+[ "$(q "select abs(cast(extract(epoch from now()) as bigint) - finished_at) < 3600 from jobs where id = 1")" = t ] ||
+	fail "the job's end is not on the server's clock"
+[ "$(q "select count(*) from runs r join machines m on m.id = r.machine_id where m.hostname = 'right'")" = 0 ] ||
+	fail "the right-clock worker measured for the job"
+echo "ok: $samples looks at the lease"
