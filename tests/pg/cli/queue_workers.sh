@@ -45,6 +45,18 @@ by_jobs=$(q "select machine || ' ' || count(*) from jobs group by machine order 
 [ "$n1" = 0 ] || [ -d "$TEST_TMP/w1/.revperf/worktrees" ] || fail "m1 built elsewhere"
 [ "$n2" = 0 ] || [ -d "$TEST_TMP/w2/.revperf/worktrees" ] || fail "m2 built elsewhere"
 echo "m1 ran $n1 jobs, m2 $n2"
+# The report draws each machine apart, or the one chosen.
+expect_exit 0 "$REVPERF" report --each-machine --out site
+for m in m1 m2; do
+	[ "$(q "select count(*) from jobs where machine = '$m'")" = 0 ] && continue
+	expect_grep "^wrote site/$m/index.html: " out.txt
+	grep -q "$m" "site/$m/index.html" || fail "the site of $m does not name it"
+done
+expect_exit 0 "$REVPERF" report --machine "$(q "select machine from jobs where id = 1")" --out one -f json
+[ "$(json_get out.txt "d['directory']")" = one ] || fail "report --machine"
+expect_exit 2 "$REVPERF" report --machine nosuch --out none
+expect_one_line err.txt
+expect_grep "no runs measured on machine 'nosuch' in .*; machines with runs: m[12]" err.txt
 
 # The race: four workers started together for one job.
 expect_exit 0 "$REVPERF" submit compare base c6 -q
