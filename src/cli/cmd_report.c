@@ -65,11 +65,12 @@ const struct command_help report_help = {
     "runs, logs and attribution (differential flame graph, control charts, I/O\n"
     "similarity). The commits are those whose main build has runs on the machine with\n"
     "the most runs, or the one --machine names (or failed); --each-machine writes one\n"
-    "site per machine, never mixing two machines' runs in a chart; the charts follow the first parents of HEAD (its branch\n"
-    "is named on each chart), and measured commits of other branches get their pages\n"
-    "but stay off the charts. See docs/report.md.\n"
+    "site per machine, never mixing two machines' runs in a chart. The charts follow\n"
+    "the first parents of HEAD (its branch is named on each chart), and measured\n"
+    "commits of other branches get their pages but stay off the charts. See\n"
+    "docs/report.md.\n"
     "Exit status: 0 written, 2 usage or input error (no results yet, --out not a\n"
-    "directory), 3 internal failure.",
+    "directory, a --machine without runs), 3 internal failure.",
     report_options,
 };
 
