@@ -51,6 +51,9 @@ const struct command_help submit_help = {
     submit_options,
 };
 
+/* From this many jobs at once, the table's statistics are made again (store_jobs_analyze()). */
+#define SUBMIT_ANALYZE_FROM 1000
+
 static const char *const submit_formats[] = {"text", "json", NULL};
 
 struct job_spec {
@@ -190,6 +193,8 @@ static int submit_run(bool json, const char **args, int n, char **extra, int nr_
 		store_transaction_rollback(p.st);
 		goto fail;
 	}
+	if (nr >= SUBMIT_ANALYZE_FROM && (err = store_jobs_analyze(p.st)))
+		goto fail;
 	o.out.printed = true;
 	if (json) {
 		json_t *root = json_object();

@@ -97,6 +97,11 @@ int store_job_submit(struct store *st, const char *kind, const char *args, const
 	return rc == DB_ROW ? 0 : store_db_error(st, "cannot queue a job");
 }
 
+int store_jobs_analyze(struct store *st)
+{
+	return store_exec(st, "ANALYZE jobs");
+}
+
 /* The columns every read of a job selects, in the order read_job() reads them. */
 #define JOB_COLUMNS                                                                                \
 	"id, kind, args, label, machine_tag, state, worker, machine, progress, error,"             \
@@ -129,7 +134,8 @@ int store_job_claim(struct store *st, const char *worker, const char *machine,
 {
 	/* Which jobs this worker may take; ?4 the worker's tag (NULL: untagged jobs only). */
 #define CLAIMABLE                                                                                  \
-	" (state = 'queued' OR (state = 'running' AND lease_until < NOW))"                         \
+	" state IN ('queued', 'running')"                                                          \
+	" AND (state = 'queued' OR lease_until < NOW)"                                             \
 	" AND (machine_tag IS NULL OR machine_tag = ?4)"
 	const char *pg = "UPDATE jobs SET state = 'running', worker = ?1, machine = ?2,"
 			 " lease_until = NOW + ?3, attempts = attempts + 1, progress = NULL,"

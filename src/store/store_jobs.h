@@ -46,6 +46,14 @@ int store_job_submit(struct store *st, const char *kind, const char *args, const
 		     const char *machine_tag, int64_t *id);
 
 /*
+ * After many jobs were queued at once (revperf submit of a long history): the planner's
+ * statistics of the table made again (ANALYZE), so that a claim walks the open jobs' index
+ * at once instead of sorting them all (PostgreSQL's autovacuum does the same, but up to a
+ * minute later). 0 or RP_EINTERNAL.
+ */
+int store_jobs_analyze(struct store *st);
+
+/*
  * Claims the oldest job this worker may take: queued, or running with its lease run out
  * (its worker gone), wanting no machine tag or `machine_tag`. A job whose lease ran out
  * `max_attempts` times already is marked failed instead ("lost its worker N times").

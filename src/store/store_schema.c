@@ -167,7 +167,9 @@ const struct store_migration store_migrations[] = {
 	 "  worker TEXT, machine TEXT, lease_until INTEGER,"
 	 "  attempts INTEGER NOT NULL DEFAULT 0, progress TEXT, error TEXT, exit_code INTEGER,"
 	 "  submitted_at INTEGER NOT NULL, started_at INTEGER, finished_at INTEGER);"
-	 "CREATE INDEX jobs_by_state ON jobs(state, id);",
+	 "CREATE INDEX jobs_by_state ON jobs(state, id);"
+	 /* What a claim looks at: the open jobs only, however many ended. */
+	 "CREATE INDEX jobs_open ON jobs(id) WHERE state IN ('queued', 'running');",
 	 NULL},
 };
 
