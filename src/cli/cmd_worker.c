@@ -16,7 +16,7 @@
 
 static struct {
 	const char *config, *state_dir, *store, *tag, *machine, *lease, *idle;
-	bool once;
+	bool once, fetch;
 	struct cli_output out;
 } o;
 
@@ -28,6 +28,8 @@ static const struct option worker_options[] = {
 					    "host name)", &o.machine, NULL },
 	{ OPT_FLAG, 0, "once", NULL, "run one job (or none when the queue is empty), then exit",
 	  &o.once, NULL },
+	{ OPT_FLAG, 0, "fetch", NULL, "git fetch --tags in this clone before each job, so that "
+				       "commits submitted since are there", &o.fetch, NULL },
 	{ OPT_STRING, 0, "lease", "SECONDS", "how long a claimed job stays this worker's "
 					     "without a renewal (default 60; renewed every "
 					     "third of it)", &o.lease, NULL },
@@ -47,16 +49,16 @@ const struct command_help worker_help = {
     "worker",
     worker_usage,
     "Runs the queue's jobs (`revperf submit`) on this machine, from a clone of the\n"
-    "project that holds the submitted commits: claims the oldest job it may take (on\n"
-    "PostgreSQL with SELECT ... FOR UPDATE SKIP LOCKED, so that workers never wait for one\n"
-    "another), runs it as `revperf compare`, `history` or `bisect` would here (builds in\n"
-    "this clone's state directory, every run stored as it ends, tagged with this\n"
-    "machine), and renews the job's lease on the database's clock while it runs. A worker\n"
-    "that dies loses its lease; the job goes back to the queue and the next worker resumes\n"
-    "it, reusing the runs already stored. A job whose command fails (a build that fails)\n"
-    "is marked failed with its error, and the worker goes on. SIGINT or SIGTERM stops the\n"
-    "running job and gives it back. Each job's output: STATE-DIR/worker/job-ID.log. See\n"
-    "docs/team.md.\n"
+    "project that holds the submitted commits (--fetch: git fetch before each job):\n"
+    "claims the oldest job it may take (on PostgreSQL with SELECT ... FOR UPDATE SKIP\n"
+    "LOCKED, so that workers never wait for one another), runs it as `revperf compare`,\n"
+    "`history` or `bisect` would here (builds in this clone's state directory, every run\n"
+    "stored as it ends, tagged with this machine), and renews the job's lease on the\n"
+    "database's clock while it runs. A worker that dies loses its lease; the job goes\n"
+    "back to the queue and the next worker resumes it, reusing the runs already stored. A\n"
+    "job whose command fails (a build that fails) is marked failed with its error, and\n"
+    "the worker goes on. SIGINT or SIGTERM stops the running job and gives it back. Each\n"
+    "job's output: STATE-DIR/worker/job-ID.log. See docs/team.md.\n"
     "Exit status: 0 stopped after --once, 2 usage or input error (no store, a store of a\n"
     "newer schema), 3 internal failure, 128 + N stopped by signal N (130 SIGINT, 143\n"
     "SIGTERM).",
@@ -126,6 +128,7 @@ static int worker_main(bool json)
 	wo.max_attempts = 3;
 	wo.idle_s = idle;
 	wo.once = o.once;
+	wo.fetch = o.fetch;
 	wo.quiet = o.out.quiet;
 	if (!o.out.quiet)
 		fprintf(stderr, "revperf worker: machine %s%s%s, lease %lld s; waiting for jobs\n",

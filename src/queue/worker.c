@@ -106,6 +106,39 @@ static int reconnect(struct store **st, const struct worker_opts *o)
 	return RP_EINTERRUPT;
 }
 
+/*
+ * `git fetch --quiet --tags` in the worker's clone, its output appended to the job's log,
+ * so that commits submitted after the clone was made are there. A failure is noted in the
+ * log and on stderr; the job runs anyway (its command then says which commit is missing).
+ */
+static void fetch_commits(const struct worker_opts *o, const char *log_path)
+{
+	int fd = open_own(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644), status = 0;
+	pid_t pid;
+	if (fd < 0)
+		return;
+	dprintf(fd, "== git fetch --quiet --tags ==\n");
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		execlp("git", "git", "fetch", "--quiet", "--tags", (char *)NULL);
+		_exit(127);
+	}
+	close(fd);
+	if (pid < 0) {
+		warning("cannot run git fetch: %s", strerror(errno));
+		return;
+	}
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		warning("git fetch failed before a job; see %s", log_path);
+	(void)o;
+}
+
 /* Starts the job's command: its pid, or -1 after an error line. */
 static pid_t start_job(const struct worker_opts *o, const struct store_job *job,
 		       const char *command, char **args, size_t nargs, const char *log_path)
@@ -337,6 +370,8 @@ static int run_job(struct store **st, const struct worker_opts *o, const struct 
 	if (!o->quiet)
 		fprintf(stderr, "revperf worker: job %lld (%s), attempt %lld: log %s\n",
 			(long long)job->id, job->label, (long long)job->attempts, log_path.buf);
+	if (o->fetch)
+		fetch_commits(o, log_path.buf);
 	if ((ret = store_runs_max_id(*st, &base_run)))
 		goto out;
 	if ((pid = start_job(o, job, command, args, nargs, log_path.buf)) < 0) {

@@ -27,7 +27,8 @@ struct worker_opts {
 	int64_t max_attempts;	      /* a job lost this often fails */
 	double idle_s;		      /* the wait between claims when the queue is empty */
 	bool once;		      /* one job (or none), then return */
-	bool quiet;		      /* no line per job on stderr */
+	bool fetch; /* `git fetch --tags` before each job (its output in its log) */
+	bool quiet; /* no line per job on stderr */
 };
 
 struct worker_stats {

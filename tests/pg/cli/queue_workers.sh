@@ -75,4 +75,18 @@ done
 [ "$(cat "$TEST_TMP"/r?.out | grep -c '1 job done')" = 1 ] || { cat "$TEST_TMP"/r?.out; fail "not exactly one worker ran the job"; }
 [ "$(cat "$TEST_TMP"/r?.out | grep -c '0 jobs done, 0 failed')" = 3 ] || fail "the others did not find the queue empty"
 [ "$(q "select count(*) from comparisons")" = 7 ] || fail "the raced job ran $(( $(q 'select count(*) from comparisons') - 6 )) times"
+
+# A commit made after the clones: a worker without --fetch fails the job (its clone lacks
+# the commit), one with --fetch fetches it first.
+git commit -q --allow-empty -m c7 && git tag c7
+expect_exit 0 "$REVPERF" submit compare c6 c7 -q
+start_worker m1 "$TEST_TMP/w1" --once
+wait_pid "$WORKER_PID" 120
+job=$(q "select max(id) from jobs")
+[ "$(q "select state from jobs where id = $job")" = failed ] || fail "a job for a commit the clone lacks: $(q "select state, error from jobs where id = $job")"
+expect_exit 0 "$REVPERF" submit compare c6 c7 -q
+start_worker m1 "$TEST_TMP/w1" --once --fetch
+wait_pid "$WORKER_PID" 120
+[ "$(q "select state from jobs where id = $((job + 1))")" = done ] || fail "--fetch: $(q "select state, error from jobs where id = $((job + 1))")"
+expect_grep "== git fetch --quiet --tags ==" "$TEST_TMP/w1/.revperf/worker/job-$((job + 1)).log"
 echo ok
