@@ -86,22 +86,28 @@ static void nap(double s)
 
 /*
  * A store that lost its server for longer than the store waits is closed and opened
- * again, every 2 s until it answers or the user interrupts. Returns 0 or RP_EINTERRUPT.
+ * again: after 2 s, then at intervals that double up to a minute (each failure is one
+ * error line), until it answers or the user interrupts. Returns 0 or RP_EINTERRUPT.
  */
 static int reconnect(struct store **st, const struct worker_opts *o)
 {
-	if (!store_unreachable(*st))
+	double wait = 2.0;
+	if (*st && !store_unreachable(*st))
 		return 0;
 	store_close(*st);
 	*st = NULL;
+	warning("the store cannot be reached; the worker opens it again until it answers");
 	while (!interrupt_requested()) {
+		double until = mono_s() + wait;
+		while (mono_s() < until && !interrupt_requested())
+			nap(0.1);
 		if (!store_open(o->store_location, STORE_OPEN_EXISTING, st)) {
 			warning("the store answers again; the worker goes on");
 			return 0;
 		}
 		store_close(*st);
 		*st = NULL;
-		nap(2.0);
+		wait = wait * 2 > 60 ? 60 : wait * 2;
 	}
 	return RP_EINTERRUPT;
 }

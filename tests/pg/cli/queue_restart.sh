@@ -52,4 +52,22 @@ cat "$TEST_TMP/m1.err"
 expect_grep "the connection was lost .*; connecting again" .revperf/worker/job-1.log
 expect_grep "connected again" .revperf/worker/job-1.log
 expect_grep "connected again" "$TEST_TMP/m1.err" # the worker's own connection
+
+# 2. Down longer than the store waits (REVPERF_RECONNECT_S=1) while the worker is idle:
+# it says so, opens the store again every 2 s until the server is back, and takes the
+# next job.
+REVPERF_RECONNECT_S=1 start_worker m2 . --lease 3
+sleep 1
+bash "$SRCDIR/tests/pg/pg_server.sh" stop-keep "$state" || fail "the server did not stop"
+sleep 5
+kill -0 "$WORKER_PID" || fail "the worker ended while the server was down"
+bash "$SRCDIR/tests/pg/pg_server.sh" start-again "$state" || fail "the server did not start again"
+back() { grep -q "the store answers again; the worker goes on" "$TEST_TMP/m2.err"; }
+wait_until 60 "the worker back" back
+expect_exit 0 "$REVPERF" submit compare v2 v1 -q -- -r 2..2 -w 0 -t 90%
+job2() { [ "$(q "select state || ' ' || machine from jobs where id = 2")" = "done m2" ]; }
+wait_until 120 "the job after the outage done by the same worker" job2
+kill -TERM "$WORKER_PID"
+wait_pid "$WORKER_PID" 60
+cat "$TEST_TMP/m2.err"
 echo ok
