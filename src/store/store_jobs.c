@@ -36,6 +36,19 @@ static struct db_stmt *prepare_now(struct store *st, const char *sql)
 	return stmt;
 }
 
+/*
+ * Runs stmt (bound, not stepped) for its one row's first column into *out; finalizes it.
+ * 0, or RP_EINTERNAL after store_db_error(st, what).
+ */
+static int step_int64(struct store *st, struct db_stmt *stmt, int64_t *out, const char *what)
+{
+	int rc = db_step(stmt);
+	if (rc == DB_ROW)
+		*out = db_column_int64(stmt, 0);
+	db_finalize(stmt);
+	return rc == DB_ROW ? 0 : store_db_error(st, what);
+}
+
 static int64_t column_int_or(struct db_stmt *stmt, int i, int64_t none)
 {
 	return db_column_null(stmt, i) ? none : db_column_int64(stmt, i);
@@ -67,14 +80,9 @@ void store_jobs_free(struct store_job *jobs, size_t n)
 int store_now(struct store *st, int64_t *now)
 {
 	struct db_stmt *stmt = prepare_now(st, "SELECT NOW");
-	int rc;
 	if (!stmt)
 		return RP_EINTERNAL;
-	rc = db_step(stmt);
-	if (rc == DB_ROW)
-		*now = db_column_int64(stmt, 0);
-	db_finalize(stmt);
-	return rc == DB_ROW ? 0 : store_db_error(st, "cannot read the database's clock");
+	return step_int64(st, stmt, now, "cannot read the database's clock");
 }
 
 int store_job_submit(struct store *st, const char *kind, const char *args, const char *label,
@@ -83,18 +91,13 @@ int store_job_submit(struct store *st, const char *kind, const char *args, const
 	struct db_stmt *stmt =
 	    prepare_now(st, "INSERT INTO jobs(kind, args, label, machine_tag, state, submitted_at)"
 			    " VALUES(?1, ?2, ?3, ?4, 'queued', NOW) RETURNING id");
-	int rc;
 	if (!stmt)
 		return RP_EINTERNAL;
 	store_bind_text(stmt, 1, kind);
 	store_bind_text(stmt, 2, args);
 	store_bind_text(stmt, 3, label);
 	store_bind_text(stmt, 4, machine_tag);
-	rc = db_step(stmt);
-	if (rc == DB_ROW)
-		*id = db_column_int64(stmt, 0);
-	db_finalize(stmt);
-	return rc == DB_ROW ? 0 : store_db_error(st, "cannot queue a job");
+	return step_int64(st, stmt, id, "cannot queue a job");
 }
 
 int store_jobs_analyze(struct store *st)
@@ -280,14 +283,9 @@ int store_jobs_list(struct store *st, const char *state, struct store_job **out,
 int store_runs_max_id(struct store *st, int64_t *max_id)
 {
 	struct db_stmt *stmt = store_prepare(st, "SELECT COALESCE(MAX(id), 0) FROM runs");
-	int rc;
 	if (!stmt)
 		return RP_EINTERNAL;
-	rc = db_step(stmt);
-	if (rc == DB_ROW)
-		*max_id = db_column_int64(stmt, 0);
-	db_finalize(stmt);
-	return rc == DB_ROW ? 0 : store_db_error(st, "cannot read the runs");
+	return step_int64(st, stmt, max_id, "cannot read the runs");
 }
 
 int store_machine_runs_after(struct store *st, const char *machine, int64_t after_id, int64_t *n)
@@ -295,14 +293,9 @@ int store_machine_runs_after(struct store *st, const char *machine, int64_t afte
 	struct db_stmt *stmt =
 	    store_prepare(st, "SELECT count(*) FROM runs r JOIN machines m ON m.id = r.machine_id"
 			      " WHERE m.hostname = ?1 AND r.id > ?2");
-	int rc;
 	if (!stmt)
 		return RP_EINTERNAL;
 	store_bind_text(stmt, 1, machine);
 	db_bind_int64(stmt, 2, after_id);
-	rc = db_step(stmt);
-	if (rc == DB_ROW)
-		*n = db_column_int64(stmt, 0);
-	db_finalize(stmt);
-	return rc == DB_ROW ? 0 : store_db_error(st, "cannot read the runs");
+	return step_int64(st, stmt, n, "cannot read the runs");
 }

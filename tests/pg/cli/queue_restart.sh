@@ -4,6 +4,7 @@
 # once, every run stored once. The test restarts a server of its own, not the one the
 # other tests share (tests/pg/run.sh starts that only for the skip).
 . "$SRCDIR/tests/cli/lib/common.bash"
+. "$SRCDIR/tests/pg/lib/pausing.bash"
 . "$SRCDIR/tests/pg/lib/queue.bash"
 state=$TEST_TMP/pg
 bash "$SRCDIR/tests/pg/pg_server.sh" start "$state" || fail "no server of its own"
@@ -19,15 +20,7 @@ export REVPERF_STORE PG_ENV
 make_tiny_repo p && cd p
 # Each run counts itself; the 4th waits for the test (file `paused`, then `resume`), so
 # that the server is down while a benchmark runs and the worker renews its lease.
-cat >work.sh <<'SH'
-n=$(($(cat "$COUNTER" 2>/dev/null || echo 0) + 1))
-echo $n >"$COUNTER"
-if [ "$n" = "$PAUSE_AT" ]; then
-	touch "$FLAGS/paused"
-	i=0
-	while [ ! -e "$FLAGS/resume" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
-fi
-SH
+write_pausing_work work.sh
 git add -A && git commit -qm pausing && git tag v1
 git commit -q --allow-empty -m next && git tag v2
 export COUNTER=$TEST_TMP/counter FLAGS=$TEST_TMP PAUSE_AT=4
