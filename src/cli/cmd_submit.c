@@ -139,6 +139,7 @@ static int plan(struct cli_project *p, const char **args, int n, char **extra, i
 		if ((err = repo_range(p->repo, range, true, (size_t)limit, &revs, &nrevs)))
 			return rp_err_exit_code(err);
 		if (!nrevs) {
+			revisions_free(revs, nrevs);
 			error("the range %s holds no commit; nothing to queue", range);
 			return EXIT_USAGE;
 		}
