@@ -7,12 +7,15 @@
 #     (store_job_claim(): the UPDATE of the row FOR UPDATE SKIP LOCKED chose) and finish;
 #     the same on SQLite for comparison;
 #  2. jobs per minute with 1, 2 and 4 workers (or WORKERS...): JOBS (default 24)
-#     comparisons of consecutive commits of a generated project whose build is `true` and
+#     compare jobs (`revperf submit compare HEAD~i HEAD~(i-1)`, queued before the clock
+#     starts) of consecutive commits of a generated project whose build is `true` and
 #     whose one benchmark is `true`, 2 runs a side, no warm-up, so that the queue, the
 #     worker and revperf's own start-up are what is measured; each worker a process of
 #     its own with its own clone (its own build cache) and machine name, --idle 0.1. The
 #     clock runs from the workers' start to the last job's end (the database's
-#     finished_at is in whole seconds: the script polls every 0.1 s instead).
+#     finished_at is in whole seconds: the script polls every 0.1 s instead);
+#  3. the same JOBS comparisons run one after another by `revperf compare` in a clone,
+#     without the queue (into a database of their own): what a job costs without it.
 set -eu
 REVPERF=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 JOBS=${2:-24}
@@ -53,7 +56,9 @@ echo "== jobs per minute: $JOBS jobs of a no-op benchmark"
 for n in $WORKERS; do
 	url=$(newdb "jobs$n")
 	cd "$WORK/p"
-	REVPERF_STORE=$url "$REVPERF" submit history -n "$JOBS" -q
+	for i in $(seq "$JOBS" -1 1); do
+		REVPERF_STORE=$url "$REVPERF" submit compare "HEAD~$i" "HEAD~$((i - 1))" -q
+	done
 	for w in $(seq 4); do rm -rf "$WORK/w$w/.revperf"; done
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	t0=$(date +%s.%N)
@@ -76,3 +81,17 @@ for n in $WORKERS; do
 		printf "%d worker%s: %d jobs in %.1f s = %.1f jobs/min (load %s at the start; %d failed, %d claimed twice; %s)\n",
 			n, n == 1 ? "" : "s", j, t1 - t0, j / (t1 - t0) * 60, l, f, tw, per }'
 done
+
+echo "== the same $JOBS comparisons without the queue: revperf compare one after another"
+url=$(newdb direct)
+rm -rf "$WORK/w1/.revperf"
+cd "$WORK/w1"
+load=$(cut -d' ' -f1 /proc/loadavg)
+t0=$(date +%s.%N)
+for i in $(seq "$JOBS" -1 1); do
+	REVPERF_STORE=$url "$REVPERF" compare -q "HEAD~$i" "HEAD~$((i - 1))" >/dev/null 2>&1 || [ $? = 1 ]
+done
+t1=$(date +%s.%N)
+awk -v j="$JOBS" -v t0="$t0" -v t1="$t1" -v l="$load" 'BEGIN {
+	printf "no queue: %d comparisons in %.1f s = %.1f per min (load %s at the start)\n",
+		j, t1 - t0, j / (t1 - t0) * 60, l }'
