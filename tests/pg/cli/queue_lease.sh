@@ -26,6 +26,10 @@ expect_grep "^ +1  queued +compare +compare base next  \(given back after 1 atte
 
 start_worker mA . --lease 3
 wait_until 120 "2 runs stored" runs_ok 2
+# Running: its worker, its progress (runs this machine stored since the claim, renewed
+# every second), how long the lease still holds.
+progress() { "$REVPERF" queue --no-color >q.txt && grep -qE "^ +1  running +compare +compare base next  on mA \(host [^,]+, pid [0-9]+\): [1-9][0-9]* runs? stored \(lease [0-3] s more, attempt 2\)$" q.txt; }
+wait_until 30 "the progress shown" progress
 # Another worker took the job over (as a claim after the lease ran out does).
 q "update jobs set worker = 'mB (host elsewhere, pid 1)', machine = 'mB', attempts = attempts + 1 where id = 1"
 stopped() { grep -q "job 1: its lease ran out and another worker took it; stopping its command here" "$TEST_TMP/mA.err"; }
