@@ -8,12 +8,14 @@
 # (tests/pg/pg_server.sh, from /usr/lib/postgresql/*/bin).
 # linux-perf: bench/sample.sh measures revperf's sampler against `perf record`, and it
 # records the perf script samples that tests/cli/diff_perf_script.sh imports.
+# faketime runs a queue worker with a wrong clock, iproute2 (ip netns) puts workers in
+# network namespaces of their own (tests/pg/cli/queue_clock.sh, queue_netns.sh).
 # python3-jsonschema validates every command's JSON against docs/schema/ (json_schema_validate).
 set -eu
 PKGS="build-essential cmake pkg-config git clang libclang-rt-dev libsqlite3-dev libpq-dev postgresql libgit2-dev
 libinih-dev libjansson-dev libcmocka-dev libelf-dev libdw-dev libcapstone-dev libzstd-dev
 hyperfine valgrind time python3 procps g++ libbenchmark-dev uftrace strace
-chromium nodejs linux-perf python3-jsonschema"
+chromium nodejs linux-perf python3-jsonschema faketime iproute2"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -12,12 +12,14 @@
 #include "core/revision.h"
 #include "store/store.h"
 #include "report/site.h"
+#include "store/store_history.h"
 #include "util/common.h"
 #include "util/units.h"
 #include "util/parse.h"
 
 static struct {
-	const char *out, *state_dir, *store, *config, *commit_url, *min_segment, *title;
+	const char *out, *state_dir, *store, *config, *commit_url, *min_segment, *title, *machine;
+	bool each_machine;
 	struct cli_output output;
 } o;
 
@@ -38,6 +40,11 @@ static const struct option report_options[] = {
 	{ OPT_STRING, 0, "min-segment", "N", "change points: fewest commits between two "
 					     "(default 3, at least 2)", &o.min_segment, NULL },
 	{ OPT_STRING, 0, "title", "TEXT", "the title of the index page", &o.title, NULL },
+	{ OPT_STRING, 0, "machine", "NAME", "the runs of this machine (its name as stored: "
+					    "the host name, or a worker's --machine; default: "
+					    "the machine with the most runs)", &o.machine, NULL },
+	{ OPT_FLAG, 0, "each-machine", NULL, "one site per machine with runs, in DIR/NAME/ "
+					     "(text only)", &o.each_machine, NULL },
 	CLI_OUTPUT_OPTIONS(o.output, "text or json (what was written)",
 			   "print nothing when all went well (text)"),
 	OPT_END_MARKER,
@@ -57,11 +64,13 @@ const struct command_help report_help = {
     "profiles exist), and one page per commit (commits/<sha>.html) with its verdicts,\n"
     "runs, logs and attribution (differential flame graph, control charts, I/O\n"
     "similarity). The commits are those whose main build has runs on the machine with\n"
-    "the most runs (or failed); the charts follow the first parents of HEAD (its branch\n"
-    "is named on each chart), and measured commits of other branches get their pages\n"
-    "but stay off the charts. See docs/report.md.\n"
+    "the most runs, or the one --machine names (or failed); --each-machine writes one\n"
+    "site per machine, never mixing two machines' runs in a chart. The charts follow\n"
+    "the first parents of HEAD (its branch is named on each chart), and measured\n"
+    "commits of other branches get their pages but stay off the charts. See\n"
+    "docs/report.md.\n"
     "Exit status: 0 written, 2 usage or input error (no results yet, --out not a\n"
-    "directory), 3 internal failure.",
+    "directory, a --machine without runs), 3 internal failure.",
     report_options,
 };
 
@@ -140,6 +149,67 @@ static int parse_min_segment(size_t *out)
 	return 0;
 }
 
+/* Loads the history of ho's machine and writes its site into out_dir, with the line that
+ * says so (format 1: JSON). Returns an exit status. */
+static int write_site(struct report_ctx *c, struct history_opts *ho, const char *out_dir,
+		      int format)
+{
+	struct site_options so;
+	struct site_stats stats;
+	int err, ret = EXIT_USAGE;
+
+	if ((err = history_load(c->p.st, ho, &c->h))) {
+		ret = rp_err_exit_code(err);
+		return ret;
+	}
+	if (!c->h.nr_commits) {
+		error("no measured commit in %s; run `revperf compare BASE TARGET` or `revperf "
+		      "history` first",
+		      store_name(c->p.st));
+		return ret;
+	}
+	memset(&so, 0, sizeof(so));
+	so.out_dir = out_dir;
+	so.state_root = c->p.sd.root;
+	so.commit_url = o.commit_url ? o.commit_url : c->cfg.report_commit_url;
+	so.database = store_name(c->p.st);
+	so.st = c->p.st;
+	so.title = o.title;
+	if ((err = site_write(&c->h, &so, &stats))) {
+		ret = rp_err_exit_code(err);
+		return ret;
+	}
+	o.output.printed = true;
+	if (format == 1) {
+		struct strbuf index = STRBUF_INIT;
+		json_t *root;
+		strbuf_addf(&index, "%s/index.html", out_dir);
+		root = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I}", "revperf_version",
+				 REVPERF_VERSION, "schema", "revperf-report/1", "directory",
+				 out_dir, "index", index.buf, "commits",
+				 (json_int_t)c->h.nr_commits, "charts", (json_int_t)stats.charts,
+				 "pages", (json_int_t)stats.pages, "files_copied",
+				 (json_int_t)stats.files_copied);
+		if (!root || json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||
+		    fputc('\n', stdout) == EOF)
+			ret = EXIT_INTERNAL;
+		json_decref(root);
+		strbuf_release(&index);
+	} else if (!o.output.quiet) {
+		printf("wrote %s/index.html: %zu %s, %zu %s, %zu %s, %zu %s copied\n", out_dir,
+		       c->h.nr_commits, units_noun(c->h.nr_commits, "commit", "commits"),
+		       stats.charts, units_noun(stats.charts, "chart", "charts"), stats.pages,
+		       units_noun(stats.pages, "page", "pages"), stats.files_copied,
+		       units_noun(stats.files_copied, "file", "files"));
+	}
+	if (ret == EXIT_INTERNAL || fflush(stdout)) {
+		error("cannot write the report: %s", strerror(errno));
+		ret = EXIT_INTERNAL;
+		return ret;
+	}
+	return EXIT_OK;
+}
+
 static const char *const report_formats[] = { "text", "json", NULL };
 
 static int report(int argc, char **argv)
@@ -147,8 +217,6 @@ static int report(int argc, char **argv)
 	const char *args[1];
 	struct report_ctx c;
 	struct history_opts ho = {0};
-	struct site_options so;
-	struct site_stats stats;
 	int n, err, ret = EXIT_USAGE, format;
 
 	memset(&o, 0, sizeof(o));
@@ -164,6 +232,11 @@ static int report(int argc, char **argv)
 	if (n < 0 || (format = cli_output_begin(&o.output, "report", report_formats)) < 0 ||
 	    parse_min_segment(&ho.min_segment))
 		goto out;
+	if (o.each_machine && (format == 1 || o.machine)) {
+		usage_error("report", "--each-machine writes text only, and every machine: use "
+				      "--machine NAME -f json for one");
+		goto out;
+	}
 	if (o.commit_url && parse_http_url(o.commit_url)) {
 		usage_error("report",
 			    "--commit-url '%s': expected an http:// or https:// URL such as "
@@ -176,60 +249,38 @@ static int report(int argc, char **argv)
 		goto out;
 	}
 	ho.cfg = &c.cfg; /* count tolerances of the change points */
-	if ((err = history_load(c.p.st, &ho, &c.h))) {
-		ret = rp_err_exit_code(err);
-		goto out;
-	}
-	if (!c.h.nr_commits) {
-		error("no measured commit in %s; run `revperf compare BASE TARGET` or `revperf "
-		      "history` first",
-		      store_name(c.p.st));
-		goto out;
-	}
 	if (o.out)
 		strbuf_addstr(&c.out, o.out);
 	else
 		strbuf_addf(&c.out, "%s/report", c.p.sd.root);
-	memset(&so, 0, sizeof(so));
-	so.out_dir = c.out.buf;
-	so.state_root = c.p.sd.root;
-	so.commit_url = o.commit_url ? o.commit_url : c.cfg.report_commit_url;
-	so.database = store_name(c.p.st);
-	so.st = c.p.st;
-	so.title = o.title;
-	if ((err = site_write(&c.h, &so, &stats))) {
-		ret = rp_err_exit_code(err);
+	if (o.each_machine) {
+		char **names = NULL;
+		size_t nr = 0;
+		if ((err = store_history_machine_names(c.p.st, &names, &nr))) {
+			ret = rp_err_exit_code(err);
+			goto out;
+		}
+		if (!nr)
+			error("no runs in %s; run `revperf compare BASE TARGET` or `revperf "
+			      "history` first",
+			      store_name(c.p.st));
+		ret = nr ? EXIT_OK : EXIT_USAGE;
+		for (size_t i = 0; i < nr && ret == EXIT_OK; i++) {
+			struct strbuf dir = STRBUF_INIT;
+			strbuf_addf(&dir, "%s/", c.out.buf);
+			fsutil_add_safe_name(&dir, names[i]);
+			ho.machine = names[i];
+			history_release(&c.h);
+			ret = write_site(&c, &ho, dir.buf, format);
+			strbuf_release(&dir);
+		}
+		for (size_t i = 0; i < nr; i++)
+			free(names[i]);
+		free(names);
 		goto out;
 	}
-	o.output.printed = true;
-	if (format == 1) {
-		struct strbuf index = STRBUF_INIT;
-		json_t *root;
-		strbuf_addf(&index, "%s/index.html", c.out.buf);
-		root = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:I, s:I}", "revperf_version",
-				 REVPERF_VERSION, "schema", "revperf-report/1", "directory",
-				 c.out.buf, "index", index.buf, "commits",
-				 (json_int_t)c.h.nr_commits, "charts", (json_int_t)stats.charts,
-				 "pages", (json_int_t)stats.pages, "files_copied",
-				 (json_int_t)stats.files_copied);
-		if (!root || json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||
-		    fputc('\n', stdout) == EOF)
-			ret = EXIT_INTERNAL;
-		json_decref(root);
-		strbuf_release(&index);
-	} else if (!o.output.quiet) {
-		printf("wrote %s/index.html: %zu %s, %zu %s, %zu %s, %zu %s copied\n", c.out.buf,
-		       c.h.nr_commits, units_noun(c.h.nr_commits, "commit", "commits"),
-		       stats.charts, units_noun(stats.charts, "chart", "charts"), stats.pages,
-		       units_noun(stats.pages, "page", "pages"), stats.files_copied,
-		       units_noun(stats.files_copied, "file", "files"));
-	}
-	if (ret == EXIT_INTERNAL || fflush(stdout)) {
-		error("cannot write the report: %s", strerror(errno));
-		ret = EXIT_INTERNAL;
-		goto out;
-	}
-	ret = EXIT_OK;
+	ho.machine = o.machine;
+	ret = write_site(&c, &ho, c.out.buf, format);
 out:
 	history_release(&c.h);
 	revisions_free(c.line, c.nr_line);

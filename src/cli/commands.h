@@ -67,6 +67,9 @@ int cmd_show(int argc, char **argv);
 int cmd_gc(int argc, char **argv);
 int cmd_ci(int argc, char **argv);
 int cmd_push(int argc, char **argv);
+int cmd_submit(int argc, char **argv);
+int cmd_worker(int argc, char **argv);
+int cmd_queue(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 
 extern const struct command_help bindiff_help;
@@ -87,6 +90,9 @@ extern const struct command_help show_help;
 extern const struct command_help gc_help;
 extern const struct command_help ci_help;
 extern const struct command_help push_help;
+extern const struct command_help submit_help;
+extern const struct command_help worker_help;
+extern const struct command_help queue_help;
 extern const struct command_help version_help;
 
 /*

@@ -93,9 +93,11 @@ void machine_info_read(struct machine_info *m)
 {
 	char buf[CPUINFO_READ_MAX];
 	struct utsname u;
+	const char *name;
 	long cores;
 
 	memset(m, 0, sizeof(*m));
+	name = getenv("REVPERF_MACHINE");
 	if (uname(&u) == 0) {
 		snprintf(m->hostname, sizeof(m->hostname), "%s", u.nodename);
 		snprintf(m->kernel, sizeof(m->kernel), "%s", u.release);
@@ -103,6 +105,8 @@ void machine_info_read(struct machine_info *m)
 		snprintf(m->hostname, sizeof(m->hostname), "unknown");
 		snprintf(m->kernel, sizeof(m->kernel), "unknown");
 	}
+	if (name && *name)
+		snprintf(m->hostname, sizeof(m->hostname), "%s", name);
 	if (read_small_file("/proc/cpuinfo", buf, sizeof(buf)) > 0)
 		machine_cpu_model_parse(buf, m->cpu_model, sizeof(m->cpu_model));
 	else

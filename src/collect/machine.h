@@ -14,7 +14,11 @@ struct machine_info {
 	char governor[32];  /* cpufreq governor of cpu0, or "unknown" */
 };
 
-/* Reads /proc/cpuinfo, uname and sysfs. Never fails (unknown fields say "unknown"). */
+/*
+ * Reads /proc/cpuinfo, uname and sysfs. Never fails (unknown fields say "unknown"). The
+ * host name is REVPERF_MACHINE when set and not empty (`revperf worker --machine NAME`:
+ * the machine's name in the store, for workers that share a host name).
+ */
 void machine_info_read(struct machine_info *m);
 /*
  * The CPU model named in the text of a /proc/cpuinfo ("model name", or on other

@@ -605,7 +605,7 @@ int history_load(struct store *st, const struct history_opts *o, struct history 
 		return RP_EINPUT;
 	}
 	if ((ret = store_history_benches(st, h, &c.ids, &c.nr_ids)) ||
-	    (ret = store_history_machine(st, h)) || (ret = store_history_commits(st, h)))
+	    (ret = store_history_machine(st, h, o ? o->machine : NULL)) || (ret = store_history_commits(st, h)))
 		goto out;
 	if (!h->nr_commits)
 		goto out;

@@ -35,6 +35,9 @@ struct history_opts {
 	const char *const *line;
 	size_t nr_line;
 	const char *line_name;
+	/* The machine whose runs make the series (its name as stored); NULL: the one with
+	 * the most runs. */
+	const char *machine;
 };
 
 

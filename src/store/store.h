@@ -16,7 +16,7 @@
  */
 struct store;
 
-#define STORE_SCHEMA_VERSION 8
+#define STORE_SCHEMA_VERSION 9
 
 enum store_open_flags {
 	/* The store must hold revperf's schema already (commands that only read): an empty

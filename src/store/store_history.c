@@ -64,21 +64,46 @@ int store_history_benches(struct store *st, struct history *h, struct history_be
 	return finish(st, stmt, rc, "cannot read the benchmarks");
 }
 
-int store_history_machine(struct store *st, struct history *h)
+int store_history_machine_names(struct store *st, char ***names, size_t *n)
+{
+	struct db_stmt *stmt = store_prepare(
+	    st, "SELECT m.hostname FROM (SELECT machine_id, count(*) AS n FROM runs"
+		" GROUP BY machine_id) c JOIN machines m ON m.id = c.machine_id"
+		" ORDER BY n DESC, m.id");
+	size_t alloc = 0;
+	int rc;
+
+	*names = NULL;
+	*n = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		ALLOC_GROW(*names, *n + 1, alloc);
+		(*names)[(*n)++] = column_str(stmt, 0);
+	}
+	return finish(st, stmt, rc, "cannot read the machines");
+}
+
+int store_history_machine(struct store *st, struct history *h, const char *name)
 {
 	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT m.id, m.hostname, m.cpu_model, m.cores, m.kernel, m.governor, n FROM"
 		" (SELECT machine_id, count(*) AS n FROM runs GROUP BY machine_id) c"
-		" JOIN machines m ON m.id = c.machine_id ORDER BY n DESC, m.id");
+		" JOIN machines m ON m.id = c.machine_id"
+		" ORDER BY CASE WHEN m.hostname = ?1 THEN 0 ELSE 1 END, n DESC, m.id");
+	struct strbuf others = STRBUF_INIT;
 	int rc;
 
 	if (!stmt)
 		return RP_EINTERNAL;
+	store_bind_text(stmt, 1, name ? name : "");
 	while ((rc = db_step(stmt)) == DB_ROW) {
 		size_t n = (size_t)db_column_int64(stmt, 6);
+		const char *host = db_column_text(stmt, 1);
 		h->nr_machines++;
-		if (h->has_machine) {
+		if (h->has_machine || (name && strcmp(host ? host : "", name))) {
 			h->other_machine_runs += n;
+			strbuf_addf(&others, "%s%s", others.len ? ", " : "", host ? host : "?");
 			continue;
 		}
 		h->has_machine = true;
@@ -90,7 +115,14 @@ int store_history_machine(struct store *st, struct history *h)
 		h->machine.governor = column_str(stmt, 5);
 		h->machine.nr_runs = n;
 	}
-	return finish(st, stmt, rc, "cannot read the machines");
+	rc = finish(st, stmt, rc, "cannot read the machines");
+	if (!rc && name && !h->has_machine) {
+		error("no runs measured on machine '%s' in %s; machines with runs: %s", name,
+		      st->path, others.len ? others.buf : "none");
+		rc = RP_EINPUT;
+	}
+	strbuf_release(&others);
+	return rc;
 }
 
 int store_history_commits(struct store *st, struct history *h)

@@ -177,8 +177,16 @@ struct history_bench_id {
 int store_history_benches(struct store *st, struct history *h, struct history_bench_id **ids,
 			  size_t *nr);
 
-/* The machine with the most runs (none when there are no runs) and the runs of the others. */
-int store_history_machine(struct store *st, struct history *h);
+/*
+ * The machine whose runs make the series: the one named `name` (its host name as stored,
+ * REVPERF_MACHINE for a worker), or with the most runs when name is NULL (none when there
+ * are no runs); and the runs of the others. A name with no runs is RP_EINPUT after an
+ * error line naming the machines that have some.
+ */
+int store_history_machine(struct store *st, struct history *h, const char *name);
+/* The names of the machines with runs, most runs first, into *names (free each and the
+ * array). 0 or RP_EINTERNAL. */
+int store_history_machine_names(struct store *st, char ***names, size_t *n);
 
 /*
  * The commits into h->commits: revisions whose main build has a non-warm-up run on h's

@@ -154,6 +154,23 @@ const struct store_migration store_migrations[] = {
 	 "  build_id INTEGER NOT NULL REFERENCES builds(id) ON DELETE CASCADE,"
 	 "  length INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY(build_id));",
 	 NULL},
+	/* 8 -> 9: the queue (store_jobs.c): work submitted for workers to claim, each job
+	 * one command line (a comparison, one commit of a history, a bisection) with the
+	 * machine tag it wants, its state, the worker holding it and the lease it holds until
+	 * (seconds since the epoch on the database's clock, never the worker's). */
+	{9,
+	 "CREATE TABLE jobs("
+	 "  id INTEGER PRIMARY KEY,"
+	 "  kind TEXT NOT NULL CHECK(kind IN ('compare', 'history-commit', 'bisect')),"
+	 "  args TEXT NOT NULL, label TEXT NOT NULL, machine_tag TEXT,"
+	 "  state TEXT NOT NULL CHECK(state IN ('queued', 'running', 'done', 'failed')),"
+	 "  worker TEXT, machine TEXT, lease_until INTEGER,"
+	 "  attempts INTEGER NOT NULL DEFAULT 0, progress TEXT, error TEXT, exit_code INTEGER,"
+	 "  submitted_at INTEGER NOT NULL, started_at INTEGER, finished_at INTEGER);"
+	 "CREATE INDEX jobs_by_state ON jobs(state, id);"
+	 /* What a claim looks at: the open jobs only, however many ended. */
+	 "CREATE INDEX jobs_open ON jobs(id) WHERE state IN ('queued', 'running');",
+	 NULL},
 };
 
 const size_t store_nr_migrations = ARRAY_SIZE(store_migrations);

@@ -1,6 +1,6 @@
 # Every command's JSON, produced by real runs, validated against docs/schema/ with a real
 # validator (python3-jsonschema); a document with one value of the wrong type is rejected.
-# Also bisect, chart, profile (--counters, --sample, --io, --cct), compare's attribution,
+# Also submit, worker and queue, bisect, chart, profile (--counters, --sample, --io, --cct), compare's attribution,
 # counted, io and counters sections, attribution.json, train and predict (on the dynamic
 # data that compare with profile = cct stores). --sample is left out where perf_event_open
 # is refused, counted without valgrind, --cct and what follows from it without the CCT
@@ -39,6 +39,13 @@ verdict_exit "$REVPERF" compare base HEAD --runs 3..3 --metrics wchar,wall -f js
 cp out.txt ../docs/compare-git.json
 verdict_exit "$REVPERF" history base..HEAD --runs 3..3 -f json -q
 cp out.txt ../docs/history.json
+# The queue: a job submitted, run by a worker, shown (docs/team.md).
+expect_exit 0 "$REVPERF" submit compare base HEAD -f json -- --runs 3..3
+cp out.txt ../docs/submit.json
+expect_exit 0 "$REVPERF" worker --once --machine schema -f json -q
+cp out.txt ../docs/worker.json
+expect_exit 0 "$REVPERF" queue -f json
+cp out.txt ../docs/queue.json
 verdict_exit "$REVPERF" ci --base base --summary s.md --junit j.xml --runs 3..3 -f json -q
 cp out.txt ../docs/ci.json
 expect_exit 0 "$REVPERF" run -f json -q

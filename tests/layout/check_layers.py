@@ -11,7 +11,8 @@ import sys
 # From the bottom. The engine rooms, in their own order: the store knows no project
 # concept; core (configuration, revisions, builds, metrics) stores through it; importers
 # turn outside results into stored runs; prediction reads builds and the store; comparison
-# runs, stores and may select through prediction; history and bisection drive comparisons.
+# runs, stores and may select through prediction; history and bisection drive comparisons;
+# the queue's workers run comparisons, histories and bisections for jobs.
 LAYERS = [
     "util",
     "binary",
@@ -24,6 +25,7 @@ LAYERS = [
     "predict",
     "compare",
     "history",
+    "queue",
     "report",
     "cli",
 ]

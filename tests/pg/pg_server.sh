@@ -10,6 +10,8 @@
 #             of the superuser `revperf` through the socket, trust), PG_PASSWORD (that
 #             user's password over TCP, scram-sha-256). Without a server binary it writes
 #             STATE_DIR/skip with the reason and exits 0: the tests then skip, saying why.
+#             PG_LISTEN (more addresses to listen on) and PG_HBA_NET (a CIDR allowed over
+#             TCP with the password) from the environment: workers in network namespaces.
 #   stop      pg_ctl stop (fast), and the temporary directory removed.
 #   restart   pg_ctl restart (fast): every client's connection is dropped.
 #   bounce    SECONDS: stopped (fast), down for SECONDS, started again.
@@ -47,10 +49,11 @@ server_start() {
 		-o "$(server_options "$PG_PORT" "$PG_DIR")" >/dev/null 2>&1 ||
 		{ tail -n 20 "$PG_DIR/server.log" >&2; return 3; }
 }
-# The server's options: TCP on 127.0.0.1:PORT, the socket in DIR/sock; fsync off (the
-# tests need no durability against a power cut).
+# The server's options: TCP on 127.0.0.1:PORT (and the addresses of PG_LISTEN, a comma-
+# separated list: the queue's test of workers in network namespaces), the socket in
+# DIR/sock; fsync off (the tests need no durability against a power cut).
 server_options() {
-	echo "-c listen_addresses=127.0.0.1 -c port=$1 -c unix_socket_directories=$2/sock -c fsync=off -c max_connections=200 -c shared_buffers=16MB"
+	echo "-c listen_addresses=127.0.0.1${PG_LISTEN:+,$PG_LISTEN} -c port=$1 -c unix_socket_directories=$2/sock -c fsync=off -c max_connections=200 -c shared_buffers=16MB"
 }
 
 psql_admin() { # SQL...: as the superuser, through the socket, quiet, stop on error
@@ -85,6 +88,9 @@ start)
 		rm -rf "$dir"
 		exit 3
 	fi
+	# PG_HBA_NET (a CIDR): passwords over TCP from there too.
+	[ -n "${PG_HBA_NET:-}" ] &&
+		echo "host all all $PG_HBA_NET scram-sha-256" >>"$dir/data/pg_hba.conf"
 	for try in 1 2 3 4 5; do
 		port=$(free_port)
 		if as_server "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
@@ -106,6 +112,7 @@ PG_SOCK=$dir/sock
 PG_PORT=$port
 PG_ADMIN='host=$dir/sock port=$port user=revperf dbname=postgres'
 PG_PASSWORD=$password
+PG_LISTEN=${PG_LISTEN:-}
 EOF
 	;;
 stop | restart | bounce | stop-keep | start-again | status | createdb | dropdb)

@@ -6,6 +6,7 @@
 # exit 2, and the runs stored before stay. The test restarts a server of its own, not the
 # one the other tests share (tests/pg/run.sh starts it only for the skip).
 . "$SRCDIR/tests/cli/lib/common.bash"
+. "$SRCDIR/tests/pg/lib/pausing.bash"
 state=$TEST_TMP/pg
 bash "$SRCDIR/tests/pg/pg_server.sh" start "$state" || fail "no server of its own"
 if [ -f "$state/skip" ]; then
@@ -21,16 +22,7 @@ q() { "$PG_BIN/psql" -X -q -A -t -v ON_ERROR_STOP=1 -d "$url" -c "$1"; }
 make_tiny_repo p && cd p
 # Each run counts itself; the 4th waits for the test (file `paused`, then `resume`), so
 # that the server is down while a benchmark runs, not while a run is being stored.
-cat >work.sh <<'SH'
-n=$(($(cat "$COUNTER" 2>/dev/null || echo 0) + 1))
-echo $n >"$COUNTER"
-if [ "$n" = "$PAUSE_AT" ]; then
-	touch "$FLAGS/paused"
-	i=0
-	while [ ! -e "$FLAGS/resume" ] && [ $i -lt 1200 ]; do sleep 0.1; i=$((i + 1)); done
-fi
-i=0; while [ $i -lt 2000 ]; do i=$((i+1)); done
-SH
+write_pausing_work work.sh
 git add -A && git commit -qm pausing && git tag v1
 git commit -q --allow-empty -m next
 export COUNTER=$TEST_TMP/counter FLAGS=$TEST_TMP PAUSE_AT=4
