@@ -204,7 +204,7 @@ int bootstrap_ratio_means(const double *a, size_t n_a, const double *b, size_t n
 			  const struct bootstrap_opts *opts, struct bootstrap_ratio *out)
 {
 	struct ratio_dist d = {0};
-	double ma, mb, *r = NULL, lo = INFINITY, hi = 0;
+	double ma = 0, mb = 0, *r = NULL, lo = INFINITY, hi = 0;
 	double alpha = opts->alpha, margin = opts->margin;
 
 	if (check(a, n_a, "baseline", &ma) < 0 || check(b, n_b, "target", &mb) < 0)

@@ -194,7 +194,7 @@ static int decide(const double *a, size_t n_a, const double *b, size_t n_b, bool
 		  const struct verdict_opts *opts, struct verdict_result *out)
 {
 	struct stats_mw_result mw = {0};
-	struct side_info ia, ib;
+	struct side_info ia = {0}, ib = {0};
 
 	if (!opts)
 		opts = &default_opts;
