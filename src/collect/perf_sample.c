@@ -459,11 +459,13 @@ static bool rings_map(struct perf_recorder *r, size_t pages, int *err)
 }
 
 /*
- * Opens the event on `pid` on every online CPU, waking the reader when a quarter of a ring
- * of `pages` data pages is written: time to drain before it fills. (Half, as perf does,
- * halved the wake-ups but doubled the samples lost at load 12-14, for no program CPU time
- * measurable at 10 kHz; bench/RESULTS.md.) Returns 0, or -1 after error() (nothing left
- * open).
+ * Opens the event on `pid` on every online CPU, waking the reader when half of a ring of
+ * `pages` data pages is written, as perf does. Each wake-up is kernel work charged to the
+ * sampled program (in this VM, one to two points of a cpu-bound program's CPU time at
+ * 10 kHz with DWARF's 8 KiB per sample, where a quarter of a 512 KiB ring is 16 samples);
+ * the price is less time to drain before the ring fills: more samples lost when the
+ * machine is busy (counted and reported). bench/RESULTS.md has both. Returns 0, or -1
+ * after error() (nothing left open).
  */
 static int rings_open(struct perf_recorder *r, pid_t pid, long ncpu, size_t pages)
 {
@@ -471,7 +473,7 @@ static int rings_open(struct perf_recorder *r, pid_t pid, long ncpu, size_t page
 	int err;
 
 	attr_fill(&a, &r->o, r->o.event);
-	a.wakeup_watermark = (uint32_t)(pages * page_bytes() / 4);
+	a.wakeup_watermark = (uint32_t)(pages * page_bytes() / 2);
 	r->rings = xcalloc((size_t)ncpu, sizeof(*r->rings));
 	for (long cpu = 0; cpu < ncpu; cpu++) {
 		int fd = sys_perf_event_open(&a, pid, (int)cpu);
