@@ -128,7 +128,7 @@ static void attr_fill(struct perf_event_attr *a, const struct perf_sample_option
 	/*
 	 * DWARF mode asks for no user chain, as `perf --call-graph dwarf` (the chain stays in
 	 * the record format, empty): walking the frame pointers at every sample is kernel work
-	 * charged to the program, about 2.5 us per sample here (bench/RESULTS.md, issue 18),
+	 * charged to the program, 1 to 3 us per sample here (bench/RESULTS.md, issue 18),
 	 * and the stack copy gives the frames.
 	 */
 	if (o->callgraph == PERF_SAMPLE_CALLGRAPH_DWARF && REGS_MASK)
