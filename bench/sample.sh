@@ -1,6 +1,9 @@
 #!/bin/bash
-# bench/sample.sh REVPERF [ROUNDS] [COMPARISONS]
-# The sampling profiler (docs/sampling.md) against `perf record`, in one session:
+# bench/sample.sh REVPERF [ROUNDS] [COMPARISONS] [BEFORE]
+# The sampling profiler (docs/sampling.md) against `perf record`, in one session. BEFORE,
+# another build of revperf (the base of a change), adds its two variants to part 1
+# (before-fp, before-dwarf), interleaved with the others. SAMPLE_PARTS (default 123) picks
+# the parts to run. To hold other work off, run the whole script under `chrt -f 50`.
 #
 # 1. Overhead. Two workloads built with gcc -O2 -g -fno-omit-frame-pointer (so that both
 #    call graphs have frame pointers to follow): cpu-bound = bench/workloads/sample_versions.c
@@ -12,8 +15,10 @@
 #      perf-g         perf record -e cpu-clock:u -F HZ -g
 #      revperf-dwarf  revperf profile --sample -F HZ --call-graph dwarf (8 KiB of stack)
 #      perf-dwarf     perf record -e cpu-clock:u -F HZ --call-graph dwarf (8 KiB of stack)
-#    Each program runs under /usr/bin/time inside the profiler, which gives its own wall
-#    and CPU time (user + sys); the overhead is that time against plain's in the same
+#      before-fp, before-dwarf  as revperf-fp and revperf-dwarf with BEFORE (when given)
+#    Each program runs under bench/workloads/time_run.c inside the profiler, which gives
+#    its own wall and CPU time (user + sys, in microseconds: /usr/bin/time's 10 ms steps
+#    were 1.5% of a run); the overhead is that time against plain's in the same
 #    round, median [min - max] over the rounds. Also: samples taken and lost (revperf: its
 #    report; perf: `perf report --stdio`'s "Total Lost Samples"), and the time after the
 #    program ended until the profile was there (revperf: the command's wall minus the
@@ -31,16 +36,19 @@ set -eu
 REVPERF=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 ROUNDS=${2:-3}
 COMPARISONS=${3:-10}
+BEFORE=
+[ -n "${4:-}" ] && BEFORE=$(cd "$(dirname "$4")" && pwd)/$(basename "$4")
+PARTS=${SAMPLE_PARTS:-123}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 CC=${CC:-gcc}
 command -v perf >/dev/null || { echo "sample.sh: needs perf (apt-get install linux-perf)" >&2; exit 2; }
-[ -x /usr/bin/time ] || { echo "sample.sh: needs /usr/bin/time (apt-get install time)" >&2; exit 2; }
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/revperf-bench-sample.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 cd "$WORK"
 load() { echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"; }
 now_ns() { date +%s%N; }
 
+$CC -O2 -o time_run "$SRC/bench/workloads/time_run.c"
 $CC -O2 -g -fno-omit-frame-pointer -o cpu "$SRC/bench/workloads/sample_versions.c"
 $CC -O2 -g -fno-omit-frame-pointer -o calls "$SRC/bench/workloads/calls.c"
 $CC -O2 -g -o v1 "$SRC/bench/workloads/sample_versions.c"
@@ -50,12 +58,13 @@ declare -A ARGS=([cpu]=120 [calls]=150000000)
 # run VARIANT WORKLOAD HZ: one run; prints "wall cpu samples lost post_s".
 run() {
 	local v=$1 w=$2 hz=$3 t0 t1 post=0 samples=- lost=-
-	local prog=(/usr/bin/time -f "%e %U %S" -o t.txt "./$w" "${ARGS[$w]}")
+	local prog=(./time_run t.txt "./$w" "${ARGS[$w]}") bin=$REVPERF
 	case $v in
 	plain) "${prog[@]}" >/dev/null ;;
-	revperf-fp | revperf-dwarf)
+	revperf-fp | revperf-dwarf | before-fp | before-dwarf)
+		[ "${v%-*}" = before ] && bin=$BEFORE
 		t0=$(now_ns)
-		"$REVPERF" profile --sample -F "$hz" --call-graph "${v#revperf-}" -f json -- "${prog[@]}" \
+		"$bin" profile --sample -F "$hz" --call-graph "${v#*-}" -f json -- "${prog[@]}" \
 			>r.json 2>/dev/null
 		t1=$(now_ns)
 		read -r samples lost post < <(python3 -c 'import json,sys
@@ -79,9 +88,11 @@ print(d["samples"], d["lost"], "%.3f" % (wall - d["wall_ns"] / 1e9))' "$t0" "$t1
 	echo "$wall $(echo "$user + $sys" | bc -l) $samples ${lost:-0} $post"
 }
 
+if [[ $PARTS == *1* ]]; then
 echo "== 1. overhead ($ROUNDS rounds)"
 load
 VARIANTS=(plain revperf-fp perf-g revperf-dwarf perf-dwarf)
+[ -n "$BEFORE" ] && VARIANTS+=(before-fp before-dwarf)
 for w in cpu calls; do
 	for hz in 1000 10000; do
 		: >"res-$w-$hz.txt"
@@ -110,7 +121,9 @@ for w in ("cpu", "calls"):
         base = by["plain"]
         print("%-9s %-6d %-14s %-26s %-26s %s" % (w, hz, "plain", "(%.3f s CPU)" % statistics.median(b[1] for b in base.values()),
               "(%.3f s wall)" % statistics.median(b[0] for b in base.values()), ""))
-        for v in ("revperf-fp", "perf-g", "revperf-dwarf", "perf-dwarf"):
+        for v in ("revperf-fp", "before-fp", "perf-g", "revperf-dwarf", "before-dwarf", "perf-dwarf"):
+            if v not in by:
+                continue
             d = by[v]
             cpu = [100 * (d[r][1] / base[r][1] - 1) for r in d]
             wall = [100 * (d[r][0] / base[r][0] - 1) for r in d]
@@ -121,7 +134,9 @@ for w in ("cpu", "calls"):
                   str(int(statistics.median(int(d[r][2]) for r in d))), lost, post))
 PY
 load
+fi
 
+if [[ $PARTS == *2* ]]; then
 echo "== 2. naming 100k samples (10 kHz, about 10 s of CPU time)"
 load
 ARGS[cpu]=1850
@@ -134,7 +149,9 @@ for cg in fp dwarf; do
 	echo "perf record ($cg):      $samples samples (lost $lost) in a run of ${wall} s; perf report --stdio: $post s"
 done
 load
+fi
 
+if [[ $PARTS == *3* ]]; then
 echo "== 3. attribution: v1 against v2 (f5 twice the work), -O2 without frame pointers, $COMPARISONS comparisons"
 load
 first=0
@@ -154,3 +171,4 @@ print(cpu["verdict"], "%.3f" % cpu["ratio"], ("/".join(top["path"][-3:]) if top 
 done
 echo "f5 first in $first of $COMPARISONS comparisons"
 load
+fi

@@ -114,11 +114,9 @@ static void attr_fill(struct perf_event_attr *a, const struct perf_sample_option
 	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_PERIOD |
 			 PERF_SAMPLE_CALLCHAIN;
 	/*
-	 * DWARF mode keeps the kernel's frame-pointer chain too: code without call frame
-	 * information (JIT code, no module) is followed with it. Frame-pointer mode keeps a
-	 * small stack copy too: a leaf function without a frame of its own (gcc -O2 omits it
-	 * even with -fno-omit-frame-pointer) hides its caller from the chain, and the copy
-	 * unwinds those first frames.
+	 * Frame-pointer mode keeps a small stack copy too: a leaf function without a frame of
+	 * its own (gcc -O2 omits it even with -fno-omit-frame-pointer) hides its caller from
+	 * the chain, and the copy unwinds those first frames.
 	 */
 	if (REGS_MASK) {
 		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
@@ -127,6 +125,14 @@ static void attr_fill(struct perf_event_attr *a, const struct perf_sample_option
 					   ? o->stack_bytes
 					   : PERF_SAMPLE_FP_STACK;
 	}
+	/*
+	 * DWARF mode asks for no user chain, as `perf --call-graph dwarf` (the chain stays in
+	 * the record format, empty): walking the frame pointers at every sample is kernel work
+	 * charged to the program, 1 to 3 us per sample here (bench/RESULTS.md, issue 18),
+	 * and the stack copy gives the frames.
+	 */
+	if (o->callgraph == PERF_SAMPLE_CALLGRAPH_DWARF && REGS_MASK)
+		a->exclude_callchain_user = 1;
 	a->sample_max_stack = (uint16_t)(max_stack_frames() > 65535 ? 65535 : max_stack_frames());
 	/* What perf_event_paranoid 2 allows an unprivileged user: user space only. */
 	a->exclude_kernel = 1;
@@ -452,20 +458,24 @@ static bool rings_map(struct perf_recorder *r, size_t pages, int *err)
 	return true;
 }
 
-int perf_recorder_attach(struct perf_recorder *r, pid_t pid)
+/*
+ * Opens the event on `pid` on every online CPU, waking the reader when half of a ring of
+ * `pages` data pages is written, as perf does. Each wake-up is kernel work charged to the
+ * sampled program (in this VM, one to two points of a cpu-bound program's CPU time at
+ * 10 kHz with DWARF's 8 KiB per sample, where a quarter of a 512 KiB ring is 16 samples);
+ * the price is less time to drain before the ring fills: more samples lost when the
+ * machine is busy (counted and reported). bench/RESULTS.md has both. Returns 0, or -1
+ * after error() (nothing left open).
+ */
+static int rings_open(struct perf_recorder *r, pid_t pid, long ncpu, size_t pages)
 {
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	struct perf_event_attr a;
-	size_t pages = ring_data_pages();
-	int err = 0;
+	int err;
 
 	attr_fill(&a, &r->o, r->o.event);
-	if (ncpu < 1)
-		ncpu = 1;
+	a.wakeup_watermark = (uint32_t)(pages * page_bytes() / 2);
 	r->rings = xcalloc((size_t)ncpu, sizeof(*r->rings));
 	for (long cpu = 0; cpu < ncpu; cpu++) {
-		/* Wake up a quarter into the buffer: time to drain before it fills. */
-		a.wakeup_watermark = (uint32_t)(pages * page_bytes() / 4);
 		int fd = sys_perf_event_open(&a, pid, (int)cpu);
 
 		if (fd < 0 && (errno == ENODEV || errno == EINVAL) && cpu > 0)
@@ -479,15 +489,30 @@ int perf_recorder_attach(struct perf_recorder *r, pid_t pid)
 		r->rings[r->nr_rings].fd = fd;
 		r->rings[r->nr_rings++].base = NULL;
 	}
+	return 0;
+}
+
+int perf_recorder_attach(struct perf_recorder *r, pid_t pid)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	size_t pages = ring_data_pages();
+	int err = 0;
+
+	if (ncpu < 1)
+		ncpu = 1;
+	if (rings_open(r, pid, ncpu, pages) < 0)
+		return -1;
 	while (!rings_map(r, pages, &err)) {
-		if ((err != EPERM && err != ENOMEM) || pages <= MIN_DATA_PAGES) {
-			rings_close(r);
+		rings_close(r);
+		if ((err != EPERM && err != ENOMEM) || pages <= MIN_DATA_PAGES)
 			return error(
 			    "cannot map the sample buffers (%zu KiB per CPU): %s; raise "
 			    "kernel.perf_event_mlock_kb or end other perf sessions of this user",
 			    pages * page_bytes() / 1024, strerror(err));
-		}
+		/* Opened again: the wake-up point is set when the event is opened. */
 		pages /= 2;
+		if (rings_open(r, pid, ncpu, pages) < 0)
+			return -1;
 	}
 	r->data_bytes = pages * page_bytes();
 	r->epoll_fd = epoll_create1(EPOLL_CLOEXEC);

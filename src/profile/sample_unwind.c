@@ -7,7 +7,8 @@
  * Modules come from the process image the MMAP2 records built (profile/sample_impl.h),
  * reported to one libdwfl session per image. Where a module has no call frame
  * information, libdwfl follows the frame pointer itself; where unwinding ends early in
- * code without a module, the kernel's frame-pointer chain continues it.
+ * code without a module, the kernel's frame-pointer chain continues it when the sample
+ * has one (fp mode; DWARF mode records none, collect/perf_sample.c).
  */
 #include "profile/sample_impl.h"
 
