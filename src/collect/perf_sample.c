@@ -136,7 +136,7 @@ static void attr_fill(struct perf_event_attr *a, const struct perf_sample_option
 	 * charged to the program, 1 to 3 us per sample here (bench/RESULTS.md, issue 18),
 	 * and the stack copy gives the frames.
 	 */
-	if (o->callgraph == PERF_SAMPLE_CALLGRAPH_DWARF && REGS_MASK)
+	if (o->callgraph == PERF_SAMPLE_CALLGRAPH_DWARF && REGS_MASK != 0)
 		a->exclude_callchain_user = 1;
 	a->sample_max_stack = (uint16_t)(max_stack_frames() > 65535 ? 65535 : max_stack_frames());
 	/* What perf_event_paranoid 2 allows an unprivileged user: user space only. */

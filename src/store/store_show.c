@@ -99,7 +99,7 @@ int store_build_of_commit(struct store *st, const char *sha, const char *command
 			  const char *variant, struct store_build *out)
 {
 	struct db_stmt *stmt = store_prepare(st, "SELECT id FROM revisions WHERE sha = ?1");
-	int64_t rev_id;
+	int64_t rev_id = 0;
 	int ret;
 	if (!stmt)
 		return RP_EINTERNAL;
