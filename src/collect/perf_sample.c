@@ -25,8 +25,11 @@
 #if defined(__x86_64__)
 /* sample_regs_user: AX BX CX DX SI DI BP SP IP and R8-R15 (asm/perf_regs.h numbering). */
 #define REGS_MASK UINT64_C(0xff01ff)
+/* fp: BP SP IP, all that unwinding the innermost frames reads (their CFA is SP or BP based). */
+#define FP_REGS_MASK UINT64_C(0x1c0)
 #else
 #define REGS_MASK UINT64_C(0)
+#define FP_REGS_MASK UINT64_C(0)
 #endif
 
 /* Ring buffers never smaller than this many data pages (the kernel wants a power of 2). */
@@ -116,14 +119,16 @@ static void attr_fill(struct perf_event_attr *a, const struct perf_sample_option
 	/*
 	 * Frame-pointer mode keeps a small stack copy too: a leaf function without a frame of
 	 * its own (gcc -O2 omits it even with -fno-omit-frame-pointer) hides its caller from
-	 * the chain, and the copy unwinds those first frames.
+	 * the chain, and the copy unwinds those first frames. It needs three registers, not
+	 * seventeen (112 bytes less per sample). The copy was measured not to be what puts
+	 * this mode above `perf -g` (bench/RESULTS.md, issue 18).
 	 */
 	if (REGS_MASK) {
+		bool dwarf = o->callgraph == PERF_SAMPLE_CALLGRAPH_DWARF;
+
 		a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
-		a->sample_regs_user = REGS_MASK;
-		a->sample_stack_user = o->callgraph == PERF_SAMPLE_CALLGRAPH_DWARF
-					   ? o->stack_bytes
-					   : PERF_SAMPLE_FP_STACK;
+		a->sample_regs_user = dwarf ? REGS_MASK : FP_REGS_MASK;
+		a->sample_stack_user = dwarf ? o->stack_bytes : PERF_SAMPLE_FP_STACK;
 	}
 	/*
 	 * DWARF mode asks for no user chain, as `perf --call-graph dwarf` (the chain stays in

@@ -58,8 +58,8 @@ struct perf_sample_raw_header {
 	uint32_t header_size; /* sizeof(struct perf_sample_raw_header) */
 	uint32_t event;	      /* enum perf_sample_event: the one used */
 	uint64_t sample_type; /* PERF_SAMPLE_* bits of every sample record */
-	uint64_t regs_mask;   /* sample_regs_user (DWARF), 0 without */
-	uint32_t stack_bytes; /* DWARF: stack asked per sample, 0 without */
+	uint64_t regs_mask;   /* sample_regs_user (DWARF: 17 registers, fp: 3), 0 without */
+	uint32_t stack_bytes; /* stack asked per sample (DWARF, fp's 512), 0 without */
 	uint32_t frequency_hz;
 	uint32_t callgraph;    /* enum perf_sample_callgraph: FP or DWARF */
 	uint32_t nr_buffers;   /* one per CPU */
