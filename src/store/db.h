@@ -56,6 +56,7 @@ struct db_ops {
 	int (*step)(struct db_stmt *s);
 	void (*reset)(struct db_stmt *s);
 	void (*finalize)(struct db_stmt *s);
+	void (*prefetch)(struct db_stmt **s, size_t n); /* NULL: nothing to gain */
 	bool (*column_null)(struct db_stmt *s, int i);
 	int64_t (*column_int64)(struct db_stmt *s, int i);
 	double (*column_double)(struct db_stmt *s, int i);
@@ -132,6 +133,16 @@ void db_bind_blob(struct db_stmt *s, int i, const void *p, size_t n);
 void db_bind_null(struct db_stmt *s, int i);
 /* Runs the statement (first call) or moves to its next row: DB_ROW, DB_DONE or DB_ERROR. */
 int db_step(struct db_stmt *s);
+/*
+ * Starts n reads (bound, not yet stepped, of one handle) in the background where the
+ * engine gains from it: PostgreSQL runs them in order in one read-only snapshot, on a
+ * connection of their own in a thread, while the caller goes on with other statements on
+ * this handle (the server works on both at once); the first step of each waits for the
+ * thread. Their snapshot is taken now, not at their first step. If the background
+ * connection fails, the first step runs the statement as usual. Binding, resetting or
+ * finalizing one waits for the thread and drops its result. SQLite: nothing.
+ */
+void db_prefetch(struct db_stmt **s, size_t n);
 /* Makes the statement ready to run again; bindings are kept. */
 void db_reset(struct db_stmt *s);
 void db_finalize(struct db_stmt *s);
