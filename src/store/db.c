@@ -79,6 +79,12 @@ void db_prefetch(struct db_stmt **s, size_t n)
 		s[0]->db->ops->prefetch(s, n);
 }
 
+void db_stream(struct db_stmt *s)
+{
+	if (s->db->ops->stream)
+		s->db->ops->stream(s);
+}
+
 void db_reset(struct db_stmt *s)
 {
 	s->db->ops->reset(s);

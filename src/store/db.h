@@ -57,6 +57,7 @@ struct db_ops {
 	void (*reset)(struct db_stmt *s);
 	void (*finalize)(struct db_stmt *s);
 	void (*prefetch)(struct db_stmt **s, size_t n); /* NULL: nothing to gain */
+	void (*stream)(struct db_stmt *s); /* NULL: rows are read as they come anyway */
 	bool (*column_null)(struct db_stmt *s, int i);
 	int64_t (*column_int64)(struct db_stmt *s, int i);
 	double (*column_double)(struct db_stmt *s, int i);
@@ -143,6 +144,15 @@ int db_step(struct db_stmt *s);
  * finalizing one waits for the thread and drops its result. SQLite: nothing.
  */
 void db_prefetch(struct db_stmt **s, size_t n);
+/*
+ * Asks for the statement's rows one at a time as the server sends them, instead of its
+ * whole result at the first step (PostgreSQL: libpq's single-row mode; SQLite reads so
+ * anyway): less memory for a large read, and the server produces rows while the caller
+ * handles the previous ones. Call it before the first step. Until such a statement is
+ * stepped to its end, reset or finalized, no other statement may run on the handle (it
+ * fails). A read that breaks on the way is not sent again.
+ */
+void db_stream(struct db_stmt *s);
 /* Makes the statement ready to run again; bindings are kept. */
 void db_reset(struct db_stmt *s);
 void db_finalize(struct db_stmt *s);

@@ -43,6 +43,7 @@ struct pg_db {
 	char *password; /* of the connection string, to clean messages of it; NULL: none */
 	char *conninfo; /* as opened: db_prefetch() connects again with it */
 	bool gone;	/* the server did not come back within the wait: no more waiting */
+	struct pg_stmt *streaming; /* a statement whose rows are still coming (db_stream()) */
 };
 
 struct pg_param {
@@ -61,6 +62,7 @@ struct pg_stmt {
 	int row, nrows;
 	bool executed;
 	bool readonly; /* SELECT or WITH: safe to send again after a lost connection */
+	bool stream;   /* db_stream(): rows one at a time (libpq's single-row mode) */
 	unsigned char *blob; /* the unescaped bytea of the last column_blob() */
 	/* db_prefetch(): the group running it, and its result (NULL: failed, run it here) */
 	struct prefetch *pre;
@@ -361,8 +363,21 @@ static void pg_bind_null(struct db_stmt *s, int i)
 	param(s, i);
 }
 
+/* The rest of a streamed statement's rows, read and dropped: the connection is free. */
+static void end_stream(struct pg_stmt *s)
+{
+	struct pg_db *d = of(s->base.db);
+	PGresult *res;
+	if (d->streaming != s)
+		return;
+	while ((res = PQgetResult(d->conn)))
+		PQclear(res);
+	d->streaming = NULL;
+}
+
 static void clear_result(struct pg_stmt *s)
 {
+	end_stream(s);
 	prefetch_join(s, false);
 	PQclear(s->res);
 	s->res = NULL;
@@ -391,6 +406,23 @@ static int execute(struct pg_stmt *s)
 		lengths[i] = s->params[i].len;
 		formats[i] = s->params[i].format;
 	}
+	if (d->streaming) {
+		failed(db, "a streamed statement's rows are still being read (a bug)");
+		goto out;
+	}
+	if (s->stream) {
+		if (ensure_connected(db))
+			goto out;
+		if (!PQsendQueryParams(d->conn, s->sql, n, types, values, lengths, formats, 0)) {
+			failed(db, PQerrorMessage(d->conn));
+			goto out;
+		}
+		PQsetSingleRowMode(d->conn);
+		d->streaming = s;
+		s->executed = true;
+		ret = 0;
+		goto out;
+	}
 	for (int attempt = 0; attempt < 2; attempt++) {
 		bool was_idle = idle(d);
 		ExecStatusType status;
@@ -412,6 +444,7 @@ static int execute(struct pg_stmt *s)
 		if (!(db->unreachable && was_idle && s->readonly))
 			break;
 	}
+out:
 	free(types);
 	free(values);
 	free(lengths);
@@ -477,7 +510,8 @@ static void pg_prefetch(struct db_stmt **st, size_t n)
 	if (!n || !of(st[0]->db)->conninfo)
 		return;
 	for (size_t i = 0; i < n; i++)
-		if (stmt_of(st[i])->executed || stmt_of(st[i])->pre || !stmt_of(st[i])->readonly)
+		if (stmt_of(st[i])->executed || stmt_of(st[i])->pre || !stmt_of(st[i])->readonly ||
+		    stmt_of(st[i])->stream)
 			return;
 	pre = xcalloc(1, sizeof(*pre));
 	pre->conninfo = of(st[0]->db)->conninfo;
@@ -499,6 +533,37 @@ static void pg_prefetch(struct db_stmt **st, size_t n)
 		pre->stmts[i]->pre = pre;
 }
 
+/* The next row of a streamed statement: DB_ROW, DB_DONE or DB_ERROR (failed()). */
+static int step_stream(struct pg_stmt *s)
+{
+	struct pg_db *d = of(s->base.db);
+	PGresult *res;
+	PQclear(s->res);
+	s->res = NULL;
+	s->row = -1;
+	s->nrows = 0;
+	if (d->streaming != s)
+		return DB_DONE; /* ended already */
+	res = PQgetResult(d->conn);
+	switch (PQresultStatus(res)) {
+	case PGRES_SINGLE_TUPLE:
+		s->res = res;
+		s->row = 0;
+		s->nrows = 1;
+		return DB_ROW;
+	case PGRES_TUPLES_OK:
+	case PGRES_COMMAND_OK:
+		PQclear(res);
+		end_stream(s);
+		return DB_DONE;
+	default:
+		failed(s->base.db, result_error(d->conn, res));
+		PQclear(res);
+		end_stream(s);
+		return DB_ERROR;
+	}
+}
+
 static int pg_step(struct db_stmt *st)
 {
 	struct pg_stmt *s = stmt_of(st);
@@ -515,12 +580,20 @@ static int pg_step(struct db_stmt *st)
 		return DB_ERROR;
 	PQfreemem(s->blob);
 	s->blob = NULL;
+	if (s->stream)
+		return step_stream(s);
 	if (s->row + 1 < s->nrows) {
 		s->row++;
 		return DB_ROW;
 	}
 	s->row = s->nrows;
 	return DB_DONE;
+}
+
+static void pg_stream(struct db_stmt *st)
+{
+	struct pg_stmt *s = stmt_of(st);
+	s->stream = !s->pre && !s->executed; /* a read ahead has its whole result */
 }
 
 static void pg_reset(struct db_stmt *st)
@@ -599,6 +672,10 @@ static const void *pg_column_blob(struct db_stmt *st, int i, size_t *len)
 static int exec_sql(struct db *db, const char *sql, bool again)
 {
 	struct pg_db *d = of(db);
+	if (d->streaming) {
+		failed(db, "a streamed statement's rows are still being read (a bug)");
+		return -1;
+	}
 	for (int attempt = 0; attempt < 2; attempt++) {
 		bool was_idle = idle(d);
 		PGresult *res;
@@ -720,6 +797,7 @@ static const struct db_ops pg_ops = {
 	.reset = pg_reset,
 	.finalize = pg_finalize,
 	.prefetch = pg_prefetch,
+	.stream = pg_stream,
 	.column_null = pg_column_null,
 	.column_int64 = pg_column_int64,
 	.column_double = pg_column_double,
