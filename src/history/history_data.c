@@ -604,6 +604,7 @@ int history_load(struct store *st, const struct history_opts *o, struct history 
 		error("--min-segment 1: a segment needs at least 2 commits");
 		return RP_EINPUT;
 	}
+	store_history_prefetch(st);
 	if ((ret = store_history_benches(st, h, &c.ids, &c.nr_ids)) ||
 	    (ret = store_history_machine(st, h, o ? o->machine : NULL)) || (ret = store_history_commits(st, h)))
 		goto out;
@@ -631,6 +632,7 @@ int history_load(struct store *st, const struct history_opts *o, struct history 
 		goto out;
 	link_comparisons(&c);
 out:
+	store_history_prefetch_end(st); /* those not taken: no query left running */
 	for (size_t i = 0; i < c.nr_metrics; i++)
 		free(c.metrics[i]);
 	free(c.metrics);

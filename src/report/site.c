@@ -189,6 +189,7 @@ int site_write(const struct history *h, const struct site_options *o, struct sit
 {
 	struct strbuf path = STRBUF_INIT, page = STRBUF_INIT;
 	struct site_stats local = {0, 0, 0};
+	struct site_logged logged = {NULL, 0, false};
 	char generated[64];
 	int ret;
 
@@ -212,7 +213,7 @@ int site_write(const struct history *h, const struct site_options *o, struct sit
 	}
 	for (size_t i = 0; i < h->nr_commits; i++) {
 		strbuf_reset(&page);
-		if ((ret = site_commit_write(h, o, i, generated, &page, stats)))
+		if ((ret = site_commit_write(h, o, i, generated, &page, stats, &logged)))
 			goto out;
 		stats->pages++;
 	}
@@ -228,6 +229,7 @@ int site_write(const struct history *h, const struct site_options *o, struct sit
 	for (size_t b = 0; b < h->nr_benches; b++)
 		stats->charts += h->benches[b].nr_bytes > 0;
 out:
+	free(logged.ids);
 	strbuf_release(&path);
 	strbuf_release(&page);
 	return ret;

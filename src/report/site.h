@@ -96,9 +96,20 @@ void site_verdict_table(struct strbuf *sb, const struct history *h,
 int site_index_page(struct strbuf *out, const struct history *h, const struct site_options *o,
 		    const char *generated);
 
+/*
+ * The runs whose output the store keeps, sorted: asked once for the whole site, at the
+ * first run whose log file is not on this machine (site_write() owns it).
+ */
+struct site_logged {
+	int64_t *ids;
+	size_t n;
+	bool asked;
+};
+
 /* commits/<sha>.html and its attribution files; errors after error(). */
 int site_commit_write(const struct history *h, const struct site_options *o, size_t commit,
-		      const char *generated, struct strbuf *page, struct site_stats *stats);
+		      const char *generated, struct strbuf *page, struct site_stats *stats,
+		      struct site_logged *logged);
 
 /* Writes `len` bytes to path through path.tmp renamed into place; RP_EINTERNAL after error(). */
 int site_write_file(const char *path, const char *data, size_t len);

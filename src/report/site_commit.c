@@ -34,12 +34,8 @@ struct page {
 	size_t commit;
 	struct strbuf base; /* the page's name without ".html": its files' directory */
 	struct site_stats *stats;
-	/* The runs of the page's comparison whose output the store keeps, sorted; asked
-	 * once, at the first run whose log file is not on this machine. */
-	const struct history_comparison *cmp;
-	int64_t *logged;
-	size_t nr_logged;
-	bool logged_asked;
+	/* The runs whose output the store keeps (the whole site's). */
+	struct site_logged *logged;
 };
 
 static void commit_href(struct strbuf *sb, const struct history *h, size_t commit,
@@ -289,34 +285,18 @@ static int cmp_id(const void *a, const void *b)
 }
 
 /*
- * Whether the store keeps run r's output: the runs of each comparison the page's runs
- * come from (the page's and those it reused), asked once per page. 1, 0 or RP_EINTERNAL.
+ * Whether the store keeps run r's output: every run with a stored log, asked once for
+ * the site (one round trip, not one per comparison). 1, 0 or RP_EINTERNAL.
  */
 static int run_log_stored(struct page *p, const struct history_run *r)
 {
-	if (!p->logged_asked) {
-		const struct history_comparison *c = p->cmp;
-		p->logged_asked = true;
-		for (size_t i = 0; c && i < c->nr_runs; i++) {
-			int64_t *ids, cid = c->runs[i].comparison_id;
-			size_t n, k;
-			for (k = 0; k < i && c->runs[k].comparison_id != cid; k++)
-				;
-			if (k < i)
-				continue; /* asked already */
-			if (store_comparison_logged_runs(p->o->st, cid, &ids, &n))
-				return RP_EINTERNAL;
-			p->logged = xrealloc(p->logged,
-					     xmallocarray_size(p->nr_logged + n + 1, sizeof(*ids)));
-			memcpy(p->logged + p->nr_logged, ids, n * sizeof(*ids));
-			p->nr_logged += n;
-			free(ids);
-		}
-		if (p->nr_logged)
-			qsort(p->logged, p->nr_logged, sizeof(*p->logged), cmp_id);
+	struct site_logged *l = p->logged;
+	if (!l->asked) {
+		l->asked = true;
+		if (store_logged_runs(p->o->st, &l->ids, &l->n))
+			return RP_EINTERNAL;
 	}
-	return p->nr_logged &&
-	       bsearch(&r->id, p->logged, p->nr_logged, sizeof(*p->logged), cmp_id) != NULL;
+	return l->n && bsearch(&r->id, l->ids, l->n, sizeof(*l->ids), cmp_id) != NULL;
 }
 
 static int run_row(struct page *p, struct strbuf *sb, const struct history_run *r, size_t nr)
@@ -635,7 +615,6 @@ static int comparison_section(struct page *p, struct strbuf *sb)
 		return 0;
 	}
 	c = &h->comparisons[ci];
-	p->cmp = c;
 	site_format_time(c->created_at, when, sizeof(when));
 	strbuf_addf(sb, "<h2>Comparison #%lld</h2>\n<p>Baseline ", (long long)c->id);
 	site_escape(sb, c->base_label);
@@ -691,10 +670,11 @@ static int comparison_section(struct page *p, struct strbuf *sb)
 }
 
 int site_commit_write(const struct history *h, const struct site_options *o, size_t commit,
-		      const char *generated, struct strbuf *page, struct site_stats *stats)
+		      const char *generated, struct strbuf *page, struct site_stats *stats,
+		      struct site_logged *logged)
 {
 	const struct history_commit *hc = &h->commits[commit];
-	struct page p = {h, o, commit, STRBUF_INIT, stats, NULL, NULL, 0, false};
+	struct page p = {h, o, commit, STRBUF_INIT, stats, logged};
 	struct strbuf short_sha = STRBUF_INIT, summary = STRBUF_INIT, navb = STRBUF_INIT;
 	struct strbuf sha = STRBUF_INIT, diff = STRBUF_INIT, build = STRBUF_INIT;
 	struct strbuf machine = STRBUF_INIT, points = STRBUF_INIT, cmp = STRBUF_INIT;
@@ -738,7 +718,6 @@ int site_commit_write(const struct history *h, const struct site_options *o, siz
 	ret = site_write_file(path.buf, page->buf, page->len);
 out:
 	strbuf_release(&p.base);
-	free(p.logged);
 	strbuf_release(&short_sha);
 	strbuf_release(&summary);
 	strbuf_release(&navb);

@@ -73,6 +73,18 @@ int db_step(struct db_stmt *s)
 	return s->db->ops->step(s);
 }
 
+void db_prefetch(struct db_stmt **s, size_t n)
+{
+	if (n && s[0]->db->ops->prefetch)
+		s[0]->db->ops->prefetch(s, n);
+}
+
+void db_stream(struct db_stmt *s)
+{
+	if (s->db->ops->stream)
+		s->db->ops->stream(s);
+}
+
 void db_reset(struct db_stmt *s)
 {
 	s->db->ops->reset(s);

@@ -56,6 +56,8 @@ struct db_ops {
 	int (*step)(struct db_stmt *s);
 	void (*reset)(struct db_stmt *s);
 	void (*finalize)(struct db_stmt *s);
+	void (*prefetch)(struct db_stmt **s, size_t n); /* NULL: nothing to gain */
+	void (*stream)(struct db_stmt *s); /* NULL: rows are read as they come anyway */
 	bool (*column_null)(struct db_stmt *s, int i);
 	int64_t (*column_int64)(struct db_stmt *s, int i);
 	double (*column_double)(struct db_stmt *s, int i);
@@ -132,6 +134,25 @@ void db_bind_blob(struct db_stmt *s, int i, const void *p, size_t n);
 void db_bind_null(struct db_stmt *s, int i);
 /* Runs the statement (first call) or moves to its next row: DB_ROW, DB_DONE or DB_ERROR. */
 int db_step(struct db_stmt *s);
+/*
+ * Starts n reads (bound, not yet stepped, of one handle) in the background where the
+ * engine gains from it: PostgreSQL runs them in order in one read-only snapshot, on a
+ * connection of their own in a thread, while the caller goes on with other statements on
+ * this handle (the server works on both at once); the first step of each waits for the
+ * thread. Their snapshot is taken now, not at their first step. If the background
+ * connection fails, the first step runs the statement as usual. Binding, resetting or
+ * finalizing one waits for the thread and drops its result. SQLite: nothing.
+ */
+void db_prefetch(struct db_stmt **s, size_t n);
+/*
+ * Asks for the statement's rows one at a time as the server sends them, instead of its
+ * whole result at the first step (PostgreSQL: libpq's single-row mode; SQLite reads so
+ * anyway): less memory for a large read, and the server produces rows while the caller
+ * handles the previous ones. Call it before the first step. Until such a statement is
+ * stepped to its end, reset or finalized, no other statement may run on the handle (it
+ * fails). A read that breaks on the way is not sent again.
+ */
+void db_stream(struct db_stmt *s);
 /* Makes the statement ready to run again; bindings are kept. */
 void db_reset(struct db_stmt *s);
 void db_finalize(struct db_stmt *s);

@@ -1,7 +1,9 @@
 /*
  * The PostgreSQL backend of the store's database interface (db.h), through libpq.
  * Statements run with PQexecParams() at their first step, their whole result read then
- * (the store's reads are a few set-based queries); parameters ?N become $N. Numbers are
+ * (the store's reads are a few set-based queries); parameters ?N become $N. db_prefetch()
+ * runs reads ahead in a thread on a connection of its own (the history's largest), so
+ * that the server computes them while this connection serves the others. Numbers are
  * sent typed (int8, float8), texts untyped so that the server infers them from their
  * column, blobs as binary bytea. A connection that the server dropped (a restart) is
  * noticed before a statement is sent outside a transaction, and made again, waiting up to
@@ -15,6 +17,8 @@
 #include <libpq-fe.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -37,7 +41,9 @@ struct pg_db {
 	struct db base;
 	PGconn *conn;
 	char *password; /* of the connection string, to clean messages of it; NULL: none */
+	char *conninfo; /* as opened: db_prefetch() connects again with it */
 	bool gone;	/* the server did not come back within the wait: no more waiting */
+	struct pg_stmt *streaming; /* a statement whose rows are still coming (db_stream()) */
 };
 
 struct pg_param {
@@ -56,7 +62,21 @@ struct pg_stmt {
 	int row, nrows;
 	bool executed;
 	bool readonly; /* SELECT or WITH: safe to send again after a lost connection */
+	bool stream;   /* db_stream(): rows one at a time (libpq's single-row mode) */
 	unsigned char *blob; /* the unescaped bytea of the last column_blob() */
+	/* db_prefetch(): the group running it, and its result (NULL: failed, run it here) */
+	struct prefetch *pre;
+	PGresult *prefetched;
+};
+
+/* Statements of db_prefetch() run in order by a thread on a connection of its own. */
+struct prefetch {
+	pthread_t thread;
+	const char *conninfo;
+	struct pg_stmt **stmts;
+	size_t n;
+	size_t refs; /* statements not yet joined */
+	bool joined;
 };
 
 static struct pg_db *of(struct db *db)
@@ -253,6 +273,27 @@ static int pg_prepare(struct db *db, const char *sql, struct db_stmt **out)
 	return 0;
 }
 
+/* Waits for the statement's prefetch thread, if any; its result kept when `keep`. */
+static void prefetch_join(struct pg_stmt *s, bool keep)
+{
+	struct prefetch *pre = s->pre;
+	if (!pre)
+		return;
+	if (!pre->joined) {
+		pthread_join(pre->thread, NULL);
+		pre->joined = true;
+	}
+	s->pre = NULL;
+	if (--pre->refs == 0) {
+		free(pre->stmts);
+		free(pre);
+	}
+	if (!keep) {
+		PQclear(s->prefetched);
+		s->prefetched = NULL;
+	}
+}
+
 /* The parameter i (from 1) emptied, or NULL when i is out of range (ignored, as SQLite). */
 static struct pg_param *param(struct db_stmt *st, int i)
 {
@@ -260,6 +301,7 @@ static struct pg_param *param(struct db_stmt *st, int i)
 	struct pg_param *p;
 	if (i < 1 || i > s->nparams)
 		return NULL;
+	prefetch_join(s, false); /* bound anew: the prefetched result is not this one's */
 	p = &s->params[i - 1];
 	free(p->value);
 	memset(p, 0, sizeof(*p));
@@ -321,8 +363,22 @@ static void pg_bind_null(struct db_stmt *s, int i)
 	param(s, i);
 }
 
+/* The rest of a streamed statement's rows, read and dropped: the connection is free. */
+static void end_stream(struct pg_stmt *s)
+{
+	struct pg_db *d = of(s->base.db);
+	PGresult *res;
+	if (d->streaming != s)
+		return;
+	while ((res = PQgetResult(d->conn)))
+		PQclear(res);
+	d->streaming = NULL;
+}
+
 static void clear_result(struct pg_stmt *s)
 {
+	end_stream(s);
+	prefetch_join(s, false);
 	PQclear(s->res);
 	s->res = NULL;
 	PQfreemem(s->blob);
@@ -350,6 +406,23 @@ static int execute(struct pg_stmt *s)
 		lengths[i] = s->params[i].len;
 		formats[i] = s->params[i].format;
 	}
+	if (d->streaming) {
+		failed(db, "a streamed statement's rows are still being read (a bug)");
+		goto out;
+	}
+	if (s->stream) {
+		if (ensure_connected(db))
+			goto out;
+		if (!PQsendQueryParams(d->conn, s->sql, n, types, values, lengths, formats, 0)) {
+			failed(db, PQerrorMessage(d->conn));
+			goto out;
+		}
+		PQsetSingleRowMode(d->conn);
+		d->streaming = s;
+		s->executed = true;
+		ret = 0;
+		goto out;
+	}
 	for (int attempt = 0; attempt < 2; attempt++) {
 		bool was_idle = idle(d);
 		ExecStatusType status;
@@ -371,6 +444,7 @@ static int execute(struct pg_stmt *s)
 		if (!(db->unreachable && was_idle && s->readonly))
 			break;
 	}
+out:
 	free(types);
 	free(values);
 	free(lengths);
@@ -378,19 +452,148 @@ static int execute(struct pg_stmt *s)
 	return ret;
 }
 
+static PGconn *connect_to(const char *conninfo);
+
+/* Runs s on conn, its result into s->prefetched (kept only when it succeeded). */
+static void prefetch_one(PGconn *conn, struct pg_stmt *s)
+{
+	int n = s->nparams;
+	Oid *types = xcalloc(n ? (size_t)n : 1, sizeof(*types));
+	const char **values = xcalloc(n ? (size_t)n : 1, sizeof(*values));
+	int *lengths = xcalloc(n ? (size_t)n : 1, sizeof(*lengths));
+	int *formats = xcalloc(n ? (size_t)n : 1, sizeof(*formats));
+	PGresult *res;
+
+	for (int i = 0; i < n; i++) {
+		types[i] = s->params[i].type;
+		values[i] = s->params[i].value;
+		lengths[i] = s->params[i].len;
+		formats[i] = s->params[i].format;
+	}
+	res = PQexecParams(conn, s->sql, n, types, values, lengths, formats, 0);
+	if (PQresultStatus(res) == PGRES_TUPLES_OK)
+		s->prefetched = res;
+	else
+		PQclear(res); /* run again on the main connection, whose error counts */
+	free(types);
+	free(values);
+	free(lengths);
+	free(formats);
+}
+
+/*
+ * The prefetch thread: its statements in order in one read-only repeatable-read
+ * transaction (one snapshot: what the first sees, the others see).
+ */
+static void *prefetch_main(void *arg)
+{
+	struct prefetch *pre = arg;
+	PGconn *conn = connect_to(pre->conninfo);
+	PGresult *res;
+
+	if (conn && PQstatus(conn) == CONNECTION_OK) {
+		PQsetNoticeProcessor(conn, ignore_notice, NULL);
+		res = PQexec(conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+		if (PQresultStatus(res) == PGRES_COMMAND_OK)
+			for (size_t i = 0; i < pre->n; i++)
+				prefetch_one(conn, pre->stmts[i]);
+		PQclear(res);
+	}
+	PQfinish(conn); /* the transaction ends with it */
+	return NULL;
+}
+
+static void pg_prefetch(struct db_stmt **st, size_t n)
+{
+	struct prefetch *pre;
+	sigset_t all, old;
+	if (!n || !of(st[0]->db)->conninfo)
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (stmt_of(st[i])->executed || stmt_of(st[i])->pre || !stmt_of(st[i])->readonly ||
+		    stmt_of(st[i])->stream)
+			return;
+	pre = xcalloc(1, sizeof(*pre));
+	pre->conninfo = of(st[0]->db)->conninfo;
+	pre->stmts = xmallocarray(n, sizeof(*pre->stmts));
+	pre->n = pre->refs = n;
+	for (size_t i = 0; i < n; i++)
+		pre->stmts[i] = stmt_of(st[i]);
+	/* The thread takes no signal: the user's interrupt stays the main thread's. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (pthread_create(&pre->thread, NULL, prefetch_main, pre)) {
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		free(pre->stmts);
+		free(pre);
+		return;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	for (size_t i = 0; i < n; i++)
+		pre->stmts[i]->pre = pre;
+}
+
+/* The next row of a streamed statement: DB_ROW, DB_DONE or DB_ERROR (failed()). */
+static int step_stream(struct pg_stmt *s)
+{
+	struct pg_db *d = of(s->base.db);
+	PGresult *res;
+	PQclear(s->res);
+	s->res = NULL;
+	s->row = -1;
+	s->nrows = 0;
+	if (d->streaming != s)
+		return DB_DONE; /* ended already */
+	res = PQgetResult(d->conn);
+	switch (PQresultStatus(res)) {
+	case PGRES_SINGLE_TUPLE:
+		s->res = res;
+		s->row = 0;
+		s->nrows = 1;
+		return DB_ROW;
+	case PGRES_TUPLES_OK:
+	case PGRES_COMMAND_OK:
+		PQclear(res);
+		end_stream(s);
+		return DB_DONE;
+	default:
+		failed(s->base.db, result_error(d->conn, res));
+		PQclear(res);
+		end_stream(s);
+		return DB_ERROR;
+	}
+}
+
 static int pg_step(struct db_stmt *st)
 {
 	struct pg_stmt *s = stmt_of(st);
+	if (!s->executed && s->pre) {
+		prefetch_join(s, true);
+		if (s->prefetched) {
+			s->res = s->prefetched;
+			s->prefetched = NULL;
+			s->nrows = PQntuples(s->res);
+			s->executed = true;
+		}
+	}
 	if (!s->executed && execute(s))
 		return DB_ERROR;
 	PQfreemem(s->blob);
 	s->blob = NULL;
+	if (s->stream)
+		return step_stream(s);
 	if (s->row + 1 < s->nrows) {
 		s->row++;
 		return DB_ROW;
 	}
 	s->row = s->nrows;
 	return DB_DONE;
+}
+
+static void pg_stream(struct db_stmt *st)
+{
+	struct pg_stmt *s = stmt_of(st);
+	s->stream = !s->pre && !s->executed; /* a read ahead has its whole result */
 }
 
 static void pg_reset(struct db_stmt *st)
@@ -469,6 +672,10 @@ static const void *pg_column_blob(struct db_stmt *st, int i, size_t *len)
 static int exec_sql(struct db *db, const char *sql, bool again)
 {
 	struct pg_db *d = of(db);
+	if (d->streaming) {
+		failed(db, "a streamed statement's rows are still being read (a bug)");
+		return -1;
+	}
 	for (int attempt = 0; attempt < 2; attempt++) {
 		bool was_idle = idle(d);
 		PGresult *res;
@@ -573,6 +780,7 @@ static void pg_close(struct db *db)
 	struct pg_db *d = of(db);
 	PQfinish(d->conn);
 	free(d->password);
+	free(d->conninfo);
 	free(db->name);
 	free(db->errmsg);
 	free(d);
@@ -588,6 +796,8 @@ static const struct db_ops pg_ops = {
 	.step = pg_step,
 	.reset = pg_reset,
 	.finalize = pg_finalize,
+	.prefetch = pg_prefetch,
+	.stream = pg_stream,
 	.column_null = pg_column_null,
 	.column_int64 = pg_column_int64,
 	.column_double = pg_column_double,
@@ -677,11 +887,17 @@ bool db_pg_has_password(const char *conninfo)
 	return found;
 }
 
-int db_pg_open(const char *conninfo, struct db **out)
+/* A connection to conninfo (NULL only when out of memory): check PQstatus(). */
+static PGconn *connect_to(const char *conninfo)
 {
 	static const char *const keywords[] = { "connect_timeout", "fallback_application_name",
 						"dbname", NULL };
 	const char *values[] = { CONNECT_TIMEOUT_S, "revperf", conninfo, NULL };
+	return PQconnectdbParams(keywords, values, 1);
+}
+
+int db_pg_open(const char *conninfo, struct db **out)
+{
 	struct pg_db *d;
 	struct strbuf name = STRBUF_INIT;
 	char *err = NULL;
@@ -704,7 +920,8 @@ int db_pg_open(const char *conninfo, struct db **out)
 			d->password = xstrdup(o->val);
 	PQconninfoFree(opts);
 
-	d->conn = PQconnectdbParams(keywords, values, 1);
+	d->conninfo = xstrdup(conninfo);
+	d->conn = connect_to(conninfo);
 	if (!d->conn) {
 		fprintf(stderr, "revperf: out of memory connecting to PostgreSQL\n");
 		abort();

@@ -377,16 +377,16 @@ int store_build_metric_values(struct store *st, int64_t build_id, int64_t machin
  * store_run_insert() when run->log_data is set) and a build's. The caller caps them (a
  * run's by log-limit); STORE_LOG_MAX_BYTES is what a read accepts. _save returns 0 or
  * RP_EINTERNAL; _get appends the log to sb and returns 0, 1 when none is stored, or
- * RP_EINTERNAL. store_comparison_logged_runs(): the runs of a comparison with a stored
- * log, by id (caller frees *ids).
+ * RP_EINTERNAL. store_logged_runs(): every run with a stored log, by id, sorted (caller
+ * frees *ids): one question for a whole report, not one per comparison (a round trip
+ * each on PostgreSQL).
  */
 #define STORE_LOG_MAX_BYTES ((int64_t)1 << 30)
 int store_run_log_save(struct store *st, int64_t run_id, const void *data, size_t len);
 int store_build_log_save(struct store *st, int64_t build_id, const void *data, size_t len);
 int store_run_log_get(struct store *st, int64_t run_id, struct strbuf *sb);
 int store_build_log_get(struct store *st, int64_t build_id, struct strbuf *sb);
-int store_comparison_logged_runs(struct store *st, int64_t comparison_id, int64_t **ids,
-				 size_t *n);
+int store_logged_runs(struct store *st, int64_t **ids, size_t *n);
 
 /* What store_push() copied (added) and found there already (present). */
 struct store_push_stats {

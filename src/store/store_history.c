@@ -186,6 +186,7 @@ int store_history_values(struct store *st, const struct history *h,
 	if (!stmt)
 		return RP_EINTERNAL;
 	db_bind_int64(stmt, 1, h->has_machine ? h->machine.id : 0);
+	db_stream(stmt); /* 300,000 rows for 1,000 commits x 10 benchmarks; fn reads no table */
 	while ((rc = db_step(stmt)) == DB_ROW) {
 		row.build_id = db_column_int64(stmt, 0);
 		row.benchmark_id = db_column_int64(stmt, 1);
@@ -282,14 +283,54 @@ static const char *pool_str(struct history *h, const char *s)
 	return h->strings[h->nr_strings++];
 }
 
+#define CHOSEN_ROWS_SQL                                                                    \
+	"SELECT c.id, c.base_build, c.target_build, c.base_label, c.target_label,"              \
+	" c.created_at, v.sha FROM comparisons c LEFT JOIN builds b ON b.id ="                   \
+	" c.base_build LEFT JOIN revisions v ON v.id = b.revision_id WHERE c.id IN" CHOSEN_SQL   \
+	" ORDER BY c.id"
+#define VERDICTS_SQL                                                                       \
+	"SELECT comparison_id, benchmark_id, metric, is_primary, verdict, ratio, ci_lo, ci_hi,"  \
+	" p, n_a, n_b FROM verdicts WHERE comparison_id IN" CHOSEN_SQL
+/* Every run made by a comparison; kept when it belongs to the pair of a chosen one. */
+#define RUNS_SQL                                                                           \
+	"SELECT r.comparison_id, r.id, c.base_build, c.target_build, r.benchmark_id,"           \
+	" r.machine_id, r.side, r.warmup, r.status, r.exit_code, r.signal, r.detail,"          \
+	" r.log_path, r.log_offset, r.log_length, mv.value FROM runs r JOIN comparisons c"     \
+	" ON c.id = r.comparison_id LEFT JOIN metric_values mv ON mv.run_id = r.id AND"        \
+	" mv.metric = 'wall' ORDER BY r.id"
+
+void store_history_prefetch_end(struct store *st)
+{
+	db_finalize(st->history_chosen);
+	db_finalize(st->history_verdicts);
+	db_finalize(st->history_runs);
+	st->history_chosen = st->history_verdicts = st->history_runs = NULL;
+}
+
+void store_history_prefetch(struct store *st)
+{
+	store_history_prefetch_end(st);
+	st->history_chosen = store_prepare(st, CHOSEN_ROWS_SQL);
+	st->history_verdicts = store_prepare(st, VERDICTS_SQL);
+	st->history_runs = store_prepare(st, RUNS_SQL);
+	if (st->history_chosen && st->history_verdicts && st->history_runs) {
+		/* in this order: what the comparisons chosen are, their rows are too */
+		struct db_stmt *all[] = {st->history_chosen, st->history_verdicts, st->history_runs};
+		db_prefetch(all, ARRAY_SIZE(all));
+	}
+}
+
+/* The statement store_history_prefetch() started (now the caller's), else a new one. */
+static struct db_stmt *take(struct store *st, struct db_stmt **started, const char *sql)
+{
+	struct db_stmt *stmt = *started;
+	*started = NULL;
+	return stmt ? stmt : store_prepare(st, sql);
+}
+
 static int load_chosen(struct store *st, struct history *h)
 {
-	struct db_stmt *stmt = store_prepare(
-	    st,
-	    "SELECT c.id, c.base_build, c.target_build, c.base_label, c.target_label,"
-	    " c.created_at, v.sha FROM comparisons c LEFT JOIN builds b ON b.id ="
-	    " c.base_build LEFT JOIN revisions v ON v.id = b.revision_id WHERE c.id IN" CHOSEN_SQL
-	    " ORDER BY c.id");
+	struct db_stmt *stmt = take(st, &st->history_chosen, CHOSEN_ROWS_SQL);
 	int rc;
 
 	if (!stmt)
@@ -313,9 +354,7 @@ static int load_chosen(struct store *st, struct history *h)
 
 static int load_verdicts(struct store *st, struct history *h)
 {
-	struct db_stmt *stmt = store_prepare(
-	    st, "SELECT comparison_id, benchmark_id, metric, is_primary, verdict, ratio, ci_lo,"
-		" ci_hi, p, n_a, n_b FROM verdicts WHERE comparison_id IN" CHOSEN_SQL);
+	struct db_stmt *stmt = take(st, &st->history_verdicts, VERDICTS_SQL);
 	int rc;
 
 	if (!stmt)
@@ -374,13 +413,7 @@ static void add_run(struct history *h, struct history_comparison *c, struct db_s
 
 static int load_runs(struct store *st, struct history *h)
 {
-	/* Every run made by a comparison; kept when it belongs to the pair of a chosen one. */
-	struct db_stmt *stmt = store_prepare(
-	    st, "SELECT r.comparison_id, r.id, c.base_build, c.target_build, r.benchmark_id,"
-		" r.machine_id, r.side, r.warmup, r.status, r.exit_code, r.signal, r.detail,"
-		" r.log_path, r.log_offset, r.log_length, mv.value FROM runs r JOIN comparisons c"
-		" ON c.id = r.comparison_id LEFT JOIN metric_values mv ON mv.run_id = r.id AND"
-		" mv.metric = 'wall' ORDER BY r.id");
+	struct db_stmt *stmt = take(st, &st->history_runs, RUNS_SQL);
 	struct history_comparison **by_target;
 	int rc;
 

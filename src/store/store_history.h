@@ -219,5 +219,15 @@ int store_history_io(struct store *st, struct history *h);
  * it, their log paths shared through h->strings. Indexes (commit, bench) are not set.
  */
 int store_history_comparisons(struct store *st, struct history *h);
+/*
+ * Starts the reads of store_history_comparisons() (the comparisons chosen, their verdicts
+ * and runs, in one snapshot) where the engine runs them in the background (db_prefetch():
+ * PostgreSQL, on a connection of their own), so that the server computes them while the
+ * caller reads the commits and values; store_history_comparisons() then takes their
+ * results. Call it first, and store_history_prefetch_end() at the end (it waits for and
+ * drops those not taken; store_close() does too).
+ */
+void store_history_prefetch(struct store *st);
+void store_history_prefetch_end(struct store *st);
 
 #endif

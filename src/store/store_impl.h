@@ -39,6 +39,8 @@ struct store {
 	struct db *db;
 	struct db_stmt *cached[STORE_STMT_MAX]; /* NULL until first used; finalized at close */
 	char *path; /* for messages: the SQLite file, or the PostgreSQL URL without password */
+	/* store_history_prefetch(): reads of store_history_comparisons() started early */
+	struct db_stmt *history_chosen, *history_verdicts, *history_runs;
 	/* The busy handler: since when this wait lasts, and what it has said. */
 	int64_t busy_since_ns;
 	long long busy_timeout_s; /* 0 until the first wait reads it */

@@ -112,19 +112,15 @@ int store_build_log_get(struct store *st, int64_t build_id, struct strbuf *sb)
 	return log_get(st, "SELECT length, data FROM build_logs WHERE build_id = ?1", build_id, sb);
 }
 
-int store_comparison_logged_runs(struct store *st, int64_t comparison_id, int64_t **ids,
-				 size_t *n)
+int store_logged_runs(struct store *st, int64_t **ids, size_t *n)
 {
-	struct db_stmt *stmt = store_prepare(st, "SELECT l.run_id FROM run_logs l JOIN runs r"
-						 " ON r.id = l.run_id WHERE r.comparison_id = ?1"
-						 " ORDER BY l.run_id");
+	struct db_stmt *stmt = store_prepare(st, "SELECT run_id FROM run_logs ORDER BY run_id");
 	size_t alloc = 0;
 	int rc;
 	*ids = NULL;
 	*n = 0;
 	if (!stmt)
 		return RP_EINTERNAL;
-	db_bind_int64(stmt, 1, comparison_id);
 	while ((rc = db_step(stmt)) == DB_ROW) {
 		ALLOC_GROW(*ids, *n + 1, alloc);
 		(*ids)[(*n)++] = db_column_int64(stmt, 0);

@@ -5,6 +5,7 @@
  * process is gone marked abandoned.
  */
 #include "store/store.h"
+#include "store/store_history.h"
 #include "store/store_impl.h"
 
 #include <stdio.h>
@@ -288,6 +289,7 @@ void store_close(struct store *st)
 	/* Unfinalized statements would keep an SQLite connection open (SQLITE_BUSY). */
 	for (int i = 0; i < STORE_STMT_MAX; i++)
 		db_finalize(st->cached[i]);
+	store_history_prefetch_end(st);
 	db_close(st->db);
 	free(st->path);
 	free(st);

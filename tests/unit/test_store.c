@@ -16,9 +16,11 @@
 #include <sqlite3.h>
 #include <cmocka.h>
 
+#include "store/db.h"
 #include "store/store.h"
 #include "store/store_dynamic.h"
 #include "store/store_gc.h"
+#include "store/store_impl.h"
 #include "store/store_show.h"
 #include "util/common.h"
 #include "tmp_db.h"
@@ -900,6 +902,101 @@ static void test_check_files(void **state)
 	strbuf_release(&side);
 }
 
+/* The sum of the rows of stmt (one integer column), stepped to its end; -1 on an error. */
+static int64_t sum_rows(struct db_stmt *stmt)
+{
+	int64_t sum = 0;
+	int rc;
+	while ((rc = db_step(stmt)) == DB_ROW)
+		sum += db_column_int64(stmt, 0);
+	return rc == DB_DONE ? sum : -1;
+}
+
+/*
+ * db_prefetch() (PostgreSQL: read ahead on a connection of its own, one snapshot) and
+ * db_stream() (single-row mode): the same rows as a plain read, other statements on the
+ * handle meanwhile, a streamed read left early, a statement sent while one streams (it
+ * fails on PostgreSQL, the stream goes on), a prefetched one bound again (run anew).
+ */
+static void test_prefetch_and_stream(void **state)
+{
+	char *path = tmp_db_path();
+	struct store *st;
+	struct db *db;
+	struct db_stmt *a, *b, *c;
+	UNUSED(state);
+
+	assert_int_equal(store_open(path, 0, &st), 0);
+	db = st->db;
+	assert_int_equal(db_exec(db, "CREATE TABLE t(x INTEGER)"), 0);
+	assert_int_equal(db_begin(db), 0);
+	assert_int_equal(db_prepare(db, "INSERT INTO t VALUES(?1)", &a), 0);
+	for (int i = 1; i <= 1000; i++) {
+		db_bind_int64(a, 1, i);
+		assert_int_equal(db_step(a), DB_DONE);
+		db_reset(a);
+	}
+	db_finalize(a);
+	assert_int_equal(db_commit(db), 0);
+
+	/* two reads ahead in one thread; the main connection used meanwhile */
+	assert_int_equal(db_prepare(db, "SELECT x FROM t ORDER BY x", &a), 0);
+	assert_int_equal(db_prepare(db, "SELECT x FROM t WHERE x <= ?1", &b), 0);
+	db_bind_int64(b, 1, 10);
+	{
+		struct db_stmt *both[] = {a, b};
+		db_prefetch(both, 2);
+	}
+	assert_int_equal(db_prepare(db, "SELECT count(*) FROM t", &c), 0);
+	assert_int_equal(sum_rows(c), 1000);
+	db_finalize(c);
+	assert_int_equal(sum_rows(b), 55);
+	assert_int_equal(sum_rows(a), 500500);
+	db_reset(a);
+	assert_int_equal(sum_rows(a), 500500); /* run again, on the main connection */
+	db_finalize(a);
+	/* bound anew after the read ahead: the new binding's rows */
+	db_reset(b);
+	{
+		struct db_stmt *one[] = {b};
+		db_prefetch(one, 1);
+	}
+	db_bind_int64(b, 1, 3);
+	assert_int_equal(sum_rows(b), 6);
+	/* a read ahead never stepped: finalized (its thread waited for) */
+	db_reset(b);
+	{
+		struct db_stmt *one[] = {b};
+		db_prefetch(one, 1);
+	}
+	db_finalize(b);
+
+	/* streamed: every row; then left after 10 rows, the handle free again */
+	assert_int_equal(db_prepare(db, "SELECT x FROM t ORDER BY x", &a), 0);
+	db_stream(a);
+	assert_int_equal(sum_rows(a), 500500);
+	db_reset(a);
+	db_stream(a);
+	for (int i = 1; i <= 10; i++) {
+		assert_int_equal(db_step(a), DB_ROW);
+		assert_int_equal(db_column_int64(a, 0), i);
+	}
+	if (tmp_db_is_pg()) { /* one connection, one statement at a time while it streams */
+		assert_int_equal(db_prepare(db, "SELECT count(*) FROM t", &c), 0);
+		assert_int_equal(db_step(c), DB_ERROR);
+		assert_non_null(strstr(db_errmsg(db), "still being read"));
+		db_finalize(c);
+		assert_int_equal(db_step(a), DB_ROW);
+		assert_int_equal(db_column_int64(a, 0), 11);
+	}
+	db_finalize(a);
+	assert_int_equal(db_prepare(db, "SELECT count(*) FROM t", &c), 0);
+	assert_int_equal(sum_rows(c), 1000);
+	db_finalize(c);
+	store_close(st);
+	tmp_db_remove(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -914,6 +1011,7 @@ int main(void)
 		cmocka_unit_test(test_abandoned_comparison),
 		cmocka_unit_test(test_concurrent_create),
 		cmocka_unit_test(test_check_files),
+		cmocka_unit_test(test_prefetch_and_stream),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
