@@ -136,19 +136,7 @@ static void idmap_release(struct idmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* Prints "origin:line: message" and returns RP_EINPUT. */
-__attribute__((format(printf, 2, 3))) static int bad(const struct parser *p, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	error("%s:%zu: %s", p->origin, p->lineno, sb.buf);
-	strbuf_release(&sb);
-	return RP_EINPUT;
-}
+#define bad(p, ...) error_input_at((p)->origin, (p)->lineno, __VA_ARGS__)
 
 /* The length of `len` bytes shown in an error. */
 static int quoted(size_t len)

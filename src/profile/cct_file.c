@@ -50,18 +50,7 @@ struct parser {
 	size_t alloc_nodes;
 };
 
-__attribute__((format(printf, 2, 3))) static int parse_error(struct parser *ps, const char *fmt,
-							     ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	error("%s:%zu: %s", ps->origin, ps->lineno, sb.buf);
-	strbuf_release(&sb);
-	return RP_EINPUT;
-}
+#define parse_error(ps, ...) error_input_at((ps)->origin, (ps)->lineno, __VA_ARGS__)
 
 /* The next space-separated field of the line; false at the end of the line. A field may be
  * empty (two spaces, or a space at the end): the callers reject that. */

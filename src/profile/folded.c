@@ -89,14 +89,10 @@ int folded_parse(const char *text, size_t len, const char *origin, struct cct *o
 	int ret = 0;
 
 	cct_init(out);
-	while (pos < len) {
-		const char *line = text + pos;
-		const char *nl = memchr(line, '\n', len - pos);
-		size_t line_len = nl ? (size_t)(nl - line) : len - pos;
-		pos += line_len + (nl ? 1 : 0);
+	const char *line;
+	size_t line_len;
+	while (input_next_line(text, len, &pos, &line, &line_len)) {
 		lineno++;
-		if (line_len && line[line_len - 1] == '\r')
-			line_len--;
 		if (!line_len)
 			continue;
 		ret = parse_line(out, line, line_len, origin, lineno);

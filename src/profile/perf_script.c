@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/common.h"
+#include "util/input.h"
 #include "util/strmap.h"
 
 /* Header tokens looked at: a comm has at most 15 bytes, so its tokens come first. */
@@ -488,14 +489,10 @@ int perf_script_parse(const char *text, size_t len, const char *origin,
 
 	memset(p.info, 0, sizeof(*p.info));
 	cct_init(out);
-	while (pos < len) {
-		const char *line = text + pos;
-		const char *nl = memchr(line, '\n', len - pos);
-		size_t line_len = nl ? (size_t)(nl - line) : len - pos;
-		pos += line_len + (nl ? 1 : 0);
+	const char *line;
+	size_t line_len;
+	while (input_next_line(text, len, &pos, &line, &line_len)) {
 		lineno++;
-		if (line_len && line[line_len - 1] == '\r')
-			line_len--;
 		if ((ret = parse_line(&p, line, line_len, lineno)))
 			goto out;
 	}
@@ -544,13 +541,9 @@ bool perf_script_sniff(const char *text, size_t len)
 
 	if (len > SNIFF_BYTES)
 		len = SNIFF_BYTES;
-	while (pos < len) {
-		const char *line = text + pos;
-		const char *nl = memchr(line, '\n', len - pos);
-		size_t line_len = nl ? (size_t)(nl - line) : len - pos;
-		pos += line_len + (nl ? 1 : 0);
-		if (line_len && line[line_len - 1] == '\r')
-			line_len--;
+	const char *line;
+	size_t line_len;
+	while (input_next_line(text, len, &pos, &line, &line_len)) {
 		if (memchr(line, '\0', line_len))
 			return false;
 		if (!trim(line, line_len).len || (!header && line[0] == '#'))

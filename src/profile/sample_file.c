@@ -156,19 +156,7 @@ struct parser {
 	struct sample_profile *p;
 };
 
-__attribute__((format(printf, 2, 3))) static int parse_error(struct parser *ps, const char *fmt,
-							     ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	error("%s:%zu: %s", ps->origin, ps->lineno, sb.buf);
-	strbuf_release(&sb);
-	return RP_EINPUT;
-}
+#define parse_error(ps, ...) error_input_at((ps)->origin, (ps)->lineno, __VA_ARGS__)
 
 /* The next space-separated field; false at the end of the line or on an empty field. */
 static bool field(struct parser *ps, const char **f, size_t *n)

@@ -367,29 +367,10 @@ void store_bind_filter(struct db_stmt *stmt, const struct store_run_filter *f)
 int store_run_values(struct store *st, const struct store_run_filter *f, const char *metric,
 		     double **values, size_t *n)
 {
-	struct db_stmt *stmt = prepare(st, "SELECT v.value FROM runs r JOIN metric_values v ON"
-					 " v.run_id = r.id AND v.metric = ?8 WHERE" FILTER_SQL
-					 " AND r.status = 'ok' ORDER BY r.id");
-	size_t alloc = 0;
-	int rc;
-	*values = NULL;
-	*n = 0;
-	if (!stmt)
-		return RP_EINTERNAL;
-	store_bind_filter(stmt, f);
-	bind_text(stmt, 8, metric);
-	while ((rc = db_step(stmt)) == DB_ROW) {
-		ALLOC_GROW(*values, *n + 1, alloc);
-		(*values)[(*n)++] = db_column_double(stmt, 0);
-	}
-	db_finalize(stmt);
-	if (rc != DB_DONE) {
-		free(*values);
-		*values = NULL;
-		*n = 0;
-		return db_error(st, "cannot read runs");
-	}
-	return 0;
+	int64_t *ids = NULL;
+	int ret = store_run_values_ids(st, f, metric, &ids, values, n);
+	free(ids);
+	return ret;
 }
 
 int store_run_values_ids(struct store *st, const struct store_run_filter *f, const char *metric,

@@ -105,6 +105,18 @@ int error(const char *fmt, ...)
 	return -1;
 }
 
+int error_input_at(const char *origin, size_t lineno, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	error("%s:%zu: %s", origin, lineno, sb.buf);
+	strbuf_release(&sb);
+	return RP_EINPUT;
+}
+
 void warning(const char *fmt, ...)
 {
 	va_list ap;

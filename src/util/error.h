@@ -48,6 +48,10 @@ enum rp_err {
 	RP_EINTERRUPT = -4 /* the user interrupted (SIGINT, SIGTERM, SIGHUP) */
 };
 
+/* error() of "origin:lineno: message" for a parser's bad input; returns RP_EINPUT. */
+__attribute__((format(printf, 3, 4))) int error_input_at(const char *origin, size_t lineno,
+							 const char *fmt, ...);
+
 /* Maps an rp_err to the process exit code (RP_EINTERRUPT: interrupt_exit_code()). */
 int rp_err_exit_code(int err);
 

@@ -285,3 +285,18 @@ int input_read(struct strbuf *sb, const char *path, const struct input_kind *kin
 {
 	return input_read_why(sb, path, kind, NULL);
 }
+
+bool input_next_line(const char *text, size_t len, size_t *pos, const char **line,
+		     size_t *line_len)
+{
+	const char *nl;
+	if (*pos >= len)
+		return false;
+	*line = text + *pos;
+	nl = memchr(*line, '\n', len - *pos);
+	*line_len = nl ? (size_t)(nl - *line) : len - *pos;
+	*pos += *line_len + (nl ? 1 : 0);
+	if (*line_len && (*line)[*line_len - 1] == '\r')
+		(*line_len)--;
+	return true;
+}

@@ -79,6 +79,13 @@ int input_read(struct strbuf *sb, const char *path, const struct input_kind *kin
 int input_read_why(struct strbuf *sb, const char *path, const struct input_kind *kind,
 		   struct strbuf *why);
 
+/*
+ * The line of text[0, len) that starts at *pos, without its "\n" or "\r\n", and *pos moved
+ * past it; false when *pos is at the end. The last line needs no newline.
+ */
+bool input_next_line(const char *text, size_t len, size_t *pos, const char **line,
+		     size_t *line_len);
+
 /* "1 MiB", "2 GiB", "300 bytes": a cap for messages. */
 void input_add_size(struct strbuf *sb, uint64_t bytes);
 
