@@ -155,6 +155,19 @@ static int parse_timeout(ns_t *out)
 	return 0;
 }
 
+/* --top: *top left alone when not given. Returns 0, or -1 after a usage error. */
+static int parse_top(size_t *top)
+{
+	uint64_t k;
+	if (!o.top)
+		return 0;
+	if (parse_u64(o.top, &k) || k == 0 || k > 100000)
+		return usage_error("profile", "--top '%s': expected a number from 1 to 100000",
+				   o.top);
+	*top = (size_t)k;
+	return 0;
+}
+
 static const char *const profile_formats[] = { "text", "json", "folded", NULL };
 
 static int profile(int argc, char **argv)
@@ -217,15 +230,8 @@ static int profile(int argc, char **argv)
 		goto out;
 	}
 	format = o.format == 1 ? JSON : o.format == 2 ? FOLDED : TEXT;
-	if (o.top) {
-		uint64_t k;
-		if (parse_u64(o.top, &k) || k == 0 || k > 100000) {
-			usage_error("profile", "--top '%s': expected a number from 1 to 100000",
-				    o.top);
-			goto out;
-		}
-		to.top = (size_t)k;
-	}
+	if (parse_top(&to.top))
+		goto out;
 	if (parse_timeout(&spec.timeout_ns))
 		goto out;
 	if (o.out_dir) {
@@ -390,15 +396,8 @@ static int profile_io(char **args, int n)
 		goto out;
 	}
 	json = o.format == 1;
-	if (o.top) {
-		uint64_t k;
-		if (parse_u64(o.top, &k) || k == 0 || k > 100000) {
-			usage_error("profile", "--top '%s': expected a number from 1 to 100000",
-				    o.top);
-			goto out;
-		}
-		ro.top = (size_t)k;
-	}
+	if (parse_top(&ro.top))
+		goto out;
 	if (o.depth) {
 		uint64_t d;
 		if (parse_u64(o.depth, &d) || d == 0 || d > IOTRACE_MAX_DEPTH) {
@@ -626,15 +625,8 @@ static int profile_sample(const char **args, int n)
 	}
 	json = o.format == 1;
 	folded = o.format == 2;
-	if (o.top) {
-		uint64_t k;
-		if (parse_u64(o.top, &k) || k == 0 || k > 100000) {
-			usage_error("profile", "--top '%s': expected a number from 1 to 100000",
-				    o.top);
-			goto out;
-		}
-		to.top = (size_t)k;
-	}
+	if (parse_top(&to.top))
+		goto out;
 	if (sample_options_parse(&so) || parse_timeout(&spec.timeout_ns))
 		goto out;
 	quote_command(&command, args, n);
