@@ -135,6 +135,7 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 	}
 	for (i = 0; i < res->nr_benches; i++) {
 		const struct bench_outcome *b = &res->benches[i];
+		const char *changed;
 		if (b->error) {
 			fputs("\n**", f);
 			md_text(f, b->name);
@@ -152,11 +153,11 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			md_text(f, m->def->name);
 			fprintf(f, ": %s\n", m->r.reason);
 		}
-		if (report_same_code_changed(b)) {
+		if ((changed = report_same_code_changed(b))) {
 			fputs("\n> note: ", f);
 			md_text(f, b->name);
 			fputc(' ', f);
-			md_text(f, report_same_code_changed(b));
+			md_text(f, changed);
 			fputs(" changed although the code of ", f);
 			md_text(f, b->program);
 			fputs(" is the same in both builds: the change comes from its inputs, the "

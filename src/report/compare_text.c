@@ -277,6 +277,7 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 		fprintf(f, "note: both sides are the same build (an A/A comparison)\n");
 	for (i = 0; i < res->nr_benches; i++) {
 		const struct bench_outcome *b = &res->benches[i];
+		const char *changed;
 		struct strbuf method = STRBUF_INIT;
 		bench_method(&method, b);
 		fprintf(f, "\n%s%s%s: %zu + %zu runs", color ? BOLD : "",
@@ -323,12 +324,12 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 				if (b->metrics[j].measured && b->metrics[j].r.reason)
 					fprintf(f, "  %s: %s\n", b->metrics[j].def->name,
 						b->metrics[j].r.reason);
-			if (report_same_code_changed(b))
+			if ((changed = report_same_code_changed(b)))
 				fprintf_printable(f,
 						  "  note: %s changed although %s's code is the same "
 						  "in both builds: the change comes from its inputs, the "
 						  "libraries or scripts it runs, or the machine\n",
-						  report_same_code_changed(b), b->program);
+						  changed, b->program);
 		}
 		print_reported_lines(f, b);
 		if (b->error)
