@@ -21,7 +21,7 @@ two=$(git rev-parse two)
 
 # The database exists before the race (its creation by two processes at once is another
 # matter): a comparison of commands builds nothing.
-expect_exit 0 "$REVPERF" compare --cmd-a true --cmd-b true --runs 2..2 -q
+expect_exit 0 "$REVPERF" compare --cmd-a true --cmd-b true --runs 2..2 -q --primary wchar
 [ ! -s "$TEST_TMP/builds.txt" ] || fail "a comparison of commands built something"
 
 # Leftovers of interrupted checkouts: two of dead processes, one of a living one.

@@ -25,8 +25,13 @@ assert m["method"] == "paired-t" and m["pairs"] >= 3, m   # interleaved pairs an
 assert d["machine"]["cores"] >= 1
 PY
 
-# The same command on both sides is never worse; text output shows the table.
-expect_exit 0 "$REVPERF" compare --cmd-a 'sleep 0.02' --cmd-b 'sleep 0.02' --runs 3..8 -q
+# The same command on both sides, timed; text output shows the table. A timed A/A may be
+# decided worse or better at rate alpha by design (METHODS.md section 2, step 4), so at the
+# default 0.01 this check would fail one run in a hundred by chance (in CI, another test's
+# timed A/A of 3 + 3 runs was once decided worse on wall, +41%). At 0.001 it still fails
+# on a bias between the sides that 8 pairs can show. The other A/A comparisons of the
+# suite decide on a deterministic metric (wchar, ir, a reported number).
+expect_exit 0 "$REVPERF" compare --cmd-a 'sleep 0.02' --cmd-b 'sleep 0.02' --runs 3..8 -q --alpha 0.001
 expect_grep '^  wall \* ' out.txt
 expect_no_grep '^  [a-z-]+( \*)? +(worse|better) ' out.txt
 

@@ -257,7 +257,7 @@ int main(void)
 }
 C
 cc -O1 -o novg novg.c || fail "cannot compile novg"
-expect_exit 0 "$REVPERF" compare --cmd-a ./novg --cmd-b ./novg --metrics wall,ir --primary wall \
+expect_exit 0 "$REVPERF" compare --cmd-a ./novg --cmd-b ./novg --metrics wall,ir --primary wchar \
 	--runs 3..3 -f json
 python3 - out.txt <<'PY' || fail "valgrind cannot run it: $(cat out.txt)"
 import json, sys

@@ -12,7 +12,7 @@ SH
 # The pattern of the old example: it reads the last speed on the line, and the report
 # says so (last of 2 matches, the decompression speed marked).
 expect_exit 0 "$REVPERF" compare --cmd-a 'sh lz4b.sh' --cmd-b 'sh lz4b.sh 29.8' --runs 3..3 -q \
-	--metrics wall --metric 'speed=/([0-9.]+) MB\/s/ higher-is-better unit=MB/s'
+	--metrics wall --primary wchar --metric 'speed=/([0-9.]+) MB\/s/ higher-is-better unit=MB/s'
 expect_grep '^  speed read in the first baseline run \(#[0-9]+\), last of 2 matches:$' out.txt
 grep -A2 '^  speed read in' out.txt | tail -2 >shown.txt
 python3 - shown.txt <<'PY' || { cat shown.txt; fail "the marked number"; }
@@ -27,7 +27,7 @@ PY
 
 # JSON: the line, the number and where it is.
 expect_exit 0 "$REVPERF" compare --cmd-a 'sh lz4b.sh' --cmd-b 'sh lz4b.sh 29.8' --runs 3..3 -q \
-	--metrics wall -f json --fresh --metric 'speed=/([0-9.]+) MB\/s/ higher-is-better' \
+	--metrics wall --primary wchar -f json --fresh --metric 'speed=/([0-9.]+) MB\/s/ higher-is-better' \
 	--metric 'gone=/nothing: ([0-9]+)/'
 python3 - out.txt <<'PY' || fail "reported_lines: $(cat out.txt)"
 import json, sys
@@ -41,13 +41,13 @@ g = r["gone"]
 assert g["line"] is None and g["number"] is None and g["matches"] == 0, g
 PY
 expect_exit 0 "$REVPERF" compare --cmd-a 'sh lz4b.sh' --cmd-b 'sh lz4b.sh' --runs 3..3 -q \
-	--metrics wall --metric 'gone=/nothing: ([0-9]+)/'
+	--metrics wall --primary wchar --metric 'gone=/nothing: ([0-9]+)/'
 expect_grep '^  gone: no match in the first baseline run \(#[0-9]+\)$' out.txt
 
 # Untrusted output stays inert in the shown line.
 printf 'printf "\\033[31mspeed: 5 MB/s\\n"\n' >esc.sh
 expect_exit 0 "$REVPERF" compare --cmd-a 'sh esc.sh' --cmd-b 'sh esc.sh' --runs 3..3 -q \
-	--metrics wall --metric 'speed=/speed: ([0-9]+)/'
+	--metrics wall --primary wchar --metric 'speed=/speed: ([0-9]+)/'
 expect_grep '^    \\x1b\[31mspeed: 5 MB/s$' out.txt
 expect_grep "^ {19}\\^\$" out.txt # under the 5: 4 + 8 (\x1b[31m) + 7 (speed: )
 
@@ -55,7 +55,7 @@ expect_grep "^ {19}\\^\$" out.txt # under the 5: 4 + 8 (\x1b[31m) + 7 (speed: )
 # drawn, as the terminal showed it.
 printf 'printf "speed: 1 MB/s\\rspeed: 7 MB/s\\n"\n' >cr.sh
 expect_exit 0 "$REVPERF" compare --cmd-a 'sh cr.sh' --cmd-b 'sh cr.sh' --runs 3..3 -q \
-	--metrics wall --metric 'speed=/speed: ([0-9]+)/'
+	--metrics wall --primary wchar --metric 'speed=/speed: ([0-9]+)/'
 expect_grep '^  speed read in the first baseline run \(#[0-9]+\), last of 2 matches:$' out.txt
 expect_grep '^    speed: 7 MB/s$' out.txt
 
@@ -70,7 +70,7 @@ for form in '(4.389),  12.4 MB/s , 2821.3 MB/s' '(4.389),  12.4 MB/s ,2821.3 MB/
 	'(4.389), 12.4 MB/s, 2821.3 MB/s'; do
 	printf "printf ' 1#sample.bin : 10000000 -> 2278442 %s\\\\n'\n" "$form" >lz4form.sh
 	expect_exit 0 "$REVPERF" compare --cmd-a 'sh lz4form.sh' --cmd-b 'sh lz4form.sh' \
-		--runs 3..3 -q --metrics wall -f json \
+		--runs 3..3 -q --metrics wall --primary wchar -f json \
 		--metric "cspeed=$cspeed higher-is-better" --metric "dspeed=$dspeed higher-is-better"
 	python3 - out.txt "$form" <<'PY' || fail "the documented patterns on '$form': $(cat out.txt)"
 import json, sys

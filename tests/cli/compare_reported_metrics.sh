@@ -35,7 +35,7 @@ expect_exit 0 "$REVPERF" compare fast slow -q --fresh -f json \
 
 # match=mean: the mean of all matches; here two lines per run (10 and 30 -> 20).
 printf 'echo "lat 10 ms"; echo "lat 30 ms"\n' >lat.sh
-expect_exit 0 "$REVPERF" compare --cmd-a 'sh lat.sh' --cmd-b 'sh lat.sh' --runs 3..3 -q -f json \
+expect_exit 0 "$REVPERF" compare --cmd-a 'sh lat.sh' --cmd-b 'sh lat.sh' --runs 3..3 -q -f json --primary wchar \
 	--metric 'lat=/lat ([0-9]+) ms/ match=mean unit=ms'
 [ "$(json_get out.txt "[m for m in d['benchmarks'][0]['metrics'] if m['name']=='lat'][0]['baseline']['mean']")" = 20.0 ] ||
 	fail "match=mean"
@@ -79,7 +79,7 @@ printf '[benchmark "x"]\ncommand = true\nmetric.speed = /(1)/ faster\n' >opt.ini
 expect_exit 2 "$REVPERF" compare fast fast --config opt.ini
 expect_grep "opt.ini:3: metric.speed: unknown option 'faster'" err.txt
 # A non-number captured: a note on each run, no value.
-expect_exit 0 "$REVPERF" compare --cmd-a 'echo speed: fast' --cmd-b 'echo speed: fast' --runs 3..3 -q \
+expect_exit 0 "$REVPERF" compare --cmd-a 'echo speed: fast' --cmd-b 'echo speed: fast' --runs 3..3 -q --primary wchar \
 	--metric 'speed=/speed: ([a-z]+)/'
 expect_grep "metric speed: 'fast' is not a number" out.txt
 echo ok

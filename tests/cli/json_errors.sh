@@ -79,7 +79,7 @@ PY
 
 # A report that was printed is not followed by an error document: one JSON value.
 git checkout -q base -- revperf.ini
-expect_exit 0 "$REVPERF" compare base base -f json --runs 3..3
+expect_exit 0 "$REVPERF" compare base base -f json --runs 3..3 --primary wchar
 python3 -c "import json,sys; d=json.load(open('out.txt')); assert 'error' not in d and d['schema'] == 'revperf-compare/3'" ||
 	fail "report and error mixed: $(cat out.txt)"
 echo ok

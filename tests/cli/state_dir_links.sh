@@ -25,6 +25,7 @@ command = true
 command = true
 runs = 3..3
 warmup = 0
+primary = wchar
 INI
 git add . && git commit -qm base
 # The change under test commits a link where revperf ci writes its JUnit file by default.
