@@ -185,8 +185,9 @@ int cli_load_config(struct config *cfg, void *arg);
 	{ OPT_CONFIG, 'w', "warmup", "N", "discarded warm-up runs per side (1)", &(ov), "warmup" }, \
 	{ OPT_CONFIG, 0, "timeout", "DURATION", "per-run timeout (auto: 10 x baseline median, "     \
 						">= 60 s)", &(ov), "timeout" },                \
-	{ OPT_CONFIG, 0, "time-budget", "DURATION", "stop sampling a benchmark after this long",   \
-	  &(ov), "time-budget" },                                                                  \
+	{ OPT_CONFIG, 0, "time-budget", "DURATION", "the most time for sampling a benchmark; an "  \
+						    "undecided one goes on past the runs "      \
+						    "maximum until then", &(ov), "time-budget" }, \
 	{ OPT_CONFIG, 0, "log-limit", "SIZE", "output of a run kept in its log (16MiB; none)",     \
 	  &(ov), "log-limit" },                                                                    \
 	{ OPT_CONFIG, 'a', "alpha", "A", "1 - confidence level of the verdict (0.01)", &(ov),      \

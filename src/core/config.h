@@ -59,7 +59,8 @@ struct bench_config {
 	size_t min_runs, max_runs;
 	size_t warmup;
 	ns_t timeout_ns;     /* 0 = automatic: 10 x baseline median, at least 60 s */
-	ns_t time_budget_ns; /* 0 = none: stop sampling a benchmark after this much time */
+	ns_t time_budget_ns; /* 0 = none; else sampling stops after this long, and an
+			    * undecided benchmark continues past max_runs until then */
 	char origin[64];     /* "revperf.ini:12" of its section header, for messages */
 	char metrics_origin[64], primary_origin[64]; /* where those lists were set */
 	struct reported_metric *reported;
