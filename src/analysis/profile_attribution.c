@@ -68,7 +68,10 @@ static void sums_fold(struct attribution_sums *x, int s, size_t k)
 	x->cur = x->cur_calls = 0;
 }
 
-static int add_tree(struct attribution_acc *acc, const struct cct *t)
+/* What add_tree() takes from a tree. */
+enum { ADD_PATHS = 1, ADD_FUNCS = 2 };
+
+static int add_tree(struct attribution_acc *acc, const struct cct *t, unsigned what)
 {
 	struct cct *k = &acc->keys;
 
@@ -83,6 +86,18 @@ static int add_tree(struct attribution_acc *acc, const struct cct *t)
 		return RP_EINPUT;
 	} else {
 		k->calls_known = k->calls_known && t->calls_known;
+	}
+	if (!(what & ADD_PATHS)) {
+		/* A table of functions: names only, no contexts in the keys. */
+		for (size_t i = 1; i < t->nr_nodes; i++) {
+			const struct cct_node *n = &t->nodes[i];
+			uint32_t name = cct_intern(k, cct_name(t, n->name));
+			sums_grow(&acc->funcs, k->nr_names, &acc->alloc_funcs);
+			acc->funcs[name].cur += n->excl;
+			acc->funcs[name].cur_calls += n->calls;
+			acc->total.cur += n->excl;
+		}
+		return 0;
 	}
 	ALLOC_GROW(acc->map, t->nr_nodes, acc->alloc_map);
 	for (size_t i = 0; i < t->nr_nodes; i++) {
@@ -100,9 +115,11 @@ static int add_tree(struct attribution_acc *acc, const struct cct *t)
 		name = k->nodes[o].name;
 		acc->paths[o].cur += n->excl;
 		acc->paths[o].cur_calls += n->calls;
-		acc->funcs[name].cur += n->excl;
-		acc->funcs[name].cur_calls += n->calls;
-		acc->total.cur += n->excl;
+		if (what & ADD_FUNCS) {
+			acc->funcs[name].cur += n->excl;
+			acc->funcs[name].cur_calls += n->calls;
+			acc->total.cur += n->excl;
+		}
 	}
 	return 0;
 }
@@ -110,9 +127,17 @@ static int add_tree(struct attribution_acc *acc, const struct cct *t)
 int attribution_acc_add_run(struct attribution_acc *acc, int side, const struct cct *const *trees,
 			    size_t nr)
 {
+	return attribution_acc_add_run_funcs(acc, side, trees, nr, NULL, 0);
+}
+
+int attribution_acc_add_run_funcs(struct attribution_acc *acc, int side,
+				  const struct cct *const *trees, size_t nr,
+				  const struct cct *const *funcs, size_t nr_funcs)
+{
 	size_t k;
-	for (size_t i = 0; i < nr; i++) {
-		int ret = add_tree(acc, trees[i]);
+	for (size_t i = 0; i < nr + nr_funcs; i++) {
+		int ret = i < nr ? add_tree(acc, trees[i], funcs ? ADD_PATHS : ADD_PATHS | ADD_FUNCS)
+				 : add_tree(acc, funcs[i - nr], ADD_FUNCS);
 		if (ret) {
 			/* The run is not added: its partial values are dropped (every entry
 			 * allocated; those beyond the keys are zero). */
@@ -197,11 +222,18 @@ static void rank(const struct attribution_acc *acc, bool paths, const struct att
 	const struct attribution_sums *sums = paths ? acc->paths : acc->funcs;
 	struct attribution_entry *all = xcalloc(n ? n : 1, sizeof(*all));
 	struct strbuf sb = STRBUF_INIT;
+	/* Counted events are whole numbers in every run, so a change of their mean is 0 or at
+	 * least 1 / (runs A x runs B). Less is an artefact of callgrind's call-path estimate (a
+	 * function's cost split over its contexts moves when another function's cost does). */
+	double residue = a->weight == CCT_WEIGHT_EVENT
+			     ? 0.5 / ((double)a->runs[0] * (double)a->runs[1])
+			     : 0;
 
 	*findings = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct attribution_entry *e = &all[k];
-		if (!entry_of(&sums[i], a->runs, a->calls_known, a->alpha, e))
+		if (!entry_of(&sums[i], a->runs, a->calls_known, a->alpha, e) ||
+		    fabs(e->delta) <= residue)
 			continue;
 		if (a->total.delta != 0)
 			e->share = e->delta / a->total.delta;

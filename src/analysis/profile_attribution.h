@@ -114,6 +114,15 @@ int attribution_acc_add_run(struct attribution_acc *acc, int side, const struct 
 			    size_t nr);
 
 /*
+ * attribution_acc_add_run() whose functions and total come from funcs[0..nr_funcs) instead
+ * of the trees: trees of depth 1, one node per function, as callgrind_read_renamed() gives
+ * them exact where its call-path tree estimates. The call paths still come from trees.
+ */
+int attribution_acc_add_run_funcs(struct attribution_acc *acc, int side,
+				  const struct cct *const *trees, size_t nr,
+				  const struct cct *const *funcs, size_t nr_funcs);
+
+/*
  * The attribution of the runs added (at least one per side, else RP_EINPUT after error()):
  * every function and call path whose mean changed, the `top` largest absolute changes of
  * each kept (0: all), intervals at confidence 1 - alpha (0 < alpha < 1). Fills `out`

@@ -302,16 +302,19 @@ static int add_run(struct attribution_acc *acc, struct key_names *kn, int side, 
 		   const char *wrapper, size_t *wrappers, size_t *processes)
 {
 	struct callgrind_run_totals totals;
-	struct cct *trees = NULL;
-	const struct cct **ptrs = NULL;
+	struct cct *trees = NULL, *funcs = NULL;
+	const struct cct **ptrs = NULL, **fptrs = NULL;
 	size_t n = 0;
 	int ret = callgrind_run_totals_read(dir, wrapper, &totals);
 
 	*wrappers = *processes = 0;
 	kn->side = side;
 	if (!ret) {
-		trees = xcalloc(totals.nr_procs ? totals.nr_procs : 1, sizeof(*trees));
-		ptrs = xcalloc(totals.nr_procs ? totals.nr_procs : 1, sizeof(*ptrs));
+		size_t k = totals.nr_procs ? totals.nr_procs : 1;
+		trees = xcalloc(k, sizeof(*trees));
+		funcs = xcalloc(k, sizeof(*funcs));
+		ptrs = xcalloc(k, sizeof(*ptrs));
+		fptrs = xcalloc(k, sizeof(*fptrs));
 	}
 	for (size_t i = 0; !ret && i < totals.nr_procs; i++) {
 		if (totals.procs[i].wrapper) {
@@ -319,17 +322,23 @@ static int add_run(struct attribution_acc *acc, struct key_names *kn, int side, 
 			continue;
 		}
 		(*processes)++;
+		/* Paths from the estimated call-path tree, functions as callgrind counted them. */
 		ret = callgrind_read_renamed(totals.procs[i].file, "Ir", rename_counted, kn,
-					     &trees[n]);
+					     &trees[n], &funcs[n]);
 		ptrs[n] = &trees[n];
+		fptrs[n] = &funcs[n];
 		n++;
 	}
 	if (!ret)
-		ret = attribution_acc_add_run(acc, side, ptrs, n);
-	for (size_t i = 0; i < n; i++)
+		ret = attribution_acc_add_run_funcs(acc, side, ptrs, n, fptrs, n);
+	for (size_t i = 0; i < n; i++) {
 		cct_release(&trees[i]);
+		cct_release(&funcs[i]);
+	}
 	free(trees);
+	free(funcs);
 	free(ptrs);
+	free(fptrs);
 	callgrind_run_totals_release(&totals);
 	return ret;
 }

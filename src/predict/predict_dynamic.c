@@ -78,7 +78,7 @@ int predict_dynamic_choose(const struct config *cfg, enum predict_dynamic_source
 	return 0;
 }
 
-/* A count from a tree (a double: callgrind's contexts are scaled shares) as an integer. */
+/* A count from callgrind's function table (whole numbers, summed in a double). */
 static uint64_t to_count(double v)
 {
 	if (!(v > 0))
@@ -88,17 +88,21 @@ static uint64_t to_count(double v)
 	return (uint64_t)llround(v);
 }
 
-/* Adds every context of one callgrind file to p, per function. */
+/*
+ * Adds the functions of one callgrind file to p, as callgrind counted them (the call-path
+ * tree only estimates a function's calls and cost per context).
+ */
 static int add_callgrind_file(const char *path, struct perphecy_profile *p)
 {
-	struct cct t;
-	int ret = callgrind_read(path, NULL, &t);
-	for (size_t k = 1; !ret && k < t.nr_nodes; k++) {
-		const struct cct_node *n = &t.nodes[k];
-		ret = perphecy_profile_add(p, cct_name(&t, n->name), to_count(n->calls),
+	struct cct t, f;
+	int ret = callgrind_read_renamed(path, NULL, NULL, NULL, &t, &f);
+	for (size_t k = 1; !ret && k < f.nr_nodes; k++) {
+		const struct cct_node *n = &f.nodes[k];
+		ret = perphecy_profile_add(p, cct_name(&f, n->name), to_count(n->calls),
 					   to_count(n->excl));
 	}
 	cct_release(&t);
+	cct_release(&f);
 	return ret;
 }
 

@@ -1031,8 +1031,32 @@ static void rename_funcs(struct parser *p, callgrind_rename_fn rename, void *arg
 	free(info);
 }
 
+/*
+ * The functions of the profile, exact: root -> one node per function name (as in the tree),
+ * with the function's self cost and the calls to it summed over the functions of that name.
+ */
+static int emit_functions(const struct parser *p, struct cct *funcs)
+{
+	for (size_t i = 0; i < p->nr_funcs; i++) {
+		const struct cg_func *f = &p->funcs[i];
+		uint32_t node;
+		if (!(f->self > 0) && !(f->in_calls > 0))
+			continue;
+		node = cct_child(funcs, CCT_ROOT, cct_intern(funcs, cct_name(p->out, f->display)),
+				 0);
+		if (node == CCT_NONE)
+			return RP_EINPUT;
+		funcs->nodes[node].excl += f->self;
+		funcs->nodes[node].calls += f->in_calls;
+	}
+	cct_compute_inclusive(funcs);
+	cct_set_weight(funcs, CCT_WEIGHT_EVENT, p->event);
+	funcs->calls_known = true;
+	return 0;
+}
+
 static int parse(const char *text, size_t len, const char *origin, const char *event,
-		 callgrind_rename_fn rename, void *arg, struct cct *out)
+		 callgrind_rename_fn rename, void *arg, struct cct *out, struct cct *funcs)
 {
 	struct parser p;
 	size_t pos = 0;
@@ -1043,6 +1067,8 @@ static int parse(const char *text, size_t len, const char *origin, const char *e
 	p.out = out;
 	p.want_event = event;
 	cct_init(out);
+	if (funcs)
+		cct_init(funcs);
 	cct_init(&p.strings);
 	p.no_object = cct_intern(&p.strings, "");
 	start_file(&p);
@@ -1067,10 +1093,16 @@ static int parse(const char *text, size_t len, const char *origin, const char *e
 		cct_set_weight(out, CCT_WEIGHT_EVENT, p.event);
 		out->calls_known = true;
 	}
+	if (!ret && funcs)
+		ret = emit_functions(&p, funcs);
 out:
 	if (ret) {
 		cct_release(out);
 		cct_init(out);
+		if (funcs) {
+			cct_release(funcs);
+			cct_init(funcs);
+		}
 	}
 	idmap_release(&p.ids);
 	idmap_release(&p.func_ids);
@@ -1084,20 +1116,22 @@ out:
 int callgrind_parse(const char *text, size_t len, const char *origin, const char *event,
 		    struct cct *out)
 {
-	return parse(text, len, origin, event, NULL, NULL, out);
+	return parse(text, len, origin, event, NULL, NULL, out, NULL);
 }
 
 int callgrind_read_renamed(const char *path, const char *event, callgrind_rename_fn rename,
-			   void *arg, struct cct *out)
+			   void *arg, struct cct *out, struct cct *funcs)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
 	if ((ret = input_read(&sb, path, &input_profile))) {
 		cct_init(out);
+		if (funcs)
+			cct_init(funcs);
 		goto out;
 	}
-	ret = parse(sb.buf, sb.len, path, event, rename, arg, out);
+	ret = parse(sb.buf, sb.len, path, event, rename, arg, out, funcs);
 out:
 	strbuf_release(&sb);
 	return ret;
@@ -1105,7 +1139,7 @@ out:
 
 int callgrind_read(const char *path, const char *event, struct cct *out)
 {
-	return callgrind_read_renamed(path, event, NULL, NULL, out);
+	return callgrind_read_renamed(path, event, NULL, NULL, out, NULL);
 }
 
 bool callgrind_sniff(const char *text, size_t len)

@@ -63,9 +63,15 @@ typedef void (*callgrind_rename_fn)(const struct callgrind_func_info *funcs, siz
 				    const uint32_t (*calls)[2], size_t nr_calls, char **names,
 				    void *arg);
 
-/* callgrind_read() with a renamer (NULL: none). */
+/*
+ * callgrind_read() with a renamer (NULL: none), and, when funcs is not NULL, the functions
+ * exact: *funcs is a tree of depth 1, one node per function name of `out` with the
+ * function's self cost (excl) and the calls to it (summed over its callers). The call-path
+ * tree only estimates these where it splits a function over its contexts or folds light
+ * contexts (docs/callgrind.md); callgrind counted them. Released by the caller as `out`.
+ */
 int callgrind_read_renamed(const char *path, const char *event, callgrind_rename_fn rename,
-			   void *arg, struct cct *out);
+			   void *arg, struct cct *out, struct cct *funcs);
 
 /*
  * True when `text` looks like callgrind (or cachegrind) output: a first line

@@ -473,6 +473,32 @@ static void test_light_contexts_folded(void **state)
 	check_node(&t, "main;heavy", 1, 10000000, 10000000);
 	assert_true(fabs(cct_total(&t) - 10000010) < 1e-6);
 	cct_release(&t);
+
+	/* The functions as callgrind counted them, folded or not: leaf 2 (1 call), tiny 1,
+	 * rt 6 (1 call from main, 2 from itself). */
+	{
+		char path[] = "/tmp/test_callgrind_funcs_XXXXXX";
+		int fd = mkstemp(path);
+		struct cct f;
+		assert_true(fd >= 0);
+		assert_int_equal(write(fd, text.buf, text.len), (ssize_t)text.len);
+		close(fd);
+		assert_int_equal(callgrind_read_renamed(path, NULL, NULL, NULL, &t, &f), 0);
+		unlink(path);
+		check_node(&t, "main;tiny", 1, 3, 3);
+		check_node(&f, "leaf", 1, 2, 2);
+		check_node(&f, "tiny", 1, 1, 1);
+		check_node(&f, "rt", 3, 6, 6);
+		check_node(&f, "heavy", 1, 10000000, 10000000);
+		check_node(&f, "main", 0, 1, 1);
+		assert_int_equal(f.nr_nodes, 6); /* the root and 5 functions, no contexts */
+		assert_int_equal(f.weight, CCT_WEIGHT_EVENT);
+		assert_string_equal(f.weight_event, "Ir");
+		assert_true(f.calls_known);
+		assert_true(fabs(cct_total(&f) - 10000010) < 1e-6);
+		cct_release(&t);
+		cct_release(&f);
+	}
 	strbuf_release(&text);
 }
 

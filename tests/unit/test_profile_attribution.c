@@ -335,6 +335,55 @@ static void test_different_weights_refused(void **state)
 	release(&s);
 }
 
+/*
+ * Counted events (Ir) from an estimated call-path tree: a path whose estimate moved by
+ * 1e-7 (another function's cost changed how a shared callee is split) is not a change;
+ * a change of 0.25 (1 / (2 x 2) runs, the least a whole-number count can move) is. The
+ * functions and the total come from the exact tables, not from the trees' estimates.
+ */
+static void test_counted_functions_exact_paths_rounded(void **state)
+{
+	static const char *tree[2] = {
+	    "main;a;memcpy 400.0000001\nmain;b;memcpy 399.9999999\nmain;a 100\nmain;b 50\n",
+	    "main;a;memcpy 400.0000002\nmain;b;memcpy 399.9999998\nmain;a 100\nmain;b 50.25\n",
+	};
+	static const char *table[2] = {"memcpy 800\na 100\nb 50\nmain 0\n",
+				       "memcpy 800\na 100\nb 51\nmain 0\n"};
+	struct cct trees[2][2], funcs[2][2];
+	struct attribution_acc acc;
+	struct attribution a;
+	UNUSED(state);
+
+	attribution_acc_init(&acc);
+	for (int r = 0; r < 2; r++)
+		for (int side = 0; side < 2; side++) {
+			struct cct *t = &trees[side][r], *f = &funcs[side][r];
+			const struct cct *tp = t, *fp = f;
+			assert_int_equal(folded_parse(tree[side], strlen(tree[side]), "t", t), 0);
+			assert_int_equal(folded_parse(table[side], strlen(table[side]), "f", f), 0);
+			cct_set_weight(t, CCT_WEIGHT_EVENT, "Ir");
+			cct_set_weight(f, CCT_WEIGHT_EVENT, "Ir");
+			assert_int_equal(attribution_acc_add_run_funcs(&acc, side, &tp, 1, &fp, 1), 0);
+		}
+	assert_int_equal(attribution_acc_finish(&acc, 0.01, 0, &a), 0);
+	/* Functions: b moved by exactly 1, memcpy not at all (its table says 800 and 800). */
+	assert_int_equal(a.nr_funcs, 1);
+	assert_string_equal(a.funcs[0].key, "b");
+	assert_true(a.funcs[0].delta == 1 && a.funcs[0].side[0].mean == 50);
+	assert_true(a.total.delta == 1 && a.total.side[0].mean == 950);
+	/* Paths: main;b by 0.25, listed; the memcpy paths moved by 1e-7: not listed. */
+	assert_int_equal(a.nr_paths, 1);
+	assert_string_equal(a.paths[0].key, "main;b");
+	assert_true(fabs(a.paths[0].delta - 0.25) < 1e-12);
+	attribution_release(&a);
+	attribution_acc_release(&acc);
+	for (int side = 0; side < 2; side++)
+		for (int r = 0; r < 2; r++) {
+			cct_release(&trees[side][r]);
+			cct_release(&funcs[side][r]);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -346,6 +395,7 @@ int main(void)
 	    cmocka_unit_test(test_absent_counts_zero),
 	    cmocka_unit_test(test_processes_functions_paths_calls),
 	    cmocka_unit_test(test_different_weights_refused),
+	    cmocka_unit_test(test_counted_functions_exact_paths_rounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
