@@ -298,7 +298,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 {
 	struct sequential_plan plan;
 	size_t i, w, look, n, extensions = 0, more = 0;
-	bool stop = false, decided = false, extensible;
+	bool stop = false, decided = false, extensible, continues;
 	double look_alpha;
 	int ret;
 
@@ -308,13 +308,18 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		return ret;
 	if ((ret = bench_runs_stored(req, bench, c, &more)))
 		return ret;
-	if (sequential_plan_init(&plan, bench->min_runs + more, bench->max_runs + more,
-				 c->alpha)) {
+	if (sequential_plan_init(&plan, bench->min_runs, bench->max_runs, c->alpha)) {
 		error("%s: invalid runs %zu..%zu", bench->origin, bench->min_runs, bench->max_runs);
 		return RP_EINPUT;
 	}
-	/* A time budget lets an undecided benchmark continue past max_runs (METHODS 2.8). */
-	extensible = bench->time_budget_ns > 0;
+	/*
+	 * A time budget lets an undecided benchmark continue past max_runs (METHODS 2.8), and so
+	 * does --more, up to max_runs more: both by alpha spending, never with a new alpha for
+	 * runs already looked at. A replay judges runs past max_runs the same way.
+	 */
+	n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
+	continues = bench->time_budget_ns > 0 || more;
+	extensible = continues || n > bench->max_runs;
 	if (extensible)
 		sequential_plan_extend(&plan, c->alpha, SEQUENTIAL_EXTENSION_SHARE);
 	look_alpha = plan.alpha_per_look;
@@ -357,8 +362,26 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		}
 	}
 
-	n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
+	/* Runs stored before (an interrupted comparison, an earlier one of these builds, or the
+	 * one --more continues): their looks are taken again at the alpha each had, and past
+	 * max_runs the spending goes on from the extension they reached (as a replay does). */
 	look = sequential_next_look(&plan, n > bench->min_runs ? n : bench->min_runs);
+	while (extensible && n > look && extensions < SEQUENTIAL_MAX_EXTENSIONS) {
+		look_alpha = sequential_extension_alpha(&plan, ++extensions);
+		look = sequential_extension_look(look);
+	}
+	/* --more: the comparison it continues judged the stored runs; it looks after new ones. */
+	if (more && look <= n) {
+		if (n < bench->max_runs) {
+			look = sequential_next_look(&plan, n + 1);
+		} else if (extensions < SEQUENTIAL_MAX_EXTENSIONS) {
+			look_alpha = sequential_extension_alpha(&plan, ++extensions);
+			look = sequential_extension_look(n);
+		}
+	}
+	c->out->extended_looks = extensions;
+	if (more && look > c->planned_max)
+		look = c->planned_max;
 	while (!stop) {
 		while (!stop && (bench_planned_ok(c, 0) < look || bench_planned_ok(c, 1) < look)) {
 			if (budget_spent(c))
@@ -385,11 +408,15 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		if (decided || budget_spent(c))
 			break;
 		if (n >= bench->max_runs) {
-			/* Past the plan only while the time budget allows (alpha spending). */
-			if (!extensible || extensions == SEQUENTIAL_MAX_EXTENSIONS || n >= 10000)
+			/* Past the plan only while the time budget or --more allows (alpha
+			 * spending). */
+			if (!continues || extensions == SEQUENTIAL_MAX_EXTENSIONS || n >= 10000 ||
+			    (more && n >= c->planned_max))
 				break;
 			look_alpha = sequential_extension_alpha(&plan, ++extensions);
 			look = sequential_extension_look(n);
+			if (more && look > c->planned_max)
+				look = c->planned_max;
 			c->out->extended_looks = extensions;
 			continue;
 		}

@@ -1,0 +1,53 @@
+# Runs already looked at never get a new alpha. A comparison that ends undecided past its
+# runs maximum (a time budget, alpha spending: METHODS.md section 2, steps 4 and 8) is
+# shown again at the alpha of its last look, and --more continues its spending from there:
+# before, --more started a new plan whose first look re-judged every stored run at the
+# planned alpha (a new chance of a false verdict each time), and so did running a
+# comparison again when it had counted metrics or profiles. The benchmark reports a number
+# drawn at random from 1 to 65536, the same on both sides: undecided at any length here;
+# it sleeps 50 ms, so that 3 s leave the alpha spending short of its last extension.
+. "$SRCDIR/tests/cli/lib/common.bash"
+
+make_tiny_repo repo
+cd repo
+cat >revperf.ini <<'INI'
+[build]
+command = true
+[benchmark "dice"]
+command = sh ./dice.sh
+metric.v = /v ([0-9]+)/
+metrics = v
+primary = v
+runs = 3..4
+warmup = 0
+time-budget = 3s
+INI
+printf 'sleep 0.05; echo "v $(( $(od -An -N2 -tu2 /dev/urandom) + 1 ))"\n' >dice.sh
+git add . && git commit -qm dice && git tag dice
+git commit -q --allow-empty -m "nothing changed" && git tag same
+
+level() { json_get "$1" "d['benchmarks'][0]['ci_level']"; }
+ext() { json_get "$1" "d['benchmarks'][0]['extended_looks']"; }
+verdict() { json_get "$1" "[m['verdict'] for m in d['benchmarks'][0]['metrics'] if m['name'] == 'v'][0]"; }
+pairs() { json_get "$1" "d['benchmarks'][0]['runs']['baseline']['ok']"; }
+
+expect_exit 0 "$REVPERF" compare dice same -q -f json
+cp out.txt first.json
+[ "$(verdict first.json)" = undecided ] || fail "dice: $(verdict first.json)"
+[ "$(ext first.json)" -ge 1 ] || fail "no look past the runs maximum: $(ext first.json)"
+
+# Shown again: the same looks, the same alpha.
+expect_exit 0 "$REVPERF" compare dice same -q -f json
+[ "$(level out.txt)" = "$(level first.json)" ] || fail "replay at $(level out.txt), measured at $(level first.json)"
+
+# --more: more runs, and its looks spend less alpha than the last one taken.
+expect_exit 0 "$REVPERF" compare dice same -q -f json --more
+cp out.txt more.json
+[ "$(pairs more.json)" -gt "$(pairs first.json)" ] || fail "--more ran nothing"
+python3 - first.json more.json <<'PY' || fail "--more took a new alpha: $(for f in first.json more.json; do json_get $f "d['benchmarks'][0]['runs'], d['benchmarks'][0]['looks'], d['benchmarks'][0]['extended_looks'], d['benchmarks'][0]['ci_level'], d['benchmarks'][0]['elapsed_s']"; done)"
+import json, sys
+first, more = (json.load(open(p))["benchmarks"][0] for p in sys.argv[1:])
+assert more["extended_looks"] > first["extended_looks"] or first["extended_looks"] == 20, (first["extended_looks"], more["extended_looks"])
+assert more["ci_level"] > first["ci_level"], (first["ci_level"], more["ci_level"])
+PY
+echo ok
