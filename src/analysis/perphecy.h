@@ -51,7 +51,7 @@ enum perphecy_template {
 #define PERPHECY_STARTUP_TEMPLATES (PERPHECY_ALL_TEMPLATES & ~PERPHECY_PAPER_TEMPLATES)
 /* The templates that need no dynamic data. */
 #define PERPHECY_STATIC_TEMPLATES                                                                  \
-	((1u << PERPHECY_DEL_FUNC) | (1u << PERPHECY_NEW_FUNC) | (1u << PERPHECY_TOP_CHG_LEN) |      \
+	((1u << PERPHECY_DEL_FUNC) | (1u << PERPHECY_NEW_FUNC) | (1u << PERPHECY_TOP_CHG_LEN) |    \
 	 (1u << PERPHECY_CHG_IMPORTS) | (1u << PERPHECY_CHG_DYN_RELOCS))
 
 /* "paper" (PERPHECY_PAPER_TEMPLATES) or "startup" (all) -> mask; -1 otherwise (no message). */
@@ -340,7 +340,7 @@ struct perphecy_cv_opts {
 	unsigned k;    /* folds; default 10 */
 	uint64_t seed; /* fold assignment; default 1 */
 	enum perphecy_scope scope;
-	unsigned templates; /* default PERPHECY_PAPER_TEMPLATES */
+	unsigned templates;	   /* default PERPHECY_PAPER_TEMPLATES */
 	enum perphecy_cover cover; /* default PERPHECY_COVER_PAPER */
 };
 

@@ -287,16 +287,15 @@ int predict_train(struct predict_ctx *ctx, const struct predict_train_opts *o,
 	}
 	out->cover = o->cover;
 	out->templates = o->templates;
-	if ((ret = perphecy_train_cover(out->tuples, out->nr_tuples, o->templates,
-					o->cover, &out->common)))
+	if ((ret = perphecy_train_cover(out->tuples, out->nr_tuples, o->templates, o->cover,
+					&out->common)))
 		return ret;
 	perphecy_evaluate(&out->common, out->tuples, out->nr_tuples, &out->full);
 	out->per_bench = xcalloc(out->nr_bench + 1, sizeof(*out->per_bench));
 	for (size_t j = 0; j < out->nr_bench; j++) {
 		size_t n;
 		struct perphecy_tuple *sub = bench_tuples(out, j, &n);
-		ret = perphecy_train_cover(sub, n, o->templates, o->cover,
-					   &out->per_bench[j]);
+		ret = perphecy_train_cover(sub, n, o->templates, o->cover, &out->per_bench[j]);
 		free(sub);
 		if (ret)
 			return ret;

@@ -339,11 +339,12 @@ static void assert_dynlink_as_readelf(struct fixture *fx, const char *file)
 	assert_int_equal(fx_sh(fx, "test \"$(readelf -rW %s | grep -cE '^[0-9a-f]{16} ')\" = %llu",
 			       file, (unsigned long long)bf->dynlink.nr_relocs),
 			 0);
-	assert_int_equal(fx_sh(fx,
-			       "test \"$(readelf -W --dyn-syms %s | awk '$7 == \"UND\" && $8 != \"\" "
-			       "{ sub(/@.*/, \"\", $8); print $8 }' | sort -u | wc -l)\" = %zu",
-			       file, bf->dynlink.nr_imports),
-			 0);
+	assert_int_equal(
+	    fx_sh(fx,
+		  "test \"$(readelf -W --dyn-syms %s | awk '$7 == \"UND\" && $8 != \"\" "
+		  "{ sub(/@.*/, \"\", $8); print $8 }' | sort -u | wc -l)\" = %zu",
+		  file, bf->dynlink.nr_imports),
+	    0);
 	for (size_t i = 1; i < bf->dynlink.nr_imports; i++)
 		assert_true(strcmp(bf->dynlink.imports[i - 1], bf->dynlink.imports[i]) < 0);
 	assert_true(bf->dynlink.load_bytes > 0);

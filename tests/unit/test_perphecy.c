@@ -727,7 +727,8 @@ static void test_static_real_builds(void **state)
 	assert_near(v.v[PERPHECY_CHG_DYN_RELOCS],
 		    100.0 * (double)(relocs_u - relocs_i) / (double)relocs_i);
 	assert_near(v.v[PERPHECY_CHG_IMPORTS_PER_MINSTR], 1e6 / 56);
-	assert_near(v.v[PERPHECY_CHG_DYN_RELOCS_PER_MINSTR], (double)(relocs_u - relocs_i) * 1e6 / 56);
+	assert_near(v.v[PERPHECY_CHG_DYN_RELOCS_PER_MINSTR],
+		    (double)(relocs_u - relocs_i) * 1e6 / 56);
 	perphecy_profile_release(&p);
 	perphecy_static_release(&s);
 }
@@ -841,10 +842,10 @@ static void test_startup_values(void **state)
 	assert_int_equal(pred.nr, 1);
 	assert_true(pred.ind[0].tmpl == PERPHECY_CHG_DYN_RELOCS);
 	assert_int_equal(pred.ind[0].threshold, 109);
-	assert_int_equal(perphecy_train(t, 3, PERPHECY_STARTUP_TEMPLATES &
-						~(1u << PERPHECY_CHG_DYN_RELOCS),
-					&pred),
-			 RP_OK);
+	assert_int_equal(
+	    perphecy_train(t, 3, PERPHECY_STARTUP_TEMPLATES & ~(1u << PERPHECY_CHG_DYN_RELOCS),
+			   &pred),
+	    RP_OK);
 	assert_true(pred.ind[0].tmpl == PERPHECY_CHG_DYN_RELOCS_PER_MINSTR);
 	assert_int_equal(pred.ind[0].threshold, 90);
 
