@@ -65,7 +65,6 @@ struct binfile_dynlink {
 	 * (borrowed from the file; the array is owned by the binfile). */
 	const char **imports;
 	size_t nr_imports;
-	uint64_t load_bytes; /* p_memsz summed over the PT_LOAD segments */
 };
 
 /*

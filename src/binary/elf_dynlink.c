@@ -70,7 +70,7 @@ static void read_imports(struct binfile *bf, size_t index)
 void elf_dynlink_read(struct binfile *bf)
 {
 	struct binfile_dynlink *dl = &bf->dynlink;
-	size_t dynsym = 0, nr_phdrs;
+	size_t dynsym = 0;
 
 	memset(dl, 0, sizeof(*dl));
 	if (bf->kind == BINFILE_OBJECT)
@@ -97,14 +97,6 @@ void elf_dynlink_read(struct binfile *bf)
 	}
 	if (dynsym)
 		read_imports(bf, dynsym);
-	if (!elf_getphdrnum(bf->elf, &nr_phdrs)) {
-		for (size_t i = 0; i < nr_phdrs; i++) {
-			GElf_Phdr ph;
-			if (gelf_getphdr(bf->elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
-			    ph.p_memsz <= BINFILE_MAX_BYTES)
-				dl->load_bytes += ph.p_memsz;
-		}
-	}
 }
 
 void binfile_dynlink_compare(const struct binfile_dynlink *i, const struct binfile_dynlink *u,
