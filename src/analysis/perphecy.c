@@ -27,6 +27,12 @@ static const struct {
     [PERPHECY_TOP_CHG_LEN] = {"top_chg_len", "Top Chg Len", PERPHECY_AT_LEAST, false},
     [PERPHECY_TOP_REACHED_CHG_LEN] = {"top_reached_chg_len", "Top Reached Chg Len",
 				      PERPHECY_AT_LEAST, true},
+    [PERPHECY_CHG_IMPORTS] = {"chg_imports", "Chg Imports", PERPHECY_AT_LEAST, false},
+    [PERPHECY_CHG_DYN_RELOCS] = {"chg_dyn_relocs", "Chg Dyn Relocs", PERPHECY_AT_LEAST, false},
+    [PERPHECY_CHG_IMPORTS_PER_MINSTR] = {"chg_imports_per_minstr", "Chg Imports per M Instr",
+					 PERPHECY_AT_LEAST, true},
+    [PERPHECY_CHG_DYN_RELOCS_PER_MINSTR] = {"chg_dyn_relocs_per_minstr",
+					    "Chg Dyn Relocs per M Instr", PERPHECY_AT_LEAST, true},
 };
 
 static bool template_valid(int t)
@@ -63,6 +69,22 @@ enum perphecy_direction perphecy_template_direction(enum perphecy_template t)
 bool perphecy_template_dynamic(enum perphecy_template t)
 {
 	return template_valid((int)t) && templates[t].dynamic;
+}
+
+int perphecy_templates_parse(const char *s, unsigned *out)
+{
+	if (!strcmp(s, "paper"))
+		*out = PERPHECY_PAPER_TEMPLATES;
+	else if (!strcmp(s, "startup"))
+		*out = PERPHECY_ALL_TEMPLATES;
+	else
+		return -1;
+	return 0;
+}
+
+const char *perphecy_templates_name(unsigned mask)
+{
+	return mask & PERPHECY_STARTUP_TEMPLATES ? "startup" : "paper";
 }
 
 /* ---- name storage ---- */
@@ -166,6 +188,18 @@ int perphecy_static_add(struct perphecy_static *s, enum perphecy_change kind, co
 	return RP_OK;
 }
 
+int perphecy_static_set_startup(struct perphecy_static *s, const struct perphecy_startup *st)
+{
+	const double max = PERPHECY_MAX_VALUE;
+	if ((double)st->relocs_i > max || (double)st->relocs_u > max ||
+	    (double)st->imports_added > max || (double)st->imports_removed > max) {
+		error("perphecy: start-up data with a count above %g", max);
+		return RP_EINPUT;
+	}
+	s->startup = *st;
+	return RP_OK;
+}
+
 double perphecy_len_change_pct(uint32_t old_insns, uint32_t new_insns)
 {
 	if (!old_insns)
@@ -198,6 +232,18 @@ int perphecy_static_from_bindiff(const struct bindiff *d, struct perphecy_static
 			perphecy_static_release(out);
 			return ret;
 		}
+	}
+	if (d->old_file && d->new_file && d->old_file->dynlink.dynamic &&
+	    d->new_file->dynlink.dynamic) {
+		struct perphecy_startup st = {true, d->old_file->dynlink.nr_relocs,
+					      d->new_file->dynlink.nr_relocs, 0, 0};
+		size_t added, removed;
+		binfile_dynlink_compare(&d->old_file->dynlink, &d->new_file->dynlink, &added,
+					&removed);
+		st.imports_added = added;
+		st.imports_removed = removed;
+		/* counts of a file of at most 4 GiB: within range */
+		perphecy_static_set_startup(out, &st);
 	}
 	return RP_OK;
 }
@@ -378,6 +424,34 @@ static void scan_changes(const struct perphecy_static *s, const struct perphecy_
 	}
 }
 
+/*
+ * The start-up values (docs/prediction.md, "Start-up work"): the changes of the imports
+ * and of the dynamic relocations, absolute and per 10^6 instructions of b at i.
+ */
+static void compute_startup(const struct perphecy_startup *st, const struct perphecy_profile *p,
+			    struct perphecy_values *out)
+{
+	double imports, relocs, minstr = 0;
+
+	if (!st->known)
+		return;
+	imports = (double)st->imports_added + (double)st->imports_removed;
+	relocs = fabs((double)st->relocs_u - (double)st->relocs_i);
+	out->v[PERPHECY_CHG_IMPORTS] = fmin(imports, PERPHECY_MAX_VALUE);
+	out->v[PERPHECY_CHG_DYN_RELOCS] =
+	    st->relocs_i ? fmin(100.0 * relocs / (double)st->relocs_i, PERPHECY_MAX_VALUE)
+			 : (st->relocs_u ? 100.0 : 0.0);
+	if (!p || p->cost_unit != PERPHECY_COST_INSTRUCTIONS)
+		return;
+	for (size_t k = 0; k < p->nr; k++)
+		minstr += (double)p->funcs[k].cost;
+	minstr /= 1e6;
+	if (!(minstr > 0))
+		return;
+	out->v[PERPHECY_CHG_IMPORTS_PER_MINSTR] = fmin(imports / minstr, PERPHECY_MAX_VALUE);
+	out->v[PERPHECY_CHG_DYN_RELOCS_PER_MINSTR] = fmin(relocs / minstr, PERPHECY_MAX_VALUE);
+}
+
 void perphecy_compute(const struct perphecy_static *s, const struct perphecy_profile *p,
 		      struct perphecy_values *out)
 {
@@ -391,6 +465,7 @@ void perphecy_compute(const struct perphecy_static *s, const struct perphecy_pro
 	out->v[PERPHECY_DEL_FUNC] = (double)s->nr_deleted;
 	out->v[PERPHECY_NEW_FUNC] = (double)s->nr_added;
 	out->v[PERPHECY_TOP_CHG_LEN] = s->max_len_pct;
+	compute_startup(&s->startup, p, out);
 	if (!p)
 		return;
 
@@ -459,7 +534,13 @@ void perphecy_indicator_format(const struct perphecy_indicator *ind, struct strb
 		break;
 	case PERPHECY_TOP_CHG_LEN:
 	case PERPHECY_TOP_REACHED_CHG_LEN:
+	case PERPHECY_CHG_DYN_RELOCS:
 		strbuf_addf(out, "%s >= %" PRId64 "%%", templates[ind->tmpl].label, x);
+		break;
+	case PERPHECY_CHG_IMPORTS:
+	case PERPHECY_CHG_IMPORTS_PER_MINSTR:
+	case PERPHECY_CHG_DYN_RELOCS_PER_MINSTR:
+		strbuf_addf(out, "%s >= %" PRId64, templates[ind->tmpl].label, x);
 		break;
 	case PERPHECY_NR_TEMPLATES: strbuf_addstr(out, "?"); break;
 	}

@@ -22,7 +22,11 @@
 struct bindiff;
 struct strbuf;
 
-/* The eight indicator templates of the paper's Table I, in the table's order. */
+/*
+ * The eight indicator templates of the paper's Table I, in the table's order, then four
+ * of the dynamic loader's start-up work (a departure from the paper, off by default:
+ * docs/prediction.md, "Start-up work").
+ */
 enum perphecy_template {
 	PERPHECY_DEL_FUNC = 0,	      /* Del Func >= X */
 	PERPHECY_NEW_FUNC,	      /* New Func >= X */
@@ -32,14 +36,28 @@ enum perphecy_template {
 	PERPHECY_TOP_CHG_BY_INSTR,    /* Top Chg by Instr X%: a top-X% function by instrs changed */
 	PERPHECY_TOP_CHG_LEN,	      /* Top Chg Len >= X%: a function's length changed >= X% */
 	PERPHECY_TOP_REACHED_CHG_LEN, /* Top Reached Chg Len >= X%: the same, reached by b */
+	PERPHECY_CHG_IMPORTS,	      /* Chg Imports >= X: imported symbols added + removed */
+	PERPHECY_CHG_DYN_RELOCS,      /* Chg Dyn Relocs >= X%: |new - old| / old dyn. relocs */
+	PERPHECY_CHG_IMPORTS_PER_MINSTR,    /* Chg Imports per M Instr >= X: per 10^6 instrs of b */
+	PERPHECY_CHG_DYN_RELOCS_PER_MINSTR, /* Chg Dyn Relocs per M Instr >= X: |new - old| */
 	PERPHECY_NR_TEMPLATES
 };
 
 /* Template sets, as bit masks (1u << template). */
 #define PERPHECY_ALL_TEMPLATES ((1u << PERPHECY_NR_TEMPLATES) - 1u)
+/* The paper's eight (METHODS.md section 7): the default. */
+#define PERPHECY_PAPER_TEMPLATES ((1u << (PERPHECY_TOP_REACHED_CHG_LEN + 1)) - 1u)
+/* The start-up work templates. */
+#define PERPHECY_STARTUP_TEMPLATES (PERPHECY_ALL_TEMPLATES & ~PERPHECY_PAPER_TEMPLATES)
 /* The templates that need no dynamic data. */
 #define PERPHECY_STATIC_TEMPLATES                                                                  \
-	((1u << PERPHECY_DEL_FUNC) | (1u << PERPHECY_NEW_FUNC) | (1u << PERPHECY_TOP_CHG_LEN))
+	((1u << PERPHECY_DEL_FUNC) | (1u << PERPHECY_NEW_FUNC) | (1u << PERPHECY_TOP_CHG_LEN) |    \
+	 (1u << PERPHECY_CHG_IMPORTS) | (1u << PERPHECY_CHG_DYN_RELOCS))
+
+/* "paper" (PERPHECY_PAPER_TEMPLATES) or "startup" (all) -> mask; -1 otherwise (no message). */
+int perphecy_templates_parse(const char *s, unsigned *out);
+/* "paper" for a mask without start-up templates, else "startup". */
+const char *perphecy_templates_name(unsigned mask);
 
 /*
  * How an indicator compares its value with its threshold X. Counts and length changes
@@ -90,8 +108,21 @@ struct perphecy_changed_func {
 	double len_pct;	  /* modified: |new - old| / old x 100 static instructions; deleted: NAN */
 };
 
+/*
+ * The dynamic loader's start-up work of i and u (binary/binfile.h, struct binfile_dynlink):
+ * what the start-up templates compare. known is false when either file is not linked
+ * dynamically (or the data was not computed, e.g. a cache written before it existed):
+ * the start-up values are then NAN.
+ */
+struct perphecy_startup {
+	bool known;
+	uint64_t relocs_i, relocs_u;		 /* dynamic relocations */
+	uint64_t imports_added, imports_removed; /* imported symbols only at u / only at i */
+};
+
 struct perphecy_static {
 	size_t nr_added, nr_deleted, nr_modified;
+	struct perphecy_startup startup;
 	struct perphecy_changed_func *funcs; /* modified and deleted, in the order added */
 	size_t nr_funcs, alloc_funcs;
 	double max_len_pct;	     /* over the modified functions; NAN when none */
@@ -114,11 +145,17 @@ int perphecy_static_add(struct perphecy_static *s, enum perphecy_change kind, co
 /*
  * Fills `out` (initialised here; release with perphecy_static_release()) from a binary
  * diff of i (old) and u (new): BINDIFF_DELETED and BINDIFF_MODIFIED entries by their old
- * name, BINDIFF_ADDED counted; renamed and unchanged functions are no change. The length
+ * name, BINDIFF_ADDED counted; renamed and unchanged functions are no change. The
+ * start-up data comes from the two files' dynlink (known when both are dynamic). The length
  * change is perphecy_len_change_pct() of the two static instruction counts. The names are
  * copied: `d` may be released afterwards. Returns RP_OK (valid diffs cannot fail).
  */
 int perphecy_static_from_bindiff(const struct bindiff *d, struct perphecy_static *out);
+/*
+ * Sets the start-up data of s (from two binfiles, or read back from a cache). Returns
+ * RP_OK, or RP_EINPUT after error() when a count exceeds PERPHECY_MAX_VALUE.
+ */
+int perphecy_static_set_startup(struct perphecy_static *s, const struct perphecy_startup *st);
 /*
  * |new - old| / old x 100; when old is 0 (no instructions decoded): 100 if new > 0, else 0.
  */
@@ -182,9 +219,11 @@ struct perphecy_values {
 };
 
 /*
- * Computes the eight values from the static data of (i, u) and the profile of b at i
- * (NULL when there is none: the dynamic templates are NAN). O(changed functions + reached
- * functions); no allocation. Cannot fail.
+ * Computes every template's value from the static data of (i, u) and the profile of b at
+ * i (NULL when there is none: the dynamic templates are NAN). The start-up values are NAN
+ * without start-up data; the two per M Instr ones also when the profile's cost is not
+ * instructions or sums to 0. Values above PERPHECY_MAX_VALUE are capped there.
+ * O(changed functions + reached functions); no allocation. Cannot fail.
  */
 void perphecy_compute(const struct perphecy_static *s, const struct perphecy_profile *p,
 		      struct perphecy_values *out);
@@ -249,7 +288,8 @@ bool perphecy_predict(const struct perphecy_predictor *p, const struct perphecy_
 
 /*
  * The paper's Algorithm 1 (greedy threshold selection) on `n` tuples, over the templates
- * in the mask `templates` (PERPHECY_ALL_TEMPLATES: all eight). Fills `out`. With no hit,
+ * in the mask `templates` (PERPHECY_PAPER_TEMPLATES: the paper's eight; on a tie in price
+ * the template first in enum order wins). Fills `out`. With no hit,
  * `out` is the trivial predictor with out->no_hits set (the caller warns). Returns RP_OK,
  * or RP_EINPUT after error() for no tuples, an empty template mask, or a value that is
  * neither NAN nor in [0, PERPHECY_MAX_VALUE] ((0, 100] for the ranks), naming the tuple.
@@ -300,11 +340,11 @@ struct perphecy_cv_opts {
 	unsigned k;    /* folds; default 10 */
 	uint64_t seed; /* fold assignment; default 1 */
 	enum perphecy_scope scope;
-	unsigned templates; /* default PERPHECY_ALL_TEMPLATES */
+	unsigned templates;	   /* default PERPHECY_PAPER_TEMPLATES */
 	enum perphecy_cover cover; /* default PERPHECY_COVER_PAPER */
 };
 
-/* Defaults: k 10, seed 1, common predictor, all templates, the paper's cover. */
+/* Defaults: k 10, seed 1, common predictor, the paper's eight templates and cover. */
 void perphecy_cv_opts_init(struct perphecy_cv_opts *opts);
 
 struct perphecy_bench_eval {

@@ -254,7 +254,7 @@ void perphecy_cv_opts_init(struct perphecy_cv_opts *opts)
 	opts->k = 10;
 	opts->seed = 1;
 	opts->scope = PERPHECY_COMMON;
-	opts->templates = PERPHECY_ALL_TEMPLATES;
+	opts->templates = PERPHECY_PAPER_TEMPLATES;
 	opts->cover = PERPHECY_COVER_PAPER;
 }
 

@@ -149,6 +149,7 @@ static int load_symbols(struct binfile *bf)
 	if ((ret = elf_sections_read(bf)))
 		return ret;
 	index_sections(bf);
+	elf_dynlink_read(bf);
 	if ((ret = symbols_read(bf)))
 		return ret;
 	/* Capstone's first cs_open() initialises globals: here, not in parallel analyses. */

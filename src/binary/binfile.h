@@ -50,6 +50,30 @@ struct binfunc {
 	bool dup_name; /* another function of this file has the same name */
 };
 
+/*
+ * What the dynamic loader works on before main() for a linked file (docs/prediction.md,
+ * "Start-up work"): the dynamic relocations it applies and the symbols it must look up.
+ * Read from the section table and .dynsym with libelf; an object file, a statically
+ * linked file or a file whose dynamic tables cannot be read has dynamic false.
+ */
+struct binfile_dynlink {
+	bool dynamic; /* a dynamic section (SHT_DYNAMIC) was found; else the rest is 0 */
+	/* Entries of the allocated SHT_RELA and SHT_REL sections (.rela.dyn, .rela.plt) and
+	 * the relocations packed in SHT_RELR sections. */
+	uint64_t nr_relocs;
+	/* The names of the undefined symbols of .dynsym, sorted by strcmp, each once
+	 * (borrowed from the file; the array is owned by the binfile). */
+	const char **imports;
+	size_t nr_imports;
+};
+
+/*
+ * How many imports `u` has that `i` has not (*added), and the reverse (*removed), by name.
+ * O(n + m).
+ */
+void binfile_dynlink_compare(const struct binfile_dynlink *i, const struct binfile_dynlink *u,
+			     size_t *added, size_t *removed);
+
 struct bin_section;
 struct bin_object;
 struct bin_import;
@@ -71,6 +95,7 @@ struct binfile {
 	uint32_t *by_name;    /* indices into funcs, sorted by name (strcmp), then address */
 	const char **aliases; /* other names of folded functions (borrowed) */
 	size_t nr_aliases;
+	struct binfile_dynlink dynlink; /* read by binfile_open() */
 
 	/* The rest is private to src/binary/. */
 	unsigned flags;

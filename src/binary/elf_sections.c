@@ -199,4 +199,6 @@ void elf_sections_release(struct binfile *bf)
 	free(bf->sections);
 	bf->sections = NULL;
 	bf->nr_sections = 0;
+	free(bf->dynlink.imports);
+	memset(&bf->dynlink, 0, sizeof(bf->dynlink));
 }

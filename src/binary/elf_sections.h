@@ -12,7 +12,13 @@
  */
 int elf_sections_read(struct binfile *bf);
 
-/* Releases what elf_sections_read() allocated. */
+/*
+ * Fills bf->dynlink from the sections elf_sections_read() read (elf_dynlink.c). Never
+ * fails: a dynamic table that cannot be read leaves dynlink.dynamic false.
+ */
+void elf_dynlink_read(struct binfile *bf);
+
+/* Releases what elf_sections_read() and elf_dynlink_read() allocated. */
 void elf_sections_release(struct binfile *bf);
 
 #endif

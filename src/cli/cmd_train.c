@@ -12,7 +12,7 @@
 #include "util/parse.h"
 
 static struct {
-	const char *config, *state_dir, *store, *bench, *k, *seed, *cover;
+	const char *config, *state_dir, *store, *bench, *k, *seed, *cover, *templates;
 	bool evaluate, dry_run;
 	struct cli_output out;
 } o;
@@ -30,6 +30,9 @@ static const struct option train_options[] = {
 	  &o.dry_run, NULL },
 	{ OPT_STRING, 0, "cover", "HOW", "paper (Algorithm 1, the default) or every-hit (each "
 					 "hit adds its own cheapest indicator)", &o.cover, NULL },
+	{ OPT_STRING, 0, "templates", "SET", "paper (the paper's eight indicator templates, the "
+					     "default) or startup (also the four of the dynamic "
+					     "loader's start-up work)", &o.templates, NULL },
 	CLI_OUTPUT_OPTIONS(o.out, "text or json", CLI_QUIET_WARNINGS),
 	OPT_END_MARKER,
 };
@@ -47,8 +50,9 @@ const struct command_help train_help = {
 	"equal (undecided verdicts are left out). Stores a common predictor and one per\n"
 	"benchmark with the tuples they learned from; revperf predict applies them.\n"
 	"--evaluate reports the hit rate (changes predicted) and dismiss rate (unchanged\n"
-	"benchmarks skipped) by k-fold cross-validation. --cover every-hit departs from the\n"
-	"paper (docs/prediction.md, \"Covering every hit\").\n"
+	"benchmarks skipped) by k-fold cross-validation. --cover every-hit and --templates\n"
+	"startup depart from the paper (docs/prediction.md, \"Covering every hit\", \"Start-up\n"
+	"work\").\n"
 	"Exit status: 0 done, 2 usage or input error (no training data), 3 internal failure.",
 	train_options,
 };
@@ -132,8 +136,10 @@ static void print_text(FILE *f, const struct predict_training *t)
 		    "against the parent, %zu superseded, %zu of benchmarks not configured\n",
 		    t->nr_undecided, t->nr_no_ancestor, t->nr_not_parent, t->nr_superseded,
 		    t->nr_unconfigured);
-	strbuf_addf(&sb, "predictors (run a benchmark when)%s:\n  common                   ",
-		    t->cover == PERPHECY_COVER_PAPER ? "" : ", every hit's own cheapest indicator");
+	strbuf_addf(&sb, "predictors (run a benchmark when)%s%s:\n  common                   ",
+		    t->cover == PERPHECY_COVER_PAPER ? "" : ", every hit's own cheapest indicator",
+		    t->templates & PERPHECY_STARTUP_TEMPLATES ? ", with the start-up templates"
+							      : "");
 	predictor_text(&sb, &t->common);
 	strbuf_addch(&sb, '\n');
 	for (j = 0; j < t->nr_bench; j++) {
@@ -230,6 +236,7 @@ static void print_json(FILE *f, const struct predict_training *t, bool saved)
 		json_object_set_new(predictors, t->bench_names[j], predictor_json(&t->per_bench[j]));
 	json_object_set_new(root, "predictors", predictors);
 	json_object_set_new(root, "cover", json_string(perphecy_cover_name(t->cover)));
+	json_object_set_new(root, "templates", json_string(perphecy_templates_name(t->templates)));
 	json_object_set_new(root, "training_set", eval_json(&t->full));
 	json_object_set_new(root, "evaluation",
 			    t->evaluated ? json_pack("{s:I, s:o, s:o}", "k", (json_int_t)t->cv_common.k,
@@ -283,6 +290,10 @@ static int train(int argc, char **argv)
 	}
 	if (o.cover && perphecy_cover_parse(o.cover, &opts.cover)) {
 		usage_error("train", "--cover '%s': use paper or every-hit", o.cover);
+		return EXIT_USAGE;
+	}
+	if (o.templates && perphecy_templates_parse(o.templates, &opts.templates)) {
+		usage_error("train", "--templates '%s': use paper or startup", o.templates);
 		return EXIT_USAGE;
 	}
 	opts.evaluate = o.evaluate;

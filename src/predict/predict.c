@@ -208,7 +208,8 @@ void predict_forget_dynamic(struct predict_ctx *ctx, const char *bench)
 
 /* ---- static data ---- */
 
-#define CACHE_MAGIC "revperf-static 1"
+/* 2: with the start-up line (a cache of 1 is computed again). */
+#define CACHE_MAGIC "revperf-static 2"
 
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
@@ -253,6 +254,22 @@ static int cache_read(const char *path, const char *key, struct perphecy_static 
 		goto out;
 	for (i = 0; i < added; i++)
 		perphecy_static_add(out, PERPHECY_ADDED, NULL, 0);
+	line = strtok_r(NULL, "\n", &save);
+	if (!line)
+		goto out;
+	if (strcmp(line, "startup unknown")) {
+		struct perphecy_startup st = {true, 0, 0, 0, 0};
+		uint64_t v[4];
+		if (sscanf(line, "startup %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &v[0],
+			   &v[1], &v[2], &v[3]) != 4)
+			goto out;
+		st.relocs_i = v[0];
+		st.relocs_u = v[1];
+		st.imports_added = v[2];
+		st.imports_removed = v[3];
+		if (perphecy_static_set_startup(out, &st))
+			goto out;
+	}
 	while ((line = strtok_r(NULL, "\n", &save))) {
 		if (line[0] == 'D' && line[1] == ' ') {
 			if (perphecy_static_add(out, PERPHECY_DELETED, line + 2, 0))
@@ -286,6 +303,12 @@ static void cache_write(const char *path, const char *key, const struct perphecy
 	FILE *f;
 	strbuf_addf(&sb, "%s\n%s\ncounts %zu %zu %zu\n", CACHE_MAGIC, key, s->nr_added,
 		    s->nr_deleted, s->nr_modified);
+	if (s->startup.known)
+		strbuf_addf(&sb, "startup %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
+			    s->startup.relocs_i, s->startup.relocs_u, s->startup.imports_added,
+			    s->startup.imports_removed);
+	else
+		strbuf_addstr(&sb, "startup unknown\n");
 	for (size_t i = 0; i < s->nr_funcs; i++) {
 		const struct perphecy_changed_func *f = &s->funcs[i];
 		if (strchr(f->name, '\n'))

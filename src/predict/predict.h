@@ -303,6 +303,7 @@ struct predict_train_opts {
 	uint64_t seed; /* fold assignment (1) */
 	bool save;     /* store the predictors (true) */
 	enum perphecy_cover cover; /* Algorithm 1's (PERPHECY_COVER_PAPER) */
+	unsigned templates;	   /* PERPHECY_PAPER_TEMPLATES, or with the start-up ones */
 };
 void predict_train_opts_init(struct predict_train_opts *o);
 
@@ -322,6 +323,7 @@ struct predict_training {
 	/* labelled (comparison, benchmark) pairs left out, by reason */
 	size_t nr_undecided, nr_no_ancestor, nr_not_parent, nr_unconfigured, nr_superseded;
 	enum perphecy_cover cover; /* how the predictors were trained */
+	unsigned templates;	   /* ... and from which templates */
 	struct perphecy_predictor common;
 	struct perphecy_predictor *per_bench; /* nr_bench */
 	struct perphecy_eval full;	      /* the common predictor on its training set */

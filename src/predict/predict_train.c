@@ -18,6 +18,7 @@ void predict_train_opts_init(struct predict_train_opts *o)
 	o->k = 10;
 	o->seed = 1;
 	o->save = true;
+	o->templates = PERPHECY_PAPER_TEMPLATES;
 }
 
 void predict_training_release(struct predict_training *t)
@@ -285,16 +286,16 @@ int predict_train(struct predict_ctx *ctx, const struct predict_train_opts *o,
 		return RP_EINPUT;
 	}
 	out->cover = o->cover;
-	if ((ret = perphecy_train_cover(out->tuples, out->nr_tuples, PERPHECY_ALL_TEMPLATES,
-					o->cover, &out->common)))
+	out->templates = o->templates;
+	if ((ret = perphecy_train_cover(out->tuples, out->nr_tuples, o->templates, o->cover,
+					&out->common)))
 		return ret;
 	perphecy_evaluate(&out->common, out->tuples, out->nr_tuples, &out->full);
 	out->per_bench = xcalloc(out->nr_bench + 1, sizeof(*out->per_bench));
 	for (size_t j = 0; j < out->nr_bench; j++) {
 		size_t n;
 		struct perphecy_tuple *sub = bench_tuples(out, j, &n);
-		ret = perphecy_train_cover(sub, n, PERPHECY_ALL_TEMPLATES, o->cover,
-					   &out->per_bench[j]);
+		ret = perphecy_train_cover(sub, n, o->templates, o->cover, &out->per_bench[j]);
 		free(sub);
 		if (ret)
 			return ret;
@@ -305,6 +306,7 @@ int predict_train(struct predict_ctx *ctx, const struct predict_train_opts *o,
 		cv.k = o->k;
 		cv.seed = o->seed;
 		cv.cover = o->cover;
+		cv.templates = o->templates;
 		if (out->nr_commits < 2) {
 			error(
 			    "cannot cross-validate: the training data has %zu commit; it needs at "

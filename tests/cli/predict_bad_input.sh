@@ -35,6 +35,8 @@ expect_exit 2 "$REVPERF" train --evaluate --k 1
 expect_grep 'from 2 to 1000' err.txt
 expect_exit 2 "$REVPERF" train --cover greedy
 expect_grep "cover 'greedy': use paper or every-hit" err.txt
+expect_exit 2 "$REVPERF" train --templates all
+expect_grep "templates 'all': use paper or startup" err.txt
 expect_exit 2 "$REVPERF" run --select=bogus
 expect_grep "unknown --select mode 'bogus'" err.txt
 expect_exit 2 "$REVPERF" compare --select=bogus baseline neutral
@@ -81,6 +83,9 @@ expect_grep 'no training tuple is a hit' err.txt
 [ "$(json_get out.txt "d['cover']")" = paper ] || fail "the paper's cover is the default"
 expect_exit 0 "$REVPERF" train -f json --dry-run --cover every-hit
 [ "$(json_get out.txt "d['cover']")" = every-hit ] || fail "--cover every-hit: $(cat out.txt)"
+[ "$(json_get out.txt "d['templates']")" = paper ] || fail "the paper's templates are the default"
+expect_exit 0 "$REVPERF" train -f json --dry-run --templates startup
+[ "$(json_get out.txt "d['templates']")" = startup ] || fail "--templates startup: $(cat out.txt)"
 expect_exit 2 "$REVPERF" train --evaluate
 expect_grep 'needs at least 2' err.txt
 expect_exit 0 "$REVPERF" predict neutral
@@ -88,6 +93,8 @@ expect_grep 'trained without any hit' err.txt
 expect_grep '^skip:' out.txt
 expect_grep 'no indicator fired; ancestor [0-9a-f]{12} \(1 back\)' out.txt
 expect_grep 'Del Func 0, New Func 0' out.txt
+# The start-up values: the same machine code, the same relocations and imports.
+expect_grep 'Chg Imports 0, Chg Dyn Relocs 0, Chg Imports per M Instr 0, Chg Dyn Relocs per M Instr 0' out.txt
 # compare --select runs nothing and says so.
 expect_exit 0 "$REVPERF" compare --select baseline neutral
 expect_grep 'needs 0 of 1 benchmarks' err.txt

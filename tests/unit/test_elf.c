@@ -315,12 +315,120 @@ static void test_corrupt_files(void **state)
 	fx_release(&fx);
 }
 
+/* The programs of the start-up test: b imports two more functions and has a pointer table. */
+static const char startup_a[] =
+    "#include <stdio.h>\n"
+    "int main(int argc, char **argv) { (void)argv; printf(\"%d\\n\", argc); return 0; }\n";
+static const char startup_b[] =
+    "#include <stdio.h>\n#include <stdlib.h>\n"
+    "static const char *const words[16] = {\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", "
+    "\"h\", \"i\", \"j\", \"k\", \"l\", \"m\", \"n\", \"o\", \"p\"};\n"
+    "int main(int argc, char **argv) { printf(\"%s %lu\\n\", words[argc & 15], "
+    "strtoul(argv[0], NULL, 10)); return getenv(\"REVPERF_TEST\") != NULL; }\n";
+
+/* f's dynlink against readelf's view of the same file (another reader of the same tables). */
+static void assert_dynlink_as_readelf(struct fixture *fx, const char *file)
+{
+	struct binfile *bf;
+	assert_int_equal(binfile_load(fx_path(fx, file), BINFILE_NO_DWARF, &bf), 0);
+	assert_true(bf->dynlink.dynamic);
+	print_message("%s: %llu dynamic relocations, %zu imports\n", file,
+		      (unsigned long long)bf->dynlink.nr_relocs, bf->dynlink.nr_imports);
+	/* a relocation line starts with its 16-digit offset */
+	assert_int_equal(fx_sh(fx, "test \"$(readelf -rW %s | grep -cE '^[0-9a-f]{16} ')\" = %llu",
+			       file, (unsigned long long)bf->dynlink.nr_relocs),
+			 0);
+	assert_int_equal(
+	    fx_sh(fx,
+		  "test \"$(readelf -W --dyn-syms %s | awk '$7 == \"UND\" && $8 != \"\" "
+		  "{ sub(/@.*/, \"\", $8); print $8 }' | sort -u | wc -l)\" = %zu",
+		  file, bf->dynlink.nr_imports),
+	    0);
+	for (size_t i = 1; i < bf->dynlink.nr_imports; i++)
+		assert_true(strcmp(bf->dynlink.imports[i - 1], bf->dynlink.imports[i]) < 0);
+	binfile_free(bf);
+}
+
+static bool has_import(const struct binfile *bf, const char *name)
+{
+	for (size_t i = 0; i < bf->dynlink.nr_imports; i++)
+		if (!strcmp(bf->dynlink.imports[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * The dynamic loader's start-up work (binfile_dynlink, docs/prediction.md "Start-up
+ * work"): the relocations and imports as readelf counts them; b's two new imports by name;
+ * its 16 pointers are 16 more relocations in a PIE and none without PIE; object files and
+ * static executables have none.
+ */
+static void test_dynlink(void **state)
+{
+	static const char *const flags[] = {"-O2 -fPIE -pie", "-O2 -fno-pie -no-pie"};
+	struct fixture fx;
+	struct binfile *a, *b;
+	size_t added, removed;
+	UNUSED(state);
+	fx_init(&fx);
+	for (size_t f = 0; f < ARRAY_SIZE(flags); f++) {
+		fx_build(&fx, "a", startup_a, flags[f], "a");
+		fx_build(&fx, "b", startup_b, flags[f], "b");
+		assert_dynlink_as_readelf(&fx, "a");
+		assert_dynlink_as_readelf(&fx, "b");
+		assert_int_equal(binfile_load(fx_path(&fx, "a"), BINFILE_NO_DWARF, &a), 0);
+		assert_int_equal(binfile_load(fx_path(&fx, "b"), BINFILE_NO_DWARF, &b), 0);
+		assert_true(has_import(a, "printf") && has_import(b, "printf"));
+		assert_true(has_import(b, "getenv") && has_import(b, "strtoul"));
+		assert_false(has_import(a, "getenv"));
+		binfile_dynlink_compare(&a->dynlink, &b->dynlink, &added, &removed);
+		assert_int_equal(added, 2);
+		assert_int_equal(removed, 0);
+		binfile_dynlink_compare(&b->dynlink, &a->dynlink, &added, &removed);
+		assert_int_equal(added, 0);
+		assert_int_equal(removed, 2);
+		binfile_dynlink_compare(&b->dynlink, &b->dynlink, &added, &removed);
+		assert_int_equal(added + removed, 0);
+		/* 2 PLT slots more; in a PIE also one R_X86_64_RELATIVE per pointer */
+		if (f == 0)
+			assert_true(b->dynlink.nr_relocs >= a->dynlink.nr_relocs + 16 + 2);
+		else
+			assert_true(b->dynlink.nr_relocs < a->dynlink.nr_relocs + 16);
+		binfile_free(a);
+		binfile_free(b);
+	}
+
+	/* A shared library is linked dynamically too. */
+	fx_build(&fx, "lib", startup_b, "-O2 -fPIC -shared", "lib.so");
+	assert_dynlink_as_readelf(&fx, "lib.so");
+
+	/* An object file has no dynamic section: no start-up data. */
+	fx_build(&fx, "b", startup_b, "-O2 -c", "b.o");
+	assert_int_equal(binfile_load(fx_path(&fx, "b.o"), BINFILE_NO_DWARF, &b), 0);
+	assert_false(b->dynlink.dynamic);
+	assert_int_equal(b->dynlink.nr_relocs, 0);
+	assert_int_equal(b->dynlink.nr_imports, 0);
+	binfile_free(b);
+
+	/* Neither has a statically linked executable (when libc.a is installed). */
+	if (fx_sh(&fx, "cc -O2 -static -o s b.c 2>/dev/null") == 0) {
+		assert_int_equal(binfile_load(fx_path(&fx, "s"), BINFILE_NO_DWARF, &b), 0);
+		assert_false(b->dynlink.dynamic);
+		assert_int_equal(b->dynlink.nr_relocs + b->dynlink.nr_imports, 0);
+		binfile_free(b);
+	} else {
+		print_message("no static executable: cc -static failed (libc.a not installed)\n");
+	}
+	fx_release(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_kinds_and_aliases), cmocka_unit_test(test_hash_is_deterministic),
 	    cmocka_unit_test(test_aarch64_objects),   cmocka_unit_test(test_bad_input),
 	    cmocka_unit_test(test_corrupt_files),     cmocka_unit_test(test_plt_names),
+	    cmocka_unit_test(test_dynlink),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

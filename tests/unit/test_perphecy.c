@@ -510,8 +510,11 @@ static void test_indicator_values(void **state)
 	assert_near(v.v[PERPHECY_DEL_FUNC], 2);
 	assert_near(v.v[PERPHECY_TOP_CHG_LEN], 200);
 	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
-		assert_int_equal(!!isnan(v.v[k]),
-				 perphecy_template_dynamic((enum perphecy_template)k));
+		if (PERPHECY_PAPER_TEMPLATES & (1u << k))
+			assert_int_equal(!!isnan(v.v[k]),
+					 perphecy_template_dynamic((enum perphecy_template)k));
+		else /* a diff without files: no start-up data */
+			assert_true(isnan(v.v[k]));
 
 	/* A profile that reached none of the changed functions: no rank, reached count 0. */
 	struct perphecy_profile q;
@@ -659,19 +662,21 @@ static void test_static_real_builds(void **state)
 	    "int main(int argc, char **argv) { (void)argv; "
 	    "printf(\"%d\\n\", keep(argc) + change(argc) + legacy(argc)); return 0; }\n";
 	static const char v2[] =
-	    "#include <stdio.h>\n"
+	    "#include <stdio.h>\n#include <stdlib.h>\n"
 	    "int keep(int x) { return x + 1; }\n"
 	    "int change(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * 3 ^ x; "
 	    "return s; }\n"
 	    "int fresh(int x) { return x * 5 + 2; }\n"
 	    "int main(int argc, char **argv) { (void)argv; "
-	    "printf(\"%d\\n\", keep(argc) + change(argc) + fresh(argc)); return 0; }\n";
+	    "printf(\"%d\\n\", keep(argc) + change(argc) + fresh(argc)); "
+	    "return getenv(\"REVPERF_TEST\") != 0; }\n";
 	const char *dir = *state;
 	struct strbuf cmd = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
 	struct bindiff d;
 	struct perphecy_static s;
 	struct perphecy_profile p;
 	struct perphecy_values v;
+	uint64_t relocs_i, relocs_u;
 
 	write_file(dir, "v1.c", v1);
 	write_file(dir, "v2.c", v2);
@@ -684,7 +689,17 @@ static void test_static_real_builds(void **state)
 	strbuf_release(&a);
 	strbuf_release(&b);
 	assert_int_equal(perphecy_static_from_bindiff(&d, &s), RP_OK);
+	relocs_i = d.old_file->dynlink.nr_relocs;
+	relocs_u = d.new_file->dynlink.nr_relocs;
 	bindiff_release(&d); /* the static data keeps its own names */
+
+	/* start-up data: both dynamic; v2 imports getenv (and one more PLT slot) */
+	assert_true(s.startup.known);
+	assert_int_equal(s.startup.imports_added, 1);
+	assert_int_equal(s.startup.imports_removed, 0);
+	assert_int_equal(s.startup.relocs_i, relocs_i);
+	assert_int_equal(s.startup.relocs_u, relocs_u);
+	assert_true(relocs_u > relocs_i && relocs_i > 0);
 
 	assert_true(changed(&s, "legacy") && changed(&s, "legacy")->deleted);
 	assert_true(changed(&s, "change") && !changed(&s, "change")->deleted);
@@ -707,8 +722,142 @@ static void test_static_real_builds(void **state)
 	assert_near(v.v[PERPHECY_TOP_CHG_BY_CALL], 25);
 	assert_near(v.v[PERPHECY_TOP_CALL_CHG_10], 25);
 	assert_true(v.v[PERPHECY_TOP_REACHED_CHG_LEN] > 50);
+	/* 56 instructions in all: 1 import changed per 56e-6 M instructions */
+	assert_near(v.v[PERPHECY_CHG_IMPORTS], 1);
+	assert_near(v.v[PERPHECY_CHG_DYN_RELOCS],
+		    100.0 * (double)(relocs_u - relocs_i) / (double)relocs_i);
+	assert_near(v.v[PERPHECY_CHG_IMPORTS_PER_MINSTR], 1e6 / 56);
+	assert_near(v.v[PERPHECY_CHG_DYN_RELOCS_PER_MINSTR],
+		    (double)(relocs_u - relocs_i) * 1e6 / 56);
 	perphecy_profile_release(&p);
 	perphecy_static_release(&s);
+}
+
+/*
+ * The start-up values (docs/prediction.md, "Start-up work") from given counts: absolute,
+ * relative and per M instructions of b; NAN without start-up data, without a profile (per
+ * M) or with a profile in ns; capped; and the templates learnt by Algorithm 1 only when
+ * enabled.
+ */
+static void test_startup_values(void **state)
+{
+	struct perphecy_static s;
+	struct perphecy_profile p, ns;
+	struct perphecy_values v;
+	struct perphecy_startup st = {true, 200, 380, 2, 1};
+	(void)state;
+
+	perphecy_static_init(&s);
+	assert_false(s.startup.known);
+	perphecy_profile_init(&p, "b", PERPHECY_COST_INSTRUCTIONS);
+	assert_int_equal(perphecy_profile_add(&p, "main", 1, 1500000), RP_OK);
+	assert_int_equal(perphecy_profile_add(&p, "_dl_relocate_object", 1, 500000), RP_OK);
+	perphecy_compute(&s, &p, &v);
+	for (int k = PERPHECY_CHG_IMPORTS; k < PERPHECY_NR_TEMPLATES; k++)
+		assert_true(isnan(v.v[k]));
+
+	assert_int_equal(perphecy_static_set_startup(&s, &st), RP_OK);
+	perphecy_compute(&s, &p, &v); /* 2 M instructions */
+	assert_near(v.v[PERPHECY_CHG_IMPORTS], 3);
+	assert_near(v.v[PERPHECY_CHG_DYN_RELOCS], 90);
+	assert_near(v.v[PERPHECY_CHG_IMPORTS_PER_MINSTR], 1.5);
+	assert_near(v.v[PERPHECY_CHG_DYN_RELOCS_PER_MINSTR], 90);
+	/* fewer relocations: the same size of change */
+	st.relocs_i = 380;
+	st.relocs_u = 200;
+	assert_int_equal(perphecy_static_set_startup(&s, &st), RP_OK);
+	perphecy_compute(&s, &p, &v);
+	assert_near(v.v[PERPHECY_CHG_DYN_RELOCS], 100.0 * 180 / 380);
+	assert_near(v.v[PERPHECY_CHG_DYN_RELOCS_PER_MINSTR], 90);
+
+	/* no profile: the static two only; a profile in ns: no per M Instr */
+	perphecy_compute(&s, NULL, &v);
+	assert_near(v.v[PERPHECY_CHG_IMPORTS], 3);
+	assert_true(isnan(v.v[PERPHECY_CHG_IMPORTS_PER_MINSTR]));
+	assert_true(isnan(v.v[PERPHECY_CHG_DYN_RELOCS_PER_MINSTR]));
+	perphecy_profile_init(&ns, "b", PERPHECY_COST_SELF_NS);
+	assert_int_equal(perphecy_profile_add(&ns, "main", 1, 1500000), RP_OK);
+	perphecy_compute(&s, &ns, &v);
+	assert_near(v.v[PERPHECY_CHG_DYN_RELOCS], 100.0 * 180 / 380);
+	assert_true(isnan(v.v[PERPHECY_CHG_DYN_RELOCS_PER_MINSTR]));
+	perphecy_profile_release(&ns);
+
+	/* from none: 100% like a length change; none to none: 0 */
+	st.relocs_i = 0;
+	st.relocs_u = 7;
+	assert_int_equal(perphecy_static_set_startup(&s, &st), RP_OK);
+	perphecy_compute(&s, &p, &v);
+	assert_near(v.v[PERPHECY_CHG_DYN_RELOCS], 100);
+	st.relocs_u = 0;
+	assert_int_equal(perphecy_static_set_startup(&s, &st), RP_OK);
+	perphecy_compute(&s, &p, &v);
+	assert_near(v.v[PERPHECY_CHG_DYN_RELOCS], 0);
+	assert_near(v.v[PERPHECY_CHG_DYN_RELOCS_PER_MINSTR], 0);
+
+	/* capped at PERPHECY_MAX_VALUE; counts above it refused */
+	st.relocs_i = 1;
+	st.relocs_u = (uint64_t)PERPHECY_MAX_VALUE;
+	assert_int_equal(perphecy_static_set_startup(&s, &st), RP_OK);
+	perphecy_compute(&s, &p, &v);
+	assert_near(v.v[PERPHECY_CHG_DYN_RELOCS], PERPHECY_MAX_VALUE);
+	assert_near(v.v[PERPHECY_CHG_DYN_RELOCS_PER_MINSTR], (PERPHECY_MAX_VALUE - 1) / 2);
+	perphecy_profile_init(&ns, "one instruction", PERPHECY_COST_INSTRUCTIONS);
+	assert_int_equal(perphecy_profile_add(&ns, "main", 1, 1), RP_OK);
+	perphecy_compute(&s, &ns, &v);
+	assert_near(v.v[PERPHECY_CHG_DYN_RELOCS_PER_MINSTR], PERPHECY_MAX_VALUE);
+	perphecy_profile_release(&ns);
+	st.imports_added = (uint64_t)PERPHECY_MAX_VALUE + 1;
+	assert_int_equal(perphecy_static_set_startup(&s, &st), RP_EINPUT);
+	perphecy_profile_release(&p);
+	perphecy_static_release(&s);
+
+	/*
+	 * Learning: two hits whose only signal is start-up work, a miss with a little.
+	 * The paper's eight cannot cover them; with the start-up templates, the relocation
+	 * change of 90 per M instructions covers both and dismisses the miss at 4.
+	 */
+	struct perphecy_tuple t[3];
+	struct perphecy_predictor pred;
+	memset(t, 0, sizeof(t));
+	for (int i = 0; i < 3; i++) {
+		for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
+			t[i].values.v[k] = NAN;
+		t[i].values.v[PERPHECY_DEL_FUNC] = t[i].values.v[PERPHECY_NEW_FUNC] = 0;
+		t[i].values.v[PERPHECY_CHG_IMPORTS] = 0;
+		t[i].values.v[PERPHECY_CHG_IMPORTS_PER_MINSTR] = 0;
+		t[i].commit = (uint64_t)i;
+	}
+	t[0].hit = t[1].hit = true;
+	t[0].values.v[PERPHECY_CHG_DYN_RELOCS_PER_MINSTR] = 90.5;
+	t[1].values.v[PERPHECY_CHG_DYN_RELOCS_PER_MINSTR] = 175.6;
+	t[2].values.v[PERPHECY_CHG_DYN_RELOCS_PER_MINSTR] = 4;
+	t[0].values.v[PERPHECY_CHG_DYN_RELOCS] = t[1].values.v[PERPHECY_CHG_DYN_RELOCS] = 109.1;
+	t[2].values.v[PERPHECY_CHG_DYN_RELOCS] = 0.3;
+	assert_int_equal(perphecy_train(t, 3, PERPHECY_PAPER_TEMPLATES, &pred), RP_OK);
+	/* New Func >= 0 and Del Func >= 0 fire on everything: price 1 */
+	assert_int_equal(pred.nr, 1);
+	assert_true(pred.ind[0].tmpl == PERPHECY_DEL_FUNC);
+	assert_int_equal(perphecy_train(t, 3, PERPHECY_ALL_TEMPLATES, &pred), RP_OK);
+	/* price 0 for both relocation templates; the first in order wins the tie */
+	assert_int_equal(pred.nr, 1);
+	assert_true(pred.ind[0].tmpl == PERPHECY_CHG_DYN_RELOCS);
+	assert_int_equal(pred.ind[0].threshold, 109);
+	assert_int_equal(
+	    perphecy_train(t, 3, PERPHECY_STARTUP_TEMPLATES & ~(1u << PERPHECY_CHG_DYN_RELOCS),
+			   &pred),
+	    RP_OK);
+	assert_true(pred.ind[0].tmpl == PERPHECY_CHG_DYN_RELOCS_PER_MINSTR);
+	assert_int_equal(pred.ind[0].threshold, 90);
+
+	unsigned mask;
+	assert_int_equal(perphecy_templates_parse("paper", &mask), 0);
+	assert_int_equal(mask, PERPHECY_PAPER_TEMPLATES);
+	assert_string_equal(perphecy_templates_name(mask), "paper");
+	assert_int_equal(perphecy_templates_parse("startup", &mask), 0);
+	assert_int_equal(mask, PERPHECY_ALL_TEMPLATES);
+	assert_string_equal(perphecy_templates_name(mask), "startup");
+	assert_int_equal(perphecy_templates_parse("all", &mask), -1);
+	assert_int_equal(PERPHECY_PAPER_TEMPLATES, 0xffu);
 }
 
 /* ---- cross-validation ---- */
@@ -1139,6 +1288,10 @@ static void test_format(void **state)
 	    {{PERPHECY_TOP_CHG_BY_INSTR, 65}, "Top Chg by Instr 65%"},
 	    {{PERPHECY_TOP_CHG_LEN, 12}, "Top Chg Len >= 12%"},
 	    {{PERPHECY_TOP_REACHED_CHG_LEN, 3}, "Top Reached Chg Len >= 3%"},
+	    {{PERPHECY_CHG_IMPORTS, 11}, "Chg Imports >= 11"},
+	    {{PERPHECY_CHG_DYN_RELOCS, 109}, "Chg Dyn Relocs >= 109%"},
+	    {{PERPHECY_CHG_IMPORTS_PER_MINSTR, 5}, "Chg Imports per M Instr >= 5"},
+	    {{PERPHECY_CHG_DYN_RELOCS_PER_MINSTR, 95}, "Chg Dyn Relocs per M Instr >= 95"},
 	};
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -1164,6 +1317,7 @@ int main(void)
 	    cmocka_unit_test(test_indicator_values),
 	    cmocka_unit_test(test_profile),
 	    cmocka_unit_test_setup_teardown(test_static_real_builds, builds_setup, builds_teardown),
+	    cmocka_unit_test(test_startup_values),
 	    cmocka_unit_test(test_cross_validation),
 	    cmocka_unit_test(test_cross_validation_seeds),
 	    cmocka_unit_test(test_cross_validation_bad),

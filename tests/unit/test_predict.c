@@ -335,6 +335,13 @@ static void test_static_and_cache(void **state)
 	assert_int_equal(again.nr_funcs, s.nr_funcs);
 	assert_int_equal(again.nr_added, s.nr_added);
 	assert_true(changed(&again, "hot")->len_pct == changed(&s, "hot")->len_pct);
+	/* and the start-up data (both programs are linked dynamically) */
+	assert_true(s.startup.known && again.startup.known);
+	assert_true(s.startup.relocs_i > 0);
+	assert_int_equal(again.startup.relocs_i, s.startup.relocs_i);
+	assert_int_equal(again.startup.relocs_u, s.startup.relocs_u);
+	assert_int_equal(again.startup.imports_added, s.startup.imports_added);
+	assert_int_equal(again.startup.imports_removed, s.startup.imports_removed);
 	perphecy_static_release(&again);
 
 	/* Prove that it is read: plant a function in the cache file. */
@@ -351,6 +358,28 @@ static void test_static_and_cache(void **state)
 	assert_int_equal(predict_static(&ctx, a.buf, b.buf, &again), 0);
 	assert_non_null(changed(&again, "planted"));
 	perphecy_static_release(&again);
+	assert_int_equal(fx_sh(&fx, "sed -i 's/^startup .*/startup 10 20 3 4/' '%s'", slash), 0);
+	assert_int_equal(predict_static(&ctx, a.buf, b.buf, &again), 0);
+	assert_true(again.startup.known);
+	assert_int_equal(again.startup.relocs_i, 10);
+	assert_int_equal(again.startup.relocs_u, 20);
+	assert_int_equal(again.startup.imports_added, 3);
+	assert_int_equal(again.startup.imports_removed, 4);
+	perphecy_static_release(&again);
+
+	/* A cache of format 1 (before the start-up data) is computed again. */
+	assert_int_equal(
+	    fx_sh(&fx, "sed -i 's/^revperf-static 2$/revperf-static 1/; /^startup /d' '%s'", slash),
+	    0);
+	assert_int_equal(predict_static(&ctx, a.buf, b.buf, &again), 0);
+	assert_null(changed(&again, "planted"));
+	assert_int_equal(again.startup.relocs_i, s.startup.relocs_i);
+	perphecy_static_release(&again);
+	assert_int_equal(fx_sh(&fx,
+			       "sed -i 's/^end$/D planted\\nend/; s/^counts \\([0-9]*\\) "
+			       "\\([0-9]*\\)/counts \\1 2/' '%s'",
+			       slash),
+			 0);
 
 	/* A corrupt cache is recomputed, silently. */
 	assert_int_equal(fx_sh(&fx, "printf 'revperf-static 1\\ngarbage\\n' > '%s'", slash), 0);
