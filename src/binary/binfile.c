@@ -322,6 +322,15 @@ int binfile_plt_read(const char *path, struct binfile_plt *out)
 		out->entries[out->nr].addr = im->addr;
 		out->entries[out->nr++].name = xstrdup(im->name);
 	}
+	for (size_t i = 0; i < bf->nr_sections; i++) {
+		const struct bin_section *sec = &bf->sections[i];
+		if (sec->type != SHT_PROGBITS || !(sec->flags & SHF_EXECINSTR) || !sec->name)
+			continue;
+		if (!strcmp(sec->name, ".init"))
+			out->init_addr = sec->addr;
+		else if (!strcmp(sec->name, ".fini"))
+			out->fini_addr = sec->addr;
+	}
 out:
 	binfile_free(bf);
 	return ret;

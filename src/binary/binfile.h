@@ -176,6 +176,9 @@ struct binfile_plt_entry {
 struct binfile_plt {
 	struct binfile_plt_entry *entries;
 	size_t nr;
+	/* where the .init and .fini sections start (_init and _fini, which the dynamic
+	 * loader calls), 0 when the file has none */
+	uint64_t init_addr, fini_addr;
 };
 
 /*
@@ -183,7 +186,8 @@ struct binfile_plt {
  * each named after the symbol of the GOT slot it jumps through (the JUMP_SLOT or GLOB_DAT
  * relocation of that slot), as binutils names its synthetic "memcpy@plt" symbols. Reads
  * the header, sections, symbols and dynamic relocations, and decodes only the PLT
- * sections. Entries whose slot has no symbol (IRELATIVE) are left out. Fills *out (release
+ * sections. Entries whose slot has no symbol (IRELATIVE) are left out. Also where .init and
+ * .fini start. Fills *out (release
  * with binfile_plt_release()); returns 0, or RP_EINPUT / RP_EINTERNAL after one error()
  * (missing, not ELF, corrupt); no warnings. Another architecture: 0 and no entry.
  */

@@ -83,6 +83,27 @@ static char *plt_name(const char *name)
  * callee of the object on one of its PLT entries, the one that does so for the most
  * callees; 0 with *found false when there is none or two tie.
  */
+/*
+ * The start of .init or .fini of the object loaded at off: the dynamic loader calls them
+ * (from its own object, so no PLT names them), and valgrind places them in "???".
+ */
+static void name_init_fini(const struct binfile_plt *plt, uint64_t off, size_t nr_funcs,
+			   char **names, const uint64_t *addr, const bool *unknown,
+			   const bool *conflict)
+{
+	for (size_t f = 0; f < nr_funcs; f++) {
+		const char *name = NULL;
+		if (!unknown[f] || conflict[f] || names[f])
+			continue;
+		if (plt->init_addr && addr[f] - off == plt->init_addr)
+			name = "_init";
+		else if (plt->fini_addr && addr[f] - off == plt->fini_addr)
+			name = "_fini";
+		if (name)
+			names[f] = xstrdup(name);
+	}
+}
+
 static uint64_t best_offset(const struct binfile_plt *plt, const uint64_t *addrs, size_t n,
 			    bool *found)
 {
@@ -116,9 +137,9 @@ static uint64_t best_offset(const struct binfile_plt *plt, const uint64_t *addrs
  * another object named otherwise is marked in conflict[] and keeps its address.
  */
 static void name_from_caller(struct callgrind_plt *c, const struct callgrind_func_info *funcs,
-			     const uint32_t (*calls)[2], size_t nr_calls, const char *object,
-			     char **names, const uint64_t *addr, const bool *unknown,
-			     bool *conflict)
+			     size_t nr_funcs, const uint32_t (*calls)[2], size_t nr_calls,
+			     const char *object, char **names, const uint64_t *addr,
+			     const bool *unknown, bool *conflict)
 {
 	const struct binfile_plt *plt = plt_of(c, object);
 	uint64_t *addrs, off;
@@ -152,6 +173,7 @@ static void name_from_caller(struct callgrind_plt *c, const struct callgrind_fun
 			conflict[f] = true;
 		}
 	}
+	name_init_fini(plt, off, nr_funcs, names, addr, unknown, conflict);
 }
 
 void callgrind_plt_rename(const struct callgrind_func_info *funcs, size_t nr_funcs,
@@ -183,8 +205,8 @@ void callgrind_plt_rename(const struct callgrind_func_info *funcs, size_t nr_fun
 			continue;
 		strmap_put(&callers, object, 0, &added);
 		if (added)
-			name_from_caller(c, funcs, calls, nr_calls, object, names, addr, unknown,
-					 conflict);
+			name_from_caller(c, funcs, nr_funcs, calls, nr_calls, object, names, addr,
+					 unknown, conflict);
 	}
 	strmap_release(&callers);
 	free(conflict);

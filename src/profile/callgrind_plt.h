@@ -14,7 +14,9 @@
  *   An object is loaded at a page-aligned offset, so the address and its PLT entry agree
  *   on their low 12 bits; of the offsets that make the object's callees PLT entries, the
  *   one that makes the most (and no other as many) is taken. An address with no such
- *   entry, or callers in several objects that disagree, keeps callgrind's name.
+ *   entry, or callers in several objects that disagree, keeps callgrind's name;
+ * - in "???" too, with an object's offset found so: the starts of its .init and .fini,
+ *   named _init and _fini (the dynamic loader calls them, from its own object).
  *
  * Each object's PLT is read once per struct callgrind_plt (objects that are not regular
  * ELF files are skipped silently). Not thread-safe.

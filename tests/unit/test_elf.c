@@ -31,6 +31,22 @@ static const char prog_src[] =
     "int main(int argc, char **argv) { (void)argv; puts(name(argc)); "
     "return twice(argc) + pick(argc); }\n";
 
+/* The address nm gives the symbol `name` of the fixture's file, 0 when none. */
+static uint64_t nm_address(struct fixture *fx, const char *file, const char *name)
+{
+	char cmd[4096], line[512], sym[256];
+	unsigned long long addr, found = 0;
+	char type;
+	FILE *p;
+	snprintf(cmd, sizeof(cmd), "nm '%s'", fx_path(fx, file));
+	assert_non_null(p = popen(cmd, "r"));
+	while (fgets(line, sizeof(line), p))
+		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 && !strcmp(sym, name))
+			found = addr;
+	assert_int_equal(pclose(p), 0);
+	return found;
+}
+
 static struct binfunc *find(struct binfile *bf, const char *name)
 {
 	for (size_t i = 0; i < bf->nr_funcs; i++)
@@ -190,6 +206,9 @@ static void test_plt_names(void **state)
 		}
 		for (size_t k = 1; k < plt.nr; k++)
 			assert_true(plt.entries[k - 1].addr < plt.entries[k].addr);
+		/* .init and .fini: where nm puts the symbols _init and _fini */
+		assert_true(plt.init_addr && plt.init_addr == nm_address(&fx, "plt", "_init"));
+		assert_true(plt.fini_addr && plt.fini_addr == nm_address(&fx, "plt", "_fini"));
 		binfile_plt_release(&plt);
 	}
 	fx_release(&fx);
