@@ -370,13 +370,24 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		look_alpha = sequential_extension_alpha(&plan, ++extensions);
 		look = sequential_extension_look(look);
 	}
-	/* --more: the comparison it continues judged the stored runs; it looks after new ones. */
-	if (more && look <= n) {
+	/*
+	 * New runs never take the alpha of a look the stored runs may have had already: past
+	 * max_runs the extension after the one their number reaches (the comparison that made
+	 * them may have looked there at fewer runs), and with --more the next look after them.
+	 * Without a time budget or --more, or with the extensions spent, nothing more runs past
+	 * max_runs.
+	 */
+	if (!continues) {
+		if (n >= bench->max_runs)
+			look = n;
+	} else if (n > bench->max_runs || (more && look <= n)) {
 		if (n < bench->max_runs) {
 			look = sequential_next_look(&plan, n + 1);
 		} else if (extensions < SEQUENTIAL_MAX_EXTENSIONS) {
 			look_alpha = sequential_extension_alpha(&plan, ++extensions);
 			look = sequential_extension_look(n);
+		} else {
+			look = n;
 		}
 	}
 	c->out->extended_looks = extensions;
