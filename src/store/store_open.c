@@ -291,6 +291,7 @@ void store_close(struct store *st)
 		db_finalize(st->cached[i]);
 	store_history_prefetch_end(st);
 	db_close(st->db);
+	store_zstd_release(st);
 	free(st->path);
 	free(st);
 }
