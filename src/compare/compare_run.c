@@ -149,7 +149,7 @@ static struct run_slot *run_submit(struct bench_ctx *c, int side, bool warmup)
 	}
 	progress(c, side, warmup);
 	r->started_at = (int64_t)time(NULL);
-	r->loadavg = machine_loadavg1();
+	r->loadavg = machine_loadavg1_fd(c->loadavg_fd);
 	r->h = proc_submit(&r->spec);
 	if (!r->h) {
 		slot_free(r);
