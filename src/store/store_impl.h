@@ -53,6 +53,8 @@ struct store {
 	bool unreachable;      /* a statement failed for a server gone (PostgreSQL) */
 	/* The files behind the database, to notice that something deleted or replaced them. */
 	struct store_file_id db_id, wal_id, shm_id;
+	int wal_fd; /* a -wal file (wal_fd_id), kept open for its header; -1: not open */
+	struct store_file_id wal_fd_id;
 	int64_t db_size; /* the database file's largest size seen: it never shrinks */
 	size_t nr_checks; /* store_check_files() calls: commands that ran benchmarks */
 	size_t nr_checks_verified; /* nr_checks at the last successful store_verify() */
@@ -97,6 +99,8 @@ void store_lock_owner(const struct store *st, struct strbuf *out);
 void store_process_host(char *out, size_t size);
 /* Records the identity of the database's files as they are now (store_check_files()). */
 void store_files_remember(struct store *st);
+/* Closes the descriptor store_check_files() keeps of the -wal file (store_close()). */
+void store_files_forget(struct store *st);
 /* A prepared statement, or NULL after store_db_error(). Finalize it with db_finalize(). */
 struct db_stmt *store_prepare(struct store *st, const char *sql);
 /*
