@@ -60,7 +60,8 @@ int output_relay_new(int log_fd, const char *log_path, uint64_t limit, output_ob
 		return error("cannot create a pipe for the run's output: %s", strerror(errno));
 	/* Not fatal: the default size only makes a chatty child wait more. */
 	fcntl(fd[0], F_SETPIPE_SZ, OUTPUT_PIPE_SIZE);
-	fcntl(fd[0], F_SETFL, fcntl(fd[0], F_GETFL) | O_NONBLOCK);
+	/* A new pipe's read end has no other status flag (O_CLOEXEC is a descriptor flag). */
+	fcntl(fd[0], F_SETFL, O_RDONLY | O_NONBLOCK);
 	/*
 	 * One per run: zero the fields only, not the 64 KiB read buffer (calloc cleared it
 	 * for every run, a tenth of revperf's own instructions per run of a short command).
