@@ -120,18 +120,48 @@ void machine_info_read(struct machine_info *m)
 		snprintf(m->governor, sizeof(m->governor), "unknown");
 }
 
-double machine_loadavg1(void)
+/* The first number of /proc/loadavg's text in buf, or -1. */
+static double parse_loadavg1(const char *buf)
 {
-	char buf[128], *end;
+	char *end;
 	double load;
 
-	if (read_small_file("/proc/loadavg", buf, sizeof(buf)) <= 0)
-		return -1;
 	errno = 0;
 	load = strtod(buf, &end);
 	if (end == buf || errno || load < 0)
 		return -1;
 	return load;
+}
+
+double machine_loadavg1(void)
+{
+	char buf[128];
+
+	if (read_small_file("/proc/loadavg", buf, sizeof(buf)) <= 0)
+		return -1;
+	return parse_loadavg1(buf);
+}
+
+int machine_loadavg_open(void)
+{
+	return open("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+}
+
+double machine_loadavg1_fd(int fd)
+{
+	char buf[128];
+	ssize_t n;
+
+	if (fd < 0)
+		return machine_loadavg1();
+	/* At offset 0 the kernel makes the text anew (seq_file): the load of now. */
+	do
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return parse_loadavg1(buf);
 }
 
 void machine_boot_id(char *out, size_t size)

@@ -28,6 +28,13 @@ void machine_info_read(struct machine_info *m);
 void machine_cpu_model_parse(const char *cpuinfo, char *out, size_t out_size);
 /* The 1-minute load average, or -1 when /proc/loadavg cannot be read. */
 double machine_loadavg1(void);
+/*
+ * The same from a descriptor of /proc/loadavg kept open (machine_loadavg_open(): the
+ * descriptor, or -1; the caller closes it), read again at each call: one system call
+ * instead of four, for a value taken at every run. fd -1: machine_loadavg1().
+ */
+int machine_loadavg_open(void);
+double machine_loadavg1_fd(int fd);
 
 /*
  * Who runs where, to tell later whether a process is still alive (a comparison killed with

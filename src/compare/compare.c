@@ -10,6 +10,7 @@
 #include "analysis/stats.h"
 #include "collect/cct_run.h"
 #include "collect/cpu_quiet.h"
+#include "collect/machine.h"
 #include "collect/valgrind_run.h"
 #include "compare/compare_binary.h"
 #include "compare/compare_counted.h"
@@ -475,6 +476,7 @@ int compare_one(const struct compare_request *req, const struct bench_config *be
 	c.comparison_id = out->comparison_id;
 	c.rng = rng;
 	c.alpha = out->alpha;
+	c.loadavg_fd = machine_loadavg_open();
 	ret = compare_bench(req, bench, &c);
 	/* After an error or an interrupt, a run may still be in flight: it is not stored. */
 	bench_run_abandon(&c);
@@ -515,6 +517,8 @@ out:
 	}
 	free(c.defs);
 	free(c.log_prefix);
+	if (c.loadavg_fd >= 0)
+		close(c.loadavg_fd);
 	compare_progress_phase(req, COMPARE_BENCH_DONE, b->name, 0);
 	if (ret == RP_EINTERRUPT || interrupt_requested())
 		for (size_t i = 0; i < b->nr_metrics; i++)

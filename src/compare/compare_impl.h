@@ -42,6 +42,7 @@ struct bench_ctx {
 	bool have_ok_output[2];
 	bool lookahead;		   /* the next run may be submitted before this one ends */
 	struct run_slot *inflight; /* submitted, not yet stored; NULL: none */
+	int loadavg_fd;		   /* /proc/loadavg, read at every run; -1: by name */
 };
 
 /*

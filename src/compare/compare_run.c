@@ -149,7 +149,7 @@ static struct run_slot *run_submit(struct bench_ctx *c, int side, bool warmup)
 	}
 	progress(c, side, warmup);
 	r->started_at = (int64_t)time(NULL);
-	r->loadavg = machine_loadavg1();
+	r->loadavg = machine_loadavg1_fd(c->loadavg_fd);
 	r->h = proc_submit(&r->spec);
 	if (!r->h) {
 		slot_free(r);
@@ -273,10 +273,15 @@ static int run_complete(struct bench_ctx *c, struct run_slot *r, bool behind, bo
 		goto out;
 	}
 	log_length = run_log_size(r->log.buf) - res.log_offset;
+	/*
+	 * Read once: for the metrics it reports, and stored with the run (run_logs). No output
+	 * (most runs of most benchmarks) is the empty text without opening the log: its size
+	 * says so (run_log_size() is -1 unless it is a regular file, then read as before).
+	 */
+	have_output = log_length == 0 || !run_log_read(r->log.buf, res.log_offset,
+						       log_length < 0 ? 0 : log_length, &output);
 	if (log_length < 0)
 		log_length = 0;
-	/* read once: for the metrics it reports, and stored with the run (run_logs) */
-	have_output = !run_log_read(r->log.buf, res.log_offset, log_length, &output);
 	strbuf_addstr(&detail, res.detail);
 	proc_result_notes(&res, &detail);
 	run_output_note_dropped(&detail, &res);
@@ -302,7 +307,11 @@ static int run_complete(struct bench_ctx *c, struct run_slot *r, bool behind, bo
 	run.log_length = log_length;
 	run.started_at = r->started_at;
 	run.loadavg = r->loadavg;
-	if (have_output) {
+	/*
+	 * A successful run without output keeps no copy: its log_length of 0 is what a report
+	 * shows ("no output"). A failure's is kept whatever it is.
+	 */
+	if (have_output && (log_length > 0 || res.status != RUN_OK)) {
 		run.log_data = output.buf;
 		run.log_data_len = output.len;
 	}

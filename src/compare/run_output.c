@@ -19,7 +19,7 @@
 int64_t run_log_size(const char *path)
 {
 	struct stat st;
-	return stat(path, &st) < 0 ? -1 : (int64_t)st.st_size;
+	return stat(path, &st) < 0 || !S_ISREG(st.st_mode) ? -1 : (int64_t)st.st_size;
 }
 
 /* Reads [off, off + len) of a file (at most 256 MiB) into sb. */

@@ -10,7 +10,7 @@
  * follows a header line (written by the runner: proc_spec.log_header) and is located by
  * (offset, length), stored with the run.
  */
-/* The log's size, or -1. */
+/* The log's size, or -1 (none, or not a regular file). */
 int64_t run_log_size(const char *path);
 /* Appends [off, off + len) of the log (at most 256 MiB) to sb, as text to scan: a NUL
  * byte (binary output such as a compressor's) reads as a space, so that what follows it

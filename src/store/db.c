@@ -138,7 +138,7 @@ int db_begin(struct db *db)
 
 int db_commit(struct db *db)
 {
-	return db->ops->exec(db, "COMMIT");
+	return db->ops->commit ? db->ops->commit(db) : db->ops->exec(db, "COMMIT");
 }
 
 void db_rollback(struct db *db)

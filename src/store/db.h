@@ -65,6 +65,7 @@ struct db_ops {
 	const void *(*column_blob)(struct db_stmt *s, int i, size_t *len);
 	int (*exec)(struct db *db, const char *sql);
 	int (*begin)(struct db *db);
+	int (*commit)(struct db *db); /* NULL: exec("COMMIT") */
 	bool (*in_transaction)(struct db *db);
 	int (*meta_read)(struct db *db, struct db_meta *out);
 	int (*meta_write)(struct db *db, int64_t version);

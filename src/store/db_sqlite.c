@@ -11,6 +11,9 @@ struct sqlite_db {
 	struct db base;
 	sqlite3 *conn;
 	int last_rc;
+	/* BEGIN IMMEDIATE and COMMIT, compiled on first use and kept (finalized at close):
+	 * one pair per stored run, which sqlite3_exec() would parse again every time. */
+	sqlite3_stmt *begin, *commit;
 };
 
 struct sqlite_stmt {
@@ -148,9 +151,34 @@ static int sq_exec(struct db *db, const char *sql)
 	return 0;
 }
 
+/* Runs the kept statement *kept, compiling it from sql on first use: 0 or -1 (failed()). */
+static int kept_exec(struct db *db, sqlite3_stmt **kept, const char *sql)
+{
+	int rc = SQLITE_OK;
+	if (!*kept)
+		rc = sqlite3_prepare_v3(of(db)->conn, sql, -1, SQLITE_PREPARE_PERSISTENT, kept,
+					NULL);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(*kept);
+		if (rc == SQLITE_DONE)
+			rc = SQLITE_OK;
+		else
+			failed(db, rc); /* before the reset, with the step's message */
+		sqlite3_reset(*kept);
+		return rc == SQLITE_OK ? 0 : -1;
+	}
+	failed(db, rc);
+	return -1;
+}
+
 static int sq_begin(struct db *db)
 {
-	return sq_exec(db, "BEGIN IMMEDIATE");
+	return kept_exec(db, &of(db)->begin, "BEGIN IMMEDIATE");
+}
+
+static int sq_commit(struct db *db)
+{
+	return kept_exec(db, &of(db)->commit, "COMMIT");
 }
 
 static bool sq_in_transaction(struct db *db)
@@ -203,6 +231,9 @@ static int sq_meta_write(struct db *db, int64_t version)
 
 static void sq_close(struct db *db)
 {
+	/* Unfinalized statements would keep the connection open (SQLITE_BUSY). */
+	sqlite3_finalize(of(db)->begin);
+	sqlite3_finalize(of(db)->commit);
 	sqlite3_close(of(db)->conn);
 	free(db->name);
 	free(db->errmsg);
@@ -226,6 +257,7 @@ static const struct db_ops sqlite_ops = {
 	.column_blob = sq_column_blob,
 	.exec = sq_exec,
 	.begin = sq_begin,
+	.commit = sq_commit,
 	.in_transaction = sq_in_transaction,
 	.meta_read = sq_meta_read,
 	.meta_write = sq_meta_write,

@@ -599,7 +599,9 @@ int store_transaction_begin(struct store *st)
 
 int store_transaction_commit(struct store *st)
 {
-	return exec_sql(st, "COMMIT");
+	if (db_commit(st->db))
+		return store_db_error(st, "cannot update");
+	return 0;
 }
 
 void store_transaction_rollback(struct store *st)

@@ -145,7 +145,8 @@ struct store_run {
 	double loadavg;
 	int64_t pair_seq; /* the interleaved pair (round) within its comparison; 0 = none */
 	/* The run's output (the log_length bytes at log_offset), kept compressed in the
-	 * database with the run (run_logs); NULL: none kept. */
+	 * database with the run (run_logs); NULL: none kept (compare keeps none of a
+	 * successful run without output). */
 	const void *log_data;
 	size_t log_data_len;
 };

@@ -7,11 +7,8 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <zstd.h>
 
 #include "util/common.h"
-
-#define ZSTD_LEVEL 3
 
 /* Packs a series as (t, v) pairs of little-endian IEEE doubles (x86-64 is little-endian;
  * other hosts swap the bytes). */
@@ -58,15 +55,14 @@ int store_run_counters_save(struct store *st, int64_t run_id, const struct run_s
 		return RP_EINTERNAL;
 	for (size_t i = 0; i < rs->nr && !ret; i++) {
 		const struct sample_series *s = &rs->series[i];
-		size_t raw_len = s->n * 16, bound = ZSTD_compressBound(raw_len), len;
+		size_t raw_len = s->n * 16, len;
 		unsigned char *raw = xmalloc(raw_len ? raw_len : 1);
-		void *z = xmalloc(bound ? bound : 1);
+		void *z;
 
 		pack(s, raw);
-		len = ZSTD_compress(z, bound, raw, raw_len, ZSTD_LEVEL);
-		if (ZSTD_isError(len)) {
-			error("cannot compress the series %s: %s", s->name, ZSTD_getErrorName(len));
-			ret = RP_EINTERNAL;
+		z = store_compress(st, raw, raw_len, &len);
+		if (!z) {
+			ret = RP_EINTERNAL; /* store_compress() said why */
 		} else {
 			db_bind_int64(stmt, 1, run_id);
 			store_bind_text(stmt, 2, s->name);
@@ -112,7 +108,7 @@ static int read_row(struct store *st, struct db_stmt *stmt, struct store_counter
 	}
 	raw_len = (size_t)count * 16;
 	raw = xmalloc(raw_len ? raw_len : 1);
-	if (ZSTD_decompress(raw, raw_len, blob, blob_len) != raw_len) {
+	if (store_decompress(st, raw, raw_len, blob, blob_len)) {
 		free(raw);
 		error("database %s: run %lld: the series %s does not decompress", st->path,
 		      (long long)run_id, name);

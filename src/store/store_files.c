@@ -173,16 +173,39 @@ static bool wal_header_ok(const unsigned char h[32])
 }
 
 /*
- * Reads the first n bytes of path; false when they cannot be read. Only for the -wal file,
- * on which SQLite holds no lock (its locks are on the -shm and the database file).
+ * Reads the first n bytes of the -wal file at path, which stat() just found to be st->wal_id;
+ * false when they cannot be read. Through a descriptor opened at the first look and kept
+ * until store_close() (a check at every run then costs no open() and close()): SQLite holds
+ * no lock on the -wal file (its locks are on the -shm and the database file) that closing
+ * a descriptor could drop. A -wal file replaced since is found by its identity before this.
  */
-static bool read_head(const char *path, unsigned char *buf, size_t n)
+static bool read_wal_head(struct store *st, const char *path, unsigned char *buf, size_t n)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	bool ok = fd >= 0 && pread(fd, buf, n, 0) == (ssize_t)n;
-	if (fd >= 0)
-		close(fd);
-	return ok;
+	struct stat sb;
+	if (st->wal_fd >= 0 &&
+	    (st->wal_fd_id.dev != st->wal_id.dev || st->wal_fd_id.ino != st->wal_id.ino))
+		store_files_forget(st); /* another -wal file, known as such (wal_id) */
+	if (st->wal_fd < 0) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0)
+			return false;
+		/* Replaced between the stat() and the open(): read, not kept. */
+		if (fstat(fd, &sb) < 0 || !id_same(&st->wal_id, &sb)) {
+			bool ok = pread(fd, buf, n, 0) == (ssize_t)n;
+			close(fd);
+			return ok;
+		}
+		st->wal_fd = fd;
+		id_set(&st->wal_fd_id, &sb);
+	}
+	return pread(st->wal_fd, buf, n, 0) == (ssize_t)n;
+}
+
+void store_files_forget(struct store *st)
+{
+	if (st->wal_fd >= 0)
+		close(st->wal_fd);
+	st->wal_fd = -1;
 }
 
 /*
@@ -235,7 +258,7 @@ static const char *look(struct store *st, const char **which)
 		goto out;
 	}
 	id_set(&st->wal_id, &sb);
-	if (sb.st_size > 0 && (!read_head(path.buf, head, 32) || !wal_header_ok(head))) {
+	if (sb.st_size > 0 && (!read_wal_head(st, path.buf, head, 32) || !wal_header_ok(head))) {
 		what = "was overwritten (its header is not SQLite's)";
 		goto out;
 	}

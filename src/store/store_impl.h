@@ -12,6 +12,8 @@
 #include "store/db.h"
 
 struct strbuf;
+struct ZSTD_CCtx_s;
+struct ZSTD_DCtx_s;
 
 /* Which file a path was when the store opened it (store_check_files()). */
 struct store_file_id {
@@ -51,11 +53,33 @@ struct store {
 	bool unreachable;      /* a statement failed for a server gone (PostgreSQL) */
 	/* The files behind the database, to notice that something deleted or replaced them. */
 	struct store_file_id db_id, wal_id, shm_id;
+	int wal_fd; /* a -wal file (wal_fd_id), kept open for its header; -1: not open */
+	struct store_file_id wal_fd_id;
 	int64_t db_size; /* the database file's largest size seen: it never shrinks */
 	size_t nr_checks; /* store_check_files() calls: commands that ran benchmarks */
 	size_t nr_checks_verified; /* nr_checks at the last successful store_verify() */
 	bool damaged;	  /* a check failed and said so: the others stay quiet */
+	/* store_compress(), store_decompress(): made on first use, freed at close */
+	struct ZSTD_CCtx_s *zstd_c;
+	struct ZSTD_DCtx_s *zstd_d;
 };
+
+/* The zstd level of the logs and counter series the store keeps. */
+#define STORE_ZSTD_LEVEL 3
+/*
+ * len bytes of data compressed with the store's kept context (store_zstd.c): a new buffer
+ * (the caller frees it) of *zlen bytes, or NULL after error(). Not thread-safe: one
+ * context per store.
+ */
+void *store_compress(struct store *st, const void *data, size_t len, size_t *zlen);
+/*
+ * Decompresses z (zlen bytes; NULL when zlen is 0) into out, which holds len bytes: 0 when
+ * it decompresses to exactly len bytes, -1 otherwise (damaged, or another length). The
+ * caller says what failed.
+ */
+int store_decompress(struct store *st, void *out, size_t len, const void *z, size_t zlen);
+/* Frees the store's zstd contexts (store_close()). */
+void store_zstd_release(struct store *st);
 
 /*
  * Prints "database PATH: what: the engine's message" and returns RP_EINTERNAL. When the cause is
@@ -75,6 +99,8 @@ void store_lock_owner(const struct store *st, struct strbuf *out);
 void store_process_host(char *out, size_t size);
 /* Records the identity of the database's files as they are now (store_check_files()). */
 void store_files_remember(struct store *st);
+/* Closes the descriptor store_check_files() keeps of the -wal file (store_close()). */
+void store_files_forget(struct store *st);
 /* A prepared statement, or NULL after store_db_error(). Finalize it with db_finalize(). */
 struct db_stmt *store_prepare(struct store *st, const char *sql);
 /*

@@ -8,11 +8,8 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <zstd.h>
 
 #include "util/common.h"
-
-#define ZSTD_LEVEL 3
 
 /*
  * Saves data compressed with sql (into run_logs or build_logs) for id; with the kept
@@ -21,16 +18,13 @@
 static int log_save(struct store *st, int which, const char *sql, int64_t id, const void *data,
 		    size_t len)
 {
-	size_t bound = ZSTD_compressBound(len), zlen;
-	void *z = xmalloc(bound ? bound : 1);
+	size_t zlen;
+	void *z = store_compress(st, data, len, &zlen);
 	struct db_stmt *stmt;
 	int ret = RP_EINTERNAL;
 
-	zlen = ZSTD_compress(z, bound, data, len, ZSTD_LEVEL);
-	if (ZSTD_isError(zlen)) {
-		error("cannot compress a log of %zu bytes: %s", len, ZSTD_getErrorName(zlen));
+	if (!z)
 		goto out;
-	}
 	stmt = which >= 0 ? store_cached(st, (enum store_stmt)which, sql) : store_prepare(st, sql);
 	if (!stmt)
 		goto out;
@@ -84,8 +78,7 @@ static int log_get(struct store *st, const char *sql, int64_t id, struct strbuf 
 			goto out;
 		}
 		strbuf_grow(sb, (size_t)len + 1);
-		if (ZSTD_decompress(sb->buf + sb->len, (size_t)len, z ? z : "", zlen) !=
-		    (size_t)len) {
+		if (store_decompress(st, sb->buf + sb->len, (size_t)len, z, zlen)) {
 			error("database %s: log %lld does not decompress", st->path, (long long)id);
 			goto out;
 		}

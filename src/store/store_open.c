@@ -211,6 +211,7 @@ int store_open(const char *path, unsigned flags, struct store **out)
 	bool pg = db_is_postgres(path);
 	int ret;
 
+	st->wal_fd = -1;
 	*out = NULL;
 	if (pg) {
 		if ((ret = db_pg_open(path, &st->db)))
@@ -291,6 +292,8 @@ void store_close(struct store *st)
 		db_finalize(st->cached[i]);
 	store_history_prefetch_end(st);
 	db_close(st->db);
+	store_files_forget(st);
+	store_zstd_release(st);
 	free(st->path);
 	free(st);
 }
