@@ -286,6 +286,7 @@ void binfile_free(struct binfile *bf)
 	free(bf->relsyms);
 	free(bf->relocs);
 	free(bf->imports);
+	free(bf->unsized);
 	free(bf->objects);
 	free(bf->aliases);
 	free(bf->funcs);
@@ -322,15 +323,12 @@ int binfile_plt_read(const char *path, struct binfile_plt *out)
 		out->entries[out->nr].addr = im->addr;
 		out->entries[out->nr++].name = xstrdup(im->name);
 	}
-	for (size_t i = 0; i < bf->nr_sections; i++) {
-		const struct bin_section *sec = &bf->sections[i];
-		if (sec->type != SHT_PROGBITS || !(sec->flags & SHF_EXECINSTR) || !sec->name)
-			continue;
-		if (!strcmp(sec->name, ".init"))
-			out->init_addr = sec->addr;
-		else if (!strcmp(sec->name, ".fini"))
-			out->fini_addr = sec->addr;
+	out->unsized = xcalloc(bf->nr_unsized ? bf->nr_unsized : 1, sizeof(*out->unsized));
+	for (size_t i = 0; i < bf->nr_unsized; i++) {
+		out->unsized[i].addr = bf->unsized[i].addr;
+		out->unsized[i].name = xstrdup(bf->unsized[i].name);
 	}
+	out->nr_unsized = bf->nr_unsized;
 out:
 	binfile_free(bf);
 	return ret;
@@ -342,19 +340,33 @@ void binfile_plt_release(struct binfile_plt *plt)
 		return;
 	for (size_t i = 0; i < plt->nr; i++)
 		free(plt->entries[i].name);
+	for (size_t i = 0; i < plt->nr_unsized; i++)
+		free(plt->unsized[i].name);
 	free(plt->entries);
+	free(plt->unsized);
 	memset(plt, 0, sizeof(*plt));
 }
 
-const char *binfile_plt_name(const struct binfile_plt *plt, uint64_t addr)
+/* The name of the entry at exactly addr among n sorted by address, or NULL. */
+static const char *entry_at(const struct binfile_plt_entry *e, size_t n, uint64_t addr)
 {
-	size_t lo = 0, hi = plt->nr;
+	size_t lo = 0, hi = n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (plt->entries[mid].addr < addr)
+		if (e[mid].addr < addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < plt->nr && plt->entries[lo].addr == addr ? plt->entries[lo].name : NULL;
+	return lo < n && e[lo].addr == addr ? e[lo].name : NULL;
+}
+
+const char *binfile_plt_name(const struct binfile_plt *plt, uint64_t addr)
+{
+	return entry_at(plt->entries, plt->nr, addr);
+}
+
+const char *binfile_plt_unsized(const struct binfile_plt *plt, uint64_t addr)
+{
+	return entry_at(plt->unsized, plt->nr_unsized, addr);
 }

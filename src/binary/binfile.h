@@ -77,6 +77,7 @@ void binfile_dynlink_compare(const struct binfile_dynlink *i, const struct binfi
 struct bin_section;
 struct bin_object;
 struct bin_import;
+struct bin_unsized;
 struct bin_reloc;
 struct bin_relsym;
 struct bin_dwarf;
@@ -113,6 +114,8 @@ struct binfile {
 	struct bin_object *objects; /* data symbols, sorted by address */
 	size_t nr_objects;
 	struct bin_import *imports; /* PLT entries and GOT slots, sorted by address */
+	struct bin_unsized *unsized; /* function symbols of size 0, by address, one per address */
+	size_t nr_unsized;
 	size_t nr_imports, alloc_imports;
 	size_t nr_got_slots; /* while the PLT is read: imports[0 .. this) are the sorted slots */
 	struct bin_reloc *relocs; /* object files: relocations of code, sorted */
@@ -176,9 +179,11 @@ struct binfile_plt_entry {
 struct binfile_plt {
 	struct binfile_plt_entry *entries;
 	size_t nr;
-	/* where the .init and .fini sections start (_init and _fini, which the dynamic
-	 * loader calls), 0 when the file has none */
-	uint64_t init_addr, fini_addr;
+	/* Its function symbols of size 0, which valgrind does not use and callgrind shows by
+	 * address: _init, _fini, functions written in assembly without .size. By address,
+	 * one per address (global before weak before local, then without a leading '_'). */
+	struct binfile_plt_entry *unsized;
+	size_t nr_unsized;
 };
 
 /*
@@ -186,8 +191,8 @@ struct binfile_plt {
  * each named after the symbol of the GOT slot it jumps through (the JUMP_SLOT or GLOB_DAT
  * relocation of that slot), as binutils names its synthetic "memcpy@plt" symbols. Reads
  * the header, sections, symbols and dynamic relocations, and decodes only the PLT
- * sections. Entries whose slot has no symbol (IRELATIVE) are left out. Also where .init and
- * .fini start. Fills *out (release
+ * sections. Entries whose slot has no symbol (IRELATIVE) are left out. Also the function
+ * symbols of size 0. Fills *out (release
  * with binfile_plt_release()); returns 0, or RP_EINPUT / RP_EINTERNAL after one error()
  * (missing, not ELF, corrupt); no warnings. Another architecture: 0 and no entry.
  */
@@ -196,6 +201,9 @@ void binfile_plt_release(struct binfile_plt *plt);
 
 /* The name of the PLT entry at exactly addr, or NULL. O(log n). */
 const char *binfile_plt_name(const struct binfile_plt *plt, uint64_t addr);
+
+/* The name of the function symbol of size 0 at exactly addr, or NULL. O(log n). */
+const char *binfile_plt_unsized(const struct binfile_plt *plt, uint64_t addr);
 
 /*
  * Calls fn(name, data) for each function inlined into f (DWARF inlined subroutines, each

@@ -43,6 +43,13 @@ struct bin_import {
 	bool got;	  /* a GOT slot rather than a PLT entry */
 };
 
+/* A function symbol of size 0 (valgrind ignores them; profile/callgrind_plt.c names them). */
+struct bin_unsized {
+	uint64_t addr;
+	const char *name; /* borrowed from the file's string table */
+	int rank;	  /* 0 global, 1 weak, 2 local; + 3 with a leading '_' */
+};
+
 /* A relocation applied to code in an object file; pos in the synthetic layout. */
 struct bin_reloc {
 	uint64_t pos;

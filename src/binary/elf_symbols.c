@@ -322,11 +322,32 @@ static void add_relsym(struct binfile *bf, size_t i, const GElf_Sym *sym, const 
 	}
 }
 
+static int cmp_unsized(const void *a, const void *b)
+{
+	const struct bin_unsized *x = a, *y = b;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	return strcmp(x->name, y->name);
+}
+
+/* Sorts the symbols of size 0 by address and keeps the first of each address. */
+static void unsized_sort(struct binfile *bf)
+{
+	size_t k = 0;
+	bin_sort(bf->unsized, bf->nr_unsized, sizeof(*bf->unsized), cmp_unsized);
+	for (size_t i = 0; i < bf->nr_unsized; i++)
+		if (!k || bf->unsized[k - 1].addr != bf->unsized[i].addr)
+			bf->unsized[k++] = bf->unsized[i];
+	bf->nr_unsized = k;
+}
+
 int symbols_read(struct binfile *bf)
 {
 	struct symtab st;
 	struct fsym *cand = NULL;
-	size_t nr_cand = 0, alloc_cand = 0, alloc_objects = 0, i, outside = 0;
+	size_t nr_cand = 0, alloc_cand = 0, alloc_objects = 0, alloc_unsized = 0, i, outside = 0;
 	const char *file = NULL;
 	size_t index = choose_symtab(bf);
 	int ret = RP_EINPUT;
@@ -362,6 +383,17 @@ int symbols_read(struct binfile *bf)
 			continue;
 		}
 		s = &bf->sections[shndx];
+		if (shndx && !sym.st_size && *name && *name != '.' && *name != '$' &&
+		    (type == STT_FUNC || type == STT_NOTYPE) && (s->flags & SHF_EXECINSTR) &&
+		    s->type != SHT_NOBITS && in_section(s, sym_addr(bf, &sym, shndx), 0)) {
+			struct bin_unsized *u;
+			ALLOC_GROW(bf->unsized, bf->nr_unsized + 1, alloc_unsized);
+			u = &bf->unsized[bf->nr_unsized++];
+			u->addr = sym_addr(bf, &sym, shndx);
+			u->name = name;
+			u->rank = (bind == STB_LOCAL ? 2 : bind == STB_WEAK ? 1 : 0) +
+				  (*name == '_' ? 3 : 0);
+		}
 		if (!shndx || !sym.st_size || !*name || s->type == SHT_NOBITS)
 			continue;
 		if (type == STT_FUNC || type == STT_GNU_IFUNC) {
@@ -404,6 +436,7 @@ int symbols_read(struct binfile *bf)
 	fold_aliases(bf, cand, nr_cand);
 	sort_by_name(bf);
 	bin_sort(bf->objects, bf->nr_objects, sizeof(*bf->objects), cmp_object);
+	unsized_sort(bf);
 	ret = 0;
 out:
 	free(cand);

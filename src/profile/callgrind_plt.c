@@ -49,7 +49,7 @@ static const struct binfile_plt *plt_of(struct callgrind_plt *c, const char *pat
 			binfile_plt_release(&c->plts[c->nr]);
 		c->nr++;
 	}
-	return c->plts[i].nr ? &c->plts[i] : NULL;
+	return c->plts[i].nr || c->plts[i].nr_unsized ? &c->plts[i] : NULL;
 }
 
 /* callgrind's name of a function without a symbol: "0x" and hex digits. */
@@ -84,22 +84,18 @@ static char *plt_name(const char *name)
  * callees; 0 with *found false when there is none or two tie.
  */
 /*
- * The start of .init or .fini of the object loaded at off: the dynamic loader calls them
- * (from its own object, so no PLT names them), and valgrind places them in "???".
+ * The function symbols of size 0 of the object loaded at off, for addresses in "???":
+ * _init and _fini are called by the dynamic loader, from its own object, so no PLT of the
+ * object names them.
  */
-static void name_init_fini(const struct binfile_plt *plt, uint64_t off, size_t nr_funcs,
-			   char **names, const uint64_t *addr, const bool *unknown,
-			   const bool *conflict)
+static void name_unsized(const struct binfile_plt *plt, uint64_t off, size_t nr_funcs,
+			 char **names, const uint64_t *addr, const bool *unknown,
+			 const bool *conflict)
 {
 	for (size_t f = 0; f < nr_funcs; f++) {
-		const char *name = NULL;
-		if (!unknown[f] || conflict[f] || names[f])
-			continue;
-		if (plt->init_addr && addr[f] - off == plt->init_addr)
-			name = "_init";
-		else if (plt->fini_addr && addr[f] - off == plt->fini_addr)
-			name = "_fini";
-		if (name)
+		const char *name;
+		if (unknown[f] && !conflict[f] && !names[f] &&
+		    (name = binfile_plt_unsized(plt, addr[f] - off)))
 			names[f] = xstrdup(name);
 	}
 }
@@ -173,7 +169,7 @@ static void name_from_caller(struct callgrind_plt *c, const struct callgrind_fun
 			conflict[f] = true;
 		}
 	}
-	name_init_fini(plt, off, nr_funcs, names, addr, unknown, conflict);
+	name_unsized(plt, off, nr_funcs, names, addr, unknown, conflict);
 }
 
 void callgrind_plt_rename(const struct callgrind_func_info *funcs, size_t nr_funcs,
@@ -193,9 +189,12 @@ void callgrind_plt_rename(const struct callgrind_func_info *funcs, size_t nr_fun
 			continue;
 		if (!strcmp(funcs[i].object, "???") || !*funcs[i].object) {
 			unknown[i] = any = true;
-		} else if ((plt = plt_of(c, funcs[i].object)) &&
-			   (name = binfile_plt_name(plt, addr[i]))) {
-			names[i] = plt_name(name); /* the object's own address */
+		} else if ((plt = plt_of(c, funcs[i].object))) {
+			/* the object's own address */
+			if ((name = binfile_plt_name(plt, addr[i])))
+				names[i] = plt_name(name);
+			else if ((name = binfile_plt_unsized(plt, addr[i])))
+				names[i] = xstrdup(name);
 		}
 	}
 	for (size_t k = 0; any && k < nr_calls; k++) {
