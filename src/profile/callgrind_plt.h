@@ -15,8 +15,9 @@
  *   on their low 12 bits; of the offsets that make the object's callees PLT entries, the
  *   one that makes the most (and no other as many) is taken. An address with no such
  *   entry, or callers in several objects that disagree, keeps callgrind's name;
- * - in "???" too, with an object's offset found so: the starts of its .init and .fini,
- *   named _init and _fini (the dynamic loader calls them, from its own object).
+ * - function symbols of size 0, which valgrind ignores (_init, _fini, code in assembly
+ *   without .size), are named from the object's symbol table: at the object's own
+ *   address, or in "???" at the offset found as above.
  *
  * Each object's PLT is read once per struct callgrind_plt (objects that are not regular
  * ELF files are skipped silently). Not thread-safe.
