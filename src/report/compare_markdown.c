@@ -82,6 +82,7 @@ static const char *verdict_mark(const struct metric_outcome *m)
 int report_compare_markdown(FILE *f, const struct compare_result *res)
 {
 	struct strbuf ci = STRBUF_INIT;
+	char level[32];
 	size_t i, j;
 	/* The first line says it all: a pull-request comment is read from its top. */
 	report_headline(&ci, res);
@@ -123,8 +124,8 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			metric_format(m->def, m->r.sd_b, sb, sizeof(sb));
 			strbuf_reset(&ci);
 			units_range_addf(&ci, NAN, m->r.ci_lo, m->r.ci_hi, 3, UNITS_RANGE_BRACKETS);
-			fprintf(f, "%.3f | %s (%.2f%%, %s) | %s ± %s | %s ± %s | %zu + %zu | ",
-				m->r.ratio, ci.buf, 100.0 * (1.0 - b->ci_alpha),
+			fprintf(f, "%.3f | %s (%s, %s) | %s ± %s | %s ± %s | %zu + %zu | ",
+				m->r.ratio, ci.buf, report_ci_level(level, b->ci_alpha),
 				verdict_method_name(m->r.method), ma, sa, mb, sb, m->r.n_a,
 				m->r.n_b);
 			if (isfinite(m->q_bh))

@@ -149,6 +149,7 @@ static void print_metric(FILE *f, const struct bench_outcome *b, const struct me
 static void print_summary(FILE *f, const struct compare_result *res, bool color)
 {
 	struct strbuf note = STRBUF_INIT, name = STRBUF_INIT, metric = STRBUF_INIT;
+	char level[32];
 	size_t i, j;
 	fprintf(f, "\nsummary (target vs baseline):\n");
 	for (i = 0; i < res->nr_benches; i++) {
@@ -190,11 +191,11 @@ static void print_summary(FILE *f, const struct compare_result *res, bool color)
 			strbuf_reset(&note);
 			report_undecided_note(&note, m);
 			fprintf(f,
-				"  %s %s: %s%s%s%s, %+.1f%% (%.2f%% CI %+.1f%% to %+.1f%%, %zu + %zu "
+				"  %s %s: %s%s%s%s, %+.1f%% (%s CI %+.1f%% to %+.1f%%, %zu + %zu "
 				"runs)\n",
 				name.buf, metric.buf, color ? verdict_color(m->r.verdict, m->def) : "",
 				verdict_name(m->r.verdict), color ? RESET : "", note.buf,
-				100.0 * (m->r.ratio - 1), 100.0 * (1.0 - b->ci_alpha),
+				100.0 * (m->r.ratio - 1), report_ci_level(level, b->ci_alpha),
 				100.0 * (m->r.ci_lo - 1), 100.0 * (m->r.ci_hi - 1), m->r.n_a, m->r.n_b);
 		}
 	}
@@ -253,6 +254,7 @@ static void print_reported_lines(FILE *f, const struct bench_outcome *b)
 int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 {
 	struct strbuf t = STRBUF_INIT;
+	char level[32];
 	size_t i, j;
 	fprintf(f, "%sbaseline%s %s", color ? BOLD : "", color ? RESET : "",
 		strbuf_printable(&t, res->base_label));
@@ -285,15 +287,15 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 		if (b->reused_a || b->reused_b)
 			fprintf(f, " (%zu + %zu reused)", b->reused_a, b->reused_b);
 		if (res->imported)
-			fprintf(f, "; ratio B/A with %.2f%% CI (%s), tolerance %g%%\n",
-				100.0 * (1.0 - b->ci_alpha), method.buf, 100.0 * b->tolerance);
+			fprintf(f, "; ratio B/A with %s CI (%s), tolerance %g%%\n",
+				report_ci_level(level, b->ci_alpha), method.buf, 100.0 * b->tolerance);
 		else
-			fprintf(f, ", %zu look%s%s, %.1f s; ratio B/A with %.2f%% CI (%s), tolerance "
+			fprintf(f, ", %zu look%s%s, %.1f s; ratio B/A with %s CI (%s), tolerance "
 				   "%g%%",
 				b->looks, b->looks == 1 ? "" : "s",
 				b->extended_looks ? " (some past the run budget: alpha spending)" : "",
-				b->elapsed_s,
-				100.0 * (1.0 - b->ci_alpha), method.buf, 100.0 * b->tolerance);
+				b->elapsed_s, report_ci_level(level, b->ci_alpha), method.buf,
+				100.0 * b->tolerance);
 		if (!res->imported && b->counted)
 			fprintf(f, " (counts: %g%%)", 100.0 * b->counted->tolerance);
 		if (!res->imported)

@@ -33,6 +33,16 @@ int report_compare(FILE *f, const struct compare_result *res, enum report_format
 	return ret;
 }
 
+const char *report_ci_level(char buf[32], double alpha)
+{
+	int digits = 2;
+	/* two decimals would round 100 - 100 alpha up to 100.00 below alpha = 5e-5 */
+	while (digits < 12 && 100.0 * alpha < 0.5 * pow(10.0, -digits))
+		digits++;
+	snprintf(buf, 32, "%.*f%%", digits + (digits > 2), 100.0 * (1.0 - alpha));
+	return buf;
+}
+
 const char *report_side_name(char side)
 {
 	return side == 'A' ? "baseline" : "target";

@@ -45,6 +45,12 @@ void report_headline(struct strbuf *sb, const struct compare_result *res);
 
 /* Shared by the renderers. */
 const char *report_side_name(char side); /* 'A' -> "baseline", 'B' -> "target" */
+
+/*
+ * The confidence level 1 - alpha as a percentage, "99.00%", with as many digits as it takes
+ * never to print 100% (alpha spending past many looks: "99.99999976%"). Returns buf.
+ */
+const char *report_ci_level(char buf[32], double alpha);
 /*
  * An undecided metric whose interval lies entirely on one side of 1 (but not entirely
  * beyond the tolerance): the direction is known, the size is not. "faster" or "slower"

@@ -50,8 +50,22 @@ static void test_direction(void **state)
 	check("wall", VERDICT_EQUAL, 0.999, 1.001, NULL, "");
 }
 
+/* The confidence level never prints as 100%, however small alpha spending made alpha. */
+static void test_ci_level(void **state)
+{
+	char buf[32];
+	UNUSED(state);
+	assert_string_equal(report_ci_level(buf, 0.01), "99.00%");
+	assert_string_equal(report_ci_level(buf, 0.0009375), "99.91%");
+	assert_string_equal(report_ci_level(buf, 4e-5), "99.9960%");
+	assert_string_equal(report_ci_level(buf, 6.0e-7), "99.99994%");
+	assert_string_equal(report_ci_level(buf, 2.4e-9), "99.99999976%");
+	assert_null(strstr(report_ci_level(buf, 1e-14), "100"));
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {cmocka_unit_test(test_direction)};
+	const struct CMUnitTest tests[] = {cmocka_unit_test(test_direction),
+					   cmocka_unit_test(test_ci_level)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
