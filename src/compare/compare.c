@@ -372,24 +372,24 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		look = sequential_extension_look(look);
 	}
 	/*
-	 * New runs never take the alpha of a look the stored runs may have had already: past
-	 * max_runs the extension after the one their number reaches (the comparison that made
-	 * them may have looked there at fewer runs), and with --more the next look after them.
-	 * Without a time budget or --more, or with the extensions spent, nothing more runs past
-	 * max_runs.
+	 * New runs never take the alpha of a look the stored runs may have had already (the
+	 * comparison that made them may have looked at that alpha with fewer runs): past
+	 * max_runs the stored runs are judged first, at the alpha their number reached, as a
+	 * replay judges them, and only an undecided one goes on, at the next extension. --more
+	 * asks for runs beyond the stored ones: the next planned look after them, or past
+	 * max_runs the next extension (none once the extensions are spent).
 	 */
-	if (!continues) {
-		if (n >= bench->max_runs)
-			look = n;
-	} else if (n > bench->max_runs || (more && look <= n)) {
-		if (n < bench->max_runs) {
-			look = sequential_next_look(&plan, n + 1);
-		} else if (extensions < SEQUENTIAL_MAX_EXTENSIONS) {
+	if (more && n >= bench->max_runs) {
+		if (extensions < SEQUENTIAL_MAX_EXTENSIONS) {
 			look_alpha = sequential_extension_alpha(&plan, ++extensions);
 			look = sequential_extension_look(n);
 		} else {
 			look = n;
 		}
+	} else if (n > bench->max_runs) {
+		look = n;
+	} else if (more && look <= n) {
+		look = sequential_next_look(&plan, n + 1);
 	}
 	c->out->extended_looks = extensions;
 	if (more && look > c->planned_max)
