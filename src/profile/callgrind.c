@@ -1119,6 +1119,12 @@ int callgrind_parse(const char *text, size_t len, const char *origin, const char
 	return parse(text, len, origin, event, NULL, NULL, out, NULL);
 }
 
+int callgrind_parse_renamed(const char *text, size_t len, const char *origin, const char *event,
+			    callgrind_rename_fn rename, void *arg, struct cct *out)
+{
+	return parse(text, len, origin, event, rename, arg, out, NULL);
+}
+
 int callgrind_read_renamed(const char *path, const char *event, callgrind_rename_fn rename,
 			   void *arg, struct cct *out, struct cct *funcs)
 {

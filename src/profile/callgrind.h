@@ -63,6 +63,10 @@ typedef void (*callgrind_rename_fn)(const struct callgrind_func_info *funcs, siz
 				    const uint32_t (*calls)[2], size_t nr_calls, char **names,
 				    void *arg);
 
+/* callgrind_parse() with a renamer (NULL: none). */
+int callgrind_parse_renamed(const char *text, size_t len, const char *origin, const char *event,
+			    callgrind_rename_fn rename, void *arg, struct cct *out);
+
 /*
  * callgrind_read() with a renamer (NULL: none), and, when funcs is not NULL, the functions
  * exact: *funcs is a tree of depth 1, one node per function name of `out` with the

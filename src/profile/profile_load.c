@@ -10,6 +10,7 @@
 
 #include "binary/symbolize.h"
 #include "profile/callgrind.h"
+#include "profile/callgrind_plt.h"
 #include "profile/cct_file.h"
 #include "profile/folded.h"
 #include "profile/sample_file.h"
@@ -258,8 +259,14 @@ static int load_text(const char *path, const char *text, size_t len,
 		cct_profile_release(&p);
 		return ret;
 	}
-	case PROFILE_FORMAT_CALLGRIND:
-		return callgrind_parse(text, len, path, o->event, out);
+	case PROFILE_FORMAT_CALLGRIND: {
+		/* PLT entries and symbols of size 0 by name, as in compare's attribution */
+		struct callgrind_plt plt = CALLGRIND_PLT_INIT;
+		ret = callgrind_parse_renamed(text, len, path, o->event, callgrind_plt_rename, &plt,
+					      out);
+		callgrind_plt_release(&plt);
+		return ret;
+	}
 	case PROFILE_FORMAT_SAMPLE: {
 		struct sample_profile p;
 		if ((ret = sample_profile_parse(text, len, path, &p))) {
