@@ -94,14 +94,13 @@ static uint64_t to_count(double v)
  */
 static int add_callgrind_file(const char *path, struct perphecy_profile *p)
 {
-	struct cct t, f;
-	int ret = callgrind_read_renamed(path, NULL, NULL, NULL, &t, &f);
+	struct cct f;
+	int ret = callgrind_read_renamed(path, NULL, NULL, NULL, NULL, &f);
 	for (size_t k = 1; !ret && k < f.nr_nodes; k++) {
 		const struct cct_node *n = &f.nodes[k];
 		ret = perphecy_profile_add(p, cct_name(&f, n->name), to_count(n->calls),
 					   to_count(n->excl));
 	}
-	cct_release(&t);
 	cct_release(&f);
 	return ret;
 }

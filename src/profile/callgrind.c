@@ -989,7 +989,6 @@ static int build_tree(struct parser *p)
 	int ret;
 
 	memset(&x, 0, sizeof(x));
-	build_graph(p);
 	x.on_path = xcalloc(p->nr_funcs ? p->nr_funcs : 1, sizeof(*x.on_path));
 	for (size_t i = 0; i < p->nr_funcs; i++)
 		x.min_weight += p->funcs[i].self;
@@ -1059,9 +1058,13 @@ static int parse(const char *text, size_t len, const char *origin, const char *e
 		 callgrind_rename_fn rename, void *arg, struct cct *out, struct cct *funcs)
 {
 	struct parser p;
+	struct cct names; /* without a tree wanted: the function names only */
+	bool want_tree = out != NULL;
 	size_t pos = 0;
 	int ret = 0;
 
+	if (!want_tree)
+		out = &names;
 	memset(&p, 0, sizeof(p));
 	p.origin = origin;
 	p.out = out;
@@ -1088,6 +1091,8 @@ static int parse(const char *text, size_t len, const char *origin, const char *e
 	if (!ret && rename)
 		rename_funcs(&p, rename, arg);
 	if (!ret)
+		build_graph(&p); /* also what emit_functions() reads: the calls to each function */
+	if (!ret && want_tree)
 		ret = build_tree(&p);
 	if (!ret) {
 		cct_set_weight(out, CCT_WEIGHT_EVENT, p.event);
@@ -1096,13 +1101,13 @@ static int parse(const char *text, size_t len, const char *origin, const char *e
 	if (!ret && funcs)
 		ret = emit_functions(&p, funcs);
 out:
-	if (ret) {
+	if (ret || !want_tree) {
 		cct_release(out);
 		cct_init(out);
-		if (funcs) {
-			cct_release(funcs);
-			cct_init(funcs);
-		}
+	}
+	if (ret && funcs) {
+		cct_release(funcs);
+		cct_init(funcs);
 	}
 	idmap_release(&p.ids);
 	idmap_release(&p.func_ids);
@@ -1132,7 +1137,8 @@ int callgrind_read_renamed(const char *path, const char *event, callgrind_rename
 	int ret;
 
 	if ((ret = input_read(&sb, path, &input_profile))) {
-		cct_init(out);
+		if (out)
+			cct_init(out);
 		if (funcs)
 			cct_init(funcs);
 		goto out;

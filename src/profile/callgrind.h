@@ -73,6 +73,7 @@ int callgrind_parse_renamed(const char *text, size_t len, const char *origin, co
  * function's self cost (excl) and the calls to it (summed over its callers). The call-path
  * tree only estimates these where it splits a function over its contexts or folds light
  * contexts (docs/callgrind.md); callgrind counted them. Released by the caller as `out`.
+ * With funcs, out may be NULL: the call-path tree is then not built at all.
  */
 int callgrind_read_renamed(const char *path, const char *event, callgrind_rename_fn rename,
 			   void *arg, struct cct *out, struct cct *funcs);

@@ -97,23 +97,8 @@ if command -v valgrind >/dev/null; then
 		fail "callgrind: helper_new is not stage 1"
 	# PLT entries (.plt.sec here), which callgrind shows by address, are named as in
 	# compare's counted attribution (docs/callgrind.md).
-	cat >plt.c <<'C'
-#include <stdlib.h>
-#include <string.h>
-static char a[64], b[64];
-volatile char sink;
-int main(int argc, char **argv)
-{
-	unsigned long n = strtoul(argv[1], 0, 10);
-	for (unsigned long i = 0; i < n; i++) {
-		memcpy(a, b, (size_t)argc * 16);
-		b[i % 64]++;
-	}
-	sink = a[5];
-	return 0;
-}
-C
-	cc -O1 -g -fcf-protection -Wl,-z,ibtplt -o plt plt.c || fail "cannot build plt.c"
+	cc -O1 -g -fcf-protection -Wl,-z,ibtplt -o plt "$SRCDIR/tests/workloads/plt_memcpy.c" ||
+		fail "cannot build plt_memcpy.c"
 	for n in 1000 3000; do
 		valgrind --tool=callgrind --callgrind-out-file="plt$n.out" ./plt $n >/dev/null 2>&1 ||
 			fail "valgrind --tool=callgrind ./plt failed"
@@ -124,8 +109,7 @@ C
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 w = d["weight_differences"]
-assert any(p["path"][-2:] == ["memcpy@plt", "__memcpy_avx_unaligned_erms"] or
-           p["path"][-1] == "memcpy@plt" for p in w), [p["path"] for p in w[:3]]
+assert any("memcpy@plt" in p["path"] for p in w), [p["path"] for p in w[:3]]
 # below main, every function has its name (the dynamic loader's own entry, in an object
 # without a symbol table, may keep its address)
 below = [p["path"][p["path"].index("main") + 1:] for p in w if "main" in p["path"]]

@@ -210,22 +210,7 @@ cd ..
 # PLT entries that callgrind does not skip (.plt.sec, with -fcf-protection as Ubuntu
 # builds; .plt.got) have no symbol, and callgrind names them by their address
 # (0x0000000000109080): they are named as binutils names them, memcpy@plt.
-cat >plt.c <<'C'
-#include <stdlib.h>
-#include <string.h>
-static char a[64], b[64];
-volatile char sink;
-int main(int argc, char **argv)
-{
-	unsigned long n = strtoul(argv[1], 0, 10);
-	for (unsigned long i = 0; i < n; i++) {
-		memcpy(a, b, (size_t)argc * 16);
-		b[i % 64]++;
-	}
-	sink = a[5];
-	return 0;
-}
-C
+cp "$SRCDIR/tests/workloads/plt_memcpy.c" plt.c
 cc -O1 -g -fcf-protection -Wl,-z,ibtplt -o plt plt.c || fail "cannot build plt.c with a .plt.sec"
 readelf -SW plt | grep -q '\.plt\.sec' || fail "plt has no .plt.sec"
 # The target's code is longer, so that _init's and _fini's addresses move: the dynamic

@@ -484,6 +484,16 @@ static void test_light_contexts_folded(void **state)
 		assert_int_equal(write(fd, text.buf, text.len), (ssize_t)text.len);
 		close(fd);
 		assert_int_equal(callgrind_read_renamed(path, NULL, NULL, NULL, &t, &f), 0);
+		/* the table alone, without building the tree: the same */
+		{
+			struct cct g;
+			assert_int_equal(callgrind_read_renamed(path, NULL, NULL, NULL, NULL, &g),
+					 0);
+			check_node(&g, "rt", 3, 6, 6);
+			check_node(&g, "leaf", 1, 2, 2);
+			assert_int_equal(g.nr_nodes, 6);
+			cct_release(&g);
+		}
 		unlink(path);
 		check_node(&t, "main;tiny", 1, 3, 3);
 		check_node(&f, "leaf", 1, 2, 2);
