@@ -1101,7 +1101,9 @@ static int parse(const char *text, size_t len, const char *origin, const char *e
 	if (!ret && funcs)
 		ret = emit_functions(&p, funcs);
 out:
-	if (ret || !want_tree) {
+	if (!want_tree) {
+		cct_release(out); /* the local one of the names */
+	} else if (ret) {
 		cct_release(out);
 		cct_init(out);
 	}
