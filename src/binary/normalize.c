@@ -76,7 +76,12 @@ static void mix(struct norm *n, uint64_t v)
 	n->h = binhash_mix(n->h, v);
 }
 
-/* A printable NUL-terminated string at off: its length in *len. */
+/*
+ * A printable NUL-terminated string at off, not empty: its length in *len. A NUL byte
+ * alone is not taken for a string: unnamed data that happens to start with one (a jump
+ * table of offsets relative to itself, whose first byte changes when the code moves)
+ * would hash as "" in one build and as its section in the other.
+ */
 static bool string_at(const struct bin_section *s, uint64_t off, size_t *len)
 {
 	size_t i, max = s->data_size - off < MAX_STRING ? s->data_size - off : MAX_STRING;
@@ -84,7 +89,7 @@ static bool string_at(const struct bin_section *s, uint64_t off, size_t *len)
 		unsigned char c = s->data[off + i];
 		if (!c) {
 			*len = i;
-			return true;
+			return i > 0;
 		}
 		if ((c < 0x20 || c > 0x7e) && c != '\t' && c != '\n' && c != '\r')
 			return false;
