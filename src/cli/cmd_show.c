@@ -32,7 +32,8 @@ const struct command_help show_help = {
 	"json), the newest stored comparison of the revisions BASE and TARGET, or without\n"
 	"arguments the newest comparison of two revisions. The verdicts are computed again\n"
 	"from the stored runs of the pair of builds; profiles and counted runs (ir,\n"
-	"sim-cycles) are not shown again (compare shows them when it runs them).\n"
+	"sim-cycles) are not shown again (compare BASE TARGET shows them, from the stored\n"
+	"counted runs when there are enough).\n"
 	"Exit status: 0 shown (the report's exit_code says what compare exited with), 2 usage\n"
 	"or input error (no such comparison: the message says how to make one), 3 internal\n"
 	"failure.",

@@ -64,7 +64,8 @@ int compare_replay_bench(struct bench_ctx *c, const struct sequential_plan *plan
 			if (compare_evaluate_metric(c, m, look_alpha))
 				return RP_EINTERNAL;
 		} else {
-			m->unmeasured = "counted runs are not shown again (compare --more)";
+			m->unmeasured = "counted runs are not judged again here (revperf compare "
+					  "BASE TARGET does, from the stored runs)";
 		}
 	}
 	return compare_load_run_records(c);
