@@ -65,7 +65,7 @@ int compare_replay_bench(struct bench_ctx *c, const struct sequential_plan *plan
 				return RP_EINTERNAL;
 		} else {
 			m->unmeasured = "counted runs are not judged again here (revperf compare "
-					  "BASE TARGET does, from the stored runs)";
+					"BASE TARGET does, from the stored runs)";
 		}
 	}
 	return compare_load_run_records(c);

@@ -378,13 +378,15 @@ static void test_data_starting_with_nul(void **state)
 {
 #if defined(__x86_64__)
 #define TABLE_FN(bytes)                                                                            \
-	"int table(int i) { const unsigned char *p;\n"                                              \
-	"  __asm__(\"lea 1f(%%rip), %0\\n .pushsection .rodata\\n1: .byte " bytes                \
+	"int table(int i) { const unsigned char *p;\n"                                             \
+	"  __asm__(\"lea 1f(%%rip), %0\\n .pushsection .rodata\\n1: .byte " bytes                  \
 	"\\n .popsection\" : \"=r\"(p));\n  return p[i & 3]; }\n"
-	static const char a_src[] = TABLE_FN("0x00, 0x93, 0xff, 0xff")
-	    "int main(int argc, char **argv) { (void)argv; return table(argc); }\n";
-	static const char b_src[] = TABLE_FN("0xb0, 0x94, 0xff, 0xff")
-	    "int main(int argc, char **argv) { (void)argv; return table(argc); }\n";
+	static const char a_src[] =
+	    TABLE_FN("0x00, 0x93, 0xff, 0xff") "int main(int argc, char **argv) { (void)argv; "
+					       "return table(argc); }\n";
+	static const char b_src[] =
+	    TABLE_FN("0xb0, 0x94, 0xff, 0xff") "int main(int argc, char **argv) { (void)argv; "
+					       "return table(argc); }\n";
 	/* A real string still counts: "" against "x" is a change. */
 	static const char s_src[] = "const char *str(void) { return \"\"; }\n"
 				    "int main(void) { return *str(); }\n";
