@@ -298,7 +298,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 			 struct bench_ctx *c)
 {
 	struct sequential_plan plan;
-	size_t i, w, look, n, extensions = 0, more = 0;
+	size_t i, w, look, n, chain, extensions = 0, more = 0;
 	bool stop = false, decided = false, extensible, continues;
 	double look_alpha;
 	int ret;
@@ -316,13 +316,14 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	/*
 	 * A time budget lets an undecided benchmark continue past max_runs (METHODS 2.8), and so
 	 * does --more, up to max_runs more: both by alpha spending, never with a new alpha for
-	 * runs already looked at. A replay judges runs past max_runs the same way.
+	 * runs already looked at. A replay judges runs past max_runs the same way. The planned
+	 * looks always leave the extensions their share: any comparison may be continued later
+	 * (--more, a time budget given then), and its planned looks cannot be taken back.
 	 */
 	n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
 	continues = bench->time_budget_ns > 0 || more;
 	extensible = continues || n > bench->max_runs;
-	if (extensible)
-		sequential_plan_extend(&plan, c->alpha, SEQUENTIAL_EXTENSION_SHARE);
+	sequential_plan_extend(&plan, c->alpha, SEQUENTIAL_EXTENSION_SHARE);
 	look_alpha = plan.alpha_per_look;
 	c->planned_max = bench->max_runs + more;
 	c->out->ci_alpha = plan.alpha_per_look;
@@ -372,6 +373,12 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		look = sequential_extension_look(look);
 	}
 	/*
+	 * Extension k looks at the chain's k-th size (max_runs grown by 25%, k times) or before
+	 * it (a budget's end), never at or before the (k - 1)-th: so the stored runs' number
+	 * tells the last extension they may have had, as above.
+	 */
+	chain = look;
+	/*
 	 * New runs never take the alpha of a look the stored runs may have had already (the
 	 * comparison that made them may have looked at that alpha with fewer runs): past
 	 * max_runs the stored runs are judged first, at the alpha their number reached, as a
@@ -381,8 +388,14 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	 */
 	if (more && n >= bench->max_runs) {
 		if (extensions < SEQUENTIAL_MAX_EXTENSIONS) {
+			size_t previous = chain;
 			look_alpha = sequential_extension_alpha(&plan, ++extensions);
-			look = sequential_extension_look(n);
+			look = chain = sequential_extension_look(chain);
+			/* Stopped short of the chain at --more's budget, the look must still be
+			 * past the previous extension's size, or the next --more would take this
+			 * one's alpha again: then the budget stretches to the chain. */
+			if (c->planned_max <= previous)
+				c->planned_max = look;
 		} else {
 			look = n;
 		}
@@ -425,8 +438,10 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 			if (!continues || extensions == SEQUENTIAL_MAX_EXTENSIONS || n >= 10000 ||
 			    (more && n >= c->planned_max))
 				break;
+			if (chain < bench->max_runs) /* the plan's last look */
+				chain = bench->max_runs;
 			look_alpha = sequential_extension_alpha(&plan, ++extensions);
-			look = sequential_extension_look(n);
+			look = chain = sequential_extension_look(chain);
 			if (more && look > c->planned_max)
 				look = c->planned_max;
 			c->out->extended_looks = extensions;
