@@ -264,6 +264,28 @@ static int any_inexact(const struct compare_request *req, struct store_profile *
 	return 0;
 }
 
+/*
+ * True when a side has more counted runs stored than the first look takes: an earlier
+ * comparison of these builds found the counts of a side disagreeing at its first look and
+ * ran more. Its runs are judged together again (the second look), never the newest MIN
+ * alone, which may agree by chance and would be taken for exact.
+ */
+static int stored_beyond_first_look(const struct compare_request *req,
+				    const struct bench_config *bench, const char *kind,
+				    const int64_t builds[2], const int64_t ids[3], bool *beyond)
+{
+	*beyond = false;
+	for (int side = 0; side < 2 && !req->fresh && !*beyond; side++) {
+		struct store_profile *p = NULL;
+		size_t n = 0;
+		if (store_profiles_find(req->st, builds[side], ids[0], ids[1], kind, &p, &n))
+			return RP_EINTERNAL;
+		*beyond = n > bench->min_count_runs;
+		store_profiles_free(p, n);
+	}
+	return 0;
+}
+
 /* ---- Attribution: self instructions per function and per call path ---- */
 
 /* How one side's function names are read: PLTs named, renamed functions paired. */
@@ -419,6 +441,9 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 					    a->dir, count_once, &ctx, a->reused, a->failed, have,
 					    nr)) ||
 	    (ret = any_inexact(req, have, nr, metrics, nr_metrics, &inexact)))
+		goto out;
+	if (!inexact &&
+	    (ret = stored_beyond_first_look(req, bench, a->kind, builds, ids, &inexact)))
 		goto out;
 	if (inexact && bench->max_count_runs > bench->min_count_runs) {
 		size_t failed[2] = {a->failed[0], a->failed[1]}, reused[2];
