@@ -281,6 +281,8 @@ static int bench_runs_stored(const struct compare_request *req, const struct ben
 		c->filter[i].machine_id = c->machine_id;
 		if (req->fresh)
 			c->filter[i].comparison_id = c->comparison_id;
+		else if (req->replay) /* what it measured: not the runs of later comparisons */
+			c->filter[i].comparison_id = -req->replay->id;
 	}
 	if (store_run_counts(req->st, &c->filter[0], &c->out->ok_a, &failed) ||
 	    store_run_counts(req->st, &c->filter[1], &c->out->ok_b, &failed))
