@@ -1,6 +1,6 @@
 # A counted metric is exact only when every run of a side agrees (METHODS.md 2, step 7;
 # docs/counted.md): a comparison measured again (counted metrics are never shown from the
-# store) judges all the counted runs stored, not only the newest MIN. Before, the first
+# store) checks every counted run stored for a side, not only the newest MIN. Before, the first
 # look took the newest 2 of a side's stored runs: when those agreed on each side, the
 # metric was called exact and judged by the tolerance alone, although the earlier
 # comparison had found the side's runs disagreeing and judged them statistically.
