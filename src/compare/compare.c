@@ -459,6 +459,10 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		if (!(c->out->metrics[i].def->flags & METRIC_COUNTED) &&
 		    compare_evaluate_metric(c, &c->out->metrics[i], look_alpha))
 			return RP_EINTERNAL;
+	/* Interrupted short of the first look: no verdict (a replay shows none either). */
+	n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
+	if (stop && interrupt_requested() && !c->out->looks && n < bench->min_runs)
+		compare_before_first_look(c);
 	if (compare_load_run_records(c))
 		return RP_EINTERNAL;
 	c->out->elapsed_s = bench_seconds_since(&c->started);
