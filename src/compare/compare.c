@@ -300,7 +300,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 			 struct bench_ctx *c)
 {
 	struct sequential_plan plan;
-	size_t i, w, look, n, chain, extensions = 0, more = 0;
+	size_t i, w, look, n, chain, slot = 0, extensions = 0, more = 0;
 	bool stop = false, decided = false, extensible, continues;
 	double look_alpha;
 	int ret;
@@ -405,6 +405,22 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		look = n;
 	} else if (more && look <= n) {
 		look = sequential_next_look(&plan, n + 1);
+	} else if (n > bench->min_runs && n < look) {
+		/*
+		 * Between two planned looks: a time budget may have ended there with a look at
+		 * the next one's alpha. Without --more the stored runs are judged first at that
+		 * alpha (as a replay judges them), and only an undecided benchmark goes on, to
+		 * the look after it; --more goes there at once.
+		 */
+		slot = look;
+		if (!more) {
+			look = n;
+		} else if (slot < bench->max_runs) {
+			look = sequential_next_look(&plan, slot + 1);
+		} else {
+			look_alpha = sequential_extension_alpha(&plan, ++extensions);
+			look = chain = sequential_extension_look(bench->max_runs);
+		}
 	}
 	c->out->extended_looks = extensions;
 	if (more && look > c->planned_max)
@@ -434,7 +450,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
 		if (decided || budget_spent(c))
 			break;
-		if (n >= bench->max_runs) {
+		if (n >= bench->max_runs || slot >= bench->max_runs) {
 			/* Past the plan only while the time budget or --more allows (alpha
 			 * spending). */
 			if (!continues || extensions == SEQUENTIAL_MAX_EXTENSIONS || n >= 10000 ||
@@ -449,7 +465,8 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 			c->out->extended_looks = extensions;
 			continue;
 		}
-		look = sequential_next_look(&plan, n + 1);
+		look = sequential_next_look(&plan, (n > slot ? n : slot) + 1);
+		slot = 0;
 	}
 	if ((ret = bench_run_drain(c, &stop)))
 		return ret;
