@@ -281,6 +281,8 @@ static int bench_runs_stored(const struct compare_request *req, const struct ben
 		c->filter[i].machine_id = c->machine_id;
 		if (req->fresh)
 			c->filter[i].comparison_id = c->comparison_id;
+		else if (req->replay) /* what it measured: not the runs of later comparisons */
+			c->filter[i].comparison_id = -req->replay->id;
 	}
 	if (store_run_counts(req->st, &c->filter[0], &c->out->ok_a, &failed) ||
 	    store_run_counts(req->st, &c->filter[1], &c->out->ok_b, &failed))
@@ -298,7 +300,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 			 struct bench_ctx *c)
 {
 	struct sequential_plan plan;
-	size_t i, w, look, n, extensions = 0, more = 0;
+	size_t i, w, look, n, chain, slot = 0, extensions = 0, more = 0;
 	bool stop = false, decided = false, extensible, continues;
 	double look_alpha;
 	int ret;
@@ -316,13 +318,14 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	/*
 	 * A time budget lets an undecided benchmark continue past max_runs (METHODS 2.8), and so
 	 * does --more, up to max_runs more: both by alpha spending, never with a new alpha for
-	 * runs already looked at. A replay judges runs past max_runs the same way.
+	 * runs already looked at. A replay judges runs past max_runs the same way. The planned
+	 * looks always leave the extensions their share: any comparison may be continued later
+	 * (--more, a time budget given then), and its planned looks cannot be taken back.
 	 */
 	n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
 	continues = bench->time_budget_ns > 0 || more;
 	extensible = continues || n > bench->max_runs;
-	if (extensible)
-		sequential_plan_extend(&plan, c->alpha, SEQUENTIAL_EXTENSION_SHARE);
+	sequential_plan_extend(&plan, c->alpha, SEQUENTIAL_EXTENSION_SHARE);
 	look_alpha = plan.alpha_per_look;
 	c->planned_max = bench->max_runs + more;
 	c->out->ci_alpha = plan.alpha_per_look;
@@ -372,6 +375,12 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		look = sequential_extension_look(look);
 	}
 	/*
+	 * Extension k looks at the chain's k-th size (max_runs grown by 25%, k times) or before
+	 * it (a budget's end), never at or before the (k - 1)-th: so the stored runs' number
+	 * tells the last extension they may have had, as above.
+	 */
+	chain = look;
+	/*
 	 * New runs never take the alpha of a look the stored runs may have had already (the
 	 * comparison that made them may have looked at that alpha with fewer runs): past
 	 * max_runs the stored runs are judged first, at the alpha their number reached, as a
@@ -381,8 +390,14 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	 */
 	if (more && n >= bench->max_runs) {
 		if (extensions < SEQUENTIAL_MAX_EXTENSIONS) {
+			size_t previous = chain;
 			look_alpha = sequential_extension_alpha(&plan, ++extensions);
-			look = sequential_extension_look(n);
+			look = chain = sequential_extension_look(chain);
+			/* Stopped short of the chain at --more's budget, the look must still be
+			 * past the previous extension's size, or the next --more would take this
+			 * one's alpha again: then the budget stretches to the chain. */
+			if (c->planned_max <= previous)
+				c->planned_max = look;
 		} else {
 			look = n;
 		}
@@ -390,6 +405,22 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		look = n;
 	} else if (more && look <= n) {
 		look = sequential_next_look(&plan, n + 1);
+	} else if (n > bench->min_runs && n < look) {
+		/*
+		 * Between two planned looks: a time budget may have ended there with a look at
+		 * the next one's alpha. Without --more the stored runs are judged first at that
+		 * alpha (as a replay judges them), and only an undecided benchmark goes on, to
+		 * the look after it; --more goes there at once.
+		 */
+		slot = look;
+		if (!more) {
+			look = n;
+		} else if (slot < bench->max_runs) {
+			look = sequential_next_look(&plan, slot + 1);
+		} else {
+			look_alpha = sequential_extension_alpha(&plan, ++extensions);
+			look = chain = sequential_extension_look(bench->max_runs);
+		}
 	}
 	c->out->extended_looks = extensions;
 	if (more && look > c->planned_max)
@@ -419,20 +450,23 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
 		if (decided || budget_spent(c))
 			break;
-		if (n >= bench->max_runs) {
+		if (n >= bench->max_runs || slot >= bench->max_runs) {
 			/* Past the plan only while the time budget or --more allows (alpha
 			 * spending). */
 			if (!continues || extensions == SEQUENTIAL_MAX_EXTENSIONS || n >= 10000 ||
 			    (more && n >= c->planned_max))
 				break;
+			if (chain < bench->max_runs) /* the plan's last look */
+				chain = bench->max_runs;
 			look_alpha = sequential_extension_alpha(&plan, ++extensions);
-			look = sequential_extension_look(n);
+			look = chain = sequential_extension_look(chain);
 			if (more && look > c->planned_max)
 				look = c->planned_max;
 			c->out->extended_looks = extensions;
 			continue;
 		}
-		look = sequential_next_look(&plan, n + 1);
+		look = sequential_next_look(&plan, (n > slot ? n : slot) + 1);
+		slot = 0;
 	}
 	if ((ret = bench_run_drain(c, &stop)))
 		return ret;
@@ -442,6 +476,10 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		if (!(c->out->metrics[i].def->flags & METRIC_COUNTED) &&
 		    compare_evaluate_metric(c, &c->out->metrics[i], look_alpha))
 			return RP_EINTERNAL;
+	/* Interrupted short of the first look: no verdict (a replay shows none either). */
+	n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
+	if (stop && interrupt_requested() && !c->out->looks && n < bench->min_runs)
+		compare_before_first_look(c);
 	if (compare_load_run_records(c))
 		return RP_EINTERNAL;
 	c->out->elapsed_s = bench_seconds_since(&c->started);

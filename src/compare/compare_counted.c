@@ -264,6 +264,33 @@ static int any_inexact(const struct compare_request *req, struct store_profile *
 	return 0;
 }
 
+/*
+ * True when the counts of a side disagree over every counted run stored for it, not only
+ * the newest MIN that the first look takes: an earlier comparison of these builds may have
+ * found them disagreeing and run more. Those newest MIN may agree by chance and would be
+ * taken for exact; the runs are judged together again (the second look).
+ */
+static int stored_inexact(const struct compare_request *req, const char *kind,
+			  const int64_t builds[2], const int64_t ids[3],
+			  const struct metric_outcome *metrics, size_t nr_metrics, bool *inexact)
+{
+	struct store_profile *all[2] = {NULL, NULL};
+	size_t n[2] = {0, 0};
+	int ret = 0;
+	*inexact = false;
+	if (req->fresh)
+		return 0;
+	for (int side = 0; side < 2 && !ret; side++)
+		if (store_profiles_find(req->st, builds[side], ids[0], ids[1], kind, &all[side],
+					&n[side]))
+			ret = RP_EINTERNAL;
+	if (!ret)
+		ret = any_inexact(req, all, n, metrics, nr_metrics, inexact);
+	store_profiles_free(all[0], n[0]);
+	store_profiles_free(all[1], n[1]);
+	return ret;
+}
+
 /* ---- Attribution: self instructions per function and per call path ---- */
 
 /* How one side's function names are read: PLTs named, renamed functions paired. */
@@ -419,6 +446,9 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 					    a->dir, count_once, &ctx, a->reused, a->failed, have,
 					    nr)) ||
 	    (ret = any_inexact(req, have, nr, metrics, nr_metrics, &inexact)))
+		goto out;
+	if (!inexact && (ret = stored_inexact(req, a->kind, builds, ids, metrics, nr_metrics,
+					      &inexact)))
 		goto out;
 	if (inexact && bench->max_count_runs > bench->min_count_runs) {
 		size_t failed[2] = {a->failed[0], a->failed[1]}, reused[2];

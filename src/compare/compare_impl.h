@@ -82,6 +82,11 @@ int compare_load_run_records(struct bench_ctx *c);
  * no run (compare_replay.c). Returns 0 or an RP_E* code.
  */
 int compare_replay_bench(struct bench_ctx *c, const struct sequential_plan *plan, bool extensible);
+/*
+ * An interrupted comparison with fewer than MIN runs on a side never took a look: its
+ * metrics are left without a verdict (measured false, the reason said), as it printed them.
+ */
+void compare_before_first_look(struct bench_ctx *c);
 
 /*
  * req->replay: the stored comparison's verdicts again into out; nothing is run or stored

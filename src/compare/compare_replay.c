@@ -3,6 +3,7 @@
  * alpha of its last look; nothing is run or stored.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "collect/machine.h"
 #include "compare/compare.h"
@@ -40,6 +41,20 @@ int compare_load_run_records(struct bench_ctx *c)
 	return 0;
 }
 
+void compare_before_first_look(struct bench_ctx *c)
+{
+	c->out->decided = false;
+	for (size_t i = 0; i < c->out->nr_metrics; i++) {
+		struct metric_outcome *m = &c->out->metrics[i];
+		if (m->def->flags & METRIC_COUNTED)
+			continue;
+		m->measured = false;
+		m->r.verdict = VERDICT_UNDECIDED;
+		m->unmeasured = "interrupted before the first look (fewer than the minimum runs "
+				"on a side)";
+	}
+}
+
 /* A stored comparison shown again: its verdicts at the alpha of its last look, no run. */
 int compare_replay_bench(struct bench_ctx *c, const struct sequential_plan *plan, bool extensible)
 {
@@ -67,6 +82,12 @@ int compare_replay_bench(struct bench_ctx *c, const struct sequential_plan *plan
 			m->unmeasured = "counted runs are not judged again here (revperf compare "
 					"BASE TARGET does, from the stored runs)";
 		}
+	}
+	/* Not done (interrupted) short of the first look: no look, no verdict to show. A done
+	 * one may have looked short of it when its time budget ended. */
+	if (strcmp(c->req->replay->status, "done") && n < c->bench->min_runs) {
+		c->out->looks = 0;
+		compare_before_first_look(c);
 	}
 	return compare_load_run_records(c);
 }

@@ -169,6 +169,8 @@ struct store_run_filter {
 	int64_t base_build, target_build;
 	char side; /* 'A': runs of base_build, 'B': runs of target_build */
 	int64_t benchmark_id, machine_id;
+	/* 0: any comparison's runs; > 0: that comparison's only; < 0: those of the
+	 * comparisons up to -comparison_id (the runs that comparison could reuse, and its own) */
 	int64_t comparison_id;
 };
 

@@ -160,7 +160,8 @@ int store_sqlite_quick_check(struct store *st, const char *advice);
  */
 #define STORE_FILTER_SQL                                                                           \
 	" r.build_id = ?1 AND r.benchmark_id = ?2 AND r.machine_id = ?3 AND r.warmup = 0"          \
-	" AND r.side = ?5 AND (?4 = 0 OR r.comparison_id = ?4) AND r.comparison_id IN"             \
+	" AND r.side = ?5 AND (?4 = 0 OR r.comparison_id = ?4 OR r.comparison_id <= -?4)"          \
+	" AND r.comparison_id IN"                                                                   \
 	" (SELECT id FROM comparisons WHERE base_build = ?6 AND target_build = ?7)"
 struct store_run_filter;
 void store_bind_filter(struct db_stmt *stmt, const struct store_run_filter *f);
