@@ -356,7 +356,7 @@ void store_bind_filter(struct db_stmt *stmt, const struct store_run_filter *f)
 	db_bind_int64(stmt, 1, f->side == 'A' ? f->base_build : f->target_build);
 	db_bind_int64(stmt, 2, f->benchmark_id);
 	db_bind_int64(stmt, 3, f->machine_id);
-	db_bind_int64(stmt, 4, f->comparison_id);
+	db_bind_int64(stmt, 4, f->comparison_id ? f->comparison_id : -f->since_comparison);
 	bind_text(stmt, 5, side);
 	db_bind_int64(stmt, 6, f->base_build);
 	db_bind_int64(stmt, 7, f->target_build);
@@ -476,6 +476,26 @@ int store_run_pairs(struct store *st, const struct store_run_filter *f, const ch
 		return db_error(st, "cannot read run pairs");
 	}
 	return 0;
+}
+
+int store_run_lacking(struct store *st, const struct store_run_filter *f, const char *metric,
+		      int64_t *comparison_id)
+{
+	struct db_stmt *stmt = prepare(st, "SELECT coalesce(max(r.comparison_id), 0) FROM runs r"
+					 " WHERE" FILTER_SQL " AND r.status = 'ok' AND NOT EXISTS"
+					 " (SELECT 1 FROM metric_values v WHERE v.run_id = r.id"
+					 " AND v.metric = ?8)");
+	int rc;
+	*comparison_id = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	store_bind_filter(stmt, f);
+	bind_text(stmt, 8, metric);
+	rc = db_step(stmt);
+	if (rc == DB_ROW)
+		*comparison_id = db_column_int64(stmt, 0);
+	db_finalize(stmt);
+	return rc == DB_ROW ? 0 : db_error(st, "cannot read runs");
 }
 
 int store_run_counts(struct store *st, const struct store_run_filter *f, size_t *ok,
