@@ -559,7 +559,9 @@ void sample_profile_notes(const struct sample_profile *p, struct strbuf *sb)
 	if (p->truncated)
 		strbuf_addf(sb,
 			    "%" PRIu64 " stacks were deeper than the stack copied per sample "
-			    "(large local arrays fill it): their outermost callers are missing\n",
+			    "(large local arrays fill it): their outermost callers are missing; "
+			    "frame pointers keep them (build with -fno-omit-frame-pointer, "
+			    "--call-graph fp)\n",
 			    p->truncated);
 	if (p->samples && (double)p->complete < COMPLETE_WARN * (double)p->samples)
 		strbuf_addf(sb,

@@ -1,9 +1,7 @@
 # revperf profile runs a program once, as from the shell: the program reads revperf's
 # standard input (`revperf profile --sample -- ./minigzip -d < in.gz` profiled a program
 # that read /dev/null and said "no sample"), with --cct, --sample and --counters as with
-# --io; --cct shows the program's output on stderr (it was discarded). And a sampled stack
-# deeper than the copy of the stack per sample (a large local array) is said to lose its
-# callers for that reason, not for "code without frame pointers".
+# --io; --cct shows the program's output on stderr (it was discarded).
 . "$SRCDIR/tests/cli/lib/common.bash"
 
 cat >upper.c <<'C'
@@ -39,34 +37,4 @@ printf 'hello\n' | "$REVPERF" profile --sample -q -d sample -- ./upper >out.txt 
 	{ cat err.txt; fail "profile --sample failed"; }
 expect_grep '^HELLO$' sample/run-1.log
 
-cat >deep.c <<'C'
-#include <stdio.h>
-#include <string.h>
-static volatile unsigned long sink;
-__attribute__((noinline)) static void leaf(const unsigned char *b, size_t n)
-{
-	for (size_t k = 0; k < 4000; k++)
-		for (size_t i = 0; i < n; i++)
-			sink += b[i] * k;
-}
-__attribute__((noinline)) static void big(void)
-{
-	unsigned char buf[65536];
-	memset(buf, 1, sizeof(buf));
-	leaf(buf, 4096);
-	sink += buf[100];
-}
-int main(void)
-{
-	for (int i = 0; i < 10; i++)
-		big();
-	printf("%lu\n", sink);
-	return 0;
-}
-C
-cc -O2 -g -o deep deep.c || fail "cannot build deep.c"
-expect_exit 0 "$REVPERF" profile --sample --call-graph dwarf -- ./deep
-expect_grep 'stacks were deeper than the stack copied per sample \(large local arrays fill it\)' out.txt
-expect_grep 'callers are missing, as the stacks were deeper than the copy' out.txt
-expect_no_grep 'code without frame pointers' out.txt
 echo ok
