@@ -1,7 +1,8 @@
 #!/bin/sh
 # make demo: create the example project's history in a temporary folder and let revperf
-# judge a neutral commit, a ~10% CPU regression and a commit that writes far more, then
-# write the HTML report.
+# judge a neutral commit, a ~10% CPU regression and a commit that writes its log record by
+# record, each write fsync'ed (the same bytes as before, wchar equal, in 256 times as many
+# calls: wall and cpu far worse), then write the HTML report.
 set -eu
 REVPERF=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 here=$(cd "$(dirname "$0")" && pwd)

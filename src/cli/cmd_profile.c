@@ -83,12 +83,12 @@ static const char *const profile_usage[] = { "profile --cct [options] -- COMMAND
 					      NULL };
 const struct command_help profile_help = {
 	"profile", profile_usage,
-	"Runs COMMAND once and profiles it.\n"
+	"Runs COMMAND once and profiles it; the program reads revperf's standard input.\n"
 	"--cct preloads revperf's CCT runtime (librevperf_cct.so, built with revperf) and\n"
 	"prints the calling context tree: the heaviest call paths by inclusive and by\n"
 	"exclusive time, with call counts. The program (and any library to be seen) must be\n"
 	"compiled with -finstrument-functions; threads, forked children and exec'd programs\n"
-	"are followed (docs/cct-format.md).\n"
+	"are followed (docs/cct-format.md). The program's output goes to revperf's stderr.\n"
 	"--io traces every write system call of the program's whole process tree (stdio,\n"
 	"static binaries and interpreters included; ptrace, no root, docs/io-tracing.md) and\n"
 	"prints the test execution report: the stack traces that wrote the most bytes and\n"
@@ -251,6 +251,11 @@ static int profile(int argc, char **argv)
 	}
 	quote_command(&command, args, n);
 	spec.command = command.buf;
+	spec.pass_stdin = true; /* as the program reads it from the shell */
+	/* Its output goes to revperf's stderr, as --io's and --sample's without --dir (the
+	 * profile directory holds the runtime's files only). */
+	spec.log_path = "/dev/stderr";
+	spec.log_follow_links = true;
 	if ((err = cct_run(&spec, dir.buf, &res))) {
 		ret = rp_err_exit_code(err);
 		goto out;
@@ -529,6 +534,7 @@ static int profile_counters(const char **args, int n)
 		goto out;
 	quote_command(&command, args, n);
 	spec.command = command.buf;
+	spec.pass_stdin = true;
 	spec.log_path = log.buf;
 	spec.samples = &rs;
 	interrupt_install();
@@ -645,6 +651,7 @@ static int profile_sample(const char **args, int n)
 	if (run_paths("sample", &spec, &log, &path))
 		goto out;
 	spec.command = command.buf;
+	spec.pass_stdin = true;
 	spec.log_path = log.buf;
 	spec.perf_counters = false;
 	if (so.callgraph == PERF_SAMPLE_CALLGRAPH_AUTO)

@@ -13,7 +13,9 @@ const struct command commands[] = {
 	  cmd_bindiff, &bindiff_help },
 	{ "diff", "which call paths got heavier, appeared or vanished between two profiles",
 	  cmd_diff, &diff_help },
-	{ "profile", "run a program once: its calling context tree, or its writes per stack trace",
+	{ "profile",
+	  "run a program once: its calling context tree, sampled on-CPU time, writes per stack "
+	  "trace or counters",
 	  cmd_profile, &profile_help },
 	{ "chart", "control charts: which counters of the target runs are out of control",
 	  cmd_chart, &chart_help },

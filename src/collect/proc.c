@@ -664,7 +664,9 @@ struct proc_handle *proc_submit(const struct proc_spec *spec)
 		goto fail;
 	run.argv = h->argv ? h->argv : shell_argv;
 	run.cwd = spec->cwd;
-	run.stdin_fd = h->devnull;
+	/* revperf's stdin when it has one open (a closed fd 0 could be any file later). */
+	run.stdin_fd = spec->pass_stdin && fcntl(STDIN_FILENO, F_GETFD) >= 0 ? STDIN_FILENO
+									       : h->devnull;
 	run.err_fd = pipe_w >= 0 ? pipe_w : h->out_fd >= 0 ? h->out_fd : h->devnull;
 	run.out_fd = spec->discard_stdout ? h->devnull : run.err_fd;
 	run.hold_fd = -1;

@@ -66,6 +66,9 @@ struct proc_spec {
 	 * (through the relay's pipe when there is one: revperf-counter lines then come from
 	 * stderr) */
 	bool discard_stdout;
+	/* The child reads revperf's standard input (`revperf profile -- prog < in`: a program
+	 * run once, as from the shell) instead of /dev/null (every benchmark run). */
+	bool pass_stdin;
 	ns_t timeout_ns;      /* 0 = no timeout */
 	bool perf_counters;   /* open perf_event counters on the process tree */
 	/* "NAME=VALUE" strings added to (or replacing in) the caller's environment for the

@@ -57,7 +57,9 @@ int compare_evaluate_metric(struct bench_ctx *c, struct metric_outcome *m, doubl
 	    store_run_pairs(c->req->st, &c->filter[0], m->def->name, &pa, &pb, &np))
 		goto out;
 	metric_outcome_reset(m, na, nb, np);
-	compare_explain_unmeasured(c->out, m, is_reported(c, m->def));
+	compare_explain_unmeasured(c->out, m, is_reported(c, m->def),
+				   c->req->replay || (c->out->reused_a == c->out->ok_a &&
+						      c->out->reused_b == c->out->ok_b));
 	if (m->measured) {
 		opts.alpha = alpha;
 		opts.tolerance = c->bench->count_tolerance;
@@ -256,6 +258,67 @@ static int parse_bench_metrics(struct bench_ctx *c)
 }
 
 /*
+ * Stored runs of an earlier comparison that measured other metrics would leave a metric of
+ * every run (metric_in_every_run()) unmeasured, or judged on fewer runs: *since is the
+ * comparison after the newest that made such a run (0: none did), *lacking the metric
+ * (NULL: none). Returns 0 or RP_EINTERNAL.
+ */
+static int stored_runs_lacking(const struct compare_request *req, const struct bench_ctx *c,
+			       int64_t *since, const char **lacking)
+{
+	*since = 0;
+	*lacking = NULL;
+	for (size_t i = 0; i < c->nr_defs; i++) {
+		const struct metric_def *def = c->defs[i];
+		if (!metric_in_every_run(def))
+			continue;
+		for (int side = 0; side < 2; side++) {
+			int64_t id;
+			if (store_run_lacking(req->st, &c->filter[side], def->name, &id))
+				return RP_EINTERNAL;
+			if (id && id + 1 > *since) {
+				*since = id + 1;
+				*lacking = def->name;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * Leaves out of c->filter the stored runs that lack a metric every run measures (made by a
+ * comparison of other metrics): only the runs of comparisons after the newest that made
+ * one are reused (a warning when none are). A replay leaves them in when its own runs are
+ * among them (it shows what it measured). Returns 0 or RP_EINTERNAL.
+ */
+static int stored_runs_complete(const struct compare_request *req, const struct bench_config *bench,
+				struct bench_ctx *c)
+{
+	size_t ok[2], failed;
+	int64_t since;
+	const char *lacking;
+	int ret;
+	if (req->fresh || (!c->out->ok_a && !c->out->ok_b))
+		return 0;
+	if ((ret = stored_runs_lacking(req, c, &since, &lacking)) || !since ||
+	    (req->replay && since > req->replay->id))
+		return ret;
+	for (int i = 0; i < 2; i++)
+		c->filter[i].since_comparison = since;
+	if (store_run_counts(req->st, &c->filter[0], &ok[0], &failed) ||
+	    store_run_counts(req->st, &c->filter[1], &ok[1], &failed))
+		return RP_EINTERNAL;
+	/* Said when it costs runs; later ones reused are in the report's count. */
+	if (!req->replay && !ok[0] && !ok[1])
+		warning("%s: the %zu + %zu stored runs of these builds have no %s (a comparison "
+			"of other metrics made them): not reused, measuring anew",
+			bench->name, c->out->ok_a, c->out->ok_b, lacking);
+	c->out->ok_a = ok[0];
+	c->out->ok_b = ok[1];
+	return 0;
+}
+
+/*
  * The benchmark's row and the runs stored for it (reused unless --fresh): sets the filters
  * and counts; *more: with --more, the runs per side already stored, which the new budget
  * comes on top of.
@@ -287,6 +350,8 @@ static int bench_runs_stored(const struct compare_request *req, const struct ben
 	if (store_run_counts(req->st, &c->filter[0], &c->out->ok_a, &failed) ||
 	    store_run_counts(req->st, &c->filter[1], &c->out->ok_b, &failed))
 		return RP_EINTERNAL;
+	if ((ret = stored_runs_complete(req, bench, c)))
+		return ret;
 	c->out->reused_a = c->out->ok_a;
 	c->out->reused_b = c->out->ok_b;
 	if (req->replay && compare_replay_reused(req, c))

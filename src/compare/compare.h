@@ -142,6 +142,7 @@ struct compare_result {
 	size_t nr_benches;
 	bool interrupted;
 	bool resumable; /* the same command again reuses its stored runs (git mode) */
+	bool replayed;  /* a stored comparison shown again: no look was taken, no time spent */
 	int interrupt_signal; /* the signal that interrupted it (SIGINT, SIGTERM, SIGHUP) */
 	int exit_code;	      /* what the command exits with: set before rendering (cli) */
 	bool same_build;

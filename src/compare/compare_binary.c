@@ -9,7 +9,12 @@
 #include "collect/cmdline.h"
 #include "util/common.h"
 
-/* The program's path relative to the worktree, or NULL when it is not one (no message). */
+/*
+ * The program's path relative to the worktree, or NULL when it is not one (no message):
+ * `binary`, else the command's first word, also of a command the shell runs (`./prog -6 <
+ * in > /dev/null`) when that word is plain, as the predictor takes it
+ * (predict_bench_binary()).
+ */
 static char *relative_program(const struct bench_config *bench)
 {
 	char **argv;
@@ -17,9 +22,21 @@ static char *relative_program(const struct bench_config *bench)
 	if (bench->binary)
 		return bench->binary[0] == '/' ? NULL : xstrdup(bench->binary);
 	argv = cmdline_split(bench->command);
-	if (argv && argv[0] && argv[0][0] != '/' && strchr(argv[0], '/'))
+	if (argv && argv[0]) {
 		word = xstrdup(argv[0]);
+	} else if (!argv) {
+		size_t len = strcspn(bench->command, " \t\n");
+		word = xstrndup(bench->command, len);
+		if (strpbrk(word, "'\"$`\\=(){}<>|;&*?[]~#!")) {
+			free(word);
+			word = NULL;
+		}
+	}
 	cmdline_free(argv);
+	if (word && (word[0] == '/' || !strchr(word, '/'))) {
+		free(word);
+		word = NULL;
+	}
 	return word;
 }
 

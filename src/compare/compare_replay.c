@@ -107,6 +107,7 @@ int compare_replay(const struct compare_request *req, struct compare_result *out
 	out->alpha = c->alpha;
 	out->same_build = req->same_build;
 	out->resumable = true;
+	out->replayed = true;
 	out->comparison_id = c->id;
 	rng_seed(&rng, out->seed);
 	if (!c->machine_id || store_machine_get(req->st, c->machine_id, &out->machine))

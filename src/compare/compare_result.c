@@ -58,7 +58,7 @@ int compare_save_verdicts(const struct compare_request *req, struct compare_resu
 }
 
 void compare_explain_unmeasured(const struct bench_outcome *b, struct metric_outcome *m,
-				bool reported)
+				bool reported, bool stored)
 {
 	size_t n_a = m->r.n_a, n_b = m->r.n_b;
 	if (m->measured)
@@ -71,6 +71,8 @@ void compare_explain_unmeasured(const struct bench_outcome *b, struct metric_out
 		m->unmeasured = "no successful run of the target";
 	else if (!n_a && !n_b)
 		m->unmeasured = reported ? "never in the output of a run"
+			       : stored	 ? "not in the stored runs (made with other metrics, or "
+					   "unsupported here; compare --fresh measures anew)"
 					 : "not supported on this machine";
 	else if (!n_a)
 		m->unmeasured = reported ? "never in the baseline's output"

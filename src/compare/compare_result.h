@@ -14,10 +14,12 @@ int compare_save_verdicts(const struct compare_request *req, struct compare_resu
  * Sets m->unmeasured, why metric m of benchmark b has no verdict (m->measured is false,
  * m->r.n_a and n_b are its values per side): no successful run on a side, a pattern that
  * never matched the output (reported: a metric the benchmark prints), a metric this
- * machine cannot measure, too few values. NULL when m is measured.
+ * machine cannot measure or (stored: every run was made before, by a comparison of other
+ * metrics, or is shown again) the stored runs lack, too few values. NULL when m is
+ * measured.
  */
 void compare_explain_unmeasured(const struct bench_outcome *b, struct metric_outcome *m,
-				bool reported);
+				bool reported, bool stored);
 
 /*
  * Empties m's verdict for na + nb values (np complete pairs): no ratio, no interval, no

@@ -107,10 +107,62 @@ static int find_builds(const struct revcompare_ctx *ctx, struct revcompare *rc)
 }
 
 /*
- * Whether stored comparison id is finished for cfg: a verdict for every benchmark, and
- * every primary one decided or undecided after max runs on both sides. Profiled and
- * counted benchmarks, suites and Google Benchmark binaries are measured beyond what a
- * replay shows: never finished here.
+ * Whether the stored verdicts v of benchmark b answer the metric called name, as cfg asks
+ * for it now (primary: it decides): a verdict for it, with values when every run measures
+ * it (runs reused from a comparison of other metrics have none), and as a primary metric
+ * decided or undecided after max runs on both sides.
+ */
+static bool stored_answers(const struct store_verdict *v, size_t n, const struct bench_config *b,
+			   const char *name, bool primary)
+{
+	for (size_t k = 0; k < n; k++) {
+		if (strcmp(v[k].bench, b->name) || strcmp(v[k].metric, name))
+			continue;
+		if (!strcmp(v[k].verdict, "unmeasured") && !v[k].n_a && !v[k].n_b &&
+		    metric_in_every_run(metric_find(name)))
+			return false;
+		return !primary || strcmp(v[k].verdict, "undecided") ||
+		       (v[k].n_a >= b->max_runs && v[k].n_b >= b->max_runs);
+	}
+	return false;
+}
+
+/* Whether the stored verdicts v of b answer every metric of list (metrics or primary). */
+static bool stored_answers_list(const struct store_verdict *v, size_t n,
+				const struct bench_config *b, const char *list, bool primary)
+{
+	const char *p = list ? list : "";
+	bool ok = true;
+	while (ok && *p) {
+		size_t len;
+		char *name;
+		p += strspn(p, ", \t");
+		len = strcspn(p, ", \t");
+		if (!len)
+			break;
+		name = xstrndup(p, len);
+		p += len;
+		if (!strcmp(name, "all")) {
+			/* as metric_parse_list() expands it: every metric but the counted ones */
+			for (size_t i = 0; ok && i < metric_count(); i++) {
+				const struct metric_def *def = metric_at(i);
+				if (strcmp(def->name, "iteration") && !(def->flags & METRIC_COUNTED))
+					ok = stored_answers(v, n, b, def->name, primary);
+			}
+		} else {
+			ok = stored_answers(v, n, b, name, primary);
+		}
+		free(name);
+	}
+	return ok;
+}
+
+/*
+ * Whether stored comparison id is finished for cfg: a verdict for every benchmark and for
+ * every metric cfg asks of it (a comparison of other metrics is not), and every primary
+ * one, stored as primary or primary in cfg, decided or undecided after max runs on both
+ * sides. Profiled and counted benchmarks, suites and Google Benchmark binaries are
+ * measured beyond what a replay shows: never finished here.
  */
 static int stored_finished(struct store *st, const struct config *cfg, int64_t id)
 {
@@ -136,7 +188,8 @@ static int stored_finished(struct store *st, const struct config *cfg, int64_t i
 			    (v[k].n_a < b->max_runs || v[k].n_b < b->max_runs))
 				ret = 0;
 		}
-		if (!found)
+		if (!found || !stored_answers_list(v, n, b, b->metrics, false) ||
+		    !stored_answers_list(v, n, b, b->primary, true))
 			ret = 0;
 	}
 	store_verdicts_free(v, n);

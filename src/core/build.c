@@ -229,8 +229,12 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 		strbuf_addf(&log, "%s/build-%.12s%s%s-%ld.log", sd->logs, rev->sha,
 			    *variant ? "-" : "", variant, (long)time(NULL));
 		out->log_path = xstrdup(log.buf);
-		fprintf_printable(stderr, "revperf: building %.12s (%s)%s%s: %s\n", rev->sha,
-				  rev->expr, *variant ? ", variant " : "", variant, cmd);
+		/* The expression, unless it is the sha itself (history's, bisect's). */
+		bool named = rev->expr && *rev->expr &&
+			     strncmp(rev->sha, rev->expr, strlen(rev->expr));
+		fprintf_printable(stderr, "revperf: building %.12s%s%s%s%s%s: %s\n", rev->sha,
+				  named ? " (" : "", named ? rev->expr : "", named ? ")" : "",
+				  *variant ? ", variant " : "", variant, cmd);
 		spec.command = cmd;
 		spec.cwd = worktree.buf;
 		spec.log_path = log.buf;

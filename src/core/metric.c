@@ -57,6 +57,13 @@ const struct metric_def *metric_at(size_t i)
 	return i < ARRAY_SIZE(metrics) ? &metrics[i] : NULL;
 }
 
+bool metric_in_every_run(const struct metric_def *def)
+{
+	return def && metric_find(def->name) == def &&
+	       !(def->flags & (METRIC_COUNTED | METRIC_PERF)) && strcmp(def->name, "iteration") &&
+	       strcmp(def->name, "rchar") && strcmp(def->name, "wchar");
+}
+
 static void add_unique(const struct metric_def ***out, size_t *n, size_t *alloc,
 		       const struct metric_def *d)
 {

@@ -51,6 +51,12 @@ void metric_def_free(struct metric_def *def);
 const struct metric_def *metric_find(const char *name);
 size_t metric_count(void);
 const struct metric_def *metric_at(size_t i);
+/*
+ * Whether every successful timing run yields def on any machine: the built-in metrics of
+ * getrusage() and the clock (wall, user, sys, cpu, maxrss, faults, context switches); not
+ * rchar/wchar (/proc/PID/io may lack), perf counters, iteration or the counted metrics.
+ */
+bool metric_in_every_run(const struct metric_def *def);
 
 /*
  * Parses a comma-separated list ("wall, cpu" or "all") into *out (an array the caller

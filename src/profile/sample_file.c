@@ -558,15 +558,22 @@ void sample_profile_notes(const struct sample_profile *p, struct strbuf *sb)
 			    p->throttled);
 	if (p->truncated)
 		strbuf_addf(sb,
-			    "%" PRIu64 " stacks were deeper than the stack copied per sample: "
-			    "their outermost callers are missing\n",
+			    "%" PRIu64 " stacks were deeper than the stack copied per sample "
+			    "(large local arrays fill it): their outermost callers are missing; "
+			    "frame pointers keep them (build with -fno-omit-frame-pointer, "
+			    "--call-graph fp)\n",
 			    p->truncated);
 	if (p->samples && (double)p->complete < COMPLETE_WARN * (double)p->samples)
 		strbuf_addf(sb,
 			    "only %.1f%% of the stacks reach the program's or a thread's entry: "
-			    "callers are missing above code without frame pointers%s\n",
+			    "callers are missing%s\n",
 			    100.0 * (double)p->complete / (double)p->samples,
-			    strcmp(p->callgraph, "fp") ? "" : " (try the dwarf call graph)");
+			    /* every incomplete stack a truncated one: the copy, not the code */
+			    p->samples - p->complete <= p->truncated
+				    ? ", as the stacks were deeper than the copy (above)"
+			    : strcmp(p->callgraph, "fp")
+				    ? " above code without frame pointers"
+				    : " above code without frame pointers (try the dwarf call graph)");
 }
 
 /* ---- the tree ----------------------------------------------------------------------- */

@@ -301,8 +301,12 @@ size_t sample_unwind(struct sample_unwinder *u, struct sample_image *img,
 		return 0;
 	report_image(u, img);
 	/* 0: the unwinder reached the outermost frame (its return address is undefined);
-	 * otherwise it stopped early, and what was found counts. */
-	if (!img->attached || dwfl_getthread_frames(img->dwfl, (pid_t)s->tid, on_frame, u) != 0) {
+	 * otherwise it stopped early, and what was found counts. A read above the stack copy
+	 * stopped it early too, though libdwfl may return 0 then (its frame-pointer fallback
+	 * takes the failed read for the end): fp mode's chain goes on above a frame larger
+	 * than its 512-byte copy (a local array), which it lost entirely. */
+	if (!img->attached || dwfl_getthread_frames(img->dwfl, (pid_t)s->tid, on_frame, u) != 0 ||
+	    note->truncated) {
 		if (u->n == 0 && max > 0) {
 			pcs[0] = s->ip;
 			is_return[0] = false;

@@ -289,6 +289,9 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 		if (res->imported)
 			fprintf(f, "; ratio B/A with %s CI (%s), tolerance %g%%\n",
 				report_ci_level(level, b->ci_alpha), method.buf, 100.0 * b->tolerance);
+		else if (res->replayed)
+			fprintf(f, ", shown from the store; ratio B/A with %s CI (%s), tolerance %g%%",
+				report_ci_level(level, b->ci_alpha), method.buf, 100.0 * b->tolerance);
 		else
 			fprintf(f, ", %zu look%s%s, %.1f s; ratio B/A with %s CI (%s), tolerance "
 				   "%g%%",

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/metric.h"
 #include "util/common.h"
 #include "util/json_real.h"
 #include "util/units.h"
@@ -31,9 +32,19 @@ static void add_change_point(struct strbuf *sb, const struct history_result *res
 			     add_text_fn add_text)
 {
 	const struct history_commit *c = &res->commits[s->commit[p->index]];
+	const struct metric_def *def;
 	strbuf_addf(sb, "at %.12s (", c->rev.sha);
 	add_text(sb, c->rev.summary);
-	strbuf_addf(sb, "): median %.6g -> %.6g", p->median_before, p->median_after);
+	def = metric_find(s->metric);
+	if (def && (def->unit == UNIT_SECONDS || def->unit == UNIT_BYTES)) {
+		/* in the unit the verdicts show ("121 ms -> 86.6 ms"), not bare seconds */
+		char before[64], after[64];
+		metric_format(def, p->median_before, before, sizeof(before));
+		metric_format(def, p->median_after, after, sizeof(after));
+		strbuf_addf(sb, "): median %s -> %s", before, after);
+	} else {
+		strbuf_addf(sb, "): median %.6g -> %.6g", p->median_before, p->median_after);
+	}
 	if (isfinite(p->rel_change)) /* a counted metric's shifts can be a few tenths of % */
 		strbuf_addf(sb, fabs(p->rel_change) < 0.01 ? " (%+.2f%%)" : " (%+.1f%%)",
 			    100 * p->rel_change);

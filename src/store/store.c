@@ -360,6 +360,7 @@ void store_bind_filter(struct db_stmt *stmt, const struct store_run_filter *f)
 	bind_text(stmt, 5, side);
 	db_bind_int64(stmt, 6, f->base_build);
 	db_bind_int64(stmt, 7, f->target_build);
+	db_bind_int64(stmt, 8, f->since_comparison);
 }
 
 #define FILTER_SQL STORE_FILTER_SQL
@@ -377,7 +378,7 @@ int store_run_values_ids(struct store *st, const struct store_run_filter *f, con
 			 int64_t **run_ids, double **values, size_t *n)
 {
 	struct db_stmt *stmt = prepare(st, "SELECT r.id, v.value FROM runs r JOIN metric_values v"
-					 " ON v.run_id = r.id AND v.metric = ?8 WHERE" FILTER_SQL
+					 " ON v.run_id = r.id AND v.metric = ?9 WHERE" FILTER_SQL
 					 " AND r.status = 'ok' ORDER BY r.id");
 	size_t alloc = 0, alloc_ids = 0;
 	int rc;
@@ -387,7 +388,7 @@ int store_run_values_ids(struct store *st, const struct store_run_filter *f, con
 	if (!stmt)
 		return RP_EINTERNAL;
 	store_bind_filter(stmt, f);
-	bind_text(stmt, 8, metric);
+	bind_text(stmt, 9, metric);
 	while ((rc = db_step(stmt)) == DB_ROW) {
 		ALLOC_GROW(*run_ids, *n + 1, alloc_ids);
 		ALLOC_GROW(*values, *n + 1, alloc);
@@ -453,14 +454,14 @@ int store_run_pairs(struct store *st, const struct store_run_filter *f, const ch
 			   "  AND rb.benchmark_id = r.benchmark_id AND rb.pair_seq = r.pair_seq"
 			   "  AND rb.side = 'B' AND rb.build_id = ?7 AND rb.status = 'ok'"
 			   "  AND rb.warmup = 0"
-			   " JOIN metric_values va ON va.run_id = r.id AND va.metric = ?8"
-			   " JOIN metric_values vb ON vb.run_id = rb.id AND vb.metric = ?8"
+			   " JOIN metric_values va ON va.run_id = r.id AND va.metric = ?9"
+			   " JOIN metric_values vb ON vb.run_id = rb.id AND vb.metric = ?9"
 			   " WHERE" FILTER_SQL " AND r.status = 'ok' AND r.pair_seq IS NOT NULL"
 			   " ORDER BY r.id");
 	if (!stmt)
 		return RP_EINTERNAL;
 	store_bind_filter(stmt, &fa);
-	bind_text(stmt, 8, metric);
+	bind_text(stmt, 9, metric);
 	while ((rc = db_step(stmt)) == DB_ROW) {
 		ALLOC_GROW(*a, *n + 1, alloc);
 		ALLOC_GROW(*b, *n + 1, alloc_b);
@@ -476,6 +477,26 @@ int store_run_pairs(struct store *st, const struct store_run_filter *f, const ch
 		return db_error(st, "cannot read run pairs");
 	}
 	return 0;
+}
+
+int store_run_lacking(struct store *st, const struct store_run_filter *f, const char *metric,
+		      int64_t *comparison_id)
+{
+	struct db_stmt *stmt = prepare(st, "SELECT coalesce(max(r.comparison_id), 0) FROM runs r"
+					 " WHERE" FILTER_SQL " AND r.status = 'ok' AND NOT EXISTS"
+					 " (SELECT 1 FROM metric_values v WHERE v.run_id = r.id"
+					 " AND v.metric = ?9)");
+	int rc;
+	*comparison_id = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	store_bind_filter(stmt, f);
+	bind_text(stmt, 9, metric);
+	rc = db_step(stmt);
+	if (rc == DB_ROW)
+		*comparison_id = db_column_int64(stmt, 0);
+	db_finalize(stmt);
+	return rc == DB_ROW ? 0 : db_error(st, "cannot read runs");
 }
 
 int store_run_counts(struct store *st, const struct store_run_filter *f, size_t *ok,

@@ -163,16 +163,26 @@ int store_run_insert(struct store *st, struct store_run *run, const char *const 
  * target build), one benchmark and one machine. Only runs made by comparisons of the same
  * pair are reused, so that every value comes from the randomized interleaving of this very
  * comparison (runs of another pair were measured at another time). comparison_id, when
- * non-zero, restricts to the runs of that one comparison (--fresh).
+ * non-zero, restricts to the runs of that one comparison (--fresh), or when negative to
+ * those of the comparisons up to -comparison_id (a replay: what it measured, not the runs
+ * of later comparisons); since_comparison, when non-zero, to the runs of comparisons from
+ * that id on (the earlier ones lack a metric asked for: store_run_lacking()).
  */
 struct store_run_filter {
 	int64_t base_build, target_build;
 	char side; /* 'A': runs of base_build, 'B': runs of target_build */
 	int64_t benchmark_id, machine_id;
-	/* 0: any comparison's runs; > 0: that comparison's only; < 0: those of the
-	 * comparisons up to -comparison_id (the runs that comparison could reuse, and its own) */
 	int64_t comparison_id;
+	int64_t since_comparison;
 };
+
+/*
+ * The newest comparison that made a successful run selected by f without a value of
+ * metric (it measured other metrics): 0 and *comparison_id (0 when every run has one), or
+ * RP_EINTERNAL.
+ */
+int store_run_lacking(struct store *st, const struct store_run_filter *f, const char *metric,
+		      int64_t *comparison_id);
 
 /*
  * The values of metric over the successful non-warm-up runs selected by f, oldest first,

@@ -156,12 +156,14 @@ int store_sqlite_quick_check(struct store *st, const char *advice);
 
 /*
  * The runs a struct store_run_filter selects, as a WHERE condition on `runs r` with
- * parameters ?1 to ?7 bound by store_bind_filter() (further parameters start at ?8).
+ * parameters ?1 to ?8 bound by store_bind_filter() (further parameters start at ?9). ?4 is
+ * the one comparison (> 0), the last of the comparisons (its id negated, < 0), or 0 (all);
+ * ?8 the first comparison (since_comparison, 0 for all).
  */
 #define STORE_FILTER_SQL                                                                           \
 	" r.build_id = ?1 AND r.benchmark_id = ?2 AND r.machine_id = ?3 AND r.warmup = 0"          \
 	" AND r.side = ?5 AND (?4 = 0 OR r.comparison_id = ?4 OR r.comparison_id <= -?4)"          \
-	" AND r.comparison_id IN"                                                                   \
+	" AND r.comparison_id >= ?8 AND r.comparison_id IN"                                         \
 	" (SELECT id FROM comparisons WHERE base_build = ?6 AND target_build = ?7)"
 struct store_run_filter;
 void store_bind_filter(struct db_stmt *stmt, const struct store_run_filter *f);

@@ -4,6 +4,9 @@
 expect_exit 0 "$REVPERF" help
 expect_grep '^    compare ' out.txt
 expect_grep '^    init ' out.txt
+# Each command's line names what it does: profile's its four kinds (--cct, --sample, --io,
+# --counters), not the first and the third only.
+expect_grep '^    profile .*calling context tree.*sampled on-CPU time.*writes per stack trace.*counters' out.txt
 expect_exit 0 "$REVPERF" compare -h
 expect_grep '^usage: revperf compare \[options\] (\[--select\[=MODE\]\] )?BASE TARGET' out.txt
 expect_grep '--tolerance PCT' out.txt
