@@ -49,6 +49,7 @@
 /* The run in progress; child is 0 when none. */
 struct spawner {
 	int sock;
+	int started_sock; /* SPAWN_STARTED_FD: SPAWNED, by the child or by us */
 	pid_t self;   /* getpid(), the root of the tree of benchmark processes */
 	pid_t parent; /* revperf */
 	pid_t child;
@@ -73,6 +74,23 @@ struct spawner {
 	int nr_reset;
 	mode_t umask; /* ours, which children inherit */
 	bool last_ok; /* the last run's child exited with status 0 (SPAWN_RUN_AFTER_OK) */
+	/* A request read by collect_child() (start_waiting_run()) said to stop: 1 at end of
+	 * file, -1 when it was broken (printed); serve() returns after the report. */
+	int quit;
+};
+
+/*
+ * The descriptors of a run that ended, which collect_child() closes (and reads the
+ * counters of) only after the next run started: the close of the output pipe's last write
+ * end wakes revperf, that of /proc/<pid>/io releases the process's proc inode, and either
+ * took microseconds between one run's exit and the next one's start. The next child gets
+ * a copy of our table at the clone and closes these before its exec (close_prev()), while
+ * ours still holds them: its close is never the last, so none of that work happens inside
+ * its wall time.
+ */
+enum { DONE_IO, DONE_OUT, DONE_ERR, DONE_PERF, DONE_FDS = DONE_PERF + SPAWN_PERF_MAX };
+struct done_fds {
+	int fd[DONE_FDS]; /* -1: none */
 };
 
 /* A run request as received: the strings live in one mapping, unmapped after the fork. */
@@ -170,6 +188,7 @@ struct child_args {
 	int sock;	  /* the child's end of its socket to us (close-on-exec) */
 	int64_t start_ns; /* the start of the wall time */
 	int told;	  /* set by the child: it sent SPAWNED to revperf itself */
+	const struct done_fds *prev; /* the run before's, still open here; NULL: none */
 };
 
 static _Noreturn void child_fail(int sock, int stage, int err)
@@ -257,8 +276,12 @@ static _Noreturn void child_main(struct child_args *a)
 	 * it may kill us, and we resume only after its exec to tell it.
 	 */
 	spawned.pid = getpid();
-	if (write_full(sp->sock, &spawned, sizeof(spawned)) == 0)
+	if (write_full(sp->started_sock, &spawned, sizeof(spawned)) == 0)
 		a->told = 1;
+	/* The run before's descriptors, while the spawner still holds them (see done_fds). */
+	for (int i = 0; a->prev && i < DONE_FDS; i++)
+		if (a->prev->fd[i] >= 0)
+			close(a->prev->fd[i]);
 	/* Ignored dispositions survive exec; a benchmark starts with the defaults. */
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
@@ -314,9 +337,10 @@ static void request_release(struct run_request *rq)
 
 /*
  * Receives one request header with its descriptors. Returns 1 at end of file, 0 with the
- * header in rq->hdr, -1 on a broken message (printed).
+ * header in rq->hdr, -1 on a broken message (printed); with MSG_DONTWAIT in flags, 2 when
+ * no request is there.
  */
-static int recv_header(int sock, struct run_request *rq, int *nfds)
+static int recv_header(int sock, struct run_request *rq, int *nfds, int flags)
 {
 	union {
 		struct cmsghdr align;
@@ -331,10 +355,12 @@ static int recv_header(int sock, struct run_request *rq, int *nfds)
 
 	*nfds = 0;
 	do
-		n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+		n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC | flags);
 	while (n < 0 && errno == EINTR);
 	if (n == 0)
 		return 1;
+	if (n < 0 && (flags & MSG_DONTWAIT) && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return 2;
 	if (n < 0) {
 		say("cannot read from revperf: %s", strerror(errno));
 		return -1;
@@ -442,7 +468,8 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static void handle_run(struct spawner *sp, struct run_request *rq)
+/* prev: the descriptors of the run before, which the child closes (NULL: none open). */
+static void handle_run(struct spawner *sp, struct run_request *rq, const struct done_fds *prev)
 {
 	struct spawn_reply rep = {.type = SPAWN_REP_SPAWNED, .pid = -1};
 	pid_t self = sp->self;
@@ -460,7 +487,7 @@ static void handle_run(struct spawner *sp, struct run_request *rq)
 		rep.err = ECANCELED;
 		sp->last_ok = true;
 	} else {
-		struct child_args args = {sp, rq, self, sp->child_socks[1], 0, 0};
+		struct child_args args = {sp, rq, self, sp->child_socks[1], 0, 0, prev};
 		char **env = environ;
 		pid_t pid;
 
@@ -490,8 +517,37 @@ static void handle_run(struct spawner *sp, struct run_request *rq)
 	memset(rq, 0, sizeof(*rq));
 	for (int i = 0; i < SPAWN_FD_COUNT; i++)
 		rq->fd[i] = -1;
-	if (!told)
-		send_reply(sp, &rep);
+	if (!told && write_full(sp->started_sock, &rep, sizeof(rep)) < 0)
+		return; /* revperf is gone (or going): nothing to report to */
+}
+
+/*
+ * Reads one request (flags: MSG_DONTWAIT, or 0 to wait for it) and serves it; prev as
+ * handle_run()'s. Returns 0, 1 at end of file, -1 on a broken request (printed), 2 when
+ * MSG_DONTWAIT found none.
+ */
+static int serve_request(struct spawner *sp, int flags, const struct done_fds *prev)
+{
+	struct run_request rq = {0};
+	int nfds, r, want;
+
+	for (int i = 0; i < SPAWN_FD_COUNT; i++)
+		rq.fd[i] = -1;
+	r = recv_header(sp->sock, &rq, &nfds, flags);
+	want = rq.hdr.flags & SPAWN_RUN_HOLD ? SPAWN_FD_COUNT : SPAWN_FD_COUNT - 1;
+	if (r == 0 && rq.hdr.type == SPAWN_REQ_RUN && (nfds != want || recv_payload(sp, &rq) < 0)) {
+		if (nfds != want)
+			say("a run request came with %d descriptors, not %d", nfds, want);
+		r = -1;
+	}
+	if (r == 0 && rq.hdr.type == SPAWN_REQ_RUN) {
+		handle_run(sp, &rq, prev);
+	} else if (r == 0) {
+		say("unknown request type %u", rq.hdr.type);
+		r = -1;
+	}
+	request_release(&rq);
+	return r;
 }
 
 static int64_t timeval_us(struct timeval tv)
@@ -547,6 +603,15 @@ static void reap_orphans_but(pid_t child)
 			return;
 		waitpid(si.si_pid, NULL, WNOHANG);
 	}
+}
+
+/* The orphans, and not the run's child when one runs (the next run may have started). */
+static void reap_orphans_of(const struct spawner *sp)
+{
+	if (sp->child > 0)
+		reap_orphans_but(sp->child);
+	else
+		reap_orphans();
 }
 
 static void sleep_ms(int ms)
@@ -612,16 +677,17 @@ static void hunt_escaped(struct spawner *sp, pid_t pgid, struct spawn_reply *rep
  * are added to it as each task exits), at most SPAWN_GROUP_GONE_MS: its members got
  * SIGKILL, and the orphans among them come to us.
  */
-static void read_counters(struct spawner *sp, pid_t pgid, struct spawn_reply *rep)
+static void read_counters(const struct spawner *sp, int perf_fd[SPAWN_PERF_MAX], pid_t pgid,
+			  struct spawn_reply *rep)
 {
 	bool any = false;
 
 	for (int i = 0; i < SPAWN_PERF_MAX; i++)
-		any |= sp->perf_fd[i] >= 0;
+		any |= perf_fd[i] >= 0;
 	if (!any)
 		return;
 	for (int step = 1, waited = 0;; waited += step, step = step * 2 < 50 ? step * 2 : 50) {
-		reap_orphans();
+		reap_orphans_of(sp);
 		if ((kill(-pgid, 0) < 0 && errno == ESRCH) || waited >= SPAWN_GROUP_GONE_MS)
 			break;
 		kill(-pgid, SIGKILL);
@@ -630,26 +696,49 @@ static void read_counters(struct spawner *sp, pid_t pgid, struct spawn_reply *re
 	for (int i = 0; i < SPAWN_PERF_MAX; i++) {
 		struct perf_reading r;
 
-		if (sp->perf_fd[i] < 0)
+		if (perf_fd[i] < 0)
 			continue;
-		if (perf_read_counter(sp->perf_fd[i], &r) == 0) {
+		if (perf_read_counter(perf_fd[i], &r) == 0) {
 			rep->perf_read |= 1u << i;
 			rep->perf[i][0] = r.value;
 			rep->perf[i][1] = r.time_enabled;
 			rep->perf[i][2] = r.time_running;
 		}
-		close(sp->perf_fd[i]);
-		sp->perf_fd[i] = -1;
+		close(perf_fd[i]);
+		perf_fd[i] = -1;
 	}
 }
 
-static void close_out(struct spawner *sp)
+/* Our copies of the ended run's stdout and stderr: revperf then sees their end of file. */
+static void close_out(struct done_fds *d)
 {
-	if (sp->out_fd >= 0)
-		close(sp->out_fd);
-	if (sp->err_fd >= 0)
-		close(sp->err_fd);
-	sp->out_fd = sp->err_fd = -1;
+	for (int i = DONE_OUT; i <= DONE_ERR; i++) {
+		if (d->fd[i] >= 0)
+			close(d->fd[i]);
+		d->fd[i] = -1;
+	}
+}
+
+static void close_io(struct done_fds *d)
+{
+	if (d->fd[DONE_IO] >= 0)
+		close(d->fd[DONE_IO]);
+	d->fd[DONE_IO] = -1;
+}
+
+/*
+ * The child just reaped exited with status 0 and left nothing below us: the next run, if
+ * revperf already submitted it (SPAWN_RUN_AFTER_OK), starts now, before the descriptors
+ * of the one that ended are closed and it is reported (done: their descriptors, which the
+ * new child closes before its exec). A request that says to stop (end of file, broken)
+ * sets sp->quit for serve().
+ */
+static void start_waiting_run(struct spawner *sp, const struct done_fds *done)
+{
+	int r = serve_request(sp, MSG_DONTWAIT, done);
+
+	if (r == 1 || r == -1)
+		sp->quit = r;
 }
 
 /*
@@ -705,13 +794,18 @@ static void read_child(struct spawner *sp, struct spawn_reply *rep)
  * been reused), then it is reaped and everything is reported to revperf (REAPED), which
  * waits for the group to disappear. Then the processes that left the group are found and
  * killed, and the counters read (ESCAPED). When nothing is left below us, both reports go
- * in one write: one wake-up of revperf.
+ * in one write: one wake-up of revperf, from the close of our copy of the output pipe just
+ * before it. And then, when the child exited with status 0 and revperf has already
+ * submitted the next run, that run starts first (start_waiting_run()): the closes and the
+ * report, with revperf's wake-up, come after its clone, beside it, not between the two
+ * runs.
  */
 static void collect_child(struct spawner *sp)
 {
 	struct spawn_reply rep[2] = {{.type = SPAWN_REP_REAPED, .pid = sp->child},
 				     {.type = SPAWN_REP_ESCAPED, .pid = sp->child}};
 	pid_t pid = sp->child;
+	struct done_fds done;
 	struct rusage ru;
 	int wstatus = 0;
 	bool sent = false;
@@ -740,9 +834,15 @@ static void collect_child(struct spawner *sp)
 	}
 	sp->last_ok =
 	    got == pid && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && !rep[0].start_stage;
-	if (sp->io_fd >= 0)
-		close(sp->io_fd);
-	sp->io_fd = -1;
+	/* The run's descriptors are the ended run's now: the next run has its own. */
+	done.fd[DONE_IO] = sp->io_fd;
+	done.fd[DONE_OUT] = sp->out_fd;
+	done.fd[DONE_ERR] = sp->err_fd;
+	for (int i = 0; i < SPAWN_PERF_MAX; i++) {
+		done.fd[DONE_PERF + i] = sp->perf_fd[i];
+		sp->perf_fd[i] = -1;
+	}
+	sp->io_fd = sp->out_fd = sp->err_fd = -1;
 	sp->child = 0;
 	/* Usually nothing is below us now: one look, and no hunt. */
 	if (descendants_any()) {
@@ -750,14 +850,24 @@ static void collect_child(struct spawner *sp)
 		if (descendants_any()) {
 			/* Something is left: the hunt may take seconds, revperf learns of the
 			 * exit first. */
-			close_out(sp);
+			close_io(&done);
+			close_out(&done);
 			send_reply(sp, &rep[0]);
 			sent = true;
 			hunt_escaped(sp, pid, &rep[1]);
 		}
 	}
-	read_counters(sp, pid, &rep[1]);
-	close_out(sp);
+	/*
+	 * Nothing of the run is left below us (no straggler of its group, nothing that
+	 * escaped it, to be hunted), so nothing of it runs beside the next run either: that
+	 * one starts now if it may and revperf submitted it (a request is read only between
+	 * runs, serve()); its child closes its copies of done's descriptors before its exec.
+	 */
+	if (!sent && sp->last_ok)
+		start_waiting_run(sp, &done);
+	close_io(&done);
+	read_counters(sp, &done.fd[DONE_PERF], pid, &rep[1]);
+	close_out(&done);
 	if (sent)
 		send_reply(sp, &rep[1]);
 	else if (write_full(sp->sock, rep, sizeof(rep)) < 0)
@@ -789,16 +899,16 @@ static int serve(struct spawner *sp)
 
 	sigemptyset(&none);
 	for (;;) {
-		struct run_request rq = {0};
 		struct pollfd pfd = {.fd = sp->sock, .events = POLLIN};
-		int nfds, r, want;
+		int r;
 
-		for (int i = 0; i < SPAWN_FD_COUNT; i++)
-			rq.fd[i] = -1;
 		if (sigchld_seen) {
 			sigchld_seen = 0;
 			on_children(sp);
 		}
+		/* A request read at a child's exit said so (start_waiting_run()). */
+		if (sp->quit)
+			return sp->quit > 0 ? 0 : -1;
 		/*
 		 * Not while a child runs: a request that comes then (the next run, submitted
 		 * early) waits in the socket until the child is collected, without waking us.
@@ -816,21 +926,7 @@ static int serve(struct spawner *sp)
 			say("cannot poll the socket: %s", strerror(errno));
 			return -1;
 		}
-		r = recv_header(sp->sock, &rq, &nfds);
-		want = rq.hdr.flags & SPAWN_RUN_HOLD ? SPAWN_FD_COUNT : SPAWN_FD_COUNT - 1;
-		if (r == 0 && rq.hdr.type == SPAWN_REQ_RUN &&
-		    (nfds != want || recv_payload(sp, &rq) < 0)) {
-			if (nfds != want)
-				say("a run request came with %d descriptors, not %d", nfds, want);
-			r = -1;
-		}
-		if (r == 0 && rq.hdr.type == SPAWN_REQ_RUN) {
-			handle_run(sp, &rq);
-		} else if (r == 0) {
-			say("unknown request type %u", rq.hdr.type);
-			r = -1;
-		}
-		request_release(&rq);
+		r = serve_request(sp, 0, NULL);
 		if (r != 0)
 			return r > 0 ? 0 : -1;
 	}
@@ -896,9 +992,16 @@ static void kill_everything_below(struct spawner *sp)
 int main(int argc, char **argv)
 {
 	struct spawner sp = {
-	    .sock = SPAWN_SOCKET_FD, .io_fd = -1, .out_fd = -1, .err_fd = -1, .last_ok = true};
+	    .sock = SPAWN_SOCKET_FD,
+	    .started_sock = SPAWN_STARTED_FD,
+	    .io_fd = -1,
+	    .out_fd = -1,
+	    .err_fd = -1,
+	    .last_ok = true,
+	};
 	struct spawn_reply hello = {.type = SPAWN_REP_HELLO};
 	struct stat st;
+	bool started_ok;
 	char *end;
 	long parent;
 	int ret;
@@ -947,12 +1050,20 @@ int main(int argc, char **argv)
 		say("cannot set up: %s", strerror(errno));
 		return 3;
 	}
+	/* The second socket (SPAWNED), close-on-exec too; checked after the hello, so that a
+	 * revperf of another version, which passes none, learns ours from it. */
+	started_ok = fstat(sp.started_sock, &st) == 0 && S_ISSOCK(st.st_mode) &&
+		     fcntl(sp.started_sock, F_SETFD, FD_CLOEXEC) == 0;
 	/* Orphaned descendants of benchmarks come back to us and are reaped. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 	hello.pid = sp.self;
 	hello.wstatus = SPAWN_PROTOCOL_VERSION;
 	if (send_reply(&sp, &hello) < 0)
 		return 1;
+	if (!started_ok) {
+		say("descriptor %d is not revperf's socket for started runs", SPAWN_STARTED_FD);
+		return 2;
+	}
 	ret = serve(&sp);
 	/* revperf is gone: so must be the run it left. */
 	kill_everything_below(&sp);
