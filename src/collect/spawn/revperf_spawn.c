@@ -335,6 +335,20 @@ static void request_release(struct run_request *rq)
 		munmap(rq->map, rq->map_len);
 }
 
+/* Empty (hdr.type 0, no descriptors, nothing mapped): releasing it does nothing. */
+static void request_init(struct run_request *rq)
+{
+	memset(rq, 0, sizeof(*rq));
+	for (int i = 0; i < SPAWN_FD_COUNT; i++)
+		rq->fd[i] = -1;
+}
+
+static void request_reset(struct run_request *rq)
+{
+	request_release(rq);
+	request_init(rq);
+}
+
 /*
  * Receives one request header with its descriptors. Returns 1 at end of file, 0 with the
  * header in rq->hdr, -1 on a broken message (printed); with MSG_DONTWAIT in flags, 2 when
@@ -513,41 +527,34 @@ static void handle_run(struct spawner *sp, struct run_request *rq, const struct 
 			rep.pid = pid;
 		}
 	}
-	request_release(rq);
-	memset(rq, 0, sizeof(*rq));
-	for (int i = 0; i < SPAWN_FD_COUNT; i++)
-		rq->fd[i] = -1;
+	request_reset(rq);
 	if (!told && write_full(sp->started_sock, &rep, sizeof(rep)) < 0)
 		return; /* revperf is gone (or going): nothing to report to */
 }
 
 /*
- * Reads one request (flags: MSG_DONTWAIT, or 0 to wait for it) and serves it; prev as
- * handle_run()'s. Returns 0, 1 at end of file, -1 on a broken request (printed), 2 when
- * MSG_DONTWAIT found none.
+ * Reads one run request into *rq (flags: MSG_DONTWAIT, or 0 to wait for it). Returns 0, 1
+ * at end of file, -1 on a broken request (printed), 2 when MSG_DONTWAIT found none; the
+ * caller releases *rq (request_release()) in any case.
  */
-static int serve_request(struct spawner *sp, int flags, const struct done_fds *prev)
+static int read_request(struct spawner *sp, int flags, struct run_request *rq)
 {
-	struct run_request rq = {0};
 	int nfds, r, want;
 
-	for (int i = 0; i < SPAWN_FD_COUNT; i++)
-		rq.fd[i] = -1;
-	r = recv_header(sp->sock, &rq, &nfds, flags);
-	want = rq.hdr.flags & SPAWN_RUN_HOLD ? SPAWN_FD_COUNT : SPAWN_FD_COUNT - 1;
-	if (r == 0 && rq.hdr.type == SPAWN_REQ_RUN && (nfds != want || recv_payload(sp, &rq) < 0)) {
-		if (nfds != want)
-			say("a run request came with %d descriptors, not %d", nfds, want);
-		r = -1;
+	request_init(rq);
+	r = recv_header(sp->sock, rq, &nfds, flags);
+	if (r != 0)
+		return r;
+	if (rq->hdr.type != SPAWN_REQ_RUN) {
+		say("unknown request type %u", rq->hdr.type);
+		return -1;
 	}
-	if (r == 0 && rq.hdr.type == SPAWN_REQ_RUN) {
-		handle_run(sp, &rq, prev);
-	} else if (r == 0) {
-		say("unknown request type %u", rq.hdr.type);
-		r = -1;
+	want = rq->hdr.flags & SPAWN_RUN_HOLD ? SPAWN_FD_COUNT : SPAWN_FD_COUNT - 1;
+	if (nfds != want) {
+		say("a run request came with %d descriptors, not %d", nfds, want);
+		return -1;
 	}
-	request_release(&rq);
-	return r;
+	return recv_payload(sp, rq) < 0 ? -1 : 0;
 }
 
 static int64_t timeval_us(struct timeval tv)
@@ -730,13 +737,20 @@ static void close_io(struct done_fds *d)
  * The child just reaped exited with status 0 and left nothing below us: the next run, if
  * revperf already submitted it (SPAWN_RUN_AFTER_OK), starts now, before the descriptors
  * of the one that ended are closed and it is reported (done: their descriptors, which the
- * new child closes before its exec). A request that says to stop (end of file, broken)
- * sets sp->quit for serve().
+ * new child closes before its exec). Not a held run: its child waits for revperf before
+ * its exec, and so do we in the clone, while revperf waits for our report; it is read
+ * here and served after the report (*held). A request that says to stop (end of file,
+ * broken) sets sp->quit for serve().
  */
-static void start_waiting_run(struct spawner *sp, const struct done_fds *done)
+static void start_waiting_run(struct spawner *sp, const struct done_fds *done,
+			      struct run_request *held)
 {
-	int r = serve_request(sp, MSG_DONTWAIT, done);
+	int r = read_request(sp, MSG_DONTWAIT, held);
 
+	if (r == 0 && !(held->hdr.flags & SPAWN_RUN_HOLD))
+		handle_run(sp, held, done); /* which empties *held */
+	if (r != 0)
+		request_reset(held);
 	if (r == 1 || r == -1)
 		sp->quit = r;
 }
@@ -806,12 +820,14 @@ static void collect_child(struct spawner *sp)
 				     {.type = SPAWN_REP_ESCAPED, .pid = sp->child}};
 	pid_t pid = sp->child;
 	struct done_fds done;
+	struct run_request held;
 	struct rusage ru;
 	int wstatus = 0;
 	bool sent = false;
 	pid_t got;
 
 	rep[0].time_ns = now_ns();
+	request_init(&held);
 	read_child(sp, &rep[0]);
 	read_proc_io(sp->io_fd, &rep[0]);
 	kill(-pid, SIGKILL);
@@ -864,14 +880,18 @@ static void collect_child(struct spawner *sp)
 	 * runs, serve()); its child closes its copies of done's descriptors before its exec.
 	 */
 	if (!sent && sp->last_ok)
-		start_waiting_run(sp, &done);
+		start_waiting_run(sp, &done, &held);
 	close_io(&done);
 	read_counters(sp, &done.fd[DONE_PERF], pid, &rep[1]);
 	close_out(&done);
 	if (sent)
 		send_reply(sp, &rep[1]);
-	else if (write_full(sp->sock, rep, sizeof(rep)) < 0)
-		return; /* revperf is gone (or going): nothing to report to */
+	else
+		write_full(sp->sock, rep, sizeof(rep)); /* fails once revperf is gone */
+	/* A held run read above starts now, as it would have from serve(). */
+	if (held.hdr.type == SPAWN_REQ_RUN)
+		handle_run(sp, &held, NULL);
+	request_reset(&held);
 }
 
 /* After a SIGCHLD: the run's child, and orphans. */
@@ -900,6 +920,7 @@ static int serve(struct spawner *sp)
 	sigemptyset(&none);
 	for (;;) {
 		struct pollfd pfd = {.fd = sp->sock, .events = POLLIN};
+		struct run_request rq;
 		int r;
 
 		if (sigchld_seen) {
@@ -926,7 +947,10 @@ static int serve(struct spawner *sp)
 			say("cannot poll the socket: %s", strerror(errno));
 			return -1;
 		}
-		r = serve_request(sp, 0, NULL);
+		r = read_request(sp, 0, &rq);
+		if (r == 0)
+			handle_run(sp, &rq, NULL);
+		request_release(&rq);
 		if (r != 0)
 			return r > 0 ? 0 : -1;
 	}
