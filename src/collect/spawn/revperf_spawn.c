@@ -67,6 +67,8 @@ struct spawner {
 	 * once. */
 	int out_fd, err_fd;
 	int perf_fd[SPAWN_PERF_MAX]; /* the counters on it; -1: not asked for, or refused */
+	/* Why it could not start (enum spawn_stage; 0: it exec'd) and the errno. */
+	int32_t start_stage, start_err;
 	char *child_stack;	     /* CHILD_STACK_SIZE bytes, mapped once */
 	/* The signals whose disposition is not the default here (ignored, or handled), which
 	 * a child resets before its exec: found once (find_reset_signals()). */
@@ -483,6 +485,8 @@ static int64_t now_ns(void)
 }
 
 /* prev: the descriptors of the run before, which the child closes (NULL: none open). */
+static void read_child(struct spawner *sp);
+
 static void handle_run(struct spawner *sp, struct run_request *rq, const struct done_fds *prev)
 {
 	struct spawn_reply rep = {.type = SPAWN_REP_SPAWNED, .pid = -1};
@@ -525,6 +529,8 @@ static void handle_run(struct spawner *sp, struct run_request *rq, const struct 
 			rq->fd[SPAWN_FD_OUT] = -1;
 			rq->fd[SPAWN_FD_ERR] = -1;
 			rep.pid = pid;
+			/* All it sends us is sent by now: not at its exit, between two runs. */
+			read_child(sp);
 		}
 	}
 	request_reset(rq);
@@ -757,9 +763,11 @@ static void start_waiting_run(struct spawner *sp, const struct done_fds *done,
 
 /*
  * What the child sent on its socket: its descriptors (/proc/self/io, the counters), then
- * why it could not start, if it could not. It exec'd or exited: this does not block.
+ * why it could not start, if it could not. Read when the clone returns: the child has
+ * exec'd or exited then (CLONE_VFORK), and it sends nothing after its exec (its end is
+ * close-on-exec); so this does not block, and finds all it will ever send.
  */
-static void read_child(struct spawner *sp, struct spawn_reply *rep)
+static void read_child(struct spawner *sp)
 {
 	for (;;) {
 		struct spawn_child_report cr;
@@ -789,8 +797,8 @@ static void read_child(struct spawner *sp, struct spawn_reply *rep)
 			memcpy(fds, CMSG_DATA(c), sizeof(int) * (size_t)nfds);
 		}
 		if (cr.kind == SPAWN_CHILD_FAILED) {
-			rep->start_stage = cr.stage;
-			rep->start_err = cr.err;
+			sp->start_stage = cr.stage;
+			sp->start_err = cr.err;
 		}
 		if (cr.kind == SPAWN_CHILD_FDS && cr.io && k < nfds)
 			sp->io_fd = fds[k++];
@@ -828,7 +836,9 @@ static void collect_child(struct spawner *sp)
 
 	rep[0].time_ns = now_ns();
 	request_init(&held);
-	read_child(sp, &rep[0]);
+	rep[0].start_stage = sp->start_stage;
+	rep[0].start_err = sp->start_err;
+	sp->start_stage = sp->start_err = 0;
 	read_proc_io(sp->io_fd, &rep[0]);
 	kill(-pid, SIGKILL);
 	do
