@@ -7,9 +7,7 @@
  * built from the same tree; the hello message carries SPAWN_PROTOCOL_VERSION so that a
  * stale revperf-spawn is refused with a clear error instead of misread.
  *
- * The channel is an AF_UNIX stream socket, fd SPAWN_SOCKET_FD in revperf-spawn, and a
- * second one, fd SPAWN_STARTED_FD, that carries SPAWN_REP_SPAWNED alone (revperf reads it
- * when it takes up a run, and never waits in poll on it). Every
+ * The channel is an AF_UNIX stream socket, fd SPAWN_SOCKET_FD in revperf-spawn. Every
  * message is a fixed-size struct; a run request is followed by payload_len bytes of
  * NUL-terminated strings and carries four descriptors (SCM_RIGHTS, on the header): stdin,
  * stdout, stderr and the directory to start from; a held run (SPAWN_RUN_HOLD) a fifth,
@@ -23,7 +21,7 @@
  *   SPAWN_REQ_RUN (argv, env, fds)     ->    takes the start time, starts the child in
  *                                            its memory (CLONE_VM | CLONE_VFORK), which
  *                                      <-    sends SPAWN_REP_SPAWNED (pid, start time) on
- *                                            SPAWN_STARTED_FD itself, before its exec
+ *                                            the spawner's socket itself, before its exec
  *                                            (the spawner does when it could not fork),
  *                                            opens its /proc/self/io and the counters asked
  *                                            for, passes them to the spawner and execs:
@@ -42,13 +40,8 @@
  *                                      <-    SPAWN_REP_ESCAPED (how many, how many left,
  *                                            the counters)
  * When nothing is left below the spawner once the child is reaped (the common case),
- * REAPED and ESCAPED go in one write; and when the child exited with status 0, a run
- * request already waiting (SPAWN_RUN_AFTER_OK) is started before that write, before the
- * spawner closes its copies of the ended run's output pipe (which wakes revperf) and of
- * its /proc/<pid>/io: so SPAWNED of the next run can come before REAPED of the one
- * before, and comes on the other socket, which revperf does not poll (a write where
- * revperf waits would wake it from inside the next run's wall time). revperf sends
- * signals to the child's group itself (timeout, interrupt).
+ * REAPED and ESCAPED go in one write. revperf sends signals to the child's group itself
+ * (timeout, interrupt).
  * revperf-spawn exits when the socket reaches end of file, or when revperf dies (its
  * parent-death signal, SPAWN_PARENT_DEATH_SIGNAL), after killing every process below it.
  */
@@ -62,13 +55,11 @@
  * 4: the spawner times the run and the child passes its descriptors (the runner, whose
  * branch also called its protocol 3), requests submitted ahead (SPAWN_RUN_AFTER_OK), no
  * sync socket but a hold socket for the runs that need one (SPAWN_RUN_HOLD), with 3's
- * separate stderr; 5: SPAWNED on a socket of its own (SPAWN_STARTED_FD), and the next
- * run started before the report on the one that ended.
+ * separate stderr.
  */
-#define SPAWN_PROTOCOL_VERSION 5
-/* The sockets' descriptor numbers in revperf-spawn; argv[1] must be SPAWN_ARG_MAGIC. */
+#define SPAWN_PROTOCOL_VERSION 4
+/* The socket's descriptor number in revperf-spawn; argv[1] must be SPAWN_ARG_MAGIC. */
 #define SPAWN_SOCKET_FD 3
-#define SPAWN_STARTED_FD 4
 #define SPAWN_ARG_MAGIC "--revperf-spawner"
 /* argv, environment and directory together; ARG_MAX on Linux is at most a quarter of this. */
 #define SPAWN_PAYLOAD_MAX (UINT64_C(16) << 20)

@@ -34,13 +34,12 @@
 static struct {
 	pid_t pid;
 	int sock;
-	int started; /* the socket of SPAWN_REP_SPAWNED (SPAWN_STARTED_FD in the spawner) */
 	pid_t escapes_pending;
 	int unfinished; /* runs submitted whose last report (or cancellation) is unread */
 	bool pinned;	/* cpus: its CPUs (spawner_cpus()) */
 	cpu_set_t cpus;
 	char path[PATH_MAX];
-} sp = {.pid = 0, .sock = -1, .started = -1};
+} sp = {.pid = 0, .sock = -1};
 
 /* $REVPERF_SPAWN, else revperf-spawn beside the running executable (helper_path.h). */
 static int spawner_path(char *buf, size_t size)
@@ -110,8 +109,7 @@ static int forget_spawner(bool *killed)
 	pid_t pid = sp.pid;
 
 	close(sp.sock);
-	close(sp.started);
-	sp.sock = sp.started = -1;
+	sp.sock = -1;
 	sp.pid = 0;
 	sp.escapes_pending = 0;
 	sp.unfinished = 0;
@@ -151,13 +149,13 @@ static int send_all(const void *buf, size_t len)
 	return 0;
 }
 
-/* Reads len bytes from fd; 0, or -1 at end of file or on an error. */
-static int recv_bytes(int fd, void *buf, size_t len)
+/* Reads len bytes; 0, or -1 at end of file or on an error. */
+static int recv_bytes(void *buf, size_t len)
 {
 	size_t got = 0;
 
 	while (got < len) {
-		ssize_t n = recv(fd, (char *)buf + got, len - got, 0);
+		ssize_t n = recv(sp.sock, (char *)buf + got, len - got, 0);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -168,13 +166,16 @@ static int recv_bytes(int fd, void *buf, size_t len)
 	return 0;
 }
 
-/*
- * The reply of the given type, from the socket it comes on: SPAWNED on sp.started, the
- * others on sp.sock. Returns 0 or -1 (printed).
- */
+/* Reads one whole reply; 0, or -1 at end of file or on an error. */
+static int recv_reply(struct spawn_reply *rep)
+{
+	return recv_bytes(rep, sizeof(*rep));
+}
+
+/* The reply of the given type. Returns 0 or -1 (printed). */
 static int expect_reply(uint32_t type, struct spawn_reply *rep, const char *doing)
 {
-	if (recv_bytes(type == SPAWN_REP_SPAWNED ? sp.started : sp.sock, rep, sizeof(*rep)) < 0)
+	if (recv_reply(rep) < 0)
 		return spawner_lost(doing);
 	if (rep->type != type) {
 		bool killed;
@@ -189,28 +190,25 @@ static int expect_reply(uint32_t type, struct spawn_reply *rep, const char *doin
 }
 
 /* In the forked child of revperf, until exec: async-signal-safe calls only. */
-static _Noreturn void exec_spawner(const char *path, char *const argv[], int sock, int started,
-				   int devnull)
+static _Noreturn void exec_spawner(const char *path, char *const argv[], int sock, int devnull)
 {
 	/* Refused sets were refused to revperf first (cpu_pin_apply()): no check here. */
 	if (sp.pinned)
 		sched_setaffinity(0, sizeof(sp.cpus), &sp.cpus);
 	struct spawn_reply rep = {.type = SPAWN_REP_HELLO, .pid = -1};
 	ssize_t n;
-	/* Out of the way of 0, 1, 3 and 4 first, so that no dup2() below is a no-op. */
+	/* Out of the way of 0, 1 and 3 first, so that no dup2() below is a no-op. */
 	int s = fcntl(sock, F_DUPFD, 10);
-	int st = fcntl(started, F_DUPFD, 10);
 	int null = fcntl(devnull, F_DUPFD, 10);
 
-	if (s < 0 || st < 0 || null < 0 || dup2(null, STDIN_FILENO) < 0 ||
-	    dup2(null, STDOUT_FILENO) < 0 || dup2(s, SPAWN_SOCKET_FD) < 0 ||
-	    dup2(st, SPAWN_STARTED_FD) < 0) {
+	if (s < 0 || null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0 ||
+	    dup2(s, SPAWN_SOCKET_FD) < 0) {
 		rep.err = errno;
 		goto fail;
 	}
-	/* Nothing of revperf's but stderr and the sockets reaches the spawner or benchmarks. */
-	if (syscall(SYS_close_range, SPAWN_STARTED_FD + 1, ~0U, 0) < 0)
-		for (int fd = SPAWN_STARTED_FD + 1; fd < 65536; fd++)
+	/* Nothing of revperf's but stderr and the socket reaches the spawner or benchmarks. */
+	if (syscall(SYS_close_range, SPAWN_SOCKET_FD + 1, ~0U, 0) < 0)
+		for (int fd = SPAWN_SOCKET_FD + 1; fd < 65536; fd++)
 			close(fd);
 	execv(path, argv);
 	rep.err = errno;
@@ -240,7 +238,7 @@ static int await_hello(void)
 	 * them, and a spawner of another version may send a reply of another size.
 	 */
 	memset(&rep, 0, sizeof(rep));
-	if (n < 0 || recv_bytes(sp.sock, &rep, HELLO_HEAD) < 0)
+	if (n < 0 || recv_bytes(&rep, HELLO_HEAD) < 0)
 		return error("the process spawner %s exited at its start (see its messages above, "
 			     "if any); is it revperf's revperf-spawn?",
 			     sp.path);
@@ -254,7 +252,7 @@ static int await_hello(void)
 			     "rebuild revperf-spawn with this revperf",
 			     sp.path, rep.type == SPAWN_REP_HELLO ? (int)rep.wstatus : -1,
 			     SPAWN_PROTOCOL_VERSION);
-	if (recv_bytes(sp.sock, (char *)&rep + HELLO_HEAD, sizeof(rep) - HELLO_HEAD) < 0)
+	if (recv_bytes((char *)&rep + HELLO_HEAD, sizeof(rep) - HELLO_HEAD) < 0)
 		return error("the process spawner %s exited at its start (see its messages above, "
 			     "if any); is it revperf's revperf-spawn?",
 			     sp.path);
@@ -265,7 +263,7 @@ static int spawner_start(void)
 {
 	char parent[24];
 	char *argv[] = {sp.path, (char *)SPAWN_ARG_MAGIC, parent, NULL};
-	int sv[2] = {-1, -1}, st[2] = {-1, -1}, devnull = -1, ret = -1;
+	int sv[2] = {-1, -1}, devnull = -1, ret = -1;
 	pid_t pid;
 
 	if (spawner_path(sp.path, sizeof(sp.path)) < 0)
@@ -276,8 +274,7 @@ static int spawner_start(void)
 		error("cannot open /dev/null: %s", strerror(errno));
 		goto out;
 	}
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
-	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, st) < 0) {
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
 		error("cannot create a socket pair: %s", strerror(errno));
 		goto out;
 	}
@@ -287,14 +284,12 @@ static int spawner_start(void)
 		goto out;
 	}
 	if (pid == 0)
-		exec_spawner(sp.path, argv, sv[1], st[1], devnull);
+		exec_spawner(sp.path, argv, sv[1], devnull);
 	sp.pid = pid;
 	sp.sock = sv[0];
-	sp.started = st[0];
-	sv[0] = st[0] = -1;
+	sv[0] = -1;
 	close(sv[1]);
-	close(st[1]);
-	sv[1] = st[1] = -1;
+	sv[1] = -1;
 	if (await_hello() < 0) {
 		bool killed;
 
@@ -307,9 +302,6 @@ out:
 		close(sv[0]);
 	if (sv[1] >= 0)
 		close(sv[1]);
-	for (int i = 0; i < 2; i++)
-		if (st[i] >= 0)
-			close(st[i]);
 	if (devnull >= 0)
 		close(devnull);
 	return ret;
@@ -407,8 +399,7 @@ int spawner_submit(const struct spawner_run *run)
 		warning("the process spawner %s (pid %d) %s since the last run; starting a new one",
 			sp.path, (int)sp.pid, how);
 		close(sp.sock);
-		close(sp.started);
-		sp.sock = sp.started = -1;
+		sp.sock = -1;
 		sp.pid = 0;
 		sp.escapes_pending = 0;
 	}

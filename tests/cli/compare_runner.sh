@@ -40,16 +40,12 @@ def calls(pid, pattern):
 runs = 20
 sent = calls(main, r'\b(sendmsg|sendto)\(')
 assert sent == runs, f"revperf sent {sent} messages for {runs} runs"
-# On the spawner's socket (descriptor 3): the hello, then per run the end (by the
-# spawner); on its second socket (descriptor 4), per run SPAWNED, written by the child
-# before its exec.
+# On the spawner's socket (descriptor 3): the hello, then per run SPAWNED (written by the
+# child before its exec) and the end (by the spawner).
 children = {l.split()[0] for l in lines if re.search(r'execve\("/(usr/)?bin/true"', l)}
 assert len(children) == runs, f"{len(children)} children for {runs} runs"
 replies = sum(calls(pid, r'\bsendto\(3,') for pid in children | {spawner})
-assert replies == runs + 1, f"the spawner wrote {replies} times for {runs} runs"
-spawned = sum(calls(pid, r'\bsendto\(4,') for pid in children)
-assert spawned == runs, f"the children wrote SPAWNED {spawned} times for {runs} runs"
-assert calls(spawner, r'\bsendto\(4,') == 0, "the spawner wrote SPAWNED for a child"
+assert replies == 2 * runs + 1, f"the spawner wrote {replies} times for {runs} runs"
 # The next run is submitted before revperf reads anything of the current one (after the
 # spawner's hello): the spawner starts it at the exit, while revperf stores the current one.
 mine = [l for l in lines if l.split()[0] == main and re.search(r'\b(sendmsg|recvfrom)\(', l)]
@@ -71,14 +67,15 @@ for pid in children:
         f"child {pid} waited before its exec: {before}"
 PY
 
-# The next run starts at the exit of the one before, before the spawner closes that run's
-# descriptors and reports on it (the close of the output pipe wakes revperf: that and the
-# report were between the two runs): runs of 50 ms leave revperf the time to submit the
-# next one before the exit, even under strace.
-strace -f -qq -e trace=sendto,clone,close,execve -o trace.txt \
+# Between one run's exit and the start of the run submitted behind it, the spawner only
+# collects the run and reports it: it reads the next request without a return to its
+# poll, what the child sent before its exec was read at the clone, and the ended run's
+# /proc/<pid>/io is closed after the next clone. Runs of 50 ms leave revperf the time to
+# submit the next one before the exit, even under strace.
+strace -f -qq -e trace=ppoll,recvmsg,read,clone,close,execve -o trace.txt \
 	"$REVPERF" compare --cmd-a 'sleep 0.05' --cmd-b 'sleep 0.05' --runs 3..3 --warmup 0 \
 	--metrics wall --primary wchar >out.txt 2>err.txt || fail "compare under strace: $(cat err.txt)"
-python3 - trace.txt <<'PY' || fail "order at the exit: $(grep -c . trace.txt) lines of trace"
+python3 - trace.txt <<'PY' || fail "at the exit: $(grep -c . trace.txt) lines of trace"
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
 spawner = next(l.split()[0] for l in lines if re.search(r'execve\("[^"]*revperf-spawn"', l))
@@ -87,9 +84,23 @@ early = 0
 for i, l in enumerate(mine):
     if '--- SIGCHLD' not in l:
         continue
-    rest = [m for m in mine[i + 1:] if re.search(r'\b(clone|sendto)\(', m)]
-    if len(rest) >= 2 and 'clone(' in rest[0] and 'sendto(3,' in rest[1]:
-        early += 1
-# 6 runs, 2 looks (each finishes the run in flight first): at least 3 started early.
-assert early >= 3, f"{early} runs started before the report on the one before"
+    io = next((re.search(r'read\((\d+), "rchar', m).group(1) for m in mine[i:]
+               if re.search(r'read\(\d+, "rchar', m)), None)
+    end = next((j for j in range(i + 1, len(mine)) if '--- SIGCHLD' in mine[j]), len(mine))
+    clone = next((j for j in range(i + 1, end) if 'clone(' in mine[j]), None)
+    if io is None or clone is None:
+        continue
+    between = mine[i + 1:clone]
+    # Submitted after the exit (the first run after a look): the spawner waited for it.
+    if any('ppoll(' in m for m in between):
+        continue
+    assert not any(re.search(r'recvmsg\((?!3,)\d+', m) for m in between), \
+        f"the children's socket read between two runs: {between}"
+    assert not any(re.search(r'close\(%s\b' % io, m) for m in between), \
+        f"/proc/<pid>/io (descriptor {io}) closed between two runs: {between}"
+    assert any(re.search(r'close\(%s\b' % io, m) for m in mine[clone:end]), \
+        f"/proc/<pid>/io (descriptor {io}) not closed after the next clone"
+    early += 1
+# 6 runs: each of the 5 after the first starts at the exit of the one before it.
+assert early >= 3, f"{early} runs started at the exit of the one before"
 PY
