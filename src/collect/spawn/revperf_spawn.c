@@ -849,9 +849,10 @@ static void collect_child(struct spawner *sp)
 		 * that escaped it to be hunted), and it succeeded: the next run starts now if
 		 * revperf submitted it. Not before the report: that write and the close of the
 		 * output pipe just before wake revperf, which then stores the run while the
-		 * next one runs; woken after the next clone instead (tried: 20 us less between
-		 * two runs with the other work held off), it landed beside that child on a
-		 * loaded machine and made the wall time of /bin/true 0.3-0.4 ms longer.
+		 * next one runs; woken after the next clone instead (tried: about 15 us less
+		 * between two runs with the other work held off), it started beside that child
+		 * on a loaded machine and made the wall time of /bin/true 0.3-0.4 ms longer
+		 * (bench/RESULTS.md, "Spawner path").
 		 */
 		start_waiting_run(sp, io_fd);
 	}
