@@ -26,12 +26,11 @@
  *                                            opens its /proc/self/io and the counters asked
  *                                            for, passes them to the spawner and execs:
  *                                            it waits for nothing (a held run waits for
- *   (held: attaches what needs the pid at     one byte on its hold socket first)
- *   the exec, then sends that byte)
+ *   (held: attaches what needs the pid at     one byte on its hold socket first); the
+ *   the exec, then sends that byte)           spawner, resumed at the exec, reads them
  *   polls the spawner's socket (and           on SIGCHLD: takes the end time, reads
  *   relays the child's output)                /proc/<pid>/io of the zombie, SIGKILLs the
- *                                            rest of its group, reaps it with wait4(),
- *                                            reads why it could not start, if it could not
+ *                                            rest of its group, reaps it with wait4()
  *                                      <-    SPAWN_REP_REAPED (status, times, rusage, io)
  *                                            finds the processes below it that left the
  *                                            child's group (setsid, setpgid): SIGTERM,
@@ -40,8 +39,9 @@
  *                                      <-    SPAWN_REP_ESCAPED (how many, how many left,
  *                                            the counters)
  * When nothing is left below the spawner once the child is reaped (the common case),
- * REAPED and ESCAPED go in one write. revperf sends signals to the child's group itself
- * (timeout, interrupt).
+ * REAPED and ESCAPED go in one write, and when the child exited with status 0, a run
+ * request already waiting (SPAWN_RUN_AFTER_OK) is read and started right after it. revperf
+ * sends signals to the child's group itself (timeout, interrupt).
  * revperf-spawn exits when the socket reaches end of file, or when revperf dies (its
  * parent-death signal, SPAWN_PARENT_DEATH_SIGNAL), after killing every process below it.
  */

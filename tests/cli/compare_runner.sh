@@ -66,3 +66,41 @@ for pid in children:
     assert not any(re.search(r'\b(read|recvfrom)\(', l) for l in before), \
         f"child {pid} waited before its exec: {before}"
 PY
+
+# Between one run's exit and the start of the run submitted behind it, the spawner only
+# collects the run and reports it: it reads the next request without a return to its
+# poll, what the child sent before its exec was read at the clone, and the ended run's
+# /proc/<pid>/io is closed after the next clone. Runs of 50 ms leave revperf the time to
+# submit the next one before the exit, even under strace.
+strace -f -qq -e trace=ppoll,recvmsg,read,clone,close,execve -o trace.txt \
+	"$REVPERF" compare --cmd-a 'sleep 0.05' --cmd-b 'sleep 0.05' --runs 3..3 --warmup 0 \
+	--metrics wall --primary wchar >out.txt 2>err.txt || fail "compare under strace: $(cat err.txt)"
+python3 - trace.txt <<'PY' || fail "at the exit: $(grep -c . trace.txt) lines of trace"
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+spawner = next(l.split()[0] for l in lines if re.search(r'execve\("[^"]*revperf-spawn"', l))
+mine = [l for l in lines if l.split()[0] == spawner]
+early = 0
+for i, l in enumerate(mine):
+    if '--- SIGCHLD' not in l:
+        continue
+    io = next((re.search(r'read\((\d+), "rchar', m).group(1) for m in mine[i:]
+               if re.search(r'read\(\d+, "rchar', m)), None)
+    end = next((j for j in range(i + 1, len(mine)) if '--- SIGCHLD' in mine[j]), len(mine))
+    clone = next((j for j in range(i + 1, end) if 'clone(' in mine[j]), None)
+    if io is None or clone is None:
+        continue
+    between = mine[i + 1:clone]
+    # Submitted after the exit (the first run after a look): the spawner waited for it.
+    if any('ppoll(' in m for m in between):
+        continue
+    assert not any(re.search(r'recvmsg\((?!3,)\d+', m) for m in between), \
+        f"the children's socket read between two runs: {between}"
+    assert not any(re.search(r'close\(%s\b' % io, m) for m in between), \
+        f"/proc/<pid>/io (descriptor {io}) closed between two runs: {between}"
+    assert any(re.search(r'close\(%s\b' % io, m) for m in mine[clone:end]), \
+        f"/proc/<pid>/io (descriptor {io}) not closed after the next clone"
+    early += 1
+# 6 runs: each of the 5 after the first starts at the exit of the one before it.
+assert early >= 3, f"{early} runs started at the exit of the one before"
+PY

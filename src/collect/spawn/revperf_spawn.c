@@ -66,6 +66,8 @@ struct spawner {
 	 * once. */
 	int out_fd, err_fd;
 	int perf_fd[SPAWN_PERF_MAX]; /* the counters on it; -1: not asked for, or refused */
+	/* Why it could not start (enum spawn_stage; 0: it exec'd) and the errno: read_child(). */
+	int32_t start_stage, start_err;
 	char *child_stack;	     /* CHILD_STACK_SIZE bytes, mapped once */
 	/* The signals whose disposition is not the default here (ignored, or handled), which
 	 * a child resets before its exec: found once (find_reset_signals()). */
@@ -73,6 +75,9 @@ struct spawner {
 	int nr_reset;
 	mode_t umask; /* ours, which children inherit */
 	bool last_ok; /* the last run's child exited with status 0 (SPAWN_RUN_AFTER_OK) */
+	/* A request read at a child's exit (start_waiting_run()) said to stop: 1 at end of
+	 * file, -1 when it was broken (printed); serve() returns then. */
+	int quit;
 };
 
 /* A run request as received: the strings live in one mapping, unmapped after the fork. */
@@ -170,6 +175,7 @@ struct child_args {
 	int sock;	  /* the child's end of its socket to us (close-on-exec) */
 	int64_t start_ns; /* the start of the wall time */
 	int told;	  /* set by the child: it sent SPAWNED to revperf itself */
+	int prev_io;	  /* the run before's /proc/<pid>/io, still open here; -1: none */
 };
 
 static _Noreturn void child_fail(int sock, int stage, int err)
@@ -259,6 +265,14 @@ static _Noreturn void child_main(struct child_args *a)
 	spawned.pid = getpid();
 	if (write_full(sp->sock, &spawned, sizeof(spawned)) == 0)
 		a->told = 1;
+	/*
+	 * The run before's /proc/<pid>/io, which the spawner closes only after this clone
+	 * (collect_child()): closed here, while the spawner's copy keeps it open, so that the
+	 * last close, which releases the ended process's proc inode, is never this child's
+	 * (at its exec, inside its wall time).
+	 */
+	if (a->prev_io >= 0)
+		close(a->prev_io);
 	/* Ignored dispositions survive exec; a benchmark starts with the defaults. */
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;
@@ -312,11 +326,20 @@ static void request_release(struct run_request *rq)
 		munmap(rq->map, rq->map_len);
 }
 
+/* Empty (hdr.type 0, no descriptors, nothing mapped): releasing it does nothing. */
+static void request_init(struct run_request *rq)
+{
+	memset(rq, 0, sizeof(*rq));
+	for (int i = 0; i < SPAWN_FD_COUNT; i++)
+		rq->fd[i] = -1;
+}
+
 /*
  * Receives one request header with its descriptors. Returns 1 at end of file, 0 with the
- * header in rq->hdr, -1 on a broken message (printed).
+ * header in rq->hdr, -1 on a broken message (printed); with MSG_DONTWAIT in flags, 2 when
+ * no request is there.
  */
-static int recv_header(int sock, struct run_request *rq, int *nfds)
+static int recv_header(int sock, struct run_request *rq, int *nfds, int flags)
 {
 	union {
 		struct cmsghdr align;
@@ -331,10 +354,12 @@ static int recv_header(int sock, struct run_request *rq, int *nfds)
 
 	*nfds = 0;
 	do
-		n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+		n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC | flags);
 	while (n < 0 && errno == EINTR);
 	if (n == 0)
 		return 1;
+	if (n < 0 && (flags & MSG_DONTWAIT) && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return 2;
 	if (n < 0) {
 		say("cannot read from revperf: %s", strerror(errno));
 		return -1;
@@ -442,7 +467,11 @@ static int64_t now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static void handle_run(struct spawner *sp, struct run_request *rq)
+static void read_child(struct spawner *sp);
+
+/* prev_io: the run before's /proc/<pid>/io while we still hold it, which the child closes
+ * (-1: none). */
+static void handle_run(struct spawner *sp, struct run_request *rq, int prev_io)
 {
 	struct spawn_reply rep = {.type = SPAWN_REP_SPAWNED, .pid = -1};
 	pid_t self = sp->self;
@@ -460,7 +489,7 @@ static void handle_run(struct spawner *sp, struct run_request *rq)
 		rep.err = ECANCELED;
 		sp->last_ok = true;
 	} else {
-		struct child_args args = {sp, rq, self, sp->child_socks[1], 0, 0};
+		struct child_args args = {sp, rq, self, sp->child_socks[1], 0, 0, prev_io};
 		char **env = environ;
 		pid_t pid;
 
@@ -484,14 +513,57 @@ static void handle_run(struct spawner *sp, struct run_request *rq)
 			rq->fd[SPAWN_FD_OUT] = -1;
 			rq->fd[SPAWN_FD_ERR] = -1;
 			rep.pid = pid;
+			/* All it sends us is sent by now: read here, not between two runs. */
+			read_child(sp);
 		}
 	}
 	request_release(rq);
-	memset(rq, 0, sizeof(*rq));
-	for (int i = 0; i < SPAWN_FD_COUNT; i++)
-		rq->fd[i] = -1;
+	request_init(rq);
 	if (!told)
 		send_reply(sp, &rep);
+}
+
+/*
+ * Reads one run request into *rq (flags: MSG_DONTWAIT, or 0 to wait for it). Returns 0, 1
+ * at end of file, -1 on a broken request (printed), 2 when MSG_DONTWAIT found none; the
+ * caller releases *rq (request_release()) in any case.
+ */
+static int read_request(struct spawner *sp, int flags, struct run_request *rq)
+{
+	int nfds, r, want;
+
+	request_init(rq);
+	r = recv_header(sp->sock, rq, &nfds, flags);
+	if (r != 0)
+		return r;
+	if (rq->hdr.type != SPAWN_REQ_RUN) {
+		say("unknown request type %u", rq->hdr.type);
+		return -1;
+	}
+	want = rq->hdr.flags & SPAWN_RUN_HOLD ? SPAWN_FD_COUNT : SPAWN_FD_COUNT - 1;
+	if (nfds != want) {
+		say("a run request came with %d descriptors, not %d", nfds, want);
+		return -1;
+	}
+	return recv_payload(sp, rq) < 0 ? -1 : 0;
+}
+
+/*
+ * A run request that revperf submitted while the run that just ended ran (so marked
+ * SPAWN_RUN_AFTER_OK) starts now, without a return to the poll that would find it there
+ * (prev_io as handle_run()'s). A request that says to stop (end of file, broken) sets
+ * sp->quit for serve().
+ */
+static void start_waiting_run(struct spawner *sp, int prev_io)
+{
+	struct run_request rq;
+	int r = read_request(sp, MSG_DONTWAIT, &rq);
+
+	if (r == 0)
+		handle_run(sp, &rq, prev_io);
+	request_release(&rq);
+	if (r == 1 || r == -1)
+		sp->quit = r;
 }
 
 static int64_t timeval_us(struct timeval tv)
@@ -654,9 +726,12 @@ static void close_out(struct spawner *sp)
 
 /*
  * What the child sent on its socket: its descriptors (/proc/self/io, the counters), then
- * why it could not start, if it could not. It exec'd or exited: this does not block.
+ * why it could not start, if it could not. Read when the clone returns: the child has
+ * exec'd or exited then (CLONE_VFORK), and it sends nothing after its exec (its end is
+ * close-on-exec); so this does not block, and finds all it will ever send. (It was read
+ * at the exit, between two runs.)
  */
-static void read_child(struct spawner *sp, struct spawn_reply *rep)
+static void read_child(struct spawner *sp)
 {
 	for (;;) {
 		struct spawn_child_report cr;
@@ -686,8 +761,8 @@ static void read_child(struct spawner *sp, struct spawn_reply *rep)
 			memcpy(fds, CMSG_DATA(c), sizeof(int) * (size_t)nfds);
 		}
 		if (cr.kind == SPAWN_CHILD_FAILED) {
-			rep->start_stage = cr.stage;
-			rep->start_err = cr.err;
+			sp->start_stage = cr.stage;
+			sp->start_err = cr.err;
 		}
 		if (cr.kind == SPAWN_CHILD_FDS && cr.io && k < nfds)
 			sp->io_fd = fds[k++];
@@ -705,21 +780,28 @@ static void read_child(struct spawner *sp, struct spawn_reply *rep)
  * been reused), then it is reaped and everything is reported to revperf (REAPED), which
  * waits for the group to disappear. Then the processes that left the group are found and
  * killed, and the counters read (ESCAPED). When nothing is left below us, both reports go
- * in one write: one wake-up of revperf.
+ * in one write: one wake-up of revperf. Then, when the child exited with status 0 and
+ * revperf already submitted the next run, that run starts at once (start_waiting_run()),
+ * and only then is the ended run's /proc/<pid>/io closed: that close, about 4 us here,
+ * releases the reaped process's proc inode, and it was between the two runs.
  */
 static void collect_child(struct spawner *sp)
 {
 	struct spawn_reply rep[2] = {{.type = SPAWN_REP_REAPED, .pid = sp->child},
 				     {.type = SPAWN_REP_ESCAPED, .pid = sp->child}};
 	pid_t pid = sp->child;
+	int io_fd = sp->io_fd;
 	struct rusage ru;
 	int wstatus = 0;
 	bool sent = false;
 	pid_t got;
 
 	rep[0].time_ns = now_ns();
-	read_child(sp, &rep[0]);
-	read_proc_io(sp->io_fd, &rep[0]);
+	/* What the child sent before its exec was read at the clone (read_child()). */
+	rep[0].start_stage = sp->start_stage;
+	rep[0].start_err = sp->start_err;
+	sp->start_stage = sp->start_err = 0;
+	read_proc_io(io_fd, &rep[0]);
 	kill(-pid, SIGKILL);
 	do
 		got = wait4(pid, &wstatus, 0, &ru);
@@ -740,8 +822,6 @@ static void collect_child(struct spawner *sp)
 	}
 	sp->last_ok =
 	    got == pid && WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0 && !rep[0].start_stage;
-	if (sp->io_fd >= 0)
-		close(sp->io_fd);
 	sp->io_fd = -1;
 	sp->child = 0;
 	/* Usually nothing is below us now: one look, and no hunt. */
@@ -750,6 +830,9 @@ static void collect_child(struct spawner *sp)
 		if (descendants_any()) {
 			/* Something is left: the hunt may take seconds, revperf learns of the
 			 * exit first. */
+			if (io_fd >= 0)
+				close(io_fd);
+			io_fd = -1;
 			close_out(sp);
 			send_reply(sp, &rep[0]);
 			sent = true;
@@ -758,10 +841,24 @@ static void collect_child(struct spawner *sp)
 	}
 	read_counters(sp, pid, &rep[1]);
 	close_out(sp);
-	if (sent)
+	if (sent) {
 		send_reply(sp, &rep[1]);
-	else if (write_full(sp->sock, rep, sizeof(rep)) < 0)
-		return; /* revperf is gone (or going): nothing to report to */
+	} else if (write_full(sp->sock, rep, sizeof(rep)) == 0 && sp->last_ok) {
+		/*
+		 * Nothing of the run is left below us (no straggler of its group, nothing
+		 * that escaped it to be hunted), and it succeeded: the next run starts now if
+		 * revperf submitted it. Not before the report: that write and the close of the
+		 * output pipe just before wake revperf, which then stores the run while the
+		 * next one runs; woken after the next clone instead (tried: about 15 us less
+		 * between two runs with the other work held off), it started beside that child
+		 * on a loaded machine and made the wall time of /bin/true 0.3-0.4 ms longer
+		 * (bench/RESULTS.md, "Spawner path").
+		 */
+		start_waiting_run(sp, io_fd);
+	}
+	/* Our copy is the last one now (the next child closed its own before its exec). */
+	if (io_fd >= 0)
+		close(io_fd);
 }
 
 /* After a SIGCHLD: the run's child, and orphans. */
@@ -789,16 +886,17 @@ static int serve(struct spawner *sp)
 
 	sigemptyset(&none);
 	for (;;) {
-		struct run_request rq = {0};
+		struct run_request rq;
 		struct pollfd pfd = {.fd = sp->sock, .events = POLLIN};
-		int nfds, r, want;
+		int r;
 
-		for (int i = 0; i < SPAWN_FD_COUNT; i++)
-			rq.fd[i] = -1;
 		if (sigchld_seen) {
 			sigchld_seen = 0;
 			on_children(sp);
 		}
+		/* A request read at a child's exit said so (start_waiting_run()). */
+		if (sp->quit)
+			return sp->quit > 0 ? 0 : -1;
 		/*
 		 * Not while a child runs: a request that comes then (the next run, submitted
 		 * early) waits in the socket until the child is collected, without waking us.
@@ -816,20 +914,9 @@ static int serve(struct spawner *sp)
 			say("cannot poll the socket: %s", strerror(errno));
 			return -1;
 		}
-		r = recv_header(sp->sock, &rq, &nfds);
-		want = rq.hdr.flags & SPAWN_RUN_HOLD ? SPAWN_FD_COUNT : SPAWN_FD_COUNT - 1;
-		if (r == 0 && rq.hdr.type == SPAWN_REQ_RUN &&
-		    (nfds != want || recv_payload(sp, &rq) < 0)) {
-			if (nfds != want)
-				say("a run request came with %d descriptors, not %d", nfds, want);
-			r = -1;
-		}
-		if (r == 0 && rq.hdr.type == SPAWN_REQ_RUN) {
-			handle_run(sp, &rq);
-		} else if (r == 0) {
-			say("unknown request type %u", rq.hdr.type);
-			r = -1;
-		}
+		r = read_request(sp, 0, &rq);
+		if (r == 0)
+			handle_run(sp, &rq, -1);
 		request_release(&rq);
 		if (r != 0)
 			return r > 0 ? 0 : -1;
