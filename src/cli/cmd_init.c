@@ -2,6 +2,7 @@
 
 #include "cli/commands.h"
 #include "core/config.h"
+#include "core/revision.h"
 #include "util/common.h"
 
 static const char *init_path;
@@ -31,8 +32,14 @@ int cmd_init(int argc, char **argv)
 		return EXIT_USAGE;
 	if (config_write_template(init_path))
 		return EXIT_USAGE;
-	printf("wrote %s: edit [build] command and the [benchmark] sections, then run "
-	       "'revperf compare BASE TARGET'\n",
-	       init_path);
+	if (repo_dir_in_git("."))
+		printf("wrote %s: edit [build] command and the [benchmark] sections, then run "
+		       "'revperf compare BASE TARGET'\n",
+		       init_path);
+	else /* compare BASE TARGET would stop at "not inside a git repository" */
+		printf("wrote %s: this directory is not in a git repository, so revperf cannot "
+		       "build revisions here: move the file into your project's repository, or "
+		       "compare two commands with 'revperf compare --cmd-a CMD --cmd-b CMD'\n",
+		       init_path);
 	return EXIT_OK;
 }

@@ -45,6 +45,17 @@ static const char *const repo_env[] = {
 	"GIT_PREFIX",
 };
 
+bool repo_dir_in_git(const char *dir)
+{
+	git_repository *repo = NULL;
+	bool in;
+	git_libgit2_init();
+	in = git_repository_open_ext(&repo, dir, 0, NULL) == 0;
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	return in;
+}
+
 int repo_open(const char *dir, struct repo **out)
 {
 	struct repo *r;

@@ -25,6 +25,8 @@ void revision_release(struct revision *rev);
  * worktree's own repository, never the user's.
  */
 int repo_open(const char *dir, struct repo **out);
+/* Whether dir is inside a git repository (nothing printed). */
+bool repo_dir_in_git(const char *dir);
 void repo_close(struct repo *r);
 
 /* The version of the git library, e.g. "libgit2 1.5.1" (static storage). */
