@@ -366,7 +366,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 {
 	struct sequential_plan plan;
 	size_t i, w, look, n, chain, slot = 0, extensions = 0, more = 0;
-	bool stop = false, decided = false, extensible, continues;
+	bool stop = false, decided = false, extensible, continues, short_of_first = false;
 	double look_alpha;
 	int ret;
 
@@ -506,6 +506,13 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		/* It failed: more runs before the look. */
 		if ((c->out->ok_a < look || c->out->ok_b < look) && !budget_spent(c))
 			continue;
+		/* The budget ended short of the first look: no look (a look before MIN runs
+		 * would be one more than the plan has, and a resume would take its alpha again
+		 * at MIN). */
+		if (c->out->ok_a < bench->min_runs || c->out->ok_b < bench->min_runs) {
+			short_of_first = true;
+			break;
+		}
 		c->timeout_ns = bench_run_timeout(c);
 		ret = compare_evaluate_primaries(c, look_alpha, &decided);
 		if (ret)
@@ -541,10 +548,12 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		if (!(c->out->metrics[i].def->flags & METRIC_COUNTED) &&
 		    compare_evaluate_metric(c, &c->out->metrics[i], look_alpha))
 			return RP_EINTERNAL;
-	/* Interrupted short of the first look: no verdict (a replay shows none either). */
+	/* Interrupted or out of time short of the first look: no verdict (a replay shows
+	 * none either). */
 	n = c->out->ok_a < c->out->ok_b ? c->out->ok_a : c->out->ok_b;
-	if (stop && interrupt_requested() && !c->out->looks && n < bench->min_runs)
-		compare_before_first_look(c);
+	if (((stop && interrupt_requested()) || short_of_first) && !c->out->looks &&
+	    n < bench->min_runs)
+		compare_before_first_look(c, !short_of_first);
 	if (compare_load_run_records(c))
 		return RP_EINTERNAL;
 	c->out->elapsed_s = bench_seconds_since(&c->started);

@@ -83,10 +83,11 @@ int compare_load_run_records(struct bench_ctx *c);
  */
 int compare_replay_bench(struct bench_ctx *c, const struct sequential_plan *plan, bool extensible);
 /*
- * An interrupted comparison with fewer than MIN runs on a side never took a look: its
- * metrics are left without a verdict (measured false, the reason said), as it printed them.
+ * A comparison interrupted, or out of time (not interrupted), with fewer than MIN runs on a
+ * side never took a look: its metrics are left without a verdict (measured false, the
+ * reason said), as it printed them.
  */
-void compare_before_first_look(struct bench_ctx *c);
+void compare_before_first_look(struct bench_ctx *c, bool interrupted);
 
 /*
  * req->replay: the stored comparison's verdicts again into out; nothing is run or stored

@@ -41,7 +41,7 @@ int compare_load_run_records(struct bench_ctx *c)
 	return 0;
 }
 
-void compare_before_first_look(struct bench_ctx *c)
+void compare_before_first_look(struct bench_ctx *c, bool interrupted)
 {
 	c->out->decided = false;
 	for (size_t i = 0; i < c->out->nr_metrics; i++) {
@@ -50,8 +50,11 @@ void compare_before_first_look(struct bench_ctx *c)
 			continue;
 		m->measured = false;
 		m->r.verdict = VERDICT_UNDECIDED;
-		m->unmeasured = "interrupted before the first look (fewer than the minimum runs "
-				"on a side)";
+		m->unmeasured = interrupted ? "interrupted before the first look (fewer than the "
+					      "minimum runs on a side)"
+					    : "the time budget ended before the first look, with "
+					      "fewer than the minimum runs on a side (compare "
+					      "again continues)";
 	}
 }
 
@@ -83,11 +86,12 @@ int compare_replay_bench(struct bench_ctx *c, const struct sequential_plan *plan
 					"BASE TARGET does, from the stored runs)";
 		}
 	}
-	/* Not done (interrupted) short of the first look: no look, no verdict to show. A done
-	 * one may have looked short of it when its time budget ended. */
-	if (strcmp(c->req->replay->status, "done") && n < c->bench->min_runs) {
+	/* Short of the first look (interrupted, or its time budget ended): no look, no
+	 * verdict to show. */
+	if (n < c->bench->min_runs &&
+	    (strcmp(c->req->replay->status, "done") || c->bench->time_budget_ns)) {
 		c->out->looks = 0;
-		compare_before_first_look(c);
+		compare_before_first_look(c, strcmp(c->req->replay->status, "done") != 0);
 	}
 	return compare_load_run_records(c);
 }

@@ -187,6 +187,11 @@ static int stored_finished(struct store *st, const struct config *cfg, int64_t i
 			if (v[k].primary && !strcmp(v[k].verdict, "undecided") &&
 			    (v[k].n_a < b->max_runs || v[k].n_b < b->max_runs))
 				ret = 0;
+			/* its time budget ended before the first look: compare again goes on */
+			if (v[k].primary && !strcmp(v[k].verdict, "unmeasured") &&
+			    (v[k].n_a || v[k].n_b) &&
+			    (v[k].n_a < b->min_runs || v[k].n_b < b->min_runs))
+				ret = 0;
 		}
 		if (!found || !stored_answers_list(v, n, b, b->metrics, false) ||
 		    !stored_answers_list(v, n, b, b->primary, true))
