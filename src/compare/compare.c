@@ -298,18 +298,42 @@ static int stored_runs_complete(const struct compare_request *req, const struct 
 	int64_t since;
 	const char *lacking;
 	int ret;
+	int64_t other = 0;
 	if (req->fresh || (!c->out->ok_a && !c->out->ok_b))
 		return 0;
-	if ((ret = stored_runs_lacking(req, c, &since, &lacking)) || !since ||
-	    (req->replay && since > req->replay->id))
+	if ((ret = stored_runs_lacking(req, c, &since, &lacking)))
 		return ret;
+	/*
+	 * Runs looked at under another plan (runs MIN..MAX, alpha) had their alpha spent
+	 * there: judged again under this one, each of its looks would be a new chance of a
+	 * false verdict (A/A trials at alpha 0.2, runs 3..6 then 3..12 then 3..24: 37 false
+	 * verdicts in 300 became 44). Only the runs of comparisons after the newest that
+	 * planned otherwise are reused. A replay shows what it measured, as it measured it.
+	 */
+	for (int i = 0; !req->replay && i < 2; i++) {
+		int64_t id;
+		if (store_run_other_plan(req->st, &c->filter[i], bench->min_runs, bench->max_runs,
+					 c->alpha, &id))
+			return RP_EINTERNAL;
+		if (id + 1 > other && id)
+			other = id + 1;
+	}
+	if (other > since)
+		since = other;
+	if (!since || (req->replay && since > req->replay->id))
+		return 0;
 	for (int i = 0; i < 2; i++)
 		c->filter[i].since_comparison = since;
 	if (store_run_counts(req->st, &c->filter[0], &ok[0], &failed) ||
 	    store_run_counts(req->st, &c->filter[1], &ok[1], &failed))
 		return RP_EINTERNAL;
 	/* Said when it costs runs; later ones reused are in the report's count. */
-	if (!req->replay && !ok[0] && !ok[1])
+	if (!req->replay && !ok[0] && !ok[1] && since == other)
+		warning("%s: the %zu + %zu stored runs of these builds were judged under another "
+			"plan (runs or alpha): their alpha is spent, so they are not reused; "
+			"measuring anew (--more continues them with the runs and alpha they had)",
+			bench->name, c->out->ok_a, c->out->ok_b);
+	else if (!req->replay && !ok[0] && !ok[1])
 		warning("%s: the %zu + %zu stored runs of these builds have no %s (a comparison "
 			"of other metrics made them): not reused, measuring anew",
 			bench->name, c->out->ok_a, c->out->ok_b, lacking);
@@ -352,6 +376,10 @@ static int bench_runs_stored(const struct compare_request *req, const struct ben
 		return RP_EINTERNAL;
 	if ((ret = stored_runs_complete(req, bench, c)))
 		return ret;
+	/* The looks this comparison plans for the benchmark, before its first run. */
+	if (!req->replay && store_plan_insert(req->st, c->comparison_id, c->out->benchmark_id,
+					      bench->min_runs, bench->max_runs))
+		return RP_EINTERNAL;
 	c->out->reused_a = c->out->ok_a;
 	c->out->reused_b = c->out->ok_b;
 	if (req->replay && compare_replay_reused(req, c))

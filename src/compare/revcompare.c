@@ -158,8 +158,9 @@ static bool stored_answers_list(const struct store_verdict *v, size_t n,
 }
 
 /*
- * Whether stored comparison id is finished for cfg: a verdict for every benchmark and for
- * every metric cfg asks of it (a comparison of other metrics is not), and every primary
+ * Whether stored comparison id is finished for cfg: planned as cfg plans (runs, alpha), a
+ * verdict for every benchmark and for every metric cfg asks of it (a comparison of other
+ * metrics is not), and every primary
  * one, stored as primary or primary in cfg, decided or undecided after max runs on both
  * sides. Profiled and counted benchmarks, suites and Google Benchmark binaries are
  * measured beyond what a replay shows: never finished here.
@@ -196,6 +197,13 @@ static int stored_finished(struct store *st, const struct config *cfg, int64_t i
 		if (!found || !stored_answers_list(v, n, b, b->metrics, false) ||
 		    !stored_answers_list(v, n, b, b->primary, true))
 			ret = 0;
+		/* judged under another plan (runs, alpha): what cfg asks was never measured */
+		if (ret > 0) {
+			int differs = store_comparison_plan_differs(st, id, b->name, b->min_runs,
+								    b->max_runs, cfg->alpha);
+			if (differs)
+				ret = differs < 0 ? differs : 0;
+		}
 	}
 	store_verdicts_free(v, n);
 	return ret;

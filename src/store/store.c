@@ -499,6 +499,71 @@ int store_run_lacking(struct store *st, const struct store_run_filter *f, const 
 	return rc == DB_ROW ? 0 : db_error(st, "cannot read runs");
 }
 
+int store_plan_insert(struct store *st, int64_t comparison_id, int64_t benchmark_id,
+		      size_t min_runs, size_t max_runs)
+{
+	struct db_stmt *stmt = prepare(st, "INSERT INTO comparison_plans(comparison_id,"
+					 " benchmark_id, min_runs, max_runs) VALUES(?1, ?2, ?3, ?4)"
+					 " ON CONFLICT(comparison_id, benchmark_id) DO NOTHING");
+	int rc;
+	if (!stmt)
+		return RP_EINTERNAL;
+	db_bind_int64(stmt, 1, comparison_id);
+	db_bind_int64(stmt, 2, benchmark_id);
+	db_bind_int64(stmt, 3, (int64_t)min_runs);
+	db_bind_int64(stmt, 4, (int64_t)max_runs);
+	rc = db_step(stmt);
+	db_finalize(stmt);
+	return rc == DB_DONE ? 0 : db_error(st, "cannot store the comparison's plan");
+}
+
+int store_comparison_plan_differs(struct store *st, int64_t comparison_id, const char *bench,
+				  size_t min_runs, size_t max_runs, double alpha)
+{
+	struct db_stmt *stmt = prepare(
+	    st, "SELECT count(*) FROM comparison_plans p JOIN comparisons c ON c.id ="
+		" p.comparison_id JOIN benchmarks k ON k.id = p.benchmark_id WHERE c.id = ?1"
+		" AND k.name = ?2 AND (p.min_runs <> ?3 OR p.max_runs <> ?4"
+		" OR abs(c.alpha - ?5) > 1e-12 * ?5)");
+	int rc, differs = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	db_bind_int64(stmt, 1, comparison_id);
+	bind_text(stmt, 2, bench);
+	db_bind_int64(stmt, 3, (int64_t)min_runs);
+	db_bind_int64(stmt, 4, (int64_t)max_runs);
+	bind_real(stmt, 5, alpha);
+	rc = db_step(stmt);
+	if (rc == DB_ROW)
+		differs = db_column_int64(stmt, 0) > 0;
+	db_finalize(stmt);
+	return rc == DB_ROW ? differs : db_error(st, "cannot read the comparison's plan");
+}
+
+int store_run_other_plan(struct store *st, const struct store_run_filter *f, size_t min_runs,
+			 size_t max_runs, double alpha, int64_t *comparison_id)
+{
+	struct db_stmt *stmt = prepare(
+	    st, "SELECT coalesce(max(r.comparison_id), 0) FROM runs r"
+		" JOIN comparisons c ON c.id = r.comparison_id"
+		" JOIN comparison_plans p ON p.comparison_id = r.comparison_id"
+		" AND p.benchmark_id = r.benchmark_id WHERE" FILTER_SQL
+		" AND (p.min_runs <> ?9 OR p.max_runs <> ?10 OR abs(c.alpha - ?11) > 1e-12 * ?11)");
+	int rc;
+	*comparison_id = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	store_bind_filter(stmt, f);
+	db_bind_int64(stmt, 9, (int64_t)min_runs);
+	db_bind_int64(stmt, 10, (int64_t)max_runs);
+	bind_real(stmt, 11, alpha);
+	rc = db_step(stmt);
+	if (rc == DB_ROW)
+		*comparison_id = db_column_int64(stmt, 0);
+	db_finalize(stmt);
+	return rc == DB_ROW ? 0 : db_error(st, "cannot read the plans of stored runs");
+}
+
 int store_run_counts(struct store *st, const struct store_run_filter *f, size_t *ok,
 		     size_t *failed)
 {

@@ -177,6 +177,29 @@ struct store_run_filter {
 };
 
 /*
+ * Records the looks comparison_id plans for benchmark_id: runs min_runs..max_runs (at the
+ * comparison's alpha). Written once, before its first run. Returns 0 or RP_EINTERNAL.
+ */
+int store_plan_insert(struct store *st, int64_t comparison_id, int64_t benchmark_id,
+		      size_t min_runs, size_t max_runs);
+
+/*
+ * Whether comparison_id planned the benchmark called bench otherwise than runs
+ * min_runs..max_runs at alpha: 1 it did, 0 it did not (or recorded no plan), or
+ * RP_EINTERNAL.
+ */
+int store_comparison_plan_differs(struct store *st, int64_t comparison_id, const char *bench,
+				  size_t min_runs, size_t max_runs, double alpha);
+
+/*
+ * The newest comparison that made a run selected by f under another plan than runs
+ * min_runs..max_runs at alpha (its looks spent alpha on them): 0 and *comparison_id (0 when
+ * none did; runs of comparisons that recorded no plan count as the same), or RP_EINTERNAL.
+ */
+int store_run_other_plan(struct store *st, const struct store_run_filter *f, size_t min_runs,
+			 size_t max_runs, double alpha, int64_t *comparison_id);
+
+/*
  * The newest comparison that made a successful run selected by f without a value of
  * metric (it measured other metrics): 0 and *comparison_id (0 when every run has one), or
  * RP_EINTERNAL.

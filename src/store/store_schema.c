@@ -171,6 +171,16 @@ const struct store_migration store_migrations[] = {
 	 /* What a claim looks at: the open jobs only, however many ended. */
 	 "CREATE INDEX jobs_open ON jobs(id) WHERE state IN ('queued', 'running');",
 	 NULL},
+	/* 9 -> 10: the looks a comparison planned for each benchmark (runs MIN..MAX at its
+	 * alpha), written before its first run: runs looked at under another plan are not
+	 * reused (compare.c, stored_runs_complete()), since their alpha is spent. */
+	{10,
+	 "CREATE TABLE comparison_plans("
+	 "  comparison_id INTEGER NOT NULL REFERENCES comparisons(id),"
+	 "  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id),"
+	 "  min_runs INTEGER NOT NULL, max_runs INTEGER NOT NULL,"
+	 "  PRIMARY KEY(comparison_id, benchmark_id));",
+	 NULL},
 };
 
 const size_t store_nr_migrations = ARRAY_SIZE(store_migrations);
