@@ -11,46 +11,24 @@
 # last extension. Each side counts its runs in its own worktree.
 . "$SRCDIR/tests/cli/lib/common.bash"
 
-make_tiny_repo repo
-cd repo
-cat >revperf.ini <<'INI'
-[build]
-command = true
-[benchmark "dice"]
-command = sh ./dice.sh
-metric.v = /v ([0-9]+)/
-metrics = v
-primary = v
-runs = 3..4
-warmup = 0
-time-budget = 3s
-INI
-cat >dice.sh <<'SH'
-sleep 0.05
-c=$(cat .n 2>/dev/null || echo 0); echo $((c + 1)) >.n
-if [ $(( (c + $(cat off)) % 2 )) = 0 ]; then echo "v 1000"; else echo "v 1100"; fi
-SH
-echo 0 >off
-git add . && git commit -qm dice && git tag dice
-echo 1 >off
-git commit -qam "the other phase" && git tag same
+ALT_SLEEP=0.05 make_alternating_repo repo "runs = 3..4" "time-budget = 3s"
 
 level() { json_get "$1" "d['benchmarks'][0]['ci_level']"; }
 ext() { json_get "$1" "d['benchmarks'][0]['extended_looks']"; }
 verdict() { json_get "$1" "[m['verdict'] for m in d['benchmarks'][0]['metrics'] if m['name'] == 'v'][0]"; }
 pairs() { json_get "$1" "d['benchmarks'][0]['runs']['baseline']['ok']"; }
 
-expect_exit 0 "$REVPERF" compare dice same -q -f json
+expect_exit 0 "$REVPERF" compare a b -q -f json
 cp out.txt first.json
-[ "$(verdict first.json)" = undecided ] || fail "dice: $(verdict first.json)"
+[ "$(verdict first.json)" = undecided ] || fail "alt: $(verdict first.json)"
 [ "$(ext first.json)" -ge 1 ] || fail "no look past the runs maximum: $(ext first.json)"
 
 # Shown again: the same looks, the same alpha.
-expect_exit 0 "$REVPERF" compare dice same -q -f json
+expect_exit 0 "$REVPERF" compare a b -q -f json
 [ "$(level out.txt)" = "$(level first.json)" ] || fail "replay at $(level out.txt), measured at $(level first.json)"
 
 # --more: more runs, and its looks spend less alpha than the last one taken.
-expect_exit 0 "$REVPERF" compare dice same -q -f json --more
+expect_exit 0 "$REVPERF" compare a b -q -f json --more
 cp out.txt more.json
 [ "$(pairs more.json)" -gt "$(pairs first.json)" ] || fail "--more ran nothing"
 python3 - first.json more.json <<'PY' || fail "--more took a new alpha: $(for f in first.json more.json; do json_get $f "d['benchmarks'][0]['runs'], d['benchmarks'][0]['looks'], d['benchmarks'][0]['extended_looks'], d['benchmarks'][0]['ci_level'], d['benchmarks'][0]['elapsed_s']"; done)"

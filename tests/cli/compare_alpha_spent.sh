@@ -13,34 +13,12 @@
 #    within max runs was shown at alpha / looks, measured at 0.75 alpha / looks.
 . "$SRCDIR/tests/cli/lib/common.bash"
 
-make_tiny_repo repo
-cd repo
-# v alternates 1000, 1100, ... on side A and 1100, 1000, ... on side B: the paired log
-# ratios alternate around 0, undecided at these run counts, and the same in every run of
-# the test (each side counts its runs in its worktree).
-cat >revperf.ini <<'INI'
-[build]
-command = true
-[benchmark "alt"]
-command = sh ./alt.sh
-metric.v = /v ([0-9]+)/
-metrics = v
-primary = v
-runs = 3..6
-warmup = 0
-INI
-cat >alt.sh <<'SH'
-c=$(cat .n 2>/dev/null || echo 0); echo $((c + 1)) >.n
-if [ $(( (c + $(cat off)) % 2 )) = 0 ]; then echo "v 1000"; else echo "v 1100"; fi
-SH
-echo 0 >off
-git add . && git commit -qm alt && git tag alt0
-echo 1 >off
-git commit -qam "the other phase" && git tag alt1
+# v alternates around a ratio of 1: undecided at these run counts (make_alternating_repo).
+make_alternating_repo repo
 
 field() { json_get "$1" "d['benchmarks'][0]$2"; }
 
-expect_exit 0 "$REVPERF" compare alt0 alt1 -q -f json -a 0.2
+expect_exit 0 "$REVPERF" compare a b -q -f json -a 0.2
 cp out.txt c0.json
 [ "$(field c0.json "['metrics'][0]['verdict']")" = undecided ] || fail "alt: not undecided"
 python3 - c0.json <<'PY' || fail "the planned looks spent the extension share: $(field c0.json "['ci_level']")"
@@ -52,14 +30,14 @@ PY
 
 prev=0
 for i in 1 2 3 4 5; do
-	expect_exit 0 "$REVPERF" compare alt0 alt1 -q -f json -a 0.2 --more
+	expect_exit 0 "$REVPERF" compare a b -q -f json -a 0.2 --more
 	cp out.txt m$i.json
 	ext=$(field m$i.json "['extended_looks']")
 	[ "$ext" -gt "$prev" ] ||
 		fail "--more $i: extension $ext after $prev (an alpha spent twice): $(field m$i.json "['runs']")"
 	prev=$ext
 	# Shown again: the alpha of the last look.
-	expect_exit 0 "$REVPERF" show alt0 alt1 -f json
+	expect_exit 0 "$REVPERF" show a b -f json
 	[ "$(field out.txt "['ci_level']")" = "$(field m$i.json "['ci_level']")" ] ||
 		fail "--more $i: shown at $(field out.txt "['ci_level']"), measured at $(field m$i.json "['ci_level']")"
 done

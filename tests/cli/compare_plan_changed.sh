@@ -6,28 +6,7 @@
 # same plan (or --more) reuses them.
 . "$SRCDIR/tests/cli/lib/common.bash"
 
-make_tiny_repo repo
-cd repo
-# v alternates 1000 and 1100, side B in the other phase: undecided at these run counts.
-cat >revperf.ini <<'INI'
-[build]
-command = true
-[benchmark "alt"]
-command = sh ./alt.sh
-metric.v = /v ([0-9]+)/
-metrics = v
-primary = v
-runs = 3..6
-warmup = 0
-INI
-cat >alt.sh <<'SH'
-c=$(cat .n 2>/dev/null || echo 0); echo $((c + 1)) >.n
-if [ $(( (c + $(cat off)) % 2 )) = 0 ]; then echo "v 1000"; else echo "v 1100"; fi
-SH
-echo 0 >off
-git add . && git commit -qm alt && git tag a
-echo 1 >off
-git commit -qam "the other phase" && git tag b
+make_alternating_repo repo # undecided at these run counts
 
 runs() { json_get "$1" "d['benchmarks'][0]['runs']['baseline']['ok'], d['benchmarks'][0]['runs']['baseline']['reused'], d['benchmarks'][0]['metrics'][0]['verdict']"; }
 

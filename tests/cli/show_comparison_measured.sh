@@ -4,33 +4,12 @@
 # 3..6 runs, continued by --more to 12, was shown with 12 + 12 runs and --more's interval.
 . "$SRCDIR/tests/cli/lib/common.bash"
 
-make_tiny_repo repo
-cd repo
-# v alternates 1000, 1100, ... on side A and 1100, 1000, ... on side B: undecided.
-cat >revperf.ini <<'INI'
-[build]
-command = true
-[benchmark "alt"]
-command = sh ./alt.sh
-metric.v = /v ([0-9]+)/
-metrics = v
-primary = v
-runs = 3..6
-warmup = 0
-INI
-cat >alt.sh <<'SH'
-c=$(cat .n 2>/dev/null || echo 0); echo $((c + 1)) >.n
-if [ $(( (c + $(cat off)) % 2 )) = 0 ]; then echo "v 1000"; else echo "v 1100"; fi
-SH
-echo 0 >off
-git add . && git commit -qm alt && git tag alt0
-echo 1 >off
-git commit -qam "the other phase" && git tag alt1
+make_alternating_repo repo # undecided
 
 shown() { json_get "$1" "d['comparison_id'], d['benchmarks'][0]['runs'], d['benchmarks'][0]['ci_level'], [(m['verdict'], m['ci']) for m in d['benchmarks'][0]['metrics']]"; }
-expect_exit 0 "$REVPERF" compare alt0 alt1 -q -f json
+expect_exit 0 "$REVPERF" compare a b -q -f json
 cp out.txt first.json
-expect_exit 0 "$REVPERF" compare alt0 alt1 -q -f json --more
+expect_exit 0 "$REVPERF" compare a b -q -f json --more
 cp out.txt more.json
 first=$(json_get first.json "d['comparison_id']")
 more=$(json_get more.json "d['comparison_id']")
@@ -54,6 +33,6 @@ expect_exit 0 "$REVPERF" show "$first" -f json
 same first.json out.txt || fail "show $first: $(shown out.txt); measured: $(shown first.json)"
 expect_exit 0 "$REVPERF" show "$more" -f json
 same more.json out.txt || fail "show $more: $(shown out.txt); measured: $(shown more.json)"
-expect_exit 0 "$REVPERF" show alt0 alt1 -f json
-same more.json out.txt || fail "show alt0 alt1: $(shown out.txt); measured: $(shown more.json)"
+expect_exit 0 "$REVPERF" show a b -f json
+same more.json out.txt || fail "show a b: $(shown out.txt); measured: $(shown more.json)"
 echo ok

@@ -94,3 +94,31 @@ INI
 	printf 'head -c 3000 /dev/zero > out.bin\n' >work.sh
 	git commit -qam "write 3000 bytes" && git tag slow
 }
+
+# make_alternating_repo DIR [INI_LINE...]: an A/A fixture that is undecided by
+# construction, in a git repository DIR (entered): benchmark "alt" reports v = 1000, 1100,
+# 1000, ... on tag a and 1100, 1000, ... on tag b (each side counts its runs in its own
+# worktree), so the paired log ratios alternate around 0 and the same values come in every
+# run of a test, whatever the load. INI_LINEs (runs = 3..6 by default) end its section;
+# ALT_SLEEP, when set, is slept before each value.
+make_alternating_repo() {
+	local dir=$1 line
+	shift
+	make_tiny_repo "$dir"
+	cd "$dir"
+	{
+		printf '[build]\ncommand = true\n[benchmark "alt"]\ncommand = sh ./alt.sh\n'
+		printf 'metric.v = /v ([0-9]+)/\nmetrics = v\nprimary = v\nwarmup = 0\n'
+		[ $# -gt 0 ] || set -- "runs = 3..6"
+		for line in "$@"; do printf '%s\n' "$line"; done
+	} >revperf.ini
+	{
+		[ -z "${ALT_SLEEP:-}" ] || echo "sleep $ALT_SLEEP"
+		echo 'c=$(cat .n 2>/dev/null || echo 0); echo $((c + 1)) >.n'
+		echo 'if [ $(( (c + $(cat off)) % 2 )) = 0 ]; then echo "v 1000"; else echo "v 1100"; fi'
+	} >alt.sh
+	echo 0 >off
+	git add . && git commit -qm alt && git tag a
+	echo 1 >off
+	git commit -qam "the other phase" && git tag b
+}
