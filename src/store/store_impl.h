@@ -14,6 +14,7 @@
 struct strbuf;
 struct ZSTD_CCtx_s;
 struct ZSTD_DCtx_s;
+struct store_checkpointer;
 
 /* Which file a path was when the store opened it (store_check_files()). */
 struct store_file_id {
@@ -62,6 +63,7 @@ struct store {
 	/* store_compress(), store_decompress(): made on first use, freed at close */
 	struct ZSTD_CCtx_s *zstd_c;
 	struct ZSTD_DCtx_s *zstd_d;
+	struct store_checkpointer *checkpointer; /* SQLite: store_checkpoint.c; else NULL */
 };
 
 /* The zstd level of the logs and counter series the store keeps. */
@@ -145,8 +147,18 @@ bool store_sqlite_not_a_database(struct store *st);
 const char *store_sqlite_version(void);
 /* store_db_error() for a statement that failed for another process's lock. */
 int store_sqlite_busy_error(struct store *st, const char *what);
-/* After the schema: WAL mode, synchronous = NORMAL, foreign keys. 0 or an RP_* code. */
+/*
+ * After the schema: WAL mode, synchronous = NORMAL, foreign keys, and the WAL's checkpoints
+ * in a thread (store_checkpointer_install()). 0 or an RP_* code.
+ */
 int store_sqlite_setup(struct store *st);
+/*
+ * The WAL's checkpoints in a thread of their own with a second connection, so that a commit
+ * never copies the WAL into the database (store_checkpoint.c); SQLite's automatic
+ * checkpoint when the thread cannot start. Remove before closing the store's connection.
+ */
+void store_checkpointer_install(struct store *st);
+void store_checkpointer_remove(struct store *st);
 /*
  * SQLite's quick_check at the end of a command (store_verify()): 0 when it says ok, else
  * RP_EINTERNAL after a line that the database is damaged (ending with advice, which also

@@ -291,6 +291,7 @@ void store_close(struct store *st)
 	for (int i = 0; i < STORE_STMT_MAX; i++)
 		db_finalize(st->cached[i]);
 	store_history_prefetch_end(st);
+	store_checkpointer_remove(st);
 	db_close(st->db);
 	store_files_forget(st);
 	store_zstd_release(st);

@@ -202,6 +202,7 @@ int store_sqlite_setup(struct store *st)
 		return st->busy_interrupted ? RP_EINTERRUPT
 		       : st->lock_failed    ? RP_EINPUT
 					    : RP_EINTERNAL;
+	store_checkpointer_install(st);
 	store_files_remember(st);
 	return 0;
 }

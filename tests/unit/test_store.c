@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <sqlite3.h>
@@ -783,6 +784,106 @@ static void test_abandoned_comparison(void **state)
 	tmp_db_remove(path);
 }
 
+/* The size of a file in bytes, 0 when it does not exist. */
+static long long file_size(const char *path)
+{
+	struct stat sb;
+	return stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
+}
+
+/*
+ * Thousands of runs stored one transaction each, as compare stores them: the WAL's
+ * checkpoints (a thread of the store's, store_checkpoint.c) keep the WAL bounded and copy
+ * the runs into the database file while the store is open; a process killed in the
+ * middle loses none of the runs it committed.
+ */
+static void test_wal_checkpoints(void **state)
+{
+	enum { RUNS = 3000, KILLED_AFTER = 1500 };
+	char *path, wal[4096];
+	struct store *st;
+	struct machine_info m = { "host", "cpu", 2, "6.1", "performance" };
+	struct store_comparison c = { 0 };
+	struct store_build b = { 0 };
+	struct store_run_filter f = { 0 };
+	int64_t machine, bench;
+	size_t ok, failed;
+	long long db_before, wal_max = 0;
+	int pipefd[2], wstatus;
+	pid_t pid;
+	UNUSED(state);
+	TMP_DB_SQLITE_ONLY();
+	path = tmp_db_path();
+	snprintf(wal, sizeof(wal), "%s-wal", path);
+
+	assert_int_equal(store_open(path, 0, &st), 0);
+	assert_int_equal(store_machine(st, &m, &machine), 0);
+	b.command = xstrdup("true");
+	snprintf(b.status, sizeof(b.status), "ok");
+	assert_int_equal(store_build_save(st, &b), 0);
+	assert_int_equal(store_benchmark(st, "b", "true", &bench), 0);
+	c.base_build = c.target_build = b.id;
+	c.base_label = c.target_label = "x";
+	assert_int_equal(store_comparison_new(st, &c), 0);
+	db_before = file_size(path);
+	for (int i = 0; i < RUNS; i++) {
+		add_run(st, c.id, b.id, bench, machine, RUN_OK, false, 1.0 + i);
+		/* As compare checks after each run: the thread's checkpoints are no damage. */
+		assert_int_equal(store_check_files(st, "benchmark 'b'"), 0);
+		if (file_size(wal) > wal_max)
+			wal_max = file_size(wal);
+	}
+	/* Without checkpoints the WAL would hold every run: about 9 pages of 4 KiB each,
+	 * over 100 MB here. The bound is the 10,000 frames at which the committing connection
+	 * checkpoints itself should the thread fall behind. */
+	assert_true(wal_max > 0);
+	assert_true(wal_max < 10500LL * 4120);
+	/* Copied into the database while it is open (before, only the schema was there). */
+	assert_true(file_size(path) > db_before + 100000);
+	assert_int_equal(store_verify(st), 0);
+	store_close(st);
+
+	/* A process storing runs, killed after KILLED_AFTER of them: all of those are there. */
+	assert_int_equal(pipe(pipefd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct store *cst;
+		char done = 1;
+		close(pipefd[0]);
+		if (store_open(path, 0, &cst))
+			_exit(1);
+		for (int i = 0; i < KILLED_AFTER; i++)
+			add_run(cst, c.id, b.id, bench, machine, RUN_OK, false, 1.0);
+		if (write(pipefd[1], &done, 1) != 1)
+			_exit(1);
+		for (;;) /* storing when killed */
+			add_run(cst, c.id, b.id, bench, machine, RUN_OK, false, 1.0);
+	}
+	close(pipefd[1]);
+	{
+		char done = 0;
+		assert_int_equal(read(pipefd[0], &done, 1), 1);
+	}
+	close(pipefd[0]);
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &wstatus, 0), pid);
+	assert_true(WIFSIGNALED(wstatus) && WTERMSIG(wstatus) == SIGKILL);
+	assert_int_equal(store_open(path, 0, &st), 0);
+	f.base_build = f.target_build = b.id;
+	f.side = 'A';
+	f.benchmark_id = bench;
+	f.machine_id = machine;
+	assert_int_equal(store_run_counts(st, &f, &ok, &failed), 0);
+	assert_true(ok >= RUNS + KILLED_AFTER);
+	assert_int_equal(failed, 0);
+	assert_int_equal(store_check_files(st, "benchmark 'b'"), 0);
+	assert_int_equal(store_verify(st), 0);
+	store_close(st);
+	store_build_release(&b);
+	tmp_db_remove(path);
+}
+
 /*
  * Several processes opening one new database at once: one creates the schema, the others
  * wait for it and see it done; none takes it for another program's database (the check
@@ -1012,6 +1113,7 @@ int main(void)
 		cmocka_unit_test(test_concurrent_create),
 		cmocka_unit_test(test_check_files),
 		cmocka_unit_test(test_prefetch_and_stream),
+		cmocka_unit_test(test_wal_checkpoints),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
