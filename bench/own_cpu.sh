@@ -7,6 +7,9 @@
 # --runs N..N --warmup 0 --metrics wall -q --fresh` in a fresh state directory for N = 1000
 # and 100, and prints per build the median (min-max) over the rounds of its task-clock / 2000
 # and of one more run, start-up excluded: (T(1000 + 1000) - T(100 + 100)) / 1800.
+# Not counted either: the thread that copies SQLite's WAL into the database
+# (src/store/store_checkpoint.c, since 77d8148), a task that `perf stat -i` does not
+# follow; builds from before and after that commit are not comparable here.
 set -eu
 ROUNDS=$1
 shift
