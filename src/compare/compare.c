@@ -352,6 +352,7 @@ static int bench_runs_stored(const struct compare_request *req, const struct ben
 {
 	struct strbuf ident = STRBUF_INIT;
 	size_t failed;
+	bool recorded = false;
 	int ret;
 	run_output_identity(&ident, bench);
 	ret = req->replay ? store_benchmark_find(req->st, bench->name, ident.buf,
@@ -371,14 +372,30 @@ static int bench_runs_stored(const struct compare_request *req, const struct ben
 		else if (req->replay) /* what it measured: not the runs of later comparisons */
 			c->filter[i].comparison_id = -req->replay->id;
 	}
+	/*
+	 * A replay takes the runs its comparison took, as recorded with its plan: under
+	 * --fresh only its own, which the filter cannot tell from the earlier ones. A
+	 * comparison stored before schema 11 recorded none: they are worked out again.
+	 */
+	if (req->replay && c->out->benchmark_id) {
+		ret = store_plan_runs_since(req->st, req->replay->id, c->out->benchmark_id,
+					    &c->filter[0].since_comparison);
+		if (ret < 0)
+			return RP_EINTERNAL;
+		recorded = ret == 0;
+		c->filter[1].since_comparison = c->filter[0].since_comparison;
+	}
 	if (store_run_counts(req->st, &c->filter[0], &c->out->ok_a, &failed) ||
 	    store_run_counts(req->st, &c->filter[1], &c->out->ok_b, &failed))
 		return RP_EINTERNAL;
-	if ((ret = stored_runs_complete(req, bench, c)))
+	if (!recorded && (ret = stored_runs_complete(req, bench, c)))
 		return ret;
-	/* The looks this comparison plans for the benchmark, before its first run. */
-	if (!req->replay && store_plan_insert(req->st, c->comparison_id, c->out->benchmark_id,
-					      bench->min_runs, bench->max_runs))
+	/* The looks this comparison plans for the benchmark and the runs it takes, before
+	 * its first run. */
+	if (!req->replay &&
+	    store_plan_insert(req->st, c->comparison_id, c->out->benchmark_id, bench->min_runs,
+			      bench->max_runs,
+			      req->fresh ? c->comparison_id : c->filter[0].since_comparison))
 		return RP_EINTERNAL;
 	c->out->reused_a = c->out->ok_a;
 	c->out->reused_b = c->out->ok_b;
