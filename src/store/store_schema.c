@@ -186,9 +186,12 @@ const struct store_migration store_migrations[] = {
 	/* 10 -> 11: the first comparison whose runs the measurement took (runs_since: its own
 	 * id under --fresh, later than the first stored run when runs were left out for
 	 * another plan or a missing metric), so that a replay judges exactly those runs. NULL
-	 * before schema 11: a replay then works it out again, but for --fresh. */
+	 * before schema 11: a replay then works it out again, but for --fresh. And whether it
+	 * was made with --fresh: the runs before it are set aside for the comparisons that
+	 * continue it too. */
 	{11,
-	 "ALTER TABLE comparison_plans ADD COLUMN runs_since INTEGER;",
+	 "ALTER TABLE comparison_plans ADD COLUMN runs_since INTEGER;"
+	 "ALTER TABLE comparison_plans ADD COLUMN fresh INTEGER NOT NULL DEFAULT 0;",
 	 NULL},
 };
 
