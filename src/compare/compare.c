@@ -289,7 +289,9 @@ static int stored_runs_lacking(const struct compare_request *req, const struct b
  * Leaves out of c->filter the stored runs that lack a metric every run measures (made by a
  * comparison of other metrics): only the runs of comparisons after the newest that made
  * one are reused (a warning when none are). A replay leaves them in when its own runs are
- * among them (it shows what it measured). Returns 0 or RP_EINTERNAL.
+ * among them (it shows what it measured). The runs judged under another plan, and those
+ * before the newest comparison made with --fresh, are left out the same way. Returns 0 or
+ * RP_EINTERNAL.
  */
 static int stored_runs_complete(const struct compare_request *req, const struct bench_config *bench,
 				struct bench_ctx *c)
@@ -298,7 +300,7 @@ static int stored_runs_complete(const struct compare_request *req, const struct 
 	int64_t since;
 	const char *lacking;
 	int ret;
-	int64_t other = 0;
+	int64_t other = 0, fresh = 0;
 	if (req->fresh || (!c->out->ok_a && !c->out->ok_b))
 		return 0;
 	if ((ret = stored_runs_lacking(req, c, &since, &lacking)))
@@ -317,9 +319,17 @@ static int stored_runs_complete(const struct compare_request *req, const struct 
 			return RP_EINTERNAL;
 		if (id + 1 > other && id)
 			other = id + 1;
+		/* --fresh set the runs before it aside: so do the comparisons that continue
+		 * it (--more, one interrupted and resumed). */
+		if (store_run_newest_fresh(req->st, &c->filter[i], &id))
+			return RP_EINTERNAL;
+		if (id > fresh)
+			fresh = id;
 	}
 	if (other > since)
 		since = other;
+	if (fresh > since)
+		since = fresh;
 	if (!since || (req->replay && since > req->replay->id))
 		return 0;
 	for (int i = 0; i < 2; i++)
@@ -327,13 +337,14 @@ static int stored_runs_complete(const struct compare_request *req, const struct 
 	if (store_run_counts(req->st, &c->filter[0], &ok[0], &failed) ||
 	    store_run_counts(req->st, &c->filter[1], &ok[1], &failed))
 		return RP_EINTERNAL;
-	/* Said when it costs runs; later ones reused are in the report's count. */
-	if (!req->replay && !ok[0] && !ok[1] && since == other)
+	/* Said when it costs runs (--fresh said it when it did); later ones reused are in the
+	 * report's count. */
+	if (!req->replay && !ok[0] && !ok[1] && since == other && since != fresh)
 		warning("%s: the %zu + %zu stored runs of these builds were judged under another "
 			"plan (runs or alpha): their alpha is spent, so they are not reused; "
 			"measuring anew (--more continues them with the runs and alpha they had)",
 			bench->name, c->out->ok_a, c->out->ok_b);
-	else if (!req->replay && !ok[0] && !ok[1])
+	else if (!req->replay && !ok[0] && !ok[1] && since != fresh)
 		warning("%s: the %zu + %zu stored runs of these builds have no %s (a comparison "
 			"of other metrics made them): not reused, measuring anew",
 			bench->name, c->out->ok_a, c->out->ok_b, lacking);
@@ -352,6 +363,7 @@ static int bench_runs_stored(const struct compare_request *req, const struct ben
 {
 	struct strbuf ident = STRBUF_INIT;
 	size_t failed;
+	bool recorded = false;
 	int ret;
 	run_output_identity(&ident, bench);
 	ret = req->replay ? store_benchmark_find(req->st, bench->name, ident.buf,
@@ -371,14 +383,31 @@ static int bench_runs_stored(const struct compare_request *req, const struct ben
 		else if (req->replay) /* what it measured: not the runs of later comparisons */
 			c->filter[i].comparison_id = -req->replay->id;
 	}
+	/*
+	 * A replay takes the runs its comparison took, as recorded with its plan: under
+	 * --fresh only its own, which the filter cannot tell from the earlier ones. A
+	 * comparison stored before schema 11 recorded none: they are worked out again.
+	 */
+	if (req->replay && c->out->benchmark_id) {
+		ret = store_plan_runs_since(req->st, req->replay->id, c->out->benchmark_id,
+					    &c->filter[0].since_comparison);
+		if (ret < 0)
+			return RP_EINTERNAL;
+		recorded = ret == 0;
+		c->filter[1].since_comparison = c->filter[0].since_comparison;
+	}
 	if (store_run_counts(req->st, &c->filter[0], &c->out->ok_a, &failed) ||
 	    store_run_counts(req->st, &c->filter[1], &c->out->ok_b, &failed))
 		return RP_EINTERNAL;
-	if ((ret = stored_runs_complete(req, bench, c)))
+	if (!recorded && (ret = stored_runs_complete(req, bench, c)))
 		return ret;
-	/* The looks this comparison plans for the benchmark, before its first run. */
-	if (!req->replay && store_plan_insert(req->st, c->comparison_id, c->out->benchmark_id,
-					      bench->min_runs, bench->max_runs))
+	/* The looks this comparison plans for the benchmark and the runs it takes, before
+	 * its first run. */
+	if (!req->replay &&
+	    store_plan_insert(req->st, c->comparison_id, c->out->benchmark_id, bench->min_runs,
+			      bench->max_runs,
+			      req->fresh ? c->comparison_id : c->filter[0].since_comparison,
+			      req->fresh))
 		return RP_EINTERNAL;
 	c->out->reused_a = c->out->ok_a;
 	c->out->reused_b = c->out->ok_b;

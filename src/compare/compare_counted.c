@@ -31,6 +31,9 @@ struct counted_run_ctx {
 	bool cache_sim;
 	ns_t timeout_ns;
 	char *first_failure; /* what the first failed counted run said, with its log's last line */
+	/* per side, the runs of the first look: the second look's are numbered after them,
+	 * so that they do not take (and delete) the first look's directories */
+	size_t first_look_runs[2];
 };
 
 void counted_attribution_free(struct counted_attribution *a)
@@ -125,7 +128,7 @@ static int count_once(const struct compare_request *req, const struct bench_conf
 	const char *detail;
 	int ret;
 
-	strbuf_addf(&run_dir, "%s/%c-%zu", dir, side ? 'B' : 'A', seq);
+	strbuf_addf(&run_dir, "%s/%c-%zu", dir, side ? 'B' : 'A', ctx->first_look_runs[side] + seq);
 	strbuf_addf(&log, "%s.log", run_dir.buf);
 	if (remove_tree(run_dir.buf) || mkdir_p(run_dir.buf)) {
 		ret = RP_EINTERNAL;
@@ -451,14 +454,19 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 					      &inexact)))
 		goto out;
 	if (inexact && bench->max_count_runs > bench->min_count_runs) {
-		size_t failed[2] = {a->failed[0], a->failed[1]}, reused[2];
+		size_t failed[2] = {a->failed[0], a->failed[1]};
+		for (int side = 0; side < 2; side++)
+			ctx.first_look_runs[side] = nr[side] - a->reused[side] + failed[side];
 		store_profiles_free(have[0], nr[0]);
 		store_profiles_free(have[1], nr[1]);
 		have[0] = have[1] = NULL;
 		looks = 2;
+		/* The first look's runs are stored: the second takes them again, and a->reused
+		 * becomes what it takes from earlier comparisons (more than the first look's
+		 * newest MIN when they ran more). */
 		if ((ret = compare_collect_profiles(req, bench, a->kind, bench->max_count_runs,
-						    builds, ids, a->dir, count_once, &ctx, reused,
-						    a->failed, have, nr)))
+						    builds, ids, a->dir, count_once, &ctx,
+						    a->reused, a->failed, have, nr)))
 			goto out;
 		a->failed[0] += failed[0];
 		a->failed[1] += failed[1];

@@ -106,6 +106,22 @@ int compare_profile_record(const struct compare_request *req, struct store_profi
 	return store_profile_add(req->st, p);
 }
 
+/* Drops from p[0..*n) the profiles of comparisons other than comparison_id. */
+static void keep_own(struct store_profile *p, size_t *n, int64_t comparison_id)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < *n; i++) {
+		if (p[i].comparison_id == comparison_id) {
+			p[kept++] = p[i];
+			continue;
+		}
+		free(p[i].detail);
+		free(p[i].path);
+		free(p[i].log_path);
+	}
+	*n = kept;
+}
+
 int compare_collect_profiles(const struct compare_request *req, const struct bench_config *bench,
 			     const char *kind, size_t want, const int64_t build_ids[2],
 			     const int64_t ids[3], const char *dir, compare_profile_run_fn run,
@@ -120,9 +136,11 @@ int compare_collect_profiles(const struct compare_request *req, const struct ben
 		have[side] = NULL;
 		nr[side] = 0;
 		failed[side] = 0;
-		if (!req->fresh && store_profiles_find(req->st, build_ids[side], ids[0], ids[1], kind,
-						       &have[side], &nr[side]))
+		if (store_profiles_find(req->st, build_ids[side], ids[0], ids[1], kind, &have[side],
+					&nr[side]))
 			return RP_EINTERNAL;
+		if (req->fresh) /* this comparison's own only (a second look's first look) */
+			keep_own(have[side], &nr[side], ids[2]);
 		/* The newest ones when there are more than wanted. */
 		if (nr[side] > want) {
 			size_t drop = nr[side] - want;
@@ -134,7 +152,9 @@ int compare_collect_profiles(const struct compare_request *req, const struct ben
 			memmove(have[side], have[side] + drop, want * sizeof(*have[side]));
 			nr[side] = want;
 		}
-		reused[side] = nr[side];
+		reused[side] = 0;
+		for (size_t i = 0; i < nr[side]; i++)
+			reused[side] += have[side][i].comparison_id != ids[2];
 	}
 	while (more) {
 		more = false;

@@ -124,10 +124,12 @@ int compare_profile_record(const struct compare_request *req, struct store_profi
 
 /*
  * The profiles of kind `kind` of both sides: the stored successful ones of build_ids[side]
- * (the newest `want`, unless req->fresh), topped up with new runs by `run`, A and B
- * alternating, until each side has `want` successful ones or has failed that many times. have[side] (free with store_profiles_free()) and nr[side] get
- * the successful profiles, reused[side] how many were stored before, failed[side] the
- * failed new runs. Returns 0, or what `run` or the store returned.
+ * (the newest `want`; under req->fresh only those of this comparison, ids[2], which a first
+ * look made), topped up with new runs by `run`, A and B alternating, until each side has
+ * `want` successful ones or has failed that many times. have[side] (free with
+ * store_profiles_free()) and nr[side] get the successful profiles, reused[side] how many
+ * of them earlier comparisons made, failed[side] the failed new runs. Returns 0, or what
+ * `run` or the store returned.
  */
 int compare_collect_profiles(const struct compare_request *req, const struct bench_config *bench,
 			     const char *kind, size_t want, const int64_t build_ids[2],

@@ -500,10 +500,11 @@ int store_run_lacking(struct store *st, const struct store_run_filter *f, const 
 }
 
 int store_plan_insert(struct store *st, int64_t comparison_id, int64_t benchmark_id,
-		      size_t min_runs, size_t max_runs)
+		      size_t min_runs, size_t max_runs, int64_t runs_since, bool fresh)
 {
 	struct db_stmt *stmt = prepare(st, "INSERT INTO comparison_plans(comparison_id,"
-					 " benchmark_id, min_runs, max_runs) VALUES(?1, ?2, ?3, ?4)"
+					 " benchmark_id, min_runs, max_runs, runs_since, fresh)"
+					 " VALUES(?1, ?2, ?3, ?4, ?5, ?6)"
 					 " ON CONFLICT(comparison_id, benchmark_id) DO NOTHING");
 	int rc;
 	if (!stmt)
@@ -512,9 +513,32 @@ int store_plan_insert(struct store *st, int64_t comparison_id, int64_t benchmark
 	db_bind_int64(stmt, 2, benchmark_id);
 	db_bind_int64(stmt, 3, (int64_t)min_runs);
 	db_bind_int64(stmt, 4, (int64_t)max_runs);
+	db_bind_int64(stmt, 5, runs_since);
+	db_bind_int64(stmt, 6, fresh);
 	rc = db_step(stmt);
 	db_finalize(stmt);
 	return rc == DB_DONE ? 0 : db_error(st, "cannot store the comparison's plan");
+}
+
+int store_plan_runs_since(struct store *st, int64_t comparison_id, int64_t benchmark_id,
+			  int64_t *runs_since)
+{
+	struct db_stmt *stmt = prepare(st, "SELECT runs_since FROM comparison_plans"
+					 " WHERE comparison_id = ?1 AND benchmark_id = ?2"
+					 " AND runs_since IS NOT NULL");
+	int rc;
+	*runs_since = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	db_bind_int64(stmt, 1, comparison_id);
+	db_bind_int64(stmt, 2, benchmark_id);
+	rc = db_step(stmt);
+	if (rc == DB_ROW)
+		*runs_since = db_column_int64(stmt, 0);
+	db_finalize(stmt);
+	if (rc == DB_ROW)
+		return 0;
+	return rc == DB_DONE ? 1 : db_error(st, "cannot read the comparison's plan");
 }
 
 int store_comparison_plan_differs(struct store *st, int64_t comparison_id, const char *bench,
@@ -538,6 +562,25 @@ int store_comparison_plan_differs(struct store *st, int64_t comparison_id, const
 		differs = db_column_int64(stmt, 0) > 0;
 	db_finalize(stmt);
 	return rc == DB_ROW ? differs : db_error(st, "cannot read the comparison's plan");
+}
+
+int store_run_newest_fresh(struct store *st, const struct store_run_filter *f,
+			   int64_t *comparison_id)
+{
+	struct db_stmt *stmt = prepare(
+	    st, "SELECT coalesce(max(r.comparison_id), 0) FROM runs r"
+		" JOIN comparison_plans p ON p.comparison_id = r.comparison_id"
+		" AND p.benchmark_id = r.benchmark_id WHERE" FILTER_SQL " AND p.fresh = 1");
+	int rc;
+	*comparison_id = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	store_bind_filter(stmt, f);
+	rc = db_step(stmt);
+	if (rc == DB_ROW)
+		*comparison_id = db_column_int64(stmt, 0);
+	db_finalize(stmt);
+	return rc == DB_ROW ? 0 : db_error(st, "cannot read the plans of stored runs");
 }
 
 int store_run_other_plan(struct store *st, const struct store_run_filter *f, size_t min_runs,

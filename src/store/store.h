@@ -16,7 +16,7 @@
  */
 struct store;
 
-#define STORE_SCHEMA_VERSION 9
+#define STORE_SCHEMA_VERSION 11
 
 enum store_open_flags {
 	/* The store must hold revperf's schema already (commands that only read): an empty
@@ -178,10 +178,20 @@ struct store_run_filter {
 
 /*
  * Records the looks comparison_id plans for benchmark_id: runs min_runs..max_runs (at the
- * comparison's alpha). Written once, before its first run. Returns 0 or RP_EINTERNAL.
+ * comparison's alpha), and the runs it takes: those of comparisons from runs_since on (its
+ * own id when fresh, made with --fresh; 0: every stored run). Written once, before its
+ * first run. Returns 0 or RP_EINTERNAL.
  */
 int store_plan_insert(struct store *st, int64_t comparison_id, int64_t benchmark_id,
-		      size_t min_runs, size_t max_runs);
+		      size_t min_runs, size_t max_runs, int64_t runs_since, bool fresh);
+
+/*
+ * The runs_since comparison_id recorded for benchmark_id (store_plan_insert()): 0 and
+ * *runs_since, 1 when it recorded none (no plan, or one stored before schema 11), or
+ * RP_EINTERNAL.
+ */
+int store_plan_runs_since(struct store *st, int64_t comparison_id, int64_t benchmark_id,
+			  int64_t *runs_since);
 
 /*
  * Whether comparison_id planned the benchmark called bench otherwise than runs
@@ -198,6 +208,13 @@ int store_comparison_plan_differs(struct store *st, int64_t comparison_id, const
  */
 int store_run_other_plan(struct store *st, const struct store_run_filter *f, size_t min_runs,
 			 size_t max_runs, double alpha, int64_t *comparison_id);
+
+/*
+ * The newest comparison made with --fresh (store_plan_insert()) that made a run selected by
+ * f: 0 and *comparison_id (0 when none), or RP_EINTERNAL.
+ */
+int store_run_newest_fresh(struct store *st, const struct store_run_filter *f,
+			   int64_t *comparison_id);
 
 /*
  * The newest comparison that made a successful run selected by f without a value of

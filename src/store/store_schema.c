@@ -173,13 +173,25 @@ const struct store_migration store_migrations[] = {
 	 NULL},
 	/* 9 -> 10: the looks a comparison planned for each benchmark (runs MIN..MAX at its
 	 * alpha), written before its first run: runs looked at under another plan are not
-	 * reused (compare.c, stored_runs_complete()), since their alpha is spent. */
+	 * reused (compare.c, stored_runs_complete()), since their alpha is spent. Stores made
+	 * while STORE_SCHEMA_VERSION still said 9 have the table at version 9 (a new store
+	 * took every step) or lack it (made before): IF NOT EXISTS serves both. */
 	{10,
-	 "CREATE TABLE comparison_plans("
+	 "CREATE TABLE IF NOT EXISTS comparison_plans("
 	 "  comparison_id INTEGER NOT NULL REFERENCES comparisons(id),"
 	 "  benchmark_id INTEGER NOT NULL REFERENCES benchmarks(id),"
 	 "  min_runs INTEGER NOT NULL, max_runs INTEGER NOT NULL,"
 	 "  PRIMARY KEY(comparison_id, benchmark_id));",
+	 NULL},
+	/* 10 -> 11: the first comparison whose runs the measurement took (runs_since: its own
+	 * id under --fresh, later than the first stored run when runs were left out for
+	 * another plan or a missing metric), so that a replay judges exactly those runs. NULL
+	 * before schema 11: a replay then works it out again, but for --fresh. And whether it
+	 * was made with --fresh: the runs before it are set aside for the comparisons that
+	 * continue it too. */
+	{11,
+	 "ALTER TABLE comparison_plans ADD COLUMN runs_since INTEGER;"
+	 "ALTER TABLE comparison_plans ADD COLUMN fresh INTEGER NOT NULL DEFAULT 0;",
 	 NULL},
 };
 
