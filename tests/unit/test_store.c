@@ -211,6 +211,19 @@ static void test_wal_mode(void **state)
 	tmp_db_remove(path);
 }
 
+/*
+ * The schema version a store is marked with is the last migration's: 5c400ed added step 10
+ * and left the version at 9, so stores already at 9 never got its table.
+ */
+static void test_schema_version_is_last_migration(void **state)
+{
+	UNUSED(state);
+	assert_true(store_nr_migrations > 0);
+	for (size_t i = 1; i < store_nr_migrations; i++)
+		assert_true(store_migrations[i].to >= store_migrations[i - 1].to);
+	assert_int_equal(store_migrations[store_nr_migrations - 1].to, STORE_SCHEMA_VERSION);
+}
+
 /* A database of schema 1 (before build variants) keeps its builds and gains profiles. */
 static void test_migrate_from_v1(void **state)
 {
@@ -1114,6 +1127,7 @@ int main(void)
 		cmocka_unit_test(test_check_files),
 		cmocka_unit_test(test_prefetch_and_stream),
 		cmocka_unit_test(test_wal_checkpoints),
+		cmocka_unit_test(test_schema_version_is_last_migration),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
