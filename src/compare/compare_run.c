@@ -315,10 +315,14 @@ static int run_complete(struct bench_ctx *c, struct run_slot *r, bool behind, bo
 		run.log_data = output.buf;
 		run.log_data_len = output.len;
 	}
-	if (store_run_insert(c->req->st, &run, names, values, nv))
+	if (store_run_insert(c->req->st, &run, names, values, nv) ||
+	    (r->sampled && r->samples.nr &&
+	     store_run_counters_save(c->req->st, run.id, &r->samples))) {
+		/* The run behind this one may have damaged the database while it was stored:
+		 * then say so, and which runs, after SQLite's line. */
+		store_check_files(c->req->st, what.buf);
 		goto out;
-	if (r->sampled && r->samples.nr && store_run_counters_save(c->req->st, run.id, &r->samples))
-		goto out;
+	}
 	/* The first baseline value replaces the provisional 600 s timeout. */
 	if (!r->warmup && side == 0 && res.status == RUN_OK &&
 	    c->timeout_ns == FIRST_RUN_TIMEOUT_NS && !c->bench->timeout_ns)
