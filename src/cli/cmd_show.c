@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "core/revision.h"
 #include "compare/revcompare.h"
 #include "core/gc.h"
 #include "report/report.h"
@@ -34,7 +35,8 @@ const struct command_help show_help = {
 	"from the runs that comparison took: its own and the earlier ones it reused (none\n"
 	"after --fresh), none of a later --more; profiles and counted runs (ir,\n"
 	"sim-cycles) are not shown again (compare BASE TARGET shows them, from the stored\n"
-	"counted runs when there are enough).\n"
+	"counted runs when there are enough). It runs in the project's git repository; a\n"
+	"comparison of two commands (--cmd-a/--cmd-b) is not shown again.\n"
 	"Exit status: 0 shown (the report's exit_code says what compare exited with), 2 usage\n"
 	"or input error (no such comparison: the message says how to make one), 3 internal\n"
 	"failure.",
@@ -94,6 +96,17 @@ static int show_run(const char *const *args, int n, enum report_format format)
 	int ret, err;
 
 	memset(&rc, 0, sizeof(rc));
+	memset(&p, 0, sizeof(p));
+	/* The replay checks out nothing but reads the repository's revisions and revperf.ini;
+	 * two commands compared outside git have neither (cli_project_open() would suggest
+	 * --cmd-a/--cmd-b, which show does not take). */
+	if (!repo_dir_in_git(".")) {
+		error("show prints stored comparisons of revisions and runs in their git "
+		      "repository: run it there (a comparison of two commands, --cmd-a/--cmd-b, "
+		      "is printed by compare only; compare -f json keeps it)");
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_EXISTING | CLI_PROJECT_CONFIG)))
 		goto out;
 	if ((ret = show_pick(&p, args, n, &id, &info)))

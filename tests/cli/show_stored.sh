@@ -48,4 +48,13 @@ expect_grep 'no stored comparison of slow and base.*revperf compare slow base' e
 expect_exit 2 "$REVPERF" show base slow -f yaml
 expect_exit 2 "$REVPERF" show slow base -f json
 json_get out.txt "d['error']['exit_code']" >/dev/null || fail "no JSON error document"
+
+# Outside a git repository, where two commands were compared: show says what it prints
+# instead of suggesting --cmd-a/--cmd-b, which it does not take.
+mkdir "$TEST_TMP/nogit" && cd "$TEST_TMP/nogit"
+expect_exit 0 "$REVPERF" compare -q --cmd-a true --cmd-b true --runs 2..2 --warmup 0 --metrics wall
+expect_exit 2 "$REVPERF" show 1
+expect_one_line err.txt
+expect_grep 'show prints stored comparisons of revisions and runs in their git repository' err.txt
+expect_no_grep 'compare commands with --cmd-a' err.txt
 echo ok
