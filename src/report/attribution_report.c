@@ -166,8 +166,8 @@ static bool have_spread(const struct attribution *a)
 	return a->runs[0] >= 2 && a->runs[1] >= 2;
 }
 
-/* A path shortened to its innermost whole frames ("...;f;g") within about width bytes. */
-static void add_short_path(struct strbuf *sb, const char *p, size_t width)
+/* Where a path's shortened form begins: its innermost whole frames within about width bytes. */
+static const char *short_path_start(const char *p, size_t width)
 {
 	size_t len = strlen(p);
 	const char *cut = p;
@@ -175,6 +175,51 @@ static void add_short_path(struct strbuf *sb, const char *p, size_t width)
 		cut = strchr(p + len - width, ';');
 		cut = cut ? cut + 1 : p + len - width;
 	}
+	return cut;
+}
+
+/* The frame before `cut` in p (the shortened form one frame longer), or p itself. */
+static const char *one_frame_more(const char *p, const char *cut)
+{
+	if (cut <= p)
+		return p;
+	cut--; /* the ';' before the shown frames */
+	while (cut > p && cut[-1] != ';')
+		cut--;
+	return cut;
+}
+
+/*
+ * The shortened forms of the listed paths, each widened frame by frame while it reads the
+ * same as another listed path's: two contexts of one function that differ only near the
+ * root ("main;run;step;insert" and "main;exec;step;insert") are otherwise two rows
+ * "...;step;insert" with different numbers.
+ */
+static const char **short_path_starts(const struct attribution_entry *e, size_t n, size_t width)
+{
+	const char **cut = xcalloc(n ? n : 1, sizeof(*cut));
+	bool widened = true;
+	for (size_t i = 0; i < n; i++)
+		cut[i] = short_path_start(e[i].key, width);
+	while (widened) {
+		widened = false;
+		for (size_t i = 0; i < n; i++) {
+			for (size_t j = 0; j < n; j++) {
+				if (j == i || (cut[i] == e[i].key && cut[j] == e[j].key) ||
+				    strcmp(cut[i], cut[j]))
+					continue;
+				/* the same text shown for two paths: one frame more on both */
+				cut[i] = one_frame_more(e[i].key, cut[i]);
+				cut[j] = one_frame_more(e[j].key, cut[j]);
+				widened = true;
+			}
+		}
+	}
+	return cut;
+}
+
+static void add_short_path(struct strbuf *sb, const char *p, const char *cut)
+{
 	if (cut != p)
 		strbuf_addstr(sb, "...;");
 	strbuf_addstr(sb, cut);
@@ -270,9 +315,11 @@ static void text_list(FILE *f, const struct attribution *a, const struct attribu
 	struct row r;
 	struct strbuf line = STRBUF_INIT;
 	size_t shown = top && n > top ? top : n;
+	const char **cut;
 
 	if (!changed)
 		return;
+	cut = paths ? short_path_starts(e, shown, PATH_WIDTH) : NULL;
 	row_init(&r);
 	for (size_t i = 0; i <= shown; i++) {
 		strbuf_reset(&line);
@@ -295,7 +342,7 @@ static void text_list(FILE *f, const struct attribution *a, const struct attribu
 		add_padded(&line, r.share.buf, 8);
 		add_padded(&line, have_spread(a) ? attribution_class_name(e[i - 1].class) : "", 10);
 		if (paths)
-			add_short_path(&line, e[i - 1].key, PATH_WIDTH);
+			add_short_path(&line, e[i - 1].key, cut[i - 1]);
 		else
 			strbuf_addstr(&line, e[i - 1].key);
 		if (r.calls.len)
@@ -307,6 +354,7 @@ static void text_list(FILE *f, const struct attribution *a, const struct attribu
 		fprintf(f, "%s  ... %zu more %s changed (%zu finding%s among all)\n", indent,
 			changed - shown, paths ? "call paths" : "functions", findings,
 			findings == 1 ? "" : "s");
+	free(cut);
 	row_release(&r);
 	strbuf_release(&line);
 }
