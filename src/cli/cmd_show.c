@@ -32,9 +32,9 @@ const struct command_help show_help = {
 	"json), the newest stored comparison of the revisions BASE and TARGET, or without\n"
 	"arguments the newest comparison of two revisions. The verdicts are computed again\n"
 	"from the runs of the pair of builds stored up to that comparison (its own and the\n"
-	"earlier ones it reused, none of a later --more); profiles and counted runs (ir,\n"
-	"sim-cycles) are not shown again (compare BASE TARGET shows them, from the stored\n"
-	"counted runs when there are enough).\n"
+	"earlier ones it reused, none of a later --more), the counted metrics (ir,\n"
+	"sim-cycles) and their functions from the counted runs stored up to it; profiles\n"
+	"(cct, sample, io, counters) are not shown again.\n"
 	"Exit status: 0 shown (the report's exit_code says what compare exited with), 2 usage\n"
 	"or input error (no such comparison: the message says how to make one), 3 internal\n"
 	"failure.",
