@@ -2,7 +2,8 @@
 # timings: 592,009,xxx Ir +- 85 from run to run) are exact within 0.01% of their mean.
 # The summary line said "exact: every run of a side counted the same" while the table
 # showed an sd of 85 instructions; it now says "the same within 0.01%" as the counted
-# section does, and "the same" alone only for runs that agree to the instruction.
+# section does, and "the same" alone only for runs that agree to the instruction. JSON's
+# "degenerate" (zero variance on both sides) was true for them too; it is now false.
 . "$SRCDIR/tests/cli/lib/common.bash"
 command -v valgrind >/dev/null || fail "valgrind is needed (make test installs it)"
 
@@ -34,6 +35,7 @@ import json, sys
 ir = [m for m in json.load(open(sys.argv[1]))["benchmarks"][0]["metrics"] if m["name"] == "ir"][0]
 assert ir["deterministic"] is True and ir["method"] == "exact", ir
 assert max(ir["spread"]) > 0, ir   # the runs do differ (by chance they agree 1 time in 4096)
+assert ir["degenerate"] is False, ir   # "zero variance on both sides": not these
 PY
 expect_exit 1 "$REVPERF" compare --cmd-a './jitter 1000000 j' --cmd-b './jitter 1010000 j' \
 	--metrics ir --primary ir --runs 3..3 --no-color
