@@ -46,3 +46,11 @@ expect_grep 'ir: worse, \+[0-9.]+% \(exact: every run of a side counted the same
 expect_exit 1 "$REVPERF" compare --cmd-a './jitter 1000000' --cmd-b './jitter 1010000' \
 	--metrics ir --primary ir --runs 3..3 --no-color
 expect_grep 'ir: worse, \+[0-9.]+% \(exact: every run of a side counted the same, 2 \+ 2 runs\)' out.txt
+
+# Markdown: the exact interval is given without the timed interval's confidence level
+# (it read "1.005 (99.91%, exact)" on SQLite's speedtest1: the counts' min and max have
+# no level).
+expect_exit 1 "$REVPERF" compare --cmd-a './jitter 1000000' --cmd-b './jitter 1010000' \
+	--metrics wall,ir --primary ir --runs 3..3 -f markdown
+expect_grep '^\| command \| ir \(primary\) \| .*\| 1\.0[0-9]+ \| 1\.0[0-9]+ \(exact\) \|' out.txt
+expect_grep '^\| command \| wall \| .*\(9[0-9.]+%, [a-z-]+\) \|' out.txt
