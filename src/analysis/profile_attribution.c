@@ -237,6 +237,10 @@ static void rank(const struct attribution_acc *acc, bool paths, const struct att
 			continue;
 		if (a->total.delta != 0)
 			e->share = e->delta / a->total.delta;
+		if (paths && a->weight == CCT_WEIGHT_EVENT && i != CCT_ROOT) {
+			const struct attribution_sums *f = &acc->funcs[acc->keys.nodes[i].name];
+			e->moved = fabs(f->mean[1] - f->mean[0]) <= residue;
+		}
 		strbuf_reset(&sb);
 		if (!paths)
 			strbuf_addstr(&sb, cct_name(&acc->keys, (uint32_t)i));

@@ -62,6 +62,10 @@ struct attribution_entry {
 					    spread; [delta, delta] when no run varies */
 	double share;			 /* delta / the total's delta; NAN when that is 0 */
 	enum attribution_class class;
+	/* A path of counted events whose function executed the same on both sides (its entry
+	 * among the functions did not change): only the function's split over its contexts
+	 * moved, which callgrind's call-path estimate does when another caller's cost does. */
+	bool moved;
 };
 
 struct attribution {

@@ -66,6 +66,8 @@ static json_t *entry_json(const struct attribution *a, const struct attribution_
 	json_object_set_new(o, "share", json_real_or_null(e->share));
 	json_object_set_new(o, "noise", json_boolean(e->class == ATTRIBUTION_NOISE));
 	json_object_set_new(o, "class", json_string(attribution_class_name(e->class)));
+	if (key && !strcmp(key, "path"))
+		json_object_set_new(o, "moved", json_boolean(e->moved));
 	json_object_set_new(o, "change_interval",
 			    isfinite(e->ci_lo) ? json_pack("[o, o]", json_real_or_null(e->ci_lo),
 							   json_real_or_null(e->ci_hi))
@@ -188,6 +190,7 @@ static bool entry_from_json(const json_t *o, const char *key, struct attribution
 		e->class = ATTRIBUTION_NO_SPREAD;
 	else
 		return false;
+	e->moved = json_is_true(json_object_get(o, "moved")); /* absent before: false */
 	if (key)
 		e->key = xstrdup(json_string_value(k));
 	return true;

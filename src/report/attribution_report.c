@@ -166,6 +166,22 @@ static bool have_spread(const struct attribution *a)
 	return a->runs[0] >= 2 && a->runs[1] >= 2;
 }
 
+/* The class column: "moved" for a path whose change is only its function's split. */
+static const char *row_class(const struct attribution_entry *e)
+{
+	if (e->moved && e->class == ATTRIBUTION_FINDING)
+		return "moved";
+	return attribution_class_name(e->class);
+}
+
+static bool any_moved(const struct attribution *a)
+{
+	for (size_t i = 0; i < a->nr_paths; i++)
+		if (a->paths[i].moved && a->paths[i].class == ATTRIBUTION_FINDING)
+			return true;
+	return false;
+}
+
 /* Where a path's shortened form begins: its innermost whole frames within about width bytes. */
 static const char *short_path_start(const char *p, size_t width)
 {
@@ -295,6 +311,11 @@ static void legend(struct strbuf *sb, const struct attribution *a)
 	if (a->total.class == ATTRIBUTION_NOISE)
 		strbuf_addstr(sb, "; the total change is itself within the noise: shares are "
 				  "shares of noise");
+	if (any_moved(a))
+		strbuf_addstr(sb, "; moved: the path's function executed the same instructions "
+				  "on both sides, only their estimated split over its callers "
+				  "changed (callgrind records calls between two functions, not "
+				  "whole paths)");
 }
 
 /* s left-aligned in `width` columns (UTF-8 characters, not bytes: "±" is one). */
@@ -340,7 +361,7 @@ static void text_list(FILE *f, const struct attribution *a, const struct attribu
 		add_padded(&line, r.target.buf, 24);
 		add_padded(&line, r.change.buf, 24);
 		add_padded(&line, r.share.buf, 8);
-		add_padded(&line, have_spread(a) ? attribution_class_name(e[i - 1].class) : "", 10);
+		add_padded(&line, have_spread(a) ? row_class(&e[i - 1]) : "", 10);
 		if (paths)
 			add_short_path(&line, e[i - 1].key, cut[i - 1]);
 		else
@@ -402,7 +423,7 @@ static void md_list(FILE *f, const struct attribution *a, const struct attributi
 		fprintf(f, "| %s | %s | %s | %s | %s |", key.buf, r.base.buf, r.target.buf,
 			r.change.buf, r.share.buf);
 		if (have_spread(a))
-			fprintf(f, " %s |", attribution_class_name(e[i].class));
+			fprintf(f, " %s |", row_class(&e[i]));
 		if (a->calls_known)
 			fprintf(f, " %s |", r.calls.buf);
 		fputc('\n', f);
@@ -454,7 +475,7 @@ static void html_list(struct strbuf *sb, const struct attribution *a,
 		strbuf_add_xml_escaped(sb, r.share.buf);
 		strbuf_addstr(sb, "</td>");
 		if (have_spread(a))
-			strbuf_addf(sb, "<td>%s</td>", attribution_class_name(e[i].class));
+			strbuf_addf(sb, "<td>%s</td>", row_class(&e[i]));
 		if (a->calls_known) {
 			strbuf_addstr(sb, "<td class=\"num\">");
 			strbuf_add_xml_escaped(sb, r.calls.buf);
