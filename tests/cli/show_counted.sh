@@ -57,3 +57,34 @@ PY
 expect_exit 1 "$REVPERF" compare base slow
 expect_grep 'ir \*  *worse  *1\.0[0-9]+ ' out.txt
 [ "$(count profiles)" = "$profiles" ] || fail "compare counted again: $(count profiles) profiles, $profiles before"
+
+# Counts that differ every run: compare topped both sides up to MAX (6) and judged them
+# with the statistics; show takes the same 6 + 6 and gives the same verdict.
+cat >vary.sh <<'SH'
+n=$(( $(od -An -N2 -tu2 /dev/urandom) % 500 + 100 ))
+i=0; while [ $i -lt $n ]; do i=$((i+1)); done
+SH
+cat >revperf.ini <<'INI'
+[benchmark "vary"]
+command = sh vary.sh
+metrics = ir
+primary = ir
+runs = 2..2
+warmup = 0
+INI
+git add -A && git commit -qm vary && git tag vary1
+echo "# the same script" >>vary.sh && git commit -qam "vary again" && git tag vary2
+expect_exit 0 "$REVPERF" compare vary1 vary2 -q -f json
+cp out.txt compared.json
+profiles=$(count profiles)
+expect_exit 0 "$REVPERF" show vary1 vary2 -f json
+python3 - compared.json out.txt <<'PY' || fail "show of inexact counts: $(cat out.txt)"
+import json, sys
+c, s = (json.load(open(p))["benchmarks"][0] for p in sys.argv[1:3])
+ir = lambda b: [m for m in b["metrics"] if m["name"] == "ir"][0]
+assert ir(s)["deterministic"] is False, ir(s)
+assert ir(s)["baseline"]["n"] == 6 and ir(s)["target"]["n"] == 6, ir(s)
+assert ir(s)["values"] == ir(c)["values"], (ir(s)["values"], ir(c)["values"])
+assert ir(s)["verdict"] == ir(c)["verdict"] and ir(s)["ci"] == ir(c)["ci"], (ir(s), ir(c))
+PY
+[ "$(count profiles)" = "$profiles" ] || fail "show ran counted runs: $(count profiles), $profiles before"
