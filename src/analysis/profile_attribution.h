@@ -81,6 +81,7 @@ struct attribution {
 	struct attribution_entry *paths;
 	size_t nr_paths;
 	size_t changed_paths, finding_paths;
+	size_t moved_paths; /* changed paths marked moved (not counted as findings) */
 };
 
 /* Frees what `a` owns and zeroes it; accepts a zeroed or released attribution. */

@@ -122,6 +122,7 @@ json_t *attribution_json(const struct attribution *a)
 	json_object_set_new(o, "paths", list_json(a, a->paths, a->nr_paths, "path"));
 	json_object_set_new(o, "changed_paths", json_integer((json_int_t)a->changed_paths));
 	json_object_set_new(o, "finding_paths", json_integer((json_int_t)a->finding_paths));
+	json_object_set_new(o, "moved_paths", json_integer((json_int_t)a->moved_paths));
 	return o;
 }
 
@@ -270,6 +271,9 @@ int attribution_from_json(const json_t *o, const char *origin, struct attributio
 	     size_from_json(o, "finding_functions", &out->finding_funcs) &&
 	     size_from_json(o, "changed_paths", &out->changed_paths) &&
 	     size_from_json(o, "finding_paths", &out->finding_paths);
+	/* absent from an attribution written before moved paths: none */
+	if (ok && json_object_get(o, "moved_paths"))
+		ok = size_from_json(o, "moved_paths", &out->moved_paths);
 	if (!ok) {
 		attribution_release(out);
 		error("%s: not an attribution revperf wrote (a field is missing or of the wrong "

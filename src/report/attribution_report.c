@@ -330,8 +330,8 @@ static void add_padded(struct strbuf *sb, const char *s, size_t width)
 }
 
 static void text_list(FILE *f, const struct attribution *a, const struct attribution_entry *e,
-		      size_t n, size_t changed, size_t findings, bool paths, size_t top,
-		      const char *indent)
+		      size_t n, size_t changed, size_t findings, size_t moved, bool paths,
+		      size_t top, const char *indent)
 {
 	struct row r;
 	struct strbuf line = STRBUF_INIT;
@@ -372,9 +372,13 @@ static void text_list(FILE *f, const struct attribution *a, const struct attribu
 		fprintf_printable(f, "%s\n", line.buf);
 	}
 	if (changed > shown)
-		fprintf(f, "%s  ... %zu more %s changed (%zu finding%s among all)\n", indent,
+		fprintf(f, "%s  ... %zu more %s changed (%zu finding%s among all", indent,
 			changed - shown, paths ? "call paths" : "functions", findings,
 			findings == 1 ? "" : "s");
+	if (changed > shown && moved)
+		fprintf(f, ", %zu moved", moved);
+	if (changed > shown)
+		fputs(")\n", f);
 	free(cut);
 	row_release(&r);
 	strbuf_release(&line);
@@ -390,10 +394,10 @@ void attribution_text(FILE *f, const struct attribution *a, size_t top, const ch
 	if (!a->changed_funcs && !a->changed_paths) {
 		fprintf(f, "%s  no function's %s changed\n", indent, weight_noun(a));
 	} else {
-		text_list(f, a, a->funcs, a->nr_funcs, a->changed_funcs, a->finding_funcs, false,
-			  top, indent);
-		text_list(f, a, a->paths, a->nr_paths, a->changed_paths, a->finding_paths, true,
-			  top, indent);
+		text_list(f, a, a->funcs, a->nr_funcs, a->changed_funcs, a->finding_funcs, 0,
+			  false, top, indent);
+		text_list(f, a, a->paths, a->nr_paths, a->changed_paths, a->finding_paths,
+			  a->moved_paths, true, top, indent);
 	}
 	strbuf_reset(&sb);
 	legend(&sb, a);

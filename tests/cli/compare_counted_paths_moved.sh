@@ -49,6 +49,11 @@ for k in ("a_caller;shared_stage;leaf_fn", "b_caller;shared_stage;leaf_fn"):
     assert paths[k]["moved"] is True and paths[k]["class"] == "finding", paths[k]
 own = paths["a_caller;shared_stage"]
 assert own["moved"] is False and own["class"] == "finding", own
+# a moved path is not a finding of its own: counted apart
+a = c["attribution"]
+moved = [p for p in c["paths"] if p["moved"]]
+assert a["moved_paths"] == len(moved) >= 2, (a["moved_paths"], len(moved))
+assert a["finding_paths"] == len([p for p in c["paths"] if p["class"] == "finding"]) - len(moved), a
 PY
 expect_exit 1 "$REVPERF" compare --cmd-a './moved 100000' --cmd-b './moved 200000' \
 	--metrics ir --primary ir --runs 3..3 --no-color
