@@ -216,7 +216,7 @@ static int by_abs_delta(const void *x, const void *y)
 /* The changed keys of one kind (paths: by node, funcs: by name id), ranked, cut to top. */
 static void rank(const struct attribution_acc *acc, bool paths, const struct attribution *a,
 		 size_t top, struct attribution_entry **out, size_t *nr, size_t *changed,
-		 size_t *findings)
+		 size_t *findings, size_t *moved)
 {
 	size_t n = paths ? acc->keys.nr_nodes : acc->keys.nr_names, k = 0;
 	const struct attribution_sums *sums = paths ? acc->paths : acc->funcs;
@@ -229,7 +229,7 @@ static void rank(const struct attribution_acc *acc, bool paths, const struct att
 			     ? 0.5 / ((double)a->runs[0] * (double)a->runs[1])
 			     : 0;
 
-	*findings = 0;
+	*findings = *moved = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct attribution_entry *e = &all[k];
 		if (!entry_of(&sums[i], a->runs, a->calls_known, a->alpha, e) ||
@@ -237,6 +237,10 @@ static void rank(const struct attribution_acc *acc, bool paths, const struct att
 			continue;
 		if (a->total.delta != 0)
 			e->share = e->delta / a->total.delta;
+		if (paths && a->weight == CCT_WEIGHT_EVENT && i != CCT_ROOT) {
+			const struct attribution_sums *f = &acc->funcs[acc->keys.nodes[i].name];
+			e->moved = fabs(f->mean[1] - f->mean[0]) <= residue;
+		}
 		strbuf_reset(&sb);
 		if (!paths)
 			strbuf_addstr(&sb, cct_name(&acc->keys, (uint32_t)i));
@@ -245,7 +249,9 @@ static void rank(const struct attribution_acc *acc, bool paths, const struct att
 		else
 			cct_path(&acc->keys, (uint32_t)i, &sb);
 		e->key = xstrdup(sb.buf);
-		*findings += e->class == ATTRIBUTION_FINDING;
+		/* a moved path is its function's split, not a finding of its own */
+		*findings += e->class == ATTRIBUTION_FINDING && !e->moved;
+		*moved += e->class == ATTRIBUTION_FINDING && e->moved;
 		k++;
 	}
 	qsort(all, k, sizeof(*all), by_abs_delta);
@@ -273,10 +279,11 @@ int attribution_acc_finish(const struct attribution_acc *acc, double alpha, size
 	out->runs[0] = acc->runs[0];
 	out->runs[1] = acc->runs[1];
 	entry_of(&acc->total, out->runs, false, alpha, &out->total);
+	size_t no_moved;
 	rank(acc, false, out, top, &out->funcs, &out->nr_funcs, &out->changed_funcs,
-	     &out->finding_funcs);
+	     &out->finding_funcs, &no_moved);
 	rank(acc, true, out, top, &out->paths, &out->nr_paths, &out->changed_paths,
-	     &out->finding_paths);
+	     &out->finding_paths, &out->moved_paths);
 	return 0;
 }
 

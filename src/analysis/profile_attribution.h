@@ -62,6 +62,10 @@ struct attribution_entry {
 					    spread; [delta, delta] when no run varies */
 	double share;			 /* delta / the total's delta; NAN when that is 0 */
 	enum attribution_class class;
+	/* A path of counted events whose function executed the same on both sides (its entry
+	 * among the functions did not change): only the function's split over its contexts
+	 * moved, which callgrind's call-path estimate does when another caller's cost does. */
+	bool moved;
 };
 
 struct attribution {
@@ -77,6 +81,7 @@ struct attribution {
 	struct attribution_entry *paths;
 	size_t nr_paths;
 	size_t changed_paths, finding_paths;
+	size_t moved_paths; /* changed paths marked moved (not counted as findings) */
 };
 
 /* Frees what `a` owns and zeroes it; accepts a zeroed or released attribution. */

@@ -61,7 +61,9 @@ int verdict_decide_exact(const double *a, size_t n_a, const double *b, size_t n_
 	out->sd_a = n_a >= 2 ? stats_sd(a, n_a) : 0;
 	out->sd_b = n_b >= 2 ? stats_sd(b, n_b) : 0;
 	out->p = out->p_welch = out->p_mw = NAN;
-	out->exact = out->degenerate = true;
+	out->exact = true;
+	/* "zero variance on both sides" (JSON's degenerate): not runs within the spread */
+	out->degenerate = out->spread_a == 0 && out->spread_b == 0;
 	out->method = VERDICT_METHOD_EXACT;
 	out->reason = NULL;
 	out->resamples = 0;

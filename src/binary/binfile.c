@@ -329,6 +329,7 @@ int binfile_plt_read(const char *path, struct binfile_plt *out)
 		out->unsized[i].name = xstrdup(bf->unsized[i].name);
 	}
 	out->nr_unsized = bf->nr_unsized;
+	out->entry = bf->kind == BINFILE_OBJECT ? 0 : bf->entry;
 out:
 	binfile_free(bf);
 	return ret;

@@ -87,6 +87,7 @@ struct binfile {
 	char *path;
 	const char *arch; /* "x86-64", "aarch64" */
 	uint16_t machine; /* EM_* */
+	uint64_t entry;	  /* the ELF header's entry point (e_entry), 0 when none */
 	enum binfile_kind kind;
 	bool from_dynsym; /* no .symtab: only exported functions */
 	bool has_dwarf;
@@ -184,6 +185,9 @@ struct binfile_plt {
 	 * one per address (global before weak before local, then without a leading '_'). */
 	struct binfile_plt_entry *unsized;
 	size_t nr_unsized;
+	/* The entry point (e_entry) of an executable or shared object, 0 when none: the
+	 * dynamic loader's `_start`, which has no symbol in a stripped ld.so. */
+	uint64_t entry;
 };
 
 /*

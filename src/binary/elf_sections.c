@@ -52,6 +52,7 @@ static int check_header(struct binfile *bf, Elf *elf, GElf_Ehdr *eh)
 			     bf->path, (unsigned)eh->e_machine);
 	}
 	bf->machine = eh->e_machine;
+	bf->entry = eh->e_entry;
 	bf->arch = m;
 	switch (eh->e_type) {
 	case ET_EXEC: bf->kind = BINFILE_EXEC; break;

@@ -132,6 +132,7 @@ int cli_store_location(const struct cli_where *where, const char *root, char **o
 		return 0;
 	}
 	config_init(&cfg);
+	cfg.no_warnings = true; /* read again for the command, which warns */
 	if (config_read(&cfg, ini.buf)) {
 		ret = EXIT_USAGE;
 	} else if (cfg.store_url) {

@@ -653,8 +653,13 @@ int compare_one(const struct compare_request *req, const struct bench_config *be
 		compare_same_code(req, bench, b);
 	if (!ret) /* what the reported metrics read, for the report */
 		ret = run_output_first_lines(req->st, c.filter, bench, &b->reported, &b->nr_reported);
-	if (req->replay) /* nothing more is run */
+	if (req->replay) { /* nothing more is run: counted verdicts from the stored runs */
+		if (!ret && !b->error && has_counted(b))
+			ret = compare_counted(req, bench, b->benchmark_id, machine_id,
+					      out->comparison_id, c.timeout_ns, b->metrics,
+					      b->nr_metrics, b->renamed, b->nr_renamed, &b->counted);
 		goto out;
+	}
 	/* Profiles after the verdict's runs, never among them: they do not disturb it. */
 	if (!ret && !b->error && (bench->profiles & PROFILE_CCT) && !interrupt_requested()) {
 		compare_progress_phase(req, COMPARE_PROFILING, b->name, bench->profile_runs);

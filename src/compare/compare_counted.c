@@ -294,6 +294,68 @@ static int stored_inexact(const struct compare_request *req, const char *kind,
 	return ret;
 }
 
+/*
+ * A replay (revperf show): the counted runs of a side stored up to the comparison shown
+ * (its own and those it reused, none of a later comparison), the newest `want`; nothing is
+ * run. reused: those taken before it.
+ */
+static int stored_up_to(const struct compare_request *req, const char *kind,
+			const int64_t builds[2], const int64_t ids[3], size_t want,
+			struct store_profile *have[2], size_t nr[2], size_t reused[2])
+{
+	for (int side = 0; side < 2; side++) {
+		struct store_profile *all = NULL;
+		size_t n = 0, keep = 0, first;
+		have[side] = NULL;
+		nr[side] = reused[side] = 0;
+		if (store_profiles_find(req->st, builds[side], ids[0], ids[1], kind, &all, &n))
+			return RP_EINTERNAL;
+		for (size_t i = 0; i < n; i++) /* oldest first: keep the order */
+			if (all[i].comparison_id <= req->replay->id)
+				all[keep++] = all[i];
+			else {
+				free(all[i].detail);
+				free(all[i].path);
+				free(all[i].log_path);
+			}
+		first = keep > want ? keep - want : 0;
+		for (size_t i = 0; i < first; i++) {
+			free(all[i].detail);
+			free(all[i].path);
+			free(all[i].log_path);
+		}
+		memmove(all, all + first, (keep - first) * sizeof(*all));
+		have[side] = all;
+		nr[side] = keep - first;
+		for (size_t i = 0; i < nr[side]; i++)
+			reused[side] += all[i].comparison_id != req->replay->id;
+	}
+	return 0;
+}
+
+/* The replay's runs: the newest MIN, or MAX when the side's stored counts disagree. */
+static int replay_counted(const struct compare_request *req, const struct bench_config *bench,
+			  const char *kind, const int64_t builds[2], const int64_t ids[3],
+			  const struct metric_outcome *metrics, size_t nr_metrics,
+			  struct store_profile *have[2], size_t nr[2], size_t reused[2],
+			  size_t *looks)
+{
+	bool inexact = false;
+	int ret = stored_up_to(req, kind, builds, ids, (size_t)-1, have, nr, reused);
+	if (!ret)
+		ret = any_inexact(req, have, nr, metrics, nr_metrics, &inexact);
+	store_profiles_free(have[0], nr[0]);
+	store_profiles_free(have[1], nr[1]);
+	have[0] = have[1] = NULL;
+	nr[0] = nr[1] = 0;
+	if (ret)
+		return ret;
+	*looks = inexact && bench->max_count_runs > bench->min_count_runs ? 2 : 1;
+	return stored_up_to(req, kind, builds, ids,
+			    *looks == 2 ? bench->max_count_runs : bench->min_count_runs, have, nr,
+			    reused);
+}
+
 /* ---- Attribution: self instructions per function and per call path ---- */
 
 /* How one side's function names are read: PLTs named, renamed functions paired. */
@@ -441,6 +503,12 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 	fsutil_add_safe_name(&sb, bench->name);
 	strbuf_addstr(&sb, "/counted");
 	a->dir = strbuf_detach(&sb);
+	if (req->replay) { /* revperf show: the stored runs judged again, nothing run */
+		if ((ret = replay_counted(req, bench, a->kind, builds, ids, metrics, nr_metrics,
+					  have, nr, a->reused, &looks)))
+			goto out;
+		goto judge;
+	}
 	if (mkdir_p(a->dir)) {
 		ret = RP_EINTERNAL;
 		goto out;
@@ -471,6 +539,7 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 		a->failed[0] += failed[0];
 		a->failed[1] += failed[1];
 	}
+judge:
 	a->runs[0] = nr[0];
 	a->runs[1] = nr[1];
 	for (size_t i = 0; i < nr_metrics; i++)
@@ -492,7 +561,7 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 	}
 	attribute(a, req, bench, have, nr, renamed, nr_renamed);
 	/* The same runs serve the predictor (predict, train) when it has nothing yet. */
-	for (int side = 0; req->a.sha && side < 2; side++)
+	for (int side = 0; req->a.sha && !req->replay && side < 2; side++)
 		if (predict_dynamic_save_callgrind(req->st, builds[side], benchmark_id,
 						   have[side][0].path, true) < 0)
 			warning("the dynamic data of side %c was not stored for the predictor",

@@ -82,8 +82,9 @@ int compare_replay_bench(struct bench_ctx *c, const struct sequential_plan *plan
 			if (compare_evaluate_metric(c, m, look_alpha))
 				return RP_EINTERNAL;
 		} else {
-			m->unmeasured = "counted runs are not judged again here (revperf compare "
-					"BASE TARGET does, from the stored runs)";
+			/* judged after the timed ones (compare_one), from the stored counted
+			 * runs; this stays when it cannot be */
+			m->unmeasured = "no counted runs of this comparison to judge again";
 		}
 	}
 	/* Short of the first look (interrupted, or its time budget ended): no look, no

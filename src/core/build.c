@@ -157,6 +157,20 @@ out:
 	strbuf_release(&sb);
 }
 
+/*
+ * Whether the worktree's stamp says its last finished build ran `cmd`. One worktree serves
+ * every build command of its commit: after `make A` then `make B` there, the files are B's,
+ * and the store's record of A must not take them for its own (a revperf.ini tried with
+ * another build command, then put back, ran and bindiffed the other command's program).
+ */
+static bool stamp_says(const char *stamp, const char *cmd)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool same = !strbuf_read_file(&sb, stamp, 1 << 20) && !strcmp(sb.buf, cmd);
+	strbuf_release(&sb);
+	return same;
+}
+
 int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd,
 		 const struct revision *rev, const char *command, const char *variant,
 		 struct store_build *out)
@@ -195,7 +209,7 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 	found = store_build_find(st, rev_id, cmd, variant, out);
 	if (found < 0)
 		goto out;
-	if (found == 0 && !strcmp(out->status, "ok") && path_exists(stamp.buf) &&
+	if (found == 0 && !strcmp(out->status, "ok") && stamp_says(stamp.buf, cmd) &&
 	    path_exists(gitdir.buf)) {
 		ret = 0; /* cached */
 		goto out;
@@ -271,9 +285,21 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 	{
 		/* In the checked-out tree: a link committed there is not followed. */
 		int fd = open_own(stamp.buf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		size_t len = strlen(cmd), done = 0;
 		if (fd < 0) {
 			error("cannot write %s: %s", stamp.buf, fs_strerror(errno));
 			goto out;
+		}
+		while (done < len) { /* the command built: the stamp of these files */
+			ssize_t w = write(fd, cmd + done, len - done);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				error("cannot write %s: %s", stamp.buf, fs_strerror(errno));
+				close(fd);
+				goto out;
+			}
+			done += (size_t)w;
 		}
 		close(fd);
 	}

@@ -572,11 +572,28 @@ static int valid_bench_name(const char *name)
 	return 1;
 }
 
+/*
+ * The template's "count-tolerance = 0.1%" without its sign is 10%: a counted change of 5%
+ * judged equal. Valid (a bare number is a fraction), so a warning, once per line or flag.
+ */
+static void warn_count_fraction(const struct config *cfg, const char *key, const char *value,
+				const char *origin)
+{
+	double v;
+	if (cfg->no_warnings || strcmp(key, "count-tolerance") || strchr(value, '%') ||
+	    parse_percent(value, &v) || v < 0.01)
+		return;
+	warning("%s: count-tolerance %s is a fraction, %g%%: counted changes under %g%% are "
+		"judged equal; write %s%% for %s percent",
+		origin, value, 100 * v, 100 * v, value, value);
+}
+
 int config_set(struct config *cfg, const char *section, const char *key, const char *value,
 	       const char *origin)
 {
 	char *name;
 	int ret;
+	warn_count_fraction(cfg, key, value, origin);
 	if (!section && !strncmp(key, "metric.", 7)) {
 		/* A flag: checked now on a scratch benchmark, applied to every benchmark by
 		 * config_finish() (replacing a definition of the same name). */

@@ -49,7 +49,7 @@ static const struct binfile_plt *plt_of(struct callgrind_plt *c, const char *pat
 			binfile_plt_release(&c->plts[c->nr]);
 		c->nr++;
 	}
-	return c->plts[i].nr || c->plts[i].nr_unsized ? &c->plts[i] : NULL;
+	return c->plts[i].nr || c->plts[i].nr_unsized || c->plts[i].entry ? &c->plts[i] : NULL;
 }
 
 /* callgrind's name of a function without a symbol: "0x" and hex digits. */
@@ -195,6 +195,10 @@ void callgrind_plt_rename(const struct callgrind_func_info *funcs, size_t nr_fun
 				names[i] = plt_name(name);
 			else if ((name = binfile_plt_unsized(plt, addr[i])))
 				names[i] = xstrdup(name);
+			else if (plt->entry && addr[i] == plt->entry)
+				/* the entry point without a symbol: the dynamic loader's,
+				 * the root of every path ("0x000000000001ab70" before) */
+				names[i] = xstrdup("_start");
 		}
 	}
 	for (size_t k = 0; any && k < nr_calls; k++) {

@@ -66,6 +66,8 @@ static json_t *entry_json(const struct attribution *a, const struct attribution_
 	json_object_set_new(o, "share", json_real_or_null(e->share));
 	json_object_set_new(o, "noise", json_boolean(e->class == ATTRIBUTION_NOISE));
 	json_object_set_new(o, "class", json_string(attribution_class_name(e->class)));
+	if (key && !strcmp(key, "path"))
+		json_object_set_new(o, "moved", json_boolean(e->moved));
 	json_object_set_new(o, "change_interval",
 			    isfinite(e->ci_lo) ? json_pack("[o, o]", json_real_or_null(e->ci_lo),
 							   json_real_or_null(e->ci_hi))
@@ -120,6 +122,7 @@ json_t *attribution_json(const struct attribution *a)
 	json_object_set_new(o, "paths", list_json(a, a->paths, a->nr_paths, "path"));
 	json_object_set_new(o, "changed_paths", json_integer((json_int_t)a->changed_paths));
 	json_object_set_new(o, "finding_paths", json_integer((json_int_t)a->finding_paths));
+	json_object_set_new(o, "moved_paths", json_integer((json_int_t)a->moved_paths));
 	return o;
 }
 
@@ -188,6 +191,7 @@ static bool entry_from_json(const json_t *o, const char *key, struct attribution
 		e->class = ATTRIBUTION_NO_SPREAD;
 	else
 		return false;
+	e->moved = json_is_true(json_object_get(o, "moved")); /* absent before: false */
 	if (key)
 		e->key = xstrdup(json_string_value(k));
 	return true;
@@ -267,6 +271,9 @@ int attribution_from_json(const json_t *o, const char *origin, struct attributio
 	     size_from_json(o, "finding_functions", &out->finding_funcs) &&
 	     size_from_json(o, "changed_paths", &out->changed_paths) &&
 	     size_from_json(o, "finding_paths", &out->finding_paths);
+	/* absent from an attribution written before moved paths: none */
+	if (ok && json_object_get(o, "moved_paths"))
+		ok = size_from_json(o, "moved_paths", &out->moved_paths);
 	if (!ok) {
 		attribution_release(out);
 		error("%s: not an attribution revperf wrote (a field is missing or of the wrong "

@@ -166,8 +166,24 @@ static bool have_spread(const struct attribution *a)
 	return a->runs[0] >= 2 && a->runs[1] >= 2;
 }
 
-/* A path shortened to its innermost whole frames ("...;f;g") within about width bytes. */
-static void add_short_path(struct strbuf *sb, const char *p, size_t width)
+/* The class column: "moved" for a path whose change is only its function's split. */
+static const char *row_class(const struct attribution_entry *e)
+{
+	if (e->moved && e->class == ATTRIBUTION_FINDING)
+		return "moved";
+	return attribution_class_name(e->class);
+}
+
+static bool any_moved(const struct attribution *a)
+{
+	for (size_t i = 0; i < a->nr_paths; i++)
+		if (a->paths[i].moved && a->paths[i].class == ATTRIBUTION_FINDING)
+			return true;
+	return false;
+}
+
+/* Where a path's shortened form begins: its innermost whole frames within about width bytes. */
+static const char *short_path_start(const char *p, size_t width)
 {
 	size_t len = strlen(p);
 	const char *cut = p;
@@ -175,6 +191,51 @@ static void add_short_path(struct strbuf *sb, const char *p, size_t width)
 		cut = strchr(p + len - width, ';');
 		cut = cut ? cut + 1 : p + len - width;
 	}
+	return cut;
+}
+
+/* The frame before `cut` in p (the shortened form one frame longer), or p itself. */
+static const char *one_frame_more(const char *p, const char *cut)
+{
+	if (cut <= p)
+		return p;
+	cut--; /* the ';' before the shown frames */
+	while (cut > p && cut[-1] != ';')
+		cut--;
+	return cut;
+}
+
+/*
+ * The shortened forms of the listed paths, each widened frame by frame while it reads the
+ * same as another listed path's: two contexts of one function that differ only near the
+ * root ("main;run;step;insert" and "main;exec;step;insert") are otherwise two rows
+ * "...;step;insert" with different numbers.
+ */
+static const char **short_path_starts(const struct attribution_entry *e, size_t n, size_t width)
+{
+	const char **cut = xcalloc(n ? n : 1, sizeof(*cut));
+	bool widened = true;
+	for (size_t i = 0; i < n; i++)
+		cut[i] = short_path_start(e[i].key, width);
+	while (widened) {
+		widened = false;
+		for (size_t i = 0; i < n; i++) {
+			for (size_t j = 0; j < n; j++) {
+				if (j == i || (cut[i] == e[i].key && cut[j] == e[j].key) ||
+				    strcmp(cut[i], cut[j]))
+					continue;
+				/* the same text shown for two paths: one frame more on both */
+				cut[i] = one_frame_more(e[i].key, cut[i]);
+				cut[j] = one_frame_more(e[j].key, cut[j]);
+				widened = true;
+			}
+		}
+	}
+	return cut;
+}
+
+static void add_short_path(struct strbuf *sb, const char *p, const char *cut)
+{
 	if (cut != p)
 		strbuf_addstr(sb, "...;");
 	strbuf_addstr(sb, cut);
@@ -250,6 +311,11 @@ static void legend(struct strbuf *sb, const struct attribution *a)
 	if (a->total.class == ATTRIBUTION_NOISE)
 		strbuf_addstr(sb, "; the total change is itself within the noise: shares are "
 				  "shares of noise");
+	if (any_moved(a))
+		strbuf_addstr(sb, "; moved: the path's function executed the same instructions "
+				  "on both sides, only their estimated split over its callers "
+				  "changed (callgrind records calls between two functions, not "
+				  "whole paths)");
 }
 
 /* s left-aligned in `width` columns (UTF-8 characters, not bytes: "±" is one). */
@@ -264,15 +330,17 @@ static void add_padded(struct strbuf *sb, const char *s, size_t width)
 }
 
 static void text_list(FILE *f, const struct attribution *a, const struct attribution_entry *e,
-		      size_t n, size_t changed, size_t findings, bool paths, size_t top,
-		      const char *indent)
+		      size_t n, size_t changed, size_t findings, size_t moved, bool paths,
+		      size_t top, const char *indent)
 {
 	struct row r;
 	struct strbuf line = STRBUF_INIT;
 	size_t shown = top && n > top ? top : n;
+	const char **cut;
 
 	if (!changed)
 		return;
+	cut = paths ? short_path_starts(e, shown, PATH_WIDTH) : NULL;
 	row_init(&r);
 	for (size_t i = 0; i <= shown; i++) {
 		strbuf_reset(&line);
@@ -293,9 +361,9 @@ static void text_list(FILE *f, const struct attribution *a, const struct attribu
 		add_padded(&line, r.target.buf, 24);
 		add_padded(&line, r.change.buf, 24);
 		add_padded(&line, r.share.buf, 8);
-		add_padded(&line, have_spread(a) ? attribution_class_name(e[i - 1].class) : "", 10);
+		add_padded(&line, have_spread(a) ? row_class(&e[i - 1]) : "", 10);
 		if (paths)
-			add_short_path(&line, e[i - 1].key, PATH_WIDTH);
+			add_short_path(&line, e[i - 1].key, cut[i - 1]);
 		else
 			strbuf_addstr(&line, e[i - 1].key);
 		if (r.calls.len)
@@ -304,9 +372,14 @@ static void text_list(FILE *f, const struct attribution *a, const struct attribu
 		fprintf_printable(f, "%s\n", line.buf);
 	}
 	if (changed > shown)
-		fprintf(f, "%s  ... %zu more %s changed (%zu finding%s among all)\n", indent,
+		fprintf(f, "%s  ... %zu more %s changed (%zu finding%s among all", indent,
 			changed - shown, paths ? "call paths" : "functions", findings,
 			findings == 1 ? "" : "s");
+	if (changed > shown && moved)
+		fprintf(f, ", %zu moved", moved);
+	if (changed > shown)
+		fputs(")\n", f);
+	free(cut);
 	row_release(&r);
 	strbuf_release(&line);
 }
@@ -321,10 +394,10 @@ void attribution_text(FILE *f, const struct attribution *a, size_t top, const ch
 	if (!a->changed_funcs && !a->changed_paths) {
 		fprintf(f, "%s  no function's %s changed\n", indent, weight_noun(a));
 	} else {
-		text_list(f, a, a->funcs, a->nr_funcs, a->changed_funcs, a->finding_funcs, false,
-			  top, indent);
-		text_list(f, a, a->paths, a->nr_paths, a->changed_paths, a->finding_paths, true,
-			  top, indent);
+		text_list(f, a, a->funcs, a->nr_funcs, a->changed_funcs, a->finding_funcs, 0,
+			  false, top, indent);
+		text_list(f, a, a->paths, a->nr_paths, a->changed_paths, a->finding_paths,
+			  a->moved_paths, true, top, indent);
 	}
 	strbuf_reset(&sb);
 	legend(&sb, a);
@@ -354,7 +427,7 @@ static void md_list(FILE *f, const struct attribution *a, const struct attributi
 		fprintf(f, "| %s | %s | %s | %s | %s |", key.buf, r.base.buf, r.target.buf,
 			r.change.buf, r.share.buf);
 		if (have_spread(a))
-			fprintf(f, " %s |", attribution_class_name(e[i].class));
+			fprintf(f, " %s |", row_class(&e[i]));
 		if (a->calls_known)
 			fprintf(f, " %s |", r.calls.buf);
 		fputc('\n', f);
@@ -406,7 +479,7 @@ static void html_list(struct strbuf *sb, const struct attribution *a,
 		strbuf_add_xml_escaped(sb, r.share.buf);
 		strbuf_addstr(sb, "</td>");
 		if (have_spread(a))
-			strbuf_addf(sb, "<td>%s</td>", attribution_class_name(e[i].class));
+			strbuf_addf(sb, "<td>%s</td>", row_class(&e[i]));
 		if (a->calls_known) {
 			strbuf_addstr(sb, "<td class=\"num\">");
 			strbuf_add_xml_escaped(sb, r.calls.buf);

@@ -124,10 +124,16 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			metric_format(m->def, m->r.sd_b, sb, sizeof(sb));
 			strbuf_reset(&ci);
 			units_range_addf(&ci, NAN, m->r.ci_lo, m->r.ci_hi, 3, UNITS_RANGE_BRACKETS);
-			fprintf(f, "%.3f | %s (%s, %s) | %s ± %s | %s ± %s | %zu + %zu | ",
-				m->r.ratio, ci.buf, report_ci_level(level, b->ci_alpha),
-				verdict_method_name(m->r.method), ma, sa, mb, sb, m->r.n_a,
-				m->r.n_b);
+			/* an exact interval (counts: min and max of the runs) has no level */
+			if (m->r.exact)
+				fprintf(f, "%.3f | %s (%s) | %s ± %s | %s ± %s | %zu + %zu | ",
+					m->r.ratio, ci.buf, verdict_method_name(m->r.method), ma,
+					sa, mb, sb, m->r.n_a, m->r.n_b);
+			else
+				fprintf(f, "%.3f | %s (%s, %s) | %s ± %s | %s ± %s | %zu + %zu | ",
+					m->r.ratio, ci.buf, report_ci_level(level, b->ci_alpha),
+					verdict_method_name(m->r.method), ma, sa, mb, sb, m->r.n_a,
+					m->r.n_b);
 			if (isfinite(m->q_bh))
 				fprintf(f, "%.3g |\n", m->q_bh);
 			else

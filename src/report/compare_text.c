@@ -180,12 +180,15 @@ static void print_summary(FILE *f, const struct compare_result *res, bool color)
 				continue;
 			}
 			if (m->r.exact) {
+				/* as the counted section says: "the same" only when to the unit */
 				fprintf(f, "  %s %s: %s%s%s, %+.2f%% (exact: every run of a side counted "
-					   "the same, %zu + %zu runs)\n",
+					   "the same%s, %zu + %zu runs)\n",
 					name.buf, metric.buf,
 					color ? verdict_color(m->r.verdict, m->def) : "",
 					verdict_name(m->r.verdict), color ? RESET : "",
-					100.0 * (m->r.ratio - 1), m->r.n_a, m->r.n_b);
+					100.0 * (m->r.ratio - 1),
+					m->r.spread_a > 0 || m->r.spread_b > 0 ? " within 0.01%" : "",
+					m->r.n_a, m->r.n_b);
 				continue;
 			}
 			strbuf_reset(&note);

@@ -1,7 +1,8 @@
-# revperf show of a comparison decided on a counted metric (ir): show judges only the
-# timed metrics again, and says for ir where its verdict is (compare, from the stored
-# counted runs), not "compare --more", which would count more runs. compare then prints
-# the exact verdict again without running anything under valgrind.
+# revperf show of a comparison decided on a counted metric (ir): show judges the counted
+# metrics again from the counted runs stored up to that comparison, with their functions,
+# and runs nothing under valgrind. Before, it left the primary ir "unmeasured" (counted
+# runs are not judged again here): on SQLite's speedtest1 with primary = ir, show and
+# show -f json said nothing of the verdict that decided compare's exit code.
 . "$SRCDIR/tests/cli/lib/common.bash"
 command -v valgrind >/dev/null || fail "valgrind is needed (make test installs it)"
 
@@ -36,8 +37,54 @@ expect_exit 1 "$REVPERF" compare base slow -q
 count() { db_query .revperf/revperf.db "SELECT count(*) FROM $1"; }
 profiles=$(count profiles)
 expect_exit 0 "$REVPERF" show base slow
-expect_grep 'ir \*.*unmeasured.*counted runs are not judged again here \(revperf compare BASE TARGET does, from the stored runs\)' out.txt
-expect_no_grep 'compare --more' out.txt
+expect_grep 'ir \*  *worse  *1\.0[0-9]+ ' out.txt
+expect_grep 'counted under valgrind \(callgrind, 2 \+ 2 runs' out.txt
+expect_grep 'finding +main' out.txt
+expect_grep 'spin ir: worse, \+[0-9.]+% \(exact' out.txt
+expect_no_grep 'unmeasured|compare --more' out.txt
+expect_exit 0 "$REVPERF" show base slow -f json
+python3 - out.txt <<'PY' || fail "show -f json: $(cat out.txt)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["benchmarks"][0]
+ir = [m for m in b["metrics"] if m["name"] == "ir"][0]
+assert ir["verdict"] == "worse" and ir["method"] == "exact", ir
+assert ir["baseline"]["n"] == 2 and ir["target"]["n"] == 2, ir
+assert b["counted"]["runs"] == [2, 2] and b["counted"]["functions"], b["counted"]
+assert d["exit_code"] == 1, d["exit_code"]
+PY
+[ "$(count profiles)" = "$profiles" ] || fail "show counted again: $(count profiles) profiles, $profiles before"
 expect_exit 1 "$REVPERF" compare base slow
 expect_grep 'ir \*  *worse  *1\.0[0-9]+ ' out.txt
 [ "$(count profiles)" = "$profiles" ] || fail "compare counted again: $(count profiles) profiles, $profiles before"
+
+# Counts that differ every run: compare topped both sides up to MAX (6) and judged them
+# with the statistics; show takes the same 6 + 6 and gives the same verdict.
+cat >vary.sh <<'SH'
+n=$(( $(od -An -N2 -tu2 /dev/urandom) % 500 + 100 ))
+i=0; while [ $i -lt $n ]; do i=$((i+1)); done
+SH
+cat >revperf.ini <<'INI'
+[benchmark "vary"]
+command = sh vary.sh
+metrics = ir
+primary = ir
+runs = 2..2
+warmup = 0
+INI
+git add -A && git commit -qm vary && git tag vary1
+echo "# the same script" >>vary.sh && git commit -qam "vary again" && git tag vary2
+expect_exit 0 "$REVPERF" compare vary1 vary2 -q -f json
+cp out.txt compared.json
+profiles=$(count profiles)
+expect_exit 0 "$REVPERF" show vary1 vary2 -f json
+python3 - compared.json out.txt <<'PY' || fail "show of inexact counts: $(cat out.txt)"
+import json, sys
+c, s = (json.load(open(p))["benchmarks"][0] for p in sys.argv[1:3])
+ir = lambda b: [m for m in b["metrics"] if m["name"] == "ir"][0]
+assert ir(s)["deterministic"] is False, ir(s)
+assert ir(s)["baseline"]["n"] == 6 and ir(s)["target"]["n"] == 6, ir(s)
+assert ir(s)["values"] == ir(c)["values"], (ir(s)["values"], ir(c)["values"])
+assert ir(s)["verdict"] == ir(c)["verdict"] and ir(s)["ci"] == ir(c)["ci"], (ir(s), ir(c))
+PY
+[ "$(count profiles)" = "$profiles" ] || fail "show ran counted runs: $(count profiles), $profiles before"
