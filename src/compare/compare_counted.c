@@ -296,11 +296,11 @@ static int stored_inexact(const struct compare_request *req, const char *kind,
 
 /*
  * A replay (revperf show): the counted runs of a side stored up to the comparison shown
- * (its own and those it reused, none of a later comparison), the newest `want`; nothing is
- * run. reused: those taken before it.
+ * (its own and those it reused, none of a later comparison; own_only: its own, as under
+ * --fresh), the newest `want`; nothing is run. reused: those taken before it.
  */
 static int stored_up_to(const struct compare_request *req, const char *kind,
-			const int64_t builds[2], const int64_t ids[3], size_t want,
+			const int64_t builds[2], const int64_t ids[3], size_t want, bool own_only,
 			struct store_profile *have[2], size_t nr[2], size_t reused[2])
 {
 	for (int side = 0; side < 2; side++) {
@@ -311,7 +311,8 @@ static int stored_up_to(const struct compare_request *req, const char *kind,
 		if (store_profiles_find(req->st, builds[side], ids[0], ids[1], kind, &all, &n))
 			return RP_EINTERNAL;
 		for (size_t i = 0; i < n; i++) /* oldest first: keep the order */
-			if (all[i].comparison_id <= req->replay->id)
+			if (own_only ? all[i].comparison_id == req->replay->id
+				     : all[i].comparison_id <= req->replay->id)
 				all[keep++] = all[i];
 			else {
 				free(all[i].detail);
@@ -341,7 +342,12 @@ static int replay_counted(const struct compare_request *req, const struct bench_
 			  size_t *looks)
 {
 	bool inexact = false;
-	int ret = stored_up_to(req, kind, builds, ids, (size_t)-1, have, nr, reused);
+	/* Under --fresh compare took only its own counted runs (compare_collect_profiles()),
+	 * for the exactness too. */
+	int fresh = store_plan_fresh(req->st, req->replay->id, ids[0]), ret;
+	if (fresh < 0)
+		return RP_EINTERNAL;
+	ret = stored_up_to(req, kind, builds, ids, (size_t)-1, fresh, have, nr, reused);
 	if (!ret)
 		ret = any_inexact(req, have, nr, metrics, nr_metrics, &inexact);
 	store_profiles_free(have[0], nr[0]);
@@ -352,8 +358,8 @@ static int replay_counted(const struct compare_request *req, const struct bench_
 		return ret;
 	*looks = inexact && bench->max_count_runs > bench->min_count_runs ? 2 : 1;
 	return stored_up_to(req, kind, builds, ids,
-			    *looks == 2 ? bench->max_count_runs : bench->min_count_runs, have, nr,
-			    reused);
+			    *looks == 2 ? bench->max_count_runs : bench->min_count_runs, fresh, have,
+			    nr, reused);
 }
 
 /* ---- Attribution: self instructions per function and per call path ---- */

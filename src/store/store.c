@@ -541,6 +541,23 @@ int store_plan_runs_since(struct store *st, int64_t comparison_id, int64_t bench
 	return rc == DB_DONE ? 1 : db_error(st, "cannot read the comparison's plan");
 }
 
+int store_plan_fresh(struct store *st, int64_t comparison_id, int64_t benchmark_id)
+{
+	struct db_stmt *stmt = prepare(st, "SELECT fresh FROM comparison_plans"
+					 " WHERE comparison_id = ?1 AND benchmark_id = ?2");
+	int rc, fresh = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	db_bind_int64(stmt, 1, comparison_id);
+	db_bind_int64(stmt, 2, benchmark_id);
+	rc = db_step(stmt);
+	if (rc == DB_ROW)
+		fresh = db_column_int64(stmt, 0) != 0;
+	db_finalize(stmt);
+	return rc == DB_ROW || rc == DB_DONE ? fresh
+					     : db_error(st, "cannot read the comparison's plan");
+}
+
 int store_comparison_plan_differs(struct store *st, int64_t comparison_id, const char *bench,
 				  size_t min_runs, size_t max_runs, double alpha)
 {

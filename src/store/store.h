@@ -192,6 +192,11 @@ int store_plan_insert(struct store *st, int64_t comparison_id, int64_t benchmark
  */
 int store_plan_runs_since(struct store *st, int64_t comparison_id, int64_t benchmark_id,
 			  int64_t *runs_since);
+/*
+ * Whether comparison_id was made with --fresh for benchmark_id, as its plan recorded it:
+ * 1 yes, 0 no or not recorded (before schema 11), or RP_EINTERNAL.
+ */
+int store_plan_fresh(struct store *st, int64_t comparison_id, int64_t benchmark_id);
 
 /*
  * Whether comparison_id planned the benchmark called bench otherwise than runs
