@@ -10,49 +10,7 @@
 . "$SRCDIR/tests/cli/lib/common.bash"
 command -v valgrind >/dev/null || fail "valgrind is needed (make test installs it)"
 
-make_tiny_repo repo
-cd repo
-cat >work.c <<'C'
-/* Units of work by run: the run counter in .n (the timing runs take the first two). */
-#include <stdio.h>
-static volatile unsigned long sink;
-int main(void)
-{
-	unsigned long n = 0, units;
-	char pattern[32] = "";
-	FILE *f = fopen(".n", "r");
-	if (f) {
-		if (fscanf(f, "%lu", &n) != 1)
-			n = 0;
-		fclose(f);
-	}
-	if (!(f = fopen(".n", "w")))
-		return 1;
-	fprintf(f, "%lu\n", n + 1);
-	fclose(f);
-	if (!(f = fopen("pattern", "r")) || fscanf(f, "%31s", pattern) != 1)
-		return 1;
-	fclose(f);
-	units = n < 2 || pattern[(n - 2) % 6] == '1' ? 1 : 2;
-	for (unsigned long i = 0; i < units * 300000; i++)
-		sink += i;
-	return 0;
-}
-C
-cat >revperf.ini <<'INI'
-[build]
-command = cc -O1 -o work work.c
-[benchmark "w"]
-command = ./work
-metrics = ir
-primary = ir
-runs = 2..2
-warmup = 0
-INI
-echo 121211 >pattern
-git add . && git commit -qm work && git tag a
-echo 121222 >pattern
-git commit -qam "the same program, other inputs" && git tag b
+make_pattern_repo repo 121211 121222
 
 counted() { json_get "$1" "(d['benchmarks'][0]['counted']['runs'], d['benchmarks'][0]['counted']['reused'], [m['verdict'] for m in d['benchmarks'][0]['metrics'] if m['name'] == 'ir'][0])"; }
 profiles() { db_query "$PWD/.revperf/revperf.db" "SELECT count(*) FROM profiles WHERE comparison_id = $1"; }

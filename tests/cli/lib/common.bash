@@ -122,3 +122,46 @@ make_alternating_repo() {
 	echo 1 >off
 	git commit -qam "the other phase" && git tag b
 }
+
+# A repository (in dir, the current directory afterwards) whose program counts 1 or 2
+# units of work per run, by a pattern of 6 digits read from the file `pattern`: the run
+# counter in .n picks the digit (the 2 timing runs of a comparison take counts too, as
+# 1 unit; counted runs from the third on follow the pattern, cycling). Tags a and b have
+# the patterns given; revperf.ini judges ir alone, runs 2..2, no warm-up.
+# Usage: make_pattern_repo DIR PATTERN_A PATTERN_B
+make_pattern_repo() {
+	make_tiny_repo "$1"
+	cd "$1"
+	cat >work.c <<'C'
+#include <stdio.h>
+static volatile unsigned long sink;
+int main(void)
+{
+	unsigned long n = 0, units;
+	char pattern[32] = "";
+	FILE *f = fopen(".n", "r");
+	if (f) {
+		if (fscanf(f, "%lu", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	if (!(f = fopen(".n", "w")))
+		return 1;
+	fprintf(f, "%lu\n", n + 1);
+	fclose(f);
+	if (!(f = fopen("pattern", "r")) || fscanf(f, "%31s", pattern) != 1)
+		return 1;
+	fclose(f);
+	units = n < 2 || pattern[(n - 2) % 6] == '1' ? 1 : 2;
+	for (unsigned long i = 0; i < units * 300000; i++)
+		sink += i;
+	return 0;
+}
+C
+	printf '[build]\ncommand = cc -O1 -o work work.c\n[benchmark "w"]\ncommand = ./work\n' >revperf.ini
+	printf 'metrics = ir\nprimary = ir\nruns = 2..2\nwarmup = 0\n' >>revperf.ini
+	echo "$2" >pattern
+	git add . && git commit -qm work && git tag a
+	echo "$3" >pattern
+	git commit -qam "the same program, other inputs" && git tag b
+}
