@@ -389,8 +389,9 @@ static int bench_runs_stored(const struct compare_request *req, const struct ben
 	 * comparison stored before schema 11 recorded none: they are worked out again.
 	 */
 	if (req->replay && c->out->benchmark_id) {
-		ret = store_plan_runs_since(req->st, req->replay->id, c->out->benchmark_id,
-					    &c->filter[0].since_comparison);
+		bool fresh; /* the runs_since of a --fresh one is itself */
+		ret = store_plan_runs(req->st, req->replay->id, c->out->benchmark_id,
+				      &c->filter[0].since_comparison, &fresh);
 		if (ret < 0)
 			return RP_EINTERNAL;
 		recorded = ret == 0;

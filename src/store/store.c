@@ -520,42 +520,29 @@ int store_plan_insert(struct store *st, int64_t comparison_id, int64_t benchmark
 	return rc == DB_DONE ? 0 : db_error(st, "cannot store the comparison's plan");
 }
 
-int store_plan_runs_since(struct store *st, int64_t comparison_id, int64_t benchmark_id,
-			  int64_t *runs_since)
+int store_plan_runs(struct store *st, int64_t comparison_id, int64_t benchmark_id,
+		    int64_t *runs_since, bool *fresh)
 {
-	struct db_stmt *stmt = prepare(st, "SELECT runs_since FROM comparison_plans"
-					 " WHERE comparison_id = ?1 AND benchmark_id = ?2"
-					 " AND runs_since IS NOT NULL");
+	struct db_stmt *stmt = prepare(st, "SELECT runs_since, fresh FROM comparison_plans"
+					 " WHERE comparison_id = ?1 AND benchmark_id = ?2");
+	bool recorded = false;
 	int rc;
 	*runs_since = 0;
+	*fresh = false;
 	if (!stmt)
 		return RP_EINTERNAL;
 	db_bind_int64(stmt, 1, comparison_id);
 	db_bind_int64(stmt, 2, benchmark_id);
 	rc = db_step(stmt);
-	if (rc == DB_ROW)
+	if (rc == DB_ROW) {
+		recorded = !db_column_null(stmt, 0);
 		*runs_since = db_column_int64(stmt, 0);
+		*fresh = db_column_int64(stmt, 1) != 0;
+	}
 	db_finalize(stmt);
-	if (rc == DB_ROW)
-		return 0;
-	return rc == DB_DONE ? 1 : db_error(st, "cannot read the comparison's plan");
-}
-
-int store_plan_fresh(struct store *st, int64_t comparison_id, int64_t benchmark_id)
-{
-	struct db_stmt *stmt = prepare(st, "SELECT fresh FROM comparison_plans"
-					 " WHERE comparison_id = ?1 AND benchmark_id = ?2");
-	int rc, fresh = 0;
-	if (!stmt)
-		return RP_EINTERNAL;
-	db_bind_int64(stmt, 1, comparison_id);
-	db_bind_int64(stmt, 2, benchmark_id);
-	rc = db_step(stmt);
-	if (rc == DB_ROW)
-		fresh = db_column_int64(stmt, 0) != 0;
-	db_finalize(stmt);
-	return rc == DB_ROW || rc == DB_DONE ? fresh
-					     : db_error(st, "cannot read the comparison's plan");
+	if (rc != DB_ROW && rc != DB_DONE)
+		return db_error(st, "cannot read the comparison's plan");
+	return recorded ? 0 : 1;
 }
 
 int store_comparison_plan_differs(struct store *st, int64_t comparison_id, const char *bench,

@@ -186,17 +186,13 @@ int store_plan_insert(struct store *st, int64_t comparison_id, int64_t benchmark
 		      size_t min_runs, size_t max_runs, int64_t runs_since, bool fresh);
 
 /*
- * The runs_since comparison_id recorded for benchmark_id (store_plan_insert()): 0 and
- * *runs_since, 1 when it recorded none (no plan, or one stored before schema 11), or
- * RP_EINTERNAL.
+ * What comparison_id's plan for benchmark_id recorded of its runs (store_plan_insert()):
+ * *fresh, whether it was made with --fresh (false when not recorded, before schema 11),
+ * and *runs_since; returns 0, 1 when it recorded no runs_since (no plan, or one stored
+ * before schema 11), or RP_EINTERNAL.
  */
-int store_plan_runs_since(struct store *st, int64_t comparison_id, int64_t benchmark_id,
-			  int64_t *runs_since);
-/*
- * Whether comparison_id was made with --fresh for benchmark_id, as its plan recorded it:
- * 1 yes, 0 no or not recorded (before schema 11), or RP_EINTERNAL.
- */
-int store_plan_fresh(struct store *st, int64_t comparison_id, int64_t benchmark_id);
+int store_plan_runs(struct store *st, int64_t comparison_id, int64_t benchmark_id,
+		    int64_t *runs_since, bool *fresh);
 
 /*
  * Whether comparison_id planned the benchmark called bench otherwise than runs

@@ -5,20 +5,9 @@
 # B's mean as 1075, undecided.
 . "$SRCDIR/tests/cli/lib/common.bash"
 
-values=$PWD/values
-mkdir -p "$values"
-make_tiny_repo repo
-cd repo
-{
-	printf '[build]\ncommand = true\n[benchmark "v"]\ncommand = sh ./v.sh\n'
-	printf 'metric.v = /v ([0-9]+)/\nmetrics = v\nprimary = v\nwarmup = 0\nruns = 3..6\n'
-} >revperf.ini
 # Each side prints the value the test puts in its file (values/A, values/B).
-printf 'echo "v $(cat %s/$(cat side))"\n' "$values" >v.sh
-echo A >side
-git add . && git commit -qm v && git tag a
-echo B >side
-git commit -qam "the other side" && git tag b
+values=$PWD/values
+make_valued_repo repo
 
 echo 1000 >"$values/A"
 echo 1000 >"$values/B"

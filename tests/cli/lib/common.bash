@@ -165,3 +165,23 @@ C
 	echo "$3" >pattern
 	git commit -qam "the same program, other inputs" && git tag b
 }
+
+# A repository (in dir, the current directory afterwards) whose benchmark "v" prints the
+# value the test writes for its side: tags a (side A) and b (side B) print the contents of
+# $values/A and $values/B (values defaults to $PWD/values, made here). metric v, runs 3..6.
+# Usage: make_valued_repo DIR
+make_valued_repo() {
+	values=${values:-$PWD/values}
+	mkdir -p "$values"
+	make_tiny_repo "$1"
+	cd "$1"
+	{
+		printf '[build]\ncommand = true\n[benchmark "v"]\ncommand = sh ./v.sh\n'
+		printf 'metric.v = /v ([0-9]+)/\nmetrics = v\nprimary = v\nwarmup = 0\nruns = 3..6\n'
+	} >revperf.ini
+	printf 'echo "v $(cat %s/$(cat side))"\n' "$values" >v.sh
+	echo A >side
+	git add . && git commit -qm v && git tag a
+	echo B >side
+	git commit -qam "the other side" && git tag b
+}
