@@ -85,6 +85,7 @@ int cmd_queue(int argc, char **argv)
 		return EXIT_OK;
 	if (n < 0)
 		return EXIT_USAGE;
+	o.out.quiet_warnings = true; /* -q: no warnings, as its help says */
 	if ((format = cli_output_begin(&o.out, "queue", queue_formats)) < 0)
 		return EXIT_USAGE;
 	return cli_output_end(&o.out, queue_run(format == 1));

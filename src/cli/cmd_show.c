@@ -31,8 +31,9 @@ const struct command_help show_help = {
 	"Prints a stored comparison again, in the formats of compare, without building or\n"
 	"running anything: the comparison COMPARISON_ID (the comparison_id of compare -f\n"
 	"json), the newest stored comparison of the revisions BASE and TARGET, or without\n"
-	"arguments the newest comparison of two revisions. The verdicts are computed again\n"
-	"from the runs that comparison took: its own and the earlier ones it reused (none\n"
+	"arguments the newest comparison of two revisions. The verdicts are computed again,\n"
+	"with the tolerances that comparison used (a warning says when the configuration's\n"
+	"differ), from the runs it took: its own and the earlier ones it reused (none\n"
 	"after --fresh), none of a later --more; the counted metrics (ir, sim-cycles) and\n"
 	"their functions from the counted runs stored up to it; profiles (cct, sample, io,\n"
 	"counters) are not shown again. It runs in the project's git repository; a\n"
@@ -150,6 +151,7 @@ int cmd_show(int argc, char **argv)
 		return EXIT_OK;
 	if (n < 0)
 		return EXIT_USAGE;
+	o.out.quiet_warnings = true; /* -q: no warnings, as its help says */
 	if ((format = cli_output_begin(&o.out, "show", show_formats)) < 0)
 		return EXIT_USAGE;
 	return cli_output_end(&o.out, show_run(args, n, (enum report_format)format));

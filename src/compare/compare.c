@@ -389,13 +389,12 @@ static int bench_runs_stored(const struct compare_request *req, const struct ben
 	 * comparison stored before schema 11 recorded none: they are worked out again.
 	 */
 	if (req->replay && c->out->benchmark_id) {
-		bool fresh; /* the runs_since of a --fresh one is itself */
-		ret = store_plan_runs(req->st, req->replay->id, c->out->benchmark_id,
-				      &c->filter[0].since_comparison, &fresh);
+		struct store_plan plan;
+		ret = store_plan_read(req->st, req->replay->id, c->out->benchmark_id, &plan);
 		if (ret < 0)
 			return RP_EINTERNAL;
-		recorded = ret == 0;
-		c->filter[1].since_comparison = c->filter[0].since_comparison;
+		recorded = ret == 0 && plan.runs_since_known;
+		c->filter[0].since_comparison = c->filter[1].since_comparison = plan.runs_since;
 	}
 	if (store_run_counts(req->st, &c->filter[0], &c->out->ok_a, &failed) ||
 	    store_run_counts(req->st, &c->filter[1], &c->out->ok_b, &failed))
@@ -404,12 +403,18 @@ static int bench_runs_stored(const struct compare_request *req, const struct ben
 		return ret;
 	/* The looks this comparison plans for the benchmark and the runs it takes, before
 	 * its first run. */
-	if (!req->replay &&
-	    store_plan_insert(req->st, c->comparison_id, c->out->benchmark_id, bench->min_runs,
-			      bench->max_runs,
-			      req->fresh ? c->comparison_id : c->filter[0].since_comparison,
-			      req->fresh))
-		return RP_EINTERNAL;
+	if (!req->replay) {
+		struct store_plan plan = {
+			.min_runs = bench->min_runs,
+			.max_runs = bench->max_runs,
+			.runs_since = req->fresh ? c->comparison_id : c->filter[0].since_comparison,
+			.fresh = req->fresh,
+			.tolerance = bench->tolerance,
+			.count_tolerance = bench->count_tolerance,
+		};
+		if (store_plan_insert(req->st, c->comparison_id, c->out->benchmark_id, &plan))
+			return RP_EINTERNAL;
+	}
 	c->out->reused_a = c->out->ok_a;
 	c->out->reused_b = c->out->ok_b;
 	if (req->replay && compare_replay_reused(req, c))
@@ -627,12 +632,55 @@ static bool has_counted(const struct bench_outcome *b)
 	return false;
 }
 
+/*
+ * A replay judges with the tolerances its comparison judged with, as recorded with its plan
+ * (schema 12), not with those the configuration says now: *judged is bench with them, and
+ * a warning names each that changed. Returns 0 or RP_EINTERNAL.
+ */
+static int replay_tolerances(const struct compare_request *req, const struct bench_config *bench,
+			     struct bench_config *judged)
+{
+	struct strbuf ident = STRBUF_INIT;
+	struct store_plan plan;
+	int64_t id = 0;
+	int ret;
+	*judged = *bench;
+	run_output_identity(&ident, bench);
+	ret = store_benchmark_find(req->st, bench->name, ident.buf, &id);
+	strbuf_release(&ident);
+	if (!ret)
+		ret = store_plan_read(req->st, req->replay->id, id, &plan);
+	if (ret)
+		return ret < 0 ? RP_EINTERNAL : 0; /* not stored, or no plan: as configured */
+	if (isfinite(plan.tolerance) && plan.tolerance != bench->tolerance) {
+		warning("%s: comparison %lld judged it with tolerance %g%%; the configuration now "
+			"says %g%%: shown as it was judged",
+			bench->name, (long long)req->replay->id, 100 * plan.tolerance,
+			100 * bench->tolerance);
+		judged->tolerance = plan.tolerance;
+	}
+	if (isfinite(plan.count_tolerance) && plan.count_tolerance != bench->count_tolerance) {
+		warning("%s: comparison %lld judged its counted metrics with count-tolerance %g%%; "
+			"the configuration now says %g%%: shown as they were judged",
+			bench->name, (long long)req->replay->id, 100 * plan.count_tolerance,
+			100 * bench->count_tolerance);
+		judged->count_tolerance = plan.count_tolerance;
+	}
+	return 0;
+}
+
 int compare_one(const struct compare_request *req, const struct bench_config *bench,
 		       struct compare_result *out, size_t *alloc, int64_t machine_id, struct rng *rng)
 {
 	struct bench_ctx c = { 0 };
+	struct bench_config judged;
 	struct bench_outcome *b;
 	int ret;
+	if (req->replay) {
+		if (replay_tolerances(req, bench, &judged))
+			return RP_EINTERNAL;
+		bench = &judged;
+	}
 	ALLOC_GROW(out->benches, out->nr_benches + 1, *alloc);
 	b = &out->benches[out->nr_benches++];
 	memset(b, 0, sizeof(*b));

@@ -344,9 +344,9 @@ static int replay_counted(const struct compare_request *req, const struct bench_
 	bool inexact = false;
 	/* Under --fresh compare took only its own counted runs (compare_collect_profiles()),
 	 * for the exactness too. */
-	int64_t since;
-	bool fresh;
-	int ret = store_plan_runs(req->st, req->replay->id, ids[0], &since, &fresh);
+	struct store_plan plan;
+	int ret = store_plan_read(req->st, req->replay->id, ids[0], &plan);
+	bool fresh = plan.fresh;
 	if (ret < 0)
 		return RP_EINTERNAL;
 	ret = stored_up_to(req, kind, builds, ids, (size_t)-1, fresh, have, nr, reused);

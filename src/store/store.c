@@ -500,49 +500,56 @@ int store_run_lacking(struct store *st, const struct store_run_filter *f, const 
 }
 
 int store_plan_insert(struct store *st, int64_t comparison_id, int64_t benchmark_id,
-		      size_t min_runs, size_t max_runs, int64_t runs_since, bool fresh)
+		      const struct store_plan *p)
 {
 	struct db_stmt *stmt = prepare(st, "INSERT INTO comparison_plans(comparison_id,"
-					 " benchmark_id, min_runs, max_runs, runs_since, fresh)"
-					 " VALUES(?1, ?2, ?3, ?4, ?5, ?6)"
+					 " benchmark_id, min_runs, max_runs, runs_since, fresh,"
+					 " tolerance, count_tolerance)"
+					 " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
 					 " ON CONFLICT(comparison_id, benchmark_id) DO NOTHING");
 	int rc;
 	if (!stmt)
 		return RP_EINTERNAL;
 	db_bind_int64(stmt, 1, comparison_id);
 	db_bind_int64(stmt, 2, benchmark_id);
-	db_bind_int64(stmt, 3, (int64_t)min_runs);
-	db_bind_int64(stmt, 4, (int64_t)max_runs);
-	db_bind_int64(stmt, 5, runs_since);
-	db_bind_int64(stmt, 6, fresh);
+	db_bind_int64(stmt, 3, (int64_t)p->min_runs);
+	db_bind_int64(stmt, 4, (int64_t)p->max_runs);
+	db_bind_int64(stmt, 5, p->runs_since);
+	db_bind_int64(stmt, 6, p->fresh);
+	store_bind_real(stmt, 7, p->tolerance);
+	store_bind_real(stmt, 8, p->count_tolerance);
 	rc = db_step(stmt);
 	db_finalize(stmt);
 	return rc == DB_DONE ? 0 : db_error(st, "cannot store the comparison's plan");
 }
 
-int store_plan_runs(struct store *st, int64_t comparison_id, int64_t benchmark_id,
-		    int64_t *runs_since, bool *fresh)
+int store_plan_read(struct store *st, int64_t comparison_id, int64_t benchmark_id,
+		    struct store_plan *p)
 {
-	struct db_stmt *stmt = prepare(st, "SELECT runs_since, fresh FROM comparison_plans"
+	struct db_stmt *stmt = prepare(st, "SELECT min_runs, max_runs, runs_since, fresh,"
+					 " tolerance, count_tolerance FROM comparison_plans"
 					 " WHERE comparison_id = ?1 AND benchmark_id = ?2");
-	bool recorded = false;
 	int rc;
-	*runs_since = 0;
-	*fresh = false;
+	memset(p, 0, sizeof(*p));
+	p->tolerance = p->count_tolerance = NAN;
 	if (!stmt)
 		return RP_EINTERNAL;
 	db_bind_int64(stmt, 1, comparison_id);
 	db_bind_int64(stmt, 2, benchmark_id);
 	rc = db_step(stmt);
 	if (rc == DB_ROW) {
-		recorded = !db_column_null(stmt, 0);
-		*runs_since = db_column_int64(stmt, 0);
-		*fresh = db_column_int64(stmt, 1) != 0;
+		p->min_runs = (size_t)db_column_int64(stmt, 0);
+		p->max_runs = (size_t)db_column_int64(stmt, 1);
+		p->runs_since_known = !db_column_null(stmt, 2);
+		p->runs_since = db_column_int64(stmt, 2);
+		p->fresh = db_column_int64(stmt, 3) != 0;
+		p->tolerance = store_column_real(stmt, 4);
+		p->count_tolerance = store_column_real(stmt, 5);
 	}
 	db_finalize(stmt);
 	if (rc != DB_ROW && rc != DB_DONE)
 		return db_error(st, "cannot read the comparison's plan");
-	return recorded ? 0 : 1;
+	return rc == DB_ROW ? 0 : 1;
 }
 
 int store_comparison_plan_differs(struct store *st, int64_t comparison_id, const char *bench,

@@ -16,7 +16,7 @@
  */
 struct store;
 
-#define STORE_SCHEMA_VERSION 11
+#define STORE_SCHEMA_VERSION 12
 
 enum store_open_flags {
 	/* The store must hold revperf's schema already (commands that only read): an empty
@@ -176,23 +176,22 @@ struct store_run_filter {
 	int64_t since_comparison;
 };
 
-/*
- * Records the looks comparison_id plans for benchmark_id: runs min_runs..max_runs (at the
- * comparison's alpha), and the runs it takes: those of comparisons from runs_since on (its
- * own id when fresh, made with --fresh; 0: every stored run). Written once, before its
- * first run. Returns 0 or RP_EINTERNAL.
- */
+/* What a comparison planned for a benchmark before its first run (comparison_plans). */
+struct store_plan {
+	size_t min_runs, max_runs; /* its looks: runs MIN..MAX at the comparison's alpha */
+	/* The runs it takes: those of comparisons from runs_since on (its own id when fresh,
+	 * made with --fresh; 0: every stored run). Not known before schema 11. */
+	int64_t runs_since;
+	bool runs_since_known, fresh;
+	/* The tolerances it judged with (tolerance, count-tolerance); NAN before schema 12. */
+	double tolerance, count_tolerance;
+};
+/* Records p for comparison_id and benchmark_id, once. Returns 0 or RP_EINTERNAL. */
 int store_plan_insert(struct store *st, int64_t comparison_id, int64_t benchmark_id,
-		      size_t min_runs, size_t max_runs, int64_t runs_since, bool fresh);
-
-/*
- * What comparison_id's plan for benchmark_id recorded of its runs (store_plan_insert()):
- * *fresh, whether it was made with --fresh (false when not recorded, before schema 11),
- * and *runs_since; returns 0, 1 when it recorded no runs_since (no plan, or one stored
- * before schema 11), or RP_EINTERNAL.
- */
-int store_plan_runs(struct store *st, int64_t comparison_id, int64_t benchmark_id,
-		    int64_t *runs_since, bool *fresh);
+		      const struct store_plan *p);
+/* comparison_id's plan for benchmark_id: 0 and *p, 1 when it recorded none, or RP_EINTERNAL. */
+int store_plan_read(struct store *st, int64_t comparison_id, int64_t benchmark_id,
+		    struct store_plan *p);
 
 /*
  * Whether comparison_id planned the benchmark called bench otherwise than runs
