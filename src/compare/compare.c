@@ -632,6 +632,18 @@ static bool has_counted(const struct bench_outcome *b)
 	return false;
 }
 
+/* *tolerance becomes the stored one (NaN: none stored), with a warning when it differs. */
+static void replay_tolerance(const char *bench, int64_t comparison_id, const char *key,
+			     double stored, double *tolerance)
+{
+	if (!isfinite(stored) || stored == *tolerance)
+		return;
+	warning("%s: comparison %lld judged it with %s %g%%; the configuration now says %g%%: "
+		"shown as it was judged",
+		bench, (long long)comparison_id, key, 100 * stored, 100 * *tolerance);
+	*tolerance = stored;
+}
+
 /*
  * A replay judges with the tolerances its comparison judged with, as recorded with its plan
  * (schema 12), not with those the configuration says now: *judged is bench with them, and
@@ -652,20 +664,10 @@ static int replay_tolerances(const struct compare_request *req, const struct ben
 		ret = store_plan_read(req->st, req->replay->id, id, &plan);
 	if (ret)
 		return ret < 0 ? RP_EINTERNAL : 0; /* not stored, or no plan: as configured */
-	if (isfinite(plan.tolerance) && plan.tolerance != bench->tolerance) {
-		warning("%s: comparison %lld judged it with tolerance %g%%; the configuration now "
-			"says %g%%: shown as it was judged",
-			bench->name, (long long)req->replay->id, 100 * plan.tolerance,
-			100 * bench->tolerance);
-		judged->tolerance = plan.tolerance;
-	}
-	if (isfinite(plan.count_tolerance) && plan.count_tolerance != bench->count_tolerance) {
-		warning("%s: comparison %lld judged its counted metrics with count-tolerance %g%%; "
-			"the configuration now says %g%%: shown as they were judged",
-			bench->name, (long long)req->replay->id, 100 * plan.count_tolerance,
-			100 * bench->count_tolerance);
-		judged->count_tolerance = plan.count_tolerance;
-	}
+	replay_tolerance(bench->name, req->replay->id, "tolerance", plan.tolerance,
+			 &judged->tolerance);
+	replay_tolerance(bench->name, req->replay->id, "count-tolerance", plan.count_tolerance,
+			 &judged->count_tolerance);
 	return 0;
 }
 
