@@ -391,6 +391,7 @@ static int bench_runs_stored(const struct compare_request *req, const struct ben
 	if (req->replay && c->out->benchmark_id) {
 		struct store_plan plan;
 		ret = store_plan_read(req->st, req->replay->id, c->out->benchmark_id, &plan);
+		store_plan_release(&plan);
 		if (ret < 0)
 			return RP_EINTERNAL;
 		recorded = ret == 0 && plan.runs_since_known;
@@ -411,6 +412,8 @@ static int bench_runs_stored(const struct compare_request *req, const struct ben
 			.fresh = req->fresh,
 			.tolerance = bench->tolerance,
 			.count_tolerance = bench->count_tolerance,
+			.metrics = bench->metrics,
+			.primary = bench->primary,
 		};
 		if (store_plan_insert(req->st, c->comparison_id, c->out->benchmark_id, &plan))
 			return RP_EINTERNAL;
@@ -632,42 +635,68 @@ static bool has_counted(const struct bench_outcome *b)
 	return false;
 }
 
-/* *tolerance becomes the stored one (NaN: none stored), with a warning when it differs. */
+/* What a replay says of a setting the configuration changed since the comparison. */
+static const char *replay_changed_tail(bool as_judged)
+{
+	return as_judged ? "shown as it was judged"
+			 : "judged again with the configuration's, from the same runs";
+}
+
+/* A tolerance the comparison recorded (NaN: none) that differs from *tolerance: said, and
+ * with as_judged taken. */
 static void replay_tolerance(const char *bench, int64_t comparison_id, const char *key,
-			     double stored, double *tolerance)
+			     double stored, double *tolerance, bool as_judged)
 {
 	if (!isfinite(stored) || stored == *tolerance)
 		return;
-	warning("%s: comparison %lld judged it with %s %g%%; the configuration now says %g%%: "
-		"shown as it was judged",
-		bench, (long long)comparison_id, key, 100 * stored, 100 * *tolerance);
-	*tolerance = stored;
+	warning("%s: comparison %lld judged it with %s %g%%; the configuration now says %g%%: %s",
+		bench, (long long)comparison_id, key, 100 * stored, 100 * *tolerance,
+		replay_changed_tail(as_judged));
+	if (as_judged)
+		*tolerance = stored;
+}
+
+/* The same for a list (NULL: none recorded). */
+static void replay_list(const char *bench, int64_t comparison_id, const char *key,
+			char *stored, char **list, bool as_judged)
+{
+	if (!stored || (*list && !strcmp(stored, *list)))
+		return;
+	warning("%s: comparison %lld judged it with %s = %s; the configuration now says %s: %s",
+		bench, (long long)comparison_id, key, stored, *list ? *list : "(none)",
+		replay_changed_tail(as_judged));
+	if (as_judged)
+		*list = stored;
 }
 
 /*
- * A replay judges with the tolerances its comparison judged with, as recorded with its plan
- * (schema 12), not with those the configuration says now: *judged is bench with them, and
- * a warning names each that changed. Returns 0 or RP_EINTERNAL.
+ * A replay and what its comparison recorded with its plan (schema 12) of how it judged:
+ * the tolerances and the metrics and primary lists. revperf show (replay_as_judged) judges
+ * with them: *judged is bench with them (its lists in *plan: release it after); compare
+ * BASE TARGET, showing a finished comparison in place, judges with the configuration's.
+ * Either way a warning names each that the configuration changed. 0 or RP_EINTERNAL.
  */
-static int replay_tolerances(const struct compare_request *req, const struct bench_config *bench,
-			     struct bench_config *judged)
+static int replay_judged_as(const struct compare_request *req, const struct bench_config *bench,
+			    struct bench_config *judged, struct store_plan *plan)
 {
 	struct strbuf ident = STRBUF_INIT;
-	struct store_plan plan;
-	int64_t id = 0;
+	bool as = req->replay_as_judged;
+	int64_t id = 0, cid = req->replay->id;
 	int ret;
 	*judged = *bench;
+	memset(plan, 0, sizeof(*plan));
 	run_output_identity(&ident, bench);
 	ret = store_benchmark_find(req->st, bench->name, ident.buf, &id);
 	strbuf_release(&ident);
 	if (!ret)
-		ret = store_plan_read(req->st, req->replay->id, id, &plan);
+		ret = store_plan_read(req->st, cid, id, plan);
 	if (ret)
 		return ret < 0 ? RP_EINTERNAL : 0; /* not stored, or no plan: as configured */
-	replay_tolerance(bench->name, req->replay->id, "tolerance", plan.tolerance,
-			 &judged->tolerance);
-	replay_tolerance(bench->name, req->replay->id, "count-tolerance", plan.count_tolerance,
-			 &judged->count_tolerance);
+	replay_tolerance(bench->name, cid, "tolerance", plan->tolerance, &judged->tolerance, as);
+	replay_tolerance(bench->name, cid, "count-tolerance", plan->count_tolerance,
+			 &judged->count_tolerance, as);
+	replay_list(bench->name, cid, "metrics", plan->metrics, &judged->metrics, as);
+	replay_list(bench->name, cid, "primary", plan->primary, &judged->primary, as);
 	return 0;
 }
 
@@ -676,11 +705,14 @@ int compare_one(const struct compare_request *req, const struct bench_config *be
 {
 	struct bench_ctx c = { 0 };
 	struct bench_config judged;
+	struct store_plan plan = {0};
 	struct bench_outcome *b;
 	int ret;
 	if (req->replay) {
-		if (replay_tolerances(req, bench, &judged))
+		if (replay_judged_as(req, bench, &judged, &plan)) {
+			store_plan_release(&plan);
 			return RP_EINTERNAL;
+		}
 		bench = &judged;
 	}
 	ALLOC_GROW(out->benches, out->nr_benches + 1, *alloc);
@@ -757,6 +789,7 @@ out:
 			metric_outcome_release_values(&b->metrics[i]);
 		b->nr_metrics = 0;
 	}
+	store_plan_release(&plan); /* judged's lists */
 	return ret;
 }
 

@@ -57,6 +57,9 @@ struct compare_request {
 	/* Non-NULL: run and store nothing; the verdicts of this stored comparison are
 	 * computed again from its stored runs (profiles and counted runs are not shown). */
 	const struct store_comparison_info *replay;
+	/* With replay, for revperf show: judged with what that comparison recorded (its
+	 * tolerances, metrics and primary lists), not with the configuration's. */
+	bool replay_as_judged;
 };
 
 struct cct_attribution;

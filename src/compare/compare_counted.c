@@ -347,6 +347,7 @@ static int replay_counted(const struct compare_request *req, const struct bench_
 	struct store_plan plan;
 	int ret = store_plan_read(req->st, req->replay->id, ids[0], &plan);
 	bool fresh = plan.fresh;
+	store_plan_release(&plan);
 	if (ret < 0)
 		return RP_EINTERNAL;
 	ret = stored_up_to(req, kind, builds, ids, (size_t)-1, fresh, have, nr, reused);

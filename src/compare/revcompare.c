@@ -281,6 +281,7 @@ int revcompare_run(const struct revcompare_ctx *ctx, const char *base, const cha
 	rc->configured = rc->selected = rc->cfg.nr_benches;
 	if (rc->replayed) {
 		req.replay = &rc->stored;
+		req.replay_as_judged = ctx->stored_only;
 		/* show by id: the names the comparison was made with; else the ones given now */
 		if (ctx->comparison_id && rc->stored.base_label && rc->stored.target_label) {
 			req.a.label = rc->stored.base_label;

@@ -504,8 +504,8 @@ int store_plan_insert(struct store *st, int64_t comparison_id, int64_t benchmark
 {
 	struct db_stmt *stmt = prepare(st, "INSERT INTO comparison_plans(comparison_id,"
 					 " benchmark_id, min_runs, max_runs, runs_since, fresh,"
-					 " tolerance, count_tolerance)"
-					 " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+					 " tolerance, count_tolerance, metrics, primary_metrics)"
+					 " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
 					 " ON CONFLICT(comparison_id, benchmark_id) DO NOTHING");
 	int rc;
 	if (!stmt)
@@ -518,6 +518,8 @@ int store_plan_insert(struct store *st, int64_t comparison_id, int64_t benchmark
 	db_bind_int64(stmt, 6, p->fresh);
 	store_bind_real(stmt, 7, p->tolerance);
 	store_bind_real(stmt, 8, p->count_tolerance);
+	store_bind_text(stmt, 9, p->metrics);
+	store_bind_text(stmt, 10, p->primary);
 	rc = db_step(stmt);
 	db_finalize(stmt);
 	return rc == DB_DONE ? 0 : db_error(st, "cannot store the comparison's plan");
@@ -527,7 +529,8 @@ int store_plan_read(struct store *st, int64_t comparison_id, int64_t benchmark_i
 		    struct store_plan *p)
 {
 	struct db_stmt *stmt = prepare(st, "SELECT min_runs, max_runs, runs_since, fresh,"
-					 " tolerance, count_tolerance FROM comparison_plans"
+					 " tolerance, count_tolerance, metrics, primary_metrics"
+					 " FROM comparison_plans"
 					 " WHERE comparison_id = ?1 AND benchmark_id = ?2");
 	int rc;
 	memset(p, 0, sizeof(*p));
@@ -545,11 +548,20 @@ int store_plan_read(struct store *st, int64_t comparison_id, int64_t benchmark_i
 		p->fresh = db_column_int64(stmt, 3) != 0;
 		p->tolerance = store_column_real(stmt, 4);
 		p->count_tolerance = store_column_real(stmt, 5);
+		p->metrics = store_column_dup(stmt, 6);
+		p->primary = store_column_dup(stmt, 7);
 	}
 	db_finalize(stmt);
 	if (rc != DB_ROW && rc != DB_DONE)
 		return db_error(st, "cannot read the comparison's plan");
 	return rc == DB_ROW ? 0 : 1;
+}
+
+void store_plan_release(struct store_plan *p)
+{
+	free(p->metrics);
+	free(p->primary);
+	p->metrics = p->primary = NULL;
 }
 
 int store_comparison_plan_differs(struct store *st, int64_t comparison_id, const char *bench,

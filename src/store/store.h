@@ -185,6 +185,9 @@ struct store_plan {
 	bool runs_since_known, fresh;
 	/* The tolerances it judged with (tolerance, count-tolerance); NAN before schema 12. */
 	double tolerance, count_tolerance;
+	/* Its metrics and primary lists as configured (bench_config); NULL before schema 12.
+	 * store_plan_read() allocates them: store_plan_release(). */
+	char *metrics, *primary;
 };
 /* Records p for comparison_id and benchmark_id, once. Returns 0 or RP_EINTERNAL. */
 int store_plan_insert(struct store *st, int64_t comparison_id, int64_t benchmark_id,
@@ -192,6 +195,7 @@ int store_plan_insert(struct store *st, int64_t comparison_id, int64_t benchmark
 /* comparison_id's plan for benchmark_id: 0 and *p, 1 when it recorded none, or RP_EINTERNAL. */
 int store_plan_read(struct store *st, int64_t comparison_id, int64_t benchmark_id,
 		    struct store_plan *p);
+void store_plan_release(struct store_plan *p);
 
 /*
  * Whether comparison_id planned the benchmark called bench otherwise than runs

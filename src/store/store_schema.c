@@ -193,12 +193,14 @@ const struct store_migration store_migrations[] = {
 	 "ALTER TABLE comparison_plans ADD COLUMN runs_since INTEGER;"
 	 "ALTER TABLE comparison_plans ADD COLUMN fresh INTEGER NOT NULL DEFAULT 0;",
 	 NULL},
-	/* 11 -> 12: the tolerances a comparison judged each benchmark with (tolerance,
-	 * count-tolerance), so that a replay (revperf show) judges as it did after the
-	 * configuration changed. NULL before: the configuration's, as before. */
+	/* 11 -> 12: what a comparison judged each benchmark with (tolerance, count-tolerance,
+	 * the metrics and primary lists), so that a replay (revperf show) judges as it did
+	 * after the configuration changed. NULL before: the configuration's, as before. */
 	{12,
 	 "ALTER TABLE comparison_plans ADD COLUMN tolerance REAL;"
-	 "ALTER TABLE comparison_plans ADD COLUMN count_tolerance REAL;",
+	 "ALTER TABLE comparison_plans ADD COLUMN count_tolerance REAL;"
+	 "ALTER TABLE comparison_plans ADD COLUMN metrics TEXT;"
+	 "ALTER TABLE comparison_plans ADD COLUMN primary_metrics TEXT;",
 	 NULL},
 };
 
