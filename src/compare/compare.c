@@ -1,4 +1,5 @@
 #include "compare/compare.h"
+#include "core/metric.h"
 
 #include <errno.h>
 #include <math.h>
@@ -656,14 +657,44 @@ static void replay_tolerance(const char *bench, int64_t comparison_id, const cha
 		*tolerance = stored;
 }
 
-/* The same for a list (NULL: none recorded). */
-static void replay_list(const char *bench, int64_t comparison_id, const char *key,
+/* The first name of the metrics list that neither revperf nor bench defines, or NULL. */
+static char *list_unknown(const char *list, const struct bench_config *bench)
+{
+	size_t n, i;
+	const struct metric_def **extra = bench_runtime_defs(bench, &n);
+	char *copy = xstrdup(list), *save = NULL, *unknown = NULL;
+	for (char *name = strtok_r(copy, ", \t", &save); name && !unknown;
+	     name = strtok_r(NULL, ", \t", &save)) {
+		if (!strcmp(name, "all") || metric_find(name))
+			continue;
+		for (i = 0; i < n && strcmp(extra[i]->name, name); i++)
+			;
+		if (i == n)
+			unknown = xstrdup(name);
+	}
+	free(copy);
+	free(extra);
+	return unknown;
+}
+
+/* The same for a list (NULL: none recorded), which is taken only when bench defines all
+ * its metrics (a metric.NAME may have gone from the configuration since). */
+static void replay_list(const struct bench_config *bench, int64_t comparison_id, const char *key,
 			char *stored, char **list, bool as_judged)
 {
+	char *unknown;
 	if (!stored || (*list && !strcmp(stored, *list)))
 		return;
+	if (as_judged && (unknown = list_unknown(stored, bench))) {
+		warning("%s: comparison %lld judged it with %s = %s; the configuration now says %s "
+			"and no longer defines %s: judged with the configuration's",
+			bench->name, (long long)comparison_id, key, stored, *list ? *list : "(none)",
+			unknown);
+		free(unknown);
+		return;
+	}
 	warning("%s: comparison %lld judged it with %s = %s; the configuration now says %s: %s",
-		bench, (long long)comparison_id, key, stored, *list ? *list : "(none)",
+		bench->name, (long long)comparison_id, key, stored, *list ? *list : "(none)",
 		replay_changed_tail(as_judged));
 	if (as_judged)
 		*list = stored;
@@ -695,8 +726,8 @@ static int replay_judged_as(const struct compare_request *req, const struct benc
 	replay_tolerance(bench->name, cid, "tolerance", plan->tolerance, &judged->tolerance, as);
 	replay_tolerance(bench->name, cid, "count-tolerance", plan->count_tolerance,
 			 &judged->count_tolerance, as);
-	replay_list(bench->name, cid, "metrics", plan->metrics, &judged->metrics, as);
-	replay_list(bench->name, cid, "primary", plan->primary, &judged->primary, as);
+	replay_list(bench, cid, "metrics", plan->metrics, &judged->metrics, as);
+	replay_list(bench, cid, "primary", plan->primary, &judged->primary, as);
 	return 0;
 }
 

@@ -41,6 +41,16 @@ key2() { json_get "$1" "([(m['name'], m['verdict'], m['primary']) for m in d['be
 [ "$(key2 out.txt)" = "$(key2 compared.json)" ] || fail "show: $(key2 out.txt), compare: $(key2 compared.json)"
 expect_grep 'judged it with primary = v; the configuration now says wall' err.txt
 expect_grep 'judged it with metrics = v; the configuration now says v, wall' err.txt
+# A metric the configuration no longer defines (metric.v gone): judged with the
+# configuration's lists, and said so, rather than an error about revperf.ini.
+cp revperf.ini kept.ini
+sed -i '/^metric.v/d; s/^metrics = v, wall$/metrics = wall/' revperf.ini
+git commit -qam "v gone"
+expect_exit 0 "$REVPERF" show 1
+expect_grep 'judged it with metrics = v; the configuration now says wall and no longer defines v' err.txt
+cp kept.ini revperf.ini
+git commit -qam "v back"
+
 # A comparison made now is judged with the new tolerance.
 expect_exit 0 "$REVPERF" compare a b -q -f json --fresh
 [ "$(json_get out.txt "d['benchmarks'][0]['tolerance']")" = 0.05 ] || fail "compare now: $(cat out.txt)"
