@@ -159,7 +159,7 @@ static int bind_copy(struct db_stmt *dst, int j, struct db_stmt *src, int i, cha
 	}
 	switch (t) {
 	case 'i':
-		if (map) {
+		if (map && db_column_int64(src, i)) { /* 0: no row (runs_since: every run) */
 			int64_t to = idmap_get(map, db_column_int64(src, i));
 			if (!to)
 				return 1;
@@ -245,6 +245,13 @@ static const struct copied_table copied_tables[] = {
 		" mean_a, mean_b, sd_a, sd_b, seq",
      .types = "iitittirrrrrrrriirrrri",
      .refs = {COMPARISONS, BENCHMARKS},
+     .keep_target = true},
+    /* what each comparison planned and judged with (schema 10-12): its replay needs it */
+    {.table = "comparison_plans",
+     .columns = "comparison_id, benchmark_id, min_runs, max_runs, runs_since, fresh,"
+		" tolerance, count_tolerance, metrics, primary_metrics",
+     .types = "iiiiiirrtt",
+     .refs = {COMPARISONS, BENCHMARKS, NO_MAP, NO_MAP, COMPARISONS},
      .keep_target = true},
     {.table = "profiles",
      .columns = "build_id, benchmark_id, machine_id, comparison_id, kind, status,"

@@ -483,6 +483,12 @@ static void test_push(void **state)
 	r.mean_a = r.mean_b = r.sd_a = r.sd_b = NAN;
 	assert_int_equal(store_verdict_save(src, c.id, bench, "wall", true, "worse", &r, 2, NAN),
 			 0);
+	{
+		struct store_plan plan = { .min_runs = 5, .max_runs = 30, .runs_since = c.id,
+					   .fresh = true, .tolerance = 0.02, .count_tolerance = NAN,
+					   .metrics = (char *)"wall, cpu", .primary = NULL };
+		assert_int_equal(store_plan_insert(src, c.id, bench, &plan), 0);
+	}
 	assert_int_equal(store_comparison_finish(src, c.id, "done"), 0);
 	prof.build_id = cct.id;
 	prof.benchmark_id = bench;
@@ -553,6 +559,18 @@ static void test_push(void **state)
 		assert_int_equal(n, 1);
 		assert_true(vs[0].ratio == 1.25 && isnan(vs[0].ci_lo));
 		store_verdicts_free(vs, n);
+		{
+			/* the plan came along, its comparison ids mapped, NULLs kept */
+			struct store_plan plan;
+			assert_int_equal(store_plan_read(dst, tc, tbench, &plan), 0);
+			assert_int_equal(plan.min_runs, 5);
+			assert_int_equal(plan.max_runs, 30);
+			assert_true(plan.runs_since_known && plan.runs_since == tc && plan.fresh);
+			assert_true(plan.tolerance == 0.02 && isnan(plan.count_tolerance));
+			assert_string_equal(plan.metrics, "wall, cpu");
+			assert_null(plan.primary);
+			store_plan_release(&plan);
+		}
 		assert_int_equal(store_profiles_of_revision(dst, "abc", "ingest", "vg-ir", &pl, &n),
 				 0);
 		assert_int_equal(n, 1);
