@@ -283,25 +283,16 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 		goto out;
 	}
 	{
-		/* In the checked-out tree: a link committed there is not followed. */
-		int fd = open_own(stamp.buf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		size_t len = strlen(cmd), done = 0;
-		if (fd < 0) {
+		/* In the checked-out tree: a link committed there is not followed. The stamp
+		 * holds the command that built these files. */
+		FILE *f = fopen_own(stamp.buf, "w");
+		bool written = f && fputs(cmd, f) != EOF;
+		if (f && fclose(f))
+			written = false;
+		if (!written) {
 			error("cannot write %s: %s", stamp.buf, fs_strerror(errno));
 			goto out;
 		}
-		while (done < len) { /* the command built: the stamp of these files */
-			ssize_t w = write(fd, cmd + done, len - done);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0) {
-				error("cannot write %s: %s", stamp.buf, fs_strerror(errno));
-				close(fd);
-				goto out;
-			}
-			done += (size_t)w;
-		}
-		close(fd);
 	}
 	ret = 0;
 out:
