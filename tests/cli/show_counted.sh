@@ -6,29 +6,7 @@
 . "$SRCDIR/tests/cli/lib/common.bash"
 command -v valgrind >/dev/null || fail "valgrind is needed (make test installs it)"
 
-mkdir repo && cd repo
-git init -q . && git config user.email t@example.com && git config user.name test
-cat >revperf.ini <<'INI'
-[build]
-command = cc -O1 -o spin spin.c
-[benchmark "spin"]
-command = ./spin
-metrics = ir
-primary = ir
-runs = 2..2
-warmup = 0
-INI
-spin() {
-	cat >spin.c <<C
-static volatile unsigned long sink;
-int main(void)
-{
-	for (unsigned long i = 0; i < $1; i++)
-		sink += i;
-	return 0;
-}
-C
-}
+make_spin_repo repo
 spin 100000
 git add . && git commit -qm base && git tag base
 spin 110000 && git commit -qam slower && git tag slow

@@ -185,3 +185,25 @@ make_valued_repo() {
 	echo B >side
 	git commit -qam "the other side" && git tag b
 }
+
+# A new repository (in dir, the current directory afterwards; nothing committed) whose
+# benchmark "spin" runs a loop of about 6 instructions per iteration, judged on ir alone
+# (runs 2..2, no warm-up). spin N writes spin.c with N iterations.
+# Usage: make_spin_repo DIR; spin N
+make_spin_repo() {
+	mkdir "$1" && cd "$1"
+	git init -q . && git config user.email t@example.com && git config user.name test
+	printf '[build]\ncommand = cc -O1 -o spin spin.c\n[benchmark "spin"]\ncommand = ./spin\n' >revperf.ini
+	printf 'metrics = ir\nprimary = ir\nruns = 2..2\nwarmup = 0\n' >>revperf.ini
+}
+spin() {
+	cat >spin.c <<C
+static volatile unsigned long sink;
+int main(void)
+{
+	for (unsigned long i = 0; i < $1; i++)
+		sink += i;
+	return 0;
+}
+C
+}
