@@ -46,17 +46,7 @@ done
 cd ..
 make_tiny_repo const
 cd const
-cat >revperf.ini <<'INI'
-[build]
-command = true
-[benchmark "c"]
-command = sh ./c.sh
-metric.v = /v ([0-9]+)/
-metrics = v
-primary = v
-runs = 3..4
-warmup = 0
-INI
+v_ini c "sh ./c.sh" "runs = 3..4"
 echo 'echo "v $(cat v)"' >c.sh
 echo 1000 >v
 git add . && git commit -qm c && git tag c0

@@ -8,18 +8,7 @@
 
 make_tiny_repo repo
 cd repo
-cat >revperf.ini <<'INI'
-[build]
-command = true
-[benchmark "slow"]
-command = sh ./s.sh
-metric.v = /v ([0-9]+)/
-metrics = v
-primary = v
-runs = 5..10
-warmup = 0
-time-budget = 1s
-INI
+v_ini slow "sh ./s.sh" "runs = 5..10" "time-budget = 1s"
 # 0.5 s a run, A and B in turn: a 1 s budget ends with at most 2 or 3 runs a side.
 printf 'sleep 0.5; echo "v $(cat val)"\n' >s.sh
 echo 1000 >val

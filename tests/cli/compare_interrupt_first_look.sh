@@ -8,17 +8,7 @@
 make_tiny_repo repo
 cd repo
 # The fifth run (of either side) interrupts revperf: 2 + 2 runs are stored.
-cat >revperf.ini <<'INI'
-[build]
-command = true
-[benchmark "c"]
-command = sh ./c.sh
-metric.v = /v ([0-9]+)/
-metrics = v
-primary = v
-runs = 3..6
-warmup = 0
-INI
+v_ini c "sh ./c.sh" "runs = 3..6"
 cat >c.sh <<SH
 n=\$(cat "$TEST_TMP/count" 2>/dev/null || echo 0); echo \$((n + 1)) >"$TEST_TMP/count"
 if [ "\$n" = 4 ]; then kill -INT "\$(cat "$TEST_TMP/pid")"; sleep 5; fi

@@ -102,16 +102,12 @@ INI
 # run of a test, whatever the load. INI_LINEs (runs = 3..6 by default) end its section;
 # ALT_SLEEP, when set, is slept before each value.
 make_alternating_repo() {
-	local dir=$1 line
+	local dir=$1
 	shift
 	make_tiny_repo "$dir"
 	cd "$dir"
-	{
-		printf '[build]\ncommand = true\n[benchmark "alt"]\ncommand = sh ./alt.sh\n'
-		printf 'metric.v = /v ([0-9]+)/\nmetrics = v\nprimary = v\nwarmup = 0\n'
-		[ $# -gt 0 ] || set -- "runs = 3..6"
-		for line in "$@"; do printf '%s\n' "$line"; done
-	} >revperf.ini
+	[ $# -gt 0 ] || set -- "runs = 3..6"
+	v_ini alt "sh ./alt.sh" "$@"
 	{
 		[ -z "${ALT_SLEEP:-}" ] || echo "sleep $ALT_SLEEP"
 		echo 'c=$(cat .n 2>/dev/null || echo 0); echo $((c + 1)) >.n'
@@ -175,10 +171,7 @@ make_valued_repo() {
 	mkdir -p "$values"
 	make_tiny_repo "$1"
 	cd "$1"
-	{
-		printf '[build]\ncommand = true\n[benchmark "v"]\ncommand = sh ./v.sh\n'
-		printf 'metric.v = /v ([0-9]+)/\nmetrics = v\nprimary = v\nwarmup = 0\nruns = 3..6\n'
-	} >revperf.ini
+	v_ini v "sh ./v.sh" "runs = 3..6"
 	printf 'echo "v $(cat %s/$(cat side))"\n' "$values" >v.sh
 	echo A >side
 	git add . && git commit -qm v && git tag a
@@ -206,4 +199,17 @@ int main(void)
 	return 0;
 }
 C
+}
+
+# Writes revperf.ini: build `true`, one benchmark NAME running COMMAND, whose output's
+# "v N" is its only metric (primary), no warm-up, and the further lines given.
+# Usage: v_ini NAME COMMAND [LINE ...]
+v_ini() {
+	local name=$1 command=$2 line
+	shift 2
+	{
+		printf '[build]\ncommand = true\n[benchmark "%s"]\ncommand = %s\n' "$name" "$command"
+		printf 'metric.v = /v ([0-9]+)/\nmetrics = v\nprimary = v\nwarmup = 0\n'
+		for line in "$@"; do printf '%s\n' "$line"; done
+	} >revperf.ini
 }
