@@ -61,28 +61,6 @@ EOF2
 	done
 } >"$P/revperf.ini"
 
+. "$(cd "$(dirname "$0")" && pwd)/predict_real_lib.sh"
 cd "$P"
-start=$(date +%s)
-"$REVPERF" history "$RANGE" >"$D/history.txt" 2>"$D/history.err" || {
-	rc=$?
-	tail -5 "$D/history.err" >&2
-	exit $rc
-}
-echo "history: $(($(date +%s) - start)) s ($(git rev-list --first-parent --count "$RANGE") commits)"
-"$REVPERF" train --evaluate >"$D/train.txt"
-"$REVPERF" train --evaluate --dry-run -f json >"$D/train.json"
-cat "$D/train.txt"
-
-# The same history labelled at a count tolerance of 1% instead of 0.1%: each commit compared
-# again with its parent from the stored runs (nothing runs under valgrind; the latest
-# comparison labels the tuple), then trained again.
-for c in $(git rev-list --first-parent --reverse "$RANGE"); do
-	rc=0
-	"$REVPERF" compare --count-tolerance 1% -q "$c^" "$c" >/dev/null 2>>"$D/relabel.err" || rc=$?
-	# 1: a metric worse; anything else (a commit or its parent that did not build) is logged.
-	[ $rc -le 1 ] || echo "relabel $c: exit $rc" >>"$D/relabel.err"
-done
-"$REVPERF" train --evaluate >"$D/train-1pct.txt"
-"$REVPERF" train --evaluate --dry-run -f json >"$D/train-1pct.json"
-echo "labelled at a count tolerance of 1%:"
-cat "$D/train-1pct.txt"
+history_and_train "$REVPERF" "$RANGE" "$D"
