@@ -318,6 +318,21 @@ const char *perphecy_cover_name(enum perphecy_cover cover);
 int perphecy_train_cover(const struct perphecy_tuple *t, size_t n, unsigned templates,
 			 enum perphecy_cover cover, struct perphecy_predictor *out);
 
+/*
+ * perphecy_train_cover() and then the dismiss budget (docs/prediction.md, "A dismiss
+ * budget"; a departure from the paper, off when min_dismiss < 0): Algorithm 1 puts every
+ * threshold exactly at a training hit's value, so a new hit just beyond it is missed. The
+ * budget loosens the predictor's thresholds, the step that flags the fewest further
+ * training misses first (a step: one indicator to the next threshold at which a training
+ * tuple fires), while the predictor still dismisses at least min_dismiss of the training
+ * misses; it never tightens one, adds no template, and keeps a predictor already below
+ * it. Returns as perphecy_train(), or RP_EINPUT after error() for min_dismiss above 1.
+ * O(S x I x n) more for S steps, I indicators and n tuples.
+ */
+int perphecy_train_budget(const struct perphecy_tuple *t, size_t n, unsigned templates,
+			  enum perphecy_cover cover, double min_dismiss,
+			  struct perphecy_predictor *out);
+
 /* Hit rate = |predicted & hit| / |hit|, dismiss rate = |not predicted & miss| / |miss|. */
 struct perphecy_eval {
 	size_t hits, hits_predicted;
@@ -342,9 +357,11 @@ struct perphecy_cv_opts {
 	enum perphecy_scope scope;
 	unsigned templates;	   /* default PERPHECY_PAPER_TEMPLATES */
 	enum perphecy_cover cover; /* default PERPHECY_COVER_PAPER */
+	double min_dismiss;	   /* the dismiss budget (perphecy_train_budget()); < 0 off */
 };
 
-/* Defaults: k 10, seed 1, common predictor, the paper's eight templates and cover. */
+/* Defaults: k 10, seed 1, common predictor, the paper's eight templates and cover, no
+ * dismiss budget. */
 void perphecy_cv_opts_init(struct perphecy_cv_opts *opts);
 
 struct perphecy_bench_eval {

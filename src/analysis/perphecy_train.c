@@ -52,6 +52,12 @@ static int check_input(const struct perphecy_tuple *t, size_t n, unsigned templa
 	return RP_OK;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -83,8 +89,11 @@ static int64_t max_thresh(int t, double x)
  * Algorithm 1 on the tuples t[idx[0..n)] (validated by the caller), templates in `mask`.
  * Loops and comparisons as in the paper; see docs/prediction.md for the one correction.
  */
+static void relax(const struct perphecy_tuple *t, const size_t *idx, size_t n, double min_dismiss,
+		  struct perphecy_predictor *p);
+
 static void train_core(const struct perphecy_tuple *t, const size_t *idx, size_t n, unsigned mask,
-		       enum perphecy_cover how, struct perphecy_predictor *out)
+		       enum perphecy_cover how, double min_dismiss, struct perphecy_predictor *out)
 {
 	double *vals[PERPHECY_NR_TEMPLATES] = {NULL};
 	size_t nr_vals[PERPHECY_NR_TEMPLATES] = {0};
@@ -173,6 +182,8 @@ static void train_core(const struct perphecy_tuple *t, const size_t *idx, size_t
 				cover[kept++] = cover[j];
 		nr_cover = kept;
 	}
+	if (min_dismiss >= 0)
+		relax(t, idx, n, min_dismiss, out);
 	free(cover);
 	free(min_ind);
 	free(min_thresh);
@@ -181,6 +192,109 @@ out_vals:
 	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
 		free(vals[k]);
 	free(hits);
+}
+
+/* The template's integer thresholds at which some tuple of idx[0..n) fires, ascending. */
+static size_t thresholds_of(const struct perphecy_tuple *t, const size_t *idx, size_t n, int k,
+			    int64_t *out)
+{
+	size_t m = 0, w = 0;
+	for (size_t j = 0; j < n; j++) {
+		double x = t[idx[j]].values.v[k];
+		if (!isnan(x))
+			out[m++] = max_thresh(k, x);
+	}
+	qsort(out, m, sizeof(*out), cmp_i64);
+	for (size_t j = 0; j < m; j++)
+		if (!w || out[w - 1] != out[j])
+			out[w++] = out[j];
+	return w;
+}
+
+/*
+ * The next looser threshold than `cur` among thr[0..m) (ascending): the largest below
+ * it (fires when value >= X) or the smallest above it (value <= X). False when none.
+ */
+static bool next_looser(int k, const int64_t *thr, size_t m, int64_t cur, int64_t *out)
+{
+	if (at_most(k)) {
+		for (size_t j = 0; j < m; j++)
+			if (thr[j] > cur) {
+				*out = thr[j];
+				return true;
+			}
+		return false;
+	}
+	for (size_t j = m; j-- > 0;)
+		if (thr[j] < cur) {
+			*out = thr[j];
+			return true;
+		}
+	return false;
+}
+
+/*
+ * The dismiss budget (docs/prediction.md, "A dismiss budget"): loosens the thresholds of
+ * p's indicators, cheapest step first, while p still dismisses at least min_dismiss of
+ * the misses of idx[0..n). A step moves one indicator to its next looser threshold (the
+ * next one at which a training tuple fires); its price is the misses it flags that no
+ * indicator flagged before. Ties: the indicator picked first. Never tightens.
+ */
+static void relax(const struct perphecy_tuple *t, const size_t *idx, size_t n, double min_dismiss,
+		  struct perphecy_predictor *p)
+{
+	int64_t *thr[PERPHECY_NR_TEMPLATES] = {NULL};
+	size_t nr_thr[PERPHECY_NR_TEMPLATES] = {0};
+	bool *flagged = xcalloc(n ? n : 1, sizeof(*flagged));
+	size_t misses = 0, nr_flagged = 0, allowed;
+
+	for (size_t j = 0; j < n; j++) {
+		const struct perphecy_tuple *u = &t[idx[j]];
+		if (u->hit)
+			continue;
+		misses++;
+		flagged[j] = perphecy_predict(p, &u->values, NULL);
+		nr_flagged += flagged[j];
+	}
+	/* At most this many misses flagged: dismissed / misses >= min_dismiss. */
+	allowed = (size_t)floor((1.0 - min_dismiss) * (double)misses + 1e-9);
+	for (size_t k = 0; k < p->nr; k++) {
+		int tm = p->ind[k].tmpl;
+		thr[tm] = xmallocarray(n ? n : 1, sizeof(*thr[tm]));
+		nr_thr[tm] = thresholds_of(t, idx, n, tm, thr[tm]);
+	}
+	while (nr_flagged <= allowed) {
+		size_t best = SIZE_MAX, best_price = SIZE_MAX;
+		int64_t best_thr = 0;
+		for (size_t k = 0; k < p->nr; k++) {
+			struct perphecy_indicator next = p->ind[k];
+			size_t price = 0;
+			if (!next_looser(next.tmpl, thr[next.tmpl], nr_thr[next.tmpl],
+					 p->ind[k].threshold, &next.threshold))
+				continue;
+			for (size_t j = 0; j < n; j++)
+				price += !t[idx[j]].hit && !flagged[j] &&
+					 perphecy_indicator_fires(&next, &t[idx[j]].values);
+			if (price < best_price) {
+				best = k;
+				best_price = price;
+				best_thr = next.threshold;
+			}
+		}
+		if (best == SIZE_MAX || nr_flagged + best_price > allowed)
+			break;
+		p->ind[best].threshold = best_thr;
+		for (size_t j = 0; j < n; j++) {
+			if (t[idx[j]].hit || flagged[j] ||
+			    !perphecy_indicator_fires(&p->ind[best], &t[idx[j]].values))
+				continue;
+			flagged[j] = true;
+			nr_flagged++;
+		}
+	}
+	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
+		free(thr[k]);
+	free(flagged);
 }
 
 int perphecy_cover_parse(const char *s, enum perphecy_cover *out)
@@ -208,17 +322,34 @@ int perphecy_train(const struct perphecy_tuple *t, size_t n, unsigned templates,
 int perphecy_train_cover(const struct perphecy_tuple *t, size_t n, unsigned templates,
 			 enum perphecy_cover cover, struct perphecy_predictor *out)
 {
+	return perphecy_train_budget(t, n, templates, cover, -1, out);
+}
+
+static int check_min_dismiss(double min_dismiss)
+{
+	if (min_dismiss < 0 || min_dismiss <= 1)
+		return RP_OK;
+	error("perphecy: a dismiss budget of %g is not a rate between 0 and 1", min_dismiss);
+	return RP_EINPUT;
+}
+
+int perphecy_train_budget(const struct perphecy_tuple *t, size_t n, unsigned templates,
+			  enum perphecy_cover cover, double min_dismiss,
+			  struct perphecy_predictor *out)
+{
 	size_t *idx;
 	int ret;
 
 	perphecy_predictor_init(out);
 	ret = check_input(t, n, templates);
+	if (!ret)
+		ret = check_min_dismiss(min_dismiss);
 	if (ret)
 		return ret;
 	idx = xmallocarray(n, sizeof(*idx));
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
-	train_core(t, idx, n, templates & PERPHECY_ALL_TEMPLATES, cover, out);
+	train_core(t, idx, n, templates & PERPHECY_ALL_TEMPLATES, cover, min_dismiss, out);
 	free(idx);
 	return RP_OK;
 }
@@ -256,6 +387,7 @@ void perphecy_cv_opts_init(struct perphecy_cv_opts *opts)
 	opts->scope = PERPHECY_COMMON;
 	opts->templates = PERPHECY_PAPER_TEMPLATES;
 	opts->cover = PERPHECY_COVER_PAPER;
+	opts->min_dismiss = -1;
 }
 
 void perphecy_cv_result_release(struct perphecy_cv_result *r)
@@ -338,6 +470,8 @@ int perphecy_cross_validate(const struct perphecy_tuple *t, size_t n,
 		return RP_EINPUT;
 	}
 	ret = check_input(t, n, opts->templates);
+	if (!ret)
+		ret = check_min_dismiss(opts->min_dismiss);
 	if (ret)
 		return ret;
 
@@ -399,8 +533,7 @@ int perphecy_cross_validate(const struct perphecy_tuple *t, size_t n,
 			if (!nr_test)
 				continue;
 			train_core(t, train, nr_train, opts->templates & PERPHECY_ALL_TEMPLATES,
-				   opts->cover,
-				   &pred);
+				   opts->cover, opts->min_dismiss, &pred);
 			out->nr_predictors++;
 			out->nr_trivial += pred.no_hits;
 			for (size_t j = 0; j < nr_test; j++)

@@ -13,6 +13,7 @@
 
 static struct {
 	const char *config, *state_dir, *store, *bench, *k, *seed, *cover, *templates;
+	const char *min_dismiss;
 	bool evaluate, dry_run;
 	struct cli_output out;
 } o;
@@ -30,6 +31,9 @@ static const struct option train_options[] = {
 	  &o.dry_run, NULL },
 	{ OPT_STRING, 0, "cover", "HOW", "paper (Algorithm 1, the default) or every-hit (each "
 					 "hit adds its own cheapest indicator)", &o.cover, NULL },
+	{ OPT_STRING, 0, "min-dismiss", "RATE", "the dismiss budget: loosen the thresholds while "
+						"at least RATE (85% or 0.85) of the training misses "
+						"are still dismissed", &o.min_dismiss, NULL },
 	{ OPT_STRING, 0, "templates", "SET", "paper (the paper's eight indicator templates, the "
 					     "default) or startup (also the four of the dynamic "
 					     "loader's start-up work)", &o.templates, NULL },
@@ -50,9 +54,9 @@ const struct command_help train_help = {
 	"equal (undecided verdicts are left out). Stores a common predictor and one per\n"
 	"benchmark with the tuples they learned from; revperf predict applies them.\n"
 	"--evaluate reports the hit rate (changes predicted) and dismiss rate (unchanged\n"
-	"benchmarks skipped) by k-fold cross-validation. --cover every-hit and --templates\n"
-	"startup depart from the paper (docs/prediction.md, \"Covering every hit\", \"Start-up\n"
-	"work\").\n"
+	"benchmarks skipped) by k-fold cross-validation. --cover every-hit, --min-dismiss and\n"
+	"--templates startup depart from the paper (docs/prediction.md, \"Covering every\n"
+	"hit\", \"A dismiss budget\", \"Start-up work\").\n"
 	"Exit status: 0 done, 2 usage or input error (no training data), 3 internal failure.",
 	train_options,
 };
@@ -136,10 +140,17 @@ static void print_text(FILE *f, const struct predict_training *t)
 		    "against the parent, %zu superseded, %zu of benchmarks not configured\n",
 		    t->nr_undecided, t->nr_no_ancestor, t->nr_not_parent, t->nr_superseded,
 		    t->nr_unconfigured);
-	strbuf_addf(&sb, "predictors (run a benchmark when)%s%s:\n  common                   ",
-		    t->cover == PERPHECY_COVER_PAPER ? "" : ", every hit's own cheapest indicator",
-		    t->templates & PERPHECY_STARTUP_TEMPLATES ? ", with the start-up templates"
-							      : "");
+	strbuf_addstr(&sb, "predictors (run a benchmark when)");
+	if (t->cover != PERPHECY_COVER_PAPER)
+		strbuf_addstr(&sb, ", every hit's own cheapest indicator");
+	if (t->templates & PERPHECY_STARTUP_TEMPLATES)
+		strbuf_addstr(&sb, ", with the start-up templates");
+	if (t->min_dismiss >= 0)
+		strbuf_addf(&sb,
+			    ", thresholds loosened while at least %.3g%% of the training misses "
+			    "are dismissed",
+			    100 * t->min_dismiss);
+	strbuf_addstr(&sb, ":\n  common                   ");
 	predictor_text(&sb, &t->common);
 	strbuf_addch(&sb, '\n');
 	for (j = 0; j < t->nr_bench; j++) {
@@ -236,6 +247,8 @@ static void print_json(FILE *f, const struct predict_training *t, bool saved)
 		json_object_set_new(predictors, t->bench_names[j], predictor_json(&t->per_bench[j]));
 	json_object_set_new(root, "predictors", predictors);
 	json_object_set_new(root, "cover", json_string(perphecy_cover_name(t->cover)));
+	json_object_set_new(root, "min_dismiss",
+			    t->min_dismiss >= 0 ? json_real_or_null(t->min_dismiss) : json_null());
 	json_object_set_new(root, "templates", json_string(perphecy_templates_name(t->templates)));
 	json_object_set_new(root, "training_set", eval_json(&t->full));
 	json_object_set_new(root, "evaluation",
@@ -290,6 +303,11 @@ static int train(int argc, char **argv)
 	}
 	if (o.cover && perphecy_cover_parse(o.cover, &opts.cover)) {
 		usage_error("train", "--cover '%s': use paper or every-hit", o.cover);
+		return EXIT_USAGE;
+	}
+	if (o.min_dismiss && parse_percent(o.min_dismiss, &opts.min_dismiss)) {
+		usage_error("train", "--min-dismiss '%s': write a rate such as 85%% or 0.85",
+			    o.min_dismiss);
 		return EXIT_USAGE;
 	}
 	if (o.templates && perphecy_templates_parse(o.templates, &opts.templates)) {

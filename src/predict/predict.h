@@ -304,6 +304,7 @@ struct predict_train_opts {
 	bool save;     /* store the predictors (true) */
 	enum perphecy_cover cover; /* Algorithm 1's (PERPHECY_COVER_PAPER) */
 	unsigned templates;	   /* PERPHECY_PAPER_TEMPLATES, or with the start-up ones */
+	double min_dismiss;	   /* the dismiss budget (perphecy_train_budget()); < 0 off */
 };
 void predict_train_opts_init(struct predict_train_opts *o);
 
@@ -324,6 +325,7 @@ struct predict_training {
 	size_t nr_undecided, nr_no_ancestor, nr_not_parent, nr_unconfigured, nr_superseded;
 	enum perphecy_cover cover; /* how the predictors were trained */
 	unsigned templates;	   /* ... and from which templates */
+	double min_dismiss;	   /* ... with which dismiss budget (< 0: none) */
 	struct perphecy_predictor common;
 	struct perphecy_predictor *per_bench; /* nr_bench */
 	struct perphecy_eval full;	      /* the common predictor on its training set */

@@ -19,6 +19,7 @@ void predict_train_opts_init(struct predict_train_opts *o)
 	o->seed = 1;
 	o->save = true;
 	o->templates = PERPHECY_PAPER_TEMPLATES;
+	o->min_dismiss = -1;
 }
 
 void predict_training_release(struct predict_training *t)
@@ -287,15 +288,17 @@ int predict_train(struct predict_ctx *ctx, const struct predict_train_opts *o,
 	}
 	out->cover = o->cover;
 	out->templates = o->templates;
-	if ((ret = perphecy_train_cover(out->tuples, out->nr_tuples, o->templates, o->cover,
-					&out->common)))
+	out->min_dismiss = o->min_dismiss;
+	if ((ret = perphecy_train_budget(out->tuples, out->nr_tuples, o->templates, o->cover,
+					 o->min_dismiss, &out->common)))
 		return ret;
 	perphecy_evaluate(&out->common, out->tuples, out->nr_tuples, &out->full);
 	out->per_bench = xcalloc(out->nr_bench + 1, sizeof(*out->per_bench));
 	for (size_t j = 0; j < out->nr_bench; j++) {
 		size_t n;
 		struct perphecy_tuple *sub = bench_tuples(out, j, &n);
-		ret = perphecy_train_cover(sub, n, o->templates, o->cover, &out->per_bench[j]);
+		ret = perphecy_train_budget(sub, n, o->templates, o->cover, o->min_dismiss,
+					    &out->per_bench[j]);
 		free(sub);
 		if (ret)
 			return ret;
@@ -307,6 +310,7 @@ int predict_train(struct predict_ctx *ctx, const struct predict_train_opts *o,
 		cv.seed = o->seed;
 		cv.cover = o->cover;
 		cv.templates = o->templates;
+		cv.min_dismiss = o->min_dismiss;
 		if (out->nr_commits < 2) {
 			error(
 			    "cannot cross-validate: the training data has %zu commit; it needs at "

@@ -37,6 +37,10 @@ expect_exit 2 "$REVPERF" train --cover greedy
 expect_grep "cover 'greedy': use paper or every-hit" err.txt
 expect_exit 2 "$REVPERF" train --templates all
 expect_grep "templates 'all': use paper or startup" err.txt
+expect_exit 2 "$REVPERF" train --min-dismiss 85
+expect_grep "min-dismiss '85': write a rate such as 85% or 0.85" err.txt
+expect_exit 2 "$REVPERF" train --min-dismiss lots
+expect_one_line err.txt
 expect_exit 2 "$REVPERF" run --select=bogus
 expect_grep "unknown --select mode 'bogus'" err.txt
 expect_exit 2 "$REVPERF" compare --select=bogus baseline neutral
@@ -86,6 +90,9 @@ expect_exit 0 "$REVPERF" train -f json --dry-run --cover every-hit
 [ "$(json_get out.txt "d['templates']")" = paper ] || fail "the paper's templates are the default"
 expect_exit 0 "$REVPERF" train -f json --dry-run --templates startup
 [ "$(json_get out.txt "d['templates']")" = startup ] || fail "--templates startup: $(cat out.txt)"
+[ "$(json_get out.txt "d['min_dismiss']")" = None ] || fail "no dismiss budget by default"
+expect_exit 0 "$REVPERF" train -f json --dry-run --min-dismiss 90%
+[ "$(json_get out.txt "d['min_dismiss']")" = 0.9 ] || fail "--min-dismiss 90%: $(cat out.txt)"
 expect_exit 2 "$REVPERF" train --evaluate
 expect_grep 'needs at least 2' err.txt
 expect_exit 0 "$REVPERF" predict neutral

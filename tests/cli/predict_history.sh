@@ -76,6 +76,25 @@ assert all(len(x["commit"]) == 40 and x["bench"] == "ingest-query"
            for x in c["missed_hits"] + c["flagged_misses"]), c
 PY
 
+# A dismiss budget loosens the thresholds: at least as many hits predicted in
+# cross-validation, and the training misses still dismissed at the rate asked for.
+expect_exit 0 "$REVPERF" train --evaluate --dry-run --min-dismiss 0.5 -f json
+python3 - train.json out.txt <<'PY' || fail "dismiss budget"
+import json, sys
+plain, budget = (json.load(open(f)) for f in sys.argv[1:3])
+assert budget["min_dismiss"] == 0.5, budget["min_dismiss"]
+full = budget["training_set"]
+assert full["dismiss_rate"] is None or full["dismiss_rate"] >= 0.5, full
+e0, e1 = plain["evaluation"]["common"]["total"], budget["evaluation"]["common"]["total"]
+assert e1["hits_predicted"] >= e0["hits_predicted"], (e0, e1)
+for ind0 in plain["predictors"]["common"]["indicators"]:
+    ind1 = [i for i in budget["predictors"]["common"]["indicators"]
+            if i["template"] == ind0["template"]]
+    assert ind1, (ind0, budget["predictors"]["common"])
+PY
+expect_exit 0 "$REVPERF" train --dry-run --min-dismiss 50%
+expect_grep 'thresholds loosened while at least 50% of the training misses are dismissed' out.txt
+
 # The tuples are stored with the predictors, one per (commit, benchmark).
 [ "$(sqlite3 .revperf/revperf.db "select nr_tuples from predictors where scope = 'common'")" = \
 	$((hits + misses)) ] || fail "stored tuples"

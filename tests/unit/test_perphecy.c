@@ -227,6 +227,101 @@ static void test_algorithm1_every_hit(void **state)
 }
 
 /*
+ * The dismiss budget (docs/prediction.md, "A dismiss budget"). Algorithm 1 gives New >= 10
+ * (hit a, no miss) and Top Chg by Instr 2% (hit b, no miss); a later hit c with 9 new
+ * functions is missed. Loosening step by step, cheapest first: New to 8 (the next value a
+ * tuple has: one more miss), then to 7 (one more); New to 6 or Instr to 5 (two misses at
+ * once) would leave fewer than 80% of the ten misses dismissed. c is then predicted.
+ */
+static void test_dismiss_budget(void **state)
+{
+	struct perphecy_tuple t[12], c;
+	struct perphecy_predictor p, plain;
+	struct perphecy_eval e;
+	struct perphecy_cv_opts opts;
+	struct perphecy_cv_result r0, r1;
+	struct stderr_capture cap;
+	char *msg;
+	(void)state;
+
+	for (int i = 0; i < 8; i++)
+		t[i] = delnew(false, NAN, i + 1, (uint64_t)i + 1); /* New 1..8 */
+	for (int i = 8; i < 10; i++) {
+		t[i] = delnew(false, NAN, NAN, (uint64_t)i + 1);
+		t[i].values.v[PERPHECY_TOP_CHG_BY_INSTR] = 5;
+	}
+	t[10] = delnew(true, NAN, 10, 11);
+	t[11] = delnew(true, NAN, NAN, 12);
+	t[11].values.v[PERPHECY_TOP_CHG_BY_INSTR] = 2;
+	c = delnew(true, NAN, 9, 13);
+
+	assert_int_equal(perphecy_train(t, 12, PERPHECY_PAPER_TEMPLATES, &plain), RP_OK);
+	assert_int_equal(plain.nr, 2);
+	assert_indicator(&plain, 0, PERPHECY_NEW_FUNC, 10);
+	assert_indicator(&plain, 1, PERPHECY_TOP_CHG_BY_INSTR, 2);
+	assert_false(perphecy_predict(&plain, &c.values, NULL));
+
+	assert_int_equal(perphecy_train_budget(t, 12, PERPHECY_PAPER_TEMPLATES,
+					       PERPHECY_COVER_PAPER, 0.8, &p),
+			 RP_OK);
+	assert_int_equal(p.nr, 2);
+	assert_indicator(&p, 0, PERPHECY_NEW_FUNC, 7);
+	assert_indicator(&p, 1, PERPHECY_TOP_CHG_BY_INSTR, 2);
+	assert_true(perphecy_predict(&p, &c.values, NULL));
+	perphecy_evaluate(&p, t, 12, &e);
+	assert_near(e.hit_rate, 1.0);
+	assert_near(e.dismiss_rate, 0.8);
+
+	/* A budget of every miss allows no step that flags one: nothing moves. */
+	assert_int_equal(perphecy_train_budget(t, 12, PERPHECY_PAPER_TEMPLATES,
+					       PERPHECY_COVER_PAPER, 1.0, &p),
+			 RP_OK);
+	assert_indicator(&p, 0, PERPHECY_NEW_FUNC, 10);
+	assert_indicator(&p, 1, PERPHECY_TOP_CHG_BY_INSTR, 2);
+	/* No budget: as loose as the tuples go (New >= 1, Instr 5%), every miss flagged. */
+	assert_int_equal(perphecy_train_budget(t, 12, PERPHECY_PAPER_TEMPLATES,
+					       PERPHECY_COVER_PAPER, 0, &p),
+			 RP_OK);
+	assert_indicator(&p, 0, PERPHECY_NEW_FUNC, 1);
+	assert_indicator(&p, 1, PERPHECY_TOP_CHG_BY_INSTR, 5);
+	perphecy_evaluate(&p, t, 12, &e);
+	assert_near(e.dismiss_rate, 0.0);
+	/* A predictor already past the budget is kept as Algorithm 1 made it, not tightened. */
+	t[0].hit = true; /* its New >= 1 flags the seven New misses left: past 90% */
+	assert_int_equal(perphecy_train_budget(t, 12, PERPHECY_PAPER_TEMPLATES,
+					       PERPHECY_COVER_PAPER, 0.9, &p),
+			 RP_OK);
+	assert_int_equal(perphecy_train(t, 12, PERPHECY_PAPER_TEMPLATES, &plain), RP_OK);
+	assert_int_equal(p.nr, plain.nr);
+	for (size_t k = 0; k < p.nr; k++)
+		assert_indicator(&p, k, plain.ind[k].tmpl, plain.ind[k].threshold);
+	t[0].hit = false;
+
+	/* Cross-validation trains every fold with the budget. */
+	perphecy_cv_opts_init(&opts);
+	assert_true(opts.min_dismiss < 0);
+	opts.k = 12;
+	assert_int_equal(perphecy_cross_validate(t, 12, &opts, &r0), RP_OK);
+	opts.min_dismiss = 0;
+	assert_int_equal(perphecy_cross_validate(t, 12, &opts, &r1), RP_OK);
+	assert_true(r1.total.misses_dismissed < r0.total.misses_dismissed);
+	perphecy_cv_result_release(&r0);
+	perphecy_cv_result_release(&r1);
+
+	/* Not a rate: refused with a message. */
+	capture_stderr_begin(&cap);
+	assert_int_equal(perphecy_train_budget(t, 12, PERPHECY_PAPER_TEMPLATES,
+					       PERPHECY_COVER_PAPER, 1.5, &p),
+			 RP_EINPUT);
+	opts.min_dismiss = NAN;
+	assert_int_equal(perphecy_cross_validate(t, 12, &opts, &r0), RP_EINPUT);
+	msg = capture_stderr_end(&cap);
+	assert_contains(msg, "dismiss budget of 1.5 is not a rate between 0 and 1");
+	assert_contains(msg, "dismiss budget of nan");
+	free(msg);
+}
+
+/*
  * The greedy heuristic, exactly as the paper's, is not an optimal cover: here New >= 4
  * alone would cover both hits flagging two misses, but Algorithm 1 picks Del >= 5 for h1
  * (price 2, tied with New >= 4 and first in Table I) and Top Chg Len >= 50 for h2
@@ -1309,6 +1404,7 @@ int main(void)
 	    cmocka_unit_test(test_table2_algorithm1),
 	    cmocka_unit_test(test_algorithm1_greedy_order),
 	    cmocka_unit_test(test_algorithm1_every_hit),
+	    cmocka_unit_test(test_dismiss_budget),
 	    cmocka_unit_test(test_algorithm1_not_optimal),
 	    cmocka_unit_test(test_algorithm1_rank_direction),
 	    cmocka_unit_test(test_algorithm1_uncovered),
