@@ -1,0 +1,44 @@
+#!/bin/sh
+# The dismiss budget of `revperf train --min-dismiss` (docs/prediction.md, "A dismiss
+# budget") on a stored history: for each cover (paper, every-hit) and budget (none, 0.85,
+# 0.87, 0.88, 0.90), 10-fold cross-validation by commit with fold seeds 1-5, the common
+# predictor's held-out hit and dismiss rates pooled over the seeds; then leave one commit
+# out. Read-only: `train --dry-run` on a copy of the store (it is copied here first).
+# Usage: bench/predict_budget.sh REVPERF DIR STORE [CONFIG]
+#   DIR: the clone (where revperf.ini is, unless CONFIG names it); STORE: its revperf.db.
+set -eu
+revperf=$(realpath "$1") dir=$2 store=$3 config=${4:-}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+sqlite3 "$store" ".backup $work/db.db"
+cfg=""
+[ -n "$config" ] && cfg="--config $(realpath "$config")"
+cd "$dir"
+commits=$("$revperf" train --dry-run --store "$work/db.db" $cfg -f json -q |
+	python3 -c 'import json, sys; print(json.load(sys.stdin)["commits"])')
+summary() { # files...
+	python3 - "$@" <<'PY'
+import json, sys
+hp = h = md = m = 0
+for f in sys.argv[1:]:
+    e = json.load(open(f))["evaluation"]["common"]["total"]
+    hp += e["hits_predicted"]; h += e["hits"]; md += e["misses_dismissed"]; m += e["misses"]
+print("hits %d/%d = %.3f  dismiss %d/%d = %.3f" % (hp, h, hp / h, md, m, md / m))
+PY
+}
+for cover in paper every-hit; do
+	for budget in none 0.85 0.87 0.88 0.90; do
+		opt=""
+		[ "$budget" != none ] && opt="--min-dismiss $budget"
+		for s in 1 2 3 4 5; do
+			"$revperf" train --evaluate --dry-run --store "$work/db.db" $cfg --cover $cover \
+				$opt --seed $s -f json -q >"$work/$s.json"
+		done
+		"$revperf" train --evaluate --dry-run --store "$work/db.db" $cfg --cover $cover \
+			$opt --k "$commits" -f json -q >"$work/loo.json"
+		printf '%-9s budget %-5s 10 folds, seeds 1-5: %s\n' $cover $budget \
+			"$(summary "$work"/[1-5].json)"
+		printf '%-9s budget %-5s leave one commit out:  %s\n' $cover $budget \
+			"$(summary "$work/loo.json")"
+	done
+done
