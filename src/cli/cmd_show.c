@@ -36,9 +36,10 @@ const struct command_help show_help = {
 	"warning says which the configuration now changes), from the runs it took: its own\n"
 	"and the earlier ones it reused (none after --fresh), none of a later --more; the\n"
 	"counted metrics (ir, sim-cycles) and their functions from the counted runs stored\n"
-	"up to it; profiles (cct, sample, io, counters) are not shown again. It runs in the\n"
-	"project's git repository; a comparison of two commands (--cmd-a/--cmd-b) is not\n"
-	"shown again.\n"
+	"up to it; profiles (cct, sample, io, counters) are not shown again. A comparison of\n"
+	"revisions is shown in the project's git repository; one of two commands\n"
+	"(--cmd-a/--cmd-b) anywhere its store is found, and outside git show without\n"
+	"arguments shows the newest of those.\n"
 	"Exit status: 0 shown (the report's exit_code says what compare exited with), 2 usage\n"
 	"or input error (no such comparison: the message says how to make one), 3 internal\n"
 	"failure.",
@@ -47,9 +48,12 @@ const struct command_help show_help = {
 
 static const char *const show_formats[] = { "text", "json", "markdown", NULL };
 
-/* Which comparison: 0 and *id, or an exit status after an error. */
-static int show_pick(struct cli_project *p, const char *const *args, int n, int64_t *id,
-		     struct store_comparison_info *info)
+/*
+ * Which comparison: 0 and *id, or an exit status after an error. Without arguments, the
+ * newest comparison of two revisions in a repository, of two commands elsewhere.
+ */
+static int show_pick(struct cli_project *p, bool in_git, const char *const *args, int n,
+		     int64_t *id, struct store_comparison_info *info)
 {
 	uint64_t v;
 	int found;
@@ -63,10 +67,16 @@ static int show_pick(struct cli_project *p, const char *const *args, int n, int6
 			return EXIT_USAGE;
 		}
 		*id = (int64_t)v;
-	} else if ((found = store_comparison_last(p->st, id))) {
+	} else if (in_git && (found = store_comparison_last(p->st, id))) {
 		if (found == 1)
 			error("no stored comparison of two revisions in %s; make one with `revperf "
 			      "compare BASE TARGET`",
+			      store_name(p->st));
+		return found == 1 ? EXIT_USAGE : EXIT_INTERNAL;
+	} else if (!in_git && (found = store_comparison_last_commands(p->st, id))) {
+		if (found == 1)
+			error("no stored comparison of two commands in %s; make one with `revperf "
+			      "compare --cmd-a CMD --cmd-b CMD`",
 			      store_name(p->st));
 		return found == 1 ? EXIT_USAGE : EXIT_INTERNAL;
 	}
@@ -77,13 +87,91 @@ static int show_pick(struct cli_project *p, const char *const *args, int n, int6
 			      (long long)*id, store_name(p->st));
 		return found == 1 ? EXIT_USAGE : EXIT_INTERNAL;
 	}
-	if (!info->base_sha[0] || !info->target_sha[0]) {
-		error("comparison %lld compared two commands (--cmd-a/--cmd-b); show prints "
-		      "comparisons of revisions",
+	if (!in_git && info->base_sha[0] && info->target_sha[0]) {
+		error("comparison %lld compared two revisions: show judges it with the "
+		      "repository's revisions and revperf.ini; run it in that repository",
 		      (long long)*id);
 		return EXIT_USAGE;
 	}
 	return 0;
+}
+
+/* The report and exit status of a replayed comparison. */
+static int show_report(struct cli_project *p, struct compare_result *res,
+		       enum report_format format)
+{
+	size_t missing, total;
+	res->exit_code = compare_exit_code(res);
+	if (!o.out.quiet &&
+	    !gc_comparison_logs_missing(p->st, res->comparison_id, &missing, &total) && missing)
+		fprintf(stderr,
+			"revperf show: note: %zu of the %zu logs of comparison %lld were removed "
+			"by revperf gc; the results stay\n",
+			missing, total, (long long)res->comparison_id);
+	o.out.printed = true;
+	if (report_compare(stdout, res, format, cli_output_color(&o.out))) {
+		error("cannot write the report: %s", strerror(errno));
+		return EXIT_INTERNAL;
+	}
+	return 0;
+}
+
+/*
+ * A comparison of two commands (--cmd-a/--cmd-b): its one benchmark defined again from the
+ * commands its two builds recorded, as compare defined it, and judged from its runs with
+ * its recorded plan (tolerances, metrics, primary, alpha); -c adds defaults, as it did
+ * for compare. Needs no repository.
+ */
+static int show_commands(struct cli_project *p, const struct store_comparison_info *info,
+			 enum report_format format)
+{
+	struct config cfg;
+	struct compare_request req;
+	struct compare_result res;
+	struct strbuf def = STRBUF_INIT;
+	int ret = EXIT_USAGE, err;
+
+	config_init(&cfg);
+	memset(&req, 0, sizeof(req));
+	memset(&res, 0, sizeof(res));
+	if (!info->build_command || !info->target_command) {
+		error("comparison %lld: its builds recorded no command; it cannot be shown again",
+		      (long long)info->id);
+		goto out;
+	}
+	if (o.config && config_read(&cfg, o.config))
+		goto out;
+	config_select(&cfg, "");
+	strbuf_addf(&def, "A: %s\nB: %s", info->build_command, info->target_command);
+	if (config_set(&cfg, "benchmark \"command\"", "command", def.buf, "--cmd-a/--cmd-b"))
+		goto out;
+	config_bench(&cfg, "command")->origin[0] = '\0';
+	if (config_finish(&cfg))
+		goto out;
+	req.a.label = info->base_label ? info->base_label : "A";
+	req.b.label = info->target_label ? info->target_label : "B";
+	req.a.command = info->build_command;
+	req.b.command = info->target_command;
+	req.a.build_id = info->base_build;
+	req.b.build_id = info->target_build;
+	req.a.profile_build_id = req.a.build_id;
+	req.b.profile_build_id = req.b.build_id;
+	req.cfg = &cfg;
+	req.st = p->st;
+	req.sd = &p->sd;
+	req.replay = info;
+	req.replay_as_judged = true;
+	req.replay_own_config = true;
+	if ((err = compare_execute(&req, &res))) {
+		ret = rp_err_exit_code(err);
+		goto out;
+	}
+	ret = show_report(p, &res, format);
+out:
+	compare_result_release(&res);
+	strbuf_release(&def);
+	config_release(&cfg);
+	return ret;
 }
 
 static int show_run(const char *const *args, int n, enum report_format format)
@@ -94,25 +182,29 @@ static int show_run(const char *const *args, int n, enum report_format format)
 	struct revcompare_ctx ctx;
 	struct revcompare rc;
 	int64_t id = 0;
-	size_t missing, total;
+	bool in_git = repo_dir_in_git(".");
 	int ret, err;
 
 	memset(&rc, 0, sizeof(rc));
 	memset(&p, 0, sizeof(p));
-	/* The replay checks out nothing but reads the repository's revisions and revperf.ini;
-	 * two commands compared outside git have neither (cli_project_open() would suggest
-	 * --cmd-a/--cmd-b, which show does not take). */
-	if (!repo_dir_in_git(".")) {
-		error("show prints stored comparisons of revisions and runs in their git "
-		      "repository: run it there (a comparison of two commands, --cmd-a/--cmd-b, "
-		      "is printed by compare only; compare -f json keeps it)");
+	/* A comparison of revisions is judged with the repository's revisions and revperf.ini;
+	 * one of two commands (--cmd-a/--cmd-b) needs neither. */
+	if (!in_git && n == 2) {
+		error("show BASE TARGET names revisions: run it in their git repository (outside "
+		      "one, show prints comparisons of two commands, --cmd-a/--cmd-b)");
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_EXISTING | CLI_PROJECT_CONFIG)))
+	if ((ret = cli_project_open(&p, CLI_WHERE(o),
+				    CLI_PROJECT_EXISTING |
+					(in_git ? CLI_PROJECT_CONFIG : CLI_PROJECT_NO_REPO))))
 		goto out;
-	if ((ret = show_pick(&p, args, n, &id, &info)))
+	if ((ret = show_pick(&p, in_git, args, n, &id, &info)))
 		goto out;
+	if (n != 2 && (!info.base_sha[0] || !info.target_sha[0])) {
+		ret = show_commands(&p, &info, format);
+		goto out;
+	}
 	cli_revcompare_ctx(&ctx, &p, &src, NULL, false, true);
 	ctx.progress = NULL;
 	ctx.stored_only = true;
@@ -123,18 +215,7 @@ static int show_run(const char *const *args, int n, enum report_format format)
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	rc.res.exit_code = compare_exit_code(&rc.res);
-	if (!o.out.quiet && !gc_comparison_logs_missing(p.st, rc.res.comparison_id, &missing,
-							 &total) && missing)
-		fprintf(stderr,
-			"revperf show: note: %zu of the %zu logs of comparison %lld were removed "
-			"by revperf gc; the results stay\n",
-			missing, total, (long long)rc.res.comparison_id);
-	o.out.printed = true;
-	if (report_compare(stdout, &rc.res, format, cli_output_color(&o.out))) {
-		error("cannot write the report: %s", strerror(errno));
-		ret = EXIT_INTERNAL;
-	}
+	ret = show_report(&p, &rc.res, format);
 out:
 	store_comparison_info_release(&info);
 	revcompare_release(&rc);

@@ -646,13 +646,15 @@ static const char *replay_changed_tail(bool as_judged)
 /* A tolerance the comparison recorded (NaN: none) that differs from *tolerance: said, and
  * with as_judged taken. */
 static void replay_tolerance(const char *bench, int64_t comparison_id, const char *key,
-			     double stored, double *tolerance, bool as_judged)
+			     double stored, double *tolerance, bool as_judged, bool say)
 {
 	if (!isfinite(stored) || stored == *tolerance)
 		return;
-	warning("%s: comparison %lld judged it with %s %g%%; the configuration now says %g%%: %s",
-		bench, (long long)comparison_id, key, 100 * stored, 100 * *tolerance,
-		replay_changed_tail(as_judged));
+	if (say)
+		warning("%s: comparison %lld judged it with %s %g%%; the configuration now says "
+			"%g%%: %s",
+			bench, (long long)comparison_id, key, 100 * stored, 100 * *tolerance,
+			replay_changed_tail(as_judged));
 	if (as_judged)
 		*tolerance = stored;
 }
@@ -680,11 +682,18 @@ static char *list_unknown(const char *list, const struct bench_config *bench)
 /* The same for a list (NULL: none recorded), which is taken only when bench defines all
  * its metrics (a metric.NAME may have gone from the configuration since). */
 static void replay_list(const struct bench_config *bench, int64_t comparison_id, const char *key,
-			char *stored, char **list, bool as_judged)
+			char *stored, char **list, bool as_judged, bool say)
 {
 	char *unknown;
 	if (!stored || (*list && !strcmp(stored, *list)))
 		return;
+	if (!say) {
+		if (as_judged && !(unknown = list_unknown(stored, bench)))
+			*list = stored;
+		else if (as_judged)
+			free(unknown);
+		return;
+	}
 	if (as_judged && (unknown = list_unknown(stored, bench))) {
 		warning("%s: comparison %lld judged it with %s = %s; the configuration now says %s "
 			"and no longer defines %s: judged with the configuration's",
@@ -711,7 +720,7 @@ static int replay_judged_as(const struct compare_request *req, const struct benc
 			    struct bench_config *judged, struct store_plan *plan)
 {
 	struct strbuf ident = STRBUF_INIT;
-	bool as = req->replay_as_judged;
+	bool as = req->replay_as_judged, say = !req->replay_own_config;
 	int64_t id = 0, cid = req->replay->id;
 	int ret;
 	*judged = *bench;
@@ -723,11 +732,24 @@ static int replay_judged_as(const struct compare_request *req, const struct benc
 		ret = store_plan_read(req->st, cid, id, plan);
 	if (ret)
 		return ret < 0 ? RP_EINTERNAL : 0; /* not stored, or no plan: as configured */
-	replay_tolerance(bench->name, cid, "tolerance", plan->tolerance, &judged->tolerance, as);
+	replay_tolerance(bench->name, cid, "tolerance", plan->tolerance, &judged->tolerance, as,
+			 say);
 	replay_tolerance(bench->name, cid, "count-tolerance", plan->count_tolerance,
-			 &judged->count_tolerance, as);
-	replay_list(bench, cid, "metrics", plan->metrics, &judged->metrics, as);
-	replay_list(bench, cid, "primary", plan->primary, &judged->primary, as);
+			 &judged->count_tolerance, as, say);
+	replay_list(bench, cid, "metrics", plan->metrics, &judged->metrics, as, say);
+	replay_list(bench, cid, "primary", plan->primary, &judged->primary, as, say);
+	/* The looks it planned: their alpha per look is what its verdicts were decided at. (In
+	 * place, a finished comparison planned otherwise is measured anew, not shown.) */
+	if (as && plan->min_runs && plan->max_runs &&
+	    (plan->min_runs != bench->min_runs || plan->max_runs != bench->max_runs)) {
+		if (say)
+			warning("%s: comparison %lld planned runs %zu..%zu; the configuration now "
+				"says %zu..%zu: %s",
+				bench->name, (long long)cid, plan->min_runs, plan->max_runs,
+				bench->min_runs, bench->max_runs, replay_changed_tail(as));
+		judged->min_runs = plan->min_runs;
+		judged->max_runs = plan->max_runs;
+	}
 	return 0;
 }
 

@@ -60,6 +60,9 @@ struct compare_request {
 	/* With replay, for revperf show: judged with what that comparison recorded (its
 	 * tolerances, metrics and primary lists), not with the configuration's. */
 	bool replay_as_judged;
+	/* With replay_as_judged: the configuration is not the user's but rebuilt for the
+	 * replay (show of --cmd-a/--cmd-b): the recorded plan is taken without a warning. */
+	bool replay_own_config;
 };
 
 struct cct_attribution;

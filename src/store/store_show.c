@@ -14,6 +14,7 @@ void store_comparison_info_release(struct store_comparison_info *c)
 	free(c->base_label);
 	free(c->target_label);
 	free(c->build_command);
+	free(c->target_command);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -35,7 +36,8 @@ int store_comparison_get(struct store *st, int64_t id, struct store_comparison_i
 	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT c.base_build, c.target_build, c.base_label, c.target_label, c.seed,"
 		" c.alpha, c.status, ra.sha, rb.sha, ba.command,"
-		" (SELECT machine_id FROM runs WHERE comparison_id = c.id ORDER BY id DESC LIMIT 1)"
+		" (SELECT machine_id FROM runs WHERE comparison_id = c.id ORDER BY id DESC LIMIT 1),"
+		" bb.command"
 		" FROM comparisons c JOIN builds ba ON ba.id = c.base_build"
 		" JOIN builds bb ON bb.id = c.target_build"
 		" LEFT JOIN revisions ra ON ra.id = ba.revision_id"
@@ -60,6 +62,7 @@ int store_comparison_get(struct store *st, int64_t id, struct store_comparison_i
 		copy_sha(out->target_sha, stmt, 8);
 		out->build_command = store_column_dup(stmt, 9);
 		out->machine_id = db_column_int64(stmt, 10);
+		out->target_command = store_column_dup(stmt, 11);
 		ret = 0;
 	} else if (rc != DB_DONE) {
 		ret = store_db_error(st, "cannot read comparisons");
@@ -162,6 +165,16 @@ int store_comparison_last(struct store *st, int64_t *id)
 	struct db_stmt *stmt = store_prepare(st, "SELECT c.id FROM comparisons c JOIN builds b ON"
 					       " b.id = c.base_build WHERE b.revision_id IS NOT NULL"
 					       " AND b.revision_id != 0 ORDER BY c.id DESC LIMIT 1");
+	if (!stmt)
+		return RP_EINTERNAL;
+	return step_id(st, stmt, id, "cannot read comparisons");
+}
+
+int store_comparison_last_commands(struct store *st, int64_t *id)
+{
+	struct db_stmt *stmt = store_prepare(st, "SELECT c.id FROM comparisons c JOIN builds b ON"
+					       " b.id = c.base_build WHERE b.revision_id IS NULL"
+					       " OR b.revision_id = 0 ORDER BY c.id DESC LIMIT 1");
 	if (!stmt)
 		return RP_EINTERNAL;
 	return step_id(st, stmt, id, "cannot read comparisons");

@@ -16,6 +16,7 @@ struct store_comparison_info {
 	char *base_label, *target_label; /* as the command was given them; may be NULL */
 	char base_sha[41], target_sha[41]; /* "" for --cmd-a/--cmd-b builds */
 	char *build_command;		   /* the base build's command */
+	char *target_command;		   /* the target build's (--cmd-b's command) */
 	uint64_t seed;
 	double alpha;
 	char status[16]; /* "running", "done", "interrupted", "failed", "abandoned" */
@@ -32,6 +33,8 @@ int store_comparison_newest(struct store *st, int64_t base_build, int64_t target
 			    int64_t *id);
 /* The newest comparison of two revisions (not of --cmd-a/--cmd-b): 0 and *id, 1 none, <0. */
 int store_comparison_last(struct store *st, int64_t *id);
+/* The newest comparison of two commands (--cmd-a/--cmd-b): 0 and *id, 1 none, <0. */
+int store_comparison_last_commands(struct store *st, int64_t *id);
 /* The build of commit sha with command and variant ("" the build itself), read only: 0
  * and *out (release with store_build_release()), 1 when none, RP_EINTERNAL. */
 int store_build_of_commit(struct store *st, const char *sha, const char *command,

@@ -51,6 +51,16 @@ expect_grep 'judged it with metrics = v; the configuration now says wall and no 
 cp kept.ini revperf.ini
 git commit -qam "v back"
 
+# The runs range changed: show takes the looks the comparison planned (the alpha per look
+# its interval was decided at), not those of runs = 3..30. Before, show's ci_level was
+# 0.99925 where compare's was 0.998125.
+sed -i 's/^runs = 3..6$/runs = 3..30/' revperf.ini
+git commit -qam "more runs"
+expect_exit 0 "$REVPERF" show 1 -f json
+lvl() { json_get "$1" "(d['benchmarks'][0]['ci_level'], [m['ci'] for m in d['benchmarks'][0]['metrics']])"; }
+[ "$(lvl out.txt)" = "$(lvl compared.json)" ] || fail "show: $(lvl out.txt), compare: $(lvl compared.json)"
+expect_grep 'v: comparison 1 planned runs 3..6; the configuration now says 3..30: shown as it was judged' err.txt
+
 # A comparison made now is judged with the new tolerance.
 expect_exit 0 "$REVPERF" compare a b -q -f json --fresh
 [ "$(json_get out.txt "d['benchmarks'][0]['tolerance']")" = 0.05 ] || fail "compare now: $(cat out.txt)"

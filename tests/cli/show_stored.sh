@@ -49,12 +49,18 @@ expect_exit 2 "$REVPERF" show base slow -f yaml
 expect_exit 2 "$REVPERF" show slow base -f json
 json_get out.txt "d['error']['exit_code']" >/dev/null || fail "no JSON error document"
 
-# Outside a git repository, where two commands were compared: show says what it prints
-# instead of suggesting --cmd-a/--cmd-b, which it does not take.
+# Outside a git repository: a comparison of revisions cannot be shown there (it needs the
+# repository's revisions and revperf.ini), nor BASE TARGET named; one of two commands can
+# (tests/cli/show_commands.sh).
+repo_dir=$PWD
 mkdir "$TEST_TMP/nogit" && cd "$TEST_TMP/nogit"
-expect_exit 0 "$REVPERF" compare -q --cmd-a true --cmd-b true --runs 2..2 --warmup 0 --metrics wall
-expect_exit 2 "$REVPERF" show 1
+expect_exit 2 "$REVPERF" show "$id" --state-dir "$repo_dir/.revperf"
 expect_one_line err.txt
-expect_grep 'show prints stored comparisons of revisions and runs in their git repository' err.txt
-expect_no_grep 'compare commands with --cmd-a' err.txt
+expect_grep "comparison $id compared two revisions.*run it in that repository" err.txt
+expect_exit 2 "$REVPERF" show base slow
+expect_one_line err.txt
+expect_grep 'show BASE TARGET names revisions: run it in their git repository' err.txt
+expect_exit 0 "$REVPERF" compare -q --cmd-a true --cmd-b true --runs 2..2 --warmup 0 --metrics wall
+expect_exit 0 "$REVPERF" show 1
+expect_grep '^command: 2 \+ 2 runs, shown from the store' out.txt
 echo ok
