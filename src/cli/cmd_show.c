@@ -67,17 +67,12 @@ static int show_pick(struct cli_project *p, bool in_git, const char *const *args
 			return EXIT_USAGE;
 		}
 		*id = (int64_t)v;
-	} else if (in_git && (found = store_comparison_last(p->st, id))) {
+	} else if ((found = store_comparison_last(p->st, !in_git, id))) {
 		if (found == 1)
-			error("no stored comparison of two revisions in %s; make one with `revperf "
-			      "compare BASE TARGET`",
-			      store_name(p->st));
-		return found == 1 ? EXIT_USAGE : EXIT_INTERNAL;
-	} else if (!in_git && (found = store_comparison_last_commands(p->st, id))) {
-		if (found == 1)
-			error("no stored comparison of two commands in %s; make one with `revperf "
-			      "compare --cmd-a CMD --cmd-b CMD`",
-			      store_name(p->st));
+			error("no stored comparison of two %s in %s; make one with `revperf compare "
+			      "%s`",
+			      in_git ? "revisions" : "commands", store_name(p->st),
+			      in_git ? "BASE TARGET" : "--cmd-a CMD --cmd-b CMD");
 		return found == 1 ? EXIT_USAGE : EXIT_INTERNAL;
 	}
 	if ((found = store_comparison_get(p->st, *id, info))) {

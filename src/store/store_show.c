@@ -160,22 +160,14 @@ int store_count_runs(struct store *st, int64_t comparison_id, size_t *runs)
 	return ret < 0 ? ret : 0;
 }
 
-int store_comparison_last(struct store *st, int64_t *id)
+int store_comparison_last(struct store *st, bool of_commands, int64_t *id)
 {
+	/* Builds of --cmd-a/--cmd-b have no revision (NULL, or 0 as they are saved). */
 	struct db_stmt *stmt = store_prepare(st, "SELECT c.id FROM comparisons c JOIN builds b ON"
-					       " b.id = c.base_build WHERE b.revision_id IS NOT NULL"
-					       " AND b.revision_id != 0 ORDER BY c.id DESC LIMIT 1");
+					       " b.id = c.base_build WHERE (coalesce(b.revision_id,"
+					       " 0) = 0) = (?1 = 1) ORDER BY c.id DESC LIMIT 1");
 	if (!stmt)
 		return RP_EINTERNAL;
-	return step_id(st, stmt, id, "cannot read comparisons");
-}
-
-int store_comparison_last_commands(struct store *st, int64_t *id)
-{
-	struct db_stmt *stmt = store_prepare(st, "SELECT c.id FROM comparisons c JOIN builds b ON"
-					       " b.id = c.base_build WHERE b.revision_id IS NULL"
-					       " OR b.revision_id = 0 ORDER BY c.id DESC LIMIT 1");
-	if (!stmt)
-		return RP_EINTERNAL;
+	db_bind_int64(stmt, 1, of_commands);
 	return step_id(st, stmt, id, "cannot read comparisons");
 }

@@ -31,10 +31,9 @@ int store_comparison_get(struct store *st, int64_t id, struct store_comparison_i
  */
 int store_comparison_newest(struct store *st, int64_t base_build, int64_t target_build,
 			    int64_t *id);
-/* The newest comparison of two revisions (not of --cmd-a/--cmd-b): 0 and *id, 1 none, <0. */
-int store_comparison_last(struct store *st, int64_t *id);
-/* The newest comparison of two commands (--cmd-a/--cmd-b): 0 and *id, 1 none, <0. */
-int store_comparison_last_commands(struct store *st, int64_t *id);
+/* The newest comparison of two revisions, or with of_commands of two commands
+ * (--cmd-a/--cmd-b): 0 and *id, 1 none, <0. */
+int store_comparison_last(struct store *st, bool of_commands, int64_t *id);
 /* The build of commit sha with command and variant ("" the build itself), read only: 0
  * and *out (release with store_build_release()), 1 when none, RP_EINTERNAL. */
 int store_build_of_commit(struct store *st, const char *sha, const char *command,

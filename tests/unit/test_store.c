@@ -644,7 +644,7 @@ static void test_show_and_gc_lookups(void **state)
 	UNUSED(state);
 
 	assert_int_equal(store_open(path, 0, &st), 0);
-	assert_int_equal(store_comparison_last(st, &id), 1);
+	assert_int_equal(store_comparison_last(st, false, &id), 1);
 	assert_int_equal(store_comparison_get(st, 1, &info), 1);
 	assert_int_equal(store_machine(st, &m, &machine), 0);
 	assert_int_equal(store_revision(st, "aaaa", "first", 10, &rev_a), 0);
@@ -674,8 +674,10 @@ static void test_show_and_gc_lookups(void **state)
 	r2 = add_run(st, c.id, a.id, bench, machine, RUN_OK, false, 2.0);
 	assert_int_equal(store_comparison_finish(st, c.id, "done"), 0);
 
-	assert_int_equal(store_comparison_last(st, &id), 0);
+	assert_int_equal(store_comparison_last(st, false, &id), 0);
 	assert_int_equal(id, c.id);
+	/* of two commands (--cmd-a/--cmd-b): none here */
+	assert_int_equal(store_comparison_last(st, true, &id), 1);
 	assert_int_equal(store_comparison_newest(st, a.id, b.id, &id), 0);
 	assert_int_equal(id, c.id);
 	assert_int_equal(store_comparison_newest(st, b.id, a.id, &id), 1);
