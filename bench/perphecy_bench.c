@@ -13,7 +13,10 @@
  *   predict  perphecy_compute() + perphecy_predict() for every benchmark, with a
  *            predictor of all eight templates (thresholds that fire for some benchmarks);
  *   train    perphecy_train() on 2,000 tuples (200 commits x 10 benchmarks, 5% hits);
- *   cv       perphecy_cross_validate() on them, k = 10, common predictor.
+ *   cv       perphecy_cross_validate() on them, k = 10, common predictor;
+ *   budget   perphecy_train_budget() on them with a dismiss budget of 0 (the thresholds
+ *            loosened as far as the tuples go: the most steps);
+ *   cv-budget  the cross-validation with that budget.
  *
  * Call counts are heavy-tailed (1e9 / rank^1.2 over a random permutation), costs calls x
  * 5-500 instructions. Prints min / median / max wall time (CLOCK_MONOTONIC) over REPS
@@ -209,7 +212,8 @@ int main(int argc, char **argv)
 	unsigned reached = (unsigned)arg(argc, argv, 4, 100);
 	double *ms_static = xcalloc(reps, sizeof(double)), *ms_prof = xcalloc(reps, sizeof(double));
 	double *ms_pred = xcalloc(reps, sizeof(double)), *ms_train = xcalloc(reps, sizeof(double));
-	double *ms_cv = xcalloc(reps, sizeof(double));
+	double *ms_cv = xcalloc(reps, sizeof(double)), *ms_budget = xcalloc(reps, sizeof(double));
+	double *ms_cv_budget = xcalloc(reps, sizeof(double));
 	struct gen_dyn *dyn = xcalloc(nb, sizeof(*dyn));
 	struct perphecy_profile *prof = xcalloc(nb, sizeof(*prof));
 	struct perphecy_tuple *tuples = xcalloc(2000, sizeof(*tuples));
@@ -284,6 +288,21 @@ int main(int argc, char **argv)
 			       cv.total.hit_rate, cv.total.dismiss_rate);
 		perphecy_cv_result_release(&cv);
 
+		t0 = now_ms();
+		perphecy_train_budget(tuples, nt, PERPHECY_ALL_TEMPLATES, PERPHECY_COVER_PAPER, 0,
+				      &trained);
+		ms_budget[rep] = now_ms() - t0;
+		checksum += (uint64_t)trained.ind[0].threshold;
+		opts.min_dismiss = 0;
+		t0 = now_ms();
+		perphecy_cross_validate(tuples, nt, &opts, &cv);
+		ms_cv_budget[rep] = now_ms() - t0;
+		checksum += cv.total.hits_predicted + cv.total.misses_dismissed;
+		if (!rep)
+			printf("cv with a dismiss budget of 0: hit rate %.3f, dismiss rate %.3f\n",
+			       cv.total.hit_rate, cv.total.dismiss_rate);
+		perphecy_cv_result_release(&cv);
+
 		for (unsigned b = 0; b < nb; b++)
 			perphecy_profile_release(&prof[b]);
 		perphecy_static_release(&s);
@@ -296,6 +315,8 @@ int main(int argc, char **argv)
 	report("predict", ms_pred, reps);
 	report("train", ms_train, reps);
 	report("cv", ms_cv, reps);
+	report("budget", ms_budget, reps);
+	report("cv-budget", ms_cv_budget, reps);
 	printf("checksum %" PRIu64 "\n", checksum);
 
 	for (unsigned b = 0; b < nb; b++) {
@@ -307,6 +328,8 @@ int main(int argc, char **argv)
 	free(dyn);
 	free(prof);
 	free(tuples);
+	free(ms_budget);
+	free(ms_cv_budget);
 	free(ms_static);
 	free(ms_prof);
 	free(ms_pred);
