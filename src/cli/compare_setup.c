@@ -181,9 +181,10 @@ int cli_project_open(struct cli_project *p, const struct cli_where *where, unsig
 		struct stat st;
 		state_dir_locate(root, where->state_dir, &p->sd);
 		if (!p->store_location && stat(p->sd.db_path, &st)) {
-			error("no results database at %s; run `revperf compare BASE TARGET` or "
-			      "`revperf history` first",
-			      p->sd.db_path);
+			error("no results database at %s; run `revperf %s` first", p->sd.db_path,
+			      flags & CLI_PROJECT_NO_REPO && !where->state_dir
+				  ? "compare --cmd-a CMD --cmd-b CMD"
+				  : "compare BASE TARGET` or `revperf history");
 			return EXIT_USAGE;
 		}
 	} else if ((err = state_dir_open(root, where->state_dir, &p->sd))) {

@@ -687,13 +687,7 @@ static void replay_list(const struct bench_config *bench, int64_t comparison_id,
 	char *unknown;
 	if (!stored || (*list && !strcmp(stored, *list)))
 		return;
-	if (!say) {
-		if (as_judged && !(unknown = list_unknown(stored, bench)))
-			*list = stored;
-		else if (as_judged)
-			free(unknown);
-		return;
-	}
+	/* said also when the configuration is the comparison's own: it is judged otherwise */
 	if (as_judged && (unknown = list_unknown(stored, bench))) {
 		warning("%s: comparison %lld judged it with %s = %s; the configuration now says %s "
 			"and no longer defines %s: judged with the configuration's",
@@ -702,9 +696,11 @@ static void replay_list(const struct bench_config *bench, int64_t comparison_id,
 		free(unknown);
 		return;
 	}
-	warning("%s: comparison %lld judged it with %s = %s; the configuration now says %s: %s",
-		bench->name, (long long)comparison_id, key, stored, *list ? *list : "(none)",
-		replay_changed_tail(as_judged));
+	if (say)
+		warning("%s: comparison %lld judged it with %s = %s; the configuration now says "
+			"%s: %s",
+			bench->name, (long long)comparison_id, key, stored, *list ? *list : "(none)",
+			replay_changed_tail(as_judged));
 	if (as_judged)
 		*list = stored;
 }

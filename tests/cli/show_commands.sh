@@ -9,6 +9,7 @@
 # Nothing stored: one line, exit 2, nothing created.
 expect_exit 2 "$REVPERF" show
 expect_one_line err.txt
+expect_grep 'run `revperf compare --cmd-a CMD --cmd-b CMD` first' err.txt
 [ ! -e .revperf ] || fail "show created the state directory"
 
 expect_exit 0 "$REVPERF" compare -q -f json --cmd-a "sh -c true" --cmd-b true --runs 3..3 \
