@@ -229,7 +229,7 @@ static void print_json(FILE *f, const struct predict_training *t, bool saved)
 {
 	json_t *root = json_object(), *predictors = json_object();
 	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
-	json_object_set_new(root, "schema", json_string("revperf-train/1"));
+	json_object_set_new(root, "schema", json_string("revperf-train/2"));
 
 	json_object_set_new(root, "tuples", json_integer((json_int_t)t->nr_tuples));
 	json_object_set_new(root, "commits", json_integer((json_int_t)t->nr_commits));

@@ -60,7 +60,9 @@ expect_grep "comparison $id compared two revisions.*run it in that repository" e
 expect_exit 2 "$REVPERF" show base slow
 expect_one_line err.txt
 expect_grep 'show BASE TARGET names revisions: run it in their git repository' err.txt
-expect_exit 0 "$REVPERF" compare -q --cmd-a true --cmd-b true --runs 2..2 --warmup 0 --metrics wall
-expect_exit 0 "$REVPERF" show 1
+expect_exit 0 "$REVPERF" compare -q --cmd-a true --cmd-b true --runs 2..2 --warmup 0 --metrics wall \
+	-f json
+id2=$(json_get out.txt "d['comparison_id']")
+expect_exit 0 "$REVPERF" show "$id2"
 expect_grep '^command: 2 \+ 2 runs, shown from the store' out.txt
 echo ok
