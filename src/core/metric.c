@@ -247,3 +247,126 @@ void metric_format(const struct metric_def *def, double v, char *buf, size_t siz
 		break;
 	}
 }
+
+/* The unit a value is written in: value / div, then suffix; max_decimals: the finest
+ * digit the metric resolves in it (a nanosecond, a byte, one count of a scaled count). */
+struct metric_scale {
+	double div;
+	char suffix[16];
+	int max_decimals;
+	int digits; /* significant digits of a value alone, as metric_format() writes it */
+};
+
+static void metric_scale_pick(const struct metric_def *def, double v, struct metric_scale *s)
+{
+	static const char *const iec[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+	size_t u = 0;
+	v = fabs(v);
+	s->div = 1;
+	s->suffix[0] = '\0';
+	s->max_decimals = 9;
+	s->digits = 3;
+	switch (def->unit) {
+	case UNIT_SECONDS:
+		if (v >= 1 || v == 0) {
+			snprintf(s->suffix, sizeof(s->suffix), " s");
+		} else if (v >= 1e-3) {
+			s->div = 1e-3;
+			s->max_decimals = 6;
+			snprintf(s->suffix, sizeof(s->suffix), " ms");
+		} else {
+			s->div = 1e-6;
+			s->max_decimals = 3;
+			snprintf(s->suffix, sizeof(s->suffix), " us");
+		}
+		break;
+	case UNIT_BYTES:
+		/* whole bytes below 1 KiB, else as units_bytes_format() */
+		if (v >= 1024)
+			while (u + 1 < ARRAY_SIZE(iec) && v / s->div >= 999.5) {
+				s->div *= 1024;
+				u++;
+			}
+		s->max_decimals = u ? (int)ceil(log10(s->div)) : 0;
+		snprintf(s->suffix, sizeof(s->suffix), " %s", iec[u]);
+		break;
+	case UNIT_COUNT:
+		s->div = v >= 1e9 ? 1e9 : v >= 1e6 ? 1e6 : v >= 1e4 ? 1e3 : 1;
+		s->max_decimals = s->div > 1 ? (int)lround(log10(s->div)) : 2;
+		s->digits = s->div > 1 ? 3 : 4;
+		snprintf(s->suffix, sizeof(s->suffix), "%s",
+			 s->div == 1e9	 ? "G"
+			 : s->div == 1e6 ? "M"
+			 : s->div == 1e3 ? "k"
+					 : "");
+		break;
+	case UNIT_CUSTOM:
+		s->digits = 4;
+		snprintf(s->suffix, sizeof(s->suffix), "%s%s", def->unit_label ? " " : "",
+			 def->unit_label ? def->unit_label : "");
+		break;
+	}
+	if (s->max_decimals > 9)
+		s->max_decimals = 9;
+}
+
+/*
+ * Digits after the point that show `digits` significant digits of x (x != 0), without
+ * trailing zeros, as "%.*g" would: 59 is "59", 59.333 "59.33".
+ */
+static int decimals_for(double x, int digits)
+{
+	char buf[64];
+	int d = digits - 1 - (int)floor(log10(fabs(x)));
+	if (d <= 0 || d > 20)
+		return d;
+	snprintf(buf, sizeof(buf), "%.*f", d, x);
+	for (size_t len = strlen(buf); d > 0 && buf[len - 1] == '0'; len--)
+		d--;
+	return d;
+}
+
+void metric_format_mean_sd(const struct metric_def *def, size_t n, const double *mean,
+			   const double *sd, struct metric_mean_sd *out)
+{
+	struct metric_scale s;
+	double largest = 0;
+	int d = 0;
+	size_t i;
+	for (i = 0; i < n; i++)
+		if (isfinite(mean[i]) && fabs(mean[i]) > largest)
+			largest = fabs(mean[i]);
+	for (i = 0; i < n && largest == 0; i++)
+		if (isfinite(sd[i]) && sd[i] > largest)
+			largest = sd[i];
+	metric_scale_pick(def, largest, &s);
+	for (i = 0; i < n; i++) {
+		if (isfinite(mean[i]) && mean[i] != 0 &&
+		    decimals_for(mean[i] / s.div, s.digits) > d)
+			d = decimals_for(mean[i] / s.div, s.digits);
+		if (isfinite(sd[i]) && sd[i] > 0 && decimals_for(sd[i] / s.div, 2) > d)
+			d = decimals_for(sd[i] / s.div, 2);
+	}
+	if (d > s.max_decimals)
+		d = s.max_decimals;
+	for (i = 0; i < n; i++) {
+		struct metric_mean_sd *o = &out[i];
+		if (!isfinite(mean[i]) ||
+		    (mean[i] != 0 && fabs(mean[i]) / s.div < 0.5 * pow(10, -d))) {
+			/* no number, or one too small for the row's unit: each as it is alone */
+			metric_format(def, mean[i], o->mean, sizeof(o->mean));
+			metric_format(def, sd[i], o->sd, sizeof(o->sd));
+			continue;
+		}
+		snprintf(o->mean, sizeof(o->mean), "%.*f%s", d, mean[i] / s.div, s.suffix);
+		if (!isfinite(sd[i]))
+			snprintf(o->sd, sizeof(o->sd), "n/a");
+		else if (sd[i] == 0)
+			snprintf(o->sd, sizeof(o->sd), "0"); /* exactly 0: the same in every unit */
+		else if (sd[i] / s.div < 0.5 * pow(10, -d))
+			/* nonzero below the last digit shown: never printed as 0 */
+			snprintf(o->sd, sizeof(o->sd), "<%.*f%s", d, pow(10, -d), s.suffix);
+		else
+			snprintf(o->sd, sizeof(o->sd), "%.*f%s", d, sd[i] / s.div, s.suffix);
+	}
+}

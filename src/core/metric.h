@@ -78,5 +78,20 @@ bool metric_value(const struct metric_def *def, const struct proc_metrics *m, do
 
 /* Formats value with its unit ("12.3 ms", "4.1 MiB", "1234") into buf. */
 void metric_format(const struct metric_def *def, double value, char *buf, size_t size);
+/* A mean and its sd as text, each with the unit (metric_format_mean_sd()). */
+struct metric_mean_sd {
+	char mean[32];
+	char sd[32];
+};
+/*
+ * The n means and sds of a row (a metric's baseline and target) in one unit and with as
+ * many digits after the point: the unit metric_format() chooses for the largest mean,
+ * enough digits for each mean's significant digits (as metric_format() writes it alone)
+ * and two of each sd, none finer than the metric resolves (a nanosecond, a byte, one count
+ * in k, M or G): "1.250 ms ± 0.039 ms", "592.1234M ± 0.0012M". An sd of exactly 0 is "0";
+ * a nonzero one below the last digit shown is "<0.001 ms", never 0. Into out[0..n-1].
+ */
+void metric_format_mean_sd(const struct metric_def *def, size_t n, const double *mean,
+			   const double *sd, struct metric_mean_sd *out);
 
 #endif

@@ -953,12 +953,18 @@ static int expand_roots(struct parser *p, struct expansion *x)
 	return ret;
 }
 
-/* Turns the contexts into tree nodes: shares are products along the path. */
+/*
+ * Turns the contexts into tree nodes: shares are products along the path. Valgrind names
+ * every function below main "(below main)" (the program's _start, glibc's
+ * __libc_start_main and __libc_start_call_main): one of them called by another is the
+ * same frame of the path, its self cost the frame's, its calls the frame's calls.
+ */
 static int emit_tree(struct parser *p, const struct expansion *x)
 {
 	double *share = xmallocarray(x->nr_ctx ? x->nr_ctx : 1, sizeof(*share));
 	uint32_t *node = xmallocarray(x->nr_ctx ? x->nr_ctx : 1, sizeof(*node));
 	struct cct *out = p->out;
+	uint32_t below_main = cct_name_find(out, "(below main)");
 	int ret = 0;
 
 	for (size_t i = 0; i < x->nr_ctx; i++) {
@@ -968,6 +974,12 @@ static int emit_tree(struct parser *p, const struct expansion *x)
 		double base = top ? 1.0 : share[c->parent];
 		/* No context has more than all of its function: only inconsistent costs try. */
 		share[i] = base * c->rel < 1 ? base * c->rel : 1;
+		if (!top && f->display == below_main &&
+		    p->funcs[x->ctx[c->parent].func].display == below_main) {
+			node[i] = node[c->parent];
+			out->nodes[node[i]].excl += share[i] * c->weight;
+			continue;
+		}
 		node[i] = cct_child(out, top ? CCT_ROOT : node[c->parent], f->display, c->site);
 		if (node[i] == CCT_NONE) {
 			ret = RP_EINPUT;

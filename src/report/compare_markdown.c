@@ -105,7 +105,7 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 		const struct bench_outcome *b = &res->benches[i];
 		for (j = 0; j < b->nr_metrics; j++) {
 			const struct metric_outcome *m = &b->metrics[j];
-			char ma[32], mb[32], sa[32], sb[32];
+			struct metric_mean_sd side[2];
 			fputs("| ", f);
 			md_text(f, b->name);
 			fputs(" | ", f);
@@ -118,22 +118,21 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 				fprintf(f, "- | %s | - | - | - | - |\n", report_unmeasured_reason(m));
 				continue;
 			}
-			metric_format(m->def, m->r.mean_a, ma, sizeof(ma));
-			metric_format(m->def, m->r.mean_b, mb, sizeof(mb));
-			metric_format(m->def, m->r.sd_a, sa, sizeof(sa));
-			metric_format(m->def, m->r.sd_b, sb, sizeof(sb));
+			metric_format_mean_sd(m->def, 2, (const double[]){m->r.mean_a, m->r.mean_b},
+					      (const double[]){m->r.sd_a, m->r.sd_b}, side);
 			strbuf_reset(&ci);
 			units_range_addf(&ci, NAN, m->r.ci_lo, m->r.ci_hi, 3, UNITS_RANGE_BRACKETS);
 			/* an exact interval (counts: min and max of the runs) has no level */
 			if (m->r.exact)
 				fprintf(f, "%.3f | %s (%s) | %s ± %s | %s ± %s | %zu + %zu | ",
-					m->r.ratio, ci.buf, verdict_method_name(m->r.method), ma,
-					sa, mb, sb, m->r.n_a, m->r.n_b);
+					m->r.ratio, ci.buf, verdict_method_name(m->r.method),
+					side[0].mean, side[0].sd, side[1].mean, side[1].sd,
+					m->r.n_a, m->r.n_b);
 			else
 				fprintf(f, "%.3f | %s (%s, %s) | %s ± %s | %s ± %s | %zu + %zu | ",
 					m->r.ratio, ci.buf, report_ci_level(level, b->ci_alpha),
-					verdict_method_name(m->r.method), ma, sa, mb, sb, m->r.n_a,
-					m->r.n_b);
+					verdict_method_name(m->r.method), side[0].mean, side[0].sd,
+					side[1].mean, side[1].sd, m->r.n_a, m->r.n_b);
 			if (isfinite(m->q_bh))
 				fprintf(f, "%.3g |\n", m->q_bh);
 			else

@@ -118,7 +118,8 @@ static void ratio_ci(char *buf, size_t size, const struct metric_outcome *m)
 static void print_metric(FILE *f, const struct bench_outcome *b, const struct metric_outcome *m,
 			 bool color)
 {
-	char mean_a[32], mean_b[32], sd_a[32], sd_b[32], pw[16], q[16], pmw[16];
+	struct metric_mean_sd side[2];
+	char pw[16], q[16], pmw[16];
 	char name[32], ratio[64];
 	const char *verdict = m->measured ? verdict_name(m->r.verdict) : "unmeasured";
 	struct strbuf def_name = STRBUF_INIT;
@@ -131,17 +132,16 @@ static void print_metric(FILE *f, const struct bench_outcome *b, const struct me
 			color ? RESET : "", report_unmeasured_reason(m));
 		return;
 	}
-	metric_format(m->def, m->r.mean_a, mean_a, sizeof(mean_a));
-	metric_format(m->def, m->r.mean_b, mean_b, sizeof(mean_b));
-	metric_format(m->def, m->r.sd_a, sd_a, sizeof(sd_a));
-	metric_format(m->def, m->r.sd_b, sd_b, sizeof(sd_b));
+	metric_format_mean_sd(m->def, 2, (const double[]){m->r.mean_a, m->r.mean_b},
+			      (const double[]){m->r.sd_a, m->r.sd_b}, side);
 	format_p(pw, sizeof(pw), m->r.p);
 	format_p(q, sizeof(q), m->q_bh);
 	format_p(pmw, sizeof(pmw), m->r.p_mw);
 	ratio_ci(ratio, sizeof(ratio), m);
 	fprintf(f, "  %-16s %s%-10s%s %-24s %11s ± %-9s %11s ± %-9s %8s %8s %8s%s%s\n", name,
 		color ? verdict_color(m->r.verdict, m->def) : "", verdict, color ? RESET : "",
-		ratio, mean_a, sd_a, mean_b, sd_b, pw, q, pmw, report_known_direction(m) ? "  " : "",
+		ratio, side[0].mean, side[0].sd, side[1].mean, side[1].sd, pw, q, pmw,
+		report_known_direction(m) ? "  " : "",
 		report_known_direction(m) ? report_known_direction(m) : "");
 }
 

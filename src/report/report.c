@@ -101,7 +101,7 @@ void report_failed_run(struct strbuf *sb, const struct store_run_issue *r)
 
 void report_headline(struct strbuf *sb, const struct compare_result *res)
 {
-	size_t worse = 0, worse_primary = 0, better = 0, equal = 0, undecided = 0;
+	size_t worse = 0, better = 0, equal = 0, undecided = 0;
 	size_t unmeasured = 0, broken = 0, not_compared = 0;
 
 	for (size_t i = 0; i < res->nr_benches; i++) {
@@ -110,15 +110,15 @@ void report_headline(struct strbuf *sb, const struct compare_result *res)
 		not_compared += b->error && !b->target_broken;
 		for (size_t j = 0; j < b->nr_metrics; j++) {
 			const struct metric_outcome *m = &b->metrics[j];
+			/* as the text summary: the primary metrics decide */
+			if (!m->primary)
+				continue;
 			if (!m->measured) {
 				unmeasured++;
 				continue;
 			}
 			switch (m->r.verdict) {
-			case VERDICT_WORSE:
-				worse++;
-				worse_primary += m->primary;
-				break;
+			case VERDICT_WORSE: worse++; break;
 			case VERDICT_BETTER: better++; break;
 			case VERDICT_EQUAL: equal++; break;
 			default: undecided++; break;
@@ -126,8 +126,6 @@ void report_headline(struct strbuf *sb, const struct compare_result *res)
 		}
 	}
 	units_count_add(sb, worse, "regression", "regressions");
-	if (worse && worse_primary != worse)
-		strbuf_addf(sb, " (%zu in a primary metric)", worse_primary);
 	strbuf_addstr(sb, ", ");
 	units_count_add(sb, better, "improvement", "improvements");
 	strbuf_addf(sb, ", %zu unchanged", equal);

@@ -36,9 +36,10 @@ int report_compare_markdown(FILE *f, const struct compare_result *res);
 int report_compare_junit(FILE *f, const struct compare_result *res);
 /*
  * The comparison in one line, for a headline: "2 regressions, 1 improvement, 14 unchanged"
- * over every benchmark and metric (", 3 undecided", ", 1 unmeasured", benchmarks broken in
- * the target or not compared, when there are; "(1 in a primary metric)" when not every
- * regression is in one). Appended to sb.
+ * over every benchmark's primary metrics, those that decide the exit status, as the text
+ * summary (", 3 undecided", ", 1 unmeasured", benchmarks broken in the target or not
+ * compared, when there are); the other metrics' verdicts are left to the table. Appended
+ * to sb.
  */
 struct strbuf;
 void report_headline(struct strbuf *sb, const struct compare_result *res);

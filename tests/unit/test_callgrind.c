@@ -275,6 +275,41 @@ static void test_separate_callers(void **state)
 }
 
 /*
+ * Valgrind names every function below main "(below main)": a static program's start
+ * (__libc_start_main) calls glibc's __libc_start_call_main, another function of that name,
+ * and each was a frame of its own, "(below main);(below main);main". They are one frame,
+ * with both self costs; real functions keep their frames, and so does a recursion
+ * (rec'2, callgrind's --separate-recs=2), and a "(below main)" that is not called by one.
+ */
+static void test_below_main_once(void **state)
+{
+	static const char text[] =
+	    "events: Ir\n"
+	    "ob=prog\nfn=(below main)\n1 3\n"
+	    "cob=libc\ncfn=(below main)\ncalls=1 1\n1 1120\n"
+	    "ob=libc\nfn=(below main)\n1 7\n"
+	    "cob=prog\ncfn=main\ncalls=1 1\n1 1110\ncfn=exit\ncalls=1 1\n1 3\n"
+	    "fn=exit\n1 3\n"
+	    "ob=prog\nfn=main\n1 100\ncfn=rec\ncalls=1 1\n1 1000\n"
+	    "cob=other\ncfn=(below main)\ncalls=1 1\n1 10\n"
+	    "fn=rec\n1 500\ncfn=rec'2\ncalls=1 1\n1 500\n"
+	    "fn=rec'2\n1 500\n"
+	    "ob=other\nfn=(below main)\n1 10\n";
+	struct cct t;
+	UNUSED(state);
+	assert_int_equal(parse_str(text, NULL, &t), 0);
+	check_node(&t, "(below main)", 0, 1123, 10);
+	assert_int_equal(node_at(&t, "(below main);(below main)"), CCT_NONE);
+	check_node(&t, "(below main);main", 1, 1110, 100);
+	check_node(&t, "(below main);exit", 1, 3, 3);
+	check_node(&t, "(below main);main;rec", 1, 1000, 500);
+	check_node(&t, "(below main);main;rec;rec", 1, 500, 500);
+	check_node(&t, "(below main);main;(below main)", 1, 10, 10);
+	assert_true(fabs(cct_total(&t) - 1123) < 1e-9);
+	cct_release(&t);
+}
+
+/*
  * Cost that no recorded call explains (collection switched on inside g, or a signal
  * handler) makes a top frame of its own; so does a function nobody calls.
  */
@@ -688,6 +723,7 @@ int main(void)
 	    cmocka_unit_test(test_events),
 	    cmocka_unit_test(test_parts_and_concatenation),
 	    cmocka_unit_test(test_separate_callers),
+	    cmocka_unit_test(test_below_main_once),
 	    cmocka_unit_test(test_unexplained_cost_is_top_frame),
 	    cmocka_unit_test(test_lenient),
 	    cmocka_unit_test(test_bad_input),
