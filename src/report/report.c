@@ -102,7 +102,7 @@ void report_failed_run(struct strbuf *sb, const struct store_run_issue *r)
 void report_headline(struct strbuf *sb, const struct compare_result *res)
 {
 	size_t worse = 0, better = 0, equal = 0, undecided = 0;
-	size_t unmeasured = 0, broken = 0, not_compared = 0;
+	size_t unmeasured = 0, broken = 0, not_compared = 0, other_worse = 0, other_better = 0;
 
 	for (size_t i = 0; i < res->nr_benches; i++) {
 		const struct bench_outcome *b = &res->benches[i];
@@ -110,9 +110,13 @@ void report_headline(struct strbuf *sb, const struct compare_result *res)
 		not_compared += b->error && !b->target_broken;
 		for (size_t j = 0; j < b->nr_metrics; j++) {
 			const struct metric_outcome *m = &b->metrics[j];
-			/* as the text summary: the primary metrics decide */
-			if (!m->primary)
+			/* as the text summary: the primary metrics decide; the others' changes
+			 * are said apart, never hidden */
+			if (!m->primary) {
+				other_worse += m->measured && m->r.verdict == VERDICT_WORSE;
+				other_better += m->measured && m->r.verdict == VERDICT_BETTER;
 				continue;
+			}
 			if (!m->measured) {
 				unmeasured++;
 				continue;
@@ -139,4 +143,13 @@ void report_headline(struct strbuf *sb, const struct compare_result *res)
 	if (not_compared)
 		strbuf_addf(sb, ", %zu %s not compared", not_compared,
 			    units_noun(not_compared, "benchmark", "benchmarks"));
+	if (other_worse || other_better) {
+		strbuf_addstr(sb, "; other metrics: ");
+		if (other_worse)
+			units_count_add(sb, other_worse, "regression", "regressions");
+		if (other_worse && other_better)
+			strbuf_addstr(sb, ", ");
+		if (other_better)
+			units_count_add(sb, other_better, "improvement", "improvements");
+	}
 }
