@@ -149,7 +149,7 @@ int compare_replay(const struct compare_request *req, struct compare_result *out
 	 * others' stored runs would add verdicts it never reached, and change its q-values.
 	 * One added to revperf.ini since has no plan either, nor one whose command changed
 	 * since (its runs are stored under the old command, which show cannot find). A
-	 * comparison that recorded no plan (before schema 11) shows every one, as before; a
+	 * comparison that recorded no plan (before schema 10) shows every one, as before; a
 	 * test suite is planned per test, so it stays. */
 	for (size_t i = 0; i < n && !ret; i++) {
 		ret = replay_planned(req, &req->cfg->benches[i], &planned[i]);
