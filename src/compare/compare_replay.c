@@ -9,6 +9,7 @@
 #include "compare/compare.h"
 #include "compare/compare_impl.h"
 #include "compare/compare_result.h"
+#include "compare/run_output.h"
 #include "store/store.h"
 #include "store/store_show.h"
 #include "util/common.h"
@@ -97,12 +98,39 @@ int compare_replay_bench(struct bench_ctx *c, const struct sequential_plan *plan
 	return compare_load_run_records(c);
 }
 
+/*
+ * Whether the replayed comparison planned bench: a comparison_plans row, written before its
+ * first run, for the benchmark of bench's name and command: *planned. 0 or RP_EINTERNAL.
+ */
+static int replay_planned(const struct compare_request *req, const struct bench_config *bench,
+			  bool *planned)
+{
+	struct strbuf ident = STRBUF_INIT;
+	struct store_plan plan;
+	int64_t id = 0;
+	int ret;
+	*planned = false;
+	run_output_identity(&ident, bench);
+	ret = store_benchmark_find(req->st, bench->name, ident.buf, &id);
+	strbuf_release(&ident);
+	if (ret)
+		return ret < 0 ? RP_EINTERNAL : 0;
+	ret = store_plan_read(req->st, req->replay->id, id, &plan);
+	store_plan_release(&plan);
+	if (ret < 0)
+		return RP_EINTERNAL;
+	*planned = ret == 0;
+	return 0;
+}
+
 /* req->replay: the stored comparison's verdicts again; nothing is run or stored. */
 int compare_replay(const struct compare_request *req, struct compare_result *out)
 {
 	const struct store_comparison_info *c = req->replay;
 	struct rng rng;
-	size_t alloc = 0;
+	size_t alloc = 0, n = req->cfg->nr_benches;
+	bool *planned = xcalloc(n ? n : 1, sizeof(*planned));
+	bool any_planned = false;
 	int ret = 0;
 	out->base_label = xstrdup(req->a.label);
 	out->target_label = xstrdup(req->b.label);
@@ -117,10 +145,23 @@ int compare_replay(const struct compare_request *req, struct compare_result *out
 	rng_seed(&rng, out->seed);
 	if (!c->machine_id || store_machine_get(req->st, c->machine_id, &out->machine))
 		machine_info_read(&out->machine);
-	for (size_t i = 0; i < req->cfg->nr_benches && !ret; i++)
-		if (req->cfg->benches[i].format != BENCH_GBENCH)
-			ret = compare_one(req, &req->cfg->benches[i], out, &alloc, c->machine_id,
-					  &rng);
+	/* Only the benchmarks the comparison measured (compare --bench measures some): the
+	 * others' stored runs would add verdicts it never reached, and change its q-values.
+	 * One added to revperf.ini since has no plan either, nor one whose command changed
+	 * since (its runs are stored under the old command, which show cannot find). A
+	 * comparison that recorded no plan (before schema 10) shows every one, as before; a
+	 * test suite is planned per test, so it stays. */
+	for (size_t i = 0; i < n && !ret; i++) {
+		ret = replay_planned(req, &req->cfg->benches[i], &planned[i]);
+		any_planned |= planned[i];
+	}
+	for (size_t i = 0; i < n && !ret; i++) {
+		const struct bench_config *bench = &req->cfg->benches[i];
+		if (bench->format == BENCH_GBENCH || (any_planned && !planned[i] && !bench->tests))
+			continue;
+		ret = compare_one(req, bench, out, &alloc, c->machine_id, &rng);
+	}
 	compare_adjust_p_values(out);
+	free(planned);
 	return ret;
 }

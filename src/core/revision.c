@@ -290,6 +290,49 @@ out:
 	return ret;
 }
 
+/* The first blob of a tree that the object database lacks (missing_blob()). */
+struct missing_walk {
+	git_odb *odb;
+	git_oid oid;
+	struct strbuf path;
+	bool found;
+};
+
+static int missing_blob_cb(const char *root, const git_tree_entry *e, void *payload)
+{
+	struct missing_walk *w = payload;
+	if (git_tree_entry_type(e) != GIT_OBJECT_BLOB ||
+	    git_odb_exists(w->odb, git_tree_entry_id(e)))
+		return 0;
+	git_oid_cpy(&w->oid, git_tree_entry_id(e));
+	strbuf_addf(&w->path, "%s%s", root, git_tree_entry_name(e));
+	w->found = true;
+	return -1; /* stops the walk */
+}
+
+/*
+ * After a failed checkout of commit in repo: when a blob of its tree is missing from the
+ * object database (a partial clone, whose objects libgit2 does not fetch, or a damaged
+ * repository), prints one error naming it and what to do, and returns true; else false.
+ */
+static bool missing_blob(git_repository *repo, git_commit *commit, const char *sha)
+{
+	struct missing_walk w = {NULL, {{0}}, STRBUF_INIT, false};
+	git_tree *tree = NULL;
+	char oid[GIT_OID_HEXSZ + 1];
+	if (!git_repository_odb(&w.odb, repo) && !git_commit_tree(&tree, commit))
+		git_tree_walk(tree, GIT_TREEWALK_PRE, missing_blob_cb, &w);
+	if (w.found)
+		error("cannot check out %.12s: the repository lacks object %s (%s) of that commit, "
+		      "as a partial clone or a damaged repository does: `git fsck` lists what is "
+		      "missing; fetch it, or compare in a full clone",
+		      sha, git_oid_tostr(oid, sizeof(oid), &w.oid), w.path.buf);
+	git_tree_free(tree);
+	git_odb_free(w.odb);
+	strbuf_release(&w.path);
+	return w.found;
+}
+
 int repo_checkout(struct repo *r, const struct revision *rev, const char *dir)
 {
 	git_oid oid;
@@ -317,7 +360,10 @@ int repo_checkout(struct repo *r, const struct revision *rev, const char *dir)
 	if (git_repository_open(&priv, gitdir.buf) < 0 ||
 	    git_commit_lookup(&commit, priv, &oid) < 0 ||
 	    git_checkout_tree(priv, (git_object *)commit, &opts) < 0) {
-		error("cannot check out %.12s into %s: %s", rev->sha, tmp.buf, git_message());
+		char *why = xstrdup(git_message()); /* before the walk sets another */
+		if (!commit || !missing_blob(priv, commit, rev->sha))
+			error("cannot check out %.12s into %s: %s", rev->sha, tmp.buf, why);
+		free(why);
 		goto out;
 	}
 	if (rename(tmp.buf, dir) < 0) {

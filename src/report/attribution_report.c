@@ -279,6 +279,17 @@ static void row_release(struct row *r)
 	strbuf_release(&r->calls);
 }
 
+/*
+ * Whether the total is the same on every run of both sides (deterministic counts that did
+ * not change): its class is noise by the rule (the interval [0, 0] holds 0), but no
+ * noise is there to speak of.
+ */
+static bool total_unchanged(const struct attribution *a)
+{
+	const struct attribution_entry *t = &a->total;
+	return t->delta == 0 && t->side[0].sd == 0 && t->side[1].sd == 0;
+}
+
 /* "3 + 3 runs; total per run 102.30 ± 1.20 ms -> 112.90 ± 1.50 ms, +10.60 ± 1.70 ms" */
 static void heading(struct strbuf *sb, const struct attribution *a)
 {
@@ -288,7 +299,9 @@ static void heading(struct strbuf *sb, const struct attribution *a)
 	strbuf_addf(sb, "%zu + %zu runs; per run %s -> %s, change %s", a->runs[0], a->runs[1],
 		    r.base.buf, r.target.buf, r.change.buf);
 	if (have_spread(a))
-		strbuf_addf(sb, " (%s)", attribution_class_name(a->total.class));
+		strbuf_addf(sb, " (%s)",
+			    total_unchanged(a) ? "unchanged"
+					       : attribution_class_name(a->total.class));
 	row_release(&r);
 }
 
@@ -308,7 +321,7 @@ static void legend(struct strbuf *sb, const struct attribution *a)
 		    "mean per run ± sd over the runs; change ± the half-width of its %g%% Welch "
 		    "interval; noise: that interval holds 0",
 		    100 * (1 - a->alpha));
-	if (a->total.class == ATTRIBUTION_NOISE)
+	if (a->total.class == ATTRIBUTION_NOISE && !total_unchanged(a))
 		strbuf_addstr(sb, "; the total change is itself within the noise: shares are "
 				  "shares of noise");
 	if (any_moved(a))

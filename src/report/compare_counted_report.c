@@ -62,6 +62,10 @@ void report_counted_text(FILE *f, const struct bench_outcome *b, const char *ind
 	if (a->wrappers)
 		fprintf(f, "%s  %zu shell wrapper%s left out of the counts\n", indent, a->wrappers,
 			a->wrappers == 1 ? "" : "s");
+	/* No attribution when the counted runs did not finish (interrupted), as in Markdown
+	 * and JSON: an empty one would read as "0 + 0 runs" in another profile's unit. */
+	if (!a->have_abs)
+		return;
 	strbuf_addf(&in, "%s  ", indent);
 	attribution_text(f, &a->abs, COUNTED_TOP, in.buf);
 	strbuf_release(&in);

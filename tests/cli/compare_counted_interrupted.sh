@@ -1,0 +1,27 @@
+# A comparison interrupted during its counted runs (ir under valgrind) has no counted
+# attribution, and its text report says none: before, it printed an empty one under the
+# unit of folded stacks, "0 + 0 runs; per run 0 ± 0 -> 0 ± 0" and "no spread: each side
+# has a single run" (seen on zlib, Ctrl-C while callgrind ran), where the Markdown and JSON
+# reports printed nothing.
+. "$SRCDIR/tests/cli/lib/common.bash"
+command -v valgrind >/dev/null || fail "valgrind is needed (make test installs it)"
+
+# The timing runs are 2 x (1 warm-up + 3); the ninth start of the benchmark is the first
+# counted run, which interrupts revperf.
+cat >c.sh <<SH
+n=\$(cat "$TEST_TMP/count" 2>/dev/null || echo 0); echo \$((n + 1)) >"$TEST_TMP/count"
+if [ "\$n" = 8 ]; then kill -INT "\$(cat "$TEST_TMP/pid")"; sleep 5; fi
+echo v
+SH
+
+"$REVPERF" compare --cmd-a 'sh ./c.sh' --cmd-b 'sh ./c.sh' --metrics wall,ir --primary ir \
+	--runs 3..3 --warmup 1 >out.txt 2>err.txt &
+echo $! >"$TEST_TMP/pid"
+got=0
+wait $! || got=$?
+[ "$got" = 130 ] || { cat out.txt err.txt; fail "interrupted: exit $got"; }
+[ "$(cat count)" -ge 9 ] || { cat out.txt err.txt; fail "interrupted before the counted runs"; }
+expect_grep '^  ir \* +unmeasured +interrupted before a verdict' out.txt
+expect_grep '^  counted under valgrind' out.txt
+expect_no_grep 'folded stacks|no spread|per run 0 ± 0|absolute change' out.txt
+echo ok
