@@ -18,6 +18,7 @@
 #include "collect/valgrind_run.h"
 #include "compare/compare_profile.h"
 #include "compare/compare_result.h"
+#include "compare/compare_run.h"
 #include "predict/predict.h"
 #include "profile/callgrind.h"
 #include "profile/callgrind_plt.h"
@@ -497,10 +498,12 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 	int64_t builds[2] = {req->a.build_id, req->b.build_id};
 	struct counted_run_ctx ctx = {0};
 	struct strbuf sb = STRBUF_INIT;
+	struct timespec t0;
 	bool inexact = false;
 	int ret = 0;
 
 	*out = a;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (size_t i = 0; i < nr_metrics; i++)
 		if (metrics[i].def->flags & METRIC_CACHE_SIM)
 			ctx.cache_sim = true;
@@ -566,9 +569,13 @@ judge:
 			      "; if valgrind cannot run this program, drop the counted metrics "
 			      "from its metrics and primary");
 		a->error = strbuf_detach(&sb);
+		if (!req->replay)
+			a->elapsed_s = bench_seconds_since(&t0);
 		goto out;
 	}
 	attribute(a, req, bench, have, nr, renamed, nr_renamed);
+	if (!req->replay)
+		a->elapsed_s = bench_seconds_since(&t0);
 	/* The same runs serve the predictor (predict, train) when it has nothing yet. */
 	for (int side = 0; req->a.sha && !req->replay && side < 2; side++)
 		if (predict_dynamic_save_callgrind(req->st, builds[side], benchmark_id,

@@ -27,6 +27,7 @@ struct counted_attribution {
 	size_t runs[2];	     /* successful counted runs used per side (A, B) */
 	size_t reused[2];    /* of which were stored before this comparison */
 	size_t failed[2];    /* counted runs that failed in this comparison */
+	double elapsed_s;    /* the counted phase's time (runs, reading them); 0 in a replay */
 	char *dir;	     /* where this comparison's counted runs are */
 	size_t wrappers;     /* shell processes left out of the counts (first run of A) */
 	size_t processes;    /* processes counted (first run of A) */

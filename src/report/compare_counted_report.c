@@ -49,6 +49,8 @@ void report_counted_text(FILE *f, const struct bench_outcome *b, const char *ind
 		fprintf(f, ", %zu + %zu reused", a->reused[0], a->reused[1]);
 	if (a->failed[0] || a->failed[1])
 		fprintf(f, ", %zu + %zu failed", a->failed[0], a->failed[1]);
+	if (a->elapsed_s > 0)
+		fprintf(f, ", %.1f s", a->elapsed_s);
 	fprintf(f, "); instructions are not time: see the timed metrics for speed\n");
 	if (a->error) {
 		fprintf_printable(f, "%s  not available: %s\n", indent, a->error);
@@ -74,8 +76,10 @@ void report_counted_text(FILE *f, const struct bench_outcome *b, const char *ind
 void report_counted_markdown(FILE *f, const struct bench_outcome *b)
 {
 	const struct counted_attribution *a = b->counted;
-	fprintf(f, "\nCounted under valgrind (%zu + %zu runs); instructions are not time.\n\n",
-		a->runs[0], a->runs[1]);
+	fprintf(f, "\nCounted under valgrind (%zu + %zu runs", a->runs[0], a->runs[1]);
+	if (a->elapsed_s > 0)
+		fprintf(f, ", %.1f s", a->elapsed_s);
+	fprintf(f, "); instructions are not time.\n\n");
 	if (a->error) {
 		struct strbuf sb = STRBUF_INIT;
 		strbuf_add_md_escaped(&sb, a->error);
@@ -108,6 +112,7 @@ json_t *report_counted_json(const struct bench_outcome *b)
 						   (json_int_t)a->reused[1]));
 	json_object_set_new(o, "failed", json_pack("[I, I]", (json_int_t)a->failed[0],
 						   (json_int_t)a->failed[1]));
+	json_object_set_new(o, "elapsed_s", a->elapsed_s > 0 ? json_real(a->elapsed_s) : json_null());
 	json_object_set_new(o, "error", a->error ? json_string(a->error) : json_null());
 	if (a->error)
 		return o;

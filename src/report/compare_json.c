@@ -218,7 +218,7 @@ json_t *report_compare_json_object(const struct compare_result *res)
 	json_t *root = json_object(), *benches = json_array();
 	size_t i;
 	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
-	json_object_set_new(root, "schema", json_string("revperf-compare/3"));
+	json_object_set_new(root, "schema", json_string("revperf-compare/4"));
 	json_object_set_new(root, "comparison_id", json_integer((json_int_t)res->comparison_id));
 	json_object_set_new(root, "baseline",
 			    json_pack("{s:s, s:s?}", "label", res->base_label, "sha",

@@ -11,7 +11,10 @@ spin 100000
 git add . && git commit -qm base && git tag base
 spin 110000 && git commit -qam slower && git tag slow
 
-expect_exit 1 "$REVPERF" compare base slow -q
+expect_exit 1 "$REVPERF" compare base slow -q -f json
+# the counted runs' time is said (the benchmark's own time is the timing runs')
+[ "$(json_get out.txt "d['benchmarks'][0]['counted']['elapsed_s'] > 0")" = True ] ||
+	fail "no time of the counted runs: $(json_get out.txt "d['benchmarks'][0]['counted']")"
 count() { db_query .revperf/revperf.db "SELECT count(*) FROM $1"; }
 profiles=$(count profiles)
 expect_exit 0 "$REVPERF" show base slow
@@ -29,11 +32,13 @@ ir = [m for m in b["metrics"] if m["name"] == "ir"][0]
 assert ir["verdict"] == "worse" and ir["method"] == "exact", ir
 assert ir["baseline"]["n"] == 2 and ir["target"]["n"] == 2, ir
 assert b["counted"]["runs"] == [2, 2] and b["counted"]["functions"], b["counted"]
+assert b["counted"]["elapsed_s"] is None, b["counted"]  # nothing ran
 assert d["exit_code"] == 1, d["exit_code"]
 PY
 [ "$(count profiles)" = "$profiles" ] || fail "show counted again: $(count profiles) profiles, $profiles before"
 expect_exit 1 "$REVPERF" compare base slow
 expect_grep 'ir \*  *worse  *1\.0[0-9]+ ' out.txt
+expect_grep 'counted under valgrind \(callgrind, 2 \+ 2 runs, 2 \+ 2 reused, [0-9.]+ s\)' out.txt
 [ "$(count profiles)" = "$profiles" ] || fail "compare counted again: $(count profiles) profiles, $profiles before"
 
 # Counts that differ every run: compare topped both sides up to MAX (6) and judged them
