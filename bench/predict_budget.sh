@@ -23,7 +23,8 @@ hp = h = md = m = 0
 for f in sys.argv[1:]:
     e = json.load(open(f))["evaluation"]["common"]["total"]
     hp += e["hits_predicted"]; h += e["hits"]; md += e["misses_dismissed"]; m += e["misses"]
-print("hits %d/%d = %.3f  dismiss %d/%d = %.3f" % (hp, h, hp / h, md, m, md / m))
+rate = lambda a, b: "%.3f" % (a / b) if b else "-"  # no hit (or miss): no rate
+print("hits %d/%d = %s  dismiss %d/%d = %s" % (hp, h, rate(hp, h), md, m, rate(md, m)))
 PY
 }
 for cover in paper every-hit; do
