@@ -30,7 +30,7 @@ id=$(json_get out.txt "d['comparison_id']")
 [ "$(counted out.txt)" = "([6, 6], [6, 6], 'undecided')" ] ||
 	fail "measured again, JSON: $(counted out.txt)"
 expect_exit 0 "$REVPERF" compare a b -q
-expect_grep 'counted under valgrind \(callgrind, 6 \+ 6 runs, 6 \+ 6 reused\)' out.txt
+expect_grep 'counted under valgrind \(callgrind, 6 \+ 6 runs, 6 \+ 6 reused, [0-9.]+ s\)' out.txt
 
 # --fresh: none reused, and the second look tops up the first look's own runs.
 expect_exit 0 "$REVPERF" compare a b -q -f json --fresh
