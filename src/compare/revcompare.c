@@ -261,7 +261,7 @@ int revcompare_run(const struct revcompare_ctx *ctx, const char *base, const cha
 	for (int i = 0; i < 2 && !ctx->stored_only; i++) {
 		if ((err = build_ensure(ctx->st, ctx->repo, ctx->sd, &rc->revs[i],
 					rc->cfg.build_command, NULL, &rc->builds[i]))) {
-			if (err == RP_EINPUT)
+			if (err == RP_EBUILD)
 				rc->failed_build = i;
 			return err;
 		}

@@ -49,7 +49,7 @@ struct revcompare {
 	struct revision revs[2]; /* base, target */
 	struct store_build builds[2];
 	struct store_build profile_builds[2];
-	int failed_build;	     /* -1; 0 or 1: that side's build failed (RP_EINPUT) */
+	int failed_build;	     /* -1; 0 or 1: that side's build failed (RP_EBUILD) */
 	size_t configured, selected; /* benchmarks before and after --select */
 	bool executed;		     /* compare_execute() ran: res is filled */
 	/* res is a finished stored comparison shown again (nothing ran): stored.id */
@@ -64,8 +64,9 @@ struct revcompare {
  * shown again without running anything (rc->replayed) unless ctx->fresh or ctx->more; an
  * unfinished one continues. Returns what compare_execute()
  * returns (0 also when interrupted: rc->res.interrupted), RP_EINTERRUPT when interrupted
- * during a build, RP_EINPUT after an error (a revision that does not resolve, a build that
- * fails: rc->failed_build says which side, a bad configuration), RP_EINTERNAL. With
+ * during a build, RP_EBUILD when a build fails (rc->failed_build says which side),
+ * RP_EINPUT after another error (a revision that does not resolve or cannot be checked
+ * out, a bad configuration), RP_EINTERNAL. With
  * nothing selected, nothing runs: rc->executed is false and 0 is returned.
  * rc is filled as far as it got; release it with revcompare_release() in every case.
  */

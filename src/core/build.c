@@ -227,8 +227,11 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 	 * found the user's repository: checked out again. */
 	if (!path_exists(gitdir.buf)) {
 		worktree_remove_stale(sd->worktrees);
-		if (remove_tree(worktree.buf) || repo_checkout(repo, rev, worktree.buf))
+		if (remove_tree(worktree.buf))
 			goto out;
+		if ((ret = repo_checkout(repo, rev, worktree.buf)))
+			goto out;
+		ret = RP_EINTERNAL;
 	}
 	unlink(stamp.buf);
 
@@ -279,7 +282,7 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 		error("build of %.12s (%s) failed: %s; see %s", rev->sha, rev->expr, res.detail,
 		      out->log_path);
 		print_log_tail(out->log_path, 8);
-		ret = RP_EINPUT;
+		ret = RP_EBUILD;
 		goto out;
 	}
 	{

@@ -30,7 +30,9 @@ void state_dir_release(struct state_dir *sd);
  * sd->worktrees/<sha>-<variant>, so that it never overwrites the files of the build. The build runs in
  * the worktree with its output in sd->logs/build-<sha12>-<id>.log. On success *out is the
  * build row (release with store_build_release()). A failed build is an error naming its
- * log (RP_EINPUT: the project's problem, not revperf's); RP_EINTERNAL otherwise.
+ * log (RP_EBUILD: the project's problem, not revperf's); a revision the repository cannot
+ * check out (an object missing) or a worktree that is not a directory RP_EINPUT;
+ * RP_EINTERNAL otherwise.
  */
 int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd,
 		 const struct revision *rev, const char *command, const char *variant,

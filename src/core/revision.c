@@ -361,7 +361,9 @@ int repo_checkout(struct repo *r, const struct revision *rev, const char *dir)
 	    git_commit_lookup(&commit, priv, &oid) < 0 ||
 	    git_checkout_tree(priv, (git_object *)commit, &opts) < 0) {
 		char *why = xstrdup(git_message()); /* before the walk sets another */
-		if (!commit || !missing_blob(priv, commit, rev->sha))
+		if (commit && missing_blob(priv, commit, rev->sha))
+			ret = RP_EINPUT; /* the repository's state, not revperf's */
+		else
 			error("cannot check out %.12s into %s: %s", rev->sha, tmp.buf, why);
 		free(why);
 		goto out;

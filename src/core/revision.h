@@ -49,7 +49,9 @@ int repo_resolve(struct repo *r, const char *expr, struct revision *out);
  * dir/.git; the user's repository, index and work tree are never written. Checked out into
  * dir.tmp-<pid> first and renamed, so that an interrupted checkout never leaves a partial
  * tree that looks complete. Not safe for two processes with the same dir: the caller
- * serializes them (build_ensure() holds a lock per worktree). Returns 0 or RP_EINTERNAL.
+ * serializes them (build_ensure() holds a lock per worktree). Returns 0, RP_EINPUT when
+ * the repository lacks an object of the commit (a partial clone, a damaged repository: the
+ * error names it), or RP_EINTERNAL.
  */
 int repo_checkout(struct repo *r, const struct revision *rev, const char *dir);
 

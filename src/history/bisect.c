@@ -72,7 +72,7 @@ static void decided(const struct bisect_request *req, const struct bisect_result
 /*
  * Compares base with target, with more runs while undecided. Returns 0 (s filled; a
  * target that does not build is the verdict "build-failed"), RP_EINTERRUPT, or an error
- * (the base does not build: RP_EINPUT).
+ * (the base does not build: RP_EBUILD).
  */
 static int step(const struct bisect_request *req, struct bisect_result *res, const char *base,
 		const struct revision *target, struct bisect_step *s)

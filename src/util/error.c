@@ -131,7 +131,8 @@ int rp_err_exit_code(int err)
 {
 	switch (err) {
 	case RP_OK: return EXIT_OK;
-	case RP_EINPUT: return EXIT_USAGE;
+	case RP_EINPUT:
+	case RP_EBUILD: return EXIT_USAGE;
 	case RP_EINTERRUPT: return interrupt_exit_code();
 	default: return EXIT_INTERNAL;
 	}

@@ -45,7 +45,10 @@ enum rp_err {
 	RP_OK = 0,
 	RP_EINPUT = -2,    /* bad input: config, revision, file, option value */
 	RP_EINTERNAL = -3, /* I/O failure, database failure, bug */
-	RP_EINTERRUPT = -4 /* the user interrupted (SIGINT, SIGTERM, SIGHUP) */
+	RP_EINTERRUPT = -4, /* the user interrupted (SIGINT, SIGTERM, SIGHUP) */
+	/* The project's build command failed (build_ensure()): that revision is broken, which
+	 * history and bisect record as a result (exit 2 where it ends a command). */
+	RP_EBUILD = -5
 };
 
 /* error() of "origin:lineno: message" for a parser's bad input; returns RP_EINPUT. */
