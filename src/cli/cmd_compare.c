@@ -170,14 +170,9 @@ out:
 static int setup_commands(struct config *cfg, struct store *st, struct compare_request *req,
 			  struct store_build builds[2])
 {
-	struct strbuf def = STRBUF_INIT;
-	int ret;
-	strbuf_addf(&def, "A: %s\nB: %s", o.cmd_a, o.cmd_b);
-	ret = config_set(cfg, "benchmark \"command\"", "command", def.buf, "--cmd-a/--cmd-b");
-	strbuf_release(&def);
+	int ret = cli_commands_bench(cfg, o.cmd_a, o.cmd_b);
 	if (ret)
 		return ret;
-	config_bench(cfg, "command")->origin[0] = '\0';
 	for (int i = 0; i < 2; i++) {
 		builds[i].revision_id = 0;
 		builds[i].command = xstrdup(i ? o.cmd_b : o.cmd_a);

@@ -123,7 +123,6 @@ static int show_commands(struct cli_project *p, const struct store_comparison_in
 	struct config cfg;
 	struct compare_request req;
 	struct compare_result res;
-	struct strbuf def = STRBUF_INIT;
 	int ret = EXIT_USAGE, err;
 
 	config_init(&cfg);
@@ -137,11 +136,8 @@ static int show_commands(struct cli_project *p, const struct store_comparison_in
 	if (o.config && config_read(&cfg, o.config))
 		goto out;
 	config_select(&cfg, "");
-	strbuf_addf(&def, "A: %s\nB: %s", info->build_command, info->target_command);
-	if (config_set(&cfg, "benchmark \"command\"", "command", def.buf, "--cmd-a/--cmd-b"))
-		goto out;
-	config_bench(&cfg, "command")->origin[0] = '\0';
-	if (config_finish(&cfg))
+	if (cli_commands_bench(&cfg, info->build_command, info->target_command) ||
+	    config_finish(&cfg))
 		goto out;
 	req.a.label = info->base_label ? info->base_label : "A";
 	req.b.label = info->target_label ? info->target_label : "B";
@@ -164,7 +160,6 @@ static int show_commands(struct cli_project *p, const struct store_comparison_in
 	ret = show_report(p, &res, format);
 out:
 	compare_result_release(&res);
-	strbuf_release(&def);
 	config_release(&cfg);
 	return ret;
 }

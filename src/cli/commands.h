@@ -290,6 +290,12 @@ void cli_revcompare_ctx(struct revcompare_ctx *ctx, struct cli_project *p,
 			struct cli_config_source *src, const char *select, bool fresh, bool quiet);
 int cli_apply_overrides(struct config *cfg, const struct opt_overrides *ov);
 /*
+ * Defines in cfg the one benchmark of a comparison of two commands (--cmd-a/--cmd-b),
+ * "command", as compare defines it and show defines it again: its definition names both
+ * commands, which makes the benchmark stored with its runs. Returns 0 or RP_EINPUT.
+ */
+int cli_commands_bench(struct config *cfg, const char *cmd_a, const char *cmd_b);
+/*
  * The exit status of a comparison that ran (compare_execute() returned err and filled
  * res): EXIT_INTERNAL when the database is damaged (cli_project_verify()), else err's
  * (EXIT_USAGE for another process's lock), else compare_exit_code() (which says 128 + the

@@ -289,3 +289,15 @@ int cli_compare_exit(struct cli_project *p, int err, struct compare_result *res)
 	res->exit_code = code;
 	return code;
 }
+
+int cli_commands_bench(struct config *cfg, const char *cmd_a, const char *cmd_b)
+{
+	struct strbuf def = STRBUF_INIT;
+	int ret;
+	strbuf_addf(&def, "A: %s\nB: %s", cmd_a, cmd_b);
+	ret = config_set(cfg, "benchmark \"command\"", "command", def.buf, "--cmd-a/--cmd-b");
+	strbuf_release(&def);
+	if (!ret)
+		config_bench(cfg, "command")->origin[0] = '\0';
+	return ret;
+}
