@@ -35,14 +35,8 @@ mkdir -p "$D"
 for f in lz4.c lz4hc.c lz4frame.c; do git -C "$P" show "d9c01a3d:lib/$f"; done | head -c 150000 >"$D/in150.txt"
 lz4 -9 -f -q "$D/in150.txt" "$D/in150.lz4"
 
-CC_WRAP=
-if command -v ccache >/dev/null; then
-	mkdir -p "$D/ccache"
-	CC_WRAP="CCACHE_DIR=$D/ccache CCACHE_NOHASHDIR=1 "
-	CC_ARG="CC='ccache cc' "
-else
-	CC_ARG=
-fi
+. "$(cd "$(dirname "$0")" && pwd)/predict_real_lib.sh"
+ccache_wrap "$D" cc
 cat >"$P/revperf.ini" <<EOF
 [build]
 command = ${CC_WRAP}make -j2 lz4 ${CC_ARG}CFLAGS='-O2 -g' HAVE_MULTITHREAD=0
@@ -66,6 +60,5 @@ command = ./programs/lz4 -9 -f -q $D/in150.txt /dev/null
 command = ./programs/lz4 -d -f -q $D/in150.lz4 /dev/null
 EOF
 
-. "$(cd "$(dirname "$0")" && pwd)/predict_real_lib.sh"
 cd "$P"
 history_and_train "$REVPERF" "$RANGE" "$D"

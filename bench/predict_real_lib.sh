@@ -4,6 +4,18 @@
 # labels the same history again at 1% from the stored runs (nothing runs under valgrind;
 # the latest comparison labels the tuple) and cross-validates again. Outputs go to D.
 # Usage: . bench/predict_real_lib.sh; history_and_train REVPERF RANGE D
+#
+# ccache_wrap D CC: CC_WRAP (the environment) and CC_ARG (make's CC=) that build through
+# ccache with its cache in D/ccache, CCACHE_NOHASHDIR=1 (every commit's worktree has its
+# own path); both empty without ccache.
+ccache_wrap() {
+	CC_WRAP= CC_ARG=
+	command -v ccache >/dev/null || return 0
+	mkdir -p "$1/ccache"
+	CC_WRAP="CCACHE_DIR=$1/ccache CCACHE_NOHASHDIR=1 "
+	CC_ARG="CC='ccache $2' "
+}
+
 history_and_train() {
 	revperf=$1 range=$2 d=$3
 	start=$(date +%s)

@@ -37,14 +37,8 @@ D=$(cd "$D" && pwd)
 cp "$SRC"/*.lua "$D/"
 
 CFL="-Wall -O2 -std=c99 -DLUA_USE_LINUX -g -fno-stack-protector -fno-common '-Dluai_makeseed()=0u'"
-CC_WRAP=
-if command -v ccache >/dev/null; then
-	mkdir -p "$D/ccache"
-	CC_WRAP="CCACHE_DIR=$D/ccache CCACHE_NOHASHDIR=1 "
-	CC_ARG="CC='ccache gcc' "
-else
-	CC_ARG=
-fi
+. "$(cd "$(dirname "$0")" && pwd)/predict_real_lib.sh"
+ccache_wrap "$D" gcc
 {
 	cat <<EOF2
 [build]
@@ -61,6 +55,5 @@ EOF2
 	done
 } >"$P/revperf.ini"
 
-. "$(cd "$(dirname "$0")" && pwd)/predict_real_lib.sh"
 cd "$P"
 history_and_train "$REVPERF" "$RANGE" "$D"

@@ -44,14 +44,8 @@ git -C "$P" cat-file -e $IN_COMMIT:lib/compress/zstd_lazy.c 2>/dev/null ||
 mkdir -p "$D"
 D=$(cd "$D" && pwd)
 
-CC_WRAP=
-if command -v ccache >/dev/null; then
-	mkdir -p "$D/ccache"
-	CC_WRAP="CCACHE_DIR=$D/ccache CCACHE_NOHASHDIR=1 "
-	CC_ARG="CC='ccache cc' "
-else
-	CC_ARG=
-fi
+. "$(cd "$(dirname "$0")" && pwd)/predict_real_lib.sh"
+ccache_wrap "$D" cc
 BUILD="make -j2 -C programs zstd ${CC_ARG}CFLAGS='-O2 -g' HAVE_THREAD=0 ZSTD_LEGACY_SUPPORT=0 HAVE_ZLIB=0 HAVE_LZMA=0 HAVE_LZ4=0"
 
 if [ ! -s "$D/src.txt.zst" ]; then
@@ -91,6 +85,5 @@ command = ./programs/zstd -q -f -T1 -d $D/src.txt.zst -o /dev/null
 EOF2
 } >"$P/revperf.ini"
 
-. "$(cd "$(dirname "$0")" && pwd)/predict_real_lib.sh"
 cd "$P"
 history_and_train "$REVPERF" "$RANGE" "$D"
