@@ -190,6 +190,38 @@ static size_t gen_tuples(struct perphecy_tuple *t, struct rng *r)
 	return n;
 }
 
+/*
+ * Times training on the tuples (all templates, the paper's cover) and the 10-fold
+ * cross-validation, with a dismiss budget (min_dismiss >= 0) or without; prints the
+ * cross-validated rates once (first). Returns a checksum of the results.
+ */
+static uint64_t time_training(const struct perphecy_tuple *tuples, size_t nt, double min_dismiss,
+			      bool first, double *ms_train, double *ms_cv)
+{
+	struct perphecy_predictor trained;
+	struct perphecy_cv_opts opts;
+	struct perphecy_cv_result cv;
+	uint64_t sum;
+	double t0 = now_ms();
+
+	perphecy_train_budget(tuples, nt, PERPHECY_ALL_TEMPLATES, PERPHECY_COVER_PAPER,
+			      min_dismiss, &trained);
+	*ms_train = now_ms() - t0;
+	sum = trained.nr + (uint64_t)trained.ind[0].threshold;
+	perphecy_cv_opts_init(&opts);
+	opts.min_dismiss = min_dismiss;
+	t0 = now_ms();
+	perphecy_cross_validate(tuples, nt, &opts, &cv);
+	*ms_cv = now_ms() - t0;
+	sum += cv.total.hits_predicted + cv.total.misses_dismissed;
+	if (first)
+		printf("cv%s: hit rate %.3f, dismiss rate %.3f (random tuples)\n",
+		       min_dismiss >= 0 ? " with a dismiss budget" : "", cv.total.hit_rate,
+		       cv.total.dismiss_rate);
+	perphecy_cv_result_release(&cv);
+	return sum;
+}
+
 static long arg(int argc, char **argv, int i, long def)
 {
 	char *end;
@@ -246,9 +278,6 @@ int main(int argc, char **argv)
 
 	for (size_t rep = 0; rep < reps; rep++) {
 		struct perphecy_static s;
-		struct perphecy_predictor trained;
-		struct perphecy_cv_opts opts;
-		struct perphecy_cv_result cv;
 		double t0;
 
 		t0 = now_ms();
@@ -273,35 +302,8 @@ int main(int argc, char **argv)
 		}
 		ms_pred[rep] = now_ms() - t0;
 
-		t0 = now_ms();
-		perphecy_train(tuples, nt, PERPHECY_ALL_TEMPLATES, &trained);
-		ms_train[rep] = now_ms() - t0;
-		checksum += trained.nr;
-
-		perphecy_cv_opts_init(&opts);
-		t0 = now_ms();
-		perphecy_cross_validate(tuples, nt, &opts, &cv);
-		ms_cv[rep] = now_ms() - t0;
-		checksum += cv.total.hits_predicted + cv.total.misses_dismissed;
-		if (!rep)
-			printf("cv: hit rate %.3f, dismiss rate %.3f (random tuples)\n",
-			       cv.total.hit_rate, cv.total.dismiss_rate);
-		perphecy_cv_result_release(&cv);
-
-		t0 = now_ms();
-		perphecy_train_budget(tuples, nt, PERPHECY_ALL_TEMPLATES, PERPHECY_COVER_PAPER, 0,
-				      &trained);
-		ms_budget[rep] = now_ms() - t0;
-		checksum += (uint64_t)trained.ind[0].threshold;
-		opts.min_dismiss = 0;
-		t0 = now_ms();
-		perphecy_cross_validate(tuples, nt, &opts, &cv);
-		ms_cv_budget[rep] = now_ms() - t0;
-		checksum += cv.total.hits_predicted + cv.total.misses_dismissed;
-		if (!rep)
-			printf("cv with a dismiss budget of 0: hit rate %.3f, dismiss rate %.3f\n",
-			       cv.total.hit_rate, cv.total.dismiss_rate);
-		perphecy_cv_result_release(&cv);
+		checksum += time_training(tuples, nt, -1, !rep, &ms_train[rep], &ms_cv[rep]);
+		checksum += time_training(tuples, nt, 0, !rep, &ms_budget[rep], &ms_cv_budget[rep]);
 
 		for (unsigned b = 0; b < nb; b++)
 			perphecy_profile_release(&prof[b]);
