@@ -85,115 +85,6 @@ static int64_t max_thresh(int t, double x)
 	return at_most(t) ? (int64_t)ceil(x) : (int64_t)floor(x);
 }
 
-/*
- * Algorithm 1 on the tuples t[idx[0..n)] (validated by the caller), templates in `mask`.
- * Loops and comparisons as in the paper; see docs/prediction.md for the one correction.
- */
-static void relax(const struct perphecy_tuple *t, const size_t *idx, size_t n, double min_dismiss,
-		  struct perphecy_predictor *p);
-
-static void train_core(const struct perphecy_tuple *t, const size_t *idx, size_t n, unsigned mask,
-		       enum perphecy_cover how, double min_dismiss, struct perphecy_predictor *out)
-{
-	double *vals[PERPHECY_NR_TEMPLATES] = {NULL};
-	size_t nr_vals[PERPHECY_NR_TEMPLATES] = {0};
-	size_t *hits, nr_hits = 0, *cover, nr_cover = 0;
-	size_t *min_price;
-	int64_t *min_thresh;
-	int *min_ind;
-
-	perphecy_predictor_init(out);
-	hits = xmallocarray(n ? n : 1, sizeof(*hits));
-	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
-		if (mask & (1u << k))
-			vals[k] = xmallocarray(n ? n : 1, sizeof(*vals[k]));
-	for (size_t j = 0; j < n; j++) {
-		const struct perphecy_tuple *u = &t[idx[j]];
-		if (u->hit) {
-			hits[nr_hits++] = idx[j];
-			continue;
-		}
-		for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
-			if (vals[k] && !isnan(u->values.v[k]))
-				vals[k][nr_vals[k]++] = u->values.v[k];
-	}
-	out->nr_hits = nr_hits;
-	out->nr_misses = n - nr_hits;
-	if (!nr_hits) {
-		/* H empty: the trivial predictor, false on everything. */
-		out->no_hits = true;
-		goto out_vals;
-	}
-	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
-		if (vals[k])
-			qsort(vals[k], nr_vals[k], sizeof(*vals[k]), cmp_double);
-
-	/* Lines 2-15: for each hit, the template and threshold covering it at the lowest price. */
-	min_price = xmallocarray(nr_hits, sizeof(*min_price));
-	min_thresh = xmallocarray(nr_hits, sizeof(*min_thresh));
-	min_ind = xmallocarray(nr_hits, sizeof(*min_ind));
-	for (size_t h = 0; h < nr_hits; h++) {
-		const struct perphecy_values *v = &t[hits[h]].values;
-		min_price[h] = SIZE_MAX; /* infinity */
-		min_thresh[h] = 0;
-		min_ind[h] = -1;
-		for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++) {
-			int64_t thresh;
-			size_t price;
-			if (!vals[k] || isnan(v->v[k]))
-				continue; /* no threshold of this template covers h */
-			thresh = max_thresh(k, v->v[k]);
-			price = count_flagged(vals[k], nr_vals[k], (double)thresh, at_most(k));
-			if (price < min_price[h]) {
-				min_price[h] = price;
-				min_thresh[h] = thresh;
-				min_ind[h] = k;
-			}
-		}
-	}
-
-	/* Lines 16-30: cover the most expensive remaining hit first, until all are covered. */
-	cover = xmallocarray(nr_hits, sizeof(*cover));
-	for (size_t h = 0; h < nr_hits; h++) {
-		if (min_ind[h] < 0)
-			out->nr_uncovered++;
-		else
-			cover[nr_cover++] = h;
-	}
-	while (nr_cover) {
-		struct perphecy_indicator ind;
-		size_t best = 0, kept = 0;
-		for (size_t j = 1; j < nr_cover; j++)
-			if (min_price[cover[j]] > min_price[cover[best]])
-				best = j;
-		ind.tmpl = (enum perphecy_template)min_ind[cover[best]];
-		ind.threshold = min_thresh[cover[best]];
-		/* Thresholds come from validated values: always in range. */
-		perphecy_predictor_add(out, ind.tmpl, ind.threshold);
-		/*
-		 * Line 29. The target covers the hit it was chosen for by construction of
-		 * maxthresh; dropping that hit explicitly also guarantees termination.
-		 * EVERY_HIT drops only that hit: the others still add their own indicator.
-		 */
-		for (size_t j = 0; j < nr_cover; j++)
-			if (j != best &&
-			    (how == PERPHECY_COVER_EVERY_HIT ||
-			     !perphecy_indicator_fires(&ind, &t[hits[cover[j]]].values)))
-				cover[kept++] = cover[j];
-		nr_cover = kept;
-	}
-	if (min_dismiss >= 0)
-		relax(t, idx, n, min_dismiss, out);
-	free(cover);
-	free(min_ind);
-	free(min_thresh);
-	free(min_price);
-out_vals:
-	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
-		free(vals[k]);
-	free(hits);
-}
-
 /* The template's integer thresholds at which some tuple of idx[0..n) fires, ascending. */
 static size_t thresholds_of(const struct perphecy_tuple *t, const size_t *idx, size_t n, int k,
 			    int64_t *out)
@@ -297,6 +188,112 @@ static void relax(const struct perphecy_tuple *t, const size_t *idx, size_t n, d
 	free(flagged);
 }
 
+/*
+ * Algorithm 1 on the tuples t[idx[0..n)] (validated by the caller), templates in `mask`.
+ * Loops and comparisons as in the paper; see docs/prediction.md for the one correction.
+ */
+static void train_core(const struct perphecy_tuple *t, const size_t *idx, size_t n, unsigned mask,
+		       enum perphecy_cover how, double min_dismiss, struct perphecy_predictor *out)
+{
+	double *vals[PERPHECY_NR_TEMPLATES] = {NULL};
+	size_t nr_vals[PERPHECY_NR_TEMPLATES] = {0};
+	size_t *hits, nr_hits = 0, *cover, nr_cover = 0;
+	size_t *min_price;
+	int64_t *min_thresh;
+	int *min_ind;
+
+	perphecy_predictor_init(out);
+	hits = xmallocarray(n ? n : 1, sizeof(*hits));
+	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
+		if (mask & (1u << k))
+			vals[k] = xmallocarray(n ? n : 1, sizeof(*vals[k]));
+	for (size_t j = 0; j < n; j++) {
+		const struct perphecy_tuple *u = &t[idx[j]];
+		if (u->hit) {
+			hits[nr_hits++] = idx[j];
+			continue;
+		}
+		for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
+			if (vals[k] && !isnan(u->values.v[k]))
+				vals[k][nr_vals[k]++] = u->values.v[k];
+	}
+	out->nr_hits = nr_hits;
+	out->nr_misses = n - nr_hits;
+	if (!nr_hits) {
+		/* H empty: the trivial predictor, false on everything. */
+		out->no_hits = true;
+		goto out_vals;
+	}
+	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
+		if (vals[k])
+			qsort(vals[k], nr_vals[k], sizeof(*vals[k]), cmp_double);
+
+	/* Lines 2-15: for each hit, the template and threshold covering it at the lowest price. */
+	min_price = xmallocarray(nr_hits, sizeof(*min_price));
+	min_thresh = xmallocarray(nr_hits, sizeof(*min_thresh));
+	min_ind = xmallocarray(nr_hits, sizeof(*min_ind));
+	for (size_t h = 0; h < nr_hits; h++) {
+		const struct perphecy_values *v = &t[hits[h]].values;
+		min_price[h] = SIZE_MAX; /* infinity */
+		min_thresh[h] = 0;
+		min_ind[h] = -1;
+		for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++) {
+			int64_t thresh;
+			size_t price;
+			if (!vals[k] || isnan(v->v[k]))
+				continue; /* no threshold of this template covers h */
+			thresh = max_thresh(k, v->v[k]);
+			price = count_flagged(vals[k], nr_vals[k], (double)thresh, at_most(k));
+			if (price < min_price[h]) {
+				min_price[h] = price;
+				min_thresh[h] = thresh;
+				min_ind[h] = k;
+			}
+		}
+	}
+
+	/* Lines 16-30: cover the most expensive remaining hit first, until all are covered. */
+	cover = xmallocarray(nr_hits, sizeof(*cover));
+	for (size_t h = 0; h < nr_hits; h++) {
+		if (min_ind[h] < 0)
+			out->nr_uncovered++;
+		else
+			cover[nr_cover++] = h;
+	}
+	while (nr_cover) {
+		struct perphecy_indicator ind;
+		size_t best = 0, kept = 0;
+		for (size_t j = 1; j < nr_cover; j++)
+			if (min_price[cover[j]] > min_price[cover[best]])
+				best = j;
+		ind.tmpl = (enum perphecy_template)min_ind[cover[best]];
+		ind.threshold = min_thresh[cover[best]];
+		/* Thresholds come from validated values: always in range. */
+		perphecy_predictor_add(out, ind.tmpl, ind.threshold);
+		/*
+		 * Line 29. The target covers the hit it was chosen for by construction of
+		 * maxthresh; dropping that hit explicitly also guarantees termination.
+		 * EVERY_HIT drops only that hit: the others still add their own indicator.
+		 */
+		for (size_t j = 0; j < nr_cover; j++)
+			if (j != best &&
+			    (how == PERPHECY_COVER_EVERY_HIT ||
+			     !perphecy_indicator_fires(&ind, &t[hits[cover[j]]].values)))
+				cover[kept++] = cover[j];
+		nr_cover = kept;
+	}
+	if (min_dismiss >= 0)
+		relax(t, idx, n, min_dismiss, out);
+	free(cover);
+	free(min_ind);
+	free(min_thresh);
+	free(min_price);
+out_vals:
+	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
+		free(vals[k]);
+	free(hits);
+}
+
 int perphecy_cover_parse(const char *s, enum perphecy_cover *out)
 {
 	if (!strcmp(s, "paper"))
@@ -329,7 +326,9 @@ static int check_min_dismiss(double min_dismiss)
 {
 	if (min_dismiss < 0 || min_dismiss <= 1)
 		return RP_OK;
-	error("perphecy: a dismiss budget of %g is not a rate between 0 and 1", min_dismiss);
+	error("perphecy: a dismiss budget of %g is not a rate between 0 and 1 (0.85: at least "
+	      "85%% of the training misses dismissed)",
+	      min_dismiss);
 	return RP_EINPUT;
 }
 

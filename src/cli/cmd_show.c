@@ -129,7 +129,8 @@ static int show_commands(struct cli_project *p, const struct store_comparison_in
 	memset(&req, 0, sizeof(req));
 	memset(&res, 0, sizeof(res));
 	if (!info->build_command || !info->target_command) {
-		error("comparison %lld: its builds recorded no command; it cannot be shown again",
+		error("comparison %lld: its builds recorded no command, so it cannot be shown "
+		      "again; compare the two commands again",
 		      (long long)info->id);
 		goto out;
 	}

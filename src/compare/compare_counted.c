@@ -569,13 +569,9 @@ judge:
 			      "; if valgrind cannot run this program, drop the counted metrics "
 			      "from its metrics and primary");
 		a->error = strbuf_detach(&sb);
-		if (!req->replay)
-			a->elapsed_s = bench_seconds_since(&t0);
 		goto out;
 	}
 	attribute(a, req, bench, have, nr, renamed, nr_renamed);
-	if (!req->replay)
-		a->elapsed_s = bench_seconds_since(&t0);
 	/* The same runs serve the predictor (predict, train) when it has nothing yet. */
 	for (int side = 0; req->a.sha && !req->replay && side < 2; side++)
 		if (predict_dynamic_save_callgrind(req->st, builds[side], benchmark_id,
@@ -583,6 +579,8 @@ judge:
 			warning("the dynamic data of side %c was not stored for the predictor",
 				side ? 'B' : 'A');
 out:
+	if (!req->replay) /* what the counted phase took, runs and reading them */
+		a->elapsed_s = bench_seconds_since(&t0);
 	free(ctx.first_failure);
 	store_profiles_free(have[0], nr[0]);
 	store_profiles_free(have[1], nr[1]);
