@@ -15,9 +15,30 @@ expect_exit() {
 	local got=0
 	"$@" >out.txt 2>err.txt || got=$?
 	if [ "$got" != "$want" ]; then
-		echo "--- stdout"; cat out.txt; echo "--- stderr"; cat err.txt
+		# What failed first, then stderr, a comparison's verdicts, and stdout last: CI keeps
+		# only the head of a long output.
+		echo "FAIL: expected exit $want, got $got: $*"
+		echo "--- stderr"; cat err.txt
+		verdicts_of out.txt
+		echo "--- stdout"; cat out.txt
 		fail "expected exit $want, got $got: $*"
 	fi
+}
+
+# verdicts_of FILE: when FILE is the JSON of a comparison, one line per benchmark and
+# metric (verdict, ratio, interval, runs, values), so a failure shows why without the JSON.
+verdicts_of() {
+	python3 - "$1" <<'PY' 2>/dev/null || true
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("--- verdicts")
+for b in d.get("benchmarks", []):
+    for m in b.get("metrics", []):
+        v = m.get("values") or {}
+        print(b["name"], m["name"], m.get("verdict"), m.get("ratio"), m.get("ci"),
+              "reason:", m.get("reason") or m.get("unmeasured_reason"),
+              "base:", v.get("baseline"), "target:", v.get("target"))
+PY
 }
 
 expect_grep() { # PATTERN FILE
