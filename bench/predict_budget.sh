@@ -3,7 +3,9 @@
 # budget") on a stored history: for each cover (paper, every-hit) and budget (none, 0.85,
 # 0.87, 0.88, 0.90), 10-fold cross-validation by commit with fold seeds 1-5, the common
 # predictor's held-out hit and dismiss rates pooled over the seeds; then leave one commit
-# out. Read-only: `train --dry-run` on a copy of the store (it is copied here first).
+# out. Last, `--dismiss-goal 0.85` ("A dismiss goal"): each training set chooses its own
+# budget by an inner cross-validation, so that its row is a held-out figure, where every
+# fixed budget's row is one of a grid a reader may choose from. Read-only: `train --dry-run` on a copy of the store (it is copied here first).
 # Usage: bench/predict_budget.sh REVPERF DIR STORE [CONFIG]
 #   DIR: the clone (where revperf.ini is, unless CONFIG names it); STORE: its revperf.db.
 set -eu
@@ -28,18 +30,21 @@ print("hits %d/%d = %s  dismiss %d/%d = %s" % (hp, h, rate(hp, h), md, m, rate(m
 PY
 }
 for cover in paper every-hit; do
-	for budget in none 0.85 0.87 0.88 0.90; do
-		opt=""
-		[ "$budget" != none ] && opt="--min-dismiss $budget"
+	for budget in none 0.85 0.87 0.88 0.90 goal-0.85; do
+		case $budget in
+		none) opt="" ;;
+		goal-*) opt="--dismiss-goal ${budget#goal-}" ;;
+		*) opt="--min-dismiss $budget" ;;
+		esac
 		for s in 1 2 3 4 5; do
 			"$revperf" train --evaluate --dry-run --store "$work/db.db" $cfg --cover $cover \
 				$opt --seed $s -f json -q >"$work/$s.json"
 		done
 		"$revperf" train --evaluate --dry-run --store "$work/db.db" $cfg --cover $cover \
 			$opt --k "$commits" -f json -q >"$work/loo.json"
-		printf '%-9s budget %-5s 10 folds, seeds 1-5: %s\n' $cover $budget \
+		printf '%-9s budget %-9s 10 folds, seeds 1-5: %s\n' $cover $budget \
 			"$(summary "$work"/[1-5].json)"
-		printf '%-9s budget %-5s leave one commit out:  %s\n' $cover $budget \
+		printf '%-9s budget %-9s leave one commit out:  %s\n' $cover $budget \
 			"$(summary "$work/loo.json")"
 	done
 done

@@ -341,6 +341,34 @@ struct perphecy_eval {
 	double dismiss_rate; /* NAN when there is no miss */
 };
 
+/* The inner cross-validation's folds of a dismiss goal (perphecy_train_goal()). */
+#define PERPHECY_GOAL_FOLDS 10
+
+/* What perphecy_train_goal() chose. */
+struct perphecy_goal_choice {
+	double min_dismiss;	    /* the budget; < 0: none (Algorithm 1's thresholds) */
+	struct perphecy_eval inner; /* its inner cross-validation, pooled over the folds */
+	bool reached;		    /* inner dismiss rate >= the goal (no miss, no hit: true) */
+	unsigned k; /* inner folds; 0 with fewer than 2 commits or no hit (then none) */
+};
+
+/*
+ * A dismiss goal (docs/prediction.md, "A dismiss goal"; a departure from the paper): the
+ * dismiss budget chosen on the training tuples themselves, so that a cross-validation of
+ * the whole procedure measures it on tuples it never saw. Candidates: no budget, and
+ * goal + 0.10 down to goal in steps of 0.01 (those above 1 left out); each is
+ * cross-validated on t[0..n) (min(PERPHECY_GOAL_FOLDS, commits) folds by commit, dealt
+ * with `seed`, the same folds for all); of those whose pooled dismiss rate reaches the goal,
+ * the loosest (on the same folds a looser budget predicts every hit a tighter one does);
+ * when none reaches it, or the tuples hold no hit or fewer than 2 commits, no budget.
+ * Then trains on all of t with it (perphecy_train_budget()) and fills *choice (may be
+ * NULL). Returns as perphecy_train(), or RP_EINPUT after error() for a goal outside
+ * [0, 1]. About 12 x PERPHECY_GOAL_FOLDS trainings.
+ */
+int perphecy_train_goal(const struct perphecy_tuple *t, size_t n, unsigned templates,
+			enum perphecy_cover cover, double goal, uint64_t seed,
+			struct perphecy_predictor *out, struct perphecy_goal_choice *choice);
+
 /* Applies `p` to every tuple and counts (tuples are not validated). */
 void perphecy_evaluate(const struct perphecy_predictor *p, const struct perphecy_tuple *t, size_t n,
 		       struct perphecy_eval *out);
@@ -358,10 +386,13 @@ struct perphecy_cv_opts {
 	unsigned templates;	   /* default PERPHECY_PAPER_TEMPLATES */
 	enum perphecy_cover cover; /* default PERPHECY_COVER_PAPER */
 	double min_dismiss;	   /* the dismiss budget (perphecy_train_budget()); < 0 off */
+	/* a dismiss goal (perphecy_train_goal(), each fold choosing on its own training
+	 * tuples, inner folds dealt with `seed`); < 0 off; not with min_dismiss */
+	double dismiss_goal;
 };
 
 /* Defaults: k 10, seed 1, common predictor, the paper's eight templates and cover, no
- * dismiss budget. */
+ * dismiss budget or goal. */
 void perphecy_cv_opts_init(struct perphecy_cv_opts *opts);
 
 struct perphecy_bench_eval {
@@ -381,6 +412,11 @@ struct perphecy_cv_result {
 	bool *predicted;      /* per tuple, in the order given: whether the predictor trained
 				 without its fold predicted it (which hits were missed, which
 				 misses flagged) */
+	/* With a dismiss goal: the predictors trained with one (nr_goal_folds), of which
+	 * chose no budget and did not reach the goal in their inner cross-validation, and
+	 * the range of the budgets chosen (NAN when every one chose none). */
+	size_t nr_goal_folds, nr_goal_none, nr_goal_unreached;
+	double chosen_lo, chosen_hi;
 };
 
 /*
@@ -388,8 +424,9 @@ struct perphecy_cv_result {
  * (Fisher-Yates, util/rng) and dealt round-robin into k folds, so that all tuples of one
  * commit share a fold; each fold is predicted by the predictor(s) trained on the others.
  * Fills `out` (release with perphecy_cv_result_release()). Returns RP_OK, or RP_EINPUT
- * after error() for no tuples, k < 2, fewer than 2 distinct commits, or a bad tuple (as
- * perphecy_train()). Deterministic for the same tuples (in any order), k and seed.
+ * after error() for no tuples, k < 2, fewer than 2 distinct commits, a bad tuple (as
+ * perphecy_train()), a budget or goal that is not a rate, or both. Deterministic for the
+ * same tuples (in any order), k and seed.
  */
 int perphecy_cross_validate(const struct perphecy_tuple *t, size_t n,
 			    const struct perphecy_cv_opts *opts, struct perphecy_cv_result *out);

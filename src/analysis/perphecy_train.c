@@ -353,6 +353,24 @@ int perphecy_train_budget(const struct perphecy_tuple *t, size_t n, unsigned tem
 	return RP_OK;
 }
 
+/* A dismiss goal: off (< 0) unless `required`, else a rate, and not beside a budget. */
+static int check_goal(double goal, double min_dismiss, bool required)
+{
+	if (goal < 0 && !required)
+		return RP_OK;
+	if (!(goal >= 0 && goal <= 1)) {
+		error("perphecy: a dismiss goal of %g is not a rate between 0 and 1 (0.85: at least "
+		      "85%% of the misses dismissed in cross-validation)",
+		      goal);
+		return RP_EINPUT;
+	}
+	if (min_dismiss >= 0) {
+		error("perphecy: a dismiss goal chooses the dismiss budget; give one or the other");
+		return RP_EINPUT;
+	}
+	return RP_OK;
+}
+
 static void eval_count(struct perphecy_eval *e, bool hit, bool predicted)
 {
 	if (hit) {
@@ -387,6 +405,7 @@ void perphecy_cv_opts_init(struct perphecy_cv_opts *opts)
 	opts->templates = PERPHECY_PAPER_TEMPLATES;
 	opts->cover = PERPHECY_COVER_PAPER;
 	opts->min_dismiss = -1;
+	opts->dismiss_goal = -1;
 }
 
 void perphecy_cv_result_release(struct perphecy_cv_result *r)
@@ -421,9 +440,24 @@ static size_t find_key(const uint64_t *keys, size_t m, uint64_t key)
 	return (size_t)(p - keys);
 }
 
-/* fold[i] for every tuple: commits sorted, shuffled with the seed, dealt round-robin. */
-static void assign_folds(const struct perphecy_tuple *t, size_t n, unsigned k, uint64_t seed,
-			 uint64_t *commits, size_t nr_commits, unsigned *fold)
+/* The distinct commits of t[idx[0..n)] (idx NULL: t[0..n)), sorted; *m their number. */
+static uint64_t *unique_commits(const struct perphecy_tuple *t, const size_t *idx, size_t n,
+				size_t *m)
+{
+	uint64_t *commits = xmallocarray(n ? n : 1, sizeof(*commits));
+
+	for (size_t i = 0; i < n; i++)
+		commits[i] = t[idx ? idx[i] : i].commit;
+	*m = sort_unique(commits, n);
+	return commits;
+}
+
+/*
+ * fold[i] for every tuple t[idx[i]] (idx NULL: t[i]): commits sorted, shuffled with the
+ * seed, dealt round-robin.
+ */
+static void assign_folds(const struct perphecy_tuple *t, const size_t *idx, size_t n, unsigned k,
+			 uint64_t seed, const uint64_t *commits, size_t nr_commits, unsigned *fold)
 {
 	unsigned *fold_of = xmallocarray(nr_commits, sizeof(*fold_of));
 	size_t *order = xmallocarray(nr_commits, sizeof(*order));
@@ -442,9 +476,128 @@ static void assign_folds(const struct perphecy_tuple *t, size_t n, unsigned k, u
 	for (size_t pos = 0; pos < nr_commits; pos++)
 		fold_of[order[pos]] = (unsigned)(pos % k);
 	for (size_t i = 0; i < n; i++)
-		fold[i] = fold_of[find_key(commits, nr_commits, t[i].commit)];
+		fold[i] = fold_of[find_key(commits, nr_commits, t[idx ? idx[i] : i].commit)];
 	free(order);
 	free(fold_of);
+}
+
+/*
+ * The dismiss goal (docs/prediction.md, "A dismiss goal"): the candidate budgets, tightest
+ * first: none (Algorithm 1's thresholds), then goal + 0.10 down to the goal in steps of
+ * 0.01 (those above 1 left out). Returns how many were written to cand.
+ */
+#define GOAL_CANDIDATES 12
+static size_t goal_candidates(double goal, double *cand)
+{
+	size_t m = 0;
+
+	cand[m++] = -1;
+	for (int step = 10; step >= 0; step--) {
+		/* to 4 decimals, so that 0.85 + 0.07 is 0.92 as written */
+		double b = round((goal + 0.01 * step) * 1e4) / 1e4;
+		if (b <= 1 + 1e-9)
+			cand[m++] = b < 1 ? b : 1;
+	}
+	return m;
+}
+
+/*
+ * Inner cross-validation of one budget on the tuples t[idx[0..n)], folds given: each fold
+ * predicted by the predictor trained on the others; pooled into *e.
+ */
+static void inner_cv(const struct perphecy_tuple *t, const size_t *idx, size_t n,
+		     const unsigned *fold, unsigned k, unsigned mask, enum perphecy_cover how,
+		     double min_dismiss, size_t *train, struct perphecy_eval *e)
+{
+	memset(e, 0, sizeof(*e));
+	for (unsigned f = 0; f < k; f++) {
+		struct perphecy_predictor pred;
+		size_t nr_train = 0;
+
+		for (size_t j = 0; j < n; j++)
+			if (fold[j] != f)
+				train[nr_train++] = idx[j];
+		if (nr_train == n)
+			continue;
+		train_core(t, train, nr_train, mask, how, min_dismiss, &pred);
+		for (size_t j = 0; j < n; j++)
+			if (fold[j] == f)
+				eval_count(e, t[idx[j]].hit, perphecy_predict(&pred, &t[idx[j]].values,
+									      NULL));
+	}
+	eval_finish(e);
+}
+
+/*
+ * Trains on t[idx[0..n)] with the budget an inner cross-validation of those tuples chose
+ * for `goal` (perphecy_train_goal()).
+ */
+static void train_goal_core(const struct perphecy_tuple *t, const size_t *idx, size_t n,
+			    unsigned mask, enum perphecy_cover how, double goal, uint64_t seed,
+			    struct perphecy_predictor *out, struct perphecy_goal_choice *choice)
+{
+	double cand[GOAL_CANDIDATES];
+	size_t nr_cand = goal_candidates(goal, cand), nr_commits;
+	uint64_t *commits = unique_commits(t, idx, n, &nr_commits);
+	struct perphecy_goal_choice best = {.min_dismiss = -1};
+	bool any_hit = false;
+
+	for (size_t j = 0; j < n && !any_hit; j++)
+		any_hit = t[idx[j]].hit;
+	eval_finish(&best.inner); /* no inner cross-validation: no rates */
+	best.reached = !any_hit;  /* the trivial predictor dismisses every miss */
+	/* No hit: the trivial predictor whatever the budget, nothing to choose. */
+	if (any_hit && nr_commits >= 2) {
+		unsigned k = nr_commits < PERPHECY_GOAL_FOLDS ? (unsigned)nr_commits
+							      : PERPHECY_GOAL_FOLDS;
+		unsigned *fold = xmallocarray(n, sizeof(*fold));
+		size_t *train = xmallocarray(n, sizeof(*train));
+		bool have = false;
+
+		assign_folds(t, idx, n, k, seed, commits, nr_commits, fold);
+		best.k = k;
+		for (size_t c = 0; c < nr_cand; c++) {
+			struct perphecy_eval e;
+			bool reached, better;
+
+			inner_cv(t, idx, n, fold, k, mask, how, cand[c], train, &e);
+			/* No miss: nothing to dismiss, every budget reaches the goal. */
+			reached = isnan(e.dismiss_rate) || e.dismiss_rate >= goal - 1e-12;
+			/*
+			 * The loosest that reaches the goal: on the same folds a looser budget
+			 * takes more of the same steps, so it predicts every hit a tighter one
+			 * does; when none reaches it, the tightest (no budget).
+			 */
+			better = !have || reached;
+			if (better) {
+				best.min_dismiss = cand[c];
+				best.inner = e;
+				best.reached = reached;
+				have = true;
+			}
+		}
+		free(train);
+		free(fold);
+	}
+	free(commits);
+	train_core(t, idx, n, mask, how, best.min_dismiss, out);
+	if (choice)
+		*choice = best;
+}
+
+/* Records a fold's choice in the result's range of chosen budgets. */
+static void goal_chosen(struct perphecy_cv_result *out, const struct perphecy_goal_choice *ch)
+{
+	out->nr_goal_folds++;
+	out->nr_goal_unreached += !ch->reached;
+	if (ch->min_dismiss < 0) {
+		out->nr_goal_none++;
+		return;
+	}
+	if (isnan(out->chosen_lo) || ch->min_dismiss < out->chosen_lo)
+		out->chosen_lo = ch->min_dismiss;
+	if (isnan(out->chosen_hi) || ch->min_dismiss > out->chosen_hi)
+		out->chosen_hi = ch->min_dismiss;
 }
 
 int perphecy_cross_validate(const struct perphecy_tuple *t, size_t n,
@@ -471,16 +624,16 @@ int perphecy_cross_validate(const struct perphecy_tuple *t, size_t n,
 	ret = check_input(t, n, opts->templates);
 	if (!ret)
 		ret = check_min_dismiss(opts->min_dismiss);
+	if (!ret)
+		ret = check_goal(opts->dismiss_goal, opts->min_dismiss, false);
 	if (ret)
 		return ret;
+	out->chosen_lo = out->chosen_hi = NAN;
 
-	commits = xmallocarray(n, sizeof(*commits));
+	commits = unique_commits(t, NULL, n, &nr_commits);
 	benches = xmallocarray(n, sizeof(*benches));
-	for (size_t i = 0; i < n; i++) {
-		commits[i] = t[i].commit;
+	for (size_t i = 0; i < n; i++)
 		benches[i] = t[i].bench;
-	}
-	nr_commits = sort_unique(commits, n);
 	nr_benches = sort_unique(benches, n);
 	if (nr_commits < 2) {
 		error("perphecy: cross-validation needs the tuples of at least 2 commits, got %zu "
@@ -491,7 +644,7 @@ int perphecy_cross_validate(const struct perphecy_tuple *t, size_t n,
 	}
 	k = opts->k < nr_commits ? opts->k : (unsigned)nr_commits;
 	fold = xmallocarray(n, sizeof(*fold));
-	assign_folds(t, n, k, opts->seed, commits, nr_commits, fold);
+	assign_folds(t, NULL, n, k, opts->seed, commits, nr_commits, fold);
 	bench_of = xmallocarray(n, sizeof(*bench_of));
 	for (size_t i = 0; i < n; i++)
 		bench_of[i] = find_key(benches, nr_benches, t[i].bench);
@@ -531,8 +684,17 @@ int perphecy_cross_validate(const struct perphecy_tuple *t, size_t n,
 			}
 			if (!nr_test)
 				continue;
-			train_core(t, train, nr_train, opts->templates & PERPHECY_ALL_TEMPLATES,
-				   opts->cover, opts->min_dismiss, &pred);
+			if (opts->dismiss_goal >= 0) {
+				struct perphecy_goal_choice ch;
+				train_goal_core(t, train, nr_train,
+						opts->templates & PERPHECY_ALL_TEMPLATES, opts->cover,
+						opts->dismiss_goal, opts->seed, &pred, &ch);
+				goal_chosen(out, &ch);
+			} else {
+				train_core(t, train, nr_train,
+					   opts->templates & PERPHECY_ALL_TEMPLATES, opts->cover,
+					   opts->min_dismiss, &pred);
+			}
 			out->nr_predictors++;
 			out->nr_trivial += pred.no_hits;
 			for (size_t j = 0; j < nr_test; j++)
@@ -568,4 +730,28 @@ out:
 	free(benches);
 	free(commits);
 	return ret;
+}
+
+int perphecy_train_goal(const struct perphecy_tuple *t, size_t n, unsigned templates,
+			enum perphecy_cover cover, double goal, uint64_t seed,
+			struct perphecy_predictor *out, struct perphecy_goal_choice *choice)
+{
+	size_t *idx;
+	int ret;
+
+	perphecy_predictor_init(out);
+	if (choice)
+		memset(choice, 0, sizeof(*choice));
+	ret = check_input(t, n, templates);
+	if (!ret)
+		ret = check_goal(goal, -1, true);
+	if (ret)
+		return ret;
+	idx = xmallocarray(n, sizeof(*idx));
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	train_goal_core(t, idx, n, templates & PERPHECY_ALL_TEMPLATES, cover, goal, seed, out,
+			choice);
+	free(idx);
+	return RP_OK;
 }

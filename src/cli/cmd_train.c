@@ -13,7 +13,7 @@
 
 static struct {
 	const char *config, *state_dir, *store, *bench, *k, *seed, *cover, *templates;
-	const char *min_dismiss;
+	const char *min_dismiss, *dismiss_goal;
 	bool evaluate, dry_run;
 	struct cli_output out;
 } o;
@@ -26,7 +26,8 @@ static const struct option train_options[] = {
 	{ OPT_FLAG, 0, "evaluate", NULL, "report hit and dismiss rates by k-fold "
 					 "cross-validation by commit", &o.evaluate, NULL },
 	{ OPT_STRING, 'k', "k", "N", "folds of the cross-validation (10)", &o.k, NULL },
-	{ OPT_STRING, 0, "seed", "N", "seed of the fold assignment (1)", &o.seed, NULL },
+	{ OPT_STRING, 0, "seed", "N", "seed of the fold assignment, also of --dismiss-goal's (1)",
+	  &o.seed, NULL },
 	{ OPT_FLAG, 'n', "dry-run", NULL, "learn and report, but keep the stored predictors",
 	  &o.dry_run, NULL },
 	{ OPT_STRING, 0, "cover", "HOW", "paper (Algorithm 1, the default) or every-hit (each "
@@ -34,6 +35,10 @@ static const struct option train_options[] = {
 	{ OPT_STRING, 0, "min-dismiss", "RATE", "the dismiss budget: loosen the thresholds while "
 						"at least RATE (85% or 0.85) of the training misses "
 						"are still dismissed", &o.min_dismiss, NULL },
+	{ OPT_STRING, 0, "dismiss-goal", "RATE", "choose the dismiss budget by an inner "
+						 "cross-validation of the training data: the one "
+						 "predicting the most hits while dismissing at "
+						 "least RATE of the misses", &o.dismiss_goal, NULL },
 	{ OPT_STRING, 0, "templates", "SET", "paper (the paper's eight indicator templates, the "
 					     "default) or startup (also the four of the dynamic "
 					     "loader's start-up work)", &o.templates, NULL },
@@ -54,9 +59,9 @@ const struct command_help train_help = {
 	"equal (undecided verdicts are left out). Stores a common predictor and one per\n"
 	"benchmark with the tuples they learned from; revperf predict applies them.\n"
 	"--evaluate reports the hit rate (changes predicted) and dismiss rate (unchanged\n"
-	"benchmarks skipped) by k-fold cross-validation. --cover every-hit, --min-dismiss and\n"
-	"--templates startup depart from the paper (docs/prediction.md, \"Covering every\n"
-	"hit\", \"A dismiss budget\", \"Start-up work\").\n"
+	"benchmarks skipped) by k-fold cross-validation. --cover every-hit, --min-dismiss,\n"
+	"--dismiss-goal and --templates startup depart from the paper (docs/prediction.md,\n"
+	"\"Covering every hit\", \"A dismiss budget\", \"A dismiss goal\", \"Start-up work\").\n"
 	"Exit status: 0 done, 2 usage or input error (no training data), 3 internal failure.",
 	train_options,
 };
@@ -126,6 +131,45 @@ static void missed_text(struct strbuf *sb, const struct predict_training *t,
 	}
 }
 
+/* With a dismiss goal, after a predictor: the budget its inner cross-validation chose. */
+static void goal_text(struct strbuf *sb, const struct predict_training *t,
+		      const struct perphecy_predictor *p, const struct perphecy_goal_choice *c)
+{
+	if (t->dismiss_goal < 0 || p->no_hits)
+		return;
+	if (!c->k) {
+		strbuf_addstr(sb, "; budget none (fewer than 2 commits to choose on)");
+		return;
+	}
+	if (c->min_dismiss < 0)
+		strbuf_addstr(sb, "; budget none");
+	else
+		strbuf_addf(sb, "; budget %.3g%%", 100 * c->min_dismiss);
+	strbuf_addf(sb, " (inner %u folds: %zu/%zu hits, %zu/%zu misses dismissed%s)", c->k,
+		    c->inner.hits_predicted, c->inner.hits, c->inner.misses_dismissed,
+		    c->inner.misses, c->reached ? "" : "; the goal not reached");
+}
+
+/* With a dismiss goal, under a cross-validation's row: the budgets its folds chose. */
+static void cv_goal_text(struct strbuf *sb, const struct predict_training *t,
+			 const struct perphecy_cv_result *cv)
+{
+	if (t->dismiss_goal < 0 || !cv->nr_goal_folds)
+		return;
+	strbuf_addf(sb, "    budgets chosen in the %zu trainings: ", cv->nr_goal_folds);
+	if (isnan(cv->chosen_lo))
+		strbuf_addstr(sb, "none");
+	else if (cv->chosen_lo == cv->chosen_hi)
+		strbuf_addf(sb, "%.3g%%", 100 * cv->chosen_lo);
+	else
+		strbuf_addf(sb, "%.3g%% to %.3g%%", 100 * cv->chosen_lo, 100 * cv->chosen_hi);
+	if (cv->nr_goal_none && !isnan(cv->chosen_lo))
+		strbuf_addf(sb, ", none in %zu", cv->nr_goal_none);
+	if (cv->nr_goal_unreached)
+		strbuf_addf(sb, "; the goal not reached in %zu", cv->nr_goal_unreached);
+	strbuf_addch(sb, '\n');
+}
+
 static void print_text(FILE *f, const struct predict_training *t)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -150,14 +194,22 @@ static void print_text(FILE *f, const struct predict_training *t)
 			    ", thresholds loosened while at least %.3g%% of the training misses "
 			    "are dismissed",
 			    100 * t->min_dismiss);
+	if (t->dismiss_goal >= 0)
+		strbuf_addf(&sb,
+			    ", thresholds loosened by the budget that an inner cross-validation "
+			    "chose for a dismiss goal of %.3g%%",
+			    100 * t->dismiss_goal);
 	strbuf_addstr(&sb, ":\n  common                   ");
 	predictor_text(&sb, &t->common);
+	goal_text(&sb, t, &t->common, &t->goal_common);
 	strbuf_addch(&sb, '\n');
 	for (j = 0; j < t->nr_bench; j++) {
 		strbuf_addf(&sb, "  %-24s ", t->bench_names[j]);
 		predictor_text(&sb, &t->per_bench[j]);
-		strbuf_addf(&sb, " (%zu hits, %zu misses)\n", t->per_bench[j].nr_hits,
+		strbuf_addf(&sb, " (%zu hits, %zu misses)", t->per_bench[j].nr_hits,
 			    t->per_bench[j].nr_misses);
+		goal_text(&sb, t, &t->per_bench[j], &t->goal_bench[j]);
+		strbuf_addch(&sb, '\n');
 	}
 	strbuf_addstr(&sb, "on its training set:      hit rate  dismiss rate\n");
 	eval_row(&sb, "common", &t->full);
@@ -167,6 +219,7 @@ static void print_text(FILE *f, const struct predict_training *t)
 			    "                           hit rate  dismiss rate\n",
 			    t->cv_common.k);
 		eval_row(&sb, "common", &t->cv_common.total);
+		cv_goal_text(&sb, t, &t->cv_common);
 		for (j = 0; j < t->cv_common.nr_bench; j++) {
 			struct strbuf name = STRBUF_INIT;
 			strbuf_addf(&name, "  %s", t->bench_names[t->cv_common.per_bench[j].bench]);
@@ -174,6 +227,7 @@ static void print_text(FILE *f, const struct predict_training *t)
 			strbuf_release(&name);
 		}
 		eval_row(&sb, "per benchmark", &t->cv_bench.total);
+		cv_goal_text(&sb, t, &t->cv_bench);
 		for (j = 0; j < t->cv_bench.nr_bench; j++) {
 			struct strbuf name = STRBUF_INIT;
 			strbuf_addf(&name, "  %s", t->bench_names[t->cv_bench.per_bench[j].bench]);
@@ -210,10 +264,26 @@ static json_t *cv_json(const struct predict_training *t, const struct perphecy_c
 				      json_pack("{s:s, s:s}", "commit", t->sources[i].commit,
 						"bench", t->bench_names[u->bench]));
 	}
-	return json_pack("{s:o, s:I, s:I, s:o, s:o, s:o}", "total", eval_json(&cv->total),
+	json_t *goal = json_null();
+	if (t->dismiss_goal >= 0)
+		goal = json_pack("{s:I, s:I, s:I, s:o, s:o}", "trainings",
+				 (json_int_t)cv->nr_goal_folds, "none", (json_int_t)cv->nr_goal_none,
+				 "goal_not_reached", (json_int_t)cv->nr_goal_unreached, "lowest",
+				 json_real_or_null(cv->chosen_lo), "highest",
+				 json_real_or_null(cv->chosen_hi));
+	return json_pack("{s:o, s:I, s:I, s:o, s:o, s:o, s:o}", "total", eval_json(&cv->total),
 			 "predictors", (json_int_t)cv->nr_predictors, "trivial",
 			 (json_int_t)cv->nr_trivial, "benchmarks", benches, "missed_hits", missed,
-			 "flagged_misses", flagged);
+			 "flagged_misses", flagged, "budgets_chosen", goal);
+}
+
+/* What a dismiss goal's inner cross-validation chose for one predictor. */
+static json_t *goal_json(const struct perphecy_goal_choice *c)
+{
+	return json_pack("{s:o, s:I, s:b, s:o}", "min_dismiss",
+			 c->min_dismiss >= 0 ? json_real_or_null(c->min_dismiss) : json_null(),
+			 "inner_folds", (json_int_t)c->k, "goal_reached", c->reached, "inner",
+			 c->k ? eval_json(&c->inner) : json_null());
 }
 
 /* A stored predictor's JSON, as an object. */
@@ -229,7 +299,7 @@ static void print_json(FILE *f, const struct predict_training *t, bool saved)
 {
 	json_t *root = json_object(), *predictors = json_object();
 	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
-	json_object_set_new(root, "schema", json_string("revperf-train/2"));
+	json_object_set_new(root, "schema", json_string("revperf-train/3"));
 
 	json_object_set_new(root, "tuples", json_integer((json_int_t)t->nr_tuples));
 	json_object_set_new(root, "commits", json_integer((json_int_t)t->nr_commits));
@@ -249,6 +319,19 @@ static void print_json(FILE *f, const struct predict_training *t, bool saved)
 	json_object_set_new(root, "cover", json_string(perphecy_cover_name(t->cover)));
 	json_object_set_new(root, "min_dismiss",
 			    t->min_dismiss >= 0 ? json_real_or_null(t->min_dismiss) : json_null());
+	json_object_set_new(root, "dismiss_goal", t->dismiss_goal >= 0
+						      ? json_real_or_null(t->dismiss_goal)
+						      : json_null());
+	if (t->dismiss_goal >= 0) {
+		json_t *chosen = json_object(), *benches = json_object();
+		json_object_set_new(chosen, "common", goal_json(&t->goal_common));
+		for (size_t j = 0; j < t->nr_bench; j++)
+			json_object_set_new(benches, t->bench_names[j], goal_json(&t->goal_bench[j]));
+		json_object_set_new(chosen, "per_bench", benches);
+		json_object_set_new(root, "budget_chosen", chosen);
+	} else {
+		json_object_set_new(root, "budget_chosen", json_null());
+	}
 	json_object_set_new(root, "templates", json_string(perphecy_templates_name(t->templates)));
 	json_object_set_new(root, "training_set", eval_json(&t->full));
 	json_object_set_new(root, "evaluation",
@@ -287,8 +370,17 @@ static int train(int argc, char **argv)
 	if ((format = cli_output_begin(&o.out, "train", train_formats)) < 0)
 		return EXIT_USAGE;
 	json = format == 1;
-	if ((o.k || o.seed) && !o.evaluate) {
-		usage_error("train", "--k and --seed set up --evaluate; add --evaluate");
+	if (o.k && !o.evaluate) {
+		usage_error("train", "--k sets up --evaluate; add --evaluate");
+		return EXIT_USAGE;
+	}
+	if (o.seed && !o.evaluate && !o.dismiss_goal) {
+		usage_error("train", "--seed sets up --evaluate and --dismiss-goal; add one");
+		return EXIT_USAGE;
+	}
+	if (o.min_dismiss && o.dismiss_goal) {
+		usage_error("train", "--dismiss-goal chooses the dismiss budget: give it or "
+				     "--min-dismiss, not both");
 		return EXIT_USAGE;
 	}
 	if (o.k) {
@@ -308,6 +400,11 @@ static int train(int argc, char **argv)
 	if (o.min_dismiss && parse_percent(o.min_dismiss, &opts.min_dismiss)) {
 		usage_error("train", "--min-dismiss '%s': write a rate such as 85%% or 0.85",
 			    o.min_dismiss);
+		return EXIT_USAGE;
+	}
+	if (o.dismiss_goal && parse_percent(o.dismiss_goal, &opts.dismiss_goal)) {
+		usage_error("train", "--dismiss-goal '%s': write a rate such as 85%% or 0.85",
+			    o.dismiss_goal);
 		return EXIT_USAGE;
 	}
 	if (o.templates && perphecy_templates_parse(o.templates, &opts.templates)) {

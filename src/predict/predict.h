@@ -305,6 +305,7 @@ struct predict_train_opts {
 	enum perphecy_cover cover; /* Algorithm 1's (PERPHECY_COVER_PAPER) */
 	unsigned templates;	   /* PERPHECY_PAPER_TEMPLATES, or with the start-up ones */
 	double min_dismiss;	   /* the dismiss budget (perphecy_train_budget()); < 0 off */
+	double dismiss_goal;	   /* the budget chosen for it (perphecy_train_goal()); < 0 off */
 };
 void predict_train_opts_init(struct predict_train_opts *o);
 
@@ -326,8 +327,11 @@ struct predict_training {
 	enum perphecy_cover cover; /* how the predictors were trained */
 	unsigned templates;	   /* ... and from which templates */
 	double min_dismiss;	   /* ... with which dismiss budget (< 0: none) */
+	double dismiss_goal;	   /* ... or which dismiss goal (< 0: none) */
 	struct perphecy_predictor common;
 	struct perphecy_predictor *per_bench; /* nr_bench */
+	/* with a dismiss goal: the budget each predictor's inner cross-validation chose */
+	struct perphecy_goal_choice goal_common, *goal_bench; /* nr_bench */
 	struct perphecy_eval full;	      /* the common predictor on its training set */
 	bool evaluated;
 	struct perphecy_cv_result cv_common, cv_bench;

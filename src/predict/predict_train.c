@@ -20,6 +20,7 @@ void predict_train_opts_init(struct predict_train_opts *o)
 	o->save = true;
 	o->templates = PERPHECY_PAPER_TEMPLATES;
 	o->min_dismiss = -1;
+	o->dismiss_goal = -1;
 }
 
 void predict_training_release(struct predict_training *t)
@@ -32,6 +33,7 @@ void predict_training_release(struct predict_training *t)
 		free(t->bench_names[i]);
 	free(t->bench_names);
 	free(t->per_bench);
+	free(t->goal_bench);
 	perphecy_cv_result_release(&t->cv_common);
 	perphecy_cv_result_release(&t->cv_bench);
 	memset(t, 0, sizeof(*t));
@@ -269,6 +271,19 @@ static int save_predictors(struct predict_ctx *ctx, const struct predict_trainin
 	return ret;
 }
 
+/*
+ * One predictor on t[0..n): with the dismiss goal's budget (its inner folds dealt with the
+ * fold seed) when there is a goal, else with the budget given (or none).
+ */
+static int train_one(const struct predict_train_opts *o, const struct perphecy_tuple *t, size_t n,
+		     struct perphecy_predictor *out, struct perphecy_goal_choice *choice)
+{
+	if (o->dismiss_goal >= 0)
+		return perphecy_train_goal(t, n, o->templates, o->cover, o->dismiss_goal, o->seed,
+					   out, choice);
+	return perphecy_train_budget(t, n, o->templates, o->cover, o->min_dismiss, out);
+}
+
 int predict_train(struct predict_ctx *ctx, const struct predict_train_opts *o,
 		  struct predict_training *out)
 {
@@ -289,16 +304,16 @@ int predict_train(struct predict_ctx *ctx, const struct predict_train_opts *o,
 	out->cover = o->cover;
 	out->templates = o->templates;
 	out->min_dismiss = o->min_dismiss;
-	if ((ret = perphecy_train_budget(out->tuples, out->nr_tuples, o->templates, o->cover,
-					 o->min_dismiss, &out->common)))
+	out->dismiss_goal = o->dismiss_goal;
+	if ((ret = train_one(o, out->tuples, out->nr_tuples, &out->common, &out->goal_common)))
 		return ret;
 	perphecy_evaluate(&out->common, out->tuples, out->nr_tuples, &out->full);
 	out->per_bench = xcalloc(out->nr_bench + 1, sizeof(*out->per_bench));
+	out->goal_bench = xcalloc(out->nr_bench + 1, sizeof(*out->goal_bench));
 	for (size_t j = 0; j < out->nr_bench; j++) {
 		size_t n;
 		struct perphecy_tuple *sub = bench_tuples(out, j, &n);
-		ret = perphecy_train_budget(sub, n, o->templates, o->cover, o->min_dismiss,
-					    &out->per_bench[j]);
+		ret = train_one(o, sub, n, &out->per_bench[j], &out->goal_bench[j]);
 		free(sub);
 		if (ret)
 			return ret;
@@ -311,6 +326,7 @@ int predict_train(struct predict_ctx *ctx, const struct predict_train_opts *o,
 		cv.cover = o->cover;
 		cv.templates = o->templates;
 		cv.min_dismiss = o->min_dismiss;
+		cv.dismiss_goal = o->dismiss_goal;
 		if (out->nr_commits < 2) {
 			error(
 			    "cannot cross-validate: the training data has %zu commit; it needs at "

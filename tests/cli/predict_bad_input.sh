@@ -41,6 +41,14 @@ expect_exit 2 "$REVPERF" train --min-dismiss 85
 expect_grep "min-dismiss '85': write a rate such as 85% or 0.85" err.txt
 expect_exit 2 "$REVPERF" train --min-dismiss lots
 expect_one_line err.txt
+expect_exit 2 "$REVPERF" train --dismiss-goal 1.2
+expect_grep "dismiss-goal '1.2': write a rate such as 85% or 0.85" err.txt
+expect_one_line err.txt
+expect_exit 2 "$REVPERF" train --dismiss-goal 85% --min-dismiss 85%
+expect_grep 'give it or --min-dismiss, not both' err.txt
+expect_one_line err.txt
+expect_exit 2 "$REVPERF" train --seed 3
+expect_grep 'add one' err.txt
 expect_exit 2 "$REVPERF" run --select=bogus
 expect_grep "unknown --select mode 'bogus'" err.txt
 expect_exit 2 "$REVPERF" compare --select=bogus baseline neutral
@@ -93,6 +101,12 @@ expect_exit 0 "$REVPERF" train -f json --dry-run --templates startup
 [ "$(json_get out.txt "d['min_dismiss']")" = None ] || fail "no dismiss budget by default"
 expect_exit 0 "$REVPERF" train -f json --dry-run --min-dismiss 90%
 [ "$(json_get out.txt "d['min_dismiss']")" = 0.9 ] || fail "--min-dismiss 90%: $(cat out.txt)"
+[ "$(json_get out.txt "d['dismiss_goal'], d['budget_chosen']")" = "None None" ] ||
+	fail "no dismiss goal by default"
+# One commit: nothing to choose a budget on; the predictor is Algorithm 1's.
+expect_exit 0 "$REVPERF" train -f json --dry-run --dismiss-goal 90%
+[ "$(json_get out.txt "d['dismiss_goal'], d['budget_chosen']['common']['min_dismiss'], d['budget_chosen']['common']['inner_folds']")" = "0.9 None 0" ] ||
+	fail "--dismiss-goal 90% on one commit: $(cat out.txt)"
 expect_exit 2 "$REVPERF" train --evaluate
 expect_grep 'needs at least 2' err.txt
 expect_exit 0 "$REVPERF" predict neutral

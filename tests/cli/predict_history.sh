@@ -95,6 +95,27 @@ PY
 expect_exit 0 "$REVPERF" train --dry-run --min-dismiss 50%
 expect_grep 'thresholds loosened while at least 50% of the training misses are dismissed' out.txt
 
+# A dismiss goal: every training set (the final one and each fold's) chooses its budget by
+# an inner cross-validation, no tighter than the goal and no looser than the goal + 10%;
+# the final predictor's inner figures reach it.
+expect_exit 0 "$REVPERF" train --evaluate --dry-run --dismiss-goal 0.5 --seed 2 -f json
+python3 - out.txt <<'PY' || fail "dismiss goal: $(cat out.txt)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["dismiss_goal"] == 0.5 and d["min_dismiss"] is None, d
+c = d["budget_chosen"]["common"]
+assert c["inner_folds"] >= 2 and c["goal_reached"], c
+assert c["min_dismiss"] is None or 0.5 <= c["min_dismiss"] <= 0.6, c
+assert c["inner"]["dismiss_rate"] >= 0.5, c
+ev = d["evaluation"]["common"]
+b = ev["budgets_chosen"]
+assert b["trainings"] == ev["predictors"] and b["trainings"] >= 2, ev
+assert b["lowest"] is None or 0.5 <= b["lowest"] <= b["highest"] <= 0.6, b
+PY
+expect_exit 0 "$REVPERF" train --dry-run --dismiss-goal 50%
+expect_grep 'thresholds loosened by the budget that an inner cross-validation chose for a dismiss goal of 50%' out.txt
+expect_grep '^  common .*; budget (none|5[0-9]%|60%) \(inner [0-9]+ folds: [0-9]+/[0-9]+ hits, [0-9]+/[0-9]+ misses dismissed' out.txt
+
 # The tuples are stored with the predictors, one per (commit, benchmark).
 [ "$(sqlite3 .revperf/revperf.db "select nr_tuples from predictors where scope = 'common'")" = \
 	$((hits + misses)) ] || fail "stored tuples"

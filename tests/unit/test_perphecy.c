@@ -322,6 +322,129 @@ static void test_dismiss_budget(void **state)
 }
 
 /*
+ * A dismiss goal (docs/prediction.md, "A dismiss goal") on a synthetic history of 80
+ * commits of three benchmarks each, where New Func is the commit's (as in real data): every
+ * sixth commit is a hit on its first benchmark, with 3 to 10 new functions (the two lowest
+ * only once each), and a quarter of the other commits add 1 to 10. Held out, the lowest hit
+ * is beyond Algorithm 1's threshold, so loosening buys it, and the held-out dismiss rate
+ * falls below the budget, so the goal needs a budget above it: 0.70 for 0.68. What
+ * perphecy_train_goal() reports of its inner cross-validation is checked against
+ * perphecy_cross_validate() with the same folds (k and seed) and the chosen budget; that
+ * budget is the loosest candidate reaching the goal (each looser one, checked, does not);
+ * the predictor is perphecy_train_budget()'s with it.
+ */
+#define N_GOAL 240
+static void goal_history(struct perphecy_tuple *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		/* three benchmarks per commit; New Func is the commit's, as in real data */
+		uint64_t c = i / 3, v = (c * 17) % 40;
+		bool hit = c % 6 == 0 && i % 3 == 0;
+		double added = c % 6 == 0 ? (c < 12 ? (double)(3 + c / 6) : (double)(6 + (c / 6) % 5))
+				   : v < 30 ? 0 : (double)(v - 29);
+		t[i] = delnew(hit, NAN, added, c + 1);
+		t[i].bench = (uint32_t)(i % 3);
+	}
+}
+
+static void test_dismiss_goal(void **state)
+{
+	struct perphecy_tuple t[N_GOAL];
+	struct perphecy_predictor p, q;
+	struct perphecy_goal_choice ch;
+	struct perphecy_cv_opts opts;
+	struct perphecy_cv_result r;
+	struct stderr_capture cap;
+	const double goal = 0.68;
+	char *msg;
+	(void)state;
+
+	goal_history(t, N_GOAL);
+	assert_int_equal(perphecy_train_goal(t, N_GOAL, PERPHECY_PAPER_TEMPLATES, PERPHECY_COVER_PAPER,
+					     goal, 3, &p, &ch),
+			 RP_OK);
+	assert_int_equal(ch.k, PERPHECY_GOAL_FOLDS);
+	assert_true(ch.reached);
+	/* a budget above the goal: 0.68 and 0.69, looser, miss it (checked below) */
+	assert_true(ch.min_dismiss > goal + 0.005 && ch.min_dismiss <= goal + 0.1 + 1e-9);
+
+	/* Its inner figures are a cross-validation with the same folds and that budget. */
+	perphecy_cv_opts_init(&opts);
+	opts.k = ch.k;
+	opts.seed = 3;
+	opts.min_dismiss = ch.min_dismiss;
+	assert_int_equal(perphecy_cross_validate(t, N_GOAL, &opts, &r), RP_OK);
+	assert_int_equal(r.total.hits_predicted, ch.inner.hits_predicted);
+	assert_int_equal(r.total.misses_dismissed, ch.inner.misses_dismissed);
+	assert_int_equal(r.total.hits, ch.inner.hits);
+	assert_true(r.total.dismiss_rate >= goal);
+	perphecy_cv_result_release(&r);
+	/* Every looser candidate misses the goal there; the chosen one predicts more hits
+	 * than no budget (else the test's history does not exercise the choice). */
+	for (double b = goal; b < ch.min_dismiss - 0.005; b += 0.01) {
+		opts.min_dismiss = b;
+		assert_int_equal(perphecy_cross_validate(t, N_GOAL, &opts, &r), RP_OK);
+		if (!(r.total.dismiss_rate < goal))
+			fail_msg("budget %.2f reaches the goal (%.3f) but %.2f was chosen", b,
+				 r.total.dismiss_rate, ch.min_dismiss);
+		perphecy_cv_result_release(&r);
+	}
+	opts.min_dismiss = -1;
+	assert_int_equal(perphecy_cross_validate(t, N_GOAL, &opts, &r), RP_OK);
+	assert_true(ch.inner.hits_predicted > r.total.hits_predicted);
+	perphecy_cv_result_release(&r);
+
+	/* The predictor is the budget's. */
+	assert_int_equal(perphecy_train_budget(t, N_GOAL, PERPHECY_PAPER_TEMPLATES,
+					       PERPHECY_COVER_PAPER, ch.min_dismiss, &q),
+			 RP_OK);
+	assert_int_equal(p.nr, q.nr);
+	for (size_t k = 0; k < p.nr; k++)
+		assert_indicator(&p, k, q.ind[k].tmpl, q.ind[k].threshold);
+
+	/* A goal of every miss: no budget reaches it, so none (Algorithm 1's thresholds). */
+	assert_int_equal(perphecy_train_goal(t, N_GOAL, PERPHECY_PAPER_TEMPLATES, PERPHECY_COVER_PAPER,
+					     1, 3, &p, &ch),
+			 RP_OK);
+	assert_true(ch.min_dismiss < 0);
+	assert_false(ch.reached);
+	/* One commit: nothing to cross-validate on, none. */
+	assert_int_equal(perphecy_train_goal(t, 1, PERPHECY_PAPER_TEMPLATES, PERPHECY_COVER_PAPER,
+					     goal, 3, &p, &ch),
+			 RP_OK);
+	assert_int_equal(ch.k, 0);
+	assert_true(ch.min_dismiss < 0);
+
+	/* Cross-validation chooses in every training set, deterministically. */
+	perphecy_cv_opts_init(&opts);
+	opts.dismiss_goal = goal;
+	assert_int_equal(perphecy_cross_validate(t, N_GOAL, &opts, &r), RP_OK);
+	assert_int_equal(r.nr_goal_folds, r.nr_predictors);
+	assert_true(r.chosen_lo >= goal - 1e-9 && r.chosen_hi <= goal + 0.1 + 1e-9);
+	size_t first = r.total.hits_predicted * 1000 + r.total.misses_dismissed;
+	perphecy_cv_result_release(&r);
+	assert_int_equal(perphecy_cross_validate(t, N_GOAL, &opts, &r), RP_OK);
+	assert_int_equal(r.total.hits_predicted * 1000 + r.total.misses_dismissed, first);
+	perphecy_cv_result_release(&r);
+
+	/* Bad goals, and a goal beside a budget: refused with a message. */
+	capture_stderr_begin(&cap);
+	assert_int_equal(perphecy_train_goal(t, N_GOAL, PERPHECY_PAPER_TEMPLATES, PERPHECY_COVER_PAPER,
+					     1.5, 3, &p, &ch),
+			 RP_EINPUT);
+	assert_int_equal(perphecy_train_goal(t, N_GOAL, PERPHECY_PAPER_TEMPLATES, PERPHECY_COVER_PAPER,
+					     -0.1, 3, &p, &ch),
+			 RP_EINPUT);
+	opts.min_dismiss = 0.9;
+	assert_int_equal(perphecy_cross_validate(t, N_GOAL, &opts, &r), RP_EINPUT);
+	msg = capture_stderr_end(&cap);
+	assert_contains(msg, "dismiss goal of 1.5 is not a rate between 0 and 1");
+	assert_contains(msg, "dismiss goal of -0.1 is not a rate");
+	assert_contains(msg, "give one or the other");
+	free(msg);
+}
+
+/*
  * The greedy heuristic, exactly as the paper's, is not an optimal cover: here New >= 4
  * alone would cover both hits flagging two misses, but Algorithm 1 picks Del >= 5 for h1
  * (price 2, tied with New >= 4 and first in Table I) and Top Chg Len >= 50 for h2
@@ -1405,6 +1528,7 @@ int main(void)
 	    cmocka_unit_test(test_algorithm1_greedy_order),
 	    cmocka_unit_test(test_algorithm1_every_hit),
 	    cmocka_unit_test(test_dismiss_budget),
+	    cmocka_unit_test(test_dismiss_goal),
 	    cmocka_unit_test(test_algorithm1_not_optimal),
 	    cmocka_unit_test(test_algorithm1_rank_direction),
 	    cmocka_unit_test(test_algorithm1_uncovered),
