@@ -322,6 +322,16 @@ int perphecy_train_cover(const struct perphecy_tuple *t, size_t n, unsigned temp
 	return perphecy_train_budget(t, n, templates, cover, -1, out);
 }
 
+/* The indices 0..n-1: every tuple, for training on all of them. */
+static size_t *all_tuples(size_t n)
+{
+	size_t *idx = xmallocarray(n ? n : 1, sizeof(*idx));
+
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	return idx;
+}
+
 static int check_min_dismiss(double min_dismiss)
 {
 	if (min_dismiss < 0 || min_dismiss <= 1)
@@ -345,9 +355,7 @@ int perphecy_train_budget(const struct perphecy_tuple *t, size_t n, unsigned tem
 		ret = check_min_dismiss(min_dismiss);
 	if (ret)
 		return ret;
-	idx = xmallocarray(n, sizeof(*idx));
-	for (size_t i = 0; i < n; i++)
-		idx[i] = i;
+	idx = all_tuples(n);
 	train_core(t, idx, n, templates & PERPHECY_ALL_TEMPLATES, cover, min_dismiss, out);
 	free(idx);
 	return RP_OK;
@@ -747,9 +755,7 @@ int perphecy_train_goal(const struct perphecy_tuple *t, size_t n, unsigned templ
 		ret = check_goal(goal, -1, true);
 	if (ret)
 		return ret;
-	idx = xmallocarray(n, sizeof(*idx));
-	for (size_t i = 0; i < n; i++)
-		idx[i] = i;
+	idx = all_tuples(n);
 	train_goal_core(t, idx, n, templates & PERPHECY_ALL_TEMPLATES, cover, goal, seed, out,
 			choice);
 	free(idx);
