@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -97,13 +98,20 @@ FILE *cli_report_open(const char *path)
 
 int cli_report_close(FILE *f, const char *path, bool failed, int ok)
 {
+	struct stat sb;
+
 	failed |= ferror(f) != 0;
 	if (f != stdout && fclose(f))
 		failed = true;
 	if (!failed)
 		return ok;
 	error("cannot write the report to %s: %s", path ? path : "stdout", strerror(errno));
-	if (path)
-		remove(path); /* no half-written report left behind */
+	/*
+	 * No half-written report left behind; but only a regular file is removed: a device
+	 * (-o /dev/null, /dev/stdout) removed as root is gone for every process, and the next
+	 * `>/dev/null` anywhere creates a regular file in its place.
+	 */
+	if (path && lstat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+		remove(path);
 	return EXIT_INTERNAL;
 }

@@ -289,16 +289,14 @@ static void csv_field(FILE *f, const char *s)
 
 int counters_csv_write(const char *path, const struct run_samples *rs)
 {
-	struct strbuf tmp = STRBUF_INIT;
+	struct whole_file w;
 	FILE *f;
-	int ret = RP_OK;
 
-	strbuf_addf(&tmp, "%s.tmp", path);
-	if (!(f = fopen_own(tmp.buf, "w"))) {
-		error("cannot create %s: %s", tmp.buf, fs_strerror(errno));
-		strbuf_release(&tmp);
+	if (whole_file_open(&w, path)) {
+		error("cannot create %s: %s", path, fs_strerror(errno));
 		return RP_EINTERNAL;
 	}
+	f = w.f;
 	fputs("timestamp,counter,value\n", f);
 	for (size_t i = 0; i < rs->nr; i++) {
 		const struct sample_series *s = &rs->series[i];
@@ -308,13 +306,11 @@ int counters_csv_write(const char *path, const struct run_samples *rs)
 			fprintf(f, ",%.17g\n", s->v[k]);
 		}
 	}
-	if (ferror(f) | fclose(f) || rename(tmp.buf, path)) {
+	if (whole_file_commit(&w)) {
 		error("cannot write %s: %s", path, strerror(errno));
-		unlink(tmp.buf);
-		ret = RP_EINTERNAL;
+		return RP_EINTERNAL;
 	}
-	strbuf_release(&tmp);
-	return ret;
+	return RP_OK;
 }
 
 int counters_csv_chart_add(const char *path, struct cchart_input *in, enum cchart_side side)

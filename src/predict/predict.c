@@ -303,8 +303,8 @@ out:
 /* Writes s to path atomically (a temporary file renamed); failures only skip the cache. */
 static void cache_write(const char *path, const char *key, const struct perphecy_static *s)
 {
-	struct strbuf sb = STRBUF_INIT, tmp = STRBUF_INIT;
-	FILE *f;
+	struct strbuf sb = STRBUF_INIT;
+	struct whole_file w;
 	strbuf_addf(&sb, "%s\n%s\ncounts %zu %zu %zu\n", CACHE_MAGIC, key, s->nr_added,
 		    s->nr_deleted, s->nr_modified);
 	if (s->startup.known)
@@ -323,20 +323,12 @@ static void cache_write(const char *path, const char *key, const struct perphecy
 			strbuf_addf(&sb, "M %.17g %s\n", f->len_pct, f->name);
 	}
 	strbuf_addstr(&sb, "end\n");
-	strbuf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
-	f = fopen_own(tmp.buf, "w");
-	if (!f)
+	if (whole_file_open(&w, path))
 		goto out;
-	if (fwrite(sb.buf, 1, sb.len, f) != sb.len) {
-		fclose(f);
-		unlink(tmp.buf);
-		goto out;
-	}
-	if (fclose(f) || rename(tmp.buf, path))
-		unlink(tmp.buf);
+	fwrite(sb.buf, 1, sb.len, w.f); /* a short write fails the commit: no cache */
+	whole_file_commit(&w);
 out:
 	strbuf_release(&sb);
-	strbuf_release(&tmp);
 }
 
 int predict_static(struct predict_ctx *ctx, const char *bin_i, const char *bin_u,

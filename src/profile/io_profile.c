@@ -235,28 +235,23 @@ json_t *io_profile_to_json(const struct io_profile *p)
 
 int io_profile_write(const struct io_profile *p, const char *path)
 {
-	struct strbuf tmp = STRBUF_INIT;
 	json_t *root = io_profile_to_json(p);
+	struct whole_file w;
 	int ret = RP_OK;
 
-	FILE *f;
-
-	strbuf_addf(&tmp, "%s.tmp", path);
 	errno = 0;
-	if (!(f = fopen_own(tmp.buf, "w")) ||
-	    json_dumpf(root, f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII) |
-		(fclose(f) != 0)) {
-		error("cannot write the I/O profile %s: %s", tmp.buf,
-		      fs_strerror(errno ? errno : EIO));
-		unlink(tmp.buf);
+	if (whole_file_open(&w, path)) {
+		error("cannot write the I/O profile %s: %s", path, fs_strerror(errno));
 		ret = RP_EINTERNAL;
-	} else if (rename(tmp.buf, path)) {
-		error("cannot rename %s to %s: %s", tmp.buf, path, strerror(errno));
-		unlink(tmp.buf);
+	} else if (json_dumpf(root, w.f, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII)) {
+		error("cannot write the I/O profile %s: %s", path, strerror(errno ? errno : EIO));
+		whole_file_abort(&w);
+		ret = RP_EINTERNAL;
+	} else if (whole_file_commit(&w)) {
+		error("cannot write the I/O profile %s: %s", path, strerror(errno));
 		ret = RP_EINTERNAL;
 	}
 	json_decref(root);
-	strbuf_release(&tmp);
 	return ret;
 }
 

@@ -84,6 +84,7 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 	struct strbuf ci = STRBUF_INIT;
 	char level[32];
 	size_t i, j;
+	int dec;
 	/* The first line says it all: a pull-request comment is read from its top. */
 	report_headline(&ci, res);
 	fprintf(f, "## revperf: %s\n\n", ci.buf);
@@ -121,16 +122,17 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			metric_format_mean_sd(m->def, 2, (const double[]){m->r.mean_a, m->r.mean_b},
 					      (const double[]){m->r.sd_a, m->r.sd_b}, side);
 			strbuf_reset(&ci);
-			units_range_addf(&ci, NAN, m->r.ci_lo, m->r.ci_hi, 3, UNITS_RANGE_BRACKETS);
+			dec = units_ratio_decimals(m->r.ratio, m->r.ci_lo, m->r.ci_hi);
+			units_range_addf(&ci, NAN, m->r.ci_lo, m->r.ci_hi, dec, UNITS_RANGE_BRACKETS);
 			/* an exact interval (counts: min and max of the runs) has no level */
 			if (m->r.exact)
-				fprintf(f, "%.3f | %s (%s) | %s ± %s | %s ± %s | %zu + %zu | ",
-					m->r.ratio, ci.buf, verdict_method_name(m->r.method),
+				fprintf(f, "%.*f | %s (%s) | %s ± %s | %s ± %s | %zu + %zu | ",
+					dec, m->r.ratio, ci.buf, verdict_method_name(m->r.method),
 					side[0].mean, side[0].sd, side[1].mean, side[1].sd,
 					m->r.n_a, m->r.n_b);
 			else
-				fprintf(f, "%.3f | %s (%s, %s) | %s ± %s | %s ± %s | %zu + %zu | ",
-					m->r.ratio, ci.buf, report_ci_level(level, b->ci_alpha),
+				fprintf(f, "%.*f | %s (%s, %s) | %s ± %s | %s ± %s | %zu + %zu | ",
+					dec, m->r.ratio, ci.buf, report_ci_level(level, b->ci_alpha),
 					verdict_method_name(m->r.method), side[0].mean, side[0].sd,
 					side[1].mean, side[1].sd, m->r.n_a, m->r.n_b);
 			if (isfinite(m->q_bh))

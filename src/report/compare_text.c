@@ -106,11 +106,14 @@ static void format_p(char *buf, size_t size, double p)
 		snprintf(buf, size, "%.4f", p);
 }
 
-/* "1.023 [1.010, 1.040]", or "1.000" alone when the interval is that point (exact). */
+/*
+ * "1.023 [1.010, 1.040]", or "1.000" alone when the interval is that point (exact); more
+ * decimals when the interval and the change are below 0.001 (units_ratio_add()).
+ */
 static void ratio_ci(char *buf, size_t size, const struct metric_outcome *m)
 {
 	struct strbuf sb = STRBUF_INIT;
-	units_range_addf(&sb, m->r.ratio, m->r.ci_lo, m->r.ci_hi, 3, UNITS_RANGE_BRACKETS);
+	units_ratio_add(&sb, m->r.ratio, m->r.ci_lo, m->r.ci_hi, UNITS_RANGE_BRACKETS);
 	snprintf(buf, size, "%s", sb.buf);
 	strbuf_release(&sb);
 }

@@ -13,11 +13,9 @@
 static void add_verdict(struct strbuf *sb, const struct store_verdict *v)
 {
 	strbuf_addstr(sb, v->verdict);
-	if (isfinite(v->ratio) && isfinite(v->ci_lo) && isfinite(v->ci_hi)) {
+	if (isfinite(v->ratio)) {
 		strbuf_addstr(sb, " x");
-		units_range_addf(sb, v->ratio, v->ci_lo, v->ci_hi, 3, UNITS_RANGE_BRACKETS);
-	} else if (isfinite(v->ratio)) {
-		strbuf_addf(sb, " x%.3f", v->ratio);
+		units_ratio_add(sb, v->ratio, v->ci_lo, v->ci_hi, UNITS_RANGE_BRACKETS);
 	}
 }
 
@@ -296,7 +294,7 @@ static void step_text(FILE *f, const char *what, const struct revision *rev,
 	struct strbuf summary = STRBUF_INIT;
 	fprintf(f, "  %-24s %.12s  %-12s", what, rev->sha, s->verdict);
 	if (isfinite(s->ratio)) {
-		units_range_addf(&summary, s->ratio, s->ci_lo, s->ci_hi, 3, UNITS_RANGE_BRACKETS);
+		units_ratio_add(&summary, s->ratio, s->ci_lo, s->ci_hi, UNITS_RANGE_BRACKETS);
 		fprintf(f, " x%s  %zu+%zu runs", summary.buf, s->n_a, s->n_b);
 		strbuf_reset(&summary);
 	}

@@ -138,29 +138,18 @@ bool site_file_link(struct strbuf *sb, const char *path, const char *text)
 
 int site_write_file(const char *path, const char *data, size_t len)
 {
-	struct strbuf tmp = STRBUF_INIT;
-	FILE *f;
-	int ret = RP_EINTERNAL;
+	struct whole_file w;
 
-	strbuf_addf(&tmp, "%s.tmp", path);
-	if (!(f = fopen_own(tmp.buf, "w"))) {
-		error("cannot create %s: %s", tmp.buf, fs_strerror(errno));
-		goto out;
+	if (whole_file_open(&w, path)) {
+		error("cannot create %s: %s", path, fs_strerror(errno));
+		return RP_EINTERNAL;
 	}
-	if (fwrite(data, 1, len, f) != len || fclose(f)) {
-		error("cannot write %s: %s", tmp.buf, strerror(errno));
-		remove(tmp.buf);
-		goto out;
+	fwrite(data, 1, len, w.f); /* a short write sets the stream's error: commit fails */
+	if (whole_file_commit(&w)) {
+		error("cannot write %s: %s", path, strerror(errno));
+		return RP_EINTERNAL;
 	}
-	if (rename(tmp.buf, path)) {
-		error("cannot rename %s to %s: %s", tmp.buf, path, strerror(errno));
-		remove(tmp.buf);
-		goto out;
-	}
-	ret = 0;
-out:
-	strbuf_release(&tmp);
-	return ret;
+	return 0;
 }
 
 /* The output directory: created when missing, refused when it is something else. */

@@ -99,6 +99,68 @@ FILE *fopen_own(const char *path, const char *mode)
 	return f;
 }
 
+int whole_file_open(struct whole_file *w, const char *path)
+{
+	struct stat sb;
+
+	memset(w, 0, sizeof(*w));
+	w->path = xstrdup(path);
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode)) {
+		/* a device or a fifo: the user's, written through as named */
+		if ((w->f = fopen(path, "w")))
+			return 0;
+	} else {
+		struct strbuf tmp = STRBUF_INIT;
+		strbuf_addf(&tmp, "%s.tmp-%ld", path, (long)getpid());
+		w->tmp = strbuf_detach(&tmp);
+		if ((w->f = fopen_own(w->tmp, "w")))
+			return 0;
+	}
+	int saved = errno;
+	free(w->path);
+	free(w->tmp);
+	memset(w, 0, sizeof(*w));
+	errno = saved;
+	return -1;
+}
+
+static void whole_file_free(struct whole_file *w)
+{
+	free(w->path);
+	free(w->tmp);
+	memset(w, 0, sizeof(*w));
+}
+
+int whole_file_commit(struct whole_file *w)
+{
+	int bad = ferror(w->f), saved;
+
+	errno = 0;
+	if (fclose(w->f) || bad) {
+		saved = errno ? errno : EIO;
+		goto fail;
+	}
+	if (!w->tmp || !rename(w->tmp, w->path)) {
+		whole_file_free(w);
+		return 0;
+	}
+	saved = errno;
+fail:
+	if (w->tmp)
+		unlink(w->tmp);
+	whole_file_free(w);
+	errno = saved ? saved : EIO;
+	return -1;
+}
+
+void whole_file_abort(struct whole_file *w)
+{
+	fclose(w->f);
+	if (w->tmp)
+		unlink(w->tmp);
+	whole_file_free(w);
+}
+
 const char *fs_strerror(int err)
 {
 	if (err == ELOOP)

@@ -30,6 +30,28 @@ const char *fs_strerror(int err);
 /* Whether path exists (any type). */
 int path_exists(const char *path);
 
+/*
+ * A file written whole: to "path.tmp-PID" (fopen_own), renamed over path at the end, so
+ * that a reader never sees half of it and a failure leaves the old file. When path exists
+ * and is neither a regular file nor a directory (a device such as /dev/null or
+ * /dev/stdout, a fifo), it is written in place instead: renaming over a device replaces it
+ * with a regular file, and as root that breaks /dev/null for every process.
+ */
+struct whole_file {
+	FILE *f;
+	char *path, *tmp; /* tmp NULL: written in place */
+};
+/* Opens w for path. Returns 0, or -1 with errno set (nothing printed, nothing left). */
+int whole_file_open(struct whole_file *w, const char *path);
+/*
+ * Closes w's stream and renames the temporary over path. Returns 0, or -1 with errno set
+ * after a write error (ferror), a failed close or rename; the temporary is then removed.
+ * Frees what w holds either way.
+ */
+int whole_file_commit(struct whole_file *w);
+/* Closes w's stream and removes the temporary (path is left as it was); frees w's. */
+void whole_file_abort(struct whole_file *w);
+
 /* Appends name to sb as a file name: letters, digits, '-', '_', '.' kept, '_' for the rest
  * (benchmark names may hold '/', ':', and gbench cases '<', ','...). */
 struct strbuf;

@@ -79,3 +79,30 @@ void units_range_addf(struct strbuf *sb, double value, double lo, double hi, int
 	snprintf(h, sizeof(h), "%.*f", decimals, hi);
 	units_range_add(sb, isnan(value) ? NULL : v, l, h, style);
 }
+
+int units_ratio_decimals(double value, double lo, double hi)
+{
+	double scale = 0;
+	int decimals = 3;
+
+	if (isfinite(lo) && isfinite(hi))
+		scale = hi - lo;
+	if (isfinite(value))
+		scale = fmax(scale, fabs(value - 1));
+	else if (isfinite(lo) && isfinite(hi))
+		scale = fmax(scale, fmax(fabs(lo - 1), fabs(hi - 1)));
+	while (scale > 0 && decimals < 6 && pow(10, -decimals) > scale / 10 * (1 + 1e-9))
+		decimals++;
+	return decimals;
+}
+
+void units_ratio_add(struct strbuf *sb, double value, double lo, double hi,
+		     enum units_range_style style)
+{
+	int decimals = units_ratio_decimals(value, lo, hi);
+
+	if (isfinite(lo) && isfinite(hi))
+		units_range_addf(sb, value, lo, hi, decimals, style);
+	else if (isfinite(value))
+		strbuf_addf(sb, "%.*f", decimals, value); /* no interval */
+}

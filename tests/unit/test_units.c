@@ -104,6 +104,37 @@ static void test_ranges(void **state)
 	}
 }
 
+/*
+ * Ratios: three decimals, more only for an interval and a change below 0.001, so that an
+ * exact count's change inside a 0.1% tolerance and one beyond it never print alike.
+ */
+static void test_ratios(void **state)
+{
+	static const struct {
+		double value, lo, hi;
+		const char *want;
+	} cases[] = {
+	    {1.000791066, 1.000791066, 1.000791066, "1.00079"}, /* the TinyCC pair: equal ... */
+	    {1.001412, 1.001412, 1.001412, "1.0014"},		/* ... and worse, at 0.1% */
+	    {1, 1, 1, "1.000"},					/* exact and unchanged */
+	    {0.68, 0.68, 0.68, "0.680"},			/* a large exact change */
+	    {1.023, 1.010, 1.040, "1.023 [1.010, 1.040]"},	/* a timed interval */
+	    {1.0021, 1.0012, 1.0030, "1.0021 [1.0012, 1.0030]"}, /* a narrow one */
+	    {1.5, 1.4998, 1.5002, "1.500"},			/* narrow, far from 1 */
+	    {1.0000001, 1.0000001, 1.0000001, "1.000000"},	/* at most six decimals */
+	    {NAN, 1.0004, 1.0006, "[1.00040, 1.00060]"},	/* no value: the interval */
+	    {1.01, NAN, NAN, "1.010"},				/* no interval */
+	};
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct strbuf sb = STRBUF_INIT;
+		units_ratio_add(&sb, cases[i].value, cases[i].lo, cases[i].hi, UNITS_RANGE_BRACKETS);
+		if (strcmp(sb.buf, cases[i].want))
+			fail_msg("case %zu: got '%s', want '%s'", i, sb.buf, cases[i].want);
+		strbuf_release(&sb);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -111,6 +142,7 @@ int main(void)
 	    cmocka_unit_test(test_bytes_truncated),
 	    cmocka_unit_test(test_counts),
 	    cmocka_unit_test(test_ranges),
+	    cmocka_unit_test(test_ratios),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
