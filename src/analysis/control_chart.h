@@ -177,6 +177,8 @@ enum cchart_status {
 	CCHART_NO_SAMPLES,    /* named on some side, no sample on either */
 	CCHART_IDLE, /* every sample of one side lies in an idle period (the bimodal filter) */
 };
+/* The number of statuses: cchart_result.nr_status has one count per status. */
+#define CCHART_NR_STATUS 5
 
 /* "charted", "only in baseline", "only in target", "no samples", "idle throughout a side". */
 const char *cchart_status_name(enum cchart_status status);
@@ -304,6 +306,13 @@ struct cchart_result {
 	size_t nr_counters;
 	size_t nr_charted, nr_out;
 	size_t nr_no_headroom; /* charted, not judged (threshold 100%) */
+	/*
+	 * Charted with headroom: nr_charted - nr_no_headroom. 0 means nothing was decided:
+	 * no counter could be out of control, and "none is" would be no finding (a filter that
+	 * dropped a side, counters that never overlap); nr_status and nr_no_headroom say why.
+	 */
+	size_t nr_judged;
+	size_t nr_status[CCHART_NR_STATUS]; /* counters per enum cchart_status */
 	/*
 	 * 1 - prod(1 - chance) over the judged counters: the probability that a good target
 	 * shows at least one of them out of control, were the counters independent (counters
