@@ -373,6 +373,7 @@ void cchart_result_release(struct cchart_result *r)
 	free(r->block);
 	free(r->cpu_name);
 	free(r->whole_name);
+	free(r->target_whole_name);
 	free(r->idle_block);
 	memset(r, 0, sizeof(*r));
 }

@@ -282,6 +282,16 @@ struct cchart_filter {
 	size_t whole_run;
 	const char *whole_run_name; /* its name, owned by the result; NULL if none */
 	double refused_cut;	    /* the cut refused; NAN if none */
+	/*
+	 * Target runs below the cut throughout, with the cut kept: for the same reason, not
+	 * idle time but runs that got less CPU (a loaded machine) or used less (a slower
+	 * program), so they have no idle period and are scored whole; dropping them would
+	 * leave the target nothing to score, every counter "idle throughout a side". Their
+	 * number, and the first one's index (SIZE_MAX: none) and name (owned by the result).
+	 */
+	size_t nr_target_whole;
+	size_t target_whole;
+	const char *target_whole_name;
 	/* the CPU utilisation's own load scaling (as a counter's), before the decision */
 	enum cchart_scaling scaling;
 	double alpha, beta;
@@ -322,7 +332,7 @@ struct cchart_result {
 	/* private */
 	char **names;
 	double *block;
-	char *cpu_name, *whole_name;
+	char *cpu_name, *whole_name, *target_whole_name;
 	double *idle_block;
 };
 
@@ -549,7 +559,8 @@ struct cchart_filter_ctx {
  * counter (the paper's Scale, then Filter), the decision on the pooled baseline into f, and
  * when a cut is found idle[side][i] for every run (arrays of in->side[side].nr zeroed
  * entries from the caller; release each) and run_idle[side][i] (likewise; NAN for a run
- * without CPU samples). RP_EINPUT after error() for a CPU sample that is not finite.
+ * without CPU samples), except that a target run below the cut throughout has no idle
+ * period (f->nr_target_whole). RP_EINPUT after error() for a CPU sample that is not finite.
  */
 int cchart_filter_prepare(const struct cchart_filter_ctx *x, struct cchart_filter *f,
 			  struct cchart_idle *idle[2], double *run_idle[2]);

@@ -73,6 +73,16 @@ static void filter_text(FILE *f, const struct cchart_filter *flt, const char *in
 			"idle below %.4g, dropped from every counter: %zu of %zu baseline and "
 			"%zu of %zu target CPU samples' periods\n",
 			flt->cut, flt->nr_idle[0], flt->nr_cpu[0], flt->nr_idle[1], flt->nr_cpu[1]);
+	if (flt->on && flt->active && flt->nr_target_whole) {
+		fprintf_printable(f, "%s    %s", indent, flt->target_whole_name);
+		if (flt->nr_target_whole > 1)
+			fprintf(f, " and %zu more target run%s", flt->nr_target_whole - 1,
+				flt->nr_target_whole == 2 ? "" : "s");
+		fprintf(f,
+			" %s below the cut throughout: not idle time but less CPU (a "
+			"loaded machine, or a slower program), kept whole\n",
+			flt->nr_target_whole > 1 ? "lie" : "lies");
+	}
 }
 
 void chart_report_not_judged(struct strbuf *sb, const struct cchart_result *r)
