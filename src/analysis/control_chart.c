@@ -335,6 +335,8 @@ void cchart_opts_init(struct cchart_opts *opts)
 	opts->mode_min_ratio = 0.05;
 }
 
+_Static_assert(CCHART_IDLE + 1 == CCHART_NR_STATUS, "CCHART_NR_STATUS counts the statuses");
+
 const char *cchart_status_name(enum cchart_status status)
 {
 	switch (status) {
@@ -371,6 +373,7 @@ void cchart_result_release(struct cchart_result *r)
 	free(r->block);
 	free(r->cpu_name);
 	free(r->whole_name);
+	free(r->target_whole_name);
 	free(r->idle_block);
 	memset(r, 0, sizeof(*r));
 }

@@ -177,6 +177,8 @@ enum cchart_status {
 	CCHART_NO_SAMPLES,    /* named on some side, no sample on either */
 	CCHART_IDLE, /* every sample of one side lies in an idle period (the bimodal filter) */
 };
+/* The number of statuses: cchart_result.nr_status has one count per status. */
+#define CCHART_NR_STATUS 5
 
 /* "charted", "only in baseline", "only in target", "no samples", "idle throughout a side". */
 const char *cchart_status_name(enum cchart_status status);
@@ -280,6 +282,16 @@ struct cchart_filter {
 	size_t whole_run;
 	const char *whole_run_name; /* its name, owned by the result; NULL if none */
 	double refused_cut;	    /* the cut refused; NAN if none */
+	/*
+	 * Target runs below the cut throughout, with the cut kept: for the same reason, not
+	 * idle time but runs that got less CPU (a loaded machine) or used less (a slower
+	 * program), so they have no idle period and are scored whole; dropping them would
+	 * leave the target nothing to score, every counter "idle throughout a side". Their
+	 * number, and the first one's index (SIZE_MAX: none) and name (owned by the result).
+	 */
+	size_t nr_target_whole;
+	size_t target_whole;
+	const char *target_whole_name;
 	/* the CPU utilisation's own load scaling (as a counter's), before the decision */
 	enum cchart_scaling scaling;
 	double alpha, beta;
@@ -305,6 +317,13 @@ struct cchart_result {
 	size_t nr_charted, nr_out;
 	size_t nr_no_headroom; /* charted, not judged (threshold 100%) */
 	/*
+	 * Charted with headroom: nr_charted - nr_no_headroom. 0 means nothing was decided:
+	 * no counter could be out of control, and "none is" would be no finding (a filter that
+	 * dropped a side, counters that never overlap); nr_status and nr_no_headroom say why.
+	 */
+	size_t nr_judged;
+	size_t nr_status[CCHART_NR_STATUS]; /* counters per enum cchart_status */
+	/*
 	 * 1 - prod(1 - chance) over the judged counters: the probability that a good target
 	 * shows at least one of them out of control, were the counters independent (counters
 	 * that move together make it smaller). 0 when none is judged.
@@ -313,7 +332,7 @@ struct cchart_result {
 	/* private */
 	char **names;
 	double *block;
-	char *cpu_name, *whole_name;
+	char *cpu_name, *whole_name, *target_whole_name;
 	double *idle_block;
 };
 
@@ -540,7 +559,8 @@ struct cchart_filter_ctx {
  * counter (the paper's Scale, then Filter), the decision on the pooled baseline into f, and
  * when a cut is found idle[side][i] for every run (arrays of in->side[side].nr zeroed
  * entries from the caller; release each) and run_idle[side][i] (likewise; NAN for a run
- * without CPU samples). RP_EINPUT after error() for a CPU sample that is not finite.
+ * without CPU samples), except that a target run below the cut throughout has no idle
+ * period (f->nr_target_whole). RP_EINPUT after error() for a CPU sample that is not finite.
  */
 int cchart_filter_prepare(const struct cchart_filter_ctx *x, struct cchart_filter *f,
 			  struct cchart_idle *idle[2], double *run_idle[2]);

@@ -731,6 +731,7 @@ static int analyze(struct analysis *a)
 		goto out;
 	for (size_t i = 0; i < out->nr_counters; i++) {
 		const struct cchart_counter *c = &out->counters[i];
+		out->nr_status[c->status]++;
 		if (c->status != CCHART_CHARTED)
 			continue;
 		out->nr_charted++;
@@ -739,6 +740,7 @@ static int analyze(struct analysis *a)
 		if (!c->no_headroom)
 			none *= 1 - c->chance;
 	}
+	out->nr_judged = out->nr_charted - out->nr_no_headroom;
 	out->chance_any = 1 - none;
 	cchart_rank(out);
 out:

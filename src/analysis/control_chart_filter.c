@@ -340,7 +340,7 @@ int cchart_filter_prepare(const struct cchart_filter_ctx *x, struct cchart_filte
 
 	f->scaling = CCHART_SCALE_OFF;
 	f->alpha = f->beta = f->refused_cut = NAN;
-	f->whole_run = SIZE_MAX;
+	f->whole_run = f->target_whole = SIZE_MAX;
 	for (int side = 0; side < 2; side++) {
 		const struct cchart_runs *rs = &in->side[side];
 		t[side] = xcalloc(rs->nr + 1, sizeof(*t[side]));
@@ -378,6 +378,13 @@ int cchart_filter_prepare(const struct cchart_filter_ctx *x, struct cchart_filte
 		for (size_t i = 0; i < in->side[side].nr; i++) {
 			struct cchart_idle *d = &idle[side][i];
 			cchart_idle_build(t[side][i], v[side][i], n[side][i], f->cut, d);
+			if (side == CCHART_TARGET && d->nr_cpu && d->nr_below == d->nr_cpu) {
+				/* below throughout: not idle (cchart_filter.nr_target_whole) */
+				cchart_idle_release(d);
+				if (!f->nr_target_whole++)
+					f->target_whole = i;
+				continue;
+			}
 			f->nr_idle[side] += d->nr_below;
 			if (d->nr_cpu)
 				run_idle[side][i] = (double)d->nr_below / (double)d->nr_cpu;
@@ -426,7 +433,7 @@ int cchart_filter_setup(const struct cchart_input *in, const struct cchart_opts 
 	f->on = opts->bimodal_filter;
 	f->scaling = CCHART_SCALE_OFF;
 	f->alpha = f->beta = f->refused_cut = NAN;
-	f->whole_run = SIZE_MAX;
+	f->whole_run = f->target_whole = SIZE_MAX;
 	if (!f->on)
 		return RP_OK;
 	x.in = in;
@@ -441,6 +448,10 @@ int cchart_filter_setup(const struct cchart_input *in, const struct cchart_opts 
 	if (!ret && f->whole_run != SIZE_MAX) {
 		r->whole_name = xstrdup(in->side[0].runs[f->whole_run]->name);
 		f->whole_run_name = r->whole_name;
+	}
+	if (!ret && f->target_whole != SIZE_MAX) {
+		r->target_whole_name = xstrdup(in->side[1].runs[f->target_whole]->name);
+		f->target_whole_name = r->target_whole_name;
 	}
 	return ret;
 }

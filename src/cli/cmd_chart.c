@@ -90,10 +90,13 @@ const struct command_help chart_help = {
     "per run name) or, with --bench, a revision whose runs `compare` sampled (profile =\n"
     "counters). With --load both sides are scaled to the baseline's mean load by a\n"
     "least-squares fit over the baseline's periods. When the baseline's CPU utilisation is\n"
-    "bimodal (idle and busy), its idle periods are dropped from every counter first.\n"
+    "bimodal (idle and busy), its idle periods are dropped from every counter first; a\n"
+    "target run below the cut throughout is not idle but starved or slower: scored whole.\n"
     "See docs/counters.md.\n"
-    "Exit status: 0 every counter in control, 1 some out of control, 2 usage or input\n"
-    "error (a file and line, a NaN, a revision without sampled runs), 3 internal failure.",
+    "Exit status: 0 every judged counter in control, 1 some out of control, 2 usage or\n"
+    "input error (a file and line, a NaN, a revision without sampled runs) or no counter\n"
+    "judged (every sample of a side idle, no headroom: the report says why, nothing was\n"
+    "decided), 3 internal failure.",
     chart_options,
 };
 
@@ -136,6 +139,37 @@ static int add_source(struct chart_ctx *c, struct cchart_input *in, enum cchart_
 	return compare_counters_of_revision(c->p.st, c->p.repo, src, o.bench, in, side, what);
 }
 
+
+/*
+ * The one line on stderr when no counter was judged (the report, already printed, says so
+ * too): why, and what to do about each reason there was.
+ */
+static void undecided_error(const struct cchart_result *r)
+{
+	struct strbuf why = STRBUF_INIT, todo = STRBUF_INIT;
+
+	chart_report_not_judged(&why, r);
+	if (r->nr_status[CCHART_IDLE])
+		strbuf_addstr(&todo, "the bimodal filter found one side idle throughout: chart "
+				     "with --no-filter to keep its samples, or record runs that "
+				     "keep the program busy");
+	if (r->nr_no_headroom)
+		strbuf_addf(&todo,
+			    "%sthe baseline runs never overlap: record more or longer "
+			    "baseline runs",
+			    todo.len ? "; " : "");
+	if (r->nr_status[CCHART_ONLY_BASELINE] || r->nr_status[CCHART_ONLY_TARGET] ||
+	    r->nr_status[CCHART_NO_SAMPLES])
+		strbuf_addf(&todo,
+			    "%scounters with samples on one side only: sample both sides' "
+			    "runs with the same counters",
+			    todo.len ? "; " : "");
+	fflush(stdout);
+	error("chart: no counter could be judged, nothing decided (%s)%s%s", why.buf,
+	      todo.len ? ": " : "", todo.buf);
+	strbuf_release(&why);
+	strbuf_release(&todo);
+}
 
 static const char *const chart_formats[] = {"text", "json", "markdown", NULL};
 
@@ -250,9 +284,11 @@ static int chart(int argc, char **argv)
 	if (format == JSON) {
 		json_t *root = json_object(), *body = chart_report_json(&in, &res, &lab, scores);
 		json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
-		json_object_set_new(root, "schema", json_string("revperf-chart/1"));
+		json_object_set_new(root, "schema", json_string("revperf-chart/2"));
 		json_object_update(root, body);
 		json_decref(body);
+		json_object_set_new(root, "decided", json_boolean(res.nr_judged > 0));
+		json_object_set_new(root, "not_judged", chart_report_not_judged_json(&res));
 		json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 		fputc('\n', f);
 		json_decref(root);
@@ -280,8 +316,13 @@ static int chart(int argc, char **argv)
 		free(pred);
 		free(label);
 	}
-	ret = cli_report_close(f, o.out, false, res.nr_out ? EXIT_REGRESSION : EXIT_OK);
+	ret = cli_report_close(f, o.out, false,
+			       res.nr_out      ? EXIT_REGRESSION
+			       : res.nr_judged ? EXIT_OK
+					       : EXIT_USAGE);
 	f = stdout;
+	if (ret == EXIT_USAGE)
+		undecided_error(&res);
 out:
 	if (f != stdout)
 		fclose(f);

@@ -73,13 +73,47 @@ static void filter_text(FILE *f, const struct cchart_filter *flt, const char *in
 			"idle below %.4g, dropped from every counter: %zu of %zu baseline and "
 			"%zu of %zu target CPU samples' periods\n",
 			flt->cut, flt->nr_idle[0], flt->nr_cpu[0], flt->nr_idle[1], flt->nr_cpu[1]);
+	if (flt->on && flt->active && flt->nr_target_whole) {
+		fprintf_printable(f, "%s    %s", indent, flt->target_whole_name);
+		if (flt->nr_target_whole > 1)
+			fprintf(f, " and %zu more target run%s", flt->nr_target_whole - 1,
+				flt->nr_target_whole == 2 ? "" : "s");
+		fprintf(f,
+			" %s below the cut throughout: not idle time but less CPU (a "
+			"loaded machine, or a slower program), kept whole\n",
+			flt->nr_target_whole > 1 ? "lie" : "lies");
+	}
+}
+
+void chart_report_not_judged(struct strbuf *sb, const struct cchart_result *r)
+{
+	size_t k = 0;
+
+	strbuf_addf(sb, "of %zu counter%s", r->nr_counters, r->nr_counters == 1 ? "" : "s");
+	for (int st = 0; st < CCHART_NR_STATUS; st++) {
+		size_t n = st == CCHART_CHARTED ? r->nr_no_headroom : r->nr_status[st];
+		const char *name = st == CCHART_CHARTED
+				       ? "no headroom"
+				       : cchart_status_name((enum cchart_status)st);
+		if (n)
+			strbuf_addf(sb, "%s %zu %s", k++ ? "," : ":", n, name);
+	}
+}
+
+json_t *chart_report_not_judged_json(const struct cchart_result *r)
+{
+	return json_pack("{s:I, s:I, s:I, s:I, s:I}", "no_headroom", (json_int_t)r->nr_no_headroom,
+			 "only_in_baseline", (json_int_t)r->nr_status[CCHART_ONLY_BASELINE],
+			 "only_in_target", (json_int_t)r->nr_status[CCHART_ONLY_TARGET],
+			 "no_samples", (json_int_t)r->nr_status[CCHART_NO_SAMPLES], "idle",
+			 (json_int_t)r->nr_status[CCHART_IDLE]);
 }
 
 void chart_report_text(FILE *f, const struct cchart_result *r, const struct chart_labels *l,
 		       const char *indent)
 {
 	struct strbuf sb = STRBUF_INIT;
-	size_t in_control = 0, other = 0, judged = r->nr_charted - r->nr_no_headroom;
+	size_t in_control = 0, other = 0, judged = r->nr_judged;
 
 	fprintf_printable(f, "%scontrol charts: %s (%zu run%s) against %s (%zu run%s); limits %s",
 			  indent, side_label(l, 1), r->nr_target_runs,
@@ -92,9 +126,16 @@ void chart_report_text(FILE *f, const struct cchart_result *r, const struct char
 		fprintf_printable(f, "; margin %.1f points", 100 * r->margin);
 	fprintf_printable(f, "\n");
 	filter_text(f, &r->filter, indent);
-	fprintf_printable(f, "%s  %zu of %zu judged counter%s out of control%s\n", indent,
-			  r->nr_out, judged, judged == 1 ? "" : "s",
-			  r->nr_out ? " (by violation ratio - threshold):" : "");
+	if (!judged) {
+		/* "0 of 0 in control" would read as a good target */
+		chart_report_not_judged(&sb, r);
+		fprintf_printable(f, "%s  nothing decided: no counter could be judged (%s)\n",
+				  indent, sb.buf);
+	} else {
+		fprintf_printable(f, "%s  %zu of %zu judged counter%s out of control%s\n", indent,
+				  r->nr_out, judged, judged == 1 ? "" : "s",
+				  r->nr_out ? " (by violation ratio - threshold):" : "");
+	}
 	if (judged)
 		fprintf_printable(
 		    f,
@@ -235,8 +276,7 @@ json_t *chart_report_json(const struct cchart_input *in, const struct cchart_res
 	json_object_set_new(root, "margin", json_real_or_null(r->margin));
 	json_object_set_new(root, "filter", filter_json(&r->filter, r));
 	json_object_set_new(root, "charted", json_integer((json_int_t)r->nr_charted));
-	json_object_set_new(root, "judged",
-			    json_integer((json_int_t)(r->nr_charted - r->nr_no_headroom)));
+	json_object_set_new(root, "judged", json_integer((json_int_t)r->nr_judged));
 	json_object_set_new(root, "no_headroom", json_integer((json_int_t)r->nr_no_headroom));
 	json_object_set_new(root, "chance_any", json_real_or_null(r->chance_any));
 	json_object_set_new(root, "out_of_control", json_integer((json_int_t)r->nr_out));
@@ -308,8 +348,19 @@ json_t *chart_report_json(const struct cchart_input *in, const struct cchart_res
 
 void chart_report_markdown(FILE *f, const struct cchart_result *r)
 {
-	size_t judged = r->nr_charted - r->nr_no_headroom;
+	size_t judged = r->nr_judged;
 
+	if (!judged) {
+		struct strbuf sb = STRBUF_INIT;
+		chart_report_not_judged(&sb, r);
+		fprintf_printable(f,
+				  "**Nothing decided**: no counter could be judged (%s; limits %s, "
+				  "%zu baseline runs, %zu target runs).\n\n",
+				  sb.buf, cchart_limits_name(r->limits), r->nr_base_runs,
+				  r->nr_target_runs);
+		strbuf_release(&sb);
+		return;
+	}
 	fprintf(f,
 		"%zu of %zu judged counters out of control (limits %s, %zu baseline runs, "
 		"%zu target runs",

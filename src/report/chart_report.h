@@ -13,6 +13,8 @@
 
 #include "analysis/control_chart.h"
 
+struct strbuf;
+
 struct chart_labels {
 	const char *baseline, *target; /* what each side is: "3 runs of main", files... */
 	const char *load;	       /* the load counter, NULL when none */
@@ -27,6 +29,17 @@ void chart_report_runs_text(FILE *f, const struct cchart_input *in, const struct
 /* Every counter as JSON (a new reference); scores may be NULL. */
 json_t *chart_report_json(const struct cchart_input *in, const struct cchart_result *r,
 			  const struct chart_labels *l, const struct cchart_run_score *scores);
+/*
+ * Why no counter was judged (r->nr_judged == 0), appended to sb: "of 9 counters: 7 idle
+ * throughout a side, 2 no headroom", each status with counters, in the order of enum
+ * cchart_status, the counters without headroom after those charted.
+ */
+void chart_report_not_judged(struct strbuf *sb, const struct cchart_result *r);
+/*
+ * The counters that were not judged, per reason, as a JSON object (a new reference):
+ * {"no_headroom", "only_in_baseline", "only_in_target", "no_samples", "idle"}.
+ */
+json_t *chart_report_not_judged_json(const struct cchart_result *r);
 /* The out-of-control counters as a Markdown table. */
 void chart_report_markdown(FILE *f, const struct cchart_result *r);
 

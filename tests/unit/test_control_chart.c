@@ -864,6 +864,111 @@ static void test_bimodal_filter_busy_machine(void **state)
 }
 
 /*
+ * A target run of n samples whose server got a sixth of the CPU throughout (another job on
+ * the machine), or used less of it (a slower server waiting): cpu_user ~0.1 and cpu_system
+ * ~0.05 cores, 20 requests/s, no idle period.
+ */
+static void make_starved_run(struct cchart_input *in, struct rng *rg, size_t n)
+{
+	struct cchart_run *run = cchart_input_add_run(in, CCHART_TARGET, NULL);
+	for (size_t i = 0; i < n; i++) {
+		double t = 0.1 * (double)(i + 1);
+		assert_int_equal(cchart_run_add(run, "cpu_user", t, 0.1 + 0.01 * gauss(rg)), RP_OK);
+		assert_int_equal(cchart_run_add(run, "cpu_system", t, 0.05 + 0.005 * gauss(rg)),
+				 RP_OK);
+		assert_int_equal(cchart_run_add(run, "requests_per_s", t, 20 + 2 * gauss(rg)),
+				 RP_OK);
+		assert_int_equal(cchart_run_add(run, "rss_bytes", t, 5e6), RP_OK);
+	}
+}
+
+/*
+ * A target run below the filter's cut throughout is not idle time (the reason a baseline
+ * run below it refuses the cut): a run that got less CPU, or a slower program. Before, its
+ * periods were all idle and dropped: alone on the target side, every counter was "idle
+ * throughout a side", none judged (chart_server.sh under load in CI: three injected faults
+ * "0 of 0 judged counters out of control"). Now the cut stays (decided on the baseline, as
+ * before) and the run is scored whole: out of control. Beside a target run that idles in
+ * part, that one's idle periods are still dropped.
+ */
+static void test_bimodal_filter_starved_target(void **state)
+{
+	static const char *const moved[] = {"cpu_user", "cpu_system", "requests_per_s"};
+	struct cchart_input in;
+	struct cchart_result r;
+	struct cchart_opts o;
+	struct cchart_points pts;
+	const struct cchart_counter *c;
+	struct rng rg;
+	size_t idle_target, dropped = 0;
+	(void)state;
+
+	rng_seed(&rg, 13);
+	cchart_opts_init(&o);
+	cchart_input_init(&in);
+	for (int i = 0; i < 5; i++)
+		make_server_run(&in, CCHART_BASELINE, &rg, 400, 0.10, 100);
+	make_starved_run(&in, &rg, 300);
+	assert_int_equal(cchart_analyze(&in, &o, &r), RP_OK);
+	assert_true(r.filter.active);
+	assert_int_equal(r.filter.whole_run, SIZE_MAX);
+	if (!(r.filter.cut > 0.2 && r.filter.cut < 0.7))
+		fail_msg("cut %g is not above the starved run's CPU (0.15)", r.filter.cut);
+	assert_int_equal(r.filter.nr_target_whole, 1);
+	assert_int_equal(r.filter.target_whole, 0);
+	assert_string_equal(r.filter.target_whole_name, "target run 1");
+	assert_int_equal(r.filter.nr_idle[1], 0);
+	assert_near(r.filter.run_idle[1][0], 0);
+	assert_int_equal(r.nr_status[CCHART_IDLE], 0);
+	assert_int_equal(r.nr_charted, 4);
+	assert_int_equal(r.nr_judged, 4);
+	for (size_t k = 0; k < ARRAY_SIZE(moved); k++) {
+		c = find(&r, moved[k]);
+		assert_int_equal(c->status, CCHART_CHARTED);
+		assert_int_equal(c->nr_target, 300);
+		assert_int_equal(c->dropped_target, 0);
+		assert_true(c->out_of_control);
+		assert_near(c->ratio, 1);
+	}
+	assert_false(find(&r, "rss_bytes")->out_of_control);
+	cchart_result_release(&r);
+	cchart_input_release(&in);
+
+	/* beside a target run that idles 30% of the time */
+	rng_seed(&rg, 14);
+	cchart_input_init(&in);
+	for (int i = 0; i < 5; i++)
+		make_server_run(&in, CCHART_BASELINE, &rg, 400, 0.10, 100);
+	idle_target = make_server_run(&in, CCHART_TARGET, &rg, 400, 0.30, 100);
+	make_starved_run(&in, &rg, 300);
+	assert_int_equal(cchart_analyze(&in, &o, &r), RP_OK);
+	assert_true(r.filter.active);
+	assert_int_equal(r.filter.nr_target_whole, 1);
+	assert_int_equal(r.filter.target_whole, 1);
+	assert_string_equal(r.filter.target_whole_name, "target run 2");
+	assert_int_equal(r.filter.nr_idle[1], idle_target);
+	assert_int_equal(r.filter.nr_cpu[1], 700);
+	assert_true(r.filter.run_idle[1][0] > 0.2 && r.filter.run_idle[1][0] < 0.4);
+	assert_near(r.filter.run_idle[1][1], 0);
+	c = find(&r, "requests_per_s");
+	assert_int_equal(c->dropped_target, idle_target);
+	assert_int_equal(c->nr_target, 400 - idle_target + 300);
+	assert_near(c->run_ratio[1], 1);
+	assert_true(c->run_ratio[0] < 0.2);
+	/* the chart marks dropped the idle periods of run 1 only */
+	assert_int_equal(cchart_chart_points(&in, &r, (size_t)(c - r.counters), &pts), RP_OK);
+	for (size_t i = 0; i < pts.nr; i++) {
+		dropped += pts.points[i].kind == CCHART_POINT_DROPPED;
+		if (pts.points[i].run == 1)
+			assert_int_equal(pts.points[i].kind, CCHART_POINT_VIOLATION);
+	}
+	assert_int_equal(dropped, idle_target);
+	cchart_points_release(&pts);
+	cchart_result_release(&r);
+	cchart_input_release(&in);
+}
+
+/*
  * The CPU utilisation of a run: the sum of the CPU counters at the timestamps all of them
  * have (several samples of one counter at a timestamp: their mean), by time.
  */
@@ -1902,6 +2007,7 @@ int main(void)
 	    cmocka_unit_test(test_bimodal_filter),
 	    cmocka_unit_test(test_bimodal_filter_slower_server),
 	    cmocka_unit_test(test_bimodal_filter_busy_machine),
+	    cmocka_unit_test(test_bimodal_filter_starved_target),
 	    cmocka_unit_test(test_cpu_series),
 	    cmocka_unit_test(test_cpu_names),
 	    cmocka_unit_test(test_idle_periods),
