@@ -223,8 +223,21 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 		ret = RP_EINPUT;
 		goto out;
 	}
-	/* A worktree without its repository is the export of an older revperf, in which git
-	 * found the user's repository: checked out again. */
+	/*
+	 * A worktree without its repository is the export of an older revperf, in which git
+	 * found the user's repository: checked out again. So is one that another build
+	 * command built last (its stamp names it): the new command builds from a clean
+	 * checkout, not on the other's files, which make and friends take for up to date
+	 * (`make tcc CONFIG_strip=no` after `make tcc` left the stripped program).
+	 */
+	if (path_exists(gitdir.buf) && path_exists(stamp.buf) && !stamp_says(stamp.buf, cmd)) {
+		fprintf_printable(stderr,
+				  "revperf: %.12s was last built by another build command: "
+				  "checking it out clean for `%s`\n",
+				  rev->sha, cmd);
+		if (remove_tree(worktree.buf))
+			goto out;
+	}
 	if (!path_exists(gitdir.buf)) {
 		worktree_remove_stale(sd->worktrees);
 		if (remove_tree(worktree.buf))

@@ -4,7 +4,9 @@
 # them: on SQLite, compare with the original build command then bindiffed (and would have
 # run) the speedtest1 that the other command had built. The stamp now holds the command
 # it finished, and another command's stamp means build again (the build keeps its id, so
-# its stored runs are still reused).
+# its stored runs are still reused). A build with another command also starts from a clean
+# checkout: on the other's files, make took its targets for up to date (TinyCC's
+# `make tcc CONFIG_strip=no` after `make tcc` kept the stripped program).
 . "$SRCDIR/tests/cli/lib/common.bash"
 
 make_tiny_repo proj
@@ -20,9 +22,14 @@ ids() { db_query .revperf/revperf.db "SELECT id FROM builds WHERE command = 'ech
 [ "$(wt base)" = built ] || fail "base built: $(wt base)"
 before=$(ids)
 
+# a file the first build left, which the other command does not make
+touch ".revperf/worktrees/$(git rev-parse base)/left-by-first-build"
 "$REVPERF" compare base HEAD --runs 2..2 --warmup 0 --config other.ini >out.txt 2>err.txt || true
 [ "$(grep -c '^revperf: building' err.txt)" = 2 ] || { cat err.txt; fail "other builds"; }
 [ "$(wt base)" = other ] || fail "base built by the other command: $(wt base)"
+expect_grep 'was last built by another build command: checking it out clean for `echo other > built.txt`' err.txt
+[ ! -e ".revperf/worktrees/$(git rev-parse base)/left-by-first-build" ] ||
+	fail "the other command built on the first one's files"
 
 # back to the first command: built again, in place, under the same build records
 "$REVPERF" compare base HEAD --runs 2..2 --warmup 0 >out.txt 2>err.txt || true
