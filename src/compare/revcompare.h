@@ -55,6 +55,9 @@ struct revcompare {
 	/* res is a finished stored comparison shown again (nothing ran): stored.id */
 	bool replayed;
 	struct store_comparison_info stored;
+	/* stored_only: a worktree of its builds no longer holds it (built with another
+	 * command since, or removed), so their binary diff is not redone: res has none */
+	bool worktrees_replaced;
 	struct compare_result res;
 };
 
