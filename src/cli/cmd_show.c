@@ -210,7 +210,7 @@ static int show_run(const char *const *args, int n, enum report_format format)
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
-	if (rc.worktrees_replaced && !o.out.quiet)
+	if (rc.bindiff_not_redone && !o.out.quiet)
 		fprintf(stderr,
 			"revperf show: note: the worktrees of comparison %lld's builds no longer "
 			"hold them (built with another command since, or removed): its binary "

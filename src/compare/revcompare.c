@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compare/compare_binary.h"
 #include "compare/replay_config.h"
 #include "core/metric.h"
 #include "predict/predict.h"
@@ -323,6 +324,10 @@ int revcompare_run(const struct revcompare_ctx *ctx, const char *base, const cha
 	req.more = ctx->more;
 	rc->executed = true;
 	err = compare_execute(&req, &rc->res);
+	for (size_t i = 0; !err && rc->worktrees_replaced && i < rc->res.nr_benches; i++) {
+		const struct bench_config *b = config_bench(&rc->cfg, rc->res.benches[i].name);
+		rc->bindiff_not_redone |= b && compare_has_program(b);
+	}
 	if (!err && ctx->executed && !rc->replayed)
 		ctx->executed(&rc->res, ctx->executed_arg);
 	return err;

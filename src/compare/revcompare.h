@@ -56,8 +56,9 @@ struct revcompare {
 	bool replayed;
 	struct store_comparison_info stored;
 	/* stored_only: a worktree of its builds no longer holds it (built with another
-	 * command since, or removed), so their binary diff is not redone: res has none */
-	bool worktrees_replaced;
+	 * command since, or removed), so the binary diff of a benchmark's program is not
+	 * redone: res has none */
+	bool worktrees_replaced, bindiff_not_redone;
 	struct compare_result res;
 };
 
