@@ -31,10 +31,14 @@ const struct command_help show_help = {
 	"Prints a stored comparison again, in the formats of compare, without building or\n"
 	"running anything: the comparison COMPARISON_ID (the comparison_id of compare -f\n"
 	"json), the newest stored comparison of the revisions BASE and TARGET, or without\n"
-	"arguments the newest comparison of two revisions. The verdicts are computed again\n"
-	"as that comparison judged them (its tolerances, metrics and primary lists; a\n"
-	"warning says which the configuration now changes), from the runs it took: its own\n"
-	"and the earlier ones it reused (none after --fresh), none of a later --more; the\n"
+	"arguments the newest comparison of two revisions. It is shown as it was measured:\n"
+	"the runs of the builds it used and its benchmarks' commands of that time, also after\n"
+	"[build] command or a benchmark's command changed or a benchmark was removed (one\n"
+	"warning line says so), and the binary diff of those builds while their worktrees\n"
+	"hold them (else a note says why there is none). The verdicts are computed again as that\n"
+	"comparison judged them (its tolerances, metrics and primary lists; a warning says\n"
+	"which the configuration now changes), from the runs it took: its own and the\n"
+	"earlier ones it reused (none after --fresh), none of a later --more; the\n"
 	"counted metrics (ir, sim-cycles) and their functions from the counted runs stored\n"
 	"up to it; profiles (cct, sample, io, counters) are not shown again. A comparison of\n"
 	"revisions is shown in the project's git repository; one of two commands\n"
@@ -206,6 +210,12 @@ static int show_run(const char *const *args, int n, enum report_format format)
 		ret = rp_err_exit_code(err);
 		goto out;
 	}
+	if (rc.bindiff_not_redone && !o.out.quiet)
+		fprintf(stderr,
+			"revperf show: note: the worktrees of comparison %lld's builds no longer "
+			"hold them (built with another command since, or removed): its binary "
+			"diff is not shown\n",
+			(long long)rc.res.comparison_id);
 	ret = show_report(&p, &rc.res, format);
 out:
 	store_comparison_info_release(&info);

@@ -40,6 +40,14 @@ static char *relative_program(const struct bench_config *bench)
 	return word;
 }
 
+bool compare_has_program(const struct bench_config *bench)
+{
+	char *rel = relative_program(bench);
+	bool has = rel != NULL;
+	free(rel);
+	return has;
+}
+
 static bool is_elf(const char *path)
 {
 	char magic[4];

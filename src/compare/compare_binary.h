@@ -16,5 +16,8 @@
  */
 void compare_same_code(const struct compare_request *req, const struct bench_config *bench,
 		       struct bench_outcome *b);
+/* Whether bench runs a program of the worktree (a relative path) that compare_same_code()
+ * would diff when it is an ELF file of both builds. */
+bool compare_has_program(const struct bench_config *bench);
 
 #endif

@@ -147,8 +147,9 @@ int compare_replay(const struct compare_request *req, struct compare_result *out
 		machine_info_read(&out->machine);
 	/* Only the benchmarks the comparison measured (compare --bench measures some): the
 	 * others' stored runs would add verdicts it never reached, and change its q-values.
-	 * One added to revperf.ini since has no plan either, nor one whose command changed
-	 * since (its runs are stored under the old command, which show cannot find). A
+	 * One added to revperf.ini since has no plan either, nor (in place, for compare) one
+	 * whose command changed since: its runs are stored under the old command, which show
+	 * defines again (replay_config.h). A
 	 * comparison that recorded no plan (before schema 10) shows every one, as before; a
 	 * test suite is planned per test, so it stays. */
 	for (size_t i = 0; i < n && !ret; i++) {

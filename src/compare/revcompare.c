@@ -3,8 +3,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compare/compare_binary.h"
+#include "compare/replay_config.h"
 #include "core/metric.h"
 #include "predict/predict.h"
+#include "store/store_show.h"
 #include "util/common.h"
 
 /* The first benchmark with profile = cct, whose runs need the instrumented builds. */
@@ -86,24 +89,55 @@ static int select_benchmarks(const struct revcompare_ctx *ctx, struct revcompare
 	return err;
 }
 
-/* The stored builds of both revisions, built by an earlier command (stored_only). */
-static int find_builds(const struct revcompare_ctx *ctx, struct revcompare *rc)
+/*
+ * Which comparison show prints when it is given two revisions: the newest of the builds of
+ * the configuration's build command, else the newest of any builds of the two commits (one
+ * made before the build command changed). 0 and *id, or RP_EINPUT after saying how to make
+ * one, or RP_EINTERNAL.
+ */
+static int stored_comparison_of(const struct revcompare_ctx *ctx, struct revcompare *rc,
+				int64_t *id)
 {
+	struct store_build b[2];
+	const char *cmd = rc->cfg.build_command ? rc->cfg.build_command : "";
+	int found = 0;
+	memset(b, 0, sizeof(b));
+	for (int i = 0; i < 2 && !found; i++)
+		found = store_build_of_commit(ctx->st, rc->revs[i].sha, cmd, NULL, &b[i]);
+	if (!found)
+		found = store_comparison_newest(ctx->st, b[0].id, b[1].id, id);
+	store_build_release(&b[0]);
+	store_build_release(&b[1]);
+	if (found == 1)
+		found = store_comparison_of_commits(ctx->st, rc->revs[0].sha, rc->revs[1].sha, id);
+	if (found == 1)
+		error("no stored comparison of %s and %s; make one with `revperf compare %s %s`",
+		      rc->revs[0].expr, rc->revs[1].expr, rc->revs[0].expr, rc->revs[1].expr);
+	return found == 1 ? RP_EINPUT : found < 0 ? RP_EINTERNAL : 0;
+}
+
+/*
+ * stored_only: the stored comparison (ctx->comparison_id, else the newest of the two
+ * revisions) into rc->stored, the builds it used into rc->builds (whichever command built
+ * them), and its benchmarks into rc->cfg as it measured them (replay_config.h).
+ * rc->worktrees_replaced: a worktree no longer holds its build (no binary diff).
+ */
+static int stored_builds(const struct revcompare_ctx *ctx, struct revcompare *rc)
+{
+	int64_t id = ctx->comparison_id, build_ids[2];
+	int found;
+	if (!id && (found = stored_comparison_of(ctx, rc, &id)))
+		return found;
+	if ((found = store_comparison_get(ctx->st, id, &rc->stored)))
+		return RP_EINTERNAL; /* show_pick() or the look-up above found it */
+	build_ids[0] = rc->stored.base_build;
+	build_ids[1] = rc->stored.target_build;
 	for (int i = 0; i < 2; i++) {
-		int found = store_build_of_commit(ctx->st, rc->revs[i].sha,
-						  rc->cfg.build_command ? rc->cfg.build_command : "",
-						  NULL, &rc->builds[i]);
-		if (found < 0)
-			return found;
-		if (found) {
-			error("no stored comparison of %s and %s (%.12s is not built); make one "
-			      "with `revperf compare %s %s`",
-			      rc->revs[0].expr, rc->revs[1].expr, rc->revs[i].sha,
-			      rc->revs[0].expr, rc->revs[1].expr);
-			return RP_EINPUT;
-		}
+		if ((found = store_build_get(ctx->st, build_ids[i], &rc->builds[i])))
+			return RP_EINTERNAL;
+		rc->worktrees_replaced |= !build_worktree_holds(&rc->builds[i]);
 	}
-	return 0;
+	return replay_config_restore(ctx->st, &rc->stored, &rc->cfg);
 }
 
 /*
@@ -212,28 +246,17 @@ static int stored_finished(struct store *st, const struct config *cfg, int64_t i
 /* Which stored comparison to show instead of running: 0 and rc->stored, 1 none, <0. */
 static int stored_comparison(const struct revcompare_ctx *ctx, struct revcompare *rc)
 {
-	int64_t id = ctx->comparison_id;
+	int64_t id;
 	int found;
-	if (ctx->stored_only) {
-		if (!id && (found = store_comparison_newest(ctx->st, rc->builds[0].id,
-							    rc->builds[1].id, &id))) {
-			if (found == 1)
-				error("no stored comparison of %s and %s; make one with `revperf "
-				      "compare %s %s`",
-				      rc->revs[0].expr, rc->revs[1].expr, rc->revs[0].expr,
-				      rc->revs[1].expr);
-			return found == 1 ? RP_EINPUT : found;
-		}
-	} else {
-		if (ctx->fresh || ctx->more || ctx->select)
-			return 1;
-		found = store_comparison_latest(ctx->st, rc->builds[0].id, rc->builds[1].id,
-						"done", &id);
-		if (found)
-			return found;
-		if ((found = stored_finished(ctx->st, &rc->cfg, id)) <= 0)
-			return found < 0 ? found : 1;
-	}
+	if (ctx->stored_only)
+		return 0; /* stored_builds() read it */
+	if (ctx->fresh || ctx->more || ctx->select)
+		return 1;
+	found = store_comparison_latest(ctx->st, rc->builds[0].id, rc->builds[1].id, "done", &id);
+	if (found)
+		return found;
+	if ((found = stored_finished(ctx->st, &rc->cfg, id)) <= 0)
+		return found < 0 ? found : 1;
 	found = store_comparison_get(ctx->st, id, &rc->stored);
 	return found == 1 ? RP_EINTERNAL : found;
 }
@@ -254,7 +277,7 @@ int revcompare_run(const struct revcompare_ctx *ctx, const char *base, const cha
 	for (int i = 0; i < 2; i++)
 		if ((err = repo_resolve(ctx->repo, exprs[i], &rc->revs[i])))
 			return err;
-	if (ctx->stored_only && (err = find_builds(ctx, rc)))
+	if (ctx->stored_only && (err = stored_builds(ctx, rc)))
 		return err;
 	if (!ctx->stored_only && (err = check_profiling(&rc->cfg)))
 		return err;
@@ -270,8 +293,9 @@ int revcompare_run(const struct revcompare_ctx *ctx, const char *base, const cha
 	req.b.label = rc->revs[1].expr;
 	req.a.sha = rc->revs[0].sha;
 	req.b.sha = rc->revs[1].sha;
-	req.a.cwd = rc->builds[0].worktree;
-	req.b.cwd = rc->builds[1].worktree;
+	/* No binary diff of builds whose worktrees no longer hold them. */
+	req.a.cwd = rc->worktrees_replaced ? NULL : rc->builds[0].worktree;
+	req.b.cwd = rc->worktrees_replaced ? NULL : rc->builds[1].worktree;
 	req.a.build_id = rc->builds[0].id;
 	req.b.build_id = rc->builds[1].id;
 	req.same_build = rc->builds[0].id == rc->builds[1].id;
@@ -300,6 +324,10 @@ int revcompare_run(const struct revcompare_ctx *ctx, const char *base, const cha
 	req.more = ctx->more;
 	rc->executed = true;
 	err = compare_execute(&req, &rc->res);
+	for (size_t i = 0; !err && rc->worktrees_replaced && i < rc->res.nr_benches; i++) {
+		const struct bench_config *b = config_bench(&rc->cfg, rc->res.benches[i].name);
+		rc->bindiff_not_redone |= b && compare_has_program(b);
+	}
 	if (!err && ctx->executed && !rc->replayed)
 		ctx->executed(&rc->res, ctx->executed_arg);
 	return err;

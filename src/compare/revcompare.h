@@ -55,6 +55,10 @@ struct revcompare {
 	/* res is a finished stored comparison shown again (nothing ran): stored.id */
 	bool replayed;
 	struct store_comparison_info stored;
+	/* stored_only: a worktree of its builds no longer holds it (built with another
+	 * command since, or removed), so the binary diff of a benchmark's program is not
+	 * redone: res has none */
+	bool worktrees_replaced, bindiff_not_redone;
 	struct compare_result res;
 };
 

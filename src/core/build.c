@@ -171,6 +171,18 @@ static bool stamp_says(const char *stamp, const char *cmd)
 	return same;
 }
 
+bool build_worktree_holds(const struct store_build *b)
+{
+	struct strbuf stamp = STRBUF_INIT;
+	bool holds;
+	if (!b->worktree || !b->command)
+		return false;
+	strbuf_addf(&stamp, "%s/.git/revperf-built", b->worktree);
+	holds = stamp_says(stamp.buf, b->command);
+	strbuf_release(&stamp);
+	return holds;
+}
+
 int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd,
 		 const struct revision *rev, const char *command, const char *variant,
 		 struct store_build *out)

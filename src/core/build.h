@@ -38,4 +38,11 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 		 const struct revision *rev, const char *command, const char *variant,
 		 struct store_build *out);
 
+/*
+ * Whether b's worktree still holds the files b built: its stamp says that its last finished
+ * build ran b's command (one worktree serves every build command of its commit, so a later
+ * build with another command replaced them). Reads only; false when it cannot tell.
+ */
+bool build_worktree_holds(const struct store_build *b);
+
 #endif

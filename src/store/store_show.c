@@ -98,6 +98,92 @@ int store_comparison_newest(struct store *st, int64_t base_build, int64_t target
 	return step_id(st, stmt, id, "cannot read comparisons");
 }
 
+int store_comparison_of_commits(struct store *st, const char *base_sha, const char *target_sha,
+				int64_t *id)
+{
+	struct db_stmt *stmt = store_prepare(
+	    st, "SELECT c.id FROM comparisons c JOIN builds ba ON ba.id = c.base_build"
+		" JOIN builds bb ON bb.id = c.target_build JOIN revisions ra ON ra.id ="
+		" ba.revision_id JOIN revisions rb ON rb.id = bb.revision_id WHERE ra.sha = ?1"
+		" AND rb.sha = ?2 AND ba.variant = '' AND bb.variant = '' ORDER BY c.id DESC"
+		" LIMIT 1");
+	if (!stmt)
+		return RP_EINTERNAL;
+	store_bind_text(stmt, 1, base_sha);
+	store_bind_text(stmt, 2, target_sha);
+	return step_id(st, stmt, id, "cannot read comparisons");
+}
+
+void store_benchmark_defs_free(struct store_benchmark_def *defs, size_t n)
+{
+	for (size_t i = 0; defs && i < n; i++) {
+		free(defs[i].name);
+		free(defs[i].command);
+	}
+	free(defs);
+}
+
+int store_comparison_benchmarks(struct store *st, int64_t id, struct store_benchmark_def **out,
+				size_t *n)
+{
+	/* Planned (schema 10 on) or judged (verdicts, also before): either names it. */
+	struct db_stmt *stmt = store_prepare(
+	    st, "SELECT id, name, command FROM benchmarks WHERE id IN (SELECT benchmark_id FROM"
+		" comparison_plans WHERE comparison_id = ?1 UNION SELECT benchmark_id FROM"
+		" verdicts WHERE comparison_id = ?1) ORDER BY id");
+	size_t alloc = 0;
+	int rc;
+	*out = NULL;
+	*n = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	db_bind_int64(stmt, 1, id);
+	while ((rc = db_step(stmt)) == DB_ROW) {
+		struct store_benchmark_def *d;
+		ALLOC_GROW(*out, *n + 1, alloc);
+		d = &(*out)[(*n)++];
+		d->id = db_column_int64(stmt, 0);
+		d->name = xstrdup(column_or_empty(stmt, 1));
+		d->command = xstrdup(column_or_empty(stmt, 2));
+	}
+	db_finalize(stmt);
+	if (rc != DB_DONE) {
+		store_benchmark_defs_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return store_db_error(st, "cannot read the benchmarks of a comparison");
+	}
+	return 0;
+}
+
+int store_build_get(struct store *st, int64_t id, struct store_build *out)
+{
+	struct db_stmt *stmt = store_prepare(st, "SELECT revision_id, command, variant, worktree,"
+					       " log_path, status, duration_ns FROM builds WHERE"
+					       " id = ?1");
+	int rc, ret = 1;
+	memset(out, 0, sizeof(*out));
+	if (!stmt)
+		return RP_EINTERNAL;
+	db_bind_int64(stmt, 1, id);
+	rc = db_step(stmt);
+	if (rc == DB_ROW) {
+		out->id = id;
+		out->revision_id = db_column_int64(stmt, 0);
+		out->command = xstrdup(column_or_empty(stmt, 1));
+		snprintf(out->variant, sizeof(out->variant), "%s", column_or_empty(stmt, 2));
+		out->worktree = store_column_dup(stmt, 3);
+		out->log_path = store_column_dup(stmt, 4);
+		snprintf(out->status, sizeof(out->status), "%s", column_or_empty(stmt, 5));
+		out->duration_ns = db_column_int64(stmt, 6);
+		ret = 0;
+	} else if (rc != DB_DONE) {
+		ret = store_db_error(st, "cannot read builds");
+	}
+	db_finalize(stmt);
+	return ret;
+}
+
 int store_build_of_commit(struct store *st, const char *sha, const char *command,
 			  const char *variant, struct store_build *out)
 {

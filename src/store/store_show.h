@@ -34,6 +34,28 @@ int store_comparison_newest(struct store *st, int64_t base_build, int64_t target
 /* The newest comparison of two revisions, or with of_commands of two commands
  * (--cmd-a/--cmd-b): 0 and *id, 1 none, <0. */
 int store_comparison_last(struct store *st, bool of_commands, int64_t *id);
+/*
+ * The newest comparison of the builds (variant "") of commits base_sha and target_sha,
+ * whatever their build command: 0 and *id, 1 when there is none, RP_EINTERNAL.
+ */
+int store_comparison_of_commits(struct store *st, const char *base_sha, const char *target_sha,
+				int64_t *id);
+/* A benchmark as a comparison measured it: its name and its stored command (the identity
+ * of run_output_identity()). */
+struct store_benchmark_def {
+	int64_t id;
+	char *name, *command;
+};
+/*
+ * The benchmarks comparison id planned or judged, oldest first: 0 and *out, *n (free with
+ * store_benchmark_defs_free()), or RP_EINTERNAL.
+ */
+int store_comparison_benchmarks(struct store *st, int64_t id, struct store_benchmark_def **out,
+				size_t *n);
+void store_benchmark_defs_free(struct store_benchmark_def *defs, size_t n);
+/* The build id, read only: 0 and *out (release with store_build_release()), 1 when none,
+ * RP_EINTERNAL. */
+int store_build_get(struct store *st, int64_t id, struct store_build *out);
 /* The build of commit sha with command and variant ("" the build itself), read only: 0
  * and *out (release with store_build_release()), 1 when none, RP_EINTERNAL. */
 int store_build_of_commit(struct store *st, const char *sha, const char *command,
