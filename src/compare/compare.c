@@ -428,12 +428,30 @@ static int bench_runs_stored(const struct compare_request *req, const struct ben
 	return 0;
 }
 
+/*
+ * The benchmark's warm-up runs, discarded, in a random order too: taken before its first
+ * new run only, so that a comparison whose stored runs already answer it runs none.
+ */
+static int run_warmups(struct bench_ctx *c, bool *stop)
+{
+	for (size_t w = 0; w < c->bench->warmup && !*stop; w++) {
+		int first = rng_coin(c->rng);
+		for (int k = 0; k < 2 && !*stop; k++) {
+			int ret = bench_run_next(c, k ? !first : first, true, stop);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}
+
 static int compare_bench(const struct compare_request *req, const struct bench_config *bench,
 			 struct bench_ctx *c)
 {
 	struct sequential_plan plan;
-	size_t i, w, look, n, chain, slot = 0, extensions = 0, more = 0;
+	size_t i, look, n, chain, slot = 0, extensions = 0, more = 0;
 	bool stop = false, decided = false, extensible, continues, short_of_first = false;
+	bool warmed = false;
 	double look_alpha;
 	int ret;
 
@@ -488,16 +506,6 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	/* The next run waits in the spawner while one runs, where revperf need not watch it. */
 	c->lookahead = bench->log_limit_bytes > 0 && !(bench->profiles & PROFILE_COUNTERS) &&
 		       !bench->nr_case_defs;
-	/* Warm-up runs, discarded, in a random order too. */
-	for (w = 0; w < bench->warmup && !stop; w++) {
-		int first = rng_coin(c->rng);
-		for (int k = 0; k < 2 && !stop; k++) {
-			ret = bench_run_next(c, k ? !first : first, true, &stop);
-			if (ret)
-				return ret;
-		}
-	}
-
 	/* Runs stored before (an interrupted comparison, an earlier one of these builds, or the
 	 * one --more continues): their looks are taken again at the alpha each had, and past
 	 * max_runs the spending goes on from the extension they reached (as a replay does). */
@@ -559,7 +567,11 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		look = c->planned_max;
 	while (!stop) {
 		while (!stop && (bench_planned_ok(c, 0) < look || bench_planned_ok(c, 1) < look)) {
-			if (budget_spent(c))
+			/* Before the first new run, not before stored runs that need none more. */
+			if (!warmed && (ret = run_warmups(c, &stop)))
+				return ret;
+			warmed = true;
+			if (stop || budget_spent(c))
 				break;
 			ret = run_round(c, look, &stop);
 			if (ret)

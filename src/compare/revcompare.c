@@ -141,10 +141,22 @@ static int stored_builds(const struct revcompare_ctx *ctx, struct revcompare *rc
 }
 
 /*
+ * Whether stored verdict v of benchmark b is final: decided, or undecided after the most
+ * runs b plans on both sides (a counted metric's: max count runs, taken when a side's
+ * counts disagree; a timed one's: max runs).
+ */
+static bool stored_final(const struct store_verdict *v, const struct bench_config *b)
+{
+	const struct metric_def *def = metric_find(v->metric);
+	size_t max = def && (def->flags & METRIC_COUNTED) ? b->max_count_runs : b->max_runs;
+	return strcmp(v->verdict, "undecided") || (v->n_a >= max && v->n_b >= max);
+}
+
+/*
  * Whether the stored verdicts v of benchmark b answer the metric called name, as cfg asks
  * for it now (primary: it decides): a verdict for it, with values when every run measures
  * it (runs reused from a comparison of other metrics have none), and as a primary metric
- * decided or undecided after max runs on both sides.
+ * final (stored_final()).
  */
 static bool stored_answers(const struct store_verdict *v, size_t n, const struct bench_config *b,
 			   const char *name, bool primary)
@@ -155,8 +167,7 @@ static bool stored_answers(const struct store_verdict *v, size_t n, const struct
 		if (!strcmp(v[k].verdict, "unmeasured") && !v[k].n_a && !v[k].n_b &&
 		    metric_in_every_run(metric_find(name)))
 			return false;
-		return !primary || strcmp(v[k].verdict, "undecided") ||
-		       (v[k].n_a >= b->max_runs && v[k].n_b >= b->max_runs);
+		return !primary || stored_final(&v[k], b);
 	}
 	return false;
 }
@@ -191,13 +202,21 @@ static bool stored_answers_list(const struct store_verdict *v, size_t n,
 	return ok;
 }
 
+bool revcompare_stored_answers(const struct store_verdict *v, size_t n,
+			       const struct bench_config *b)
+{
+	return stored_answers_list(v, n, b, b->metrics, false) &&
+	       stored_answers_list(v, n, b, b->primary, true);
+}
+
 /*
  * Whether stored comparison id is finished for cfg: planned as cfg plans (runs, alpha), a
  * verdict for every benchmark and for every metric cfg asks of it (a comparison of other
- * metrics is not), and every primary
- * one, stored as primary or primary in cfg, decided or undecided after max runs on both
- * sides. Profiled and counted benchmarks, suites and Google Benchmark binaries are
- * measured beyond what a replay shows: never finished here.
+ * metrics is not), and every primary one, stored as primary or primary in cfg, final
+ * (stored_final()). A counted metric (ir, sim-cycles) is judged again from the stored
+ * counted runs (compare_counted()): its phase is finished once it has a verdict (left
+ * unmeasured, its runs failed: not). Profiled benchmarks, suites and Google Benchmark
+ * binaries are measured beyond what a replay shows: never finished here.
  */
 static int stored_finished(struct store *st, const struct config *cfg, int64_t id)
 {
@@ -217,10 +236,10 @@ static int stored_finished(struct store *st, const struct config *cfg, int64_t i
 			if (strcmp(v[k].bench, b->name))
 				continue;
 			found = true;
-			if (def && (def->flags & METRIC_COUNTED))
+			if (def && (def->flags & METRIC_COUNTED) &&
+			    !strcmp(v[k].verdict, "unmeasured"))
 				ret = 0;
-			if (v[k].primary && !strcmp(v[k].verdict, "undecided") &&
-			    (v[k].n_a < b->max_runs || v[k].n_b < b->max_runs))
+			if (v[k].primary && !stored_final(&v[k], b))
 				ret = 0;
 			/* its time budget ended before the first look: compare again goes on */
 			if (v[k].primary && !strcmp(v[k].verdict, "unmeasured") &&
@@ -228,8 +247,7 @@ static int stored_finished(struct store *st, const struct config *cfg, int64_t i
 			    (v[k].n_a < b->min_runs || v[k].n_b < b->min_runs))
 				ret = 0;
 		}
-		if (!found || !stored_answers_list(v, n, b, b->metrics, false) ||
-		    !stored_answers_list(v, n, b, b->primary, true))
+		if (!found || !revcompare_stored_answers(v, n, b))
 			ret = 0;
 		/* judged under another plan (runs, alpha): what cfg asks was never measured */
 		if (ret > 0) {

@@ -78,4 +78,14 @@ int revcompare_run(const struct revcompare_ctx *ctx, const char *base, const cha
 		   struct revcompare *rc);
 void revcompare_release(struct revcompare *rc);
 
+/*
+ * Whether the stored verdicts v (n, of one comparison) answer benchmark b as it asks now:
+ * a verdict for every metric of b's metrics list, and for every metric of its primary
+ * list one that is final (decided, or undecided after b's most runs on both sides). A
+ * comparison of other metrics, or judged on another primary that left this one short of
+ * its runs, does not. What compare and history both take a stored comparison by.
+ */
+bool revcompare_stored_answers(const struct store_verdict *v, size_t n,
+			       const struct bench_config *b);
+
 #endif

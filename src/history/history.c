@@ -8,6 +8,7 @@
 #include "analysis/stats.h"
 #include "collect/machine.h"
 #include "collect/proc.h"
+#include "core/metric.h"
 #include "util/common.h"
 
 const char *history_status_name(enum history_status s)
@@ -43,11 +44,6 @@ static int find_build(struct store *st, const struct config *cfg, const struct r
 	return store_build_find(st, rev_id, cfg->build_command ? cfg->build_command : "", NULL, b);
 }
 
-/*
- * Whether a stored comparison answers for the commit: no primary verdict undecided (more
- * runs may decide it) and every configured benchmark (a test suite: any of its tests)
- * has a verdict; with --select, the comparison covers what the commit needed.
- */
 /* The configured benchmark a stored verdict belongs to (a suite's test: the suite). */
 static const struct bench_config *verdict_bench(const struct config *cfg, const char *name)
 {
@@ -61,30 +57,102 @@ static const struct bench_config *verdict_bench(const struct config *cfg, const 
 	return NULL;
 }
 
-static bool covers(const struct config *cfg, const struct store_verdict *v, size_t n,
-		   bool selecting)
+/*
+ * Whether stored comparison id, of verdicts v, answers for the commit as cfg asks now: no
+ * primary verdict undecided (more runs may decide it), every configured benchmark (a test
+ * suite: any of its tests) has a verdict, and each answers what cfg asks of it as compare
+ * takes a finished comparison (revcompare_stored_answers(): its metrics, a final verdict
+ * for its primary; planned with the same runs and alpha). With --select, the comparison
+ * covers what the commit needed. 1 it does, 0 not, <0 a store failure.
+ */
+static int covers(struct store *st, const struct config *cfg, int64_t id,
+		  const struct store_verdict *v, size_t n, bool selecting)
 {
 	for (size_t k = 0; k < n; k++) {
 		const struct bench_config *b = verdict_bench(cfg, v[k].bench);
 		/* undecided after its whole run budget: finished too (compare --more goes on) */
 		if (v[k].primary && !strcmp(v[k].verdict, "undecided") &&
 		    (!b || v[k].n_a < b->max_runs || v[k].n_b < b->max_runs))
-			return false;
+			return 0;
 	}
-	if (selecting)
-		return true;
 	for (size_t i = 0; i < cfg->nr_benches; i++) {
-		const char *name = cfg->benches[i].name;
-		size_t len = strlen(name);
+		const struct bench_config *b = &cfg->benches[i];
+		size_t len = strlen(b->name);
 		bool found = false;
+		int differs;
 		for (size_t k = 0; k < n && !found; k++)
-			found = !strcmp(v[k].bench, name) ||
-				(cfg->benches[i].tests && !strncmp(v[k].bench, name, len) &&
+			found = !strcmp(v[k].bench, b->name) ||
+				(b->tests && !strncmp(v[k].bench, b->name, len) &&
 				 v[k].bench[len] == '/');
-		if (!found)
-			return false;
+		if (!found && !selecting)
+			return 0;
+		/* a suite is judged per test, under the tests' names */
+		if (!found || b->tests)
+			continue;
+		if (!revcompare_stored_answers(v, n, b))
+			return 0;
+		differs = store_comparison_plan_differs(st, id, b->name, b->min_runs, b->max_runs,
+							cfg->alpha);
+		if (differs)
+			return differs < 0 ? differs : 0;
 	}
-	return true;
+	return 1;
+}
+
+/* Whether list (metrics or primary) names metric, "all" as metric_parse_list() expands it:
+ * every metric but the counted ones. */
+static bool list_names(const char *list, const char *metric)
+{
+	const struct metric_def *def = metric_find(metric);
+	const char *p = list ? list : "";
+	while (*p) {
+		size_t len;
+		p += strspn(p, ", \t");
+		len = strcspn(p, ", \t");
+		if (!len)
+			break;
+		if (len == strlen(metric) && !strncmp(p, metric, len))
+			return true;
+		if (len == 3 && !strncmp(p, "all", 3) && def && !(def->flags & METRIC_COUNTED) &&
+		    strcmp(metric, "iteration"))
+			return true;
+		p += len;
+	}
+	return false;
+}
+
+/*
+ * The verdicts of commit c flagged primary as cfg asks now. A stored comparison judged on
+ * another primary whose verdicts answer this one (covers()) is shown with the one asked,
+ * as compare shows a finished comparison in place (judged again with the configuration's,
+ * from the same runs); with say, a warning per benchmark so shown names the comparison,
+ * what it judged on and what is asked now.
+ */
+static void primary_as_asked(const struct config *cfg, struct history_commit *c, bool say)
+{
+	for (size_t i = 0; i < cfg->nr_benches; i++) {
+		const struct bench_config *b = &cfg->benches[i];
+		struct strbuf judged = STRBUF_INIT;
+		bool differs = false;
+		for (size_t k = 0; k < c->nr_verdicts; k++) {
+			struct store_verdict *v = &c->verdicts[k];
+			bool asked = list_names(b->primary, v->metric);
+			if (verdict_bench(cfg, v->bench) != b)
+				continue;
+			if (v->primary && !list_names(judged.buf, v->metric))
+				strbuf_addf(&judged, "%s%s", judged.len ? ", " : "", v->metric);
+			differs |= asked != v->primary;
+			v->primary = asked;
+		}
+		if (differs && say)
+			warning("%.12s: %s: comparison %lld judged it with primary = %s; the "
+				"configuration now says %s: shown with the configuration's, from "
+				"the same verdicts",
+				c->rev.sha, b->name, (long long)c->comparison_id,
+				judged.len ? judged.buf : "(none)",
+				b->primary ? b->primary : "(none)");
+		strbuf_release(&judged);
+	}
 }
 
 /*
@@ -107,15 +175,19 @@ static int stored_comparison(const struct history_request *req, const struct con
 		goto out;
 	if ((ret = store_comparison_verdicts(req->ctx.st, id, &c->verdicts, &c->nr_verdicts)))
 		goto out;
-	if (!c->nr_verdicts || !covers(cfg, c->verdicts, c->nr_verdicts, req->ctx.select)) {
+	ret = c->nr_verdicts
+		  ? covers(req->ctx.st, cfg, id, c->verdicts, c->nr_verdicts, req->ctx.select)
+		  : 0;
+	if (ret <= 0) {
 		store_verdicts_free(c->verdicts, c->nr_verdicts);
 		c->verdicts = NULL;
 		c->nr_verdicts = 0;
-		ret = 1;
+		ret = ret < 0 ? ret : 1;
 		goto out;
 	}
 	c->comparison_id = id;
 	c->build_id = b[1].id;
+	primary_as_asked(cfg, c, true);
 	ret = 0;
 out:
 	store_build_release(&b[0]);
@@ -178,6 +250,9 @@ static int measure(const struct history_request *req, struct history_result *res
 		c->comparison_id = rc.res.comparison_id;
 		err = store_comparison_verdicts(req->ctx.st, c->comparison_id, &c->verdicts,
 						&c->nr_verdicts);
+		/* shown from the store in place: compare said what it judges again */
+		if (!err && rc.replayed)
+			primary_as_asked(&rc.cfg, c, false);
 	}
 	revcompare_release(&rc);
 	return err;

@@ -36,7 +36,14 @@ int store_comparison_get(struct store *st, int64_t id, struct store_comparison_i
 	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT c.base_build, c.target_build, c.base_label, c.target_label, c.seed,"
 		" c.alpha, c.status, ra.sha, rb.sha, ba.command,"
-		" (SELECT machine_id FROM runs WHERE comparison_id = c.id ORDER BY id DESC LIMIT 1),"
+		/* the machine of its runs; one that ran none (every run reused, no warm-up
+		 * needed) was on the machine of its counted runs, else of the runs it reused */
+		" coalesce((SELECT machine_id FROM runs WHERE comparison_id = c.id"
+		"  ORDER BY id DESC LIMIT 1),"
+		" (SELECT machine_id FROM profiles WHERE comparison_id = c.id"
+		"  ORDER BY id DESC LIMIT 1),"
+		" (SELECT machine_id FROM runs WHERE build_id IN (c.base_build, c.target_build)"
+		"  AND comparison_id < c.id AND warmup = 0 ORDER BY id DESC LIMIT 1)),"
 		" bb.command"
 		" FROM comparisons c JOIN builds ba ON ba.id = c.base_build"
 		" JOIN builds bb ON bb.id = c.target_build"

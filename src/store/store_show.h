@@ -20,7 +20,9 @@ struct store_comparison_info {
 	uint64_t seed;
 	double alpha;
 	char status[16]; /* "running", "done", "interrupted", "failed", "abandoned" */
-	int64_t machine_id; /* of its latest run; 0 when it has none */
+	/* of its latest run, else of its counted runs, else of the newest run it may have
+	 * reused (it ran none); 0 when none */
+	int64_t machine_id;
 };
 void store_comparison_info_release(struct store_comparison_info *c);
 /* The comparison id: 0 and *out, 1 when there is none, RP_EINTERNAL. */

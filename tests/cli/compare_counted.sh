@@ -93,8 +93,9 @@ assert ir["baseline"]["n"] == 6 and ir["target"]["n"] == 6, ir   # topped up to 
 assert max(ir["spread"]) > 1e-4, ir
 PY
 
-# In a git project the counted runs are reused by the next comparison of the same builds,
-# and serve the predictor as dynamic data.
+# In a git project the counted runs are reused by the next comparison of the same builds
+# (asked for again, the finished one is shown from the store: --more makes the next), and
+# serve the predictor as dynamic data.
 make_tiny_repo proj
 cd proj
 cat >>revperf.ini <<'INI'
@@ -106,7 +107,7 @@ printf 'i=0; while [ $i -lt 2100 ]; do i=$((i+1)); done\n' >work.sh
 git commit -qam slower
 expect_exit 1 "$REVPERF" compare base HEAD -f json
 [ "$(json_get out.txt "d['benchmarks'][0]['counted']['reused']")" = "[0, 0]" ] || fail "reuse 1"
-expect_exit 1 "$REVPERF" compare base HEAD -f json
+expect_exit 1 "$REVPERF" compare base HEAD -f json --more
 [ "$(json_get out.txt "d['benchmarks'][0]['counted']['reused']")" = "[2, 2]" ] ||
 	fail "counted runs not reused: $(cat out.txt)"
 python3 - .revperf/revperf.db <<'PY' || fail "no dynamic data from the counted runs"

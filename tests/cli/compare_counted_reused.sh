@@ -23,14 +23,16 @@ expect_exit 0 "$REVPERF" compare a b -q -f json
 dirs=$(db_query "$PWD/.revperf/revperf.db" "SELECT count(DISTINCT path) FROM profiles WHERE comparison_id = 1")
 [ "$dirs" = 12 ] || fail "the first comparison's 12 counted runs are in $dirs directories"
 
-# Measured again: the 6 + 6 stored runs, all reused, none run.
-expect_exit 0 "$REVPERF" compare a b -q -f json
+# Asked for again, the finished comparison is shown from the store: a new one (--more)
+# reuses the 6 + 6 stored runs and runs none; show gives its counts.
+expect_exit 0 "$REVPERF" compare a b -q --more
+expect_grep 'counted under valgrind \(callgrind, 6 \+ 6 runs, 6 \+ 6 reused, [0-9.]+ s\)' out.txt
+expect_exit 0 "$REVPERF" show a b -f json
 id=$(json_get out.txt "d['comparison_id']")
+[ "$id" = 2 ] || fail "show a b: comparison $id, not --more's (2)"
 [ "$(profiles "$id")" = 0 ] || fail "measured again: $(profiles "$id") counted runs made"
 [ "$(counted out.txt)" = "([6, 6], [6, 6], 'undecided')" ] ||
 	fail "measured again, JSON: $(counted out.txt)"
-expect_exit 0 "$REVPERF" compare a b -q
-expect_grep 'counted under valgrind \(callgrind, 6 \+ 6 runs, 6 \+ 6 reused, [0-9.]+ s\)' out.txt
 
 # --fresh: none reused, and the second look tops up the first look's own runs.
 expect_exit 0 "$REVPERF" compare a b -q -f json --fresh

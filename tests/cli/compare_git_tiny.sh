@@ -21,9 +21,12 @@ expect_grep 'building [0-9a-f]{12} \(base\)' err.txt
 [ -f .revperf/worktrees/$(git rev-parse base)/built.txt ] || fail "build did not run in the worktree"
 ls .revperf/logs/build-*.log >/dev/null || fail "no build log"
 
-# Second time: builds cached, runs reused (and no new build).
-expect_exit 1 "$REVPERF" compare base slow -q -f json
+# Second time: builds cached (no new build), the finished comparison shown from the store;
+# a new one (--more) reuses its runs.
+expect_exit 1 "$REVPERF" compare base slow -f json
 expect_no_grep 'building' err.txt
+expect_grep 'comparison 1 is finished; shown from the store' err.txt
+expect_exit 1 "$REVPERF" compare base slow -q -f json --more
 reused=$(json_get out.txt "d['benchmarks'][0]['runs']['baseline']['reused']")
 [ "$reused" -ge 3 ] || fail "stored runs not reused ($reused)"
 

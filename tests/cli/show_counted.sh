@@ -36,7 +36,13 @@ assert b["counted"]["elapsed_s"] is None, b["counted"]  # nothing ran
 assert d["exit_code"] == 1, d["exit_code"]
 PY
 [ "$(count profiles)" = "$profiles" ] || fail "show counted again: $(count profiles) profiles, $profiles before"
+# compare asked for again shows the finished comparison from the store, as show does; a
+# new one (--more) reuses its counted runs.
 expect_exit 1 "$REVPERF" compare base slow
+expect_grep 'shown from the store, nothing ran' err.txt
+expect_grep 'ir \*  *worse  *1\.0[0-9]+ ' out.txt
+expect_grep 'counted under valgrind \(callgrind, 2 \+ 2 runs\)' out.txt
+expect_exit 1 "$REVPERF" compare base slow --more
 expect_grep 'ir \*  *worse  *1\.0[0-9]+ ' out.txt
 expect_grep 'counted under valgrind \(callgrind, 2 \+ 2 runs, 2 \+ 2 reused, [0-9.]+ s\)' out.txt
 [ "$(count profiles)" = "$profiles" ] || fail "compare counted again: $(count profiles) profiles, $profiles before"
