@@ -196,6 +196,7 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 	struct stat wst;
 	int found, lock = -1, ret = RP_EINTERNAL;
 	const char *cmd = command ? command : "";
+	bool clean = false;
 
 	memset(out, 0, sizeof(*out));
 	memset(&res, 0, sizeof(res));
@@ -243,12 +244,9 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 	 * (`make tcc CONFIG_strip=no` after `make tcc` left the stripped program).
 	 */
 	if (path_exists(gitdir.buf) && path_exists(stamp.buf) && !stamp_says(stamp.buf, cmd)) {
-		fprintf_printable(stderr,
-				  "revperf: %.12s was last built by another build command: "
-				  "checking it out clean for `%s`\n",
-				  rev->sha, cmd);
 		if (remove_tree(worktree.buf))
 			goto out;
+		clean = true; /* said on the building line */
 	}
 	if (!path_exists(gitdir.buf)) {
 		worktree_remove_stale(sd->worktrees);
@@ -274,9 +272,12 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 		/* The expression, unless it is the sha itself (history's, bisect's). */
 		bool named = rev->expr && *rev->expr &&
 			     strncmp(rev->sha, rev->expr, strlen(rev->expr));
-		fprintf_printable(stderr, "revperf: building %.12s%s%s%s%s%s: %s\n", rev->sha,
+		fprintf_printable(stderr, "revperf: building %.12s%s%s%s%s%s: %s%s\n", rev->sha,
 				  named ? " (" : "", named ? rev->expr : "", named ? ")" : "",
-				  *variant ? ", variant " : "", variant, cmd);
+				  *variant ? ", variant " : "", variant, cmd,
+				  clean ? " (checked out clean: another build command built it "
+					  "last)"
+					: "");
 		spec.command = cmd;
 		spec.cwd = worktree.buf;
 		spec.log_path = log.buf;

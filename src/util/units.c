@@ -91,7 +91,8 @@ int units_ratio_decimals(double value, double lo, double hi)
 		scale = fmax(scale, fabs(value - 1));
 	else if (isfinite(lo) && isfinite(hi))
 		scale = fmax(scale, fmax(fabs(lo - 1), fabs(hi - 1)));
-	while (scale > 0 && decimals < 6 && pow(10, -decimals) > scale / 10 * (1 + 1e-9))
+	/* below 0.01% (what counts as exact: docs/counted.md), none is shown: 1.000 */
+	while (scale >= 1e-4 && decimals < 6 && pow(10, -decimals) > scale / 10 * (1 + 1e-9))
 		decimals++;
 	return decimals;
 }
@@ -101,8 +102,8 @@ void units_ratio_add(struct strbuf *sb, double value, double lo, double hi,
 {
 	int decimals = units_ratio_decimals(value, lo, hi);
 
-	if (isfinite(lo) && isfinite(hi))
+	if (!isnan(lo) && !isnan(hi)) /* an infinite end is printed: [0.000, inf] */
 		units_range_addf(sb, value, lo, hi, decimals, style);
-	else if (isfinite(value))
+	else if (!isnan(value))
 		strbuf_addf(sb, "%.*f", decimals, value); /* no interval */
 }

@@ -39,12 +39,12 @@ enum units_range_style {
 void units_range_add(struct strbuf *sb, const char *value, const char *lo, const char *hi,
 		     enum units_range_style style);
 /*
- * A ratio B/A and its interval (lo, hi NaN: none) with three decimals, or more (up to six)
- * when the interval is narrower than 0.001 and the ratio closer to 1 than that: then the
- * last digit shown is at most a tenth of the larger of the two, so that an exact count's
- * 1.00079 (equal at a 0.1% tolerance) and 1.0014 (worse) do not both read 1.001. An exact
- * 1 stays "1.000". Style as units_range_add(); value NaN: the interval alone; lo or hi
- * NaN: the value alone.
+ * A ratio B/A and its interval (lo, hi NaN: none) with three decimals, or more (up to five)
+ * when the larger of the interval's width and the change |ratio - 1| is below 0.01: then the
+ * last digit shown is at most a tenth of it, so that an exact count's 1.00079 (equal at a
+ * 0.1% tolerance) and 1.0014 (worse) do not both read 1.001. Below 0.01% (the spread of
+ * counts that still counts as exact) it shows none: 1.000. Style as units_range_add(); value NaN: the interval alone; lo or
+ * hi NaN: the value alone (an infinite end is printed).
  */
 void units_ratio_add(struct strbuf *sb, double value, double lo, double hi,
 		     enum units_range_style style);

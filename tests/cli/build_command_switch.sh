@@ -27,7 +27,7 @@ touch ".revperf/worktrees/$(git rev-parse base)/left-by-first-build"
 "$REVPERF" compare base HEAD --runs 2..2 --warmup 0 --config other.ini >out.txt 2>err.txt || true
 [ "$(grep -c '^revperf: building' err.txt)" = 2 ] || { cat err.txt; fail "other builds"; }
 [ "$(wt base)" = other ] || fail "base built by the other command: $(wt base)"
-expect_grep 'was last built by another build command: checking it out clean for `echo other > built.txt`' err.txt
+expect_grep '^revperf: building [0-9a-f]{12} \(base\): echo other > built.txt \(checked out clean: another build command built it last\)$' err.txt
 [ ! -e ".revperf/worktrees/$(git rev-parse base)/left-by-first-build" ] ||
 	fail "the other command built on the first one's files"
 

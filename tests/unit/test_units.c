@@ -121,7 +121,9 @@ static void test_ratios(void **state)
 	    {1.023, 1.010, 1.040, "1.023 [1.010, 1.040]"},	/* a timed interval */
 	    {1.0021, 1.0012, 1.0030, "1.0021 [1.0012, 1.0030]"}, /* a narrow one */
 	    {1.5, 1.4998, 1.5002, "1.500"},			/* narrow, far from 1 */
-	    {1.0000001, 1.0000001, 1.0000001, "1.000000"},	/* at most six decimals */
+	    {1.0002, 1.0002, 1.0002, "1.00020"},		/* at most five decimals */
+	    {1, 0.999995, 1.000005, "1.000"},			/* below 0.01%: none */
+	    {0, 0, INFINITY, "0.000 [0.000, inf]"},		/* an infinite end */
 	    {NAN, 1.0004, 1.0006, "[1.00040, 1.00060]"},	/* no value: the interval */
 	    {1.01, NAN, NAN, "1.010"},				/* no interval */
 	};
