@@ -77,6 +77,11 @@ static int parse_count(const char *flag, const char *s, uint64_t min, uint64_t m
 	return 0;
 }
 
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
 static void predictor_text(struct strbuf *sb, const struct perphecy_predictor *p)
 {
 	if (p->no_hits) {
@@ -175,10 +180,11 @@ static void print_text(FILE *f, const struct predict_training *t)
 	struct strbuf sb = STRBUF_INIT;
 	size_t j;
 	strbuf_addf(&sb,
-		    "training data: %zu tuples from %zu commits and %zu benchmark%s: %zu hits, "
-		    "%zu misses\n",
-		    t->nr_tuples, t->nr_commits, t->nr_bench, t->nr_bench == 1 ? "" : "s",
-		    t->nr_hits, t->nr_misses);
+		    "training data: %zu tuple%s from %zu commit%s and %zu benchmark%s: %zu hit%s, "
+		    "%zu miss%s\n",
+		    t->nr_tuples, plural(t->nr_tuples), t->nr_commits, plural(t->nr_commits),
+		    t->nr_bench, plural(t->nr_bench), t->nr_hits, plural(t->nr_hits), t->nr_misses,
+		    t->nr_misses == 1 ? "" : "es");
 	strbuf_addf(&sb,
 		    "left out: %zu undecided, %zu without dynamic data at an ancestor, %zu not "
 		    "against the parent, %zu superseded, %zu of benchmarks not configured\n",
@@ -206,8 +212,9 @@ static void print_text(FILE *f, const struct predict_training *t)
 	for (j = 0; j < t->nr_bench; j++) {
 		strbuf_addf(&sb, "  %-24s ", t->bench_names[j]);
 		predictor_text(&sb, &t->per_bench[j]);
-		strbuf_addf(&sb, " (%zu hits, %zu misses)", t->per_bench[j].nr_hits,
-			    t->per_bench[j].nr_misses);
+		strbuf_addf(&sb, " (%zu hit%s, %zu miss%s)", t->per_bench[j].nr_hits,
+			    plural(t->per_bench[j].nr_hits), t->per_bench[j].nr_misses,
+			    t->per_bench[j].nr_misses == 1 ? "" : "es");
 		goal_text(&sb, t, &t->per_bench[j], &t->goal_bench[j]);
 		strbuf_addch(&sb, '\n');
 	}

@@ -328,10 +328,11 @@ int predict_train(struct predict_ctx *ctx, const struct predict_train_opts *o,
 		cv.min_dismiss = o->min_dismiss;
 		cv.dismiss_goal = o->dismiss_goal;
 		if (out->nr_commits < 2) {
-			error(
-			    "cannot cross-validate: the training data has %zu commit; it needs at "
-			    "least 2 (compare more commits with their parents)",
-			    out->nr_commits);
+			error("cannot cross-validate: the training data has 1 commit; it needs at "
+			      "least 2 (left out: %zu undecided, %zu without dynamic data at an "
+			      "ancestor, %zu not against the parent): run `revperf run --dynamic "
+			      "REV` on an ancestor and `revperf compare REV~1 REV` on more commits",
+			      out->nr_undecided, out->nr_no_ancestor, out->nr_not_parent);
 			return RP_EINPUT;
 		}
 		if ((ret = perphecy_cross_validate(out->tuples, out->nr_tuples, &cv,

@@ -76,8 +76,8 @@ static void add_no_change(struct strbuf *sb, const struct history_series *s)
 	else if (s->cp_failed)
 		strbuf_addstr(sb, "not analysed (see the error above)");
 	else if (s->cp.stop == CHANGEPOINT_STOP_TOO_SHORT)
-		strbuf_addf(sb, "none: %zu commit%s with values are too few to split", s->n,
-			    s->n == 1 ? "" : "s");
+		strbuf_addf(sb, "none: %zu commit%s with values %s too few to split", s->n,
+			    s->n == 1 ? "" : "s", s->n == 1 ? "is" : "are");
 	else if (s->cp.has_rejected)
 		strbuf_addf(sb, "none (best candidate p = %.3g)", s->cp.rejected.p_value);
 	else

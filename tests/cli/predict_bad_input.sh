@@ -108,7 +108,8 @@ expect_exit 0 "$REVPERF" train -f json --dry-run --dismiss-goal 90%
 [ "$(json_get out.txt "d['dismiss_goal'], d['budget_chosen']['common']['min_dismiss'], d['budget_chosen']['common']['inner_folds']")" = "0.9 None 0" ] ||
 	fail "--dismiss-goal 90% on one commit: $(cat out.txt)"
 expect_exit 2 "$REVPERF" train --evaluate
-expect_grep 'needs at least 2' err.txt
+expect_grep 'needs at least 2 \(left out: [0-9]+ undecided, [0-9]+ without dynamic data at an ancestor, [0-9]+ not against the parent\): run `revperf run --dynamic REV`' err.txt
+expect_one_line err.txt
 expect_exit 0 "$REVPERF" predict neutral
 expect_grep 'trained without any hit' err.txt
 expect_grep '^skip:' out.txt
