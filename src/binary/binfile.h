@@ -28,6 +28,11 @@ enum {
 	BINFILE_NO_REUSE = 1 << 2,
 	/* No warnings (a stripped file read from .dynsym): for readers of many files. */
 	BINFILE_QUIET = 1 << 3,
+	/*
+	 * The caller goes on without the file (compare's binary diff): a stripped program
+	 * without exported functions is a warning, not an error.
+	 */
+	BINFILE_ADVISORY = 1 << 4,
 };
 
 /* One function: a symbol with a size in an executable section, aliases folded. */

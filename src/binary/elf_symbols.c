@@ -427,9 +427,14 @@ int symbols_read(struct binfile *bf)
 			"table?)",
 			bf->path, outside, outside == 1 ? "" : "s", outside == 1 ? "its" : "their");
 	if (bf->from_dynsym && !nr_cand) {
-		error("%s: stripped, and it exports no functions: nothing to compare; rebuild "
-		      "it without stripping",
-		      bf->path);
+		if (bf->flags & BINFILE_ADVISORY)
+			warning("%s: stripped, and it exports no functions: no binary diff of the "
+				"two builds; rebuild it without stripping",
+				bf->path);
+		else
+			error("%s: stripped, and it exports no functions: nothing to compare; "
+			      "rebuild it without stripping",
+			      bf->path);
 		goto out;
 	}
 	cand = sort_candidates(cand, nr_cand);

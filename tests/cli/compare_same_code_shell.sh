@@ -43,4 +43,19 @@ assert b["shell-first"]["same_code"] is None, b["shell-first"]["same_code"]
 PY
 expect_exit 0 "$REVPERF" show base HEAD
 expect_grep '^  \./prog: the same code in both builds' out.txt
+
+# A stripped program: no binary diff, said once as a warning (compare goes on and exits 0),
+# not once per benchmark that runs it as an error.
+sed -i 's/^command = cc -O1 -o prog prog.c$/command = cc -O1 -s -o prog prog.c/' revperf.ini
+cat >>revperf.ini <<'INI'
+[benchmark "again"]
+command = ./prog < in.txt
+metrics = wchar
+runs = 2..2
+INI
+expect_exit 0 "$REVPERF" compare base HEAD -q
+[ "$(grep -c 'stripped, and it exports no functions' err.txt)" = 1 ] ||
+	fail "the stripped program is not said once: $(cat err.txt)"
+expect_grep '^revperf: warning: .*/prog: stripped, and it exports no functions: no binary diff of the two builds; rebuild it without stripping$' err.txt
+expect_no_grep 'error:' err.txt
 echo ok
