@@ -332,14 +332,17 @@ static void legend(struct strbuf *sb, const struct attribution *a)
 }
 
 /* s left-aligned in `width` columns (UTF-8 characters, not bytes: "±" is one). */
+/* s and spaces to width columns; one space at least, so that a value wider than its
+ * column (a share of -3877.0% of a small net change) never runs into the next. */
 static void add_padded(struct strbuf *sb, const char *s, size_t width)
 {
 	size_t cols = 0;
 	for (const char *p = s; *p; p++)
 		cols += ((unsigned char)*p & 0xc0) != 0x80;
 	strbuf_addstr(sb, s);
-	while (cols++ < width)
+	do
 		strbuf_addch(sb, ' ');
+	while (++cols < width);
 }
 
 static void text_list(FILE *f, const struct attribution *a, const struct attribution_entry *e,
