@@ -66,9 +66,10 @@ const struct command_help report_help = {
     "similarity). The commits are those whose main build has runs on the machine with\n"
     "the most runs, or the one --machine names (or failed); --each-machine writes one\n"
     "site per machine, never mixing two machines' runs in a chart. The charts follow\n"
-    "the first parents of HEAD (its branch is named on each chart), and measured\n"
-    "commits of other branches get their pages but stay off the charts. See\n"
-    "docs/report.md.\n"
+    "the first parents of HEAD (its branch is named on each chart) from the first to\n"
+    "the last measured commit: a failed build between them is marked, one before or\n"
+    "after has its page (naming the build command that failed) but stays off the\n"
+    "charts, as do the measured commits of other branches. See docs/report.md.\n"
     "Exit status: 0 written, 2 usage or input error (no results yet, --out not a\n"
     "directory, a --machine without runs), 3 internal failure.",
     report_options,

@@ -537,6 +537,35 @@ static void order_by_line(struct history *h, const struct history_opts *o)
 	strmap_release(&pos);
 }
 
+/*
+ * Takes the failed builds at either end of the followed history off it (after it, in their
+ * order): the charts span the measured commits, from the first to the last. A failed build
+ * of an old commit (a configuration tried once) would stretch every axis over years and be
+ * counted with the measured commits. None measured on it: it is empty.
+ */
+static void trim_line(struct history *h)
+{
+	size_t first = 0, last = h->nr_line, kept;
+	struct history_commit *sorted;
+
+	while (first < h->nr_line && !history_measured(&h->commits[first]))
+		first++;
+	while (last > first && !history_measured(&h->commits[last - 1]))
+		last--;
+	if (first == 0 && last == h->nr_line)
+		return;
+	kept = last - first;
+	sorted = xmallocarray(h->nr_commits, sizeof(*sorted));
+	memcpy(sorted, h->commits + first, kept * sizeof(*sorted));
+	memcpy(sorted + kept, h->commits, first * sizeof(*sorted));
+	memcpy(sorted + kept + first, h->commits + last, (h->nr_commits - last) * sizeof(*sorted));
+	for (size_t i = kept; i < h->nr_line; i++)
+		sorted[i].on_line = false;
+	memcpy(h->commits, sorted, h->nr_commits * sizeof(*sorted));
+	free(sorted);
+	h->nr_line = kept;
+}
+
 /* How many points (and bytes) of each series (and benchmark) are on the followed history. */
 static void count_line(struct history *h)
 {
@@ -611,6 +640,7 @@ int history_load(struct store *st, const struct history_opts *o, struct history 
 	if (!h->nr_commits)
 		goto out;
 	order_by_line(h, o);
+	trim_line(h);
 	c.builds = xmallocarray(h->nr_commits, sizeof(*c.builds));
 	for (size_t i = 0; i < h->nr_commits; i++)
 		c.builds[i] = (struct build_ix){h->commits[i].build_id, i};
@@ -656,6 +686,7 @@ void history_release(struct history *h)
 	for (size_t i = 0; i < h->nr_commits; i++) {
 		free(h->commits[i].sha);
 		free(h->commits[i].summary);
+		free(h->commits[i].build_command);
 		free(h->commits[i].build_log);
 	}
 	free(h->commits);

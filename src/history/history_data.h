@@ -30,7 +30,9 @@ struct history_opts {
 	 * The history the charts follow: its commits' full shas, oldest first (a branch's
 	 * first parents), and its name ("main"). Measured commits not on it come after it in
 	 * history.commits (by commit time) and take no part in series' trends and change
-	 * points. NULL: every measured commit, by commit time.
+	 * points. NULL: every measured commit, by commit time. Either way it spans the
+	 * measured commits only: a failed build before the first or after the last of them
+	 * is off it too (a failed build between two is on it, marked).
 	 */
 	const char *const *line;
 	size_t nr_line;
@@ -40,6 +42,11 @@ struct history_opts {
 	const char *machine;
 };
 
+/* Whether a commit of the history was measured: its build has runs (a failed one has none). */
+static inline bool history_measured(const struct history_commit *c)
+{
+	return !c->build_failed;
+}
 
 /*
  * Loads the history from the store into *h (zeroed first; release with history_release(),

@@ -29,11 +29,17 @@ static void determinism_text(FILE *f, const struct bench_outcome *b, const char 
 				indent, m->def->name,
 				m->r.spread_a > 0 || m->r.spread_b > 0 ? " within 0.01%" : "",
 				100 * b->counted->tolerance);
-		else if (isfinite(m->r.spread_a))
-			fprintf(f, "%s  %s: not deterministic here (runs differ by %.3g%% on A, %.3g%% "
-				   "on B): judged by the statistics over %zu + %zu runs\n",
-				indent, m->def->name, 100 * m->r.spread_a, 100 * m->r.spread_b,
-				m->r.n_a, m->r.n_b);
+		else if (isfinite(m->r.spread_a)) {
+			struct strbuf counts = STRBUF_INIT;
+			report_verdict_counts(&counts, m);
+			fprintf(
+			    f,
+			    "%s  %s: not deterministic here (runs differ by %.3g%% on A, %.3g%% "
+			    "on B): judged by the statistics over %s\n",
+			    indent, m->def->name, 100 * m->r.spread_a, 100 * m->r.spread_b,
+			    counts.buf);
+			strbuf_release(&counts);
+		}
 	}
 }
 

@@ -81,7 +81,7 @@ static const char *verdict_mark(const struct metric_outcome *m)
 
 int report_compare_markdown(FILE *f, const struct compare_result *res)
 {
-	struct strbuf ci = STRBUF_INIT;
+	struct strbuf ci = STRBUF_INIT, counts = STRBUF_INIT;
 	char level[32];
 	size_t i, j;
 	int dec;
@@ -122,19 +122,21 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			metric_format_mean_sd(m->def, 2, (const double[]){m->r.mean_a, m->r.mean_b},
 					      (const double[]){m->r.sd_a, m->r.sd_b}, side);
 			strbuf_reset(&ci);
+			strbuf_reset(&counts);
+			report_verdict_counts(&counts, m);
 			dec = units_ratio_decimals(m->r.ratio, m->r.ci_lo, m->r.ci_hi);
 			units_range_addf(&ci, NAN, m->r.ci_lo, m->r.ci_hi, dec, UNITS_RANGE_BRACKETS);
 			/* an exact interval (counts: min and max of the runs) has no level */
 			if (m->r.exact)
-				fprintf(f, "%.*f | %s (%s) | %s ± %s | %s ± %s | %zu + %zu | ",
-					dec, m->r.ratio, ci.buf, verdict_method_name(m->r.method),
+				fprintf(f, "%.*f | %s (%s) | %s ± %s | %s ± %s | %s | ", dec,
+					m->r.ratio, ci.buf, verdict_method_name(m->r.method),
 					side[0].mean, side[0].sd, side[1].mean, side[1].sd,
-					m->r.n_a, m->r.n_b);
+					counts.buf);
 			else
-				fprintf(f, "%.*f | %s (%s, %s) | %s ± %s | %s ± %s | %zu + %zu | ",
-					dec, m->r.ratio, ci.buf, report_ci_level(level, b->ci_alpha),
+				fprintf(f, "%.*f | %s (%s, %s) | %s ± %s | %s ± %s | %s | ", dec,
+					m->r.ratio, ci.buf, report_ci_level(level, b->ci_alpha),
 					verdict_method_name(m->r.method), side[0].mean, side[0].sd,
-					side[1].mean, side[1].sd, m->r.n_a, m->r.n_b);
+					side[1].mean, side[1].sd, counts.buf);
 			if (isfinite(m->q_bh))
 				fprintf(f, "%.3g |\n", m->q_bh);
 			else
@@ -233,5 +235,6 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 		fprintf(f, "\n> interrupted: the runs that finished are stored%s.\n",
 			res->resumable ? "; run again to continue" : "");
 	strbuf_release(&ci);
+	strbuf_release(&counts);
 	return 0;
 }

@@ -148,10 +148,14 @@ static void print_metric(FILE *f, const struct bench_outcome *b, const struct me
 		report_known_direction(m) ? report_known_direction(m) : "");
 }
 
-/* One line per primary metric: the change in percent with its interval. */
+/*
+ * One line per primary metric: the change in percent with its interval, and what the
+ * verdict used: its complete pairs when paired (the header counts every run).
+ */
 static void print_summary(FILE *f, const struct compare_result *res, bool color)
 {
 	struct strbuf note = STRBUF_INIT, name = STRBUF_INIT, metric = STRBUF_INIT;
+	struct strbuf counts = STRBUF_INIT;
 	char level[32];
 	size_t i, j;
 	fprintf(f, "\nsummary (target vs baseline):\n");
@@ -175,39 +179,43 @@ static void print_summary(FILE *f, const struct compare_result *res, bool color)
 					report_unmeasured_reason(m));
 				continue;
 			}
+			strbuf_reset(&counts);
+			report_verdict_counts(&counts, m);
 			if (m->r.reason) {
-				fprintf(f, "  %s %s: %s%s%s: %s (%zu + %zu runs)\n", name.buf, metric.buf,
+				fprintf(f, "  %s %s: %s%s%s: %s (%s)\n", name.buf, metric.buf,
 					color ? verdict_color(m->r.verdict, m->def) : "",
 					verdict_name(m->r.verdict), color ? RESET : "", m->r.reason,
-					m->r.n_a, m->r.n_b);
+					counts.buf);
 				continue;
 			}
 			if (m->r.exact) {
 				/* as the counted section says: "the same" only when to the unit */
-				fprintf(f, "  %s %s: %s%s%s, %+.2f%% (exact: every run of a side counted "
-					   "the same%s, %zu + %zu runs)\n",
-					name.buf, metric.buf,
-					color ? verdict_color(m->r.verdict, m->def) : "",
-					verdict_name(m->r.verdict), color ? RESET : "",
-					100.0 * (m->r.ratio - 1),
-					m->r.spread_a > 0 || m->r.spread_b > 0 ? " within 0.01%" : "",
-					m->r.n_a, m->r.n_b);
+				fprintf(
+				    f,
+				    "  %s %s: %s%s%s, %+.2f%% (exact: every run of a side counted "
+				    "the same%s, %s)\n",
+				    name.buf, metric.buf,
+				    color ? verdict_color(m->r.verdict, m->def) : "",
+				    verdict_name(m->r.verdict), color ? RESET : "",
+				    100.0 * (m->r.ratio - 1),
+				    m->r.spread_a > 0 || m->r.spread_b > 0 ? " within 0.01%" : "",
+				    counts.buf);
 				continue;
 			}
 			strbuf_reset(&note);
 			report_undecided_note(&note, m);
-			fprintf(f,
-				"  %s %s: %s%s%s%s, %+.1f%% (%s CI %+.1f%% to %+.1f%%, %zu + %zu "
-				"runs)\n",
-				name.buf, metric.buf, color ? verdict_color(m->r.verdict, m->def) : "",
+			fprintf(f, "  %s %s: %s%s%s%s, %+.1f%% (%s CI %+.1f%% to %+.1f%%, %s)\n",
+				name.buf, metric.buf,
+				color ? verdict_color(m->r.verdict, m->def) : "",
 				verdict_name(m->r.verdict), color ? RESET : "", note.buf,
 				100.0 * (m->r.ratio - 1), report_ci_level(level, b->ci_alpha),
-				100.0 * (m->r.ci_lo - 1), 100.0 * (m->r.ci_hi - 1), m->r.n_a, m->r.n_b);
+				100.0 * (m->r.ci_lo - 1), 100.0 * (m->r.ci_hi - 1), counts.buf);
 		}
 	}
 	strbuf_release(&note);
 	strbuf_release(&name);
 	strbuf_release(&metric);
+	strbuf_release(&counts);
 }
 
 /* Characters of valid UTF-8 text (what strbuf_printable() returns): its width, roughly. */

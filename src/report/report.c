@@ -43,6 +43,14 @@ const char *report_ci_level(char buf[32], double alpha)
 	return buf;
 }
 
+void report_verdict_counts(struct strbuf *sb, const struct metric_outcome *m)
+{
+	if (m->r.paired)
+		strbuf_addf(sb, "%zu %s", m->r.n_a, m->r.n_a == 1 ? "pair" : "pairs");
+	else
+		strbuf_addf(sb, "%zu + %zu runs", m->r.n_a, m->r.n_b);
+}
+
 const char *report_side_name(char side)
 {
 	return side == 'A' ? "baseline" : "target";

@@ -67,6 +67,12 @@ const char *report_known_direction(const struct metric_outcome *m);
 const char *report_same_code_changed(const struct bench_outcome *b);
 /* Appends " (faster: -0.7% to -9.8%)" for such a metric to sb; nothing otherwise. */
 void report_undecided_note(struct strbuf *sb, const struct metric_outcome *m);
+/*
+ * What a metric's verdict was computed from, into sb: "199 pairs" when it was paired (the
+ * complete interleaved pairs, fewer than the runs when a run of a pair failed or was
+ * reused without its partner), else "200 + 200 runs".
+ */
+void report_verdict_counts(struct strbuf *sb, const struct metric_outcome *m);
 /* One failed run as "crashed (killed by SIGSEGV)" into sb. */
 void report_failed_run(struct strbuf *sb, const struct store_run_issue *r);
 /* Why a metric has no verdict: its reason, or for results without one (imported), the

@@ -105,6 +105,12 @@ static int build_text(struct page *p, struct strbuf *sb)
 	const struct history_commit *c = &p->h->commits[p->commit];
 	int linked = 0;
 	strbuf_addstr(sb, c->build_failed ? "<span class=\"flag\">failed</span>" : "ok");
+	if (c->build_failed && c->build_command && *c->build_command) {
+		/* Which configuration's build it was: another one may have built this commit. */
+		strbuf_addstr(sb, ": <code class=\"build-command\">");
+		site_escape(sb, c->build_command);
+		strbuf_addstr(sb, "</code>");
+	}
 	if (c->build_log) {
 		strbuf_addstr(sb, " (");
 		linked = stored_log_link(p, sb, c->build_log, c->build_log_stored, c->build_id, true,

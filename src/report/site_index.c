@@ -118,10 +118,19 @@ static void follows(struct strbuf *sb, const struct history *h)
 	strbuf_addstr(sb, "</span>");
 }
 
+/* How many of commits[from..to) were measured (history_measured()). */
+static size_t count_measured(const struct history *h, size_t from, size_t to)
+{
+	size_t n = 0;
+	for (size_t i = from; i < to; i++)
+		n += history_measured(&h->commits[i]);
+	return n;
+}
+
 /* The measured commits that are on no chart: those of other branches. */
 static void others_section(struct strbuf *sb, const struct history *h)
 {
-	size_t n = h->nr_commits - h->nr_line;
+	size_t n = count_measured(h, h->nr_line, h->nr_commits);
 	if (!n)
 		return;
 	strbuf_addf(sb, "<h2 id=\"others\">Measured commits not on %s</h2>\n<p>",
@@ -132,6 +141,35 @@ static void others_section(struct strbuf *sb, const struct history *h)
 	strbuf_addstr(sb, " (another branch, or a merged branch's own commits): each has its "
 			  "page, and none is drawn into the trend.</p>\n<ul class=\"others\">\n");
 	for (size_t i = h->nr_line; i < h->nr_commits; i++) {
+		if (!history_measured(&h->commits[i]))
+			continue;
+		strbuf_addstr(sb, "<li>");
+		commit_link(sb, h, i);
+		strbuf_addstr(sb, "</li>\n");
+	}
+	strbuf_addstr(sb, "</ul>\n");
+}
+
+/*
+ * The failed builds that are on no chart: before the first or after the last measured
+ * commit, or of another branch. They have no run; each page names the command that failed.
+ */
+static void failed_section(struct strbuf *sb, const struct history *h)
+{
+	size_t n = h->nr_commits - h->nr_line - count_measured(h, h->nr_line, h->nr_commits);
+	if (!n)
+		return;
+	strbuf_addf(sb, "<h2 id=\"failed\">Failed builds not on %s</h2>\n<p>",
+		    h->nr_line ? "the charts" : "any chart");
+	strbuf_addf(
+	    sb,
+	    "%zu commit%s whose build failed %s no measured run and %s outside the "
+	    "measured commits the charts span (or on another branch): each has its page, "
+	    "naming the build command that failed and its log.</p>\n<ul class=\"others\">\n",
+	    n, n == 1 ? "" : "s", n == 1 ? "has" : "have", n == 1 ? "lies" : "lie");
+	for (size_t i = h->nr_line; i < h->nr_commits; i++) {
+		if (history_measured(&h->commits[i]))
+			continue;
 		strbuf_addstr(sb, "<li>");
 		commit_link(sb, h, i);
 		strbuf_addstr(sb, "</li>\n");
@@ -200,7 +238,9 @@ int site_index_page(struct strbuf *out, const struct history *h, const struct si
 	struct strbuf title = STRBUF_INIT, summary = STRBUF_INIT, machine = STRBUF_INIT;
 	struct strbuf legend = STRBUF_INIT, contents = STRBUF_INIT, latest = STRBUF_INIT;
 	struct strbuf benches = STRBUF_INIT, db = STRBUF_INIT;
-	size_t shown = 0;
+	size_t shown = 0, measured_line = count_measured(h, 0, h->nr_line);
+	size_t measured_others = count_measured(h, h->nr_line, h->nr_commits);
+	size_t failed_others = h->nr_commits - h->nr_line - measured_others;
 	int ret;
 
 	site_escape(&title, o->title ? o->title : "revperf report");
@@ -212,8 +252,8 @@ int site_index_page(struct strbuf *out, const struct history *h, const struct si
 	if (h->line_name) {
 		strbuf_addstr(&summary, " The charts follow the first-parent history of <strong>");
 		site_escape(&summary, h->line_name);
-		strbuf_addf(&summary, "</strong>: %zu measured commit%s", h->nr_line,
-			    h->nr_line == 1 ? "" : "s");
+		strbuf_addf(&summary, "</strong>: %zu measured commit%s", measured_line,
+			    measured_line == 1 ? "" : "s");
 	} else if (h->nr_line) {
 		strbuf_addstr(&summary, " No repository: the charts show every measured commit "
 					"in commit-time order");
@@ -224,14 +264,24 @@ int site_index_page(struct strbuf *out, const struct history *h, const struct si
 		strbuf_addstr(&summary, " to ");
 		commit_link(&summary, h, h->nr_line - 1);
 	}
+	if (h->nr_line > measured_line)
+		strbuf_addf(&summary, ", with %zu failed build%s between them (marked)",
+			    h->nr_line - measured_line, h->nr_line - measured_line == 1 ? "" : "s");
 	if (h->line_name || h->nr_line)
 		strbuf_addch(&summary, '.');
-	if (h->nr_commits > h->nr_line)
+	if (measured_others)
 		strbuf_addf(&summary,
 			    " <a href=\"#others\">%zu measured commit%s of other "
 			    "branches</a> %s on no chart.",
-			    h->nr_commits - h->nr_line, h->nr_commits - h->nr_line == 1 ? "" : "s",
-			    h->nr_commits - h->nr_line == 1 ? "is" : "are");
+			    measured_others, measured_others == 1 ? "" : "s",
+			    measured_others == 1 ? "is" : "are");
+	if (failed_others)
+		strbuf_addf(
+		    &summary,
+		    " <a href=\"#failed\">%zu failed build%s</a> with no measured run %s on "
+		    "no chart.",
+		    failed_others, failed_others == 1 ? "" : "s",
+		    failed_others == 1 ? "is" : "are");
 	machine_text(&machine, h);
 	site_chart_legend(&legend);
 	strbuf_addstr(&contents, "<nav class=\"contents\">");
@@ -244,6 +294,7 @@ int site_index_page(struct strbuf *out, const struct history *h, const struct si
 		bench_section(&benches, h, b);
 	}
 	others_section(&benches, h);
+	failed_section(&benches, h);
 	strbuf_addstr(&contents, "</nav>");
 	latest_section(&latest, h);
 	site_escape(&db, o->database ? o->database : "the store");

@@ -132,8 +132,9 @@ int store_history_commits(struct store *st, struct history *h)
 	    st, "SELECT v.id, v.sha, v.summary, v.commit_time, b.id, b.status, b.log_path,"
 		" (SELECT count(*) FROM runs r WHERE r.build_id = b.id AND r.machine_id = ?1"
 		" AND r.warmup = 0) AS n, EXISTS (SELECT 1 FROM build_logs l WHERE"
-		" l.build_id = b.id) FROM revisions v JOIN builds b ON b.revision_id = v.id"
-		" AND b.variant = '' ORDER BY v.commit_time, v.id, n DESC,"
+		" l.build_id = b.id), b.command FROM revisions v"
+		" JOIN builds b ON b.revision_id = v.id AND b.variant = ''"
+		" ORDER BY v.commit_time, v.id, n DESC,"
 		" b.status = 'failed' DESC, b.id DESC");
 	int64_t last_rev = 0;
 	int rc;
@@ -161,6 +162,7 @@ int store_history_commits(struct store *st, struct history *h)
 		c->commit_time = db_column_int64(stmt, 3);
 		c->build_id = db_column_int64(stmt, 4);
 		c->build_failed = failed;
+		c->build_command = column_str(stmt, 9);
 		c->build_log = store_column_dup(stmt, 6);
 		c->build_log_stored = db_column_int(stmt, 8) != 0;
 		c->comparison = HISTORY_NONE;

@@ -31,13 +31,17 @@ struct history_machine {
 	size_t nr_runs; /* its runs, warm-ups and failed ones included */
 };
 
-/* A measured commit: its main build (variant '') has runs on the machine, or failed. */
+/*
+ * A commit of the history: its main build (variant '') has runs on the machine (a measured
+ * commit), or failed (no run: history_measured() is false).
+ */
 struct history_commit {
 	int64_t revision_id, build_id;
 	char *sha, *summary; /* as stored: untrusted text */
 	int64_t commit_time; /* unix seconds */
 	bool build_failed;
 	bool on_line;	   /* on the followed history (history.line_name); charts draw these */
+	char *build_command; /* the build's command as stored: untrusted text */
 	char *build_log;   /* NULL when none was recorded */
 	bool build_log_stored; /* the store keeps it (build_logs: store_build_log_get()) */
 	size_t comparison; /* index into history.comparisons, or HISTORY_NONE */
