@@ -11,15 +11,9 @@ slow=$(git rev-parse slow)
 expect_exit 1 "$REVPERF" compare -q base slow
 
 # Another configuration whose build command fails, on the oldest commit.
-cat >"$TEST_TMP/broken.ini" <<'INI'
-[build]
-command = ./no-such-compiler -o prog
-[benchmark "write"]
-command = sh ./work.sh
-runs = 3..4
-metrics = wchar
-primary = wchar
-INI
+sed 's|^command = echo built > built.txt$|command = ./no-such-compiler -o prog|' revperf.ini \
+	>"$TEST_TMP/broken.ini"
+grep -q 'no-such-compiler' "$TEST_TMP/broken.ini" || fail "broken.ini: $(cat "$TEST_TMP/broken.ini")"
 expect_exit 2 "$REVPERF" compare -q --config "$TEST_TMP/broken.ini" HEAD~2 base
 expect_grep 'no-such-compiler' err.txt
 
