@@ -23,7 +23,7 @@ static void bench_defaults(struct bench_config *b)
 	memset(b, 0, sizeof(*b));
 	b->metrics = xstrdup("wall, cpu, maxrss, wchar");
 	b->primary = xstrdup("wall");
-	b->tolerance = 0.02;
+	b->tolerance = CONFIG_DEFAULT_TOLERANCE;
 	b->min_count_runs = 2;
 	b->max_count_runs = 6;
 	b->count_tolerance = CONFIG_DEFAULT_COUNT_TOLERANCE;

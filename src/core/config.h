@@ -49,6 +49,8 @@ enum bench_format {
 
 /* count-tolerance when none is set: counted metrics (docs/counted.md) */
 #define CONFIG_DEFAULT_COUNT_TOLERANCE 0.001
+/* tolerance when none is set: every other metric */
+#define CONFIG_DEFAULT_TOLERANCE 0.02
 
 struct bench_config {
 	char *name;

@@ -12,15 +12,17 @@ double history_min_change(struct config *cfg, const char *bench, const char *met
 	const struct bench_config *b;
 	const char *slash;
 
-	if (!def || !(def->flags & METRIC_COUNTED))
-		return 0.0;
+	bool counted = def && (def->flags & METRIC_COUNTED);
+
 	if (!cfg)
-		return CONFIG_DEFAULT_COUNT_TOLERANCE;
+		return counted ? CONFIG_DEFAULT_COUNT_TOLERANCE : CONFIG_DEFAULT_TOLERANCE;
 	b = config_bench(cfg, bench);
 	if (!b && (slash = strrchr(bench, '/'))) {
 		char *parent = xstrndup(bench, (size_t)(slash - bench));
 		b = config_bench(cfg, parent);
 		free(parent);
 	}
-	return b ? b->count_tolerance : cfg->defaults.count_tolerance;
+	if (!b)
+		b = &cfg->defaults;
+	return counted ? b->count_tolerance : b->tolerance;
 }

@@ -6,12 +6,13 @@
 
 /*
  * The smallest relative shift that a change point of `metric` along benchmark `bench`
- * must have to be kept (changepoint_opts.min_rel_change): for a counted metric (ir,
- * sim-cycles: counts that the machine's load does not change, where a shift of a few
- * instructions is significant) the benchmark's count-tolerance, as the verdict judges
- * them (docs/counted.md); 0 for every other metric. A benchmark cfg does not define is
- * looked up by the part of its name before the last '/' (a gbench case, a test of a
- * suite), then cfg's [defaults]; cfg NULL gives the built-in default, 0.1%.
+ * must have to be kept (changepoint_opts.min_rel_change): the tolerance its verdict uses,
+ * so that history never calls a change what compare judges equal: for a counted metric
+ * (ir, sim-cycles: counts that the machine's load does not change, where a shift of a few
+ * instructions is significant) the benchmark's count-tolerance (docs/counted.md), for
+ * every other metric its tolerance. A benchmark cfg does not define is looked up by the
+ * part of its name before the last '/' (a gbench case, a test of a suite), then cfg's
+ * [defaults]; cfg NULL gives the built-in defaults, 0.1% and 2%.
  */
 double history_min_change(struct config *cfg, const char *bench, const char *metric);
 

@@ -52,10 +52,11 @@ static void add_change_point(struct strbuf *sb, const struct history_result *res
 /* "N shifts below the count tolerance 0.1% ..." when min_change dropped some. */
 static void add_dropped(struct strbuf *sb, const struct history_series *s)
 {
+	const struct metric_def *def = metric_find(s->metric);
 	size_t n = s->cp.nr_below_min_change;
-	strbuf_addf(sb, "%zu shift%s below the count tolerance %g%% not counted as change "
-			"point%s",
-		    n, n == 1 ? "" : "s", 100 * s->min_change, n == 1 ? "" : "s");
+	strbuf_addf(sb, "%zu shift%s below the %stolerance %g%% not counted as change point%s",
+		    n, n == 1 ? "" : "s", def && (def->flags & METRIC_COUNTED) ? "count " : "",
+		    100 * s->min_change, n == 1 ? "" : "s");
 }
 
 /* "bench metric" */
@@ -249,7 +250,7 @@ static json_t *series_json(const struct history_result *res, const struct histor
 	}
 	json_object_set_new(o, "points", pts);
 	json_object_set_new(o, "change_points", cps);
-	/* counted metrics: the shifts below the count tolerance that were dropped */
+	/* the shifts below the (count) tolerance that were dropped */
 	json_object_set_new(o, "min_change", json_real_or_null(s->min_change));
 	json_object_set_new(o, "below_min_change",
 			    json_integer((json_int_t)s->cp.nr_below_min_change));
