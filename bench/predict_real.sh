@@ -37,15 +37,9 @@ lz4 -9 -f -q "$D/in150.txt" "$D/in150.lz4"
 
 . "$(cd "$(dirname "$0")" && pwd)/predict_real_lib.sh"
 ccache_wrap "$D" cc
-cat >"$P/revperf.ini" <<EOF
-[build]
-command = ${CC_WRAP}make -j2 lz4 ${CC_ARG}CFLAGS='-O2 -g' HAVE_MULTITHREAD=0
-
-[defaults]
-metrics = ir
-primary = ir
-runs = 2..2
-warmup = 0
+{
+	counted_ini_head "make -j2 lz4 ${CC_ARG}CFLAGS='-O2 -g' HAVE_MULTITHREAD=0"
+	cat <<EOF
 
 [benchmark "compress-1"]
 command = ./programs/lz4 -1 -f -q $D/in150.txt /dev/null
@@ -59,6 +53,7 @@ command = ./programs/lz4 -9 -f -q $D/in150.txt /dev/null
 [benchmark "decompress"]
 command = ./programs/lz4 -d -f -q $D/in150.lz4 /dev/null
 EOF
+} >"$P/revperf.ini"
 
 cd "$P"
 history_and_train "$REVPERF" "$RANGE" "$D"

@@ -16,6 +16,21 @@ ccache_wrap() {
 	CC_ARG="CC='ccache $2' "
 }
 
+# counted_ini_head BUILD: the head of a history's revperf.ini on stdout: the build command
+# (through CC_WRAP) and the defaults that label by exact ir, 2 counted runs a side.
+counted_ini_head() {
+	cat <<EOF
+[build]
+command = ${CC_WRAP}$1
+
+[defaults]
+metrics = ir
+primary = ir
+runs = 2..2
+warmup = 0
+EOF
+}
+
 history_and_train() {
 	revperf=$1 range=$2 d=$3
 	start=$(date +%s)

@@ -40,16 +40,7 @@ CFL="-Wall -O2 -std=c99 -DLUA_USE_LINUX -g -fno-stack-protector -fno-common '-Dl
 . "$(cd "$(dirname "$0")" && pwd)/predict_real_lib.sh"
 ccache_wrap "$D" gcc
 {
-	cat <<EOF2
-[build]
-command = ${CC_WRAP}make -j2 lua ${CC_ARG}CFLAGS="$CFL"
-
-[defaults]
-metrics = ir
-primary = ir
-runs = 2..2
-warmup = 0
-EOF2
+	counted_ini_head "make -j2 lua ${CC_ARG}CFLAGS=\"$CFL\""
 	for b in calls compile gc numeric strings tables; do
 		printf '\n[benchmark "%s"]\ncommand = ./lua %s/%s.lua\n' "$b" "$D" "$b"
 	done

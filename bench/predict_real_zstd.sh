@@ -61,15 +61,8 @@ if [ ! -s "$D/src.txt.zst" ]; then
 fi
 
 {
+	counted_ini_head "$BUILD"
 	cat <<EOF2
-[build]
-command = ${CC_WRAP}$BUILD
-
-[defaults]
-metrics = ir
-primary = ir
-runs = 2..2
-warmup = 0
 
 [benchmark "compress-1"]
 command = ./programs/zstd -q -f -T1 -1 $D/src.txt -o /dev/null
