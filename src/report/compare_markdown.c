@@ -74,7 +74,7 @@ static const char *verdict_mark(const struct metric_outcome *m)
 	switch (m->r.verdict) {
 	case VERDICT_WORSE: return ":red_circle: **worse**";
 	case VERDICT_BETTER: return ":green_circle: better";
-	case VERDICT_EQUAL: return "equal";
+	case VERDICT_EQUAL: return ":white_circle: equal";
 	default: return ":yellow_circle: undecided";
 	}
 }

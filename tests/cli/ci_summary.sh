@@ -41,7 +41,7 @@ import re, sys
 head = open(sys.argv[1]).read()
 rows = [l for l in open(sys.argv[2]) if l.startswith("| nap |") and "(primary)" in l]
 n = lambda word: sum(word in r for r in rows)
-want = (n("**worse**"), n("better"), n("| equal |"), n("undecided"))
+want = (n("**worse**"), n("better"), n("equal |"), n("undecided"))
 got = tuple(int(re.search(p, head).group(1)) if re.search(p, head) else 0 for p in
             (r"(\d+) regressions?", r"(\d+) improvements?", r"(\d+) unchanged", r"(\d+) undecided"))
 assert got == want and sum(want) == 1, (got, want)

@@ -20,7 +20,7 @@ cc -O1 -o spin spin.c || fail "cannot compile the workload"
 for fmt in text markdown; do
 	expect_exit 0 "$REVPERF" compare --cmd-a ./spin --cmd-b ./spin --metrics ir --primary ir \
 		--runs 2..2 --warmup 0 -f $fmt
-	expect_grep '^ *ir \* +equal +1\.000|\| ir \(primary\) \| equal \|' out.txt
+	expect_grep '^ *ir \* +equal +1\.000|\| ir \(primary\) \| :white_circle: equal \|' out.txt
 	expect_grep 'change \+0 ± 0 Ir \(unchanged\)' out.txt
 	expect_no_grep 'noise\)|shares of noise' out.txt
 done

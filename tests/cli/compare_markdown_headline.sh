@@ -35,7 +35,7 @@ echo 1 >off && echo 20 >w
 git commit -qam "the other phase, more w" && git tag b
 
 expect_exit 0 "$REVPERF" compare a b -f markdown
-expect_grep '^\| v \| v \(primary\) \| equal \|' out.txt
+expect_grep '^\| v \| v \(primary\) \| :white_circle: equal \|' out.txt
 expect_grep '^\| v \| u \| :yellow_circle: undecided \|' out.txt
 expect_grep '^\| v \| w \| :red_circle: \*\*worse\*\* \|' out.txt
 head -1 out.txt >headline.txt
