@@ -345,6 +345,33 @@ static void add_padded(struct strbuf *sb, const char *s, size_t width)
 	while (++cols < width);
 }
 
+/*
+ * "12 more call paths changed, together 3.4% of the change (5 findings among all, 2
+ * moved)": what the list leaves out, and how much of the change that is, so that a long
+ * tail (hundreds of thousands of paths of a compiler's run) is known to be small or not.
+ * Self costs add up to the total, so the rest is the total's change less the listed ones'.
+ */
+static void add_rest(struct strbuf *sb, const struct attribution *a,
+		     const struct attribution_entry *e, size_t shown, size_t changed,
+		     size_t findings, size_t moved, bool paths)
+{
+	double listed = 0;
+	for (size_t i = 0; i < shown; i++)
+		listed += e[i].delta;
+	strbuf_addf(sb, "%zu more %s changed", changed - shown,
+		    paths ? (changed - shown == 1 ? "call path" : "call paths")
+			  : (changed - shown == 1 ? "function" : "functions"));
+	if (isfinite(a->total.delta) && a->total.delta != 0) {
+		double rest = (a->total.delta - listed) / a->total.delta;
+		/* shares of a net change can pass 100% (changes of both signs) */
+		strbuf_addf(sb, ", together %.1f%% of the change", 100 * rest);
+	}
+	strbuf_addf(sb, " (%zu finding%s among all", findings, findings == 1 ? "" : "s");
+	if (moved)
+		strbuf_addf(sb, ", %zu moved", moved);
+	strbuf_addch(sb, ')');
+}
+
 static void text_list(FILE *f, const struct attribution *a, const struct attribution_entry *e,
 		      size_t n, size_t changed, size_t findings, size_t moved, bool paths,
 		      size_t top, const char *indent)
@@ -387,14 +414,11 @@ static void text_list(FILE *f, const struct attribution *a, const struct attribu
 		/* names come from the program's symbols: printed through the printable escape */
 		fprintf_printable(f, "%s\n", line.buf);
 	}
-	if (changed > shown)
-		fprintf(f, "%s  ... %zu more %s changed (%zu finding%s among all", indent,
-			changed - shown, paths ? "call paths" : "functions", findings,
-			findings == 1 ? "" : "s");
-	if (changed > shown && moved)
-		fprintf(f, ", %zu moved", moved);
-	if (changed > shown)
-		fputs(")\n", f);
+	if (changed > shown) {
+		strbuf_reset(&line);
+		add_rest(&line, a, e, shown, changed, findings, moved, paths);
+		fprintf(f, "%s  ... %s\n", indent, line.buf);
+	}
 	free(cut);
 	row_release(&r);
 	strbuf_release(&line);
@@ -422,7 +446,8 @@ void attribution_text(FILE *f, const struct attribution *a, size_t top, const ch
 }
 
 static void md_list(FILE *f, const struct attribution *a, const struct attribution_entry *e,
-		    size_t n, bool paths, size_t top)
+		    size_t n, size_t changed, size_t findings, size_t moved, bool paths,
+		    size_t top)
 {
 	struct row r;
 	struct strbuf key = STRBUF_INIT;
@@ -448,6 +473,11 @@ static void md_list(FILE *f, const struct attribution *a, const struct attributi
 			fprintf(f, " %s |", r.calls.buf);
 		fputc('\n', f);
 	}
+	if (changed > shown) {
+		strbuf_reset(&key);
+		add_rest(&key, a, e, shown, changed, findings, moved, paths);
+		fprintf(f, "\n%s.\n", key.buf);
+	}
 	row_release(&r);
 	strbuf_release(&key);
 }
@@ -457,8 +487,9 @@ void attribution_markdown(FILE *f, const struct attribution *a, size_t top)
 	struct strbuf sb = STRBUF_INIT;
 	heading(&sb, a);
 	fprintf(f, "\nAbsolute change, %s: %s.\n", attribution_weight_phrase(a), sb.buf);
-	md_list(f, a, a->funcs, a->nr_funcs, false, top);
-	md_list(f, a, a->paths, a->nr_paths, true, top);
+	md_list(f, a, a->funcs, a->nr_funcs, a->changed_funcs, a->finding_funcs, 0, false, top);
+	md_list(f, a, a->paths, a->nr_paths, a->changed_paths, a->finding_paths, a->moved_paths,
+		true, top);
 	strbuf_reset(&sb);
 	legend(&sb, a);
 	fprintf(f, "\n%s.\n", sb.buf);
@@ -466,7 +497,8 @@ void attribution_markdown(FILE *f, const struct attribution *a, size_t top)
 }
 
 static void html_list(struct strbuf *sb, const struct attribution *a,
-		      const struct attribution_entry *e, size_t n, bool paths, size_t top)
+		      const struct attribution_entry *e, size_t n, size_t changed, size_t findings,
+		      size_t moved, bool paths, size_t top)
 {
 	struct row r;
 	size_t shown = top && n > top ? top : n;
@@ -506,6 +538,14 @@ static void html_list(struct strbuf *sb, const struct attribution *a,
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 	strbuf_addstr(sb, "</table>\n");
+	if (changed > shown) {
+		struct strbuf rest = STRBUF_INIT;
+		add_rest(&rest, a, e, shown, changed, findings, moved, paths);
+		strbuf_addstr(sb, "<p>");
+		strbuf_add_xml_escaped(sb, rest.buf);
+		strbuf_addstr(sb, ".</p>\n");
+		strbuf_release(&rest);
+	}
 	row_release(&r);
 }
 
@@ -516,8 +556,9 @@ void attribution_html(struct strbuf *sb, const struct attribution *a, size_t top
 	strbuf_addf(sb, "<p>Absolute change, %s: ", attribution_weight_phrase(a));
 	strbuf_add_xml_escaped(sb, line.buf);
 	strbuf_addstr(sb, ".</p>\n");
-	html_list(sb, a, a->funcs, a->nr_funcs, false, top);
-	html_list(sb, a, a->paths, a->nr_paths, true, top);
+	html_list(sb, a, a->funcs, a->nr_funcs, a->changed_funcs, a->finding_funcs, 0, false, top);
+	html_list(sb, a, a->paths, a->nr_paths, a->changed_paths, a->finding_paths,
+		  a->moved_paths, true, top);
 	strbuf_reset(&line);
 	legend(&line, a);
 	strbuf_addstr(sb, "<p class=\"note\">");
