@@ -905,6 +905,7 @@ int compare_execute(const struct compare_request *req, struct compare_result *ou
 	comp.target_label = req->b.label;
 	comp.seed = out->seed;
 	comp.alpha = out->alpha;
+	comp.machine_id = machine_id;
 	if (store_comparison_new(req->st, &comp))
 		return RP_EINTERNAL;
 	out->comparison_id = comp.id;

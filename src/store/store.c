@@ -204,8 +204,9 @@ int store_comparison_new(struct store *st, struct store_comparison *c)
 {
 	struct db_stmt *stmt = prepare(st, "INSERT INTO comparisons(base_build, target_build,"
 					 " base_label, target_label, seed, alpha, created_at,"
-					 " status, host, boot_id, pid, pid_start) VALUES(?1, ?2, ?3,"
-					 " ?4, ?5, ?6, ?7, 'running', ?8, ?9, ?10, ?11) RETURNING id");
+					 " status, host, boot_id, pid, pid_start, machine_id)"
+					 " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, 'running', ?8, ?9,"
+					 " ?10, ?11, ?12) RETURNING id");
 	char host[256], boot[64];
 	int rc;
 	if (!stmt)
@@ -225,6 +226,10 @@ int store_comparison_new(struct store *st, struct store_comparison *c)
 	bind_text(stmt, 9, boot);
 	db_bind_int64(stmt, 10, (int64_t)getpid());
 	db_bind_int64(stmt, 11, machine_process_start(getpid()));
+	if (c->machine_id > 0)
+		db_bind_int64(stmt, 12, c->machine_id);
+	else
+		db_bind_null(stmt, 12);
 	rc = db_step(stmt);
 	if (rc == DB_ROW)
 		c->id = db_column_int64(stmt, 0);

@@ -16,7 +16,7 @@
  */
 struct store;
 
-#define STORE_SCHEMA_VERSION 12
+#define STORE_SCHEMA_VERSION 13
 
 enum store_open_flags {
 	/* The store must hold revperf's schema already (commands that only read): an empty
@@ -121,6 +121,7 @@ struct store_comparison {
 	const char *base_label, *target_label;
 	uint64_t seed;
 	double alpha;
+	int64_t machine_id; /* where it runs (0: not recorded) */
 };
 /*
  * Records a new comparison, status 'running', with this process (host, boot id, pid and

@@ -207,9 +207,10 @@ struct copied_table {
 static const struct copied_table copied_tables[] = {
     {.table = "comparisons",
      .columns = "base_build, target_build, base_label, target_label, seed, alpha,"
-		" created_at, finished_at, status, host, boot_id, pid, pid_start",
-     .types = "iittiriitttii",
-     .refs = {BUILDS, BUILDS},
+		" created_at, finished_at, status, host, boot_id, pid, pid_start, machine_id",
+     .types = "iittiriitttiii",
+     .refs = {BUILDS, BUILDS, NO_MAP, NO_MAP, NO_MAP, NO_MAP, NO_MAP, NO_MAP, NO_MAP, NO_MAP,
+	      NO_MAP, NO_MAP, NO_MAP, MACHINES},
      .kind = COMPARISONS,
      .where = "status <> 'running'",
      .added = STAT(comparisons_added),

@@ -202,6 +202,12 @@ const struct store_migration store_migrations[] = {
 	 "ALTER TABLE comparison_plans ADD COLUMN metrics TEXT;"
 	 "ALTER TABLE comparison_plans ADD COLUMN primary_metrics TEXT;",
 	 NULL},
+	/* 12 -> 13: the machine a comparison was made on, recorded when it starts. A
+	 * comparison whose every run was reused has no run of its own to tell it, and the
+	 * newest run of its builds may be another machine's on a shared store. NULL before:
+	 * its runs tell, as before (store_show.c). */
+	{13, "ALTER TABLE comparisons ADD COLUMN machine_id INTEGER REFERENCES machines(id);",
+	 NULL},
 };
 
 const size_t store_nr_migrations = ARRAY_SIZE(store_migrations);

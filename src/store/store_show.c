@@ -36,9 +36,10 @@ int store_comparison_get(struct store *st, int64_t id, struct store_comparison_i
 	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT c.base_build, c.target_build, c.base_label, c.target_label, c.seed,"
 		" c.alpha, c.status, ra.sha, rb.sha, ba.command,"
-		/* the machine of its runs; one that ran none (every run reused, no warm-up
-		 * needed) was on the machine of its counted runs, else of the runs it reused */
-		" coalesce((SELECT machine_id FROM runs WHERE comparison_id = c.id"
+		/* the machine it recorded (schema 13); before, that of its runs; one that ran
+		 * none (every run reused, no warm-up needed) was on the machine of its counted
+		 * runs, else of the runs it reused */
+		" coalesce(c.machine_id, (SELECT machine_id FROM runs WHERE comparison_id = c.id"
 		"  ORDER BY id DESC LIMIT 1),"
 		" (SELECT machine_id FROM profiles WHERE comparison_id = c.id"
 		"  ORDER BY id DESC LIMIT 1),"

@@ -43,6 +43,11 @@ expect_grep "^pushed .*revperf.db to postgresql://.*: 1 comparison, 6 runs, 0 pr
 	fail "metric values differ"
 [ "$(q "select verdict from verdicts where metric = 'work'")" = worse ] || fail "verdict not pushed"
 [ "$(q "select count(*) from comparisons where status = 'done'")" = 1 ] || fail "comparison"
+# the machine it recorded (schema 13), mapped to the shared store's row of that machine
+host=$(ql "select m.hostname from comparisons c join machines m on m.id = c.machine_id")
+[ -n "$host" ] || fail "the local comparison recorded no machine"
+[ "$(q "select m.hostname from comparisons c join machines m on m.id = c.machine_id")" = "$host" ] ||
+	fail "the comparison's machine was not pushed: $(q 'select machine_id from comparisons')"
 [ "$(q 'select count(*) from run_logs')" = 6 ] || fail "the runs' logs were not pushed"
 [ "$(q 'select count(*) from build_logs')" = 2 ] || fail "the builds' logs were not pushed"
 
