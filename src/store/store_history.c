@@ -230,7 +230,11 @@ int store_history_io(struct store *st, struct history *h)
 	return finish(st, stmt, rc, "cannot read the I/O profiles");
 }
 
-#define CHOSEN_SQL " (SELECT max(id) FROM comparisons WHERE status = 'done' GROUP BY target_build)"
+/* The newest finished comparison of each target build on each machine (schema 13 records
+ * it; NULL before, one group): the history's machine picks among them (keep_machine()). */
+#define CHOSEN_SQL                                                                         \
+	" (SELECT max(id) FROM comparisons WHERE status = 'done' GROUP BY target_build,"       \
+	" machine_id)"
 
 static struct history_comparison *find_comparison(struct history *h, int64_t id)
 {
@@ -287,7 +291,7 @@ static const char *pool_str(struct history *h, const char *s)
 
 #define CHOSEN_ROWS_SQL                                                                    \
 	"SELECT c.id, c.base_build, c.target_build, c.base_label, c.target_label,"              \
-	" c.created_at, v.sha FROM comparisons c LEFT JOIN builds b ON b.id ="                   \
+	" c.created_at, v.sha, c.machine_id FROM comparisons c LEFT JOIN builds b ON b.id ="     \
 	" c.base_build LEFT JOIN revisions v ON v.id = b.revision_id WHERE c.id IN" CHOSEN_SQL   \
 	" ORDER BY c.id"
 #define VERDICTS_SQL                                                                       \
@@ -349,9 +353,58 @@ static int load_chosen(struct store *st, struct history *h)
 		c->target_label = column_str(stmt, 4);
 		c->created_at = db_column_int64(stmt, 5);
 		c->base_sha = store_column_dup(stmt, 6);
+		c->machine_id = db_column_null(stmt, 7) ? 0 : db_column_int64(stmt, 7);
+		c->recorded_machine = c->machine_id != 0;
 		c->commit = c->base_commit = HISTORY_NONE;
 	}
 	return finish(st, stmt, rc, "cannot read the comparisons");
+}
+
+static void chosen_release(struct history_comparison *c)
+{
+	free(c->base_label);
+	free(c->target_label);
+	free(c->base_sha);
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+	const struct history_comparison *x = a, *y = b;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static int cmp_target_id(const void *a, const void *b)
+{
+	const struct history_comparison *x = a, *y = b;
+	if (x->target_build != y->target_build)
+		return (x->target_build > y->target_build) - (x->target_build < y->target_build);
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/*
+ * One comparison per target build: the newest of those made on the history's machine, or
+ * that recorded none (made before schema 13). Another machine's comparison is not this
+ * machine's verdict: on a store shared by machines it used to be shown when it was newer.
+ */
+static void keep_machine(struct history *h)
+{
+	size_t kept = 0;
+	if (!h->nr_comparisons)
+		return;
+	qsort(h->comparisons, h->nr_comparisons, sizeof(*h->comparisons), cmp_target_id);
+	for (size_t i = 0; i < h->nr_comparisons; i++) {
+		struct history_comparison *c = &h->comparisons[i];
+		if (h->has_machine && c->recorded_machine && c->machine_id != h->machine.id) {
+			chosen_release(c);
+			continue;
+		}
+		if (kept && h->comparisons[kept - 1].target_build == c->target_build)
+			chosen_release(&h->comparisons[--kept]); /* an older one of this build */
+		h->comparisons[kept++] = *c;
+	}
+	h->nr_comparisons = kept;
+	/* by id again, as they were read (find_comparison() searches by id) */
+	qsort(h->comparisons, kept, sizeof(*h->comparisons), cmp_id);
 }
 
 static int load_verdicts(struct store *st, struct history *h)
@@ -413,6 +466,13 @@ static void add_run(struct history *h, struct history_comparison *c, struct db_s
 		c->machine_id = r->machine_id;
 }
 
+/* Whether a run belongs with comparison c: the runs of its pair on its machine, when it
+ * recorded one; any machine's before schema 13, as before. */
+static bool run_of_machine(const struct history_comparison *c, struct db_stmt *stmt)
+{
+	return !c->recorded_machine || db_column_int64(stmt, 5) == c->machine_id;
+}
+
 static int load_runs(struct store *st, struct history *h)
 {
 	struct db_stmt *stmt = take(st, &st->history_runs, RUNS_SQL);
@@ -429,7 +489,7 @@ static int load_runs(struct store *st, struct history *h)
 		struct history_comparison *c =
 		    find_by_target(by_target, h->nr_comparisons, db_column_int64(stmt, 3));
 		if (!c || c->base_build != db_column_int64(stmt, 2) ||
-		    db_column_int64(stmt, 0) > c->id)
+		    db_column_int64(stmt, 0) > c->id || !run_of_machine(c, stmt))
 			continue;
 		add_run(h, c, stmt);
 	}
@@ -440,7 +500,10 @@ static int load_runs(struct store *st, struct history *h)
 int store_history_comparisons(struct store *st, struct history *h)
 {
 	int ret;
-	if ((ret = load_chosen(st, h)) || (ret = load_verdicts(st, h)))
+	if ((ret = load_chosen(st, h)))
+		return ret;
+	keep_machine(h);
+	if ((ret = load_verdicts(st, h)))
 		return ret;
 	return load_runs(st, h);
 }

@@ -134,7 +134,8 @@ struct history_comparison {
 	char *base_label, *target_label, *base_sha; /* base_sha NULL: --cmd-a builds */
 	size_t commit;				    /* the target commit */
 	size_t base_commit; /* the base commit when it is measured too, else HISTORY_NONE */
-	int64_t machine_id; /* of its runs; 0 when it has none */
+	int64_t machine_id; /* recorded (schema 13), else of its runs; 0 when it has none */
+	bool recorded_machine; /* machine_id is the one it recorded */
 	int64_t created_at;
 	struct history_verdict *verdicts; /* by benchmark name, then primary first, metric */
 	size_t nr_verdicts;

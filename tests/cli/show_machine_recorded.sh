@@ -30,4 +30,20 @@ REVPERF_MACHINE=first expect_exit 0 "$REVPERF" show "$id" -f json
 [ "$(runs_of)" = "$first_runs" ] || fail "show $id judged $(runs_of) runs, the first machine has $first_runs"
 [ "$(db_query .revperf/revperf.db "SELECT m.hostname FROM comparisons c JOIN machines m ON m.id = c.machine_id WHERE c.id = $id")" = first ] ||
 	fail "the comparison's machine is not recorded"
+
+# The report of each machine shows that machine's comparison on the commit's page: the
+# second machine's (newer) comparison used to stand on the first machine's pages too.
+first_id=$(db_query .revperf/revperf.db "SELECT min(c.id) FROM comparisons c JOIN machines m ON m.id = c.machine_id WHERE m.hostname = 'first'")
+second_id=$(db_query .revperf/revperf.db "SELECT max(c.id) FROM comparisons c JOIN machines m ON m.id = c.machine_id WHERE m.hostname = 'second'")
+slow=$(git rev-parse slow)
+for m in first second; do
+	expect_exit 0 "$REVPERF" report -o "site-$m" --machine "$m"
+	page=site-$m/commits/$slow.html
+	[ -f "$page" ] || fail "no page for slow in site-$m: $(ls site-$m site-$m/commits 2>&1 | head)"
+	grep -o 'Comparison #[0-9]*' "$page" >"cmp-$m.txt" || fail "no comparison on $page"
+done
+# the first machine's newest of its comparisons of slow is the third (tolerance 5%)
+grep -qx "Comparison #$id" cmp-first.txt || fail "the first machine's page shows $(cat cmp-first.txt), not #$id"
+grep -qx "Comparison #$second_id" cmp-second.txt || fail "the second machine's page shows $(cat cmp-second.txt), not #$second_id"
+[ "$first_id" != "$second_id" ] || fail "one comparison for both machines"
 echo ok
