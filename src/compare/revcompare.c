@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "compare/compare_binary.h"
+#include "collect/machine.h"
 #include "compare/replay_config.h"
 #include "core/metric.h"
 #include "predict/predict.h"
@@ -264,13 +265,19 @@ static int stored_finished(struct store *st, const struct config *cfg, int64_t i
 /* Which stored comparison to show instead of running: 0 and rc->stored, 1 none, <0. */
 static int stored_comparison(const struct revcompare_ctx *ctx, struct revcompare *rc)
 {
-	int64_t id;
+	struct machine_info m;
+	int64_t id, machine_id;
 	int found;
 	if (ctx->stored_only)
 		return 0; /* stored_builds() read it */
 	if (ctx->fresh || ctx->more || ctx->select)
 		return 1;
-	found = store_comparison_latest(ctx->st, rc->builds[0].id, rc->builds[1].id, "done", &id);
+	/* this machine's: another's verdict is no answer here (a shared store) */
+	machine_info_read(&m);
+	if (store_machine(ctx->st, &m, &machine_id))
+		return RP_EINTERNAL;
+	found = store_comparison_latest(ctx->st, rc->builds[0].id, rc->builds[1].id, "done",
+					machine_id, &id);
 	if (found)
 		return found;
 	if ((found = stored_finished(ctx->st, &rc->cfg, id)) <= 0)

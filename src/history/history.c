@@ -156,11 +156,12 @@ static void primary_as_asked(const struct config *cfg, struct history_commit *c,
 }
 
 /*
- * A finished comparison of (base, commit) stored earlier: fills the commit's verdicts and
+ * A finished comparison of (base, commit) stored earlier on this machine: fills the commit's verdicts and
  * returns 0, 1 when there is none, <0 on a store failure.
  */
 static int stored_comparison(const struct history_request *req, const struct config *cfg,
-			     const struct revision *base, struct history_commit *c)
+			     const struct revision *base, int64_t machine_id,
+			     struct history_commit *c)
 {
 	struct store_build b[2];
 	int64_t id;
@@ -170,7 +171,7 @@ static int stored_comparison(const struct history_request *req, const struct con
 	if ((found = find_build(req->ctx.st, cfg, base, &b[0])) ||
 	    (found = find_build(req->ctx.st, cfg, &c->rev, &b[1])))
 		goto out;
-	found = store_comparison_latest(req->ctx.st, b[0].id, b[1].id, "done", &id);
+	found = store_comparison_latest(req->ctx.st, b[0].id, b[1].id, "done", machine_id, &id);
 	if (found)
 		goto out;
 	if ((ret = store_comparison_verdicts(req->ctx.st, id, &c->verdicts, &c->nr_verdicts)))
@@ -308,7 +309,7 @@ static int one_commit(const struct history_request *req, struct history_result *
 			continue;
 		}
 		if (found >= 0 && !req->ctx.fresh)
-			found = stored_comparison(req, cfg, &b, c);
+			found = stored_comparison(req, cfg, &b, res->machine_id, c);
 		revision_release(&b);
 		if (found < 0)
 			return found;

@@ -398,11 +398,13 @@ int store_counter_runs_of_revision(struct store *st, const char *sha, const char
 void store_counter_runs_free(struct store_counter_run *runs, size_t n);
 
 /*
- * The newest comparison of (base build, target build) with `status` ("done", ...): 0 and
- * *id, 1 when there is none, RP_EINTERNAL.
+ * The newest comparison of (base build, target build) with `status` ("done", ...) made on
+ * machine `machine_id` (the one it recorded; before schema 13, that of its newest run): 0
+ * and *id, 1 when there is none, RP_EINTERNAL. Another machine's verdict is not this
+ * machine's answer: on a shared store it would be shown in place of measuring here.
  */
 int store_comparison_latest(struct store *st, int64_t base_build, int64_t target_build,
-			    const char *status, int64_t *id);
+			    const char *status, int64_t machine_id, int64_t *id);
 
 /* A stored verdict (the verdicts table), with its benchmark's name. */
 struct store_verdict {

@@ -8,17 +8,20 @@
 #include "util/common.h"
 
 int store_comparison_latest(struct store *st, int64_t base_build, int64_t target_build,
-			    const char *status, int64_t *id)
+			    const char *status, int64_t machine_id, int64_t *id)
 {
-	struct db_stmt *stmt = store_prepare(st, "SELECT id FROM comparisons WHERE base_build = ?1"
-					       " AND target_build = ?2 AND status = ?3"
-					       " ORDER BY id DESC LIMIT 1");
+	struct db_stmt *stmt = store_prepare(
+	    st, "SELECT c.id FROM comparisons c WHERE c.base_build = ?1 AND c.target_build = ?2"
+		" AND c.status = ?3 AND coalesce(c.machine_id, (SELECT r.machine_id FROM runs r"
+		" WHERE r.comparison_id = c.id ORDER BY r.id DESC LIMIT 1)) = ?4"
+		" ORDER BY c.id DESC LIMIT 1");
 	int rc;
 	if (!stmt)
 		return RP_EINTERNAL;
 	db_bind_int64(stmt, 1, base_build);
 	db_bind_int64(stmt, 2, target_build);
 	store_bind_text(stmt, 3, status);
+	db_bind_int64(stmt, 4, machine_id);
 	rc = db_step(stmt);
 	if (rc == DB_ROW)
 		*id = db_column_int64(stmt, 0);

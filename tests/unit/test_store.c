@@ -541,7 +541,10 @@ static void test_push(void **state)
 		assert_int_equal(store_build_find(dst, trev, "make", NULL, &found), 0);
 		tb = found.id;
 		store_build_release(&found);
-		assert_int_equal(store_comparison_latest(dst, tb, tb, "done", &tc), 0);
+		assert_int_equal(store_comparison_latest(dst, tb, tb, "done", tm, &tc), 0);
+		/* made on machine m (its runs say, no machine recorded): none on another */
+		assert_int_equal(store_comparison_latest(dst, tb, tb, "done", tm + 1000, &tc), 1);
+		assert_int_equal(store_comparison_latest(dst, tb, tb, "done", tm, &tc), 0);
 		f.base_build = f.target_build = tb;
 		f.side = 'A';
 		f.benchmark_id = tbench;
