@@ -673,6 +673,7 @@ struct proc_handle *proc_submit(const struct proc_spec *spec)
 	run.env_set = spec->env_set;
 	if (spec->perf_counters)
 		perf_counters_request(&run.perf_mask, &run.perf_user_only);
+	run.no_io = spec->no_io;
 	/* A sampling profile's events go on the child before its exec: it waits for them. */
 	if (spec->recorder) {
 		if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, hold) < 0) {

@@ -71,6 +71,9 @@ struct proc_spec {
 	bool pass_stdin;
 	ns_t timeout_ns;      /* 0 = no timeout */
 	bool perf_counters;   /* open perf_event counters on the process tree */
+	/* No metric reads rchar or wchar: /proc/<pid>/io is left alone (its open in the child
+	 * is inside the wall time); the result's io_valid is false. */
+	bool no_io;
 	/* "NAME=VALUE" strings added to (or replacing in) the caller's environment for the
 	 * child; NULL-terminated; NULL = the caller's environment as it is. */
 	const char *const *env_set;

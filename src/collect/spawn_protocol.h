@@ -55,9 +55,9 @@
  * 4: the spawner times the run and the child passes its descriptors (the runner, whose
  * branch also called its protocol 3), requests submitted ahead (SPAWN_RUN_AFTER_OK), no
  * sync socket but a hold socket for the runs that need one (SPAWN_RUN_HOLD), with 3's
- * separate stderr.
+ * separate stderr; 5: SPAWN_RUN_NO_IO.
  */
-#define SPAWN_PROTOCOL_VERSION 4
+#define SPAWN_PROTOCOL_VERSION 5
 /* The socket's descriptor number in revperf-spawn; argv[1] must be SPAWN_ARG_MAGIC. */
 #define SPAWN_SOCKET_FD 3
 #define SPAWN_ARG_MAGIC "--revperf-spawner"
@@ -140,6 +140,12 @@ enum spawn_run_flags {
 	 * a held run's wall time itself, at the release (same CLOCK_MONOTONIC).
 	 */
 	SPAWN_RUN_HOLD = 2,
+	/*
+	 * No /proc/<pid>/io for this run (no metric asked reads rchar or wchar): the child
+	 * does not open /proc/self/io before its exec (inside its wall time), the spawner
+	 * neither reads nor closes it, and REAPED has io_valid 0.
+	 */
+	SPAWN_RUN_NO_IO = 4,
 };
 
 struct spawn_reply {

@@ -436,6 +436,8 @@ int spawner_submit(const struct spawner_run *run)
 	fds[SPAWN_FD_HOLD] = run->hold_fd;
 	if (run->hold_fd >= 0)
 		req.flags |= SPAWN_RUN_HOLD;
+	if (run->no_io)
+		req.flags |= SPAWN_RUN_NO_IO;
 	if (send_request(&req, fds, &payload) < 0) {
 		spawner_lost("receiving a run request");
 		goto out;

@@ -37,6 +37,8 @@ struct spawner_run {
 	/* perf_event counters to open on the child before its exec, as bits of enum
 	 * perf_counter, and those that count user space only (perf_counters_request()) */
 	uint32_t perf_mask, perf_user_only;
+	/* No rchar and wchar for this run: /proc/<pid>/io is not opened (SPAWN_RUN_NO_IO). */
+	bool no_io;
 	/* "NAME=VALUE" strings set in the child's environment, replacing the current
 	 * environment's NAME; NULL-terminated; NULL = none. */
 	const char *const *env_set;

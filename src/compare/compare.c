@@ -250,6 +250,8 @@ static int parse_bench_metrics(struct bench_ctx *c)
 			c->want_iterations = true;
 		if (c->defs[i]->flags & METRIC_PERF)
 			c->want_perf = true;
+		if (!strcmp(c->defs[i]->name, "rchar") || !strcmp(c->defs[i]->name, "wchar"))
+			c->want_io = true;
 		for (j = 0; j < nr_primary; j++)
 			if (primary[j] == c->defs[i])
 				c->out->metrics[i].primary = true;

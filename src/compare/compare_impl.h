@@ -26,6 +26,7 @@ struct bench_ctx {
 	size_t nr_defs;
 	bool want_iterations;
 	bool want_perf; /* a measured metric is a perf_event counter */
+	bool want_io;	/* a measured metric is rchar or wchar (/proc/<pid>/io) */
 	int64_t machine_id, comparison_id;
 	struct store_run_filter filter[2];
 	size_t seq[2];	  /* runs started per side in this comparison, for log headers */

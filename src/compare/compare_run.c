@@ -141,6 +141,7 @@ static struct run_slot *run_submit(struct bench_ctx *c, int side, bool warmup)
 	r->spec.discard_stdout = c->bench->discard_stdout;
 	r->spec.timeout_ns = c->timeout_ns;
 	r->spec.perf_counters = c->want_perf;
+	r->spec.no_io = !c->want_io;
 	if (r->sampled) {
 		/* profile = counters: the timing runs themselves are sampled (a /proc scan per
 		 * interval, docs/counters.md), so the charts describe the runs the verdict uses. */

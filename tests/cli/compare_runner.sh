@@ -14,6 +14,19 @@ strace -f -qq -e trace=perf_event_open -o trace.txt \
 	--primary wchar >out.txt 2>err.txt || fail "compare under strace: $(cat err.txt)"
 expect_no_grep 'perf_event_open' trace.txt
 
+# No /proc/<pid>/io either when no measured metric reads rchar or wchar: its open, in the
+# child before the exec, was inside every run's wall time. Asked for (wchar), it is opened.
+strace -f -qq -e trace=openat -o trace.txt \
+	"$REVPERF" compare --cmd-a true --cmd-b true --runs 3..3 --warmup 0 --metrics wall,cpu \
+	--primary cpu >out.txt 2>err.txt
+expect_no_grep '/proc/self/io' trace.txt
+strace -f -qq -e trace=openat -o trace.txt \
+	"$REVPERF" compare --cmd-a true --cmd-b true --runs 3..3 --warmup 0 --metrics wall,wchar \
+	--primary wchar -f json >out.txt 2>err.txt || fail "compare under strace: $(cat err.txt)"
+[ "$(grep -c '/proc/self/io' trace.txt)" -ge 6 ] || fail "/proc/self/io opened $(grep -c '/proc/self/io' trace.txt) times for 6 runs"
+[ "$(json_get out.txt "[m['baseline']['n'] for m in d['benchmarks'][0]['metrics']
+	if m['name'] == 'wchar'][0]")" = 3 ] || fail "wchar not measured: $(cat out.txt)"
+
 # Asked for, task-clock is counted (where the kernel allows it) and judged.
 strace -f -qq -e trace=perf_event_open -o trace.txt \
 	"$REVPERF" compare --cmd-a true --cmd-b true --runs 3..3 --warmup 0 \

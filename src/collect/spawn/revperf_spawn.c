@@ -210,10 +210,12 @@ static void child_send_fds(int sock, const struct spawn_request *hdr)
 	struct cmsghdr *c;
 	int n = 0;
 
-	fds[n] = open("/proc/self/io", O_RDONLY | O_CLOEXEC);
-	if (fds[n] >= 0) {
-		rep.io = 1;
-		n++;
+	if (!(hdr->flags & SPAWN_RUN_NO_IO)) {
+		fds[n] = open("/proc/self/io", O_RDONLY | O_CLOEXEC);
+		if (fds[n] >= 0) {
+			rep.io = 1;
+			n++;
+		}
 	}
 	for (int i = 0; i < SPAWN_PERF_MAX; i++) {
 		if (!(hdr->perf_mask & (1u << i)))
@@ -224,6 +226,9 @@ static void child_send_fds(int sock, const struct spawn_request *hdr)
 			n++;
 		}
 	}
+	/* Nothing asked for: nothing to send (the spawner's read finds nothing). */
+	if (!n && (hdr->flags & SPAWN_RUN_NO_IO))
+		return;
 	if (n) {
 		memset(&control, 0, sizeof(control));
 		msg.msg_control = control.buf;
