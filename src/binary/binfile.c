@@ -311,8 +311,7 @@ int binfile_plt_read(const char *path, struct binfile_plt *out)
 	memset(out, 0, sizeof(*out));
 	/* A stripped program without exported functions has no names to give: its caller
 	 * (callgrind_plt.c) goes on without them, so that is not an error to print. */
-	if ((ret = binfile_open(path, BINFILE_NO_DWARF | BINFILE_QUIET | BINFILE_ADVISORY,
-				&bf)) ||
+	if ((ret = binfile_open(path, BINFILE_NO_DWARF | BINFILE_QUIET | BINFILE_ADVISORY, &bf)) ||
 	    (ret = binfile_prepare(bf)))
 		goto out;
 	for (size_t i = 0; i < bf->nr_imports; i++)

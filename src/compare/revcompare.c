@@ -223,8 +223,7 @@ static bool stored_same_command(const struct store_verdict *v, size_t n,
 bool revcompare_stored_answers(const struct store_verdict *v, size_t n,
 			       const struct bench_config *b)
 {
-	return stored_same_command(v, n, b) &&
-	       stored_answers_list(v, n, b, b->metrics, false) &&
+	return stored_same_command(v, n, b) && stored_answers_list(v, n, b, b->metrics, false) &&
 	       stored_answers_list(v, n, b, b->primary, true);
 }
 
