@@ -309,7 +309,9 @@ int binfile_plt_read(const char *path, struct binfile_plt *out)
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if ((ret = binfile_open(path, BINFILE_NO_DWARF | BINFILE_QUIET, &bf)) ||
+	/* A stripped program without exported functions has no names to give: its caller
+	 * (callgrind_plt.c) goes on without them, so that is not an error to print. */
+	if ((ret = binfile_open(path, BINFILE_NO_DWARF | BINFILE_QUIET | BINFILE_ADVISORY, &bf)) ||
 	    (ret = binfile_prepare(bf)))
 		goto out;
 	for (size_t i = 0; i < bf->nr_imports; i++)

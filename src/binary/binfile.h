@@ -30,7 +30,9 @@ enum {
 	BINFILE_QUIET = 1 << 3,
 	/*
 	 * The caller goes on without the file (compare's binary diff): a stripped program
-	 * without exported functions is a warning, not an error.
+	 * without exported functions is a warning, not an error; with BINFILE_QUIET, not
+	 * said at all (binfile_plt_read(): the PLT names of a callgrind profile, a nicety
+	 * that compare's own binary diff of the program has already warned about).
 	 */
 	BINFILE_ADVISORY = 1 << 4,
 };
@@ -203,7 +205,8 @@ struct binfile_plt {
  * sections. Entries whose slot has no symbol (IRELATIVE) are left out. Also the function
  * symbols of size 0. Fills *out (release
  * with binfile_plt_release()); returns 0, or RP_EINPUT / RP_EINTERNAL after one error()
- * (missing, not ELF, corrupt); no warnings. Another architecture: 0 and no entry.
+ * (missing, not ELF, corrupt), or silently (stripped, no exported function: no names to
+ * give); no warnings. Another architecture: 0 and no entry.
  */
 int binfile_plt_read(const char *path, struct binfile_plt *out);
 void binfile_plt_release(struct binfile_plt *plt);

@@ -427,7 +427,9 @@ int symbols_read(struct binfile *bf)
 			"table?)",
 			bf->path, outside, outside == 1 ? "" : "s", outside == 1 ? "its" : "their");
 	if (bf->from_dynsym && !nr_cand) {
-		if (bf->flags & BINFILE_ADVISORY)
+		if ((bf->flags & BINFILE_ADVISORY) && (bf->flags & BINFILE_QUIET))
+			; /* the caller goes on without the file and says nothing either */
+		else if (bf->flags & BINFILE_ADVISORY)
 			warning("%s: stripped, and it exports no functions: no binary diff of the "
 				"two builds; rebuild it without stripping",
 				bf->path);

@@ -124,6 +124,12 @@ static int bisect(const char *const args[2], bool json)
 		usage_error("bisect", "--bench takes one benchmark, got '%s'", o.bench);
 		return EXIT_USAGE;
 	}
+	/* Before any build: a list or `all` would be taken as the primary of the steps, and
+	 * refused only after the first comparison had run. */
+	if (o.metric && (strpbrk(o.metric, ", \t") || !strcmp(o.metric, "all"))) {
+		usage_error("bisect", "--metric takes one metric, got '%s'", o.metric);
+		return EXIT_USAGE;
+	}
 	/* Before any build, run or report: can runs start at all (docs/install.md)? */
 	if (proc_spawner_check())
 		return EXIT_USAGE;

@@ -793,6 +793,9 @@ int compare_one(const struct compare_request *req, const struct bench_config *be
 	c.alpha = out->alpha;
 	c.loadavg_fd = machine_loadavg_open();
 	ret = compare_bench(req, bench, &c);
+	/* Stopped before its end (an interrupt, an error): the time it ran all the same. */
+	if (!b->elapsed_s && (c.started.tv_sec || c.started.tv_nsec))
+		b->elapsed_s = bench_seconds_since(&c.started);
 	/* After an error or an interrupt, a run may still be in flight: it is not stored. */
 	bench_run_abandon(&c);
 	if (!ret)
@@ -841,6 +844,8 @@ out:
 		close(c.loadavg_fd);
 	compare_progress_phase(req, COMPARE_BENCH_DONE, b->name, 0);
 	if (ret == RP_EINTERRUPT || interrupt_requested())
+		b->interrupted = true;
+	if (b->interrupted)
 		for (size_t i = 0; i < b->nr_metrics; i++)
 			if (!b->metrics[i].measured && !b->metrics[i].unmeasured)
 				b->metrics[i].unmeasured = "interrupted before a verdict";

@@ -109,6 +109,7 @@ struct bench_outcome {
 	double tolerance;          /* the equivalence margin: 0.02 = 2% */
 	double ci_alpha;           /* each look's alpha: CIs are (1 - ci_alpha) intervals */
 	bool decided;              /* every primary metric decided before the budget ran out */
+	bool interrupted;          /* an interrupt (SIGINT, ...) stopped its runs or phases */
 	char *error;               /* the benchmark could not be compared: why */
 	bool target_broken;        /* the baseline ran, the target fails: a regression */
 	struct store_run_issue *issues; /* failed runs, and successful runs with a note */

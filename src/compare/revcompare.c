@@ -6,6 +6,7 @@
 #include "compare/compare_binary.h"
 #include "collect/machine.h"
 #include "compare/replay_config.h"
+#include "compare/run_output.h"
 #include "core/metric.h"
 #include "predict/predict.h"
 #include "store/store_show.h"
@@ -203,10 +204,27 @@ static bool stored_answers_list(const struct store_verdict *v, size_t n,
 	return ok;
 }
 
+/* Whether the verdicts of b in v were judged on the command b runs now (its identity in
+ * the store): a comparison of the command b had before measured another program. */
+static bool stored_same_command(const struct store_verdict *v, size_t n,
+				const struct bench_config *b)
+{
+	struct strbuf ident = STRBUF_INIT;
+	bool same = true;
+	if (!b->command)
+		return true; /* a test suite: its tests carry the commands */
+	run_output_identity(&ident, b);
+	for (size_t k = 0; same && k < n; k++)
+		if (!strcmp(v[k].bench, b->name))
+			same = v[k].command && !strcmp(v[k].command, ident.buf);
+	strbuf_release(&ident);
+	return same;
+}
+
 bool revcompare_stored_answers(const struct store_verdict *v, size_t n,
 			       const struct bench_config *b)
 {
-	return stored_answers_list(v, n, b, b->metrics, false) &&
+	return stored_same_command(v, n, b) && stored_answers_list(v, n, b, b->metrics, false) &&
 	       stored_answers_list(v, n, b, b->primary, true);
 }
 

@@ -83,7 +83,8 @@ void revcompare_release(struct revcompare *rc);
  * a verdict for every metric of b's metrics list, and for every metric of its primary
  * list one that is final (decided, or undecided after b's most runs on both sides). A
  * comparison of other metrics, or judged on another primary that left this one short of
- * its runs, does not. What compare and history both take a stored comparison by.
+ * its runs, does not; nor does one of b's command before it was changed (another
+ * program measured). What compare and history both take a stored comparison by.
  */
 bool revcompare_stored_answers(const struct store_verdict *v, size_t n,
 			       const struct bench_config *b);

@@ -409,6 +409,7 @@ int store_comparison_latest(struct store *st, int64_t base_build, int64_t target
 /* A stored verdict (the verdicts table), with its benchmark's name. */
 struct store_verdict {
 	char *bench, *metric;
+	char *command; /* the benchmark's command as stored (run_output_identity()) */
 	bool primary;
 	char verdict[16]; /* "worse", "better", "equal", "undecided", "unmeasured" */
 	double ratio, ci_lo, ci_hi, p; /* NAN when not stored */

@@ -38,7 +38,7 @@ int store_comparison_verdicts(struct store *st, int64_t comparison_id, struct st
 {
 	struct db_stmt *stmt =
 	    store_prepare(st, "SELECT b.name, v.metric, v.is_primary, v.verdict,"
-			      " v.ratio, v.ci_lo, v.ci_hi, v.p, v.n_a, v.n_b"
+			      " v.ratio, v.ci_lo, v.ci_hi, v.p, v.n_a, v.n_b, b.command"
 			      " FROM verdicts v JOIN benchmarks b"
 			      " ON b.id = v.benchmark_id WHERE v.comparison_id = ?1"
 			      " ORDER BY v.seq");
@@ -65,6 +65,7 @@ int store_comparison_verdicts(struct store *st, int64_t comparison_id, struct st
 		v->p = column_real(stmt, 7);
 		v->n_a = (size_t)db_column_int64(stmt, 8);
 		v->n_b = (size_t)db_column_int64(stmt, 9);
+		v->command = store_column_dup(stmt, 10);
 	}
 	db_finalize(stmt);
 	if (rc == DB_DONE)
@@ -80,6 +81,7 @@ void store_verdicts_free(struct store_verdict *v, size_t n)
 	for (size_t i = 0; v && i < n; i++) {
 		free(v[i].bench);
 		free(v[i].metric);
+		free(v[i].command);
 	}
 	free(v);
 }
