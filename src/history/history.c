@@ -412,8 +412,10 @@ int history_series_compute(struct store *st, struct history_result *res, size_t 
 			struct history_series *s = series_of(res, v->bench, v->metric, &alloc);
 			double *x = NULL;
 			size_t n = 0;
+			/* of the command the verdict judged: a build measured with two commands
+			 * of one benchmark name has two programs' values (zlib trial) */
 			if (store_build_metric_values(st, c->build_id, res->machine_id, v->bench,
-						      v->metric, &x, &n))
+						      v->command, v->metric, &x, &n))
 				return RP_EINTERNAL;
 			if (n) {
 				s->commit = xrealloc(s->commit, (s->n + 1) * sizeof(*s->commit));

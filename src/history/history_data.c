@@ -28,12 +28,21 @@ struct build_ix {
 struct value_ent {
 	uint32_t bench, metric, commit;
 	double value;
+	int64_t benchmark_id; /* the command (benchmarks row) that measured it */
 };
 
 /* A failed non-warm-up run while loading. */
 struct fail_ent {
 	uint32_t bench, commit;
 	enum run_status status;
+	int64_t benchmark_id;
+};
+
+/* Per benchmark name and commit: the command measured last (benchmarks row, run time). */
+struct command_ent {
+	uint32_t bench, commit;
+	int64_t benchmark_id, started_at;
+	size_t dropped; /* values of other commands left out */
 };
 
 struct load_ctx {
@@ -47,6 +56,8 @@ struct load_ctx {
 	size_t last_metric;
 	struct value_ent *vals;
 	size_t nr_vals, alloc_vals;
+	struct command_ent *cmds; /* one per value or failure row, then one per (bench, commit) */
+	size_t nr_cmds, alloc_cmds;
 	struct fail_ent *fails;
 	size_t nr_fails, alloc_fails;
 };
@@ -108,15 +119,19 @@ static int on_value(void *ctx, const struct history_value_row *row)
 		return 0; /* a build that is not a commit's main build */
 	if (!row->metric) {
 		ALLOC_GROW(c->fails, c->nr_fails + 1, c->alloc_fails);
-		c->fails[c->nr_fails++] =
-		    (struct fail_ent){(uint32_t)bench, (uint32_t)commit, row->status};
+		c->fails[c->nr_fails++] = (struct fail_ent){(uint32_t)bench, (uint32_t)commit,
+							    row->status, row->benchmark_id};
+	} else if (isfinite(row->value)) {
+		ALLOC_GROW(c->vals, c->nr_vals + 1, c->alloc_vals);
+		c->vals[c->nr_vals++] =
+		    (struct value_ent){(uint32_t)bench, (uint32_t)metric_index(c, row->metric),
+				       (uint32_t)commit, row->value, row->benchmark_id};
+	} else {
 		return 0;
 	}
-	if (!isfinite(row->value))
-		return 0;
-	ALLOC_GROW(c->vals, c->nr_vals + 1, c->alloc_vals);
-	c->vals[c->nr_vals++] = (struct value_ent){
-	    (uint32_t)bench, (uint32_t)metric_index(c, row->metric), (uint32_t)commit, row->value};
+	ALLOC_GROW(c->cmds, c->nr_cmds + 1, c->alloc_cmds);
+	c->cmds[c->nr_cmds++] = (struct command_ent){(uint32_t)bench, (uint32_t)commit,
+						     row->benchmark_id, row->started_at, 0};
 	return 0;
 }
 
@@ -248,11 +263,91 @@ static int series_points(struct history_series *s, const struct value_ent *v, si
 	return 0;
 }
 
+static int cmp_command(const void *a, const void *b)
+{
+	const struct command_ent *x = a, *y = b;
+	if (x->bench != y->bench)
+		return (x->bench > y->bench) - (x->bench < y->bench);
+	if (x->commit != y->commit)
+		return (x->commit > y->commit) - (x->commit < y->commit);
+	/* the last measured first */
+	if (x->started_at != y->started_at)
+		return (x->started_at < y->started_at) - (x->started_at > y->started_at);
+	return (x->benchmark_id < y->benchmark_id) - (x->benchmark_id > y->benchmark_id);
+}
+
+static struct command_ent *command_of(const struct load_ctx *c, uint32_t bench,
+				      uint32_t commit)
+{
+	size_t lo = 0, hi = c->nr_cmds;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		struct command_ent *e = &c->cmds[mid];
+		if (e->bench == bench && e->commit == commit)
+			return e;
+		if (e->bench < bench || (e->bench == bench && e->commit < commit))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/*
+ * A benchmark's name is the benchmark (its command may change along the history), but
+ * within one commit the runs of two commands are two programs: their median is a number
+ * nobody measured (zlib trial: 290 M and 1.57 G instructions gave 932 M). Per name and
+ * commit only the command measured last is kept; what is left out is said once per name.
+ */
+static void keep_last_command(struct load_ctx *c)
+{
+	size_t n = 0, kept;
+
+	if (!c->nr_cmds)
+		return;
+	sort_array(c->cmds, c->nr_cmds, sizeof(*c->cmds), cmp_command);
+	for (size_t i = 0; i < c->nr_cmds; i++)
+		if (!n || c->cmds[n - 1].bench != c->cmds[i].bench ||
+		    c->cmds[n - 1].commit != c->cmds[i].commit)
+			c->cmds[n++] = c->cmds[i];
+	c->nr_cmds = n;
+	kept = 0;
+	for (size_t i = 0; i < c->nr_vals; i++) {
+		struct command_ent *e = command_of(c, c->vals[i].bench, c->vals[i].commit);
+		if (!e || e->benchmark_id == c->vals[i].benchmark_id)
+			c->vals[kept++] = c->vals[i];
+		else
+			e->dropped++;
+	}
+	c->nr_vals = kept;
+	for (size_t i = 0; i < c->nr_cmds;) { /* by benchmark: one line each */
+		size_t dropped = 0, commits = 0, b = c->cmds[i].bench;
+		for (; i < c->nr_cmds && c->cmds[i].bench == b; i++) {
+			dropped += c->cmds[i].dropped;
+			commits += c->cmds[i].dropped > 0;
+		}
+		if (dropped)
+			warning("%s: %zu value%s of another command of the benchmark left out at "
+				"%zu commit%s measured with two commands (each commit keeps the "
+				"command it was measured with last)",
+				c->h->benches[b].name, dropped, dropped == 1 ? "" : "s", commits,
+				commits == 1 ? "" : "s");
+	}
+	kept = 0;
+	for (size_t i = 0; i < c->nr_fails; i++) {
+		const struct command_ent *e = command_of(c, c->fails[i].bench, c->fails[i].commit);
+		if (!e || e->benchmark_id == c->fails[i].benchmark_id)
+			c->fails[kept++] = c->fails[i];
+	}
+	c->nr_fails = kept;
+}
+
 static int build_series(struct load_ctx *c)
 {
 	struct history *h = c->h;
 	size_t i = 0, j = 0;
 
+	keep_last_command(c);
 	rank_metrics(c);
 	sort_rank = c->metric_rank;
 	sort_array(c->vals, c->nr_vals, sizeof(*c->vals), cmp_value);
@@ -669,6 +764,7 @@ out:
 	free(c.metric_rank);
 	free(c.vals);
 	free(c.fails);
+	free(c.cmds);
 	free(c.builds);
 	free(c.ids);
 	return ret;

@@ -425,12 +425,13 @@ void store_verdicts_free(struct store_verdict *v, size_t n);
 
 /*
  * The values of metric over every successful non-warm-up run of build_id on machine_id of
- * the benchmarks called bench (any command, any comparison), and over its successful
- * counted runs under valgrind for ir and sim-cycles, in *values (caller frees; unordered).
- * Returns 0 or RP_EINTERNAL.
+ * the benchmark called bench with command `command` as stored (NULL: any command), of any
+ * comparison, and over its successful counted runs under valgrind for ir and sim-cycles,
+ * in *values (caller frees; unordered). Returns 0 or RP_EINTERNAL.
  */
 int store_build_metric_values(struct store *st, int64_t build_id, int64_t machine_id,
-			      const char *bench, const char *metric, double **values, size_t *n);
+			      const char *bench, const char *command, const char *metric,
+			      double **values, size_t *n);
 
 /*
  * Logs kept in the database (store_logs.c), zstd-compressed, so that a report built

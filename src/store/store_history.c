@@ -175,12 +175,13 @@ int store_history_values(struct store *st, const struct history *h,
 {
 	/* One row per metric value of a successful run, one per failed run (metric NULL). */
 	struct db_stmt *stmt = store_prepare(
-	    st, "SELECT r.build_id, r.benchmark_id, r.status, mv.metric, mv.value FROM runs r"
+	    st, "SELECT r.build_id, r.benchmark_id, r.status, mv.metric, mv.value, r.started_at"
+		" FROM runs r"
 		" LEFT JOIN metric_values mv ON mv.run_id = r.id AND r.status = 'ok'"
 		" WHERE r.machine_id = ?1 AND r.warmup = 0"
 		/* counted metrics (ir, sim-cycles): one row per value of a successful counted run */
-		" UNION ALL SELECT p.build_id, p.benchmark_id, p.status, pv.metric, pv.value"
-		" FROM profiles p JOIN profile_values pv ON pv.profile_id = p.id"
+		" UNION ALL SELECT p.build_id, p.benchmark_id, p.status, pv.metric, pv.value,"
+		" p.started_at FROM profiles p JOIN profile_values pv ON pv.profile_id = p.id"
 		" WHERE p.machine_id = ?1 AND p.status = 'ok' AND p.kind IN ('vg-ir', 'vg-cache')");
 	struct history_value_row row;
 	int rc, ret = 0;
@@ -195,6 +196,7 @@ int store_history_values(struct store *st, const struct history *h,
 		row.status = run_status_parse(db_column_text(stmt, 2));
 		row.metric = db_column_text(stmt, 3);
 		row.value = column_real(stmt, 4);
+		row.started_at = db_column_int64(stmt, 5);
 		if (row.status == RUN_OK && !row.metric)
 			continue; /* a successful run without values */
 		if ((ret = fn(ctx, &row)))

@@ -203,6 +203,7 @@ int store_history_commits(struct store *st, struct history *h);
 /* One metric value of a successful run, or a run that did not succeed (metric NULL). */
 struct history_value_row {
 	int64_t build_id, benchmark_id;
+	int64_t started_at; /* of the run (seconds since the epoch) */
 	const char *metric; /* valid during the callback only; NULL without a value */
 	enum run_status status;
 	double value;

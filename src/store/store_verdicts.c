@@ -87,7 +87,8 @@ void store_verdicts_free(struct store_verdict *v, size_t n)
 }
 
 int store_build_metric_values(struct store *st, int64_t build_id, int64_t machine_id,
-			      const char *bench, const char *metric, double **values, size_t *n)
+			      const char *bench, const char *command, const char *metric,
+			      double **values, size_t *n)
 {
 	struct db_stmt *stmt =
 	    store_prepare(st, "SELECT v.value FROM runs r"
@@ -95,6 +96,7 @@ int store_build_metric_values(struct store *st, int64_t build_id, int64_t machin
 			      " JOIN metric_values v ON v.run_id = r.id"
 			      " WHERE r.build_id = ?1 AND r.machine_id = ?2"
 			      " AND b.name = ?3 AND v.metric = ?4"
+			      " AND (CAST(?5 AS TEXT) IS NULL OR b.command = ?5)"
 			      " AND r.warmup = 0 AND r.status = 'ok'"
 			      /* counted metrics (ir, sim-cycles) live in the counted runs */
 			      " UNION ALL SELECT pv.value FROM profiles p"
@@ -102,6 +104,7 @@ int store_build_metric_values(struct store *st, int64_t build_id, int64_t machin
 			      " JOIN profile_values pv ON pv.profile_id = p.id"
 			      " WHERE p.build_id = ?1 AND p.machine_id = ?2"
 			      " AND b.name = ?3 AND pv.metric = ?4 AND p.status = 'ok'"
+			      " AND (CAST(?5 AS TEXT) IS NULL OR b.command = ?5)"
 			      " AND p.kind IN ('vg-ir', 'vg-cache')");
 	size_t alloc = 0;
 	int rc;
@@ -113,6 +116,10 @@ int store_build_metric_values(struct store *st, int64_t build_id, int64_t machin
 	db_bind_int64(stmt, 2, machine_id);
 	store_bind_text(stmt, 3, bench);
 	store_bind_text(stmt, 4, metric);
+	if (command)
+		store_bind_text(stmt, 5, command);
+	else
+		db_bind_null(stmt, 5);
 	while ((rc = db_step(stmt)) == DB_ROW) {
 		ALLOC_GROW(*values, *n + 1, alloc);
 		(*values)[(*n)++] = db_column_double(stmt, 0);

@@ -100,8 +100,10 @@ static int setup(void **state)
 		if (i == 7)
 			continue;
 		for (int r = 0; r < n; r++) {
-			/* the second definition of "bench" is the same benchmark */
-			int64_t bench = r % 2 ? f->bench2 : f->bench;
+			/* the second definition of "bench" (its command changed from c06 on) is
+			 * the same benchmark along the history; within a commit one command is
+			 * kept (test_two_commands_one_commit) */
+			int64_t bench = i >= 6 ? f->bench2 : f->bench;
 			add_run(f, f->builds[i], bench, i == 9 ? f->m2 : f->m1, 0, 'A', RUN_OK,
 				false, level * (1 + 0.01 * r));
 		}
@@ -111,7 +113,7 @@ static int setup(void **state)
 	/* c02: one failed and one crashed run; c10: one timeout */
 	add_run(f, f->builds[2], f->bench, f->m1, 0, 'A', RUN_FAILED, false, 0);
 	add_run(f, f->builds[2], f->bench, f->m1, 0, 'A', RUN_CRASHED, false, 0);
-	add_run(f, f->builds[10], f->bench, f->m1, 0, 'A', RUN_TIMEOUT, false, 0);
+	add_run(f, f->builds[10], f->bench2, f->m1, 0, 'A', RUN_TIMEOUT, false, 0);
 	/* "<script>..." ran at c01 only, and failed: a series of failures */
 	add_run(f, f->builds[1], f->other, f->m1, 0, 'A', RUN_FAILED, false, 0);
 	{
@@ -205,6 +207,42 @@ static void test_commits_machine_points(void **state)
 	assert_int_equal(fails->points[0].n, 0);
 	assert_true(isnan(fails->points[0].median));
 	assert_int_equal(fails->points[0].fail.failed, 1);
+	history_release(&h);
+}
+
+/*
+ * One commit measured with two commands of one benchmark name (revperf.ini edited between
+ * two compares): two programs. The command measured last is kept, alone: the median of
+ * both was a number nobody measured.
+ */
+static void test_two_commands_one_commit(void **state)
+{
+	struct fixture *f = *state;
+	struct history h;
+	const struct history_series *wall;
+
+	/* c00 had 5 runs of "./b 1" at time 1 (1.00 .. 1.04); now 3 of "./b 2" later */
+	for (int r = 0; r < 3; r++) {
+		struct store_run run = {0};
+		const char *names[] = {"wall", "cpu"};
+		double values[] = {10.0 + r, 5.0};
+		run.build_id = f->builds[0];
+		run.benchmark_id = f->bench2;
+		run.machine_id = f->m1;
+		run.side = 'A';
+		run.status = RUN_OK;
+		run.log_path = "/tmp/a.log";
+		run.started_at = 2;
+		assert_int_equal(store_run_insert(f->st, &run, names, values, 2), 0);
+	}
+	assert_int_equal(history_load(f->st, NULL, &h), 0);
+	wall = find_series(&h, "bench", "wall");
+	assert_non_null(wall);
+	assert_int_equal(wall->points[0].commit, 0);
+	assert_int_equal(wall->points[0].n, 3);
+	assert_true(fabs(wall->points[0].median - 11.0) < 1e-12);
+	/* the other commits as they were: c01 has its 5 runs of "./b 1" */
+	assert_int_equal(wall->points[1].n, 5);
 	history_release(&h);
 }
 
@@ -401,6 +439,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_commits_machine_points, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_two_commands_one_commit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_change_points, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_followed_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_comparisons, setup, teardown),
