@@ -127,16 +127,14 @@ int store_history_machine(struct store *st, struct history *h, const char *name)
 
 int store_history_commits(struct store *st, struct history *h)
 {
-	/* Per revision, its main builds best first: of those with runs here the newest
-	 * generation (the programs built last, core/build.c), most runs here, a failed one,
-	 * newest. */
+	/* Per revision, its main builds best first: most runs here, a failed one, newest. */
 	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT v.id, v.sha, v.summary, v.commit_time, b.id, b.status, b.log_path,"
 		" (SELECT count(*) FROM runs r WHERE r.build_id = b.id AND r.machine_id = ?1"
 		" AND r.warmup = 0) AS n, EXISTS (SELECT 1 FROM build_logs l WHERE"
 		" l.build_id = b.id), b.command FROM revisions v"
 		" JOIN builds b ON b.revision_id = v.id AND b.variant = ''"
-		" ORDER BY v.commit_time, v.id, n > 0 DESC, b.generation DESC, n DESC,"
+		" ORDER BY v.commit_time, v.id, n DESC,"
 		" b.status = 'failed' DESC, b.id DESC");
 	int64_t last_rev = 0;
 	int rc;

@@ -92,7 +92,7 @@ expect_no_grep 'warning' err.txt
 [ "$(q "SELECT max(generation) FROM builds")" = 1 ] || fail "a third generation: $(base_builds)"
 [ "$(reused baseline)" = "$n_new" ] || fail "the new generation's runs not reused: $(reused baseline)"
 
-# A build recorded before fingerprints (schema 12): one recorded at its next use, silently.
+# A build recorded before fingerprints (schema 13 or before): one recorded at its next use, silently.
 q "UPDATE builds SET fingerprint = NULL" >/dev/null
 expect_exit 1 "$REVPERF" compare base slow -f json --more
 expect_no_grep 'warning|building' err.txt
@@ -107,3 +107,4 @@ expect_no_grep 'warning|building' err.txt
 expect_exit 1 "$REVPERF" compare base slow -f json --more
 one_warning '^revperf: warning: [0-9a-f]{12} \(slow\): its worktree holds other programs than those its [0-9]+ stored runs.* measured \(prog: [0-9a-f]{12} -> [0-9a-f]{12}\)' err.txt
 [ "$(reused target)" = 0 ] || fail "runs of the old target pooled: $(reused target)"
+
