@@ -192,7 +192,8 @@ static int walk(struct fp_walk *w, const char *rel)
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW)) {
 			if (errno == ENOENT)
 				continue; /* removed meanwhile */
-			error("cannot fingerprint %s/%s: %s", path.buf, de->d_name, strerror(errno));
+			error("cannot fingerprint %s/%s: %s", path.buf, de->d_name,
+			      strerror(errno));
 			goto out;
 		}
 		if (S_ISDIR(st.st_mode)) {
