@@ -230,7 +230,8 @@ int fingerprint_tree(const char *dir, struct strbuf *out)
 	elf_version(EV_CURRENT);
 	ret = walk(&w, "");
 	if (!ret) {
-		qsort(w.v, w.nr, sizeof(*w.v), entry_cmp);
+		if (w.nr) /* qsort's base may not be NULL, even for no element */
+			qsort(w.v, w.nr, sizeof(*w.v), entry_cmp);
 		for (size_t i = 0; i < w.nr; i++) {
 			strbuf_addf(out, "%016" PRIx64 " ", w.v[i].hash);
 			for (const char *p = w.v[i].path; *p; p++)
