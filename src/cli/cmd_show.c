@@ -213,7 +213,8 @@ static int show_run(const char *const *args, int n, enum report_format format)
 	if (rc.bindiff_not_redone && !o.out.quiet)
 		fprintf(stderr,
 			"revperf show: note: the worktrees of comparison %lld's builds no longer "
-			"hold them (built with another command since, or removed): its binary "
+			"hold them (built with another command since, built again into other "
+			"programs, or removed): its binary "
 			"diff is not shown\n",
 			(long long)rc.res.comparison_id);
 	ret = show_report(&p, &rc.res, format);

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "binary/fingerprint.h"
 #include "collect/proc.h"
 #include "core/worktree.h"
 #include "util/fsutil.h"
@@ -180,7 +181,87 @@ bool build_worktree_holds(const struct store_build *b)
 	strbuf_addf(&stamp, "%s/.git/revperf-built", b->worktree);
 	holds = stamp_says(stamp.buf, b->command);
 	strbuf_release(&stamp);
+	/* and the programs it recorded: an older generation's were built over since */
+	if (holds && b->fingerprint) {
+		struct strbuf fp = STRBUF_INIT;
+		holds = !fingerprint_tree(b->worktree, &fp) && !strcmp(fp.buf, b->fingerprint);
+		strbuf_release(&fp);
+	}
 	return holds;
+}
+
+/* "1a2b3c4d5e6f (base)": the revision as the building line names it. */
+static void rev_label(struct strbuf *sb, const struct revision *rev)
+{
+	bool named = rev->expr && *rev->expr && strncmp(rev->sha, rev->expr, strlen(rev->expr));
+	strbuf_addf(sb, "%.12s%s%s%s", rev->sha, named ? " (" : "", named ? rev->expr : "",
+		    named ? ")" : "");
+}
+
+/*
+ * The fingerprint of what the worktree holds now (binary/fingerprint.h): 0 with *fp set
+ * (caller frees), or 1 with *fp NULL when it cannot be read: said in a warning, the check
+ * is then skipped (nothing recorded), the build goes on.
+ */
+static int worktree_fingerprint(const char *worktree, char **fp)
+{
+	struct strbuf sb = STRBUF_INIT;
+	*fp = NULL;
+	if (fingerprint_tree(worktree, &sb)) {
+		warning("%s: no fingerprint of its programs, so whether they are those its "
+			"stored runs measured is not checked",
+			worktree);
+		strbuf_release(&sb);
+		return 1;
+	}
+	*fp = strbuf_detach(&sb);
+	return 0;
+}
+
+/*
+ * Whether programs with fingerprint fp may take the place of build `old` (its id, its
+ * recorded fingerprint): true when nothing was recorded (a build made before schema 14:
+ * recorded now, silently), when they are the same, or when nothing is stored of the old
+ * programs (no run, no profile: nothing to pool). Otherwise false, after one warning line
+ * saying which revision and what changed: the caller makes a new generation, so that the
+ * runs of two programs are never pooled. *err is set on a store error.
+ */
+static bool fingerprint_may_replace(struct store *st, const struct revision *rev,
+				    const struct store_build *old, const char *fp, bool rebuilt,
+				    int *err)
+{
+	struct strbuf what = STRBUF_INIT, label = STRBUF_INIT;
+	size_t n[3];
+	static const char *const what_n[3] = { "run", "counted run", "profile" };
+	size_t left;
+	*err = 0;
+	if (!fp || !old->fingerprint || !strcmp(old->fingerprint, fp))
+		return true;
+	if (store_build_measured(st, old->id, &n[0], &n[1], &n[2])) {
+		*err = RP_EINTERNAL;
+		return true;
+	}
+	if (!n[0] && !n[1] && !n[2])
+		return true;
+	rev_label(&label, rev);
+	strbuf_addstr(&label, rebuilt ? ": built again into other programs than those its"
+				      : ": its worktree holds other programs than those its");
+	left = (n[0] != 0) + (n[1] != 0) + (n[2] != 0);
+	for (int i = 0, first = 1; i < 3; i++) {
+		if (!n[i])
+			continue;
+		left--;
+		strbuf_addf(&label, " %zu%s %s%s%s", n[i], first ? " stored" : "", what_n[i],
+			    n[i] == 1 ? "" : "s", left > 1 ? "," : left ? " and" : "");
+		first = 0;
+	}
+	fingerprint_describe_change(old->fingerprint, fp, &what);
+	warning("%s measured (%s): not pooled with them, measured apart as build generation "
+		"%lld; the old ones stay stored for show and report",
+		label.buf, what.buf, (long long)old->generation + 1);
+	strbuf_release(&what);
+	strbuf_release(&label);
+	return false;
 }
 
 int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd,
@@ -197,6 +278,9 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 	int found, lock = -1, ret = RP_EINTERNAL;
 	const char *cmd = command ? command : "";
 	bool clean = false;
+	/* The build found, when built again: its id, generation and fingerprint. */
+	struct store_build prev = { 0 };
+	char *fp = NULL;
 
 	memset(out, 0, sizeof(*out));
 	memset(&res, 0, sizeof(res));
@@ -224,8 +308,36 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 		goto out;
 	if (found == 0 && !strcmp(out->status, "ok") && stamp_says(stamp.buf, cmd) &&
 	    path_exists(gitdir.buf)) {
-		ret = 0; /* cached */
+		/* cached: unless its programs changed since (rebuilt by hand in the worktree) */
+		int err;
+		if (worktree_fingerprint(worktree.buf, &fp)) {
+			ret = 0;
+			goto out;
+		}
+		if (fingerprint_may_replace(st, rev, out, fp, false, &err)) {
+			if (!err && (!out->fingerprint || strcmp(out->fingerprint, fp)))
+				err = store_build_fingerprint_set(st, out->id, fp);
+			ret = err;
+			goto out;
+		}
+		if (err)
+			goto out;
+		/* the same build, one generation up, with the programs it holds now */
+		free(out->fingerprint);
+		out->fingerprint = fp;
+		fp = NULL;
+		out->generation++;
+		out->id = 0;
+		if (store_build_save(st, out))
+			goto out;
+		ret = 0;
 		goto out;
+	}
+	if (found == 0) { /* built again: what its stored runs measured, to check against */
+		prev.id = out->id;
+		prev.generation = out->generation;
+		prev.fingerprint = out->fingerprint;
+		out->fingerprint = NULL;
 	}
 	store_build_release(out);
 
@@ -260,6 +372,7 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 
 	memset(out, 0, sizeof(*out));
 	out->revision_id = rev_id;
+	out->generation = prev.generation; /* one up below when its programs differ */
 	out->command = xstrdup(cmd);
 	snprintf(out->variant, sizeof(out->variant), "%s", variant);
 	out->worktree = xstrdup(worktree.buf);
@@ -300,6 +413,16 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 		snprintf(out->status, sizeof(out->status), "%s",
 			 res.status == RUN_OK ? "ok" : "failed");
 	}
+	/* A failed build records none: the one recorded stays, that of the programs its
+	 * stored runs measured, to check the next successful build against. */
+	if (!strcmp(out->status, "ok") && !worktree_fingerprint(worktree.buf, &out->fingerprint) &&
+	    prev.id) {
+		int err;
+		if (!fingerprint_may_replace(st, rev, &prev, out->fingerprint, true, &err))
+			out->generation = prev.generation + 1;
+		if (err)
+			goto out;
+	}
 	if (store_build_save(st, out))
 		goto out;
 	if (out->log_path && build_log_store(st, out))
@@ -328,6 +451,8 @@ out:
 	worktree_unlock(lock);
 	if (ret)
 		store_build_release(out);
+	free(prev.fingerprint);
+	free(fp);
 	strbuf_release(&what);
 	strbuf_release(&gitdir);
 	strbuf_release(&worktree);

@@ -33,6 +33,13 @@ void state_dir_release(struct state_dir *sd);
  * log (RP_EBUILD: the project's problem, not revperf's); a revision the repository cannot
  * check out (an object missing) or a worktree that is not a directory RP_EINPUT;
  * RP_EINTERNAL otherwise.
+ *
+ * Each use fingerprints the programs in the worktree (binary/fingerprint.h) and checks them
+ * against those the build recorded (docs/store.md "Build fingerprints"): none recorded (a
+ * build made before schema 14), recorded now; the same, nothing said; others (built again
+ * after the worktree was removed, not reproducibly, or rebuilt there by hand) with runs or
+ * profiles stored, one warning line and *out is a new generation of the build, a new row
+ * with no runs: the stored runs of the old programs are never pooled with runs of the new.
  */
 int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd,
 		 const struct revision *rev, const char *command, const char *variant,
@@ -41,7 +48,8 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 /*
  * Whether b's worktree still holds the files b built: its stamp says that its last finished
  * build ran b's command (one worktree serves every build command of its commit, so a later
- * build with another command replaced them). Reads only; false when it cannot tell.
+ * build with another command replaced them), and its programs are those b recorded (an
+ * older generation's were built over: core/build.c). Reads only; false when it cannot tell.
  */
 bool build_worktree_holds(const struct store_build *b);
 

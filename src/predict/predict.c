@@ -413,6 +413,7 @@ void predict_work_add_build(struct predict_work *w, const char *sha, const struc
 	wb->build.command = b->command ? xstrdup(b->command) : NULL;
 	wb->build.worktree = b->worktree ? xstrdup(b->worktree) : NULL;
 	wb->build.log_path = b->log_path ? xstrdup(b->log_path) : NULL;
+	wb->build.fingerprint = b->fingerprint ? xstrdup(b->fingerprint) : NULL;
 }
 
 /* The build of sha with the configured command (build_ensure: cached when it was built). */

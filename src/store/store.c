@@ -122,6 +122,7 @@ void store_build_release(struct store_build *b)
 	free(b->command);
 	free(b->worktree);
 	free(b->log_path);
+	free(b->fingerprint);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -134,9 +135,10 @@ static char *column_dup(struct db_stmt *stmt, int i)
 int store_build_find(struct store *st, int64_t revision_id, const char *command,
 		     const char *variant, struct store_build *out)
 {
-	struct db_stmt *stmt = prepare(st, "SELECT id, worktree, log_path, status, duration_ns"
-					 " FROM builds WHERE revision_id = ?1 AND command = ?2"
-					 " AND variant = ?3");
+	struct db_stmt *stmt = prepare(st, "SELECT id, worktree, log_path, status, duration_ns,"
+					 " generation, fingerprint FROM builds WHERE revision_id = ?1"
+					 " AND command = ?2 AND variant = ?3"
+					 " ORDER BY generation DESC LIMIT 1");
 	int rc, ret = 1;
 	if (!stmt)
 		return RP_EINTERNAL;
@@ -155,6 +157,8 @@ int store_build_find(struct store *st, int64_t revision_id, const char *command,
 		snprintf(out->status, sizeof(out->status), "%s",
 			 db_column_text(stmt, 3) ? db_column_text(stmt, 3) : "");
 		out->duration_ns = db_column_int64(stmt, 4);
+		out->generation = db_column_int64(stmt, 5);
+		out->fingerprint = column_dup(stmt, 6);
 		ret = 0;
 	} else if (rc != DB_DONE) {
 		ret = db_error(st, "cannot look up a build");
@@ -169,14 +173,17 @@ int store_build_save(struct store *st, struct store_build *b)
 	int rc;
 	if (b->revision_id) {
 		stmt = prepare(st, "INSERT INTO builds(revision_id, command, worktree, log_path,"
-				   " status, duration_ns, created_at, variant) VALUES(?1, ?2, ?3,"
-				   " ?4, ?5, ?6, ?7, ?8) ON CONFLICT(revision_id, command, variant)"
+				   " status, duration_ns, created_at, variant, generation,"
+				   " fingerprint) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+				   " ON CONFLICT(revision_id, command, variant, generation)"
 				   " DO UPDATE SET worktree = ?3, log_path = ?4, status = ?5,"
-				   " duration_ns = ?6, created_at = ?7 RETURNING id");
+				   " duration_ns = ?6, created_at = ?7,"
+				   " fingerprint = COALESCE(?10, builds.fingerprint) RETURNING id");
 	} else {
 		stmt = prepare(st, "INSERT INTO builds(revision_id, command, worktree, log_path,"
-				   " status, duration_ns, created_at, variant) VALUES(?1, ?2, ?3,"
-				   " ?4, ?5, ?6, ?7, ?8) RETURNING id");
+				   " status, duration_ns, created_at, variant, generation,"
+				   " fingerprint) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+				   " RETURNING id");
 	}
 	if (!stmt)
 		return RP_EINTERNAL;
@@ -191,12 +198,56 @@ int store_build_save(struct store *st, struct store_build *b)
 	db_bind_int64(stmt, 6, b->duration_ns);
 	db_bind_int64(stmt, 7, (int64_t)time(NULL));
 	bind_text(stmt, 8, b->variant);
+	db_bind_int64(stmt, 9, b->generation);
+	bind_text(stmt, 10, b->fingerprint);
 	rc = db_step(stmt);
 	if (rc == DB_ROW)
 		b->id = db_column_int64(stmt, 0);
 	db_finalize(stmt);
 	if (rc != DB_ROW)
 		return db_error(st, "cannot record a build");
+	return 0;
+}
+
+int store_build_fingerprint_set(struct store *st, int64_t id, const char *fingerprint)
+{
+	struct db_stmt *stmt = prepare(st, "UPDATE builds SET fingerprint = ?2 WHERE id = ?1");
+	int rc;
+	if (!stmt)
+		return RP_EINTERNAL;
+	db_bind_int64(stmt, 1, id);
+	bind_text(stmt, 2, fingerprint);
+	rc = db_step(stmt);
+	db_finalize(stmt);
+	if (rc != DB_DONE)
+		return db_error(st, "cannot record the fingerprint of a build");
+	return 0;
+}
+
+int store_build_measured(struct store *st, int64_t id, size_t *runs, size_t *counted,
+			 size_t *profiles)
+{
+	struct db_stmt *stmt = prepare(st, "SELECT (SELECT count(*) FROM runs WHERE build_id = ?1"
+					 " AND warmup = 0), (SELECT count(*) FROM profiles WHERE"
+					 " build_id = ?1 AND kind IN ('vg-ir', 'vg-cache')),"
+					 " (SELECT count(*) FROM profiles WHERE build_id = ?1 AND"
+					 " kind NOT IN ('vg-ir', 'vg-cache'))"
+					 " + (SELECT count(*) FROM dynamic_profiles WHERE"
+					 " build_id = ?1)");
+	int rc;
+	*runs = *counted = *profiles = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	db_bind_int64(stmt, 1, id);
+	rc = db_step(stmt);
+	if (rc == DB_ROW) {
+		*runs = (size_t)db_column_int64(stmt, 0);
+		*counted = (size_t)db_column_int64(stmt, 1);
+		*profiles = (size_t)db_column_int64(stmt, 2);
+	}
+	db_finalize(stmt);
+	if (rc != DB_ROW)
+		return db_error(st, "cannot count what a build measured");
 	return 0;
 }
 

@@ -16,7 +16,7 @@
  */
 struct store;
 
-#define STORE_SCHEMA_VERSION 13
+#define STORE_SCHEMA_VERSION 14
 
 enum store_open_flags {
 	/* The store must hold revperf's schema already (commands that only read): an empty
@@ -100,17 +100,37 @@ struct store_build {
 	char status[16]; /* "ok" or "failed" */
 	char variant[16]; /* "" the build itself; "cct" the instrumented build of profiles */
 	ns_t duration_ns;
+	/* 0, 1, ...: one more each time (revision, command, variant) was built again into
+	 * programs other than those its stored runs measured (core/build.c); the newest is
+	 * the one in use, the older ones keep their runs for show and report. */
+	int64_t generation;
+	/* What the build produced (binary/fingerprint.h); NULL: not recorded (a build made
+	 * before schema 14, or a failed one). Owned: store_build_release(). */
+	char *fingerprint;
 };
 void store_build_release(struct store_build *b);
 
 /*
- * Finds the build of (revision, command, variant; NULL = ""). Returns 0 found, 1 not found,
- * <0 error.
+ * Finds the build of (revision, command, variant; NULL = ""): its newest generation.
+ * Returns 0 found, 1 not found, <0 error.
  */
 int store_build_find(struct store *st, int64_t revision_id, const char *command,
 		     const char *variant, struct store_build *out);
-/* Inserts or replaces the build of (revision, command, variant); sets b->id. */
+/*
+ * Inserts or replaces the build of (revision, command, variant, generation); sets b->id.
+ * A NULL fingerprint keeps the one recorded (a failed build again: the runs stored were
+ * of the programs recorded).
+ */
 int store_build_save(struct store *st, struct store_build *b);
+/* Records the fingerprint of build id (a build made before schema 14, at its next use). */
+int store_build_fingerprint_set(struct store *st, int64_t id, const char *fingerprint);
+/*
+ * What is stored of build id's programs: *runs its timed runs (not the warm-ups), *counted
+ * its counted runs (profiles vg-ir, vg-cache), *profiles its other profiles and dynamic
+ * data. Returns 0 or RP_EINTERNAL.
+ */
+int store_build_measured(struct store *st, int64_t id, size_t *runs, size_t *counted,
+			 size_t *profiles);
 
 /* The benchmark row for a (name, command) definition (created on first use). */
 int store_benchmark(struct store *st, const char *name, const char *command, int64_t *id);

@@ -409,29 +409,41 @@ static int copy_builds(struct push *p)
 {
 	struct db_stmt *s = store_prepare(p->from, "SELECT id, revision_id, command, variant,"
 						   " worktree, log_path, status, duration_ns,"
-						   " created_at FROM builds ORDER BY id");
-	struct db_stmt *ins = NULL;
+						   " created_at, generation, fingerprint FROM builds"
+						   " ORDER BY id");
+	struct db_stmt *ins = NULL, *find = NULL;
 	int rc = DB_ERROR, ret = RP_EINTERNAL;
 	if (!s)
 		return RP_EINTERNAL;
 	if (!(ins = store_prepare(p->to, "INSERT INTO builds(revision_id, command, variant,"
-					 " worktree, log_path, status, duration_ns, created_at)"
-					 " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) RETURNING id")))
+					 " worktree, log_path, status, duration_ns, created_at,"
+					 " generation, fingerprint)"
+					 " VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
+					 " RETURNING id")))
+		goto out;
+	/* The same generation: another generation of the commit's build is other programs,
+	 * whose runs must not be pooled with these (core/build.c). */
+	if (!(find = store_prepare(p->to, "SELECT id FROM builds WHERE revision_id = ?1 AND"
+					  " command = ?2 AND variant = ?3 AND generation = ?4")))
 		goto out;
 	while ((rc = db_step(s)) == DB_ROW) {
 		int64_t id = db_column_int64(s, 0), to = 0;
 		int64_t rev = db_column_null(s, 1) ? 0 : idmap_get(&p->map[REVISIONS],
 								  db_column_int64(s, 1));
 		if (rev) {
-			struct store_build found;
-			int r = store_build_find(p->to, rev, db_column_text(s, 2),
-						 db_column_text(s, 3), &found);
-			if (r < 0)
+			int r;
+			db_bind_int64(find, 1, rev);
+			store_bind_text(find, 2, db_column_text(s, 2));
+			store_bind_text(find, 3, db_column_text(s, 3));
+			db_bind_int64(find, 4, db_column_int64(s, 9));
+			r = db_step(find);
+			if (r == DB_ROW)
+				to = db_column_int64(find, 0);
+			else if (r != DB_DONE) {
+				store_db_error(p->to, "cannot look up a build");
 				goto out;
-			if (r == 0) {
-				to = found.id;
-				store_build_release(&found);
 			}
+			db_reset(find);
 		} else {
 			to = idmap_get(&p->pushed[BUILDS], id);
 		}
@@ -444,8 +456,8 @@ static int copy_builds(struct push *p)
 			db_bind_int64(ins, 1, rev);
 		else
 			db_bind_null(ins, 1);
-		for (int k = 2; k <= 8; k++)
-			bind_copy(ins, k, s, k, k >= 7 ? 'i' : 't', NULL);
+		for (int k = 2; k <= 10; k++)
+			bind_copy(ins, k, s, k, k == 7 || k == 8 || k == 9 ? 'i' : 't', NULL);
 		if (db_step(ins) != DB_ROW) {
 			store_db_error(p->to, "cannot copy a build");
 			goto out;
@@ -466,6 +478,7 @@ static int copy_builds(struct push *p)
 out:
 	db_finalize(s);
 	db_finalize(ins);
+	db_finalize(find);
 	return ret;
 }
 

@@ -208,6 +208,31 @@ const struct store_migration store_migrations[] = {
 	 * its runs tell, as before (store_show.c). */
 	{13, "ALTER TABLE comparisons ADD COLUMN machine_id INTEGER REFERENCES machines(id);",
 	 NULL},
+	/* 13 -> 14: the fingerprint of what a build produced (binary/fingerprint.h; NULL: not
+	 * recorded yet, a build made before) and its generation: a build of (revision,
+	 * command, variant) whose programs came out different from those its stored runs
+	 * measured (a worktree removed and built again, not reproducibly) is a new row, one
+	 * generation up, so that the runs of two programs are never pooled (core/build.c).
+	 * SQLite cannot change a UNIQUE constraint: the table is rebuilt, ids kept, as in
+	 * 1 -> 2. */
+	{14,
+		"CREATE TABLE builds_v14("
+		"  id INTEGER PRIMARY KEY, revision_id INTEGER REFERENCES revisions(id),"
+		"  command TEXT NOT NULL, variant TEXT NOT NULL DEFAULT '', worktree TEXT,"
+		"  log_path TEXT, status TEXT NOT NULL CHECK(status IN ('ok', 'failed')),"
+		"  duration_ns INTEGER, created_at INTEGER NOT NULL,"
+		"  generation INTEGER NOT NULL DEFAULT 0, fingerprint TEXT,"
+		"  UNIQUE(revision_id, command, variant, generation));"
+		"INSERT INTO builds_v14(id, revision_id, command, variant, worktree, log_path,"
+		"  status, duration_ns, created_at) SELECT id, revision_id, command, variant,"
+		"  worktree, log_path, status, duration_ns, created_at FROM builds;"
+		"DROP TABLE builds;"
+		"ALTER TABLE builds_v14 RENAME TO builds;",
+	 /* PostgreSQL changes the UNIQUE constraint in place (the name 1 -> 2 gave it). */
+	 "ALTER TABLE builds ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;"
+	 "ALTER TABLE builds ADD COLUMN fingerprint TEXT;"
+	 "ALTER TABLE builds DROP CONSTRAINT builds_revision_id_command_variant_key;"
+	 "ALTER TABLE builds ADD UNIQUE(revision_id, command, variant, generation);"},
 };
 
 const size_t store_nr_migrations = ARRAY_SIZE(store_migrations);

@@ -167,8 +167,8 @@ int store_comparison_benchmarks(struct store *st, int64_t id, struct store_bench
 int store_build_get(struct store *st, int64_t id, struct store_build *out)
 {
 	struct db_stmt *stmt = store_prepare(st, "SELECT revision_id, command, variant, worktree,"
-					       " log_path, status, duration_ns FROM builds WHERE"
-					       " id = ?1");
+					       " log_path, status, duration_ns, generation,"
+					       " fingerprint FROM builds WHERE id = ?1");
 	int rc, ret = 1;
 	memset(out, 0, sizeof(*out));
 	if (!stmt)
@@ -184,6 +184,8 @@ int store_build_get(struct store *st, int64_t id, struct store_build *out)
 		out->log_path = store_column_dup(stmt, 4);
 		snprintf(out->status, sizeof(out->status), "%s", column_or_empty(stmt, 5));
 		out->duration_ns = db_column_int64(stmt, 6);
+		out->generation = db_column_int64(stmt, 7);
+		out->fingerprint = store_column_dup(stmt, 8);
 		ret = 0;
 	} else if (rc != DB_DONE) {
 		ret = store_db_error(st, "cannot read builds");

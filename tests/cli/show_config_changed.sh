@@ -101,7 +101,7 @@ expect_exit 1 "$REVPERF" compare base slow -q -f json
 expect_exit 0 "$REVPERF" show 1 -f json
 same_as_compared out.txt bindiff=no
 expect_grep 'comparison 1 was measured with another configuration' err.txt
-expect_grep "note: the worktrees of comparison 1's builds no longer hold them \\(built with another command since, or removed\\): its binary diff is not shown" err.txt
+expect_grep "note: the worktrees of comparison 1's builds no longer hold them \\(built with another command since, built again into other programs, or removed\\): its binary diff is not shown" err.txt
 expect_exit 0 "$REVPERF" show 1
 expect_no_grep 'functions differ|same code' out.txt
 # show BASE TARGET: the newest comparison of the two revisions, made with today's builds.

@@ -225,6 +225,114 @@ static void test_schema_version_is_last_migration(void **state)
 }
 
 /* A database of schema 1 (before build variants) keeps its builds and gains profiles. */
+/*
+ * Build generations (schema 14): a build of (revision, command, variant) built again into
+ * other programs is a new row one generation up; the newest is found, the old one keeps
+ * its runs and its fingerprint; a failed build again keeps the fingerprint recorded; push
+ * copies each generation as its own build.
+ */
+static void test_build_generations(void **state)
+{
+	char *path = tmp_db_path(), *dst_path = tmp_db_path();
+	struct store *st, *dst;
+	struct machine_info m = { "host", "cpu", 2, "6.1", "performance" };
+	struct store_build b = { 0 }, next = { 0 }, found = { 0 };
+	struct store_comparison c = { 0 };
+	struct store_profile prof = { 0 };
+	struct store_push_stats ps;
+	int64_t machine, rev, bench, trev;
+	size_t runs, counted, profiles;
+	UNUSED(state);
+
+	assert_int_equal(store_open(path, 0, &st), 0);
+	assert_int_equal(store_machine(st, &m, &machine), 0);
+	assert_int_equal(store_revision(st, "abc", "first", 10, &rev), 0);
+	assert_int_equal(store_benchmark(st, "ingest", "./x", &bench), 0);
+	b.revision_id = rev;
+	b.command = xstrdup("make");
+	b.fingerprint = xstrdup("0123456789abcdef prog\n");
+	snprintf(b.status, sizeof(b.status), "ok");
+	assert_int_equal(store_build_save(st, &b), 0);
+	assert_int_equal(store_build_measured(st, b.id, &runs, &counted, &profiles), 0);
+	assert_true(runs == 0 && counted == 0 && profiles == 0);
+	c.base_build = c.target_build = b.id;
+	c.base_label = c.target_label = "x";
+	assert_int_equal(store_comparison_new(st, &c), 0);
+	add_run(st, c.id, b.id, bench, machine, RUN_OK, true, 9.0); /* a warm-up: not counted */
+	add_run(st, c.id, b.id, bench, machine, RUN_OK, false, 1.0);
+	add_run(st, c.id, b.id, bench, machine, RUN_OK, false, 2.0);
+	prof.build_id = b.id;
+	prof.benchmark_id = bench;
+	prof.machine_id = machine;
+	prof.comparison_id = c.id;
+	snprintf(prof.kind, sizeof(prof.kind), "vg-ir");
+	prof.path = (char *)"/p/1";
+	assert_int_equal(store_profile_add(st, &prof), 0);
+	assert_int_equal(store_comparison_finish(st, c.id, "done"), 0);
+	assert_int_equal(store_build_measured(st, b.id, &runs, &counted, &profiles), 0);
+	assert_true(runs == 2 && counted == 1 && profiles == 0);
+
+	/* built again and failed: the same row, the fingerprint of what its runs measured */
+	free(b.fingerprint);
+	b.fingerprint = NULL;
+	snprintf(b.status, sizeof(b.status), "failed");
+	assert_int_equal(store_build_save(st, &b), 0);
+	assert_int_equal(store_build_find(st, rev, "make", NULL, &found), 0);
+	assert_int_equal(found.id, b.id);
+	assert_string_equal(found.fingerprint, "0123456789abcdef prog\n");
+	store_build_release(&found);
+
+	/* built into other programs: a new generation, found from now on */
+	next.revision_id = rev;
+	next.command = xstrdup("make");
+	next.generation = 1;
+	next.fingerprint = xstrdup("fedcba9876543210 prog\n");
+	snprintf(next.status, sizeof(next.status), "ok");
+	assert_int_equal(store_build_save(st, &next), 0);
+	assert_true(next.id != b.id);
+	assert_int_equal(store_build_find(st, rev, "make", NULL, &found), 0);
+	assert_int_equal(found.id, next.id);
+	assert_int_equal(found.generation, 1);
+	assert_string_equal(found.fingerprint, "fedcba9876543210 prog\n");
+	store_build_release(&found);
+	assert_int_equal(store_build_measured(st, next.id, &runs, &counted, &profiles), 0);
+	assert_true(runs == 0 && counted == 0 && profiles == 0);
+	/* the old one keeps its runs and programs, for show */
+	assert_int_equal(store_build_get(st, b.id, &found), 0);
+	assert_int_equal(found.generation, 0);
+	assert_string_equal(found.fingerprint, "0123456789abcdef prog\n");
+	store_build_release(&found);
+	assert_int_equal(store_build_measured(st, b.id, &runs, &counted, &profiles), 0);
+	assert_true(runs == 2 && counted == 1);
+	/* recorded at a later use */
+	assert_int_equal(store_build_fingerprint_set(st, next.id, "1111111111111111 prog\n"), 0);
+	assert_int_equal(store_build_get(st, next.id, &found), 0);
+	assert_string_equal(found.fingerprint, "1111111111111111 prog\n");
+	store_build_release(&found);
+
+	/* pushed: two builds, each generation with its own runs; again: nothing added */
+	assert_int_equal(store_open(dst_path, 0, &dst), 0);
+	assert_int_equal(store_push(st, dst, &ps), 0);
+	assert_int_equal(ps.builds_added, 2);
+	assert_int_equal(ps.runs_added, 3);
+	assert_int_equal(store_revision(dst, "abc", "first", 10, &trev), 0);
+	assert_int_equal(store_build_find(dst, trev, "make", NULL, &found), 0);
+	assert_int_equal(found.generation, 1);
+	assert_string_equal(found.fingerprint, "1111111111111111 prog\n");
+	assert_int_equal(store_build_measured(dst, found.id, &runs, &counted, &profiles), 0);
+	assert_true(runs == 0 && counted == 0);
+	store_build_release(&found);
+	assert_int_equal(store_push(st, dst, &ps), 0);
+	assert_int_equal(ps.builds_added, 0);
+	assert_int_equal(ps.builds_present, 2);
+	store_close(dst);
+	store_close(st);
+	store_build_release(&b);
+	store_build_release(&next);
+	tmp_db_remove(dst_path);
+	tmp_db_remove(path);
+}
+
 static void test_migrate_from_v1(void **state)
 {
 	char *path;
@@ -287,6 +395,8 @@ static void test_migrate_from_v1(void **state)
 	assert_int_equal(found.id, 42);
 	assert_string_equal(found.worktree, "/w/abc");
 	assert_string_equal(found.variant, "");
+	assert_int_equal(found.generation, 0); /* schema 14: no fingerprint recorded yet */
+	assert_null(found.fingerprint);
 	store_build_release(&found);
 	{
 		char *status = comparison_status(path, 3);
@@ -1141,6 +1251,7 @@ int main(void)
 		cmocka_unit_test(test_foreign_and_corrupt),
 		cmocka_unit_test(test_wal_mode),
 		cmocka_unit_test(test_migrate_from_v1),
+		cmocka_unit_test(test_build_generations),
 		cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_verdict_order),
 		cmocka_unit_test(test_push),

@@ -1,0 +1,120 @@
+/*
+ * Unit tests of the fingerprint of a build's programs (binary/fingerprint.h) on real builds
+ * that the tests compile: what the loader maps counts (a changed string, a changed
+ * library), what no benchmark runs does not (debug information, object files, scripts,
+ * .git); and the one-line description of a change.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "binary/fingerprint.h"
+#include "util/common.h"
+
+#include "bindiff_fixture.h"
+
+#define PROG "#include <stdio.h>\nint main(void) { puts(STAMP); return 0; }\n"
+#define LIB "int lib_value(void) { return VALUE; }\n"
+
+/* The fingerprint of the fixture's directory (a copy the caller frees). */
+static char *fp_of(struct fixture *fx)
+{
+	struct strbuf sb = STRBUF_INIT;
+	assert_int_equal(fingerprint_tree(fx->dir, &sb), 0);
+	return strbuf_detach(&sb);
+}
+
+static void test_what_counts(void **state)
+{
+	struct fixture fx;
+	char *plain, *debug, *other, *with_lib, *lib_changed;
+	UNUSED(state);
+	fx_init(&fx);
+	fx_write(&fx, "prog.c", PROG);
+	fx_write(&fx, "lib.c", LIB);
+	assert_int_equal(fx_sh(&fx, "cc -O1 -DSTAMP='\"a\"' -o prog prog.c"), 0);
+	/* not run by a benchmark: an object file, a script, the private repository */
+	assert_int_equal(fx_sh(&fx, "cc -O1 -DVALUE=1 -c -o lib.o lib.c && "
+				    "printf '#!/bin/sh\\n./prog\\n' >run.sh && mkdir -p .git && "
+				    "cp prog .git/prog-copy"),
+			 0);
+	plain = fp_of(&fx);
+	assert_int_equal(strlen(plain), 17 + strlen("prog") + 1);
+	assert_non_null(strstr(plain, " prog\n"));
+
+	/* the same code with debug information (another build-id note): the same program */
+	fx_build(&fx, "prog", PROG, "-O1 -DSTAMP='\"a\"'", "prog"); /* cc -g */
+	debug = fp_of(&fx);
+	assert_string_equal(plain, debug);
+
+	/* another string compiled in (a date, a path, CFLAGS): another program */
+	assert_int_equal(fx_sh(&fx, "cc -O1 -DSTAMP='\"b\"' -o prog prog.c"), 0);
+	other = fp_of(&fx);
+	assert_string_not_equal(plain, other);
+
+	/* a shared library in a subdirectory counts, sorted by path */
+	assert_int_equal(fx_sh(&fx, "mkdir -p sub && cc -O1 -shared -fPIC -DVALUE=1 "
+				    "-o sub/libv.so lib.c"),
+			 0);
+	with_lib = fp_of(&fx);
+	assert_non_null(strstr(with_lib, " prog\n"));
+	assert_int_equal(line_of(with_lib, " prog\n"), 1);
+	assert_int_equal(line_of(with_lib, " sub/libv.so\n"), 2);
+	assert_int_equal(fx_sh(&fx, "cc -O1 -shared -fPIC -DVALUE=2 -o sub/libv.so lib.c"), 0);
+	lib_changed = fp_of(&fx);
+	assert_string_not_equal(with_lib, lib_changed);
+	{
+		struct strbuf what = STRBUF_INIT;
+		assert_true(fingerprint_describe_change(with_lib, lib_changed, &what));
+		assert_non_null(strstr(what.buf, "sub/libv.so: "));
+		assert_null(strstr(what.buf, "more file"));
+		strbuf_release(&what);
+	}
+	free(plain);
+	free(debug);
+	free(other);
+	free(with_lib);
+	free(lib_changed);
+	fx_release(&fx);
+}
+
+static void test_describe_change(void **state)
+{
+	struct strbuf what = STRBUF_INIT;
+	UNUSED(state);
+	assert_false(fingerprint_describe_change("0123456789abcdef a\n", "0123456789abcdef a\n",
+						 &what));
+	assert_false(fingerprint_describe_change("", "", &what));
+	assert_int_equal(what.len, 0);
+
+	assert_true(fingerprint_describe_change("0123456789abcdef a\n1111111111111111 b\n",
+						"0123456789abcdef a\n2222222222222222 b\n", &what));
+	assert_string_equal(what.buf, "b: 111111111111 -> 222222222222");
+	strbuf_reset(&what);
+
+	/* a file gone, one new, one changed: the first by path, and how many more */
+	assert_true(fingerprint_describe_change("0123456789abcdef a\n1111111111111111 b\n",
+						"2222222222222222 b\n3333333333333333 c\n", &what));
+	assert_string_equal(what.buf, "a: 0123456789ab -> (none), and 2 more files");
+	strbuf_reset(&what);
+	assert_true(fingerprint_describe_change("", "3333333333333333 c\n", &what));
+	assert_string_equal(what.buf, "c: (none) -> 333333333333");
+	strbuf_reset(&what);
+
+	/* a path that is a prefix of another is another file */
+	assert_true(fingerprint_describe_change("1111111111111111 ab\n",
+						"1111111111111111 a\n1111111111111111 ab\n", &what));
+	assert_string_equal(what.buf, "a: (none) -> 111111111111");
+	strbuf_release(&what);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_what_counts),
+		cmocka_unit_test(test_describe_change),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
