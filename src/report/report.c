@@ -43,6 +43,32 @@ const char *report_ci_level(char buf[32], double alpha)
 	return buf;
 }
 
+/* One bound of a shift's interval: "-3.1%", "-inf%" when unbounded. */
+static void add_pct(struct strbuf *sb, double x, int decimals)
+{
+	if (isfinite(x))
+		strbuf_addf(sb, "%+.*f%%", decimals, 100 * x);
+	else
+		strbuf_addf(sb, "%cinf%%", x < 0 ? '-' : '+');
+}
+
+void report_shift_add(struct strbuf *sb, double shift, double lo, double hi, double ci_alpha)
+{
+	/* a counted metric's shifts can be a few tenths of %: two decimals below 1% */
+	int decimals = fabs(shift) < 0.01 ? 2 : 1;
+	char level[32];
+	add_pct(sb, shift, decimals);
+	if (isnan(lo) || isnan(hi))
+		return;
+	strbuf_addf(sb, ", %s CI ", report_ci_level(level, ci_alpha));
+	add_pct(sb, lo, decimals);
+	strbuf_addstr(sb, " to ");
+	add_pct(sb, hi, decimals);
+	/* kept (the permutation test found a change of distribution), but not its size */
+	if (lo <= 0 && hi >= 0)
+		strbuf_addstr(sb, ", includes 0: size and direction unknown");
+}
+
 void report_verdict_counts(struct strbuf *sb, const struct metric_outcome *m)
 {
 	if (m->r.paired)
