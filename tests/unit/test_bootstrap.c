@@ -210,6 +210,69 @@ static void test_errors(void **state)
 	assert_true(r.p_tost == 1); /* margin 1: nothing is equivalent */
 }
 
+/*
+ * The shift of medians (change points): by hand. Constant sides are exact. With three
+ * values a side each extreme median has probability 7/27 (two or three of the three draws
+ * at it), so a pair of extremes, (7/27)^2 = 6.7%, is more than the 0.5% of a tail: the 99%
+ * interval spans everything the resampled medians (1..3 before, 2..6 after) can give,
+ * (2 - 3) / 3 = -1/3 to (6 - 1) / 1 = 5. Wide, as a segment of 3 commits must be.
+ */
+static void test_median_shift_by_hand(void **state)
+{
+	static const double ones[] = {1, 1, 1}, twos[] = {2, 2, 2, 2};
+	static const double a[] = {3, 1, 2}, b[] = {6, 2, 4};
+	struct bootstrap_shift s, s2;
+	UNUSED(state);
+	assert_int_equal(bootstrap_median_shift(ones, 3, twos, 4, 0.01, 1, 0, &s), 0);
+	assert_true(s.shift == 1 && s.ci_lo == 1 && s.ci_hi == 1);
+	assert_int_equal(s.resamples, 9999);
+	assert_int_equal(bootstrap_median_shift(a, 3, b, 3, 0.01, 1, 0, &s), 0);
+	assert_true(s.shift == 1);
+	assert_true(fabs(s.ci_lo - (2.0 - 3.0) / 3.0) < 1e-15);
+	assert_true(s.ci_hi == 5);
+	/* even sizes: the median of {1, 2, 3, 4} is 2.5, as stats_percentile() */
+	{
+		static const double e[] = {4, 1, 3, 2}, f[] = {5, 5, 5, 5};
+		assert_int_equal(bootstrap_median_shift(e, 4, f, 4, 0.05, 3, 0, &s), 0);
+		assert_true(s.shift == 1);
+		assert_true(s.ci_lo <= s.shift && s.shift <= s.ci_hi);
+		assert_true(s.ci_lo == 5.0 / 4 - 1 && s.ci_hi == 5.0 / 1 - 1); /* the range */
+	}
+	/* negative values: relative to |median before| */
+	{
+		static const double n1[] = {-2, -2, -2}, n2[] = {-1, -1, -1};
+		assert_int_equal(bootstrap_median_shift(n1, 3, n2, 3, 0.01, 1, 0, &s), 0);
+		assert_true(s.shift == 0.5 && s.ci_lo == 0.5 && s.ci_hi == 0.5);
+	}
+	/* the same seed, the same interval; another seed, resamples of its own */
+	assert_int_equal(bootstrap_median_shift(a, 3, b, 3, 0.01, 1, 500, &s), 0);
+	assert_int_equal(bootstrap_median_shift(a, 3, b, 3, 0.01, 1, 500, &s2), 0);
+	assert_memory_equal(&s, &s2, sizeof(s));
+	assert_int_equal(s.resamples, 500);
+}
+
+/*
+ * A resample whose median before is 0 has no shift and counts against both ends: {0, 1, 1}
+ * has a resampled median of 0 in 7/27 of the resamples, far more than 0.5%: unbounded.
+ * {0, 0, 1} has median 0 itself: refused.
+ */
+static void test_median_shift_undefined(void **state)
+{
+	static const double a[] = {0, 1, 1}, b[] = {2, 2, 2}, z[] = {0, 0, 1};
+	static const double nan2[] = {1, NAN};
+	struct bootstrap_shift s;
+	UNUSED(state);
+	assert_int_equal(bootstrap_median_shift(a, 3, b, 3, 0.01, 1, 0, &s), 0);
+	assert_true(s.shift == 1);
+	assert_true(s.ci_lo == -INFINITY && s.ci_hi == INFINITY);
+	assert_true(s.undefined > 9999 / 5);
+	assert_int_equal(bootstrap_median_shift(z, 3, b, 3, 0.01, 1, 0, &s), -1);
+	assert_int_equal(bootstrap_median_shift(nan2, 2, b, 3, 0.01, 1, 0, &s), -1);
+	assert_int_equal(bootstrap_median_shift(b, 0, b, 3, 0.01, 1, 0, &s), -1);
+	assert_int_equal(bootstrap_median_shift(b, 3, b, 3, 0, 1, 0, &s), -1);
+	assert_int_equal(bootstrap_median_shift(b, 3, b, 3, 0.01, 1, 2000000, &s), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +284,8 @@ int main(void)
 	    cmocka_unit_test(test_p_agrees_with_interval),
 	    cmocka_unit_test(test_reproducible),
 	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_median_shift_by_hand),
+	    cmocka_unit_test(test_median_shift_undefined),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
