@@ -63,9 +63,37 @@ static void test_ci_level(void **state)
 	assert_null(strstr(report_ci_level(buf, 1e-14), "100"));
 }
 
+/* A change point's shift with its interval, as history and the site print it. */
+static void test_shift(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	UNUSED(state);
+	report_shift_add(&sb, -0.284, -0.31, -0.252, 0.01);
+	assert_string_equal(sb.buf, "-28.4%, 99.00% CI -31.0% to -25.2%");
+	strbuf_reset(&sb);
+	/* below 1%: two decimals, bounds too */
+	report_shift_add(&sb, 0.0098, 0.0098, 0.0098, 0.05);
+	assert_string_equal(sb.buf, "+0.98%, 95.00% CI +0.98% to +0.98%");
+	strbuf_reset(&sb);
+	/* 0 inside: said, not hidden */
+	report_shift_add(&sb, 0.031, -0.005, 0.06, 0.01);
+	assert_string_equal(sb.buf, "+3.1%, 99.00% CI -0.5% to +6.0%, includes 0: size and "
+				    "direction unknown");
+	strbuf_reset(&sb);
+	report_shift_add(&sb, 1, -INFINITY, INFINITY, 0.01);
+	assert_string_equal(sb.buf, "+100.0%, 99.00% CI -inf% to +inf%, includes 0: size and "
+				    "direction unknown");
+	strbuf_reset(&sb);
+	/* no interval: the shift alone */
+	report_shift_add(&sb, 0.5, NAN, NAN, 0.01);
+	assert_string_equal(sb.buf, "+50.0%");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_direction),
-					   cmocka_unit_test(test_ci_level)};
+					   cmocka_unit_test(test_ci_level),
+					   cmocka_unit_test(test_shift)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
