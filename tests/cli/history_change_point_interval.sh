@@ -21,9 +21,11 @@ for level in 1000 1003 997 1001 999 1002 1100 1104 1097 1101 1099 1103; do
 done
 
 expect_exit 0 "$REVPERF" history base..HEAD -q -f json
-python3 - out.txt <<'PY' || fail "the interval in JSON: $(cat out.txt)"
+python3 - out.txt "$SRCDIR/docs/schema/history.schema.json" <<'PY' || fail "the interval in JSON: $(cat out.txt)"
 import json, sys
+import jsonschema
 d = json.load(open(sys.argv[1]))
+jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(d)
 assert d["schema"] == "revperf-history/2", d["schema"]
 c = {x["summary"]: x for x in d["commits"]}
 s = [x for x in d["series"] if x["metric"] == "v"][0]
