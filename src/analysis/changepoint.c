@@ -699,6 +699,8 @@ static void summarise(struct cp_search *s, struct changepoint_result *res)
 		p->mean_after = b->mean;
 		p->median_before = a->median;
 		p->median_after = b->median;
+		p->n_before = a->end - a->start;
+		p->n_after = b->end - b->start;
 		p->rel_change = a->median != 0.0 ? (b->median - a->median) / fabs(a->median) : NAN;
 		p->rel_change_lo = p->rel_change_hi = NAN;
 		if (isfinite(p->rel_change) && s->opts->ci_alpha > 0.0)

@@ -96,7 +96,15 @@ struct changepoint {
 	/* (1 - ci_alpha) interval of rel_change (+-INFINITY when unbounded); NAN when
 	 * rel_change is or when ci_alpha is 0 */
 	double rel_change_lo, rel_change_hi;
+	size_t n_before, n_after; /* values in the final segments just before and after */
 };
+
+/*
+ * Segments shorter than this give intervals that cover less than their level (3 values a
+ * side: about 90% for a 99% interval, measured by bench/changepoint_ci_bench; 5: 98%):
+ * reports say so.
+ */
+#define CHANGEPOINT_SHORT_SEGMENT 5u
 
 /* Why the search stopped. */
 enum changepoint_stop {

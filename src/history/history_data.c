@@ -326,6 +326,8 @@ static int series_changes(struct history *h, struct history_series *s, const str
 			ch->rel_change_lo = res.points[i].rel_change_lo;
 			ch->rel_change_hi = res.points[i].rel_change_hi;
 			ch->ci_alpha = co.ci_alpha;
+			ch->n_before = res.points[i].n_before;
+			ch->n_after = res.points[i].n_after;
 			ch->p_value = res.points[i].p_value;
 		}
 	}

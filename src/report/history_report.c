@@ -45,8 +45,9 @@ static void add_change_point(struct strbuf *sb, const struct history_result *res
 	}
 	if (isfinite(p->rel_change)) {
 		strbuf_addstr(sb, " (");
-		report_shift_add(sb, p->rel_change, p->rel_change_lo, p->rel_change_hi,
-				  s->ci_alpha);
+		struct report_shift sh = {p->rel_change, p->rel_change_lo, p->rel_change_hi,
+					  s->ci_alpha, p->n_before, p->n_after};
+		report_shift_add(sb, &sh);
 		strbuf_addch(sb, ')');
 	}
 	strbuf_addf(sb, ", p = %.3g", p->p_value);
@@ -246,12 +247,14 @@ static json_t *series_json(const struct history_result *res, const struct histor
 	for (i = 0; i < s->cp.nr_points; i++) {
 		const struct changepoint *p = &s->cp.points[i];
 		json_array_append_new(
-		    cps, json_pack("{s:s,s:f,s:f,s:o,s:[oo],s:f}", "sha",
+		    cps, json_pack("{s:s,s:f,s:f,s:o,s:[oo],s:I,s:I,s:f}", "sha",
 				   res->commits[s->commit[p->index]].rev.sha, "median_before",
 				   p->median_before, "median_after", p->median_after, "rel_change",
 				   json_real_or_null(p->rel_change), "rel_change_ci",
 				   json_real_or_null(p->rel_change_lo),
-				   json_real_or_null(p->rel_change_hi), "p", p->p_value));
+				   json_real_or_null(p->rel_change_hi), "commits_before",
+				   (json_int_t)p->n_before, "commits_after", (json_int_t)p->n_after,
+				   "p", p->p_value));
 	}
 	json_object_set_new(o, "points", pts);
 	json_object_set_new(o, "change_points", cps);

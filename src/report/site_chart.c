@@ -215,8 +215,9 @@ static void change_mark(struct chart *c, const struct history_change *ch)
 	value(c, ch->median_after, c->sb);
 	strbuf_addstr(c->sb, " (");
 	if (isfinite(ch->rel_change)) {
-		report_shift_add(c->sb, ch->rel_change, ch->rel_change_lo, ch->rel_change_hi,
-				  ch->ci_alpha);
+		struct report_shift sh = {ch->rel_change, ch->rel_change_lo, ch->rel_change_hi,
+					  ch->ci_alpha,	  ch->n_before,	     ch->n_after};
+		report_shift_add(c->sb, &sh);
 		strbuf_addstr(c->sb, "; ");
 	}
 	strbuf_addf(c->sb, "p = %.3g)</title>", ch->p_value);

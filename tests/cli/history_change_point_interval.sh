@@ -30,6 +30,7 @@ assert d["schema"] == "revperf-history/2", d["schema"]
 c = {x["summary"]: x for x in d["commits"]}
 s = [x for x in d["series"] if x["metric"] == "v"][0]
 assert s["ci_level"] == 0.99, s
+assert [(p["commits_before"], p["commits_after"]) for p in s["change_points"]] == [(6, 6)], s
 cps = s["change_points"]
 assert [p["sha"] for p in cps] == [c["c7"]["sha"]], cps
 p = cps[0]
