@@ -72,7 +72,8 @@ struct bootstrap_shift {
  * Fills out for A = a[0..n_a-1] and B = b[0..n_b-1], n >= 1 per side, finite values of
  * any sign, median(A) != 0; the (1 - alpha) interval, 0 < alpha < 1, from `resamples`
  * resamples (0 for bootstrap_resamples(alpha)) drawn from seed. Returns -1 with an
- * error otherwise. Allocates and frees B + n_a + n_b values; thread-safe.
+ * error otherwise. Allocates and frees B + 2 (n_a + n_b) values; O(B log n + n) time;
+ * thread-safe.
  */
 int bootstrap_median_shift(const double *a, size_t n_a, const double *b, size_t n_b,
 			   double alpha, uint64_t seed, size_t resamples,
