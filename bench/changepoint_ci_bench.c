@@ -51,7 +51,7 @@ static double true_shift(void)
 
 int main(int argc, char **argv)
 {
-	static const size_t sizes[][2] = {{3, 3}, {3, 30}, {30, 3}, {5, 5}, {6, 6},
+	static const size_t sizes[][2] = {{3, 3},   {3, 30},  {30, 3},	{5, 5},	   {6, 6},
 					  {10, 10}, {20, 20}, {50, 50}, {200, 200}};
 	size_t trials = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000;
 	double *a, *b, *w99, shift = true_shift();
@@ -64,8 +64,8 @@ int main(int argc, char **argv)
 	printf("changepoint_ci_bench: %zu trials per cell, true shift %+.0f%%, B = %zu "
 	       "resamples at 99%%\n",
 	       trials, 100 * shift, bootstrap_resamples(0.01));
-	printf("%-12s %-9s %12s %12s %10s %10s %12s\n", "noise", "n before/after",
-	       "99% covers", "95% covers", "99% has 0", "95% has 0", "99% width");
+	printf("%-12s %-9s %12s %12s %10s %10s %12s\n", "noise", "n before/after", "99% covers",
+	       "95% covers", "99% has 0", "95% has 0", "99% width");
 	for (int heavy = 0; heavy < 2; heavy++) {
 		for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
 			size_t na = sizes[s][0], nb = sizes[s][1];
