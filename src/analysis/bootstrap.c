@@ -296,7 +296,7 @@ static double sorted_median(const double *sorted, size_t n)
 struct median_sampler {
 	const double *sorted;
 	size_t n, m;
-	double *cdf; /* cdf[j - 1] = P(J1 <= j), j = 1..n */
+	double *cdf;	   /* cdf[j - 1] = P(J1 <= j), j = 1..n */
 	double log_choose; /* ln C(n, m) */
 };
 
@@ -309,10 +309,12 @@ static void sampler_init(struct median_sampler *ms, const double *sorted, size_t
 	ms->cdf = xmallocarray(n, sizeof(*ms->cdf));
 	for (size_t j = 1; j < n; j++) {
 		double f = stats_incbeta((double)ms->m, (double)(n - ms->m + 1), (double)j / dn);
-		ms->cdf[j - 1] = j > 1 ? fmax(f, ms->cdf[j - 2]) : f; /* monotone, whatever rounds */
+		ms->cdf[j - 1] =
+		    j > 1 ? fmax(f, ms->cdf[j - 2]) : f; /* monotone, whatever rounds */
 	}
 	ms->cdf[n - 1] = 1;
-	ms->log_choose = lgamma(dn + 1) - lgamma((double)ms->m + 1) - lgamma(dn - (double)ms->m + 1);
+	ms->log_choose =
+	    lgamma(dn + 1) - lgamma((double)ms->m + 1) - lgamma(dn - (double)ms->m + 1);
 }
 
 static double uniform01(struct rng *rng)
@@ -350,8 +352,8 @@ static double sampled_median(const struct median_sampler *ms, struct rng *rng)
 	j = i;
 	if (uniform01(rng) < p_upper_above(ms, i)) {
 		double v = uniform01(rng);
-		double top = (double)ms->n + 1 -
-			     (double)(ms->n - i) * pow(v, 1 / (double)(ms->n - ms->m));
+		double top =
+		    (double)ms->n + 1 - (double)(ms->n - i) * pow(v, 1 / (double)(ms->n - ms->m));
 		j = (size_t)floor(top);
 		j = j <= i ? i + 1 : j > ms->n ? ms->n : j;
 	}
@@ -369,9 +371,8 @@ static int check_finite(const double *x, size_t n, const char *side)
 	return 0;
 }
 
-int bootstrap_median_shift(const double *a, size_t n_a, const double *b, size_t n_b,
-			   double alpha, uint64_t seed, size_t resamples,
-			   struct bootstrap_shift *out)
+int bootstrap_median_shift(const double *a, size_t n_a, const double *b, size_t n_b, double alpha,
+			   uint64_t seed, size_t resamples, struct bootstrap_shift *out)
 {
 	double *sa, *sb, *r, ma, mb;
 	struct median_sampler msa, msb;
@@ -383,8 +384,7 @@ int bootstrap_median_shift(const double *a, size_t n_a, const double *b, size_t 
 	if (!(alpha > 0 && alpha < 1))
 		return error("bootstrap: alpha %g is outside (0, 1)", alpha);
 	if (resamples > MAX_RESAMPLES)
-		return error("bootstrap: %zu resamples are more than %d", resamples,
-			     MAX_RESAMPLES);
+		return error("bootstrap: %zu resamples are more than %d", resamples, MAX_RESAMPLES);
 	if (n_a > UINT32_MAX || n_b > UINT32_MAX)
 		return error("bootstrap: %zu values are too many", n_a > n_b ? n_a : n_b);
 	sa = xmallocarray(n_a, sizeof(*sa));

@@ -75,8 +75,7 @@ struct bootstrap_shift {
  * error otherwise. Allocates and frees B + 2 (n_a + n_b) values; O(B log n + n) time;
  * thread-safe.
  */
-int bootstrap_median_shift(const double *a, size_t n_a, const double *b, size_t n_b,
-			   double alpha, uint64_t seed, size_t resamples,
-			   struct bootstrap_shift *out);
+int bootstrap_median_shift(const double *a, size_t n_a, const double *b, size_t n_b, double alpha,
+			   uint64_t seed, size_t resamples, struct bootstrap_shift *out);
 
 #endif

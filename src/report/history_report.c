@@ -44,9 +44,9 @@ static void add_change_point(struct strbuf *sb, const struct history_result *res
 		strbuf_addf(sb, "): median %.6g -> %.6g", p->median_before, p->median_after);
 	}
 	if (isfinite(p->rel_change)) {
-		strbuf_addstr(sb, " (");
 		struct report_shift sh = {p->rel_change, p->rel_change_lo, p->rel_change_hi,
-					  s->ci_alpha, p->n_before, p->n_after};
+					  s->ci_alpha,	 p->n_before,	   p->n_after};
+		strbuf_addstr(sb, " (");
 		report_shift_add(sb, &sh);
 		strbuf_addch(sb, ')');
 	}

@@ -96,10 +96,11 @@ static void change_table(struct strbuf *sb, const struct history *h, const struc
 		strbuf_addf(sb, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>", before,
 			    after);
 		if (isfinite(ch->rel_change)) {
-			struct report_shift sh = {ch->rel_change, ch->rel_change_lo,
+			struct report_shift sh = {ch->rel_change,    ch->rel_change_lo,
 						  ch->rel_change_hi, ch->ci_alpha,
-						  ch->n_before,	  ch->n_after};
-			strbuf_addf(sb, "<td class=\"num %s\">", ch->rel_change > 0 ? "up" : "down");
+						  ch->n_before,	     ch->n_after};
+			strbuf_addf(sb, "<td class=\"num %s\">",
+				    ch->rel_change > 0 ? "up" : "down");
 			report_shift_add(sb, &sh);
 			strbuf_addstr(sb, "</td>");
 		} else

@@ -338,11 +338,7 @@ static void test_median_shift_exact_distribution(void **state)
 			sh[i] = 64 / vals[order[i]] - 1;
 			cum[i] = probs[order[i]] + (i ? cum[i - 1] : 0);
 		}
-		{
-			double copy[6];
-			memcpy(copy, x, n * sizeof(x[0]));
-			shift = 64 / (n % 2 ? copy[n / 2] : (copy[n / 2 - 1] + copy[n / 2]) / 2) - 1;
-		}
+		shift = 64 / (n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2) - 1; /* sorted */
 		for (double alpha = 0.02; alpha < 0.99; alpha += 0.04) {
 			struct bootstrap_shift s;
 			size_t b = 99999, kk = (size_t)floor((double)(b + 1) * alpha / 2);
