@@ -313,8 +313,9 @@ static void sampler_init(struct median_sampler *ms, const double *sorted, size_t
 		    j > 1 ? fmax(f, ms->cdf[j - 2]) : f; /* monotone, whatever rounds */
 	}
 	ms->cdf[n - 1] = 1;
-	ms->log_choose =
-	    lgamma(dn + 1) - lgamma((double)ms->m + 1) - lgamma(dn - (double)ms->m + 1);
+	/* C(n, m) = 1 / ((n + 1) B(m + 1, n - m + 1)); stats_lbeta(), not lgamma(), which
+	 * writes the global signgam (the change points of several series run in threads) */
+	ms->log_choose = -log(dn + 1) - stats_lbeta((double)ms->m + 1, dn - (double)ms->m + 1);
 }
 
 static double uniform01(struct rng *rng)
