@@ -1,10 +1,11 @@
 /*
  * bench/changepoint_bench [COMMITS] [SERIES] [REPS] [--kappa] [--alpha A] [--perm R]
- *                         [--min-size M]
+ *                         [--min-size M] [--ci ALPHA]
  *
  * Times changepoint_detect() on SERIES generated series of COMMITS values each (default
  * 1,000 x 10, the report target of issue 8), REPS times (default 5), with the default
- * options unless told otherwise (--kappa: ecp's kappa search, CHANGEPOINT_SPLIT_KAPPA).
+ * options unless told otherwise (--kappa: ecp's kappa search, CHANGEPOINT_SPLIT_KAPPA;
+ * --ci: the alpha of the intervals of the relative changes, 0 for none, default 0.01).
  *
  * Each series is a benchmark's median per commit: level 1e6 (ns), Gaussian noise of 2%,
  * 0 to 4 steps of 5-20% up or down at random commits (at least 20 commits apart), half of
@@ -147,6 +148,8 @@ int main(int argc, char **argv)
 			if (parse_size(argv[++i], &v))
 				goto usage;
 			o.permutations = (unsigned)v;
+		} else if (!strcmp(a, "--ci") && i + 1 < argc) {
+			o.ci_alpha = strtod(argv[++i], NULL);
 		} else if (!strcmp(a, "--min-size") && i + 1 < argc) {
 			if (parse_size(argv[++i], &o.min_size))
 				goto usage;
@@ -163,9 +166,9 @@ int main(int argc, char **argv)
 	for (size_t k = 0; k < nseries; k++)
 		generate(&ser[k], commits, k, &r);
 	printf("changepoint_bench: %zu series x %zu commits, %u permutations, min_size %zu, "
-	       "alpha %g, split %s\n",
+	       "alpha %g, split %s, intervals at alpha %g\n",
 	       nseries, commits, o.permutations, o.min_size, o.alpha,
-	       o.split == CHANGEPOINT_SPLIT_KAPPA ? "kappa" : "tail");
+	       o.split == CHANGEPOINT_SPLIT_KAPPA ? "kappa" : "tail", o.ci_alpha);
 
 	for (size_t rep = 0; rep < reps; rep++) {
 		double t0 = now_s(), c0 = cpu_s(), slowest = 0.0;
@@ -205,6 +208,6 @@ int main(int argc, char **argv)
 
 usage:
 	fprintf(stderr, "usage: changepoint_bench [COMMITS] [SERIES] [REPS] [--kappa] "
-			"[--alpha A] [--perm R] [--min-size M]\n");
+			"[--alpha A] [--perm R] [--min-size M] [--ci ALPHA]\n");
 	return 2;
 }

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/bootstrap.h"
 #include "analysis/stats.h"
 #include "util/rng.h"
 #include "util/common.h"
@@ -78,6 +79,7 @@ void changepoint_opts_init(struct changepoint_opts *opts)
 	opts->max_points = 0;
 	opts->split = CHANGEPOINT_SPLIT_TAIL;
 	opts->min_rel_change = 0.0;
+	opts->ci_alpha = CHANGEPOINT_DEFAULT_CI_ALPHA;
 	opts->name = NULL;
 }
 
@@ -474,6 +476,9 @@ static int check_opts(const struct changepoint_opts *o, const char *name)
 	if (!(o->min_rel_change >= 0.0 && o->min_rel_change <= 1.0))
 		return error("change points of %s: smallest relative change %g is not in [0, 1]",
 			     name, o->min_rel_change);
+	if (!(o->ci_alpha >= 0.0 && o->ci_alpha < 1.0))
+		return error("change points of %s: interval alpha %g is not in [0, 1)", name,
+			     o->ci_alpha);
 	if (o->permutations < 1 || o->permutations > CHANGEPOINT_MAX_PERMUTATIONS)
 		return error("change points of %s: %u permutations; use 1 to %u", name,
 			     o->permutations, CHANGEPOINT_MAX_PERMUTATIONS);
@@ -651,6 +656,25 @@ static void drop_small_changes(struct cp_search *s, struct changepoint_result *r
 	}
 }
 
+/*
+ * The interval of p's rel_change: the segments a (before) and b (after) resampled
+ * independently, commits within each (bootstrap_median_shift()). Its own stream per change
+ * point, from (seed, index), apart from the permutations' (seeded from start << 32 | end).
+ */
+static void shift_interval(const struct cp_search *s, const struct changepoint_segment *a,
+			   const struct changepoint_segment *b, struct changepoint *p)
+{
+	struct bootstrap_shift bs;
+	uint64_t seed = mix_seed(mix_seed(s->opts->seed ^ 0x626f6f7473747261ULL) ^ p->index);
+
+	/* cannot fail: segments of >= 2 finite values, median before != 0 */
+	if (bootstrap_median_shift(s->x + a->start, a->end - a->start, s->x + b->start,
+				   b->end - b->start, s->opts->ci_alpha, seed, 0, &bs) < 0)
+		return;
+	p->rel_change_lo = bs.ci_lo;
+	p->rel_change_hi = bs.ci_hi;
+}
+
 /* Segments and the before/after summaries, once all change points are known. */
 static void summarise(struct cp_search *s, struct changepoint_result *res)
 {
@@ -675,7 +699,12 @@ static void summarise(struct cp_search *s, struct changepoint_result *res)
 		p->mean_after = b->mean;
 		p->median_before = a->median;
 		p->median_after = b->median;
+		p->n_before = a->end - a->start;
+		p->n_after = b->end - b->start;
 		p->rel_change = a->median != 0.0 ? (b->median - a->median) / fabs(a->median) : NAN;
+		p->rel_change_lo = p->rel_change_hi = NAN;
+		if (isfinite(p->rel_change) && s->opts->ci_alpha > 0.0)
+			shift_interval(s, a, b, p);
 	}
 }
 

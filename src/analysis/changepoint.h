@@ -22,6 +22,8 @@
 #define CHANGEPOINT_DEFAULT_MIN_SIZE 3u
 #define CHANGEPOINT_DEFAULT_ALPHA 1.0
 #define CHANGEPOINT_DEFAULT_SEED 1u
+/* The interval of a change point's relative change: 99%, the verdict's default alpha. */
+#define CHANGEPOINT_DEFAULT_CI_ALPHA 0.01
 #define CHANGEPOINT_MAX_PERMUTATIONS 1000000u
 /* Longest series accepted (segment sizes and ranks are drawn as 32-bit numbers). */
 #define CHANGEPOINT_MAX_LEN ((size_t)1 << 30)
@@ -57,12 +59,18 @@ struct changepoint_opts {
 	 * count tolerance of the verdict. In [0, 1].
 	 */
 	double min_rel_change;
+	/*
+	 * The interval of each change point's rel_change is a (1 - ci_alpha) percentile
+	 * bootstrap of the two adjacent final segments (bootstrap_median_shift(), seeded from
+	 * seed and the change point's index); 0 computes none (NaN bounds). In [0, 1).
+	 */
+	double ci_alpha;
 	const char *name; /* names the series in error messages; NULL = "series" */
 };
 
 /*
  * Defaults: sig_level 0.05, 199 permutations, min_size 3, alpha 1, seed 1, no limit,
- * split TAIL, min_rel_change 0.
+ * split TAIL, min_rel_change 0, ci_alpha 0.01.
  */
 void changepoint_opts_init(struct changepoint_opts *opts);
 
@@ -85,7 +93,18 @@ struct changepoint {
 	double mean_before, mean_after;
 	double median_before, median_after;
 	double rel_change; /* (median_after - median_before) / |median_before|; NAN if 0 */
+	/* (1 - ci_alpha) interval of rel_change (+-INFINITY when unbounded); NAN when
+	 * rel_change is or when ci_alpha is 0 */
+	double rel_change_lo, rel_change_hi;
+	size_t n_before, n_after; /* values in the final segments just before and after */
 };
+
+/*
+ * Segments shorter than this give intervals that cover less than their level (3 values a
+ * side: about 90% for a 99% interval, measured by bench/changepoint_ci_bench; 5: 98%):
+ * reports say so.
+ */
+#define CHANGEPOINT_SHORT_SEGMENT 5u
 
 /* Why the search stopped. */
 enum changepoint_stop {

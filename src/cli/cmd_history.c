@@ -52,7 +52,8 @@ const struct command_help history_help = {
     history_usage,
     "Measures each commit of RANGE against its first parent, oldest first, as compare\n"
     "does (builds cached, stored runs reused), then finds the change points along each\n"
-    "benchmark's series by E-divisive means. RANGE is A..B (the commits of B that A lacks)\n"
+    "benchmark's series by E-divisive means, each with the (1 - alpha) interval of its\n"
+    "relative change. RANGE is A..B (the commits of B that A lacks)\n"
     "or one revision (default HEAD) and its newest -n ancestors. A commit already compared\n"
     "with its parent is not measured again (unless --fresh) when that comparison answers\n"
     "the metrics and primary asked now (-m, --primary, revperf.ini); one judged on another\n"

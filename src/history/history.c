@@ -434,6 +434,10 @@ int history_series_compute(struct store *st, struct history_result *res, size_t 
 			o.min_size = min_segment;
 		o.name = s->metric;
 		o.min_rel_change = s->min_change = history_min_change(cfg, s->bench, s->metric);
+		/* the interval of each shift at the verdicts' confidence (--alpha) */
+		if (cfg)
+			o.ci_alpha = cfg->alpha;
+		s->ci_alpha = o.ci_alpha;
 		s->cp_failed = changepoint_detect(s->median, s->n, &o, &s->cp) != 0;
 	}
 	return 0;

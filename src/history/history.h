@@ -50,6 +50,7 @@ struct history_series {
 	struct changepoint_result cp; /* indexes into median[] */
 	bool cp_failed;
 	double min_change; /* relative shifts below it are no change points (min_change.h) */
+	double ci_alpha;   /* the change points' intervals are (1 - ci_alpha) intervals */
 };
 
 struct history_request {

@@ -404,6 +404,8 @@ static int series_changes(struct history *h, struct history_series *s, const str
 		co.seed = o->seed;
 	co.min_rel_change = history_min_change(o ? o->cfg : NULL, h->benches[s->bench].name,
 					       s->metric);
+	if (o && o->cfg)
+		co.ci_alpha = o->cfg->alpha; /* the verdicts' confidence */
 	strbuf_addf(&name, "%s/%s", h->benches[s->bench].name, s->metric);
 	co.name = name.buf;
 	ret = changepoint_detect(x, n, &co, &res);
@@ -416,6 +418,11 @@ static int series_changes(struct history *h, struct history_series *s, const str
 			ch->median_before = res.points[i].median_before;
 			ch->median_after = res.points[i].median_after;
 			ch->rel_change = res.points[i].rel_change;
+			ch->rel_change_lo = res.points[i].rel_change_lo;
+			ch->rel_change_hi = res.points[i].rel_change_hi;
+			ch->ci_alpha = co.ci_alpha;
+			ch->n_before = res.points[i].n_before;
+			ch->n_after = res.points[i].n_after;
 			ch->p_value = res.points[i].p_value;
 		}
 	}

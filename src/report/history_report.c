@@ -43,9 +43,13 @@ static void add_change_point(struct strbuf *sb, const struct history_result *res
 	} else {
 		strbuf_addf(sb, "): median %.6g -> %.6g", p->median_before, p->median_after);
 	}
-	if (isfinite(p->rel_change)) /* a counted metric's shifts can be a few tenths of % */
-		strbuf_addf(sb, fabs(p->rel_change) < 0.01 ? " (%+.2f%%)" : " (%+.1f%%)",
-			    100 * p->rel_change);
+	if (isfinite(p->rel_change)) {
+		struct report_shift sh = {p->rel_change, p->rel_change_lo, p->rel_change_hi,
+					  s->ci_alpha,	 p->n_before,	   p->n_after};
+		strbuf_addstr(sb, " (");
+		report_shift_add(sb, &sh);
+		strbuf_addch(sb, ')');
+	}
 	strbuf_addf(sb, ", p = %.3g", p->p_value);
 }
 
@@ -243,15 +247,21 @@ static json_t *series_json(const struct history_result *res, const struct histor
 	for (i = 0; i < s->cp.nr_points; i++) {
 		const struct changepoint *p = &s->cp.points[i];
 		json_array_append_new(
-		    cps, json_pack("{s:s,s:f,s:f,s:o,s:f}", "sha",
+		    cps, json_pack("{s:s,s:f,s:f,s:o,s:[oo],s:I,s:I,s:f}", "sha",
 				   res->commits[s->commit[p->index]].rev.sha, "median_before",
 				   p->median_before, "median_after", p->median_after, "rel_change",
-				   json_real_or_null(p->rel_change), "p", p->p_value));
+				   json_real_or_null(p->rel_change), "rel_change_ci",
+				   json_real_or_null(p->rel_change_lo),
+				   json_real_or_null(p->rel_change_hi), "commits_before",
+				   (json_int_t)p->n_before, "commits_after", (json_int_t)p->n_after,
+				   "p", p->p_value));
 	}
 	json_object_set_new(o, "points", pts);
 	json_object_set_new(o, "change_points", cps);
 	/* the shifts below the (count) tolerance that were dropped */
 	json_object_set_new(o, "min_change", json_real_or_null(s->min_change));
+	/* rel_change_ci is a (1 - ci_alpha) interval */
+	json_object_set_new(o, "ci_level", json_real(1 - s->ci_alpha));
 	json_object_set_new(o, "below_min_change",
 			    json_integer((json_int_t)s->cp.nr_below_min_change));
 	return o;
@@ -263,7 +273,7 @@ static int report_json(FILE *f, const struct history_result *res)
 	size_t i;
 	int ret;
 	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
-	json_object_set_new(root, "schema", json_string("revperf-history/1"));
+	json_object_set_new(root, "schema", json_string("revperf-history/2"));
 	json_object_set_new(root, "range", json_string(res->range));
 	json_object_set_new(root, "first_parent", json_boolean(res->first_parent));
 	json_object_set_new(root, "interrupted", json_boolean(res->interrupted));

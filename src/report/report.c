@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis/changepoint.h"
 #include "util/common.h"
 #include "util/units.h"
 
@@ -41,6 +42,40 @@ const char *report_ci_level(char buf[32], double alpha)
 		digits++;
 	snprintf(buf, 32, "%.*f%%", digits + (digits > 2), 100.0 * (1.0 - alpha));
 	return buf;
+}
+
+/* One bound of a shift's interval: "-3.1%", "-inf%" when unbounded. */
+static void add_pct(struct strbuf *sb, double x, int decimals)
+{
+	if (isfinite(x))
+		strbuf_addf(sb, "%+.*f%%", decimals, 100 * x);
+	else
+		strbuf_addf(sb, "%cinf%%", x < 0 ? '-' : '+');
+}
+
+void report_shift_add(struct strbuf *sb, const struct report_shift *s)
+{
+	double shift = s->shift, lo = s->lo, hi = s->hi;
+	/* a counted metric's shifts can be a few tenths of %: two decimals below 1% */
+	int decimals = fabs(shift) < 0.01 ? 2 : 1;
+	char level[32];
+	add_pct(sb, shift, decimals);
+	if (isnan(lo) || isnan(hi))
+		return;
+	strbuf_addf(sb, ", %s CI ", report_ci_level(level, s->ci_alpha));
+	add_pct(sb, lo, decimals);
+	strbuf_addstr(sb, " to ");
+	add_pct(sb, hi, decimals);
+	/* kept (the permutation test found a change of distribution), but not its size */
+	if (lo <= 0 && hi >= 0)
+		strbuf_addstr(sb, ", includes 0: size and direction unknown");
+	/* the bootstrap median of a few values cannot leave their range: too narrow */
+	if (s->n_before < CHANGEPOINT_SHORT_SEGMENT || s->n_after < CHANGEPOINT_SHORT_SEGMENT) {
+		bool before = s->n_before < s->n_after;
+		size_t n = before ? s->n_before : s->n_after;
+		strbuf_addf(sb, "; %zu commit%s %s: coverage below %s", n, n == 1 ? "" : "s",
+			    before ? "before" : "after", level);
+	}
 }
 
 void report_verdict_counts(struct strbuf *sb, const struct metric_outcome *m)

@@ -53,6 +53,19 @@ const char *report_side_name(char side); /* 'A' -> "baseline", 'B' -> "target" *
  */
 const char *report_ci_level(char buf[32], double alpha);
 /*
+ * A change point's relative shift and its (1 - ci_alpha) interval, as every report shows
+ * it: "-28.4%, 99.00% CI -31.0% to -25.2%" (two decimals below 1%, as compare's exact
+ * shifts), "..., includes 0: size and direction unknown" when the interval holds 0, the
+ * shift alone when the bounds are NaN (no interval); "...; 3 commits after: coverage
+ * below 99.00%" when a segment is shorter than CHANGEPOINT_SHORT_SEGMENT.
+ */
+struct report_shift {
+	double shift, lo, hi; /* lo, hi NAN: no interval */
+	double ci_alpha;
+	size_t n_before, n_after; /* commits of the two segments */
+};
+void report_shift_add(struct strbuf *sb, const struct report_shift *s);
+/*
  * An undecided metric whose interval lies entirely on one side of 1 (but not entirely
  * beyond the tolerance): the direction is known, the size is not. "faster" or "slower"
  * for times, "lower" or "higher" otherwise; NULL when the direction is not known.

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/report.h"
 #include "report/site.h"
 #include "util/common.h"
 #include "util/units.h"
@@ -212,13 +213,22 @@ static void change_mark(struct chart *c, const struct history_change *ch)
 	value(c, ch->median_before, c->sb);
 	strbuf_addstr(c->sb, " -&gt; ");
 	value(c, ch->median_after, c->sb);
-	strbuf_addf(c->sb, " (p = %.3g)</title>", ch->p_value);
+	strbuf_addstr(c->sb, " (");
+	if (isfinite(ch->rel_change)) {
+		struct report_shift sh = {ch->rel_change, ch->rel_change_lo, ch->rel_change_hi,
+					  ch->ci_alpha,	  ch->n_before,	     ch->n_after};
+		report_shift_add(c->sb, &sh);
+		strbuf_addstr(c->sb, "; ");
+	}
+	strbuf_addf(c->sb, "p = %.3g)</title>", ch->p_value);
 	strbuf_addf(c->sb, "<line class=\"cp\" x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\"/>",
 		    x, PAD_T - 4, x, CHART_H - PAD_B);
 	strbuf_addf(c->sb, "<text class=\"cp-label%s\" x=\"%.1f\" y=\"%.0f\"%s>", up ? "" : " down",
 		    x + 3, PAD_T - 8, x > CHART_W - 60 ? " text-anchor=\"end\"" : "");
 	if (isfinite(ch->rel_change))
-		strbuf_addf(c->sb, "%+.1f%%", ch->rel_change * 100);
+		/* "?": the interval includes 0 (the tooltip says it) */
+		strbuf_addf(c->sb, "%+.1f%%%s", ch->rel_change * 100,
+			    ch->rel_change_lo <= 0 && ch->rel_change_hi >= 0 ? "?" : "");
 	else
 		strbuf_addstr(c->sb, "change");
 	strbuf_addstr(c->sb, "</text></g>\n");

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/assets.h"
+#include "report/report.h"
 #include "report/site.h"
 #include "util/common.h"
 #include "util/units.h"
@@ -94,10 +95,15 @@ static void change_table(struct strbuf *sb, const struct history *h, const struc
 		commit_link(sb, h, ch->commit);
 		strbuf_addf(sb, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>", before,
 			    after);
-		if (isfinite(ch->rel_change))
-			strbuf_addf(sb, "<td class=\"num %s\">%+.1f%%</td>",
-				    ch->rel_change > 0 ? "up" : "down", ch->rel_change * 100);
-		else
+		if (isfinite(ch->rel_change)) {
+			struct report_shift sh = {ch->rel_change,    ch->rel_change_lo,
+						  ch->rel_change_hi, ch->ci_alpha,
+						  ch->n_before,	     ch->n_after};
+			strbuf_addf(sb, "<td class=\"num %s\">",
+				    ch->rel_change > 0 ? "up" : "down");
+			report_shift_add(sb, &sh);
+			strbuf_addstr(sb, "</td>");
+		} else
 			strbuf_addstr(sb, "<td class=\"num\">n/a</td>");
 		strbuf_addf(sb, "<td class=\"num\">%.3g</td></tr>\n", ch->p_value);
 	}

@@ -68,6 +68,9 @@ struct history_change {
 	size_t commit; /* its commit */
 	double median_before, median_after; /* medians of the segments' point medians */
 	double rel_change;		    /* (after - before) / |before|; NAN if before is 0 */
+	/* its (1 - ci_alpha) interval (changepoint.h); NAN when rel_change is */
+	double rel_change_lo, rel_change_hi, ci_alpha;
+	size_t n_before, n_after; /* commits in the segments before and after */
 	double p_value;
 };
 

@@ -25,7 +25,7 @@ git commit -qam more
 for i in 5 6 7 8; do echo $i >x && git commit -qam "w$i"; done
 
 expect_exit 0 "$REVPERF" history -n 10 -q
-expect_grep '^  write wchar: at [0-9a-f]{12} \(more\): median 1000 B -> 2.93 KiB \(\+200\.0%\), p = ' out.txt
+expect_grep '^  write wchar: at [0-9a-f]{12} \(more\): median 1000 B -> 2.93 KiB \(\+200\.0%, 99\.00% CI \+200\.0% to \+200\.0%\), p = ' out.txt
 expect_exit 0 "$REVPERF" history -n 10 -q -f markdown
 expect_grep 'median 1000 B -> 2.93 KiB' out.txt
 

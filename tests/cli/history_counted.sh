@@ -38,9 +38,13 @@ assert len({p["median"] for p in pts}) == 3, pts   # exact: three levels, no noi
 cps = s["change_points"]
 assert [p["sha"] for p in cps] == [c["step"]["sha"]], s
 assert 0.009 < cps[0]["rel_change"] < 0.011, cps
+# exact counts: the interval is of the merged segment before (its median resamples to the
+# base or the tiny count) and the exact one after
+lo, hi = cps[0]["rel_change_ci"]
+assert 0.009 < lo <= cps[0]["rel_change"] <= hi < 0.011, cps
 assert s["min_change"] == 0.001 and s["below_min_change"] == 1, s
 PY
 # The text says what was left out, and the 1% step with two decimals.
 expect_exit 0 "$REVPERF" history base..HEAD -q
-expect_grep '^  spin ir: at [0-9a-f]{12} \(step\): median .* \(\+0\.9[0-9]%\), p = ' out.txt
+expect_grep '^  spin ir: at [0-9a-f]{12} \(step\): median .* \(\+0\.9[0-9]%, 99\.00% CI \+0\.9[0-9]% to \+0\.9[0-9]%\), p = ' out.txt
 expect_grep '^  spin ir: 1 shift below the count tolerance 0\.1% not counted as change point$' out.txt

@@ -210,6 +210,161 @@ static void test_errors(void **state)
 	assert_true(r.p_tost == 1); /* margin 1: nothing is equivalent */
 }
 
+/*
+ * The shift of medians (change points): by hand. Constant sides are exact. With three
+ * values a side each extreme median has probability 7/27 (two or three of the three draws
+ * at it), so a pair of extremes, (7/27)^2 = 6.7%, is more than the 0.5% of a tail: the 99%
+ * interval spans everything the resampled medians (1..3 before, 2..6 after) can give,
+ * (2 - 3) / 3 = -1/3 to (6 - 1) / 1 = 5. Wide, as a segment of 3 commits must be.
+ */
+static void test_median_shift_by_hand(void **state)
+{
+	static const double ones[] = {1, 1, 1}, twos[] = {2, 2, 2, 2};
+	static const double a[] = {3, 1, 2}, b[] = {6, 2, 4};
+	struct bootstrap_shift s, s2;
+	UNUSED(state);
+	assert_int_equal(bootstrap_median_shift(ones, 3, twos, 4, 0.01, 1, 0, &s), 0);
+	assert_true(s.shift == 1 && s.ci_lo == 1 && s.ci_hi == 1);
+	assert_int_equal(s.resamples, 9999);
+	assert_int_equal(bootstrap_median_shift(a, 3, b, 3, 0.01, 1, 0, &s), 0);
+	assert_true(s.shift == 1);
+	assert_true(fabs(s.ci_lo - (2.0 - 3.0) / 3.0) < 1e-15);
+	assert_true(s.ci_hi == 5);
+	/* even sizes: the median of {1, 2, 3, 4} is 2.5, as stats_percentile() */
+	{
+		static const double e[] = {4, 1, 3, 2}, f[] = {5, 5, 5, 5};
+		assert_int_equal(bootstrap_median_shift(e, 4, f, 4, 0.05, 3, 0, &s), 0);
+		assert_true(s.shift == 1);
+		assert_true(s.ci_lo <= s.shift && s.shift <= s.ci_hi);
+		assert_true(s.ci_lo == 5.0 / 4 - 1 && s.ci_hi == 5.0 / 1 - 1); /* the range */
+	}
+	/* negative values: relative to |median before| */
+	{
+		static const double n1[] = {-2, -2, -2}, n2[] = {-1, -1, -1};
+		assert_int_equal(bootstrap_median_shift(n1, 3, n2, 3, 0.01, 1, 0, &s), 0);
+		assert_true(s.shift == 0.5 && s.ci_lo == 0.5 && s.ci_hi == 0.5);
+	}
+	/* the same seed, the same interval; another seed, resamples of its own */
+	assert_int_equal(bootstrap_median_shift(a, 3, b, 3, 0.01, 1, 500, &s), 0);
+	assert_int_equal(bootstrap_median_shift(a, 3, b, 3, 0.01, 1, 500, &s2), 0);
+	assert_memory_equal(&s, &s2, sizeof(s));
+	assert_int_equal(s.resamples, 500);
+}
+
+/*
+ * A resample whose median before is 0 has no shift and counts against both ends: {0, 1, 1}
+ * has a resampled median of 0 in 7/27 of the resamples, far more than 0.5%: unbounded.
+ * {0, 0, 1} has median 0 itself: refused.
+ */
+static void test_median_shift_undefined(void **state)
+{
+	static const double a[] = {0, 1, 1}, b[] = {2, 2, 2}, z[] = {0, 0, 1};
+	static const double nan2[] = {1, NAN};
+	struct bootstrap_shift s;
+	UNUSED(state);
+	assert_int_equal(bootstrap_median_shift(a, 3, b, 3, 0.01, 1, 0, &s), 0);
+	assert_true(s.shift == 1);
+	assert_true(s.ci_lo == -INFINITY && s.ci_hi == INFINITY);
+	assert_true(s.undefined > 9999 / 5);
+	assert_int_equal(bootstrap_median_shift(z, 3, b, 3, 0.01, 1, 0, &s), -1);
+	assert_int_equal(bootstrap_median_shift(nan2, 2, b, 3, 0.01, 1, 0, &s), -1);
+	assert_int_equal(bootstrap_median_shift(b, 0, b, 3, 0.01, 1, 0, &s), -1);
+	assert_int_equal(bootstrap_median_shift(b, 3, b, 3, 0, 1, 0, &s), -1);
+	assert_int_equal(bootstrap_median_shift(b, 3, b, 3, 0.01, 1, 2000000, &s), -1);
+}
+
+static int cmp_dbl(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/*
+ * The exact bootstrap distribution of the median of x[0..n): all n^n resamples, counted.
+ * vals[0..*k) are the distinct medians, probs their probabilities.
+ */
+static void exact_medians(const double *x, size_t n, double *vals, double *probs, size_t *k)
+{
+	size_t idx[8] = {0}, total = 1, nk = 0;
+	for (size_t i = 0; i < n; i++)
+		total *= n;
+	for (size_t r = 0; r < total; r++) {
+		double v[8], med;
+		size_t j;
+		for (size_t i = 0; i < n; i++)
+			v[i] = x[idx[i]];
+		qsort(v, n, sizeof(v[0]), cmp_dbl);
+		med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+		for (j = 0; j < nk && vals[j] != med; j++)
+			;
+		if (j == nk) {
+			vals[nk] = med;
+			probs[nk++] = 0;
+		}
+		probs[j] += 1.0 / (double)total;
+		for (size_t i = 0; i < n && ++idx[i] == n; i++) /* the next sequence */
+			idx[i] = 0;
+	}
+	*k = nk;
+}
+
+/*
+ * The resampled medians are drawn from their exact distribution (bootstrap.c), not by
+ * drawing n values: checked against every resample of samples of 1 to 6 values, odd and
+ * even. With B = 99,999 the interval's ends are the alpha/2 quantiles of the resampled
+ * shift 64 / median* - 1 (the target constant), to within the Monte Carlo error (sd 0.16%
+ * at most); every quantile from 1% to 99% is compared where the exact distribution does
+ * not put it within 1% of a jump.
+ */
+static void test_median_shift_exact_distribution(void **state)
+{
+	static const double x[] = {1, 2, 4, 8, 16, 32}, c[] = {64, 64};
+	UNUSED(state);
+	for (size_t n = 1; n <= 6; n++) {
+		double vals[64], probs[64], sh[64], cum[64], shift;
+		size_t k, order[64], compared = 0;
+		exact_medians(x, n, vals, probs, &k);
+		/* the shifts in ascending order, with their cumulative probabilities */
+		for (size_t i = 0; i < k; i++)
+			order[i] = i;
+		for (size_t i = 0; i < k; i++)
+			for (size_t j = i + 1; j < k; j++)
+				if (64 / vals[order[j]] < 64 / vals[order[i]]) {
+					size_t t = order[i];
+					order[i] = order[j];
+					order[j] = t;
+				}
+		for (size_t i = 0; i < k; i++) {
+			sh[i] = 64 / vals[order[i]] - 1;
+			cum[i] = probs[order[i]] + (i ? cum[i - 1] : 0);
+		}
+		shift = 64 / (n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2) - 1; /* sorted */
+		for (double alpha = 0.02; alpha < 0.99; alpha += 0.04) {
+			struct bootstrap_shift s;
+			size_t b = 99999, kk = (size_t)floor((double)(b + 1) * alpha / 2);
+			double t[2] = {(double)kk / (double)b, (double)(b + 1 - kk) / (double)b};
+			assert_int_equal(bootstrap_median_shift(x, n, c, 2, alpha, 5, b, &s), 0);
+			assert_true(s.shift == shift);
+			for (int end = 0; end < 2; end++) {
+				size_t i = 0;
+				double want;
+				while (i + 1 < k && cum[i] < t[end])
+					i++;
+				if (cum[i] - t[end] < 0.01 || (i && t[end] - cum[i - 1] < 0.01))
+					continue; /* too near a jump for B resamples to say */
+				want = end ? fmax(sh[i], shift) : fmin(sh[i], shift);
+				if ((end ? s.ci_hi : s.ci_lo) != want)
+					fail_msg("n %zu, alpha %.2f, %s end: %g, want %g", n, alpha,
+						 end ? "upper" : "lower", end ? s.ci_hi : s.ci_lo,
+						 want);
+				compared++;
+			}
+		}
+		print_message("n = %zu: %zu distinct medians, %zu ends compared\n", n, k, compared);
+		assert_true(n == 1 || compared >= 10);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +376,9 @@ int main(void)
 	    cmocka_unit_test(test_p_agrees_with_interval),
 	    cmocka_unit_test(test_reproducible),
 	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_median_shift_by_hand),
+	    cmocka_unit_test(test_median_shift_undefined),
+	    cmocka_unit_test(test_median_shift_exact_distribution),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

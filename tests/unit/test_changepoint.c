@@ -706,8 +706,99 @@ static void test_min_rel_change(void **state)
 		assert_near(res.points[0].median_before, 1000050.0, 1e-12);
 		assert_near(res.points[0].rel_change, 10050.0 / 1000050.0, 1e-12);
 		assert_int_equal(res.segments[0].end, 20);
+		/* the interval is of the merged segment: its median resamples to 1000000,
+		 * 1000050 or 1000100, the one after is exact */
+		assert_true(res.points[0].rel_change_lo == 10000.0 / 1000100.0);
+		assert_true(res.points[0].rel_change_hi == 10100.0 / 1000000.0);
 		changepoint_result_release(&res);
 	}
+}
+
+/*
+ * The interval of the relative change (bootstrap_median_shift() of the two segments):
+ * a clean +10% step with 0.5% noise and 30 commits a side gives a narrow interval holding
+ * 10% and not 0; the same step to a last segment of 3 commits with 5% noise, a wide one; a
+ * change of spread alone (the median stays) is a change point whose interval holds 0.
+ */
+static void test_shift_interval(void **state)
+{
+	struct changepoint_opts o;
+	struct changepoint_result res;
+	struct noise g;
+	double x[60], lo, hi, wide;
+	static const size_t at30[] = {30};
+
+	UNUSED(state);
+	changepoint_opts_init(&o);
+	assert_true(o.ci_alpha == 0.01);
+	noise_init(&g, 11);
+	fill_level(&g, x, 0, 30, 1000.0, 0.005);
+	fill_level(&g, x, 30, 60, 1100.0, 0.005);
+	expect_points(x, 60, &o, at30, 1, &res);
+	lo = res.points[0].rel_change_lo;
+	hi = res.points[0].rel_change_hi;
+	print_message("+10%% step, 30 + 30 commits, 0.5%% noise: %+.2f%% [%+.2f%%, %+.2f%%]\n",
+		      100 * res.points[0].rel_change, 100 * lo, 100 * hi);
+	assert_true(lo <= res.points[0].rel_change && res.points[0].rel_change <= hi);
+	assert_true(lo < 0.10 && 0.10 < hi);
+	assert_true(lo > 0.08 && hi < 0.12); /* narrow; and excludes 0 */
+	changepoint_result_release(&res);
+
+	/* the same series twice: the same interval; 95% inside 99%; none with ci_alpha 0 */
+	o.ci_alpha = 0.05;
+	expect_points(x, 60, &o, at30, 1, &res);
+	assert_true(lo <= res.points[0].rel_change_lo && res.points[0].rel_change_hi <= hi);
+	assert_true(res.points[0].rel_change_hi - res.points[0].rel_change_lo < hi - lo);
+	changepoint_result_release(&res);
+	o.ci_alpha = 0.01;
+	expect_points(x, 60, &o, at30, 1, &res);
+	assert_true(res.points[0].rel_change_lo == lo && res.points[0].rel_change_hi == hi);
+	changepoint_result_release(&res);
+	o.ci_alpha = 0;
+	expect_points(x, 60, &o, at30, 1, &res);
+	assert_true(isnan(res.points[0].rel_change_lo) && isnan(res.points[0].rel_change_hi));
+	assert_true(isfinite(res.points[0].rel_change));
+	changepoint_result_release(&res);
+	o.ci_alpha = 0.01;
+
+	/* a short, noisy last segment: 30 commits, then 3 at +10% with 5% noise */
+	noise_init(&g, 5);
+	fill_level(&g, x, 0, 30, 1000.0, 0.005);
+	fill_level(&g, x, 30, 33, 1100.0, 0.05);
+	{
+		static const size_t want[] = {30};
+		expect_points(x, 33, &o, want, 1, &res);
+	}
+	wide = res.points[0].rel_change_hi - res.points[0].rel_change_lo;
+	print_message("+10%% step to 3 commits, 5%% noise: %+.2f%% [%+.2f%%, %+.2f%%]\n",
+		      100 * res.points[0].rel_change, 100 * res.points[0].rel_change_lo,
+		      100 * res.points[0].rel_change_hi);
+	assert_true(res.points[0].rel_change_lo <= res.points[0].rel_change &&
+		    res.points[0].rel_change <= res.points[0].rel_change_hi);
+	assert_true(wide > 4 * (hi - lo));
+	/* no more than the range of the 3 values over the median before, and close to it */
+	{
+		double mn = fmin(x[30], fmin(x[31], x[32])), mx = fmax(x[30], fmax(x[31], x[32]));
+		double m0 = res.points[0].median_before;
+		assert_true(wide <= (mx - mn) / m0 * 1.05 + 1e-12);
+		assert_true(wide >= (mx - mn) / m0 * 0.9);
+	}
+	changepoint_result_release(&res);
+
+	/* the spread changes, the level does not: found, and its size is not known */
+	noise_init(&g, 3);
+	fill_level(&g, x, 0, 30, 1000.0, 0.001);
+	fill_level(&g, x, 30, 60, 1000.0, 0.10);
+	{
+		/* with this noise the split lands one commit late (a spread shows slowly) */
+		static const size_t want[] = {31};
+		expect_points(x, 60, &o, want, 1, &res);
+	}
+	print_message("spread 0.1%% -> 10%%: %+.2f%% [%+.2f%%, %+.2f%%]\n",
+		      100 * res.points[0].rel_change, 100 * res.points[0].rel_change_lo,
+		      100 * res.points[0].rel_change_hi);
+	assert_true(res.points[0].rel_change_lo < 0 && 0 < res.points[0].rel_change_hi);
+	changepoint_result_release(&res);
 }
 
 /* ---- bad input ---- */
@@ -811,7 +902,7 @@ int main(void)
 	    cmocka_unit_test(test_constant_and_short), cmocka_unit_test(test_single_outlier),
 	    cmocka_unit_test(test_reproducible),       cmocka_unit_test(test_min_size),
 	    cmocka_unit_test(test_max_points),	       cmocka_unit_test(test_min_rel_change),
-	    cmocka_unit_test(test_bad_input),
+	    cmocka_unit_test(test_bad_input),	       cmocka_unit_test(test_shift_interval),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -262,6 +262,11 @@ static void test_change_points(void **state)
 	assert_int_equal(h.series[0].nr_changes, 0);
 	assert_true(fabs(wall->changes[0].rel_change - 1.0) < 0.05);
 	assert_true(wall->changes[0].p_value <= 0.05);
+	/* its interval, at the default alpha (no configuration) */
+	assert_true(wall->changes[0].ci_alpha == 0.01);
+	assert_true(wall->changes[0].rel_change_lo <= wall->changes[0].rel_change &&
+		    wall->changes[0].rel_change <= wall->changes[0].rel_change_hi);
+	assert_true(wall->changes[0].rel_change_lo > 0.5);
 	history_release(&h);
 
 	/* a segment needs 2 commits at least */

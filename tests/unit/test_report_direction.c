@@ -63,9 +63,50 @@ static void test_ci_level(void **state)
 	assert_null(strstr(report_ci_level(buf, 1e-14), "100"));
 }
 
+static void shift_text(struct strbuf *sb, double shift, double lo, double hi, double alpha,
+		       size_t before, size_t after)
+{
+	struct report_shift s = {shift, lo, hi, alpha, before, after};
+	strbuf_reset(sb);
+	report_shift_add(sb, &s);
+}
+
+/* A change point's shift with its interval, as history and the site print it. */
+static void test_shift(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	UNUSED(state);
+	shift_text(&sb, -0.284, -0.31, -0.252, 0.01, 30, 30);
+	assert_string_equal(sb.buf, "-28.4%, 99.00% CI -31.0% to -25.2%");
+	/* below 1%: two decimals, bounds too */
+	shift_text(&sb, 0.0098, 0.0098, 0.0098, 0.05, 30, 30);
+	assert_string_equal(sb.buf, "+0.98%, 95.00% CI +0.98% to +0.98%");
+	/* 0 inside: said, not hidden */
+	shift_text(&sb, 0.031, -0.005, 0.06, 0.01, 30, 30);
+	assert_string_equal(sb.buf, "+3.1%, 99.00% CI -0.5% to +6.0%, includes 0: size and "
+				    "direction unknown");
+	shift_text(&sb, 1, -INFINITY, INFINITY, 0.01, 30, 30);
+	assert_string_equal(sb.buf, "+100.0%, 99.00% CI -inf% to +inf%, includes 0: size and "
+				    "direction unknown");
+	/* no interval: the shift alone */
+	shift_text(&sb, 0.5, NAN, NAN, 0.01, 30, 30);
+	assert_string_equal(sb.buf, "+50.0%");
+	/* a short segment: the interval covers less than it says, and the text says so */
+	shift_text(&sb, 0.13, 0.089, 0.186, 0.01, 30, 3);
+	assert_string_equal(sb.buf, "+13.0%, 99.00% CI +8.9% to +18.6%; 3 commits after: "
+				    "coverage below 99.00%");
+	shift_text(&sb, 0.13, 0.089, 0.186, 0.05, 4, 5);
+	assert_string_equal(sb.buf, "+13.0%, 95.00% CI +8.9% to +18.6%; 4 commits before: "
+				    "coverage below 95.00%");
+	shift_text(&sb, 0.13, 0.089, 0.186, 0.05, 5, 5);
+	assert_string_equal(sb.buf, "+13.0%, 95.00% CI +8.9% to +18.6%");
+	strbuf_release(&sb);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {cmocka_unit_test(test_direction),
-					   cmocka_unit_test(test_ci_level)};
+					   cmocka_unit_test(test_ci_level),
+					   cmocka_unit_test(test_shift)};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
