@@ -9,6 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "binary/fingerprint.h"
 #include "util/common.h"
@@ -80,6 +83,61 @@ static void test_what_counts(void **state)
 	fx_release(&fx);
 }
 
+/*
+ * A file unchanged since the last look (identity, size, mtime, ctime) is not read again:
+ * its hash comes from TREE/.git/revperf-fingerprint. Shown by a hash changed in that file
+ * by hand, which the next look returns; a file touched is read again; a file changed in
+ * the last 2 seconds is not cached at all.
+ */
+static void test_cache(void **state)
+{
+	struct fixture fx;
+	struct strbuf cache = STRBUF_INIT, text = STRBUF_INIT;
+	char *first, *again, *forged, *touched, *p;
+	UNUSED(state);
+	fx_init(&fx);
+	fx_write(&fx, "prog.c", PROG);
+	assert_int_equal(fx_sh(&fx, "cc -O1 -DSTAMP='\"a\"' -o prog prog.c && mkdir -p .git && "
+				    "echo text >notes.txt"),
+			 0);
+	strbuf_addf(&cache, "%s/.git/revperf-fingerprint", fx.dir);
+	first = fp_of(&fx);
+	/* just written: nothing cached yet */
+	assert_int_equal(strbuf_read_file(&text, cache.buf, 1 << 20), 0);
+	assert_null(strstr(text.buf, "prog"));
+	sleep(3);
+	again = fp_of(&fx);
+	assert_string_equal(first, again);
+	strbuf_reset(&text);
+	assert_int_equal(strbuf_read_file(&text, cache.buf, 1 << 20), 0);
+	assert_non_null(strstr(text.buf, "\tprog\n"));
+	assert_non_null(strstr(text.buf, "n 0000000000000000 "));  /* notes.txt: no entry */
+	/* the cached hash, changed by hand, is what the next look gives: prog was not read */
+	p = strstr(text.buf, "e ");
+	assert_non_null(p);
+	memcpy(p + 2, "0123456789abcdef", 16);
+	assert_int_equal(fx_sh(&fx, "true"), 0);
+	{
+		FILE *f = fopen(cache.buf, "w");
+		assert_non_null(f);
+		fputs(text.buf, f);
+		fclose(f);
+	}
+	forged = fp_of(&fx);
+	assert_string_equal(forged, "0123456789abcdef prog\n");
+	/* touched (its mtime and ctime change): read again */
+	assert_int_equal(fx_sh(&fx, "touch prog"), 0);
+	touched = fp_of(&fx);
+	assert_string_equal(touched, first);
+	free(first);
+	free(again);
+	free(forged);
+	free(touched);
+	strbuf_release(&cache);
+	strbuf_release(&text);
+	fx_release(&fx);
+}
+
 static void test_describe_change(void **state)
 {
 	struct strbuf what = STRBUF_INIT;
@@ -115,6 +173,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_what_counts),
 		cmocka_unit_test(test_describe_change),
+		cmocka_unit_test(test_cache),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
