@@ -302,6 +302,7 @@ static int stored_runs_complete(const struct compare_request *req, const struct 
 	size_t ok[2], failed;
 	int64_t since;
 	const char *lacking;
+	struct strbuf builds = STRBUF_INIT;
 	int ret;
 	int64_t other = 0, fresh = 0;
 	if (req->fresh || (!c->out->ok_a && !c->out->ok_b))
@@ -341,16 +342,21 @@ static int stored_runs_complete(const struct compare_request *req, const struct 
 	    store_run_counts(req->st, &c->filter[1], &ok[1], &failed))
 		return RP_EINTERNAL;
 	/* Said when it costs runs (--fresh said it when it did); later ones reused are in the
-	 * report's count. */
+	 * report's count. The builds are named: history says it of each pair of commits. */
+	if (req->a.sha && req->b.sha)
+		strbuf_addf(&builds, "builds %.12s and %.12s", req->a.sha, req->b.sha);
+	else
+		strbuf_addstr(&builds, "these builds");
 	if (!req->replay && !ok[0] && !ok[1] && since == other && since != fresh)
-		warning("%s: the %zu + %zu stored runs of these builds were judged under another "
-			"plan (runs or alpha): their alpha is spent, so they are not reused; "
-			"measuring anew (--more continues them with the runs and alpha they had)",
-			bench->name, c->out->ok_a, c->out->ok_b);
+		warning("%s: the %zu + %zu stored runs of %s were judged under another plan (runs "
+			"or alpha): their alpha is spent, so they are not reused; measuring anew "
+			"(--more continues them with the runs and alpha they had)",
+			bench->name, c->out->ok_a, c->out->ok_b, builds.buf);
 	else if (!req->replay && !ok[0] && !ok[1] && since != fresh)
-		warning("%s: the %zu + %zu stored runs of these builds have no %s (a comparison "
-			"of other metrics made them): not reused, measuring anew",
-			bench->name, c->out->ok_a, c->out->ok_b, lacking);
+		warning("%s: the %zu + %zu stored runs of %s have no %s (a comparison of other "
+			"metrics made them): not reused, measuring anew",
+			bench->name, c->out->ok_a, c->out->ok_b, builds.buf, lacking);
+	strbuf_release(&builds);
 	c->out->ok_a = ok[0];
 	c->out->ok_b = ok[1];
 	return 0;
