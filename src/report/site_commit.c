@@ -630,18 +630,9 @@ static int comparison_section(struct page *p, struct strbuf *sb)
 	c = &h->comparisons[ci];
 	site_format_time(c->created_at, when, sizeof(when));
 	strbuf_addf(sb, "<h2>Comparison #%lld</h2>\n<p>Baseline ", (long long)c->id);
-	site_escape(sb, c->base_label);
-	if (c->base_commit != HISTORY_NONE) {
-		strbuf_addstr(sb, " (");
-		commit_href(sb, h, c->base_commit, "");
-		strbuf_addstr(sb, ")");
-	} else if (c->base_sha) {
-		strbuf_addstr(sb, " (<code>");
-		site_short_sha(sb, c->base_sha);
-		strbuf_addstr(sb, "</code>)");
-	}
+	site_comparison_side(sb, h, c->base_commit, c->base_label, c->base_sha, true);
 	strbuf_addstr(sb, " against target ");
-	site_escape(sb, c->target_label);
+	site_comparison_side(sb, h, c->commit, c->target_label, NULL, true);
 	strbuf_addf(sb, ", started %s.</p>\n", when);
 	site_verdict_table(sb, h, c);
 	strbuf_addstr(sb, "<h2>Runs and attribution</h2>\n<p class=\"note\">The runs of this "
