@@ -302,6 +302,7 @@ static int stored_runs_complete(const struct compare_request *req, const struct 
 	size_t ok[2], failed;
 	int64_t since;
 	const char *lacking;
+	struct strbuf builds = STRBUF_INIT;
 	int ret;
 	int64_t other = 0, fresh = 0;
 	if (req->fresh || (!c->out->ok_a && !c->out->ok_b))
@@ -341,16 +342,21 @@ static int stored_runs_complete(const struct compare_request *req, const struct 
 	    store_run_counts(req->st, &c->filter[1], &ok[1], &failed))
 		return RP_EINTERNAL;
 	/* Said when it costs runs (--fresh said it when it did); later ones reused are in the
-	 * report's count. */
+	 * report's count. The builds are named: history says it of each pair of commits. */
+	if (req->a.sha && req->b.sha)
+		strbuf_addf(&builds, "builds %.12s and %.12s", req->a.sha, req->b.sha);
+	else
+		strbuf_addstr(&builds, "these builds");
 	if (!req->replay && !ok[0] && !ok[1] && since == other && since != fresh)
-		warning("%s: the %zu + %zu stored runs of these builds were judged under another "
-			"plan (runs or alpha): their alpha is spent, so they are not reused; "
-			"measuring anew (--more continues them with the runs and alpha they had)",
-			bench->name, c->out->ok_a, c->out->ok_b);
+		warning("%s: the %zu + %zu stored runs of %s were judged under another plan (runs "
+			"or alpha): their alpha is spent, so they are not reused; measuring anew "
+			"(--more continues them with the runs and alpha they had)",
+			bench->name, c->out->ok_a, c->out->ok_b, builds.buf);
 	else if (!req->replay && !ok[0] && !ok[1] && since != fresh)
-		warning("%s: the %zu + %zu stored runs of these builds have no %s (a comparison "
-			"of other metrics made them): not reused, measuring anew",
-			bench->name, c->out->ok_a, c->out->ok_b, lacking);
+		warning("%s: the %zu + %zu stored runs of %s have no %s (a comparison of other "
+			"metrics made them): not reused, measuring anew",
+			bench->name, c->out->ok_a, c->out->ok_b, builds.buf, lacking);
+	strbuf_release(&builds);
 	c->out->ok_a = ok[0];
 	c->out->ok_b = ok[1];
 	return 0;
@@ -447,6 +453,67 @@ static int run_warmups(struct bench_ctx *c, bool *stop)
 	return 0;
 }
 
+/*
+ * Whether the benchmark needs timing runs: a metric measured in them (every metric not
+ * counted: asked for, primary, or one the benchmark prints) or profile = counters, which
+ * samples them. Without, its metrics are all counted in the valgrind runs after.
+ */
+static bool needs_timing_runs(const struct bench_ctx *c)
+{
+	if ((c->bench->profiles & PROFILE_COUNTERS) || c->bench->nr_case_defs)
+		return true;
+	for (size_t i = 0; i < c->nr_defs; i++)
+		if (!(c->defs[i]->flags & METRIC_COUNTED))
+			return true;
+	return false;
+}
+
+/*
+ * Every metric counted: no warm-up and no timing run, whose values nobody would read (a
+ * 10 s benchmark cost 2 minutes of them per comparison). Timing runs stored by earlier
+ * comparisons of other metrics are not the verdict's: not counted in its runs.
+ */
+static void counted_only(struct bench_ctx *c)
+{
+	struct bench_outcome *b = c->out;
+	b->counted_only = true;
+	b->ok_a = b->ok_b = b->reused_a = b->reused_b = b->failed_a = b->failed_b = 0;
+	b->looks = 0;
+	b->decided = true; /* no timed primary to decide, as after a look with none */
+	if (c->req->more && !c->req->replay)
+		warning("%s: --more adds timing runs, and its metrics are all counted: their runs "
+			"under valgrind (count-runs %zu..%zu) are taken again, none added",
+			c->bench->name, c->bench->min_count_runs, c->bench->max_count_runs);
+}
+
+/*
+ * Counted runs alone: a side whose counted runs all failed is the benchmark failing, as
+ * its timing runs failing would be (the error; exit 2), and the target failing where the
+ * baseline's runs succeeded is a broken target (a regression: exit 1). The counted
+ * section says why, from the first failed run's log.
+ */
+static void counted_only_failed(const struct bench_ctx *c, struct bench_outcome *b)
+{
+	const struct counted_attribution *a = b->counted;
+	struct strbuf sb = STRBUF_INIT;
+	int side;
+	if (!b->counted_only || !a || !a->error || b->error)
+		return;
+	if (a->failed[0] && a->runs[0] < 2)
+		side = 0;
+	else if (a->failed[1] && a->runs[1] < 2)
+		side = 1;
+	else
+		return;
+	strbuf_addf(&sb,
+		    "%zu of %zu counted runs failed on side %c (%s); see the counted "
+		    "section below and the logs under %s",
+		    a->failed[side], a->failed[side] + a->runs[side], side ? 'B' : 'A',
+		    bench_side(c, side)->label, a->dir);
+	b->error = strbuf_detach(&sb);
+	b->target_broken = side == 1 && !a->failed[0] && a->runs[0] >= 2;
+}
+
 static int compare_bench(const struct compare_request *req, const struct bench_config *bench,
 			 struct bench_ctx *c)
 {
@@ -482,6 +549,12 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	c->planned_max = bench->max_runs + more;
 	c->out->ci_alpha = plan.alpha_per_look;
 	c->out->tolerance = bench->tolerance;
+	if (!needs_timing_runs(c)) {
+		/* the counted runs' timeout: the timing runs' of earlier comparisons, if any */
+		c->timeout_ns = bench_run_timeout(c);
+		counted_only(c);
+		return 0;
+	}
 	if (req->replay)
 		return compare_replay_bench(c, &plan, extensible);
 	{
@@ -825,6 +898,8 @@ int compare_one(const struct compare_request *req, const struct bench_config *be
 		ret = compare_counted(req, bench, b->benchmark_id, machine_id, out->comparison_id,
 				      c.timeout_ns, b->metrics, b->nr_metrics, b->renamed,
 				      b->nr_renamed, &b->counted);
+		if (!ret)
+			counted_only_failed(&c, b);
 	}
 	if (!ret && !b->error && (bench->profiles & PROFILE_COUNTERS) && !interrupt_requested())
 		ret = compare_counters(req, bench, c.filter, out->comparison_id, &b->counters);
@@ -845,6 +920,8 @@ out:
 	compare_progress_phase(req, COMPARE_BENCH_DONE, b->name, 0);
 	if (ret == RP_EINTERRUPT || interrupt_requested())
 		b->interrupted = true;
+	if (b->interrupted && b->counted_only)
+		b->decided = false; /* its counted runs were its budget */
 	if (b->interrupted)
 		for (size_t i = 0; i < b->nr_metrics; i++)
 			if (!b->metrics[i].measured && !b->metrics[i].unmeasured)

@@ -109,6 +109,10 @@ struct bench_outcome {
 	double tolerance;          /* the equivalence margin: 0.02 = 2% */
 	double ci_alpha;           /* each look's alpha: CIs are (1 - ci_alpha) intervals */
 	bool decided;              /* every primary metric decided before the budget ran out */
+	/* Every metric is counted (ir, sim-cycles) and no profile samples the timing runs: no
+	 * warm-up and no timing run was made; ok_a..failed_b and looks are 0 (counted: its
+	 * runs). */
+	bool counted_only;
 	bool interrupted;          /* an interrupt (SIGINT, ...) stopped its runs or phases */
 	char *error;               /* the benchmark could not be compared: why */
 	bool target_broken;        /* the baseline ran, the target fails: a regression */

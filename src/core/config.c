@@ -17,6 +17,7 @@
 #include "util/common.h"
 #include "util/parse.h"
 #include "util/regex_habit.h"
+#include "util/suggest.h"
 
 static void bench_defaults(struct bench_config *b)
 {
@@ -588,6 +589,44 @@ static void warn_count_fraction(const struct config *cfg, const char *key, const
 		origin, value, 100 * v, 100 * v, value, value);
 }
 
+/* The keys bench_set() takes (metric.NAME aside); a [defaults] section takes those of
+ * them that describe no single benchmark, and alpha and seed. */
+/* clang-format off */
+static const char *const bench_keys[] = {
+	"command", "metrics", "primary", "format", "output", "tolerance", "count-tolerance",
+	"pin", "quiet", "count-runs", "runs", "warmup", "timeout", "profile",
+	"sample-frequency", "sample-call-graph", "sample-interval", "log-limit",
+	"profile-runs", "time-budget", "select-paths", "tests", "binary", "test-command"};
+static const char *const defaults_keys[] = {
+	"command", "metrics", "primary", "format", "output", "tolerance", "count-tolerance",
+	"pin", "quiet", "count-runs", "runs", "warmup", "timeout", "profile",
+	"sample-frequency", "sample-call-graph", "sample-interval", "log-limit",
+	"profile-runs", "time-budget", "select-paths", "alpha", "seed"};
+static const char *const build_keys[] = {"command", "profile-command"};
+static const char *const report_keys[] = {"commit-url"};
+static const char *const store_keys[] = {"url"};
+/* clang-format on */
+
+/*
+ * The error of an unknown key in a section (shown as `where`), with the nearest keys of
+ * keys[0..n) when one is near, as for a mistyped option (util/suggest.h), then tail.
+ * Returns RP_EINPUT.
+ */
+static int unknown_key(const char *origin, const char *key, const char *where,
+		       const char *const *keys, size_t n, const char *tail)
+{
+	const char *near[2];
+	struct strbuf sb = STRBUF_INIT;
+	size_t found = suggest_nearest(key, keys, n, near, 2);
+	if (found == 1)
+		strbuf_addf(&sb, " (did you mean '%s'?)", near[0]);
+	else if (found == 2)
+		strbuf_addf(&sb, " (did you mean '%s' or '%s'?)", near[0], near[1]);
+	error("%s: unknown option '%s'%s in %s; %s", origin, key, sb.buf, where, tail);
+	strbuf_release(&sb);
+	return RP_EINPUT;
+}
+
 int config_set(struct config *cfg, const char *section, const char *key, const char *value,
 	       const char *origin)
 {
@@ -647,12 +686,10 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 			cfg->seed_set = true;
 			return 0;
 		}
-		if (ret == 1) {
-			error("%s: unknown option '%s' in [defaults]; see `revperf init` for the "
-			      "template",
-			      origin, key);
-			return RP_EINPUT;
-		}
+		if (ret == 1)
+			return unknown_key(origin, key, "[defaults]", defaults_keys,
+					   ARRAY_SIZE(defaults_keys),
+					   "see `revperf init` for the template");
 		return ret;
 	}
 	if (!strcmp(section, "build")) {
@@ -668,10 +705,8 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 				 origin);
 			return 0;
 		}
-		error("%s: unknown option '%s' in [build]; it takes 'command' and "
-		      "'profile-command'",
-		      origin, key);
-		return RP_EINPUT;
+		return unknown_key(origin, key, "[build]", build_keys, ARRAY_SIZE(build_keys),
+				   "it takes 'command' and 'profile-command'");
 	}
 	if (!strcmp(section, "report")) {
 		if (!strcmp(key, "commit-url")) {
@@ -683,8 +718,8 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 			cfg->report_commit_url = *value ? xstrdup(value) : NULL;
 			return 0;
 		}
-		error("%s: unknown option '%s' in [report]; it takes 'commit-url'", origin, key);
-		return RP_EINPUT;
+		return unknown_key(origin, key, "[report]", report_keys, ARRAY_SIZE(report_keys),
+				   "it takes 'commit-url'");
 	}
 	if (!strcmp(section, "store")) {
 		if (!strcmp(key, "url")) {
@@ -698,8 +733,8 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 					origin);
 			return 0;
 		}
-		error("%s: unknown option '%s' in [store]; it takes 'url'", origin, key);
-		return RP_EINPUT;
+		return unknown_key(origin, key, "[store]", store_keys, ARRAY_SIZE(store_keys),
+				   "it takes 'url'");
 	}
 	name = bench_section_name(section);
 	if (!name) {
@@ -723,9 +758,12 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 		free(name);
 		ret = bench_set(b, key, value, origin);
 		if (ret == 1) {
-			error("%s: unknown option '%s' in [%s]; see `revperf init` for the template",
-			      origin, key, section);
-			return RP_EINPUT;
+			struct strbuf where = STRBUF_INIT;
+			strbuf_addf(&where, "[%s]", section);
+			ret =
+			    unknown_key(origin, key, where.buf, bench_keys, ARRAY_SIZE(bench_keys),
+					"see `revperf init` for the template");
+			strbuf_release(&where);
 		}
 	}
 	return ret;

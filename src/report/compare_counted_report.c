@@ -57,7 +57,9 @@ void report_counted_text(FILE *f, const struct bench_outcome *b, const char *ind
 		fprintf(f, ", %zu + %zu failed", a->failed[0], a->failed[1]);
 	if (a->elapsed_s > 0)
 		fprintf(f, ", %.1f s", a->elapsed_s);
-	fprintf(f, "); instructions are not time: see the timed metrics for speed\n");
+	fprintf(f, "); instructions are not time: %s\n",
+		b->counted_only ? "no metric was timed (ask for wall too for speed)"
+				: "see the timed metrics for speed");
 	if (a->error) {
 		fprintf_printable(f, "%s  not available: %s\n", indent, a->error);
 		return;

@@ -176,6 +176,7 @@ static json_t *bench_json(const struct bench_outcome *b)
 	json_object_set_new(o, "elapsed_s", json_real_or_null(b->elapsed_s));
 	json_object_set_new(o, "error", b->error ? json_string(b->error) : json_null());
 	json_object_set_new(o, "target_broken", json_boolean(b->target_broken));
+	json_object_set_new(o, "counted_only", json_boolean(b->counted_only));
 	for (i = 0; i < b->nr_metrics; i++)
 		json_array_append_new(metrics, metric_json(&b->metrics[i]));
 	json_object_set_new(o, "metrics", metrics);
@@ -218,7 +219,7 @@ json_t *report_compare_json_object(const struct compare_result *res)
 	json_t *root = json_object(), *benches = json_array();
 	size_t i;
 	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
-	json_object_set_new(root, "schema", json_string("revperf-compare/4"));
+	json_object_set_new(root, "schema", json_string("revperf-compare/5"));
 	json_object_set_new(root, "comparison_id", json_integer((json_int_t)res->comparison_id));
 	json_object_set_new(root, "baseline",
 			    json_pack("{s:s, s:s?}", "label", res->base_label, "sha",

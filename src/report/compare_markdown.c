@@ -21,6 +21,15 @@ static void md_text(FILE *f, const char *s)
 	strbuf_release(&sb);
 }
 
+/* md_text() of s after other text on its line: a "6." there opens no list. */
+static void md_inline(FILE *f, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_add_md_escaped_inline(&sb, s ? s : "");
+	fputs(sb.buf, f);
+	strbuf_release(&sb);
+}
+
 static void html_text(FILE *f, const char *s)
 {
 	struct strbuf line = STRBUF_INIT, sb = STRBUF_INIT;
@@ -90,14 +99,14 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 	fprintf(f, "## revperf: %s\n\n", ci.buf);
 	md_text(f, res->target_label);
 	fputs(" against ", f);
-	md_text(f, res->base_label);
+	md_inline(f, res->base_label);
 	fputs(". ", f);
 	if (res->base_sha[0])
 		fprintf(f, "Baseline `%.12s`, target `%.12s`. ", res->base_sha, res->target_sha);
 	fputs("Machine: ", f);
-	md_text(f, res->machine.cpu_model);
+	md_inline(f, res->machine.cpu_model);
 	fprintf(f, ", %d cores, kernel ", res->machine.cores);
-	md_text(f, res->machine.kernel);
+	md_inline(f, res->machine.kernel);
 	fprintf(f, ". Alpha %g, seed %llu.\n\n", res->alpha, (unsigned long long)res->seed);
 	fputs("| benchmark | metric | verdict | ratio B/A | CI | baseline | target | runs | q (BH) |\n"
 	      "|---|---|---|---|---|---|---|---|---|\n",
@@ -150,7 +159,7 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			fputs("\n**", f);
 			md_text(f, b->name);
 			fprintf(f, "**: %s: ", b->target_broken ? "target broken" : "error");
-			md_text(f, b->error);
+			md_inline(f, b->error);
 			fputc('\n', f);
 		}
 		for (j = 0; j < b->nr_metrics; j++) {
@@ -160,16 +169,16 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			fputs("\n> note: ", f);
 			md_text(f, b->name);
 			fputc(' ', f);
-			md_text(f, m->def->name);
+			md_inline(f, m->def->name);
 			fprintf(f, ": %s\n", m->r.reason);
 		}
 		if ((changed = report_same_code_changed(b))) {
 			fputs("\n> note: ", f);
 			md_text(f, b->name);
 			fputc(' ', f);
-			md_text(f, changed);
+			md_inline(f, changed);
 			fputs(" changed although the code of ", f);
-			md_text(f, b->program);
+			md_inline(f, b->program);
 			fputs(" is the same in both builds: the change comes from its inputs, the "
 			      "libraries or scripts it runs, or the machine\n",
 			      f);
@@ -180,7 +189,7 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 			fputs("\n> warning: ", f);
 			md_text(f, b->name);
 			fputs(b->issues[j].status == RUN_OK ? ": " : ": excluded ", f);
-			md_text(f, sb.buf);
+			md_inline(f, sb.buf);
 			fputc('\n', f);
 			strbuf_release(&sb);
 		}

@@ -296,11 +296,19 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 		const char *changed;
 		struct strbuf method = STRBUF_INIT;
 		bench_method(&method, b);
-		fprintf(f, "\n%s%s%s: %zu + %zu runs", color ? BOLD : "",
-			strbuf_printable(&t, b->name), color ? RESET : "", b->ok_a, b->ok_b);
+		fprintf(f, "\n%s%s%s: ", color ? BOLD : "", strbuf_printable(&t, b->name),
+			color ? RESET : "");
+		if (b->counted_only)
+			fprintf(f, "no timing runs (every metric is counted: see the counted runs "
+				   "below)");
+		else
+			fprintf(f, "%zu + %zu runs", b->ok_a, b->ok_b);
 		if (b->reused_a || b->reused_b)
 			fprintf(f, " (%zu + %zu reused)", b->reused_a, b->reused_b);
-		if (res->imported)
+		if (b->counted_only)
+			fprintf(f, res->replayed ? ", shown from the store" : ", %.1f s",
+				b->elapsed_s + (b->counted ? b->counted->elapsed_s : 0));
+		else if (res->imported)
 			fprintf(f, "; ratio B/A with %s CI (%s), tolerance %g%%\n",
 				report_ci_level(level, b->ci_alpha), method.buf, 100.0 * b->tolerance);
 		else if (res->replayed)
@@ -313,7 +321,9 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 				b->extended_looks ? " (some past the run budget: alpha spending)" : "",
 				b->elapsed_s, report_ci_level(level, b->ci_alpha), method.buf,
 				100.0 * b->tolerance);
-		if (!res->imported && b->counted)
+		if (b->counted_only && b->counted)
+			fprintf(f, "; count tolerance %g%%", 100.0 * b->counted->tolerance);
+		else if (!res->imported && b->counted)
 			fprintf(f, " (counts: %g%%)", 100.0 * b->counted->tolerance);
 		if (!res->imported)
 			fputc('\n', f);

@@ -88,6 +88,42 @@ void site_short_sha(struct strbuf *sb, const char *sha)
 	site_escape(sb, buf);
 }
 
+/* Whether label only names sha: empty, or a prefix of it of 4 characters or more. */
+static bool label_is_sha(const char *label, const char *sha)
+{
+	size_t n = label ? strlen(label) : 0;
+	return !n || (sha && n >= 4 && !strncmp(label, sha, n));
+}
+
+void site_comparison_side(struct strbuf *sb, const struct history *h, size_t commit,
+			  const char *label, const char *sha, bool from_commit_page)
+{
+	if (commit != HISTORY_NONE) {
+		sha = h->commits[commit].sha;
+		strbuf_addstr(sb, "<a href=\"");
+		if (from_commit_page)
+			site_commit_name(sb, h, commit);
+		else
+			site_commit_page(sb, h, commit);
+		strbuf_addstr(sb, "\"><code>");
+		site_short_sha(sb, sha);
+		strbuf_addstr(sb, "</code></a> ");
+		site_escape(sb, h->commits[commit].summary);
+	} else if (sha && *sha) {
+		strbuf_addstr(sb, "<code>");
+		site_short_sha(sb, sha);
+		strbuf_addstr(sb, "</code>");
+	} else {
+		site_escape(sb, label ? label : "");
+		return;
+	}
+	if (!label_is_sha(label, sha)) {
+		strbuf_addstr(sb, " (");
+		site_escape(sb, label);
+		strbuf_addch(sb, ')');
+	}
+}
+
 void site_format_value(const struct metric_def *def, double v, char *buf, size_t size)
 {
 	if (def)

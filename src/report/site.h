@@ -70,6 +70,16 @@ void site_commit_name(struct strbuf *sb, const struct history *h, size_t commit)
 void site_commit_base(struct strbuf *sb, const struct history *h, size_t commit);
 /* The first 12 characters of a sha, escaped. */
 void site_short_sha(struct strbuf *sb, const char *sha);
+/*
+ * One side of a comparison, the same for the baseline and the target: the short sha of
+ * its commit (a link to its page, relative to the site root or, from_commit_page, to
+ * another commit page) and the commit's subject, then the label the comparison was given
+ * in parentheses unless it only names the sha ("main"; history gives full shas). A side
+ * whose commit has no page (commit HISTORY_NONE): its short sha (sha, when known) and
+ * label. Escaped.
+ */
+void site_comparison_side(struct strbuf *sb, const struct history *h, size_t commit,
+			  const char *label, const char *sha, bool from_commit_page);
 /* A value of a metric with its unit ("12.3 ms"); def NULL: 4 significant digits. */
 void site_format_value(const struct metric_def *def, double v, char *buf, size_t size);
 /* A unix time as "2026-11-21 14:03 UTC". */

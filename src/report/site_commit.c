@@ -346,13 +346,20 @@ static int run_row(struct page *p, struct strbuf *sb, const struct history_run *
 }
 
 /*
- * The runs of one benchmark, runs[0..n): baseline then target, in the order they ran.
- * Returns 0 or RP_EINTERNAL (a log from the store that could not be written).
+ * The runs of one benchmark, runs[0..n): baseline then target, in the order they ran
+ * (counted: its verdicts are all of counted metrics, which take no timing run). Returns 0
+ * or RP_EINTERNAL (a log from the store that could not be written).
  */
-static int runs_table(struct page *p, struct strbuf *sb, const struct history_run *runs, size_t n)
+static int runs_table(struct page *p, struct strbuf *sb, const struct history_run *runs, size_t n,
+		      bool counted)
 {
 	size_t nr[2] = {0, 0};
 	int ret = 0;
+	if (!n && counted) {
+		strbuf_addstr(sb, "<p class=\"note\">No timing run: its metrics are all counted, "
+				  "in runs under valgrind (below).</p>\n");
+		return 0;
+	}
 	if (!n) {
 		strbuf_addstr(sb, "<p class=\"note\">No run of this benchmark is on record for "
 				  "this comparison.</p>\n");
@@ -623,18 +630,9 @@ static int comparison_section(struct page *p, struct strbuf *sb)
 	c = &h->comparisons[ci];
 	site_format_time(c->created_at, when, sizeof(when));
 	strbuf_addf(sb, "<h2>Comparison #%lld</h2>\n<p>Baseline ", (long long)c->id);
-	site_escape(sb, c->base_label);
-	if (c->base_commit != HISTORY_NONE) {
-		strbuf_addstr(sb, " (");
-		commit_href(sb, h, c->base_commit, "");
-		strbuf_addstr(sb, ")");
-	} else if (c->base_sha) {
-		strbuf_addstr(sb, " (<code>");
-		site_short_sha(sb, c->base_sha);
-		strbuf_addstr(sb, "</code>)");
-	}
+	site_comparison_side(sb, h, c->base_commit, c->base_label, c->base_sha, true);
 	strbuf_addstr(sb, " against target ");
-	site_escape(sb, c->target_label);
+	site_comparison_side(sb, h, c->commit, c->target_label, NULL, true);
 	strbuf_addf(sb, ", started %s.</p>\n", when);
 	site_verdict_table(sb, h, c);
 	strbuf_addstr(sb, "<h2>Runs and attribution</h2>\n<p class=\"note\">The runs of this "
@@ -652,20 +650,23 @@ static int comparison_section(struct page *p, struct strbuf *sb)
 	/* verdicts and runs are sorted by benchmark: walk both once */
 	for (size_t v = 0, r = 0; (v < c->nr_verdicts || r < c->nr_runs) && !ret;) {
 		size_t b = HISTORY_NONE, r_end;
+		bool counted = v < c->nr_verdicts;
 		if (v < c->nr_verdicts)
 			b = c->verdicts[v].bench;
 		if (r < c->nr_runs && c->runs[r].bench < b)
 			b = c->runs[r].bench;
 		if (b == HISTORY_NONE)
 			break;
-		while (v < c->nr_verdicts && c->verdicts[v].bench == b)
-			v++;
+		for (; v < c->nr_verdicts && c->verdicts[v].bench == b; v++) {
+			const struct metric_def *def = metric_find(c->verdicts[v].metric);
+			counted = counted && def && (def->flags & METRIC_COUNTED);
+		}
 		for (r_end = r; r_end < c->nr_runs && c->runs[r_end].bench == b; r_end++)
 			;
 		strbuf_addstr(sb, "<h3>");
 		site_escape(sb, h->benches[b].name);
 		strbuf_addstr(sb, "</h3>\n");
-		ret = runs_table(p, sb, c->runs + r, r_end - r);
+		ret = runs_table(p, sb, c->runs + r, r_end - r, counted);
 		r = r_end;
 		if (profiles && !ret)
 			ret = profile_files(p, sb, c, b);

@@ -25,8 +25,11 @@ static void verdict_row(struct strbuf *sb, const struct history *h, const struct
 	strbuf_addstr(sb, "\">");
 	site_escape(sb, v->verdict);
 	if (isfinite(v->ratio) && isfinite(v->ci_lo) && isfinite(v->ci_hi)) {
-		strbuf_addf(sb, "</td><td class=\"num\">%.4f</td><td class=\"num\">", v->ratio);
-		units_range_addf(sb, NAN, v->ci_lo, v->ci_hi, 4, UNITS_RANGE_BRACKETS);
+		/* the decimals of the text and Markdown reports (units_ratio_add()) */
+		int dec = units_ratio_decimals(v->ratio, v->ci_lo, v->ci_hi);
+		strbuf_addf(sb, "</td><td class=\"num\">%.*f</td><td class=\"num\">", dec,
+			    v->ratio);
+		units_range_addf(sb, NAN, v->ci_lo, v->ci_hi, dec, UNITS_RANGE_BRACKETS);
 		strbuf_addstr(sb, "</td>");
 	} else
 		strbuf_addstr(sb, "</td><td class=\"num\">n/a</td><td class=\"num\">n/a</td>");
@@ -56,12 +59,7 @@ void site_verdict_table(struct strbuf *sb, const struct history *h,
 /* A link to a commit's page: short sha and summary. */
 static void commit_link(struct strbuf *sb, const struct history *h, size_t commit)
 {
-	strbuf_addstr(sb, "<a href=\"");
-	site_commit_page(sb, h, commit);
-	strbuf_addstr(sb, "\"><code>");
-	site_short_sha(sb, h->commits[commit].sha);
-	strbuf_addstr(sb, "</code></a> ");
-	site_escape(sb, h->commits[commit].summary);
+	site_comparison_side(sb, h, commit, NULL, NULL, false);
 }
 
 static void latest_section(struct strbuf *sb, const struct history *h)
@@ -71,11 +69,11 @@ static void latest_section(struct strbuf *sb, const struct history *h)
 		return;
 	c = &h->comparisons[h->latest_comparison];
 	strbuf_addstr(sb, "<h2 id=\"latest\">Latest verdicts</h2>\n<p>Comparison ");
-	strbuf_addf(sb, "#%lld: ", (long long)c->id);
-	site_escape(sb, c->base_label);
-	strbuf_addstr(sb, " (baseline) against ");
-	commit_link(sb, h, c->commit);
-	strbuf_addstr(sb, " (target).</p>\n");
+	strbuf_addf(sb, "#%lld: baseline ", (long long)c->id);
+	site_comparison_side(sb, h, c->base_commit, c->base_label, c->base_sha, false);
+	strbuf_addstr(sb, " against target ");
+	site_comparison_side(sb, h, c->commit, c->target_label, NULL, false);
+	strbuf_addstr(sb, ".</p>\n");
 	site_verdict_table(sb, h, c);
 }
 

@@ -64,10 +64,20 @@ int store_history_benches(struct store *st, struct history *h, struct history_be
 	return finish(st, stmt, rc, "cannot read the benchmarks");
 }
 
+/*
+ * The runs a machine or a build has: the timing runs and the counted runs under valgrind
+ * (profiles of kind vg-ir or vg-cache), which are a benchmark's only runs when its metrics
+ * are all counted (compare makes no timing run then).
+ */
+#define COUNTED_KINDS_SQL "('vg-ir', 'vg-cache')"
+#define MACHINE_RUNS_SQL                                                                           \
+	" (SELECT machine_id FROM runs UNION ALL SELECT machine_id FROM profiles"                  \
+	" WHERE kind IN " COUNTED_KINDS_SQL ") a"
+
 int store_history_machine_names(struct store *st, char ***names, size_t *n)
 {
 	struct db_stmt *stmt = store_prepare(
-	    st, "SELECT m.hostname FROM (SELECT machine_id, count(*) AS n FROM runs"
+	    st, "SELECT m.hostname FROM (SELECT machine_id, count(*) AS n FROM" MACHINE_RUNS_SQL
 		" GROUP BY machine_id) c JOIN machines m ON m.id = c.machine_id"
 		" ORDER BY n DESC, m.id");
 	size_t alloc = 0;
@@ -88,7 +98,7 @@ int store_history_machine(struct store *st, struct history *h, const char *name)
 {
 	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT m.id, m.hostname, m.cpu_model, m.cores, m.kernel, m.governor, n FROM"
-		" (SELECT machine_id, count(*) AS n FROM runs GROUP BY machine_id) c"
+		" (SELECT machine_id, count(*) AS n FROM" MACHINE_RUNS_SQL " GROUP BY machine_id) c"
 		" JOIN machines m ON m.id = c.machine_id"
 		" ORDER BY CASE WHEN m.hostname = ?1 THEN 0 ELSE 1 END, n DESC, m.id");
 	struct strbuf others = STRBUF_INIT;
@@ -127,11 +137,14 @@ int store_history_machine(struct store *st, struct history *h, const char *name)
 
 int store_history_commits(struct store *st, struct history *h)
 {
-	/* Per revision, its main builds best first: most runs here, a failed one, newest. */
+	/* Per revision, its main builds best first: most runs here (timing and counted), a
+	 * failed one, newest. */
 	struct db_stmt *stmt = store_prepare(
 	    st, "SELECT v.id, v.sha, v.summary, v.commit_time, b.id, b.status, b.log_path,"
 		" (SELECT count(*) FROM runs r WHERE r.build_id = b.id AND r.machine_id = ?1"
-		" AND r.warmup = 0) AS n, EXISTS (SELECT 1 FROM build_logs l WHERE"
+		" AND r.warmup = 0) + (SELECT count(*) FROM profiles p WHERE p.build_id = b.id"
+		" AND p.machine_id = ?1 AND p.kind IN " COUNTED_KINDS_SQL
+		") AS n, EXISTS (SELECT 1 FROM build_logs l WHERE"
 		" l.build_id = b.id), b.command FROM revisions v"
 		" JOIN builds b ON b.revision_id = v.id AND b.variant = ''"
 		" ORDER BY v.commit_time, v.id, n DESC,"

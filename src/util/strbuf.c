@@ -292,12 +292,12 @@ static bool md_inline_meta(char c)
 	return strchr("\\`*_[]!~$", c) != NULL;
 }
 
-void strbuf_add_md_escaped(struct strbuf *sb, const char *s)
+/* strbuf_add_md_escaped() of s, which starts a line (line_start) or follows text on it. */
+static void md_escaped(struct strbuf *sb, const char *s, bool line_start)
 {
 	struct strbuf t = STRBUF_INIT;
 	const char *p;
 	size_t digits = 0;
-	bool line_start = true;
 	strbuf_add_printable(&t, s); /* one line: a newline would end a table row */
 	for (p = t.buf; *p; p++) {
 		/* At the start, # + - = and "1." or "1)" would make a heading, list or rule. */
@@ -319,6 +319,16 @@ void strbuf_add_md_escaped(struct strbuf *sb, const char *s)
 			line_start = false;
 	}
 	strbuf_release(&t);
+}
+
+void strbuf_add_md_escaped(struct strbuf *sb, const char *s)
+{
+	md_escaped(sb, s, true);
+}
+
+void strbuf_add_md_escaped_inline(struct strbuf *sb, const char *s)
+{
+	md_escaped(sb, s, false);
 }
 
 void strbuf_add_md_code(struct strbuf *sb, const char *s)

@@ -65,6 +65,11 @@ __attribute__((format(printf, 2, 3))) void fprintf_printable(FILE *f, const char
  */
 void strbuf_add_md_escaped(struct strbuf *sb, const char *s);
 /*
+ * The same for s after other text on its line ("kernel 6.18.44"): nothing there can open a
+ * heading, list or rule, so a leading # + - = or "1." stays as it is.
+ */
+void strbuf_add_md_escaped_inline(struct strbuf *sb, const char *s);
+/*
  * Appends s as a Markdown code span: a fence longer than any run of backticks in s, s made
  * printable. Not for table cells: a '|' there would end the cell.
  */

@@ -14,7 +14,7 @@ metric() { json_get out.txt "[m for m in d['benchmarks'][0]['metrics'] if m['nam
 expect_exit 1 "$REVPERF" compare base slow -q --seed 1
 # cpu, never measured by those runs: measured anew, not reused, not "unsupported".
 expect_exit 1 "$REVPERF" compare base slow -m wchar,cpu --seed 2 -f json
-expect_grep 'stored runs of these builds have no cpu' err.txt
+expect_grep "stored runs of builds $(git rev-parse --short=12 base) and $(git rev-parse --short=12 slow) have no cpu" err.txt
 expect_grep 'not reused, measuring anew' err.txt
 [ "$(metric cpu verdict)" != unmeasured ] || fail "cpu unmeasured: $(metric cpu unmeasured_reason)"
 [ "$(json_get out.txt "d['benchmarks'][0]['runs']['baseline']['reused']")" = 0 ] ||

@@ -121,6 +121,19 @@ static void test_md_escaped(void **state)
 	check_cases(strbuf_add_md_escaped, cases, ARRAY_SIZE(cases));
 }
 
+/* After other text on the line: only what opens inline markup or HTML is escaped. */
+static void test_md_escaped_inline(void **state)
+{
+	static const char *const cases[][2] = {
+	    {"6.18.44-fc-v669", "6.18.44-fc-v669"},
+	    {"12. item 3.", "12. item 3."},
+	    {"- x # y", "- x # y"},
+	    {"*em* <b> | a_b", "\\*em\\* &lt;b&gt; &#124; a\\_b"},
+	};
+	(void)state;
+	check_cases(strbuf_add_md_escaped_inline, cases, ARRAY_SIZE(cases));
+}
+
 static void test_md_code(void **state)
 {
 	static const char *const cases[][2] = {
@@ -140,6 +153,7 @@ int main(void)
 	    cmocka_unit_test(test_printable),
 	    cmocka_unit_test(test_printable_lines),
 	    cmocka_unit_test(test_md_escaped),
+	    cmocka_unit_test(test_md_escaped_inline),
 	    cmocka_unit_test(test_md_code),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -141,9 +141,9 @@ make_alternating_repo() {
 }
 
 # A repository (in dir, the current directory afterwards) whose program counts 1 or 2
-# units of work per run, by a pattern of 6 digits read from the file `pattern`: the run
-# counter in .n picks the digit (the 2 timing runs of a comparison take counts too, as
-# 1 unit; counted runs from the third on follow the pattern, cycling). Tags a and b have
+# units of work per run, by a pattern of digits (6 or more) read from the file `pattern`: the run
+# counter in .n picks the digit (ir alone makes no timing runs: every run is a counted
+# one and follows the pattern from the first, cycling). Tags a and b have
 # the patterns given; revperf.ini judges ir alone, runs 2..2, no warm-up.
 # Usage: make_pattern_repo DIR PATTERN_A PATTERN_B
 make_pattern_repo() {
@@ -151,6 +151,7 @@ make_pattern_repo() {
 	cd "$1"
 	cat >work.c <<'C'
 #include <stdio.h>
+#include <string.h>
 static volatile unsigned long sink;
 int main(void)
 {
@@ -169,7 +170,7 @@ int main(void)
 	if (!(f = fopen("pattern", "r")) || fscanf(f, "%31s", pattern) != 1)
 		return 1;
 	fclose(f);
-	units = n < 2 || pattern[(n - 2) % 6] == '1' ? 1 : 2;
+	units = pattern[n % strlen(pattern)] == '1' ? 1 : 2;
 	for (unsigned long i = 0; i < units * 300000; i++)
 		sink += i;
 	return 0;

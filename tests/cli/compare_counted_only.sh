@@ -1,0 +1,79 @@
+# A benchmark whose metrics are all counted (-m ir --primary ir) makes no warm-up and no
+# timing run: only its counted runs under valgrind. Before, it made 1 warm-up + 5 timed
+# runs per side that stored no value (2 minutes of a 10 s benchmark), then the valgrind
+# runs. The reports say so instead of "0 + 0 runs"; a failing side is still the benchmark
+# failing (target broken: exit 1; baseline: exit 2), its counted runs recorded as failed;
+# show, compare again, --more, history and report work from the counted runs alone.
+. "$SRCDIR/tests/cli/lib/common.bash"
+command -v valgrind >/dev/null || fail "valgrind is needed (make test installs it)"
+
+runs() { db_query "$1" "SELECT count(*) FROM runs"; }
+
+# Two commands: no run in the runs table, the counted verdict, the text says why.
+expect_exit 0 "$REVPERF" compare --cmd-a /bin/true --cmd-b /bin/true -m ir --primary ir -q
+db=$PWD/.revperf/revperf.db
+[ "$(runs "$db")" = 0 ] || fail "timing runs made: $(db_query "$db" "SELECT side, warmup, count(*) FROM runs GROUP BY 1, 2")"
+expect_grep '^command: no timing runs \(every metric is counted: see the counted runs below\), [0-9.]+ s; count tolerance 0.1%$' out.txt
+expect_grep '^  ir \* +equal +1.000' out.txt
+expect_grep 'counted under valgrind \(callgrind, 2 \+ 2 runs, [0-9.]+ s\); instructions are not time: no metric was timed' out.txt
+expect_no_grep '0 \+ 0 runs' out.txt
+
+# JSON: counted_only, no runs or looks, the counted runs in counted.
+expect_exit 0 "$REVPERF" compare --cmd-a /bin/true --cmd-b /bin/true -m ir --primary ir -q -f json
+json_get out.txt "d['schema']" | grep -qx 'revperf-compare/5' || fail "schema: $(json_get out.txt "d['schema']")"
+[ "$(json_get out.txt "(b['counted_only'], b['runs']['baseline']['ok'], b['looks'], b['counted']['runs'], b['metrics'][0]['verdict']) if (b := d['benchmarks'][0]) else 0")" = \
+	"(True, 0, 0, [2, 2], 'equal')" ] || fail "JSON: $(json_get out.txt "d['benchmarks'][0]")"
+
+# A target that fails: broken (exit 1), its counted runs recorded as failed.
+store_wipe .revperf
+expect_exit 1 "$REVPERF" compare --cmd-a /bin/true --cmd-b 'sh -c "exit 1"' -m ir --primary ir -q
+expect_grep '^  target broken: 2 of 2 counted runs failed on side B \(B\)' out.txt
+expect_grep '^  command: target broken$' out.txt
+[ "$(runs "$db")" = 0 ] || fail "timing runs made by the failing comparison"
+[ "$(db_query "$db" "SELECT status, count(*) FROM profiles WHERE kind = 'vg-ir' GROUP BY status ORDER BY status")" = \
+	"$(printf 'failed|2\nok|2')" ] || fail "counted runs: $(db_query "$db" "SELECT side, status FROM profiles")"
+expect_exit 1 "$REVPERF" compare --cmd-a /bin/true --cmd-b 'sh -c "exit 1"' -m ir --primary ir -q -f json
+[ "$(json_get out.txt "d['benchmarks'][0]['target_broken']")" = True ] || fail "JSON: not target_broken"
+# A baseline that fails: not compared (exit 2).
+expect_exit 2 "$REVPERF" compare --cmd-a 'sh -c "exit 1"' --cmd-b /bin/true -m ir --primary ir -q
+expect_grep '^  error: 2 of 2 counted runs failed on side A \(A\)' out.txt
+
+# Two revisions: the target executes more instructions.
+store_wipe .revperf
+make_tiny_repo proj
+cd proj
+printf 'metrics = ir\nprimary = ir\n' >>revperf.ini
+git commit -qam "ir only"
+printf 'i=0; while [ $i -lt 4000 ]; do i=$((i+1)); done\n' >work.sh
+git commit -qam slower
+expect_exit 1 "$REVPERF" compare HEAD~1 HEAD -q
+db=$PWD/.revperf/revperf.db
+[ "$(runs "$db")" = 0 ] || fail "timing runs made in git mode"
+expect_grep '^spin: no timing runs' out.txt
+expect_grep '^  ir \* +worse' out.txt
+cp out.txt first.txt
+# Markdown: the counted runs in the runs column.
+expect_exit 0 "$REVPERF" show -f markdown
+expect_grep '^\| spin \| ir \(primary\) \| .*worse.* \| 2 \+ 2 runs \|' out.txt
+# show: the same verdict, from the counted runs.
+expect_exit 0 "$REVPERF" show
+expect_grep '^spin: no timing runs \(every metric is counted: see the counted runs below\), shown from the store' out.txt
+expect_grep '^  ir \* +worse' out.txt
+# Compare again: finished, shown from the store, nothing run.
+expect_exit 1 "$REVPERF" compare HEAD~1 HEAD
+expect_grep 'is finished; shown from the store' err.txt
+[ "$(db_query "$db" "SELECT count(*) FROM comparisons")" = 1 ] || fail "compare again made a comparison"
+# --more: says that it has nothing to add; runs nothing.
+expect_exit 1 "$REVPERF" compare HEAD~1 HEAD -q --more
+expect_grep 'spin: --more adds timing runs, and its metrics are all counted' err.txt
+[ "$(runs "$db")" = 0 ] || fail "--more made timing runs"
+[ "$(db_query "$db" "SELECT count(*) FROM profiles")" = 4 ] || fail "--more made counted runs"
+# history and report see the commits measured by counted runs alone.
+expect_exit 0 "$REVPERF" history -m ir
+expect_grep 'spin ir: worse x' out.txt
+expect_exit 0 "$REVPERF" report -o site -q
+[ -f site/index.html ] || fail "no report"
+page=site/commits/$(git rev-parse HEAD).html
+[ -f "$page" ] || fail "no page of the measured commit in the report"
+expect_grep 'No timing run: its metrics are all counted' "$page"
+echo ok
