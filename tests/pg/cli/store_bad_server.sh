@@ -69,6 +69,6 @@ expect_grep "no results in .* yet; run \`revperf compare BASE TARGET\`" err.txt
 printf '[store]\nuri = %s\n' "$url" >>revperf.ini
 expect_exit 2 "$REVPERF" history
 expect_one_line err.txt
-expect_grep "revperf.ini:[0-9]+: unknown option 'uri' in \[store\]; it takes 'url'" err.txt
+expect_grep "revperf.ini:[0-9]+: unknown option 'uri' \(did you mean 'url'\?\) in \[store\]; it takes 'url'" err.txt
 git checkout -q revperf.ini
 echo "ok"
