@@ -143,6 +143,10 @@ command -v valgrind >/dev/null && metrics=wall,ir
 verdict_exit "$REVPERF" compare --cmd-a './spin 5' --cmd-b './spin 8' --runs 3..3 --metrics "$metrics" \
 	--profile "$kinds" --profile-runs 2 -f json -q
 keep compare-profiles
+# An attribution that failed says why on stderr, which the schema check below cannot show
+# (CI once saw "the profiles of side A cannot be read (see the error above)" under ASan).
+attr_err=$(json_get out.txt "(d['benchmarks'][0].get('attribution') or {}).get('error')")
+[ "$attr_err" = None ] || { cat err.txt; ls -la .revperf/profiles/*/* 2>&1 | head -20; fail "compare's attribution: $attr_err"; }
 verdict_exit "$REVPERF" compare --cmd-a './spin 1500' --cmd-b './spin 1500' --runs 3..3 --metrics wall \
 	--profile counters -f json -q
 keep compare-counters
