@@ -25,6 +25,20 @@ static void add_verdict(struct strbuf *sb, const struct store_verdict *v)
  */
 typedef void (*add_text_fn)(struct strbuf *sb, const char *s);
 
+
+/* A count with six significant digits and k, M or G ("179.439M"), as compare scales it. */
+static void add_count6(struct strbuf *sb, double v)
+{
+	double a = fabs(v);
+	if (a >= 1e9)
+		strbuf_addf(sb, "%.6gG", v / 1e9);
+	else if (a >= 1e6)
+		strbuf_addf(sb, "%.6gM", v / 1e6);
+	else if (a >= 1e4)
+		strbuf_addf(sb, "%.6gk", v / 1e3);
+	else
+		strbuf_addf(sb, "%.6g", v);
+}
 static void add_change_point(struct strbuf *sb, const struct history_result *res,
 			     const struct history_series *s, const struct changepoint *p,
 			     add_text_fn add_text)
@@ -40,6 +54,13 @@ static void add_change_point(struct strbuf *sb, const struct history_result *res
 		metric_format(def, p->median_before, before, sizeof(before));
 		metric_format(def, p->median_after, after, sizeof(after));
 		strbuf_addf(sb, "): median %s -> %s", before, after);
+	} else if (def && def->unit == UNIT_COUNT) {
+		/* "179.439M -> 194.123M" as compare's counts read, not 1.79439e+08; six digits,
+		 * since a counted shift can be a few tenths of a percent */
+		strbuf_addstr(sb, "): median ");
+		add_count6(sb, p->median_before);
+		strbuf_addstr(sb, " -> ");
+		add_count6(sb, p->median_after);
 	} else {
 		strbuf_addf(sb, "): median %.6g -> %.6g", p->median_before, p->median_after);
 	}

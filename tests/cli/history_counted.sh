@@ -46,5 +46,5 @@ assert s["min_change"] == 0.001 and s["below_min_change"] == 1, s
 PY
 # The text says what was left out, and the 1% step with two decimals.
 expect_exit 0 "$REVPERF" history base..HEAD -q
-expect_grep '^  spin ir: at [0-9a-f]{12} \(step\): median .* \(\+0\.9[0-9]%, 99\.00% CI \+0\.9[0-9]% to \+0\.9[0-9]%\), p = ' out.txt
+expect_grep '^  spin ir: at [0-9a-f]{12} \(step\): median [0-9.]+[kMG]? -> [0-9.]+[kMG]? \(\+0\.9[0-9]%, 99\.00% CI \+0\.9[0-9]% to \+0\.9[0-9]%\), p = ' out.txt
 expect_grep '^  spin ir: 1 shift below the count tolerance 0\.1% not counted as change point$' out.txt
