@@ -58,6 +58,7 @@ struct load_ctx {
 	size_t nr_vals, alloc_vals;
 	struct command_ent *cmds; /* one per value or failure row, then one per (bench, commit) */
 	size_t nr_cmds, alloc_cmds;
+	bool *multi; /* per benchmark name: stored with two commands or more (NULL: none is) */
 	struct fail_ent *fails;
 	size_t nr_fails, alloc_fails;
 };
@@ -129,6 +130,8 @@ static int on_value(void *ctx, const struct history_value_row *row)
 	} else {
 		return 0;
 	}
+	if (!c->multi || !c->multi[bench])
+		return 0; /* one command of that name: nothing to choose */
 	ALLOC_GROW(c->cmds, c->nr_cmds + 1, c->alloc_cmds);
 	c->cmds[c->nr_cmds++] = (struct command_ent){(uint32_t)bench, (uint32_t)commit,
 						     row->benchmark_id, row->started_at, 0};
@@ -313,7 +316,9 @@ static void keep_last_command(struct load_ctx *c)
 	c->nr_cmds = n;
 	kept = 0;
 	for (size_t i = 0; i < c->nr_vals; i++) {
-		struct command_ent *e = command_of(c, c->vals[i].bench, c->vals[i].commit);
+		struct command_ent *e = c->multi[c->vals[i].bench]
+					    ? command_of(c, c->vals[i].bench, c->vals[i].commit)
+					    : NULL;
 		if (!e || e->benchmark_id == c->vals[i].benchmark_id)
 			c->vals[kept++] = c->vals[i];
 		else
@@ -335,7 +340,10 @@ static void keep_last_command(struct load_ctx *c)
 	}
 	kept = 0;
 	for (size_t i = 0; i < c->nr_fails; i++) {
-		const struct command_ent *e = command_of(c, c->fails[i].bench, c->fails[i].commit);
+		const struct command_ent *e =
+		    c->multi[c->fails[i].bench]
+			? command_of(c, c->fails[i].bench, c->fails[i].commit)
+			: NULL;
 		if (!e || e->benchmark_id == c->fails[i].benchmark_id)
 			c->fails[kept++] = c->fails[i];
 	}
@@ -747,6 +755,17 @@ int history_load(struct store *st, const struct history_opts *o, struct history 
 	for (size_t i = 0; i < h->nr_commits; i++)
 		c.builds[i] = (struct build_ix){h->commits[i].build_id, i};
 	sort_array(c.builds, h->nr_commits, sizeof(*c.builds), cmp_build_ix);
+	/* the names stored with two commands or more (ids sorted by id: count per name) */
+	{
+		size_t *count = xcalloc(h->nr_benches ? h->nr_benches : 1, sizeof(*count));
+		for (size_t i = 0; i < c.nr_ids; i++)
+			if (++count[c.ids[i].bench] == 2) {
+				if (!c.multi)
+					c.multi = xcalloc(h->nr_benches, sizeof(*c.multi));
+				c.multi[c.ids[i].bench] = true;
+			}
+		free(count);
+	}
 	if ((ret = store_history_values(st, h, on_value, &c)) || (ret = build_series(&c)))
 		goto out;
 	count_line(h);
@@ -772,6 +791,7 @@ out:
 	free(c.vals);
 	free(c.fails);
 	free(c.cmds);
+	free(c.multi);
 	free(c.builds);
 	free(c.ids);
 	return ret;
