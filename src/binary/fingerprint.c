@@ -16,68 +16,54 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "binary/binfile_impl.h"
 #include "util/common.h"
 #include "util/fsutil.h"
 #include "util/strmap.h"
 
-/* A 64-bit running hash, fed in 8-byte words; fingerprint_finish() mixes in the length. */
+/*
+ * The running hash of one file: the binary layer's 64-bit hash (binfile_impl.h), each piece
+ * hashed whole (binhash_bytes()) and mixed in, in order.
+ */
 struct fp_hash {
-	uint64_t h, len;
-	unsigned char tail[8];
-	size_t nr_tail;
+	uint64_t h;
 };
-
-static uint64_t fp_mix(uint64_t h, uint64_t w)
-{
-	h ^= w * 0x9e3779b97f4a7c15ULL;
-	h = (h << 31 | h >> 33) * 0xbf58476d1ce4e5b9ULL;
-	return h ^ (h >> 29);
-}
 
 static void fp_add(struct fp_hash *fh, const void *data, size_t n)
 {
-	const unsigned char *p = data;
-	fh->len += n;
-	while (n) {
-		size_t take = 8 - fh->nr_tail < n ? 8 - fh->nr_tail : n;
-		memcpy(fh->tail + fh->nr_tail, p, take);
-		fh->nr_tail += take;
-		p += take;
-		n -= take;
-		if (fh->nr_tail == 8) {
-			uint64_t w;
-			memcpy(&w, fh->tail, 8);
-			fh->h = fp_mix(fh->h, w);
-			fh->nr_tail = 0;
-		}
-	}
+	fh->h = binhash_mix(fh->h, binhash_bytes(data, n));
 }
 
 static void fp_add_u64(struct fp_hash *fh, uint64_t v)
 {
-	fp_add(fh, &v, sizeof(v));
+	fh->h = binhash_mix(fh->h, v);
 }
 
-static uint64_t fp_finish(struct fp_hash *fh)
+static uint64_t fp_finish(const struct fp_hash *fh)
 {
-	uint64_t w = 0, h;
-	memcpy(&w, fh->tail, fh->nr_tail);
-	h = fp_mix(fp_mix(fh->h, w), fh->len);
-	/* splitmix64's finalizer */
-	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
-	return h ^ (h >> 31);
+	return binhash_final(fh->h);
 }
 
 /* The whole file from fd's current offset: 0 or -1 (errno). */
 static int hash_whole(int fd, struct fp_hash *fh)
 {
 	char buf[65536];
-	ssize_t n;
+	size_t have = 0;
+	ssize_t n = 1;
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return -1;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		fp_add(fh, buf, (size_t)n);
+	/* in whole buffers, so that a short read cannot change the hash */
+	while (n > 0) {
+		n = read(fd, buf + have, sizeof(buf) - have);
+		if (n < 0 && errno == EINTR)
+			n = 1;
+		else if (n > 0)
+			have += (size_t)n;
+		if (have == sizeof(buf) || (n == 0 && have)) {
+			fp_add(fh, buf, have);
+			have = 0;
+		}
+	}
 	return n < 0 ? -1 : 0;
 }
 
@@ -140,8 +126,8 @@ struct fp_entry {
 /*
  * What a file was when it was last looked at (its stat) and what it gave: a file whose
  * identity, size, mtime and ctime are unchanged is not read again. One line per file in
- * TREE/.git/revperf-fingerprint: "e HASH16 DEV INO SIZE MS MNS CS CNS\tPATH" (e: an
- * entry; n: not an ELF program or library, no hash). A check on every use of a build
+ * TREE/.git/revperf-fingerprint, after its CACHE_TAG line: "e HASH16 DEV INO SIZE MS MNS
+ * CS CNS\tPATH" (e: an entry; n: not an ELF program or library, no hash). A check on every use of a build
  * otherwise read every program and library of the tree (0.9-2 s for 650 MB of shared
  * objects, each time a history reused a commit).
  */
@@ -183,6 +169,9 @@ static bool stat_same(const struct fp_stat *c, const struct stat *st)
 	       c->ms == now.ms && c->mns == now.mns && c->cs == now.cs && c->cns == now.cns;
 }
 
+/* The cache file's first line: the hash it holds (2: binhash, binfile_impl.h). */
+#define CACHE_TAG "revperf-fingerprint 2\n"
+
 static void cache_path(struct strbuf *sb, const char *root)
 {
 	strbuf_addf(sb, "%s/.git/revperf-fingerprint", root);
@@ -194,8 +183,10 @@ static void cache_read(struct fp_walk *w)
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 	cache_path(&path, w->root);
 	strmap_init(&w->by_path);
-	if (!strbuf_read_file(&text, path.buf, 64u << 20)) {
-		for (char *line = text.buf, *end; *line; line = end) {
+	/* a cache of another hash (or none) is not read: its files are hashed again */
+	if (!strbuf_read_file(&text, path.buf, 64u << 20) &&
+	    !strncmp(text.buf, CACHE_TAG, strlen(CACHE_TAG))) {
+		for (char *line = text.buf + strlen(CACHE_TAG), *end; *line; line = end) {
 			struct fp_stat c = { 0 };
 			char kind = 0, *tab;
 			unsigned long long h, dev, ino, size;
@@ -243,6 +234,7 @@ static void cache_write(struct fp_walk *w)
 	cache_path(&path, w->root);
 	if (whole_file_open(&f, path.buf))
 		goto out;
+	fputs(CACHE_TAG, f.f);
 	for (size_t i = w->nr_old; i < w->nr_cache; i++) {
 		const struct fp_stat *c = &w->cache[i];
 		if (c->ms >= (int64_t)w->now - 2 || c->cs >= (int64_t)w->now - 2 ||
@@ -389,8 +381,7 @@ int fingerprint_tree(const char *dir, struct strbuf *out)
 	if (!ret)
 		cache_write(&w);
 	if (!ret) {
-		if (w.nr) /* qsort's base may not be NULL, even for no element */
-			qsort(w.v, w.nr, sizeof(*w.v), entry_cmp);
+		bin_sort(w.v, w.nr, sizeof(*w.v), entry_cmp);
 		for (size_t i = 0; i < w.nr; i++) {
 			strbuf_addf(out, "%016" PRIx64 " ", w.v[i].hash);
 			for (const char *p = w.v[i].path; *p; p++)

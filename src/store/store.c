@@ -132,12 +132,27 @@ static char *column_dup(struct db_stmt *stmt, int i)
 	return s ? xstrdup(s) : NULL;
 }
 
+void store_build_from_row(struct db_stmt *stmt, struct store_build *out)
+{
+	const char *variant = db_column_text(stmt, 3), *status = db_column_text(stmt, 6);
+	memset(out, 0, sizeof(*out));
+	out->id = db_column_int64(stmt, 0);
+	out->revision_id = db_column_int64(stmt, 1);
+	out->command = xstrdup(db_column_text(stmt, 2) ? db_column_text(stmt, 2) : "");
+	snprintf(out->variant, sizeof(out->variant), "%s", variant ? variant : "");
+	out->worktree = column_dup(stmt, 4);
+	out->log_path = column_dup(stmt, 5);
+	snprintf(out->status, sizeof(out->status), "%s", status ? status : "");
+	out->duration_ns = db_column_int64(stmt, 7);
+	out->generation = db_column_int64(stmt, 8);
+	out->fingerprint = column_dup(stmt, 9);
+}
+
 int store_build_find(struct store *st, int64_t revision_id, const char *command,
 		     const char *variant, struct store_build *out)
 {
-	struct db_stmt *stmt = prepare(st, "SELECT id, worktree, log_path, status, duration_ns,"
-					 " generation, fingerprint FROM builds WHERE revision_id = ?1"
-					 " AND command = ?2 AND variant = ?3"
+	struct db_stmt *stmt = prepare(st, "SELECT " STORE_BUILD_COLUMNS " FROM builds"
+					 " WHERE revision_id = ?1 AND command = ?2 AND variant = ?3"
 					 " ORDER BY generation DESC LIMIT 1");
 	int rc, ret = 1;
 	if (!stmt)
@@ -147,18 +162,7 @@ int store_build_find(struct store *st, int64_t revision_id, const char *command,
 	bind_text(stmt, 3, variant ? variant : "");
 	rc = db_step(stmt);
 	if (rc == DB_ROW) {
-		memset(out, 0, sizeof(*out));
-		out->id = db_column_int64(stmt, 0);
-		out->revision_id = revision_id;
-		out->command = xstrdup(command);
-		snprintf(out->variant, sizeof(out->variant), "%s", variant ? variant : "");
-		out->worktree = column_dup(stmt, 1);
-		out->log_path = column_dup(stmt, 2);
-		snprintf(out->status, sizeof(out->status), "%s",
-			 db_column_text(stmt, 3) ? db_column_text(stmt, 3) : "");
-		out->duration_ns = db_column_int64(stmt, 4);
-		out->generation = db_column_int64(stmt, 5);
-		out->fingerprint = column_dup(stmt, 6);
+		store_build_from_row(stmt, out);
 		ret = 0;
 	} else if (rc != DB_DONE) {
 		ret = db_error(st, "cannot look up a build");

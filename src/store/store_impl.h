@@ -118,6 +118,13 @@ void store_bind_text(struct db_stmt *stmt, int i, const char *s);
 void store_bind_real(struct db_stmt *stmt, int i, double v);
 /* A malloc'd copy of column i, or NULL when it is NULL. */
 char *store_column_dup(struct db_stmt *stmt, int i);
+/* The columns of a builds row that store_build_from_row() reads, in its order. */
+#define STORE_BUILD_COLUMNS                                                                \
+	"id, revision_id, command, variant, worktree, log_path, status, duration_ns,"       \
+	" generation, fingerprint"
+struct store_build;
+/* A builds row selected as STORE_BUILD_COLUMNS into *out (zeroed first). */
+void store_build_from_row(struct db_stmt *stmt, struct store_build *out);
 /* Column i, NAN when it is NULL. */
 double store_column_real(struct db_stmt *stmt, int i);
 /*

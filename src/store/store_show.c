@@ -166,9 +166,8 @@ int store_comparison_benchmarks(struct store *st, int64_t id, struct store_bench
 
 int store_build_get(struct store *st, int64_t id, struct store_build *out)
 {
-	struct db_stmt *stmt = store_prepare(st, "SELECT revision_id, command, variant, worktree,"
-					       " log_path, status, duration_ns, generation,"
-					       " fingerprint FROM builds WHERE id = ?1");
+	struct db_stmt *stmt =
+	    store_prepare(st, "SELECT " STORE_BUILD_COLUMNS " FROM builds WHERE id = ?1");
 	int rc, ret = 1;
 	memset(out, 0, sizeof(*out));
 	if (!stmt)
@@ -176,16 +175,7 @@ int store_build_get(struct store *st, int64_t id, struct store_build *out)
 	db_bind_int64(stmt, 1, id);
 	rc = db_step(stmt);
 	if (rc == DB_ROW) {
-		out->id = id;
-		out->revision_id = db_column_int64(stmt, 0);
-		out->command = xstrdup(column_or_empty(stmt, 1));
-		snprintf(out->variant, sizeof(out->variant), "%s", column_or_empty(stmt, 2));
-		out->worktree = store_column_dup(stmt, 3);
-		out->log_path = store_column_dup(stmt, 4);
-		snprintf(out->status, sizeof(out->status), "%s", column_or_empty(stmt, 5));
-		out->duration_ns = db_column_int64(stmt, 6);
-		out->generation = db_column_int64(stmt, 7);
-		out->fingerprint = store_column_dup(stmt, 8);
+		store_build_from_row(stmt, out);
 		ret = 0;
 	} else if (rc != DB_DONE) {
 		ret = store_db_error(st, "cannot read builds");

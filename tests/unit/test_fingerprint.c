@@ -111,6 +111,8 @@ static void test_cache(void **state)
 	strbuf_reset(&text);
 	assert_int_equal(strbuf_read_file(&text, cache.buf, 1 << 20), 0);
 	assert_non_null(strstr(text.buf, "\tprog\n"));
+	/* tagged with its hash: a cache of another hash is not read */
+	assert_int_equal(strncmp(text.buf, "revperf-fingerprint 2\n", 22), 0);
 	assert_non_null(strstr(text.buf, "n 0000000000000000 "));  /* notes.txt: no entry */
 	/* the cached hash, changed by hand, is what the next look gives: prog was not read */
 	p = strstr(text.buf, "e ");
