@@ -8,11 +8,7 @@ command -v valgrind >/dev/null || fail "valgrind is needed (make test installs i
 
 # The timing runs are 2 x (1 warm-up + 3); the ninth start of the benchmark is the first
 # counted run, which interrupts revperf.
-cat >c.sh <<SH
-n=\$(cat "$TEST_TMP/count" 2>/dev/null || echo 0); echo \$((n + 1)) >"$TEST_TMP/count"
-if [ "\$n" = 8 ]; then kill -INT "\$(cat "$TEST_TMP/pid")"; sleep 5; fi
-echo v
-SH
+{ signal_at_run 8 INT "$TEST_TMP/pid"; echo "echo v"; } >c.sh
 
 "$REVPERF" compare --cmd-a 'sh ./c.sh' --cmd-b 'sh ./c.sh' --metrics wall,ir --primary ir \
 	--runs 3..3 --warmup 1 >out.txt 2>err.txt &

@@ -9,11 +9,7 @@ make_tiny_repo repo
 cd repo
 # The fifth run (of either side) interrupts revperf: 2 + 2 runs are stored.
 v_ini c "sh ./c.sh" "runs = 3..6"
-cat >c.sh <<SH
-n=\$(cat "$TEST_TMP/count" 2>/dev/null || echo 0); echo \$((n + 1)) >"$TEST_TMP/count"
-if [ "\$n" = 4 ]; then kill -INT "\$(cat "$TEST_TMP/pid")"; sleep 5; fi
-echo "v \$(cat v)"
-SH
+{ signal_at_run 4 INT "$TEST_TMP/pid"; echo 'echo "v $(cat v)"'; } >c.sh
 echo 1000 >v
 git add . && git commit -qm c && git tag c0
 echo 1100 >v

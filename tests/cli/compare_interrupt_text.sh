@@ -9,13 +9,14 @@ cd repo
 # Undecided by construction (values alternate around the same mean on both sides); the
 # twelfth run interrupts revperf, after the first look (3 + 3) and far from 40 + 40.
 v_ini alt "sh ./alt.sh" "runs = 3..40"
-cat >alt.sh <<SH
-sleep 0.05
-n=\$(cat "$TEST_TMP/count" 2>/dev/null || echo 0); echo \$((n + 1)) >"$TEST_TMP/count"
-if [ "\$n" = 11 ]; then kill -INT "\$(cat "$TEST_TMP/pid")"; sleep 5; fi
-c=\$(cat .n 2>/dev/null || echo 0); echo \$((c + 1)) >.n
-if [ \$(( (c + \$(cat off)) % 2 )) = 0 ]; then echo "v 1000"; else echo "v 1100"; fi
+{
+	echo "sleep 0.05"
+	signal_at_run 11 INT "$TEST_TMP/pid"
+	cat <<'SH'
+c=$(cat .n 2>/dev/null || echo 0); echo $((c + 1)) >.n
+if [ $(( (c + $(cat off)) % 2 )) = 0 ]; then echo "v 1000"; else echo "v 1100"; fi
 SH
+} >alt.sh
 echo 0 >off
 git add . && git commit -qm alt && git tag a
 echo 1 >off

@@ -9,11 +9,7 @@ cd proj
 v_ini v "sh ./v.sh" "runs = 3..3"
 # The fourth run of the test (the second of the second pair, whichever side it is) kills
 # the compare (SIGKILL: nothing of that run is stored): one run of a pair stays unpaired.
-cat >v.sh <<SH
-n=\$(cat "$TEST_TMP/count" 2>/dev/null || echo 0); echo \$((n + 1)) >"$TEST_TMP/count"
-if [ "\$n" = 3 ]; then kill -KILL "\$(cat "$TEST_TMP/compare.pid")"; sleep 1; exit 1; fi
-echo "v \$(cat value)"
-SH
+{ signal_at_run 3 KILL "$TEST_TMP/compare.pid" "sleep 1; exit 1"; echo 'echo "v $(cat value)"'; } >v.sh
 echo 1000 >value
 git add . && git commit -qm "v 1000" && git tag a
 echo 1100 >value

@@ -116,6 +116,17 @@ INI
 	git commit -qam "write 3000 bytes" && git tag slow
 }
 
+# signal_at_run N SIGNAL PIDFILE [AFTER]: the first lines of a benchmark script that counts
+# the runs of the test (in $TEST_TMP/count) and, at the run after N earlier ones, sends
+# SIGNAL to the process whose pid PIDFILE holds (revperf, to interrupt or kill it), then
+# runs AFTER ("sleep 5" by default: the run is still going when the signal arrives).
+signal_at_run() {
+	printf 'n=$(cat "%s/count" 2>/dev/null || echo 0); echo $((n + 1)) >"%s/count"\n' \
+		"$TEST_TMP" "$TEST_TMP"
+	printf 'if [ "$n" = %s ]; then kill -%s "$(cat "%s")"; %s; fi\n' "$1" "$2" "$3" \
+		"${4:-sleep 5}"
+}
+
 # make_alternating_repo DIR [INI_LINE...]: an A/A fixture that is undecided by
 # construction, in a git repository DIR (entered): benchmark "alt" reports v = 1000, 1100,
 # 1000, ... on tag a and 1100, 1000, ... on tag b (each side counts its runs in its own
