@@ -46,6 +46,21 @@ static int64_t add_run(struct store *st, int64_t comparison, int64_t build, int6
 	return run.id;
 }
 
+/* A counted run (a vg-ir profile at /p/1) of build and benchmark on machine; its id. */
+static int64_t add_counted_profile(struct store *st, int64_t comparison, int64_t build,
+				   int64_t bench, int64_t machine)
+{
+	struct store_profile prof = { 0 };
+	prof.build_id = build;
+	prof.benchmark_id = bench;
+	prof.machine_id = machine;
+	prof.comparison_id = comparison;
+	snprintf(prof.kind, sizeof(prof.kind), "vg-ir");
+	prof.path = (char *)"/p/1";
+	assert_int_equal(store_profile_add(st, &prof), 0);
+	return prof.id;
+}
+
 /* The status of comparison id, read from the database directly (a copy the caller frees). */
 static char *comparison_status(const char *path, int64_t id)
 {
@@ -238,7 +253,6 @@ static void test_build_generations(void **state)
 	struct machine_info m = { "host", "cpu", 2, "6.1", "performance" };
 	struct store_build b = { 0 }, next = { 0 }, found = { 0 };
 	struct store_comparison c = { 0 };
-	struct store_profile prof = { 0 };
 	struct store_push_stats ps;
 	int64_t machine, rev, bench, trev;
 	size_t runs, counted, profiles;
@@ -261,13 +275,7 @@ static void test_build_generations(void **state)
 	add_run(st, c.id, b.id, bench, machine, RUN_OK, true, 9.0); /* a warm-up: not counted */
 	add_run(st, c.id, b.id, bench, machine, RUN_OK, false, 1.0);
 	add_run(st, c.id, b.id, bench, machine, RUN_OK, false, 2.0);
-	prof.build_id = b.id;
-	prof.benchmark_id = bench;
-	prof.machine_id = machine;
-	prof.comparison_id = c.id;
-	snprintf(prof.kind, sizeof(prof.kind), "vg-ir");
-	prof.path = (char *)"/p/1";
-	assert_int_equal(store_profile_add(st, &prof), 0);
+	add_counted_profile(st, c.id, b.id, bench, machine);
 	assert_int_equal(store_comparison_finish(st, c.id, "done"), 0);
 	assert_int_equal(store_build_measured(st, b.id, &runs, &counted, &profiles), 0);
 	assert_true(runs == 2 && counted == 1 && profiles == 0);
@@ -543,7 +551,7 @@ static void test_push(void **state)
 	struct machine_info m = { "host", "cpu", 2, "6.1", "performance" };
 	struct store_build b = { 0 }, cct = { 0 };
 	struct store_comparison c = { 0 }, running = { 0 };
-	struct store_profile prof = { 0 };
+	int64_t prof_id;
 	struct store_dynamic dyn = { 0 };
 	struct perphecy_profile pp;
 	struct run_samples rs;
@@ -600,14 +608,8 @@ static void test_push(void **state)
 		assert_int_equal(store_plan_insert(src, c.id, bench, &plan), 0);
 	}
 	assert_int_equal(store_comparison_finish(src, c.id, "done"), 0);
-	prof.build_id = cct.id;
-	prof.benchmark_id = bench;
-	prof.machine_id = machine;
-	prof.comparison_id = c.id;
-	snprintf(prof.kind, sizeof(prof.kind), "vg-ir");
-	prof.path = (char *)"/p/1";
-	assert_int_equal(store_profile_add(src, &prof), 0);
-	assert_int_equal(store_profile_value_set(src, prof.id, "ir", 123456789.0), 0);
+	prof_id = add_counted_profile(src, c.id, cct.id, bench, machine);
+	assert_int_equal(store_profile_value_set(src, prof_id, "ir", 123456789.0), 0);
 	dyn.build_id = b.id;
 	dyn.benchmark_id = bench;
 	snprintf(dyn.source, sizeof(dyn.source), "callgrind");
