@@ -482,7 +482,9 @@ static void counted_only(struct bench_ctx *c)
 	b->decided = true; /* no timed primary to decide, as after a look with none */
 	if (c->req->more && !c->req->replay)
 		warning("%s: --more adds timing runs, and its metrics are all counted: their runs "
-			"under valgrind (count-runs %zu..%zu) are taken again, none added",
+			"under valgrind (count-runs %zu..%zu) are taken again, none added; for "
+			"more of them raise count-runs (a counted metric that differs between "
+			"runs takes up to its maximum)",
 			c->bench->name, c->bench->min_count_runs, c->bench->max_count_runs);
 }
 

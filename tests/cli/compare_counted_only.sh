@@ -66,6 +66,7 @@ expect_grep 'is finished; shown from the store' err.txt
 # --more: says that it has nothing to add; runs nothing.
 expect_exit 1 "$REVPERF" compare HEAD~1 HEAD -q --more
 expect_grep 'spin: --more adds timing runs, and its metrics are all counted' err.txt
+expect_grep 'none added; for more of them raise count-runs' err.txt
 [ "$(runs "$db")" = 0 ] || fail "--more made timing runs"
 [ "$(db_query "$db" "SELECT count(*) FROM profiles")" = 4 ] || fail "--more made counted runs"
 # history and report see the commits measured by counted runs alone.
