@@ -516,6 +516,65 @@ static void counted_only_failed(const struct bench_ctx *c, struct bench_outcome 
 	b->target_broken = side == 1 && !a->failed[0] && a->runs[0] >= 2;
 }
 
+/* c->log_prefix: logs/runs/<comparison>/<benchmark>-, its directory made. */
+static int bench_log_prefix(struct bench_ctx *c)
+{
+	struct strbuf dir = STRBUF_INIT;
+	strbuf_addf(&dir, "%s/runs/%lld", c->req->sd->logs, (long long)c->comparison_id);
+	if (mkdir_own(c->req->sd->root, dir.buf)) {
+		strbuf_release(&dir);
+		return RP_EINTERNAL;
+	}
+	strbuf_addch(&dir, '/');
+	fsutil_add_safe_name(&dir, c->bench->name);
+	strbuf_addch(&dir, '-');
+	c->log_prefix = strbuf_detach(&dir);
+	return 0;
+}
+
+/*
+ * Every metric counted and no timeout known (no `timeout`, no timing runs stored): the
+ * counted runs' timeout would start from the first timing run's 600 s, x 100 under
+ * valgrind, so a benchmark that hangs held its 4 counted runs for 6,000 s each. One
+ * warm-up of the baseline without valgrind (stored as a warm-up: no verdict reads it)
+ * gives 10 x its time instead, at least 60 s; when it times out after 600 s no counted run
+ * starts: the benchmark is failing, as when its first timing run times out.
+ */
+static int counted_timeout_probe(struct bench_ctx *c)
+{
+	bool stop = false;
+	int ret;
+	c->timeout_probe = true;
+	ret = bench_run_next(c, 0, true, &stop);
+	c->timeout_probe = false;
+	if (!ret && c->probe_status != RUN_TIMEOUT)
+		c->out->probe_timeout_s = (double)c->timeout_ns * (VALGRIND_SLOWDOWN / 10) / 1e9;
+	return ret;
+}
+
+/*
+ * That warm-up timed out (measured now, or stored by the comparison shown again): the
+ * benchmark's error, and no counted run started.
+ */
+static void probe_timed_out(struct bench_ctx *c)
+{
+	const struct store_run_issue *r = NULL;
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < c->out->nr_issues && !r; i++)
+		if (c->out->issues[i].warmup && c->out->issues[i].side == 'A' &&
+		    c->out->issues[i].status == RUN_TIMEOUT)
+			r = &c->out->issues[i];
+	if (!r || c->out->error)
+		return;
+	strbuf_addf(&sb,
+		    "its warm-up run of side A without valgrind (%s), which sets the counted "
+		    "runs' timeout, timed out (%s): no counted run was started; see its log %s, "
+		    "or set `timeout` if it is this slow",
+		    bench_side(c, 0)->label, r->detail ? r->detail : "timeout",
+		    r->log_path ? r->log_path : "(none)");
+	c->out->error = strbuf_detach(&sb);
+}
+
 static int compare_bench(const struct compare_request *req, const struct bench_config *bench,
 			 struct bench_ctx *c)
 {
@@ -555,22 +614,18 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		/* the counted runs' timeout: the timing runs' of earlier comparisons, if any */
 		c->timeout_ns = bench_run_timeout(c);
 		counted_only(c);
+		if (!req->replay && c->timeout_ns == FIRST_RUN_TIMEOUT_NS && !bench->timeout_ns &&
+		    ((ret = bench_log_prefix(c)) || (ret = counted_timeout_probe(c))))
+			return ret;
+		if ((ret = compare_load_run_records(c)))
+			return ret;
+		probe_timed_out(c);
 		return 0;
 	}
 	if (req->replay)
 		return compare_replay_bench(c, &plan, extensible);
-	{
-		struct strbuf dir = STRBUF_INIT;
-		strbuf_addf(&dir, "%s/runs/%lld", req->sd->logs, (long long)c->comparison_id);
-		if (mkdir_own(req->sd->root, dir.buf)) {
-			strbuf_release(&dir);
-			return RP_EINTERNAL;
-		}
-		strbuf_addch(&dir, '/');
-		fsutil_add_safe_name(&dir, bench->name);
-		strbuf_addch(&dir, '-');
-		c->log_prefix = strbuf_detach(&dir);
-	}
+	if ((ret = bench_log_prefix(c)))
+		return ret;
 	c->timeout_ns = bench_run_timeout(c);
 	if (bench->pin.mode != CPU_PIN_OFF) {
 		/* The process that forks the benchmarks starts anew on them; revperf steps
@@ -878,10 +933,11 @@ int compare_one(const struct compare_request *req, const struct bench_config *be
 	if (!ret) /* what the reported metrics read, for the report */
 		ret = run_output_first_lines(req->st, c.filter, bench, &b->reported, &b->nr_reported);
 	if (req->replay) { /* nothing more is run: counted verdicts from the stored runs */
-		if (!ret && !b->error && has_counted(b))
-			ret = compare_counted(req, bench, b->benchmark_id, machine_id,
-					      out->comparison_id, c.timeout_ns, b->metrics,
-					      b->nr_metrics, b->renamed, b->nr_renamed, &b->counted);
+		if (!ret && !b->error && has_counted(b) &&
+		    !(ret = compare_counted(req, bench, b->benchmark_id, machine_id,
+					    out->comparison_id, c.timeout_ns, b->metrics,
+					    b->nr_metrics, b->renamed, b->nr_renamed, &b->counted)))
+			counted_only_failed(&c, b);
 		goto out;
 	}
 	/* Profiles after the verdict's runs, never among them: they do not disturb it. */

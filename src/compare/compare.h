@@ -110,9 +110,11 @@ struct bench_outcome {
 	double ci_alpha;           /* each look's alpha: CIs are (1 - ci_alpha) intervals */
 	bool decided;              /* every primary metric decided before the budget ran out */
 	/* Every metric is counted (ir, sim-cycles) and no profile samples the timing runs: no
-	 * warm-up and no timing run was made; ok_a..failed_b and looks are 0 (counted: its
-	 * runs). */
+	 * timing run was made; ok_a..failed_b and looks are 0 (counted: its runs). */
 	bool counted_only;
+	/* Counted only, no timeout known: one warm-up of A without valgrind set the counted
+	 * runs' timeout, this many seconds (0: no such warm-up). */
+	double probe_timeout_s;
 	bool interrupted;          /* an interrupt (SIGINT, ...) stopped its runs or phases */
 	char *error;               /* the benchmark could not be compared: why */
 	bool target_broken;        /* the baseline ran, the target fails: a regression */

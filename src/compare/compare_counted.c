@@ -62,12 +62,13 @@ static bool valgrind_line(const char *line)
 /*
  * Appends to out the line of a failed counted run's log (its last 4 KiB) that says most
  * about why: valgrind's "unhandled instruction", else the program's own last line, else
- * valgrind's "Process terminating" line, else the last line.
+ * valgrind's "Process terminating" line; nothing when the log holds only valgrind's other
+ * lines (its summary of the instructions counted says nothing of why the run failed).
  */
 static void failure_line(const char *path, struct strbuf *out)
 {
 	char buf[4097];
-	const char *pick[4] = {NULL, NULL, NULL, NULL}; /* unhandled, plain, terminating, any */
+	const char *pick[3] = {NULL, NULL, NULL}; /* unhandled, plain, terminating */
 	struct stat st;
 	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
@@ -92,9 +93,8 @@ static void failure_line(const char *path, struct strbuf *out)
 			pick[0] = line;
 		else if (strstr(line, "Process terminating"))
 			pick[2] = line;
-		pick[3] = line;
 	}
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 3; i++)
 		if (pick[i]) {
 			strbuf_addstr(out, pick[i]);
 			return;
@@ -110,6 +110,44 @@ static int record_counts(const struct compare_request *req, const struct store_p
 	if (!ret && cache_sim && isfinite(cycles))
 		ret = store_profile_value_set(req->st, p->id, "sim-cycles", cycles);
 	return ret;
+}
+
+/* Keeps what the first failed counted run said, with its log's telling line. */
+static void note_failure(struct counted_run_ctx *ctx, int side, enum run_status status,
+			 const char *detail, const char *log)
+{
+	struct strbuf why = STRBUF_INIT, line = STRBUF_INIT;
+	if (ctx->first_failure)
+		return;
+	strbuf_addf(&why, "side %c %s (%s); %s", side ? 'B' : 'A', run_status_name(status),
+		    detail ? detail : "no detail", log ? log : "no log");
+	if (log)
+		failure_line(log, &line);
+	if (line.len)
+		strbuf_addf(&why, ": '%s'", line.buf);
+	strbuf_release(&line);
+	ctx->first_failure = strbuf_detach(&why);
+}
+
+/*
+ * show: the counted runs that failed in the comparison shown, per side (their directory
+ * is dir/<A|B>-<seq>, count_once()), and what the first said.
+ */
+static int replay_failed(const struct compare_request *req, const char *kind, const int64_t ids[3],
+			 struct counted_run_ctx *ctx, size_t failed[2])
+{
+	struct store_profile *p;
+	size_t n;
+	if (store_profiles_failed_of(req->st, req->replay->id, ids[0], kind, &p, &n))
+		return RP_EINTERNAL;
+	for (size_t i = 0; i < n; i++) {
+		const char *base = strrchr(p[i].path, '/');
+		int side = base && base[1] == 'B';
+		failed[side]++;
+		note_failure(ctx, side, p[i].status, p[i].detail, p[i].log_path);
+	}
+	store_profiles_free(p, n);
+	return 0;
 }
 
 /* One counted run of a side into dir/<A|B>-<seq>/ (compare_profile_run_fn). */
@@ -155,16 +193,8 @@ static int count_once(const struct compare_request *req, const struct bench_conf
 		res.status = RUN_FAILED;
 		detail = "valgrind left no complete callgrind file (see the error above)";
 	}
-	if (res.status != RUN_OK && !ctx->first_failure) {
-		struct strbuf why = STRBUF_INIT, line = STRBUF_INIT;
-		strbuf_addf(&why, "side %c %s (%s); %s", side ? 'B' : 'A',
-			    run_status_name(res.status), detail, log.buf);
-		failure_line(log.buf, &line);
-		if (line.len)
-			strbuf_addf(&why, ": '%s'", line.buf);
-		strbuf_release(&line);
-		ctx->first_failure = strbuf_detach(&why);
-	}
+	if (res.status != RUN_OK)
+		note_failure(ctx, side, res.status, detail, log.buf);
 	if ((ret = compare_profile_record(req, p, ctx->kind, s->build_id, ids, res.status, detail,
 					  &run_dir, &log)))
 		goto out;
@@ -517,7 +547,8 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 	a->dir = strbuf_detach(&sb);
 	if (req->replay) { /* revperf show: the stored runs judged again, nothing run */
 		if ((ret = replay_counted(req, bench, a->kind, builds, ids, metrics, nr_metrics,
-					  have, nr, a->reused, &looks)))
+					  have, nr, a->reused, &looks)) ||
+		    (ret = replay_failed(req, a->kind, ids, &ctx, a->failed)))
 			goto out;
 		goto judge;
 	}

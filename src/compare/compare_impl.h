@@ -44,6 +44,10 @@ struct bench_ctx {
 	bool lookahead;		   /* the next run may be submitted before this one ends */
 	struct run_slot *inflight; /* submitted, not yet stored; NULL: none */
 	int loadavg_fd;		   /* /proc/loadavg, read at every run; -1: by name */
+	/* Every metric counted and no timeout known: one warm-up of A without valgrind sets
+	 * the counted runs' timeout (compare.c, counted_timeout_probe()); its status. */
+	bool timeout_probe;
+	enum run_status probe_status;
 };
 
 /*

@@ -328,6 +328,14 @@ static int run_complete(struct bench_ctx *c, struct run_slot *r, bool behind, bo
 	if (!r->warmup && side == 0 && res.status == RUN_OK &&
 	    c->timeout_ns == FIRST_RUN_TIMEOUT_NS && !c->bench->timeout_ns)
 		c->timeout_ns = bench_run_timeout(c);
+	/* A warm-up that sets the counted runs' timeout: 10 x its time, as a median would
+	 * (a run that failed took its time too: its counted runs will fail as fast). */
+	if (r->warmup && side == 0 && c->timeout_probe) {
+		c->probe_status = res.status;
+		if (res.status != RUN_TIMEOUT)
+			c->timeout_ns = res.m.wall_ns * 10 < MIN_TIMEOUT_NS ? MIN_TIMEOUT_NS
+									  : res.m.wall_ns * 10;
+	}
 	if (!r->warmup) {
 		if (res.status == RUN_OK)
 			*(side ? &c->out->ok_b : &c->out->ok_a) += 1;

@@ -298,11 +298,17 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 		bench_method(&method, b);
 		fprintf(f, "\n%s%s%s: ", color ? BOLD : "", strbuf_printable(&t, b->name),
 			color ? RESET : "");
-		if (b->counted_only)
+		if (b->counted_only) {
 			fprintf(f, "no timing runs (every metric is counted: see the counted runs "
-				   "below)");
-		else
+				   "below");
+			if (b->probe_timeout_s > 0 && !b->error)
+				fprintf(f, "; a warm-up of A without valgrind set their timeout: "
+					   "%.0f s",
+					b->probe_timeout_s);
+			fputc(')', f);
+		} else {
 			fprintf(f, "%zu + %zu runs", b->ok_a, b->ok_b);
+		}
 		if (b->reused_a || b->reused_b)
 			fprintf(f, " (%zu + %zu reused)", b->reused_a, b->reused_b);
 		if (b->counted_only)

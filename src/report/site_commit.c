@@ -353,12 +353,18 @@ static int run_row(struct page *p, struct strbuf *sb, const struct history_run *
 static int runs_table(struct page *p, struct strbuf *sb, const struct history_run *runs, size_t n,
 		      bool counted)
 {
-	size_t nr[2] = {0, 0};
+	size_t nr[2] = {0, 0}, timed = 0;
 	int ret = 0;
-	if (!n && counted) {
+	for (size_t i = 0; i < n; i++)
+		timed += !runs[i].warmup;
+	if (!timed && counted) {
 		strbuf_addstr(sb, "<p class=\"note\">No timing run: its metrics are all counted, "
-				  "in runs under valgrind (below).</p>\n");
-		return 0;
+				  "in runs under valgrind (below).");
+		if (n)
+			strbuf_addstr(sb, " The warm-up without valgrind set their timeout.");
+		strbuf_addstr(sb, "</p>\n");
+		if (!n)
+			return 0;
 	}
 	if (!n) {
 		strbuf_addstr(sb, "<p class=\"note\">No run of this benchmark is on record for "

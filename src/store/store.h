@@ -361,6 +361,14 @@ struct store_profile {
 	int64_t started_at;    /* unix time */
 };
 
+/*
+ * The failed, crashed and timed-out profiles of kind that one comparison took of a
+ * benchmark, oldest first (for `show`: how its runs ended), in an array the caller frees
+ * with store_profiles_free(). Returns 0 or RP_EINTERNAL.
+ */
+int store_profiles_failed_of(struct store *st, int64_t comparison_id, int64_t benchmark_id,
+			     const char *kind, struct store_profile **out, size_t *n);
+
 /* Inserts p (its id is ignored, then set). Returns 0 or RP_EINTERNAL. */
 int store_profile_add(struct store *st, struct store_profile *p);
 

@@ -95,6 +95,23 @@ int store_profiles_find(struct store *st, int64_t build_id, int64_t benchmark_id
 	return collect(st, stmt, out, n);
 }
 
+int store_profiles_failed_of(struct store *st, int64_t comparison_id, int64_t benchmark_id,
+			     const char *kind, struct store_profile **out, size_t *n)
+{
+	struct db_stmt *stmt =
+	    store_prepare(st, "SELECT " PROFILE_COLUMNS " FROM profiles p WHERE"
+			      " p.comparison_id = ?1 AND p.benchmark_id = ?2 AND p.kind = ?3 AND"
+			      " p.status <> 'ok' ORDER BY p.id");
+	*out = NULL;
+	*n = 0;
+	if (!stmt)
+		return RP_EINTERNAL;
+	db_bind_int64(stmt, 1, comparison_id);
+	db_bind_int64(stmt, 2, benchmark_id);
+	store_bind_text(stmt, 3, kind);
+	return collect(st, stmt, out, n);
+}
+
 int store_profiles_of_revision(struct store *st, const char *sha, const char *bench,
 			       const char *kind, struct store_profile **out, size_t *n)
 {

@@ -1,18 +1,28 @@
-# A benchmark whose metrics are all counted (-m ir --primary ir) makes no warm-up and no
-# timing run: only its counted runs under valgrind. Before, it made 1 warm-up + 5 timed
-# runs per side that stored no value (2 minutes of a 10 s benchmark), then the valgrind
-# runs. The reports say so instead of "0 + 0 runs"; a failing side is still the benchmark
+# A benchmark whose metrics are all counted (-m ir --primary ir) makes no timing run: only
+# its counted runs under valgrind. Before, it made 1 warm-up + 5 timed runs per side that
+# stored no value (2 minutes of a 10 s benchmark), then the valgrind runs. With no timeout
+# known, one warm-up of A without valgrind sets the counted runs' timeout (10 x its time,
+# at least 60 s, x 10 under valgrind): before, they started from the first timing run's
+# 600 s, so a benchmark that hangs held each counted run for 6,000 s. The reports say so instead of "0 + 0 runs"; a failing side is still the benchmark
 # failing (target broken: exit 1; baseline: exit 2), its counted runs recorded as failed;
 # show, compare again, --more, history and report work from the counted runs alone.
 . "$SRCDIR/tests/cli/lib/common.bash"
 command -v valgrind >/dev/null || fail "valgrind is needed (make test installs it)"
 
-runs() { db_query "$1" "SELECT count(*) FROM runs"; }
+runs() { db_query "$1" "SELECT count(*) FROM runs WHERE warmup = 0"; }
+warmups() { db_query "$1" "SELECT side || ':' || count(*) FROM runs WHERE warmup = 1 GROUP BY side"; }
 
-# Two commands: no run in the runs table, the counted verdict, the text says why.
+# Two commands: no timing run in the runs table, one warm-up of A that set the counted
+# runs' timeout (at least 60 s x 10), the counted verdict, the text says why.
 expect_exit 0 "$REVPERF" compare --cmd-a /bin/true --cmd-b /bin/true -m ir --primary ir -q
 db=$PWD/.revperf/revperf.db
 [ "$(runs "$db")" = 0 ] || fail "timing runs made: $(db_query "$db" "SELECT side, warmup, count(*) FROM runs GROUP BY 1, 2")"
+[ "$(warmups "$db")" = A:1 ] || fail "warm-ups: $(warmups "$db")"
+expect_grep '^command: no timing runs \(every metric is counted: see the counted runs below; a warm-up of A without valgrind set their timeout: 600 s\), [0-9.]+ s; count tolerance 0.1%$' out.txt
+# A timeout given: no warm-up, the timeout is the user's.
+store_wipe .revperf
+expect_exit 0 "$REVPERF" compare --cmd-a /bin/true --cmd-b /bin/true -m ir --primary ir -q --timeout 5
+[ "$(db_query "$db" "SELECT count(*) FROM runs")" = 0 ] || fail "runs made with a timeout given: $(warmups "$db")"
 expect_grep '^command: no timing runs \(every metric is counted: see the counted runs below\), [0-9.]+ s; count tolerance 0.1%$' out.txt
 expect_grep '^  ir \* +equal +1.000' out.txt
 expect_grep 'counted under valgrind \(callgrind, 2 \+ 2 runs, [0-9.]+ s\); instructions are not time: no metric was timed' out.txt
@@ -34,6 +44,11 @@ expect_grep '^  command: target broken$' out.txt
 	"$(printf 'failed|2\nok|2')" ] || fail "counted runs: $(db_query "$db" "SELECT side, status FROM profiles")"
 expect_exit 1 "$REVPERF" compare --cmd-a /bin/true --cmd-b 'sh -c "exit 1"' -m ir --primary ir -q -f json
 [ "$(json_get out.txt "d['benchmarks'][0]['target_broken']")" = True ] || fail "JSON: not target_broken"
+# show says what compare said (before, "unmeasured"), from the failed runs it stored.
+expect_exit 0 "$REVPERF" show
+expect_grep '^  target broken: 2 of 2 counted runs failed on side B \(B\)' out.txt
+expect_grep '^  command: target broken$' out.txt
+expect_grep 'the first: side B failed \(exited with status 1\); [^ ]*/B-0.log; if valgrind' out.txt
 # A baseline that fails: not compared (exit 2).
 expect_exit 2 "$REVPERF" compare --cmd-a 'sh -c "exit 1"' --cmd-b /bin/true -m ir --primary ir -q
 expect_grep '^  error: 2 of 2 counted runs failed on side A \(A\)' out.txt
