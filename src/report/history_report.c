@@ -39,6 +39,50 @@ static void add_count6(struct strbuf *sb, double v)
 	else
 		strbuf_addf(sb, "%.6g", v);
 }
+/* The verdict of the change point's commit against the commit it was compared with. */
+static const struct store_verdict *own_verdict(const struct history_commit *c,
+					       const struct history_series *s)
+{
+	for (size_t i = 0; *c->base && i < c->nr_verdicts; i++) {
+		const struct store_verdict *v = &c->verdicts[i];
+		if (!strcmp(v->bench, s->bench) && !strcmp(v->metric, s->metric) &&
+		    isfinite(v->ratio))
+			return v;
+	}
+	return NULL;
+}
+
+/*
+ * Whether the change point's interval and its commit's own comparison's do not overlap:
+ * the medians pool every run of a commit's build, those of comparisons made at other times
+ * (under other load) too, where the comparison's own runs were interleaved pairs.
+ */
+static bool own_verdict_disjoint(const struct store_verdict *v, const struct changepoint *p)
+{
+	double lo = 1 + p->rel_change_lo, hi = 1 + p->rel_change_hi;
+	if (isnan(lo) || isnan(hi) || isnan(v->ci_lo) || isnan(v->ci_hi) || (lo <= 1 && hi >= 1))
+		return false;
+	return hi < v->ci_lo || lo > v->ci_hi;
+}
+
+/* "; its own comparison with 1a2b3c4d5e6f: equal 1.002 [0.990, 1.014]", and when the
+ * two intervals are disjoint, what may explain it. */
+static void add_own_verdict(struct strbuf *sb, const struct history_commit *c,
+			    const struct history_series *s, const struct changepoint *p)
+{
+	const struct store_verdict *v = own_verdict(c, s);
+	if (!v)
+		return;
+	strbuf_addf(sb, "; its own comparison with %.12s: %s %.3f", c->base, v->verdict,
+		    v->ratio);
+	if (isfinite(v->ci_lo) && isfinite(v->ci_hi))
+		strbuf_addf(sb, " [%.3f, %.3f]", v->ci_lo, v->ci_hi);
+	if (own_verdict_disjoint(v, p))
+		strbuf_addstr(sb, ", disjoint from the change point's interval: a change spread "
+				  "over several commits, or medians moved by runs made at other "
+				  "times (the comparison's runs were interleaved pairs)");
+}
+
 static void add_change_point(struct strbuf *sb, const struct history_result *res,
 			     const struct history_series *s, const struct changepoint *p,
 			     add_text_fn add_text)
@@ -72,6 +116,7 @@ static void add_change_point(struct strbuf *sb, const struct history_result *res
 		strbuf_addch(sb, ')');
 	}
 	strbuf_addf(sb, ", p = %.3g", p->p_value);
+	add_own_verdict(sb, c, s, p);
 }
 
 /* "N shifts below the count tolerance 0.1% ..." when min_change dropped some. */
@@ -267,15 +312,22 @@ static json_t *series_json(const struct history_result *res, const struct histor
 						     s->median[i]));
 	for (i = 0; i < s->cp.nr_points; i++) {
 		const struct changepoint *p = &s->cp.points[i];
+		const struct history_commit *c = &res->commits[s->commit[p->index]];
+		const struct store_verdict *v = own_verdict(c, s);
+		json_t *own = json_null();
+		if (v)
+			own = json_pack("{s:s,s:s,s:o,s:[oo],s:b}", "against", c->base, "verdict",
+					v->verdict, "ratio", json_real_or_null(v->ratio), "ci",
+					json_real_or_null(v->ci_lo), json_real_or_null(v->ci_hi),
+					"disjoint", own_verdict_disjoint(v, p));
 		json_array_append_new(
-		    cps, json_pack("{s:s,s:f,s:f,s:o,s:[oo],s:I,s:I,s:f}", "sha",
-				   res->commits[s->commit[p->index]].rev.sha, "median_before",
-				   p->median_before, "median_after", p->median_after, "rel_change",
-				   json_real_or_null(p->rel_change), "rel_change_ci",
-				   json_real_or_null(p->rel_change_lo),
+		    cps, json_pack("{s:s,s:f,s:f,s:o,s:[oo],s:I,s:I,s:f,s:o}", "sha", c->rev.sha,
+				   "median_before", p->median_before, "median_after",
+				   p->median_after, "rel_change", json_real_or_null(p->rel_change),
+				   "rel_change_ci", json_real_or_null(p->rel_change_lo),
 				   json_real_or_null(p->rel_change_hi), "commits_before",
 				   (json_int_t)p->n_before, "commits_after", (json_int_t)p->n_after,
-				   "p", p->p_value));
+				   "p", p->p_value, "own_verdict", own));
 	}
 	json_object_set_new(o, "points", pts);
 	json_object_set_new(o, "change_points", cps);
@@ -294,7 +346,7 @@ static int report_json(FILE *f, const struct history_result *res)
 	size_t i;
 	int ret;
 	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
-	json_object_set_new(root, "schema", json_string("revperf-history/2"));
+	json_object_set_new(root, "schema", json_string("revperf-history/3"));
 	json_object_set_new(root, "range", json_string(res->range));
 	json_object_set_new(root, "first_parent", json_boolean(res->first_parent));
 	json_object_set_new(root, "interrupted", json_boolean(res->interrupted));

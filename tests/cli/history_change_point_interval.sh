@@ -26,7 +26,7 @@ import json, sys
 import jsonschema
 d = json.load(open(sys.argv[1]))
 jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(d)
-assert d["schema"] == "revperf-history/2", d["schema"]
+assert d["schema"] == "revperf-history/3", d["schema"]
 c = {x["summary"]: x for x in d["commits"]}
 s = [x for x in d["series"] if x["metric"] == "v"][0]
 assert s["ci_level"] == 0.99, s
