@@ -52,17 +52,13 @@ static const struct store_verdict *own_verdict(const struct history_commit *c,
 	return NULL;
 }
 
-/*
- * Whether the change point's interval and its commit's own comparison's do not overlap:
- * the medians pool every run of a commit's build, those of comparisons made at other times
- * (under other load) too, where the comparison's own runs were interleaved pairs.
- */
-static bool own_verdict_disjoint(const struct store_verdict *v, const struct changepoint *p)
+/* Whether the change point's interval and its commit's own comparison's are disjoint. */
+static bool own_verdict_disjoint(const struct history_series *s, const struct store_verdict *v,
+				 const struct changepoint *p)
 {
-	double lo = 1 + p->rel_change_lo, hi = 1 + p->rel_change_hi;
-	if (isnan(lo) || isnan(hi) || isnan(v->ci_lo) || isnan(v->ci_hi) || (lo <= 1 && hi >= 1))
-		return false;
-	return hi < v->ci_lo || lo > v->ci_hi;
+	struct report_shift sh = {p->rel_change, p->rel_change_lo, p->rel_change_hi,
+				  s->ci_alpha,	 p->n_before,	   p->n_after};
+	return report_shift_disagrees(&sh, v->ci_lo, v->ci_hi);
 }
 
 /* "; its own comparison with 1a2b3c4d5e6f: equal 1.002 [0.990, 1.014]", and when the
@@ -77,10 +73,8 @@ static void add_own_verdict(struct strbuf *sb, const struct history_commit *c,
 		    v->ratio);
 	if (isfinite(v->ci_lo) && isfinite(v->ci_hi))
 		strbuf_addf(sb, " [%.3f, %.3f]", v->ci_lo, v->ci_hi);
-	if (own_verdict_disjoint(v, p))
-		strbuf_addstr(sb, ", disjoint from the change point's interval: a change spread "
-				  "over several commits, or medians moved by runs made at other "
-				  "times (the comparison's runs were interleaved pairs)");
+	if (own_verdict_disjoint(s, v, p))
+		strbuf_addstr(sb, ", " REPORT_SHIFT_DISAGREES);
 }
 
 static void add_change_point(struct strbuf *sb, const struct history_result *res,
@@ -319,7 +313,7 @@ static json_t *series_json(const struct history_result *res, const struct histor
 			own = json_pack("{s:s,s:s,s:o,s:[oo],s:b}", "against", c->base, "verdict",
 					v->verdict, "ratio", json_real_or_null(v->ratio), "ci",
 					json_real_or_null(v->ci_lo), json_real_or_null(v->ci_hi),
-					"disjoint", own_verdict_disjoint(v, p));
+					"disjoint", own_verdict_disjoint(s, v, p));
 		json_array_append_new(
 		    cps, json_pack("{s:s,s:f,s:f,s:o,s:[oo],s:I,s:I,s:f,s:o}", "sha", c->rev.sha,
 				   "median_before", p->median_before, "median_after",

@@ -78,6 +78,14 @@ void report_shift_add(struct strbuf *sb, const struct report_shift *s)
 	}
 }
 
+bool report_shift_disagrees(const struct report_shift *s, double ci_lo, double ci_hi)
+{
+	double lo = 1 + s->lo, hi = 1 + s->hi;
+	if (isnan(lo) || isnan(hi) || isnan(ci_lo) || isnan(ci_hi) || (lo <= 1 && hi >= 1))
+		return false;
+	return hi < ci_lo || lo > ci_hi;
+}
+
 void report_verdict_counts(struct strbuf *sb, const struct metric_outcome *m)
 {
 	if (m->r.paired)

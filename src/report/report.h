@@ -66,6 +66,19 @@ struct report_shift {
 };
 void report_shift_add(struct strbuf *sb, const struct report_shift *s);
 /*
+ * Whether a change point's shift (its interval, as a ratio 1 + lo .. 1 + hi) and its
+ * commit's own comparison (the ratio's interval ci_lo .. ci_hi) are disjoint, the shift's
+ * not holding 1: a change spread over several commits, or medians that pool runs made at
+ * other times (under other load), where the comparison's were interleaved pairs. False
+ * when a bound is NaN.
+ */
+bool report_shift_disagrees(const struct report_shift *s, double ci_lo, double ci_hi);
+/* What disjoint intervals may mean, as every report says it. */
+#define REPORT_SHIFT_DISAGREES                                                              \
+	"disjoint from the change point's interval: a change spread over several commits, "  \
+	"or medians moved by runs made at other times (the comparison's runs were "          \
+	"interleaved pairs)"
+/*
  * An undecided metric whose interval lies entirely on one side of 1 (but not entirely
  * beyond the tolerance): the direction is known, the size is not. "faster" or "slower"
  * for times, "lower" or "higher" otherwise; NULL when the direction is not known.

@@ -77,13 +77,54 @@ static void latest_section(struct strbuf *sb, const struct history *h)
 	site_verdict_table(sb, h, c);
 }
 
+/* The verdict of the change point's commit in its own comparison, on the series' metric. */
+static const struct history_verdict *own_verdict(const struct history *h,
+						 const struct history_series *s, size_t commit,
+						 const struct history_comparison **cmp)
+{
+	size_t k = h->commits[commit].comparison;
+	if (k == HISTORY_NONE)
+		return NULL;
+	*cmp = &h->comparisons[k];
+	for (size_t i = 0; i < (*cmp)->nr_verdicts; i++) {
+		const struct history_verdict *v = &(*cmp)->verdicts[i];
+		if (v->bench == s->bench && !strcmp(v->metric, s->metric) && isfinite(v->ratio))
+			return v;
+	}
+	return NULL;
+}
+
+/* "equal 1.000 [0.990, 1.012] against <commit>", and when the intervals are disjoint,
+ * what may explain it (report_shift_disagrees()). */
+static void own_verdict_cell(struct strbuf *sb, const struct history *h,
+			     const struct history_series *s, const struct history_change *ch,
+			     const struct report_shift *sh)
+{
+	const struct history_comparison *c = NULL;
+	const struct history_verdict *v = own_verdict(h, s, ch->commit, &c);
+	strbuf_addstr(sb, "<td>");
+	if (!v) {
+		strbuf_addstr(sb, "none</td>");
+		return;
+	}
+	site_escape(sb, v->verdict);
+	strbuf_addf(sb, " %.3f", v->ratio);
+	if (isfinite(v->ci_lo) && isfinite(v->ci_hi))
+		strbuf_addf(sb, " [%.3f, %.3f]", v->ci_lo, v->ci_hi);
+	strbuf_addstr(sb, " against ");
+	site_comparison_side(sb, h, c->base_commit, c->base_label, c->base_sha, false);
+	if (sh && report_shift_disagrees(sh, v->ci_lo, v->ci_hi))
+		strbuf_addstr(sb, "<br><span class=\"note\">" REPORT_SHIFT_DISAGREES "</span>");
+	strbuf_addstr(sb, "</td>");
+}
+
 static void change_table(struct strbuf *sb, const struct history *h, const struct history_series *s)
 {
 	if (!s->nr_changes)
 		return;
 	strbuf_addstr(sb, "<table class=\"changes\"><tr><th>change point (first commit)</th>"
 			  "<th>median before</th><th>median after</th><th>change</th><th>p</th>"
-			  "</tr>\n");
+			  "<th>its own comparison</th></tr>\n");
 	for (size_t k = 0; k < s->nr_changes; k++) {
 		const struct history_change *ch = &s->changes[k];
 		char before[64], after[64];
@@ -93,17 +134,18 @@ static void change_table(struct strbuf *sb, const struct history *h, const struc
 		commit_link(sb, h, ch->commit);
 		strbuf_addf(sb, "</td><td class=\"num\">%s</td><td class=\"num\">%s</td>", before,
 			    after);
+		struct report_shift sh = {ch->rel_change,    ch->rel_change_lo, ch->rel_change_hi,
+					  ch->ci_alpha,	     ch->n_before,	ch->n_after};
 		if (isfinite(ch->rel_change)) {
-			struct report_shift sh = {ch->rel_change,    ch->rel_change_lo,
-						  ch->rel_change_hi, ch->ci_alpha,
-						  ch->n_before,	     ch->n_after};
 			strbuf_addf(sb, "<td class=\"num %s\">",
 				    ch->rel_change > 0 ? "up" : "down");
 			report_shift_add(sb, &sh);
 			strbuf_addstr(sb, "</td>");
 		} else
 			strbuf_addstr(sb, "<td class=\"num\">n/a</td>");
-		strbuf_addf(sb, "<td class=\"num\">%.3g</td></tr>\n", ch->p_value);
+		strbuf_addf(sb, "<td class=\"num\">%.3g</td>", ch->p_value);
+		own_verdict_cell(sb, h, s, ch, isfinite(ch->rel_change) ? &sh : NULL);
+		strbuf_addstr(sb, "</tr>\n");
 	}
 	strbuf_addstr(sb, "</table>\n");
 }

@@ -48,4 +48,8 @@ expect_exit 0 "$REVPERF" history base..HEAD -q
 expect_grep "^  v v: at [0-9a-f]{12} \(c7\): median 1000 -> 1100 \(.*\), p = [0-9.e-]+; its own comparison with $(git rev-parse --short=12 HEAD~6): equal 1.000 \[1.000, 1.000\], disjoint from the change point's interval: a change spread over several commits, or medians moved by runs made at other times" out.txt
 expect_exit 0 "$REVPERF" history base..HEAD -q -f markdown
 expect_grep 'its own comparison with [0-9a-f]{12}: equal 1\.000 \[1\.000, 1\.000\], disjoint' out.txt
+# The site's table of change points: the commit's own comparison in a column of its own.
+expect_exit 0 "$REVPERF" report --out site -q
+expect_grep '<th>its own comparison</th>' site/index.html
+expect_grep '<td>equal 1\.000 \[1\.000, 1\.000\] against <a [^>]*><code>[0-9a-f]{12}</code></a> c6<br><span class="note">disjoint from the change point' site/index.html
 echo ok
