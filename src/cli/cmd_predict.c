@@ -263,7 +263,8 @@ static int predict(int argc, char **argv)
 	}
 	s.ctx.use_cache = !o.no_cache;
 	interrupt_install();
-	if ((err = build_ensure(s.st, s.repo, s.sd, &rev, s.cfg.build_command, NULL, &build)) ||
+	if ((err = build_ensure(s.st, s.repo, s.sd, &rev, s.cfg.build_command, NULL,
+				s.cfg.build_timeout_ns, &build)) ||
 	    (err = predict_expand_suites(&s.ctx, build.worktree, rev.expr)) ||
 	    (err = predict_revision(&s.ctx, &rev, &build,
 				    o.tests ? PREDICT_TESTS : PREDICT_PERPHECY, scope, &res))) {

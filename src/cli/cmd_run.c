@@ -227,7 +227,8 @@ static int run(int argc, char **argv)
 	}
 	s.ctx.quiet = o.out.quiet;
 	interrupt_install();
-	if ((err = build_ensure(s.st, s.repo, s.sd, &rev, s.cfg.build_command, NULL, &build)) ||
+	if ((err = build_ensure(s.st, s.repo, s.sd, &rev, s.cfg.build_command, NULL,
+				s.cfg.build_timeout_ns, &build)) ||
 	    (err = predict_expand_suites(&s.ctx, build.worktree, rev.expr))) {
 		ret = rp_err_exit_code(err);
 		goto out;
@@ -247,7 +248,7 @@ static int run(int argc, char **argv)
 	 * profile = cct does; the data is stored under the normal build. */
 	if (o.dynamic && source == PREDICT_DYNAMIC_CCT && s.cfg.nr_benches &&
 	    (err = build_ensure(s.st, s.repo, s.sd, &rev, s.cfg.profile_build_command, "cct",
-				&profile_build))) {
+				s.cfg.build_timeout_ns, &profile_build))) {
 		ret = rp_err_exit_code(err);
 		goto out;
 	}

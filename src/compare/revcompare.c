@@ -44,7 +44,7 @@ static int build_profiling(const struct revcompare_ctx *ctx, struct revcompare *
 	for (int i = 0; i < 2; i++)
 		if ((err = build_ensure(ctx->st, ctx->repo, ctx->sd, &rc->revs[i],
 					rc->cfg.profile_build_command, "cct",
-					&rc->profile_builds[i])))
+					rc->cfg.build_timeout_ns, &rc->profile_builds[i])))
 			return err;
 	req->a.profile_build_id = rc->profile_builds[0].id;
 	req->b.profile_build_id = rc->profile_builds[1].id;
@@ -326,7 +326,8 @@ int revcompare_run(const struct revcompare_ctx *ctx, const char *base, const cha
 		return err;
 	for (int i = 0; i < 2 && !ctx->stored_only; i++) {
 		if ((err = build_ensure(ctx->st, ctx->repo, ctx->sd, &rc->revs[i],
-					rc->cfg.build_command, NULL, &rc->builds[i]))) {
+					rc->cfg.build_command, NULL, rc->cfg.build_timeout_ns,
+					&rc->builds[i]))) {
 			if (err == RP_EBUILD)
 				rc->failed_build = i;
 			return err;

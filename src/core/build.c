@@ -266,7 +266,7 @@ static bool fingerprint_may_replace(struct store *st, const struct revision *rev
 
 int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd,
 		 const struct revision *rev, const char *command, const char *variant,
-		 struct store_build *out)
+		 ns_t timeout_ns, struct store_build *out)
 {
 	int64_t rev_id;
 	struct strbuf worktree = STRBUF_INIT, stamp = STRBUF_INIT, log = STRBUF_INIT;
@@ -394,6 +394,7 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 		spec.command = cmd;
 		spec.cwd = worktree.buf;
 		spec.log_path = log.buf;
+		spec.timeout_ns = timeout_ns;
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		if (proc_run(&spec, &res) || store_check_files(st, "the build"))
 			goto out;
@@ -428,8 +429,11 @@ int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd
 	if (out->log_path && build_log_store(st, out))
 		goto out;
 	if (strcmp(out->status, "ok")) {
-		error("build of %.12s (%s) failed: %s; see %s", rev->sha, rev->expr, res.detail,
-		      out->log_path);
+		error("build of %.12s (%s) failed: %s; see %s%s", rev->sha, rev->expr, res.detail,
+		      out->log_path,
+		      res.status == RUN_TIMEOUT ? " (a build that takes this long: raise [build] "
+						  "timeout in revperf.ini)"
+						: "");
 		print_log_tail(out->log_path, 8);
 		ret = RP_EBUILD;
 		goto out;

@@ -30,7 +30,8 @@ void state_dir_release(struct state_dir *sd);
  * sd->worktrees/<sha>-<variant>, so that it never overwrites the files of the build. The build runs in
  * the worktree with its output in sd->logs/build-<sha12>-<id>.log. On success *out is the
  * build row (release with store_build_release()). A failed build is an error naming its
- * log (RP_EBUILD: the project's problem, not revperf's); a revision the repository cannot
+ * log (RP_EBUILD: the project's problem, not revperf's), as is a build still running after
+ * timeout_ns (0: no limit), killed with its process group; a revision the repository cannot
  * check out (an object missing) or a worktree that is not a directory RP_EINPUT;
  * RP_EINTERNAL otherwise.
  *
@@ -43,7 +44,7 @@ void state_dir_release(struct state_dir *sd);
  */
 int build_ensure(struct store *st, struct repo *repo, const struct state_dir *sd,
 		 const struct revision *rev, const char *command, const char *variant,
-		 struct store_build *out);
+		 ns_t timeout_ns, struct store_build *out);
 
 /*
  * Whether b's worktree still holds the files b built: its stamp says that its last finished

@@ -99,6 +99,7 @@ void config_init(struct config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->alpha = 0.01;
+	cfg->build_timeout_ns = BUILD_TIMEOUT_DEFAULT_NS;
 	bench_defaults(&cfg->defaults);
 }
 
@@ -602,7 +603,7 @@ static const char *const defaults_keys[] = {
 	"pin", "quiet", "count-runs", "runs", "warmup", "timeout", "profile",
 	"sample-frequency", "sample-call-graph", "sample-interval", "log-limit",
 	"profile-runs", "time-budget", "select-paths", "alpha", "seed"};
-static const char *const build_keys[] = {"command", "profile-command"};
+static const char *const build_keys[] = {"command", "profile-command", "timeout"};
 static const char *const report_keys[] = {"commit-url"};
 static const char *const store_keys[] = {"url"};
 /* clang-format on */
@@ -705,8 +706,17 @@ int config_set(struct config *cfg, const char *section, const char *key, const c
 				 origin);
 			return 0;
 		}
+		if (!strcmp(key, "timeout")) {
+			if (!strcmp(value, "none"))
+				cfg->build_timeout_ns = 0;
+			else if (parse_duration(value, &cfg->build_timeout_ns) ||
+				 !cfg->build_timeout_ns)
+				return bad_value(origin, key, value,
+						 "a duration such as 2h or 90m, or 'none'");
+			return 0;
+		}
 		return unknown_key(origin, key, "[build]", build_keys, ARRAY_SIZE(build_keys),
-				   "it takes 'command' and 'profile-command'");
+				   "it takes 'command', 'profile-command' and 'timeout'");
 	}
 	if (!strcmp(section, "report")) {
 		if (!strcmp(key, "commit-url")) {
@@ -858,6 +868,8 @@ static const char config_template[] =
 	"; The build of profiled runs (benchmarks with profile = cct), in its own worktree:\n"
 	"; the same program compiled with -finstrument-functions.\n"
 	"; profile-command = make -j2 CFLAGS='-O2 -g -finstrument-functions'\n"
+	"; A build still running after this is killed and counts as failed ('none': no limit).\n"
+	"; timeout = 2h\n"
 	"\n"
 	"[defaults]\n"
 	"; Options for every benchmark (a [benchmark] section may override them).\n"

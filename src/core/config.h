@@ -103,6 +103,9 @@ struct bench_config {
 	size_t nr_case_defs;
 };
 
+/* [build] timeout's default: a build still running after 2 hours is taken for hung. */
+#define BUILD_TIMEOUT_DEFAULT_NS (2 * 3600LL * 1000000000LL)
+
 struct config {
 	char *path;          /* file it was read from, or NULL */
 	char *build_command; /* NULL = nothing to build */
@@ -110,6 +113,8 @@ struct config {
 	 * worktree so that the timing runs keep the normal build. */
 	char *profile_build_command;
 	char profile_build_origin[64];
+	/* [build] timeout: a build still running after this is killed and failed (0: none) */
+	ns_t build_timeout_ns;
 	/* [report] commit-url: the URL of a commit's diff, "{sha}" replaced (docs/report.md);
 	 * NULL = none */
 	char *report_commit_url;

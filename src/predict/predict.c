@@ -430,7 +430,7 @@ int predict_work_build(struct predict_work *w, const char *sha, const struct sto
 	if ((ret = repo_resolve(w->ctx->repo, sha, &rev)))
 		return ret;
 	ret = build_ensure(w->ctx->st, w->ctx->repo, w->ctx->sd, &rev, w->ctx->cfg->build_command,
-			   NULL, &b);
+			   NULL, w->ctx->cfg->build_timeout_ns, &b);
 	revision_release(&rev);
 	if (ret)
 		return ret;

@@ -14,7 +14,7 @@ check '[defaults]\ntolerence = 2%%\n' \
 check '[benchmark "x"]\ncommand = true\nwarmpu = 1\n' \
 	"bad.ini:3: unknown option 'warmpu' (did you mean 'warmup'?) in [benchmark \"x\"]; see \`revperf init\` for the template"
 check '[build]\ncomand = make\n' \
-	"bad.ini:2: unknown option 'comand' (did you mean 'command'?) in [build]; it takes 'command' and 'profile-command'"
+	"bad.ini:2: unknown option 'comand' (did you mean 'command'?) in [build]; it takes 'command', 'profile-command' and 'timeout'"
 check '[report]\ncommit_url = https://example.org/{sha}\n' \
 	"bad.ini:2: unknown option 'commit_url' (did you mean 'commit-url'?) in [report]; it takes 'commit-url'"
 check '[store]\nurls = x.db\n' \
