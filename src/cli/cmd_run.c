@@ -74,7 +74,8 @@ static int run_plain(const struct predict_session *s, const struct store_build *
 	spec.log_path = log.buf;
 	spec.log_limit_bytes = b->log_limit_bytes;
 	spec.discard_stdout = b->discard_stdout;
-	spec.timeout_ns = b->timeout_ns;
+	/* As compare's first run: without a configured timeout, 600 s (before, none). */
+	spec.timeout_ns = b->timeout_ns ? b->timeout_ns : 600LL * 1000000000LL;
 	if (proc_run(&spec, &res) || store_check_files(s->st, "the run"))
 		goto out;
 	if (res.status == RUN_INTERRUPTED) {

@@ -141,6 +141,64 @@ static int dynamic_dir(struct predict_ctx *ctx, const struct revision *rev,
 	return 0;
 }
 
+/* As compare's timing runs: 600 s before a time is known, then 10 x it, at least 60 s. */
+#define PROBE_TIMEOUT_NS (600LL * 1000000000LL)
+#define MIN_TIMEOUT_NS (60LL * 1000000000LL)
+
+/*
+ * The timeout of a run under callgrind or the CCT runtime, up to `scale` times slower than
+ * the program: the configured timeout times scale; without one, one run of the program in
+ * cwd without them (its log dir/probe.log), with 600 s, gives 10 x its time, at least 60 s,
+ * times scale / 10 (as compare's counted runs: 10 x the timing runs' timeout under
+ * callgrind). Before, such a run had no timeout unless one was configured: a benchmark
+ * that hangs held `run --dynamic` forever. Returns 0, RP_EINPUT after an error line when
+ * that run timed out, RP_EINTERRUPT or RP_EINTERNAL.
+ */
+static int dynamic_timeout(struct predict_ctx *ctx, const struct revision *rev,
+			   const struct bench_config *b, const char *cwd, const char *dir,
+			   ns_t scale, ns_t *out)
+{
+	struct strbuf log = STRBUF_INIT;
+	struct proc_spec spec = {0};
+	struct proc_result res;
+	ns_t t;
+	int ret;
+	if (b->timeout_ns) {
+		*out = b->timeout_ns * scale;
+		return 0;
+	}
+	strbuf_addf(&log, "%s/probe.log", dir);
+	spec.command = b->command;
+	spec.cwd = cwd;
+	spec.log_path = log.buf;
+	spec.log_limit_bytes = b->log_limit_bytes;
+	spec.discard_stdout = b->discard_stdout;
+	spec.timeout_ns = PROBE_TIMEOUT_NS;
+	if ((ret = proc_run(&spec, &res)))
+		goto out;
+	if (store_check_files(ctx->st, "a run for dynamic data's timeout")) {
+		ret = RP_EINTERNAL;
+		goto out;
+	}
+	if (res.status == RUN_INTERRUPTED) {
+		ret = RP_EINTERRUPT;
+		goto out;
+	}
+	if (res.status == RUN_TIMEOUT) {
+		error("benchmark '%s' at %.12s: its run without instrumentation, which sets the "
+		      "timeout of the instrumented one, timed out (%s); see %s, or set `timeout` "
+		      "if it is this slow",
+		      b->name, rev->sha, res.detail, log.buf);
+		ret = RP_EINPUT;
+		goto out;
+	}
+	t = res.m.wall_ns * 10 < MIN_TIMEOUT_NS ? MIN_TIMEOUT_NS : res.m.wall_ns * 10;
+	*out = t * (scale / 10);
+out:
+	strbuf_release(&log);
+	return ret;
+}
+
 /* The benchmark's run (under callgrind or with the CCT runtime): status checked. */
 static int run_bench(struct predict_ctx *ctx, const struct revision *rev,
 		     const struct bench_config *b, const struct proc_spec *spec, const char *dir,
@@ -229,8 +287,9 @@ int predict_collect_dynamic(struct predict_ctx *ctx, const struct revision *rev,
 	spec.log_path = log.buf;
 	spec.log_limit_bytes = b->log_limit_bytes;
 	spec.discard_stdout = b->discard_stdout;
-	/* callgrind is some 50x slower than the program: a configured timeout scales. */
-	spec.timeout_ns = b->timeout_ns ? b->timeout_ns * 100 : 0;
+	/* callgrind is some 50x slower than the program: the timeout scales. */
+	if ((ret = dynamic_timeout(ctx, rev, b, build->worktree, dir.buf, 100, &spec.timeout_ns)))
+		goto out;
 	if ((ret = run_bench(ctx, rev, b, &spec, NULL, "under callgrind", out)))
 		goto out;
 	if ((ret = read_callgrind_dir(dir.buf, &prof, &nr_files)))
@@ -297,8 +356,10 @@ int predict_collect_dynamic_cct(struct predict_ctx *ctx, const struct revision *
 	spec.log_path = log.buf;
 	spec.log_limit_bytes = b->log_limit_bytes;
 	spec.discard_stdout = b->discard_stdout;
-	/* Every call is hooked: a configured timeout scales, as callgrind's does. */
-	spec.timeout_ns = b->timeout_ns ? b->timeout_ns * 10 : 0;
+	/* Every call is hooked: the timeout scales, as callgrind's does. */
+	if ((ret = dynamic_timeout(ctx, rev, b, profile_build->worktree, dir.buf, 10,
+				   &spec.timeout_ns)))
+		goto out;
 	if ((ret = run_bench(ctx, rev, b, &spec, dir.buf, "with the CCT runtime", out)))
 		goto out;
 	if (profile_load(dir.buf, &lo, &tree, &src)) {

@@ -83,6 +83,10 @@ expect_exit 0 "$REVPERF" predict mul -f json
 expect_exit 0 "$REVPERF" run --dynamic=callgrind -q mul
 [ "$(sqlite3 $db "select group_concat(source, ' ') from (select source from dynamic_profiles order by id)")" = "cct callgrind" ] ||
 	fail "callgrind at mul: $(sqlite3 $db 'select * from dynamic_profiles')"
+# Without a configured timeout, one run without valgrind set the timeout of the one under it
+# (before, it had none: a benchmark that hangs held run --dynamic forever).
+probe=$(sqlite3 $db "select path from dynamic_profiles where source = 'callgrind'")/probe.log
+[ -f "$probe" ] || fail "no run set the timeout of the run under callgrind: no $probe"
 expect_exit 0 "$REVPERF" run --dynamic=cct -q mul
 [ "$(sqlite3 $db "select group_concat(source, ' ') from (select source from dynamic_profiles order by id)")" = "cct cct" ] ||
 	fail "cct at mul: $(sqlite3 $db 'select * from dynamic_profiles')"
