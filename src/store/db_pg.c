@@ -31,6 +31,15 @@
 #define RECONNECT_WAIT_S 60
 /* Unless the connection string says otherwise: an unreachable server fails this fast. */
 #define CONNECT_TIMEOUT_S "10"
+/*
+ * And a server that vanishes mid-statement (its host down, the network cut: no reset comes)
+ * fails it within about a minute, not the kernel's two hours of keepalive idle: a probe
+ * after 30 s idle, every 10 s, 3 unanswered end it; data unacknowledged for 60 s too.
+ */
+#define KEEPALIVES_IDLE_S "30"
+#define KEEPALIVES_INTERVAL_S "10"
+#define KEEPALIVES_COUNT "3"
+#define TCP_USER_TIMEOUT_MS "60000"
 
 /* Type OIDs (pg_type.h, stable since forever). */
 #define BYTEAOID 17
@@ -890,9 +899,13 @@ bool db_pg_has_password(const char *conninfo)
 /* A connection to conninfo (NULL only when out of memory): check PQstatus(). */
 static PGconn *connect_to(const char *conninfo)
 {
-	static const char *const keywords[] = { "connect_timeout", "fallback_application_name",
-						"dbname", NULL };
-	const char *values[] = { CONNECT_TIMEOUT_S, "revperf", conninfo, NULL };
+	static const char *const keywords[] = {
+		"connect_timeout",  "keepalives_idle",		 "keepalives_interval",
+		"keepalives_count", "tcp_user_timeout",		 "fallback_application_name",
+		"dbname",	    NULL};
+	const char *values[] = {CONNECT_TIMEOUT_S, KEEPALIVES_IDLE_S, KEEPALIVES_INTERVAL_S,
+				KEEPALIVES_COUNT,  TCP_USER_TIMEOUT_MS, "revperf",
+				conninfo,	   NULL};
 	return PQconnectdbParams(keywords, values, 1);
 }
 
