@@ -716,3 +716,56 @@ out:
 	disasm_free(d);
 	return ret;
 }
+
+/* ---- direct calls (the predictor's new callees, bindiff_new_callees()) ---- */
+
+/* 1 for a call rel32 (E8), 2 for a jmp rel32 or rel8 (E9, EB), else 0; prefixes skipped. */
+static int x86_call_or_jmp(const struct dec_insn *in)
+{
+	for (uint8_t i = 0; i < in->size; i++) {
+		switch (in->bytes[i]) {
+		case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64: case 0x65:
+		case 0x66: case 0x67: case 0xf2: case 0xf3: continue;
+		case 0xe8: return 1;
+		case 0xe9: case 0xeb: return 2;
+		default: return 0;
+		}
+	}
+	return 0;
+}
+
+int disasm_direct_callees(struct bin_disasm *d, const struct binfile *bf, const struct binfunc *f,
+			  void (*fn)(const char *name, void *arg), void *arg)
+{
+	struct dec_rec *recs = NULL;
+	size_t alloc = 0, nr;
+
+	if (bf->machine != EM_X86_64 || bf->kind == BINFILE_OBJECT)
+		return 0;
+	nr = decode_all(d, bf, f, &recs, &alloc);
+	for (size_t i = 0; i < nr; i++) {
+		const struct dec_insn *in = &recs[i].in;
+		const struct binfunc *g;
+		const struct bin_import *imp;
+		uint64_t target = 0;
+		bool found = false;
+
+		if (recs[i].bad || !in->branch || !x86_call_or_jmp(in))
+			continue;
+		for (uint8_t k = 0; k < in->nr_ops; k++)
+			if (in->ops[k].type == X86_OP_IMM) {
+				target = (uint64_t)in->ops[k].v;
+				found = true;
+			}
+		/* a jump inside f (its own code), or no target */
+		if (!found || target - f->addr < f->size)
+			continue;
+		/* Only an entry: a jump into the middle of another function is not a call. */
+		if ((g = binfile_func_at(bf, target)) && g->addr == target)
+			fn(g->name, arg);
+		else if (!g && (imp = binfile_import_at(bf, target)) && !imp->got && imp->name)
+			fn(imp->name, arg);
+	}
+	free(recs);
+	return 0;
+}
