@@ -90,8 +90,7 @@ int perphecy_templates_parse(const char *s, unsigned *out)
 
 const char *perphecy_templates_name(unsigned mask)
 {
-	bool startup = mask & PERPHECY_STARTUP_TEMPLATES,
-	     callees = mask & PERPHECY_CALLEE_TEMPLATES;
+	bool startup = mask & PERPHECY_STARTUP_TEMPLATES, callees = mask & PERPHECY_CALLEE_TEMPLATES;
 	return startup ? (callees ? "all" : "startup") : (callees ? "callees" : "paper");
 }
 

@@ -724,19 +724,10 @@ static int x86_call_or_jmp(const struct dec_insn *in)
 {
 	for (uint8_t i = 0; i < in->size; i++) {
 		switch (in->bytes[i]) {
-		case 0x26:
-		case 0x2e:
-		case 0x36:
-		case 0x3e:
-		case 0x64:
-		case 0x65:
-		case 0x66:
-		case 0x67:
-		case 0xf2:
-		case 0xf3: continue;
+		case 0x26: case 0x2e: case 0x36: case 0x3e: case 0x64: case 0x65:
+		case 0x66: case 0x67: case 0xf2: case 0xf3: continue;
 		case 0xe8: return 1;
-		case 0xe9:
-		case 0xeb: return 2;
+		case 0xe9: case 0xeb: return 2;
 		default: return 0;
 		}
 	}
