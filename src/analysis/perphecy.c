@@ -1,6 +1,6 @@
 /*
  * Perphecy's data and indicators (docs/prediction.md): the static data of a commit pair,
- * the dynamic data of a benchmark, the indicator values, and predictors as
+ * the dynamic data of a benchmark, the eight indicator values, and predictors as
  * disjunctions of indicators. Training is in perphecy_train.c, JSON in perphecy_json.c.
  */
 #include "analysis/perphecy.h"
@@ -33,8 +33,6 @@ static const struct {
 					 PERPHECY_AT_LEAST, true},
     [PERPHECY_CHG_DYN_RELOCS_PER_MINSTR] = {"chg_dyn_relocs_per_minstr",
 					    "Chg Dyn Relocs per M Instr", PERPHECY_AT_LEAST, true},
-    [PERPHECY_TOP_NEW_CALLEE] = {"top_new_callee", "Top New Callee by Instr", PERPHECY_AT_MOST,
-				 true},
 };
 
 static bool template_valid(int t)
@@ -78,10 +76,6 @@ int perphecy_templates_parse(const char *s, unsigned *out)
 	if (!strcmp(s, "paper"))
 		*out = PERPHECY_PAPER_TEMPLATES;
 	else if (!strcmp(s, "startup"))
-		*out = PERPHECY_PAPER_TEMPLATES | PERPHECY_STARTUP_TEMPLATES;
-	else if (!strcmp(s, "callees"))
-		*out = PERPHECY_PAPER_TEMPLATES | PERPHECY_CALLEE_TEMPLATES;
-	else if (!strcmp(s, "all"))
 		*out = PERPHECY_ALL_TEMPLATES;
 	else
 		return -1;
@@ -90,8 +84,7 @@ int perphecy_templates_parse(const char *s, unsigned *out)
 
 const char *perphecy_templates_name(unsigned mask)
 {
-	bool startup = mask & PERPHECY_STARTUP_TEMPLATES, callees = mask & PERPHECY_CALLEE_TEMPLATES;
-	return startup ? (callees ? "all" : "startup") : (callees ? "callees" : "paper");
+	return mask & PERPHECY_STARTUP_TEMPLATES ? "startup" : "paper";
 }
 
 /* ---- name storage ---- */
@@ -151,7 +144,6 @@ void perphecy_static_release(struct perphecy_static *s)
 	if (!s)
 		return;
 	free(s->funcs);
-	free(s->callees);
 	names_release(&s->names);
 	perphecy_static_init(s);
 }
@@ -196,26 +188,6 @@ int perphecy_static_add(struct perphecy_static *s, enum perphecy_change kind, co
 	return RP_OK;
 }
 
-int perphecy_static_add_callee(struct perphecy_static *s, size_t func, const char *name)
-{
-	struct perphecy_callee *c;
-
-	if (func >= s->nr_funcs || s->funcs[func].deleted) {
-		error("perphecy: a new callee of function %zu, which is not a modified function",
-		      func);
-		return RP_EINPUT;
-	}
-	if (!name || !*name) {
-		error("perphecy: a new callee of %s without a name", s->funcs[func].name);
-		return RP_EINPUT;
-	}
-	ALLOC_GROW(s->callees, s->nr_callees + 1, s->alloc_callees);
-	c = &s->callees[s->nr_callees++];
-	c->name = names_add(&s->names, name, strlen(name));
-	c->func = func;
-	return RP_OK;
-}
-
 int perphecy_static_set_startup(struct perphecy_static *s, const struct perphecy_startup *st)
 {
 	const double max = PERPHECY_MAX_VALUE;
@@ -235,32 +207,13 @@ double perphecy_len_change_pct(uint32_t old_insns, uint32_t new_insns)
 	return 100.0 * fabs((double)new_insns - (double)old_insns) / (double)old_insns;
 }
 
-/* bindiff_new_callees()'s callback: the entry's static function by fidx. */
-struct callee_ctx {
-	struct perphecy_static *s;
-	const struct bindiff *d;
-	const size_t *fidx; /* per diff entry: its index in s->funcs */
-};
-
-static void add_new_callee(const struct bindiff_entry *e, const char *callee, void *arg)
-{
-	struct callee_ctx *c = arg;
-	/* a modified entry with a name: cannot fail */
-	perphecy_static_add_callee(c->s, c->fidx[e - c->d->entries], callee);
-}
-
 int perphecy_static_from_bindiff(const struct bindiff *d, struct perphecy_static *out)
 {
-	size_t *fidx = xcalloc(d->nr_entries ? d->nr_entries : 1, sizeof(*fidx));
-	struct callee_ctx cc = {out, d, fidx};
-	int ret;
-
 	perphecy_static_init(out);
 	for (size_t i = 0; i < d->nr_entries; i++) {
 		const struct bindiff_entry *e = &d->entries[i];
+		int ret = RP_OK;
 
-		ret = RP_OK;
-		fidx[i] = out->nr_funcs;
 		switch (e->cls) {
 		case BINDIFF_ADDED: ret = perphecy_static_add(out, PERPHECY_ADDED, NULL, 0); break;
 		case BINDIFF_DELETED:
@@ -275,12 +228,11 @@ int perphecy_static_from_bindiff(const struct bindiff *d, struct perphecy_static
 		case BINDIFF_UNCHANGED:
 		case BINDIFF_NR_CLASSES: break;
 		}
-		if (ret)
-			goto fail;
+		if (ret) {
+			perphecy_static_release(out);
+			return ret;
+		}
 	}
-	if ((ret = bindiff_new_callees(d, add_new_callee, &cc)))
-		goto fail;
-	free(fidx);
 	if (d->old_file && d->new_file && d->old_file->dynlink.dynamic &&
 	    d->new_file->dynlink.dynamic) {
 		struct perphecy_startup st = {true, d->old_file->dynlink.nr_relocs,
@@ -294,10 +246,6 @@ int perphecy_static_from_bindiff(const struct bindiff *d, struct perphecy_static
 		perphecy_static_set_startup(out, &st);
 	}
 	return RP_OK;
-fail:
-	free(fidx);
-	perphecy_static_release(out);
-	return ret;
 }
 
 /* ---- dynamic data ---- */
@@ -504,39 +452,6 @@ static void compute_startup(const struct perphecy_startup *st, const struct perp
 	out->v[PERPHECY_CHG_DYN_RELOCS_PER_MINSTR] = fmin(relocs / minstr, PERPHECY_MAX_VALUE);
 }
 
-/*
- * Top New Callee by Instr (docs/prediction.md, "New callees"): the percentile rank by
- * cost of the costliest reached new callee of a reached modified function; NAN when there
- * is none or the profile has no cost.
- */
-static double top_new_callee(const struct perphecy_static *s, const struct perphecy_profile *p)
-{
-	const struct perphecy_func_dyn *g;
-	size_t above = 0, with_cost = 0, prev = SIZE_MAX;
-	bool any = false, f_reached = false;
-	uint64_t best = 0;
-
-	for (size_t k = 0; k < s->nr_callees; k++) {
-		const struct perphecy_callee *c = &s->callees[k];
-		if (c->func != prev) {
-			prev = c->func;
-			f_reached = perphecy_profile_find(p, s->funcs[c->func].name) != NULL;
-		}
-		if (!f_reached || !(g = perphecy_profile_find(p, c->name)))
-			continue;
-		if (!any || g->cost > best)
-			best = g->cost;
-		any = true;
-	}
-	if (!any)
-		return NAN;
-	for (size_t k = 0; k < p->nr; k++) {
-		above += p->funcs[k].cost > best;
-		with_cost += p->funcs[k].cost > 0;
-	}
-	return with_cost ? 100.0 * (double)(above + 1) / (double)p->nr : NAN;
-}
-
 void perphecy_compute(const struct perphecy_static *s, const struct perphecy_profile *p,
 		      struct perphecy_values *out)
 {
@@ -555,7 +470,6 @@ void perphecy_compute(const struct perphecy_static *s, const struct perphecy_pro
 		return;
 
 	scan_changes(s, p, &rc);
-	out->v[PERPHECY_TOP_NEW_CALLEE] = top_new_callee(s, p);
 	out->v[PERPHECY_REACHED_DEL_FUNC] = (double)rc.deleted;
 	out->v[PERPHECY_TOP_REACHED_CHG_LEN] = rc.max_len_pct;
 	if (!rc.any)
@@ -613,7 +527,6 @@ void perphecy_indicator_format(const struct perphecy_indicator *ind, struct strb
 		break;
 	case PERPHECY_TOP_CHG_BY_CALL:
 	case PERPHECY_TOP_CHG_BY_INSTR:
-	case PERPHECY_TOP_NEW_CALLEE:
 		strbuf_addf(out, "%s %" PRId64 "%%", templates[ind->tmpl].label, x);
 		break;
 	case PERPHECY_TOP_CALL_CHG_10:

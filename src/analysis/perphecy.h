@@ -25,7 +25,7 @@ struct strbuf;
 /*
  * The eight indicator templates of the paper's Table I, in the table's order, then four
  * of the dynamic loader's start-up work (a departure from the paper, off by default:
- * docs/prediction.md, "Start-up work"), then one of new callees (likewise: "New callees").
+ * docs/prediction.md, "Start-up work").
  */
 enum perphecy_template {
 	PERPHECY_DEL_FUNC = 0,	      /* Del Func >= X */
@@ -40,8 +40,6 @@ enum perphecy_template {
 	PERPHECY_CHG_DYN_RELOCS,      /* Chg Dyn Relocs >= X%: |new - old| / old dyn. relocs */
 	PERPHECY_CHG_IMPORTS_PER_MINSTR,    /* Chg Imports per M Instr >= X: per 10^6 instrs of b */
 	PERPHECY_CHG_DYN_RELOCS_PER_MINSTR, /* Chg Dyn Relocs per M Instr >= X: |new - old| */
-	PERPHECY_TOP_NEW_CALLEE, /* Top New Callee by Instr X%: a reached changed function newly
-				    calls a top-X% function by instrs */
 	PERPHECY_NR_TEMPLATES
 };
 
@@ -50,21 +48,15 @@ enum perphecy_template {
 /* The paper's eight (METHODS.md section 7): the default. */
 #define PERPHECY_PAPER_TEMPLATES ((1u << (PERPHECY_TOP_REACHED_CHG_LEN + 1)) - 1u)
 /* The start-up work templates. */
-#define PERPHECY_STARTUP_TEMPLATES                                                                 \
-	(((1u << (PERPHECY_CHG_DYN_RELOCS_PER_MINSTR + 1)) - 1u) & ~PERPHECY_PAPER_TEMPLATES)
-/* The new callee template. */
-#define PERPHECY_CALLEE_TEMPLATES (1u << PERPHECY_TOP_NEW_CALLEE)
+#define PERPHECY_STARTUP_TEMPLATES (PERPHECY_ALL_TEMPLATES & ~PERPHECY_PAPER_TEMPLATES)
 /* The templates that need no dynamic data. */
 #define PERPHECY_STATIC_TEMPLATES                                                                  \
 	((1u << PERPHECY_DEL_FUNC) | (1u << PERPHECY_NEW_FUNC) | (1u << PERPHECY_TOP_CHG_LEN) |    \
 	 (1u << PERPHECY_CHG_IMPORTS) | (1u << PERPHECY_CHG_DYN_RELOCS))
 
-/*
- * "paper" (PERPHECY_PAPER_TEMPLATES), "startup" (paper and start-up), "callees" (paper and
- * new callee) or "all" -> mask; -1 otherwise (no message).
- */
+/* "paper" (PERPHECY_PAPER_TEMPLATES) or "startup" (all) -> mask; -1 otherwise (no message). */
 int perphecy_templates_parse(const char *s, unsigned *out);
-/* The name of the set of `mask` (of those four): "paper", "startup", "callees" or "all". */
+/* "paper" for a mask without start-up templates, else "startup". */
 const char *perphecy_templates_name(unsigned mask);
 
 /*
@@ -128,22 +120,11 @@ struct perphecy_startup {
 	uint64_t imports_added, imports_removed; /* imported symbols only at u / only at i */
 };
 
-/*
- * A new callee (docs/prediction.md, "New callees"): a function that the modified function
- * funcs[func] calls directly at u and not at i, by its name at u.
- */
-struct perphecy_callee {
-	const char *name; /* owned by the perphecy_static */
-	size_t func;	  /* index in perphecy_static.funcs (a modified function) */
-};
-
 struct perphecy_static {
 	size_t nr_added, nr_deleted, nr_modified;
 	struct perphecy_startup startup;
 	struct perphecy_changed_func *funcs; /* modified and deleted, in the order added */
 	size_t nr_funcs, alloc_funcs;
-	struct perphecy_callee *callees; /* in the order added */
-	size_t nr_callees, alloc_callees;
 	double max_len_pct;	     /* over the modified functions; NAN when none */
 	struct perphecy_names names; /* private */
 };
@@ -165,19 +146,11 @@ int perphecy_static_add(struct perphecy_static *s, enum perphecy_change kind, co
  * Fills `out` (initialised here; release with perphecy_static_release()) from a binary
  * diff of i (old) and u (new): BINDIFF_DELETED and BINDIFF_MODIFIED entries by their old
  * name, BINDIFF_ADDED counted; renamed and unchanged functions are no change. The
- * start-up data comes from the two files' dynlink (known when both are dynamic), the new
- * callees of the modified functions from bindiff_new_callees(). The length change is
- * perphecy_len_change_pct() of the two static instruction counts. The names are copied:
- * `d` may be released afterwards. Returns RP_OK, or RP_EINTERNAL after error() when the
- * disassembler cannot start.
+ * start-up data comes from the two files' dynlink (known when both are dynamic). The length
+ * change is perphecy_len_change_pct() of the two static instruction counts. The names are
+ * copied: `d` may be released afterwards. Returns RP_OK (valid diffs cannot fail).
  */
 int perphecy_static_from_bindiff(const struct bindiff *d, struct perphecy_static *out);
-/*
- * Records `name` (copied) as a new callee of s->funcs[func], which must be a modified
- * function. Returns RP_OK, or RP_EINPUT after error() for a NULL or empty name or a func
- * that is not a modified function of s.
- */
-int perphecy_static_add_callee(struct perphecy_static *s, size_t func, const char *name);
 /*
  * Sets the start-up data of s (from two binfiles, or read back from a cache). Returns
  * RP_OK, or RP_EINPUT after error() when a count exceeds PERPHECY_MAX_VALUE.

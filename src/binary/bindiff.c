@@ -6,7 +6,6 @@
  * both files' functions together, in threads, so that a new function can reuse the
  * decoding of its old namesake (docs/bindiff.md, "Speed").
  */
-#include <elf.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -683,67 +682,4 @@ void bindiff_release(struct bindiff *d)
 	binfile_free(d->old_file);
 	binfile_free(d->new_file);
 	memset(d, 0, sizeof(*d));
-}
-
-/* ---- new callees of the modified functions (the predictor's Top New Callee) ---- */
-
-struct callee_list {
-	const char **v;
-	size_t nr, alloc;
-};
-
-static void callee_add(const char *name, void *arg)
-{
-	struct callee_list *l = arg;
-	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
-	l->v[l->nr++] = name;
-}
-
-/* Do a and b have the same name up to the clone suffix (bindiff_clone_base())? */
-static bool same_base(const char *a, const char *b)
-{
-	size_t la = bindiff_clone_base(a), lb = bindiff_clone_base(b);
-	return la == lb && !memcmp(a, b, la);
-}
-
-static bool callee_listed(const struct callee_list *l, size_t end, const char *name)
-{
-	for (size_t i = 0; i < end; i++)
-		if (same_base(l->v[i], name))
-			return true;
-	return false;
-}
-
-int bindiff_new_callees(const struct bindiff *d,
-			void (*fn)(const struct bindiff_entry *e, const char *callee, void *arg),
-			void *arg)
-{
-	struct callee_list o = {NULL, 0, 0}, n = {NULL, 0, 0};
-	struct bin_disasm *dis = NULL;
-
-	if (!d->old_file || !d->new_file || d->old_file->machine != EM_X86_64 ||
-	    d->new_file->machine != EM_X86_64 || !d->count[BINDIFF_MODIFIED])
-		return 0;
-	if (!(dis = disasm_new(d->new_file)))
-		return RP_EINTERNAL;
-	for (size_t i = 0; i < d->nr_entries; i++) {
-		const struct bindiff_entry *e = &d->entries[i];
-		if (e->cls != BINDIFF_MODIFIED)
-			continue;
-		o.nr = n.nr = 0;
-		disasm_direct_callees(dis, d->old_file, e->old_fn, callee_add, &o);
-		disasm_direct_callees(dis, d->new_file, e->new_fn, callee_add, &n);
-		for (size_t k = 0; k < n.nr; k++) {
-			const char *c = n.v[k];
-			/* its own parts (f.cold, f.part.0) and itself are not callees */
-			if (same_base(c, e->new_fn->name) || callee_listed(&o, o.nr, c) ||
-			    callee_listed(&n, k, c))
-				continue;
-			fn(e, c, arg);
-		}
-	}
-	free(o.v);
-	free(n.v);
-	disasm_free(dis);
-	return 0;
 }

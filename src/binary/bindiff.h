@@ -115,18 +115,4 @@ const char *bindiff_class_name(enum bindiff_class cls);
 const struct bindiff_entry *bindiff_find(const struct bindiff *d, const char *name, const char *cu,
 					 bool new_side);
 
-/*
- * The new callees of the modified functions (docs/prediction.md, "New callees"): for each
- * BINDIFF_MODIFIED entry e, calls fn once with each name that e->new_fn calls directly in
- * the new file (a call, or a tail jump to another function's entry or a PLT entry) and
- * e->old_fn does not call in the old file. Names are compared up to their clone suffix
- * (bindiff_clone_base()), and e's own name and parts (f.cold) are left out; the names are
- * the new file's (borrowed). x86-64 linked files only: nothing otherwise (aarch64, object
- * files). Decodes the modified functions again (a handle of its own). Returns 0, or
- * RP_EINTERNAL after error() when Capstone cannot start.
- */
-int bindiff_new_callees(const struct bindiff *d,
-			void (*fn)(const struct bindiff_entry *e, const char *callee, void *arg),
-			void *arg);
-
 #endif

@@ -141,15 +141,6 @@ int disasm_function_with(struct bin_disasm *d, struct binfile *bf, struct binfun
  */
 bool disasm_replay(struct bin_disasm *d, struct binfile *bf, struct binfunc *f,
 		   const struct binfile *tbf, const struct binfunc *tmpl);
-/*
- * x86-64 linked files: calls fn with the name of each function f calls directly (a call
- * rel32) or jumps to at its entry (a tail call: jmp rel32 or rel8 to the first byte of
- * another function), and of each PLT entry it calls or jumps to; once per instruction, so
- * a name may come twice. Jumps inside f are not calls. Nothing on aarch64, nor for object
- * files (their targets are relocations). Returns 0.
- */
-int disasm_direct_callees(struct bin_disasm *d, const struct binfile *bf, const struct binfunc *f,
-			  void (*fn)(const char *name, void *arg), void *arg);
 /* Disassembles a PLT section linearly, calling fn for each rip-relative reference. */
 int disasm_plt(struct binfile *bf, const struct bin_section *sec,
 	       void (*fn)(struct binfile *bf, const struct bin_section *sec, uint64_t insn_addr,

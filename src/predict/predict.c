@@ -211,10 +211,9 @@ void predict_forget_dynamic(struct predict_ctx *ctx, const char *bench)
 /*
  * 2: with the start-up line; 3: data that starts with a NUL byte is no longer taken for
  * an empty string by the binary diff (normalize.c), which changes which functions are
- * modified; 4: the new callees of each modified function ("C name" lines after its "M"
- * line). A cache of an older format is computed again.
+ * modified. A cache of an older format is computed again.
  */
-#define CACHE_MAGIC "revperf-static 4"
+#define CACHE_MAGIC "revperf-static 3"
 
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
@@ -285,11 +284,6 @@ static int cache_read(const char *path, const char *key, struct perphecy_static 
 			if (end == line + 2 || *end != ' ' ||
 			    perphecy_static_add(out, PERPHECY_MODIFIED, end + 1, pct))
 				goto out;
-		} else if (line[0] == 'C' && line[1] == ' ') {
-			/* a new callee of the last function, which must be modified */
-			if (!out->nr_funcs || out->funcs[out->nr_funcs - 1].deleted ||
-			    perphecy_static_add_callee(out, out->nr_funcs - 1, line + 2))
-				goto out;
 		} else if (strcmp(line, "end")) {
 			goto out;
 		} else {
@@ -323,19 +317,10 @@ static void cache_write(const char *path, const char *key, const struct perphecy
 		const struct perphecy_changed_func *f = &s->funcs[i];
 		if (strchr(f->name, '\n'))
 			goto out; /* cannot be written as a line: no cache */
-		if (f->deleted) {
+		if (f->deleted)
 			strbuf_addf(&sb, "D %s\n", f->name);
-			continue;
-		}
-		strbuf_addf(&sb, "M %.17g %s\n", f->len_pct, f->name);
-		for (size_t k = 0; k < s->nr_callees; k++) {
-			const struct perphecy_callee *c = &s->callees[k];
-			if (c->func != i)
-				continue;
-			if (strchr(c->name, '\n'))
-				goto out;
-			strbuf_addf(&sb, "C %s\n", c->name);
-		}
+		else
+			strbuf_addf(&sb, "M %.17g %s\n", f->len_pct, f->name);
 	}
 	strbuf_addstr(&sb, "end\n");
 	if (whole_file_open(&w, path))

@@ -35,8 +35,8 @@ expect_exit 2 "$REVPERF" train --evaluate --k 1
 expect_grep 'from 2 to 1000' err.txt
 expect_exit 2 "$REVPERF" train --cover greedy
 expect_grep "cover 'greedy': use paper or every-hit" err.txt
-expect_exit 2 "$REVPERF" train --templates every
-expect_grep "templates 'every': use paper, startup, callees or all" err.txt
+expect_exit 2 "$REVPERF" train --templates all
+expect_grep "templates 'all': use paper or startup" err.txt
 expect_exit 2 "$REVPERF" train --min-dismiss 85
 expect_grep "min-dismiss '85': write a rate such as 85% or 0.85" err.txt
 expect_exit 2 "$REVPERF" train --min-dismiss lots
@@ -98,10 +98,6 @@ expect_exit 0 "$REVPERF" train -f json --dry-run --cover every-hit
 [ "$(json_get out.txt "d['templates']")" = paper ] || fail "the paper's templates are the default"
 expect_exit 0 "$REVPERF" train -f json --dry-run --templates startup
 [ "$(json_get out.txt "d['templates']")" = startup ] || fail "--templates startup: $(cat out.txt)"
-for set in callees all; do
-	expect_exit 0 "$REVPERF" train -f json --dry-run --templates $set
-	[ "$(json_get out.txt "d['templates']")" = $set ] || fail "--templates $set: $(cat out.txt)"
-done
 [ "$(json_get out.txt "d['min_dismiss']")" = None ] || fail "no dismiss budget by default"
 expect_exit 0 "$REVPERF" train -f json --dry-run --min-dismiss 90%
 [ "$(json_get out.txt "d['min_dismiss']")" = 0.9 ] || fail "--min-dismiss 90%: $(cat out.txt)"

@@ -329,10 +329,6 @@ static void test_static_and_cache(void **state)
 	assert_false(changed(&s, "hot")->deleted);
 	assert_true(changed(&s, "hot")->len_pct > 0);
 	assert_null(changed(&s, "same"));
-	/* main calls added now, not gone: its one new callee */
-	assert_int_equal(s.nr_callees, 1);
-	assert_string_equal(s.callees[0].name, "added");
-	assert_string_equal(s.funcs[s.callees[0].func].name, "main");
 
 	/* The second time comes from the cache, with the same content. */
 	assert_int_equal(predict_static(&ctx, a.buf, b.buf, &again), 0);
@@ -346,10 +342,6 @@ static void test_static_and_cache(void **state)
 	assert_int_equal(again.startup.relocs_u, s.startup.relocs_u);
 	assert_int_equal(again.startup.imports_added, s.startup.imports_added);
 	assert_int_equal(again.startup.imports_removed, s.startup.imports_removed);
-	/* and the new callee */
-	assert_int_equal(again.nr_callees, 1);
-	assert_string_equal(again.callees[0].name, "added");
-	assert_string_equal(again.funcs[again.callees[0].func].name, "main");
 	perphecy_static_release(&again);
 
 	/* Prove that it is read: plant a function in the cache file. */
@@ -375,8 +367,9 @@ static void test_static_and_cache(void **state)
 	assert_int_equal(again.startup.imports_removed, 4);
 	perphecy_static_release(&again);
 
-	/* A cache of format 3 (before the new callees) is computed again. */
-	assert_int_equal(fx_sh(&fx, "sed -i 's/^revperf-static 4$/revperf-static 3/' '%s'", slash),
+	/* A cache of format 2 (before the binary diff's fix for data starting with a NUL
+	 * byte) is computed again. */
+	assert_int_equal(fx_sh(&fx, "sed -i 's/^revperf-static 3$/revperf-static 2/' '%s'", slash),
 			 0);
 	assert_int_equal(predict_static(&ctx, a.buf, b.buf, &again), 0);
 	assert_null(changed(&again, "planted"));
