@@ -551,6 +551,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	c->planned_max = bench->max_runs + more;
 	c->out->ci_alpha = plan.alpha_per_look;
 	c->out->tolerance = bench->tolerance;
+	c->out->count_tolerance = bench->count_tolerance;
 	if (!needs_timing_runs(c)) {
 		/* the counted runs' timeout: the timing runs' of earlier comparisons, if any */
 		c->timeout_ns = bench_run_timeout(c);
