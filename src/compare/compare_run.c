@@ -324,10 +324,21 @@ static int run_complete(struct bench_ctx *c, struct run_slot *r, bool behind, bo
 		store_check_files(c->req->st, what.buf);
 		goto out;
 	}
-	/* The first baseline value replaces the provisional 600 s timeout. */
-	if (!r->warmup && side == 0 && res.status == RUN_OK &&
-	    c->timeout_ns == FIRST_RUN_TIMEOUT_NS && !c->bench->timeout_ns)
-		c->timeout_ns = bench_run_timeout(c);
+	/*
+	 * The first baseline value replaces the provisional 600 s timeout. A baseline warm-up
+	 * that succeeded is a baseline run too: 10 x its wall time (at least 60 s) bounds the
+	 * target's warm-up and first runs, which took 600 s each before, so that a target
+	 * that hangs held a machine (a worker of the fleet) twenty minutes, not four.
+	 */
+	if (side == 0 && res.status == RUN_OK && c->timeout_ns == FIRST_RUN_TIMEOUT_NS &&
+	    !c->bench->timeout_ns) {
+		if (!r->warmup) {
+			c->timeout_ns = bench_run_timeout(c);
+		} else {
+			ns_t t = res.m.wall_ns * 10;
+			c->timeout_ns = t < MIN_TIMEOUT_NS ? MIN_TIMEOUT_NS : t;
+		}
+	}
 	if (!r->warmup) {
 		if (res.status == RUN_OK)
 			*(side ? &c->out->ok_b : &c->out->ok_a) += 1;
@@ -384,6 +395,10 @@ int bench_run_next(struct bench_ctx *c, int side, bool warmup, bool *stop)
 	 */
 	bool ahead =
 	    c->lookahead && !c->consecutive_failures[0] && !c->consecutive_failures[1];
+	/* Nor while the timeout is the provisional one: the run behind would keep it, not the
+	 * one the baseline's first run in flight is about to give. */
+	if (c->timeout_ns == FIRST_RUN_TIMEOUT_NS && !c->bench->timeout_ns)
+		ahead = false;
 	struct run_slot *r;
 	int ret = 0;
 	if (!ahead && (ret = bench_run_drain(c, stop)))
