@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -359,19 +360,33 @@ static int run_row(struct page *p, struct strbuf *sb, const struct history_run *
  * directories of the workers. Without a run log to tell (a benchmark of counted metrics
  * alone), the files are taken as its own.
  */
+static bool under(const char *path, const char *dir)
+{
+	size_t len = strlen(dir);
+	return !strncmp(path, dir, len) && path[len] == '/';
+}
+
 static bool measured_here(const struct page *p, const struct history_comparison *c)
 {
-	size_t len = strlen(p->o->state_root);
-	bool logged = false;
-	for (size_t i = 0; i < c->nr_runs; i++) {
+	const char *last = NULL;
+	char *root = realpath(p->o->state_root, NULL);
+	bool logged = false, here = false;
+	for (size_t i = 0; i < c->nr_runs && !here; i++) {
 		const char *log = c->runs[i].log_path;
-		if (!log)
+		char *real;
+		if (!log || log == last) /* log paths are shared strings: a side's, repeated */
 			continue;
+		last = log;
 		logged = true;
-		if (!strncmp(log, p->o->state_root, len) && log[len] == '/')
-			return true;
+		here = under(log, p->o->state_root);
+		if (!here && root && (real = realpath(log, NULL))) {
+			/* a --state-dir spelled otherwise than when the runs were stored */
+			here = under(real, root);
+			free(real);
+		}
 	}
-	return !logged;
+	free(root);
+	return here || !logged;
 }
 
 static int runs_table(struct page *p, struct strbuf *sb, const struct history_run *runs, size_t n,

@@ -45,4 +45,7 @@ cd ../worker
 expect_exit 0 "$REVPERF" report --store "$shared" -o site
 expect_grep 'Absolute change \(counted runs under valgrind\)' "site/commits/$v2.html"
 expect_no_grep 'stayed in the state directory' "site/commits/$v2.html"
+# ... also with the state directory spelled otherwise than when the runs were stored.
+expect_exit 0 "$REVPERF" report --store "$shared" --state-dir ./.revperf -o site2
+expect_grep 'Absolute change \(counted runs under valgrind\)' "site2/commits/$v2.html"
 echo ok
