@@ -328,7 +328,7 @@ static int run_complete(struct bench_ctx *c, struct run_slot *r, bool behind, bo
 	 * The first baseline value replaces the provisional 600 s timeout. A baseline warm-up
 	 * that succeeded is a baseline run too: 10 x its wall time (at least 60 s) bounds the
 	 * target's warm-up and first runs, which took 600 s each before, so that a target
-	 * that hangs held a machine (a worker of the fleet) twenty minutes, not four.
+	 * that hangs held a machine (a worker of the fleet) 21 minutes, not three.
 	 */
 	if (side == 0 && res.status == RUN_OK && c->timeout_ns == FIRST_RUN_TIMEOUT_NS &&
 	    !c->bench->timeout_ns) {
@@ -395,9 +395,11 @@ int bench_run_next(struct bench_ctx *c, int side, bool warmup, bool *stop)
 	 */
 	bool ahead =
 	    c->lookahead && !c->consecutive_failures[0] && !c->consecutive_failures[1];
-	/* Nor while the timeout is the provisional one: the run behind would keep it, not the
-	 * one the baseline's first run in flight is about to give. */
-	if (c->timeout_ns == FIRST_RUN_TIMEOUT_NS && !c->bench->timeout_ns)
+	/* Nor a warm-up while the timeout is the provisional one: the target's warm-up behind
+	 * the baseline's would keep it, not the one the baseline's warm-up is about to give.
+	 * (Timed runs look ahead from the first: without a warm-up, a target run first has the
+	 * provisional timeout anyway.) */
+	if (warmup && c->timeout_ns == FIRST_RUN_TIMEOUT_NS && !c->bench->timeout_ns)
 		ahead = false;
 	struct run_slot *r;
 	int ret = 0;
