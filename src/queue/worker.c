@@ -422,10 +422,11 @@ out:
 	return ret;
 }
 
-/* The wait between looks at an empty queue (or a configuration that does not load). */
-static void idle(const struct worker_opts *o)
+/* The wait between looks at an empty queue, times `times` (a configuration that does not
+ * load is read again, and its error line printed, every 10 waits: 20 s by default). */
+static void idle(const struct worker_opts *o, double times)
 {
-	double until = mono_s() + o->idle_s;
+	double until = mono_s() + o->idle_s * times;
 	while (mono_s() < until && !interrupt_requested())
 		nap(0.05);
 }
@@ -463,7 +464,7 @@ int worker_run(struct store **st, const struct worker_opts *o, struct worker_sta
 				warning("the worker claims no job until its configuration loads "
 					"again (the error above)");
 			not_ready = true;
-			idle(o);
+			idle(o, 10);
 			continue;
 		}
 		if (not_ready)
@@ -482,7 +483,7 @@ int worker_run(struct store **st, const struct worker_opts *o, struct worker_sta
 				break;
 			ret = 0;
 		} else if (!o->once) {
-			idle(o);
+			idle(o, 1);
 		}
 		if (o->once)
 			break;
