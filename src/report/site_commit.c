@@ -686,9 +686,10 @@ static int comparison_section(struct page *p, struct strbuf *sb)
 		profiles = p->o->state_root && path_exists(dir.buf);
 		if (profiles && !measured_here(p, c)) {
 			profiles = false;
-			strbuf_addstr(sb, "<p class=\"flag\">Its profiles (attribution, flame graphs, "
-					  "control charts) stayed in the state directory that measured "
-					  "it, on ");
+			strbuf_addstr(sb,
+				      "<p class=\"flag\">Its profiles (attribution, flame graphs, "
+				      "control charts) stayed in the state directory that measured "
+				      "it, on ");
 			site_escape(sb, h->has_machine ? h->machine.hostname : "another machine");
 			strbuf_addstr(sb, ", not in this one, whose comparison of the same number "
 					  "is another store's or another clone's: build the report "

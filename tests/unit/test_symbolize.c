@@ -64,17 +64,18 @@ static const char cxx_src[] = "namespace geo {\n"
 
 /* Three functions inlined into each other, into entry(): code of inner() is inlined into
  * middle(), inlined into outer(), inlined into entry(). */
-static const char inl_src[] = "#define INL static inline __attribute__((always_inline))\n"
-			      "static volatile long sink;\n"
-			      "INL void inner(long k) { sink += k * 3; }\n"
-			      "INL void middle(long k) { inner(k + 1); sink ^= k; }\n"
-			      "INL void outer(long k) { middle(k * 2); sink -= k; }\n"
-			      "__attribute__((noinline)) void entry(long n)\n"
-			      "{\n"
-			      "\tfor (long i = 0; i < n; i++)\n"
-			      "\t\touter(i);\n"
-			      "}\n"
-			      "int main(int argc, char **argv) { (void)argv; entry(argc); return 0; }\n";
+static const char inl_src[] =
+    "#define INL static inline __attribute__((always_inline))\n"
+    "static volatile long sink;\n"
+    "INL void inner(long k) { sink += k * 3; }\n"
+    "INL void middle(long k) { inner(k + 1); sink ^= k; }\n"
+    "INL void outer(long k) { middle(k * 2); sink -= k; }\n"
+    "__attribute__((noinline)) void entry(long n)\n"
+    "{\n"
+    "\tfor (long i = 0; i < n; i++)\n"
+    "\t\touter(i);\n"
+    "}\n"
+    "int main(int argc, char **argv) { (void)argv; entry(argc); return 0; }\n";
 
 /* 1-based line of the first occurrence of needle in text, 0 if absent. */
 static unsigned line_of(const char *text, const char *needle)
@@ -382,7 +383,8 @@ static uint64_t nm_size(const char *file, const char *name)
 	while (fgets(line, sizeof(line), p)) {
 		char sym[400], type;
 		unsigned long long v, n;
-		if (sscanf(line, "%llx %llx %c %399s", &v, &n, &type, sym) == 4 && !strcmp(sym, name))
+		if (sscanf(line, "%llx %llx %c %399s", &v, &n, &type, sym) == 4 &&
+		    !strcmp(sym, name))
 			size = n;
 	}
 	pclose(p);
