@@ -636,19 +636,36 @@ static const char *call_file(Dwarf_Die *cudie, Dwarf_Die *die)
 	return dwarf_filesrc(files, idx, NULL, NULL);
 }
 
-/* The inlined subroutines whose ranges contain `addr`, innermost first, into out. */
+/*
+ * The inlined subroutines whose ranges contain `addr`, innermost first, into out.
+ * dwarf_getscopes() returns the innermost inlined instance followed by the scopes of its
+ * abstract definition, not by the instances it is nested in (as eu-addr2line -i, the
+ * chain is then read with dwarf_getscopes_die() from that instance up): taken alone, a
+ * function inlined into an inlined function lost every caller but the outermost.
+ */
 static void describe_inlines(struct symbolizer *sym, struct sym_module *mod, GElf_Addr addr,
 			     struct sym_loc *out)
 {
 	Dwarf_Addr cu_bias;
 	Dwarf_Die *cudie = dwfl_module_addrdie(mod->mod, addr, &cu_bias), *scopes = NULL;
+	Dwarf_Die *nested = NULL;
 	struct sym_inline *chain = NULL;
 	size_t nr = 0;
-	int n;
+	int n, i;
 
 	if (!cudie || (n = dwarf_getscopes(cudie, addr - cu_bias, &scopes)) <= 0)
 		return;
-	for (int i = 0; i < n; i++) {
+	for (i = 0; i < n && dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine; i++)
+		;
+	if (i < n) {
+		int m = dwarf_getscopes_die(&scopes[i], &nested);
+		if (m > 0) {
+			free(scopes);
+			scopes = nested;
+			n = m;
+		}
+	}
+	for (i = 0; i < n; i++) {
 		Dwarf_Attribute attr;
 		Dwarf_Word line = 0;
 		const char *name;

@@ -64,7 +64,7 @@ static int queue_run(bool json)
 	}
 	o.out.printed = true;
 	if (json ? queue_report_json(stdout, jobs, n)
-		 : queue_report_text(stdout, jobs, n, cli_output_color(&o.out))) {
+		 : queue_report_text(stdout, jobs, n, o.state, cli_output_color(&o.out))) {
 		error("cannot write the report: %s", strerror(errno));
 		ret = EXIT_INTERNAL;
 		goto out;

@@ -73,6 +73,30 @@ static json_t *job_args(const char *const *words, size_t n, char **extra, int nr
 	return a;
 }
 
+/* " -- WORD..." after a job's label: the options its command gets, shown by queue. */
+static void label_extra(struct strbuf *label, char **extra, int n)
+{
+	if (!n)
+		return;
+	strbuf_addstr(label, " --");
+	for (int i = 0; i < n; i++) {
+		bool quote = !*extra[i] || strpbrk(extra[i], " \t'\"\\;$`") != NULL;
+		strbuf_addch(label, ' ');
+		if (!quote) {
+			strbuf_addstr(label, extra[i]);
+			continue;
+		}
+		strbuf_addch(label, '\'');
+		for (const char *c = extra[i]; *c; c++) {
+			if (*c == '\'')
+				strbuf_addstr(label, "'\\''");
+			else
+				strbuf_addch(label, *c);
+		}
+		strbuf_addch(label, '\'');
+	}
+}
+
 static bool has_bench(char **extra, int n)
 {
 	for (int i = 0; i < n; i++)
@@ -114,6 +138,7 @@ static int plan(struct cli_project *p, const char **args, int n, char **extra, i
 		(*specs)[0].kind = bisect ? STORE_JOB_BISECT : STORE_JOB_COMPARE;
 		strbuf_init(&(*specs)[0].label);
 		strbuf_addf(&(*specs)[0].label, "%s %s %s", kind, args[1], args[2]);
+		label_extra(&(*specs)[0].label, extra, nr_extra);
 		(*specs)[0].args =
 		    job_args((const char *const[]){a.sha, b.sha}, 2, extra, nr_extra);
 		*nr = 1;
@@ -151,6 +176,7 @@ static int plan(struct cli_project *p, const char **args, int n, char **extra, i
 			strbuf_addf(&s->label, "history %.12s", revs[i].sha);
 			if (revs[i].summary)
 				strbuf_addf(&s->label, " %s", revs[i].summary);
+			label_extra(&s->label, extra, nr_extra);
 			/* The commit measured against its first parent, as history does. */
 			s->args = job_args((const char *const[]){revs[i].sha, "-n", "1"}, 3, extra,
 					   nr_extra);

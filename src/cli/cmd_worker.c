@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "collect/machine.h"
+#include "core/config.h"
 #include "queue/worker.h"
 #include "store/store.h"
 #include "util/common.h"
@@ -59,9 +60,11 @@ const struct command_help worker_help = {
     "job whose command fails (a build that fails) is marked failed with its error, and\n"
     "the worker goes on. SIGINT or SIGTERM stops the running job and gives it back. Each\n"
     "job's output: STATE-DIR/worker/job-ID.log. See docs/team.md.\n"
+    "A configuration that does not load (revperf.ini, --config) stops the worker before\n"
+    "it claims anything; broken while it runs, the worker claims nothing until it loads.\n"
     "Exit status: 0 stopped after --once, 2 usage or input error (no store, a store of a\n"
-    "newer schema), 3 internal failure, 128 + N stopped by signal N (130 SIGINT, 143\n"
-    "SIGTERM).",
+    "newer schema, a configuration that does not load), 3 internal failure, 128 + N\n"
+    "stopped by signal N (130 SIGINT, 143 SIGTERM).",
     worker_options,
 };
 
@@ -77,8 +80,25 @@ static int seconds(const char *flag, const char *s, double lo, double hi, double
 	return 0;
 }
 
+/*
+ * Whether the configuration that every job's command reads loads (revperf.ini or
+ * --config, as compare reads it): checked before the worker starts and before each claim,
+ * so that a clone whose configuration is broken claims no job, instead of failing every
+ * job of the queue in turn with the same error line. 0 or RP_EINPUT after the error.
+ */
+static int config_loads(void *arg)
+{
+	struct config cfg;
+	int ret;
+	config_init(&cfg);
+	ret = cli_load_config(&cfg, arg);
+	config_release(&cfg);
+	return ret;
+}
+
 static int worker_main(bool json)
 {
+	struct cli_config_source src = {0};
 	struct cli_project p = {0};
 	struct worker_opts wo = {0};
 	struct worker_stats stats = {0};
@@ -107,6 +127,14 @@ static int worker_main(bool json)
 	exe[len] = '\0';
 	if ((ret = cli_project_open(&p, CLI_WHERE(o), CLI_PROJECT_CONFIG)))
 		goto out;
+	src.root = repo_workdir(p.repo);
+	src.config = o.config;
+	if (config_loads(&src)) {
+		error("the worker takes no job while its configuration does not load (every job "
+		      "would fail with it); fix it and start the worker again");
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	machine_info_read(&mi);
 	strbuf_addf(&log_dir, "%s/worker", p.sd.root);
 	if (o.config) {
@@ -130,6 +158,8 @@ static int worker_main(bool json)
 	wo.once = o.once;
 	wo.fetch = o.fetch;
 	wo.quiet = o.out.quiet;
+	wo.ready = config_loads;
+	wo.ready_arg = &src;
 	if (!o.out.quiet)
 		fprintf(stderr, "revperf worker: machine %s%s%s, lease %lld s; waiting for jobs\n",
 			wo.machine, o.tag ? ", tag " : "", o.tag ? o.tag : "",

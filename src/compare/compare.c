@@ -437,13 +437,18 @@ static int bench_runs_stored(const struct compare_request *req, const struct ben
 }
 
 /*
- * The benchmark's warm-up runs, discarded, in a random order too: taken before its first
- * new run only, so that a comparison whose stored runs already answer it runs none.
+ * The benchmark's warm-up runs, discarded, in a random order too (the baseline's first
+ * while no baseline run set the timeout): taken before its first new run only, so that a
+ * comparison whose stored runs already answer it runs none.
  */
 static int run_warmups(struct bench_ctx *c, bool *stop)
 {
 	for (size_t w = 0; w < c->bench->warmup && !*stop; w++) {
 		int first = rng_coin(c->rng);
+		/* No baseline run yet: its warm-up first, to set the timeout of the target's
+		 * (compare_run.c) instead of the provisional 600 s. */
+		if (c->timeout_ns == FIRST_RUN_TIMEOUT_NS && !c->bench->timeout_ns)
+			first = 0;
 		for (int k = 0; k < 2 && !*stop; k++) {
 			int ret = bench_run_next(c, k ? !first : first, true, stop);
 			if (ret)
@@ -610,6 +615,7 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 	c->planned_max = bench->max_runs + more;
 	c->out->ci_alpha = plan.alpha_per_look;
 	c->out->tolerance = bench->tolerance;
+	c->out->count_tolerance = bench->count_tolerance;
 	if (!needs_timing_runs(c)) {
 		/* the counted runs' timeout: the timing runs' of earlier comparisons, if any */
 		c->timeout_ns = bench_run_timeout(c);

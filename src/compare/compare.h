@@ -107,6 +107,7 @@ struct bench_outcome {
 	size_t looks;              /* how many times the verdict was evaluated */
 	size_t extended_looks;     /* of which past max runs (time budget, alpha spending) */
 	double tolerance;          /* the equivalence margin: 0.02 = 2% */
+	double count_tolerance;    /* of counted metrics, and of counts whose runs agree */
 	double ci_alpha;           /* each look's alpha: CIs are (1 - ci_alpha) intervals */
 	bool decided;              /* every primary metric decided before the budget ran out */
 	/* Every metric is counted (ir, sim-cycles) and no profile samples the timing runs: no

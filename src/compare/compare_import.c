@@ -122,6 +122,7 @@ static void judge_bench(struct compare_result *res, const struct import_set *sa,
 		bo->name = xstrdup(any->name);
 	}
 	bo->tolerance = tolerance;
+	bo->count_tolerance = tolerance; /* one tolerance judges every imported metric */
 	bo->ci_alpha = res->alpha;
 	bo->ok_a = ba ? ba->nr_samples : 0;
 	bo->ok_b = bb ? bb->nr_samples : 0;

@@ -324,18 +324,25 @@ static int run_complete(struct bench_ctx *c, struct run_slot *r, bool behind, bo
 		store_check_files(c->req->st, what.buf);
 		goto out;
 	}
-	/* The first baseline value replaces the provisional 600 s timeout. */
-	if (!r->warmup && side == 0 && res.status == RUN_OK &&
-	    c->timeout_ns == FIRST_RUN_TIMEOUT_NS && !c->bench->timeout_ns)
-		c->timeout_ns = bench_run_timeout(c);
-	/* A warm-up that sets the counted runs' timeout: 10 x its time, as a median would
-	 * (a run that failed took its time too: its counted runs will fail as fast). */
-	if (r->warmup && side == 0 && c->timeout_probe) {
-		c->probe_status = res.status;
-		if (res.status != RUN_TIMEOUT)
-			c->timeout_ns = res.m.wall_ns * 10 < MIN_TIMEOUT_NS ? MIN_TIMEOUT_NS
-									  : res.m.wall_ns * 10;
+	/*
+	 * The first baseline value replaces the provisional 600 s timeout. A baseline warm-up
+	 * that succeeded is a baseline run too: 10 x its wall time (at least 60 s) bounds the
+	 * target's warm-up and first runs, which took 600 s each before, so that a target
+	 * that hangs held a machine (a worker of the fleet) 21 minutes, not three. So does
+	 * the warm-up that sets a counted-only benchmark's timeout when it failed (it took
+	 * its time too: its counted runs will fail as fast); not one that timed out.
+	 */
+	if (side == 0 && c->timeout_ns == FIRST_RUN_TIMEOUT_NS && !c->bench->timeout_ns &&
+	    (res.status == RUN_OK || (r->warmup && c->timeout_probe && res.status != RUN_TIMEOUT))) {
+		if (!r->warmup) {
+			c->timeout_ns = bench_run_timeout(c);
+		} else {
+			ns_t t = res.m.wall_ns * 10;
+			c->timeout_ns = t < MIN_TIMEOUT_NS ? MIN_TIMEOUT_NS : t;
+		}
 	}
+	if (r->warmup && side == 0 && c->timeout_probe)
+		c->probe_status = res.status;
 	if (!r->warmup) {
 		if (res.status == RUN_OK)
 			*(side ? &c->out->ok_b : &c->out->ok_a) += 1;
@@ -392,6 +399,12 @@ int bench_run_next(struct bench_ctx *c, int side, bool warmup, bool *stop)
 	 */
 	bool ahead =
 	    c->lookahead && !c->consecutive_failures[0] && !c->consecutive_failures[1];
+	/* Nor a warm-up while the timeout is the provisional one: the target's warm-up behind
+	 * the baseline's would keep it, not the one the baseline's warm-up is about to give.
+	 * (Timed runs look ahead from the first: without a warm-up, a target run first has the
+	 * provisional timeout anyway.) */
+	if (warmup && c->timeout_ns == FIRST_RUN_TIMEOUT_NS && !c->bench->timeout_ns)
+		ahead = false;
 	struct run_slot *r;
 	int ret = 0;
 	if (!ahead && (ret = bench_run_drain(c, stop)))

@@ -422,10 +422,20 @@ out:
 	return ret;
 }
 
+/* The wait between looks at an empty queue, times `times` (a configuration that does not
+ * load is read again, and its error line printed, every 10 waits: 20 s by default). */
+static void idle(const struct worker_opts *o, double times)
+{
+	double until = mono_s() + o->idle_s * times;
+	while (mono_s() < until && !interrupt_requested())
+		nap(0.05);
+}
+
 int worker_run(struct store **st, const struct worker_opts *o, struct worker_stats *stats)
 {
 	char host[256];
 	struct strbuf worker = STRBUF_INIT;
+	bool not_ready = false;
 	int ret = 0;
 
 	memset(stats, 0, sizeof(*stats));
@@ -444,6 +454,22 @@ int worker_run(struct store **st, const struct worker_opts *o, struct worker_sta
 		bool claimed = false;
 		if ((ret = reconnect(st, o)))
 			break;
+		if (o->ready && o->ready(o->ready_arg)) {
+			/* Claimed, the job would fail with the same error: leave it queued. */
+			if (o->once) {
+				ret = RP_EINPUT;
+				break;
+			}
+			if (!not_ready)
+				warning("the worker claims no job until its configuration loads "
+					"again (the error above)");
+			not_ready = true;
+			idle(o, 10);
+			continue;
+		}
+		if (not_ready)
+			warning("the configuration loads again; the worker takes jobs");
+		not_ready = false;
 		if ((ret = store_job_claim(*st, worker.buf, o->machine, o->machine_tag, o->lease_s,
 					   o->max_attempts, &job, &claimed))) {
 			if (!store_unreachable(*st))
@@ -457,9 +483,7 @@ int worker_run(struct store **st, const struct worker_opts *o, struct worker_sta
 				break;
 			ret = 0;
 		} else if (!o->once) {
-			double until = mono_s() + o->idle_s;
-			while (mono_s() < until && !interrupt_requested())
-				nap(0.05);
+			idle(o, 1);
 		}
 		if (o->once)
 			break;

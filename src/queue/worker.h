@@ -29,6 +29,11 @@ struct worker_opts {
 	bool once;		      /* one job (or none), then return */
 	bool fetch; /* `git fetch --tags` before each job (its output in its log) */
 	bool quiet; /* no line per job on stderr */
+	/* Called before each claim, may be NULL: a job is claimed only when it returns 0 (the
+	 * worker's configuration loads; it printed why not). Until then the worker waits
+	 * idle_s between checks (with once: returns RP_EINPUT). */
+	int (*ready)(void *arg);
+	void *ready_arg;
 };
 
 struct worker_stats {

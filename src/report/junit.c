@@ -18,10 +18,18 @@ static void attr(struct strbuf *sb, const char *name, const char *value)
 	strbuf_addch(sb, '"');
 }
 
-/* "worse: x1.123 [1.101, 1.144] (primary; 12 + 12 runs)" */
+/*
+ * "worse: x1.123 [1.101, 1.144] (primary; 12 pairs; tolerance 2%)": the runs and the
+ * tolerance that judged this metric. A counted metric (ir) is judged over its counted
+ * runs against the count tolerance, not over the timing runs (none, when every metric is
+ * counted); so is a count whose runs agree (exact), over the timing runs.
+ */
 static void describe(struct strbuf *sb, const struct bench_outcome *b,
 		     const struct metric_outcome *m)
 {
+	bool counted = m->def->flags & METRIC_COUNTED;
+	bool by_count = counted || ((m->def->flags & METRIC_COUNT) && m->r.exact);
+	double tolerance = by_count ? b->count_tolerance : b->tolerance;
 	strbuf_addstr(sb, m->measured ? verdict_name(m->r.verdict) : "unmeasured");
 	if (m->measured && m->r.reason)
 		strbuf_addf(sb, ": %s", m->r.reason);
@@ -29,8 +37,13 @@ static void describe(struct strbuf *sb, const struct bench_outcome *b,
 		strbuf_addstr(sb, ": x");
 		units_range_addf(sb, m->r.ratio, m->r.ci_lo, m->r.ci_hi, 4, UNITS_RANGE_BRACKETS);
 	}
-	strbuf_addf(sb, " (%s; %zu + %zu runs; tolerance %.3g%%)",
-		    m->primary ? "primary" : "not primary", b->ok_a, b->ok_b, 100 * b->tolerance);
+	strbuf_addf(sb, " (%s; ", m->primary ? "primary" : "not primary");
+	if (m->measured)
+		report_verdict_counts(sb, m);
+	else
+		strbuf_addf(sb, "%zu + %zu runs", b->ok_a, b->ok_b);
+	strbuf_addf(sb, "%s; %stolerance %.3g%%)", counted ? " counted" : "",
+		    by_count ? "count " : "", 100 * tolerance);
 }
 
 static void testcase(struct strbuf *sb, const struct bench_outcome *b, const char *name)

@@ -18,7 +18,8 @@ static const char *state_color(const char *state)
 	return "";
 }
 
-int queue_report_text(FILE *f, const struct store_job *jobs, size_t n, bool color)
+int queue_report_text(FILE *f, const struct store_job *jobs, size_t n, const char *state,
+		      bool color)
 {
 	size_t count[4] = {0};
 	static const char *const states[4] = {"queued", "running", "done", "failed"};
@@ -76,8 +77,11 @@ int queue_report_text(FILE *f, const struct store_job *jobs, size_t n, bool colo
 		fprintf(f, "%s\n", line.buf);
 	}
 	strbuf_release(&line);
-	fprintf(f, "%zu queued, %zu running, %zu done, %zu failed\n", count[0], count[1], count[2],
-		count[3]);
+	if (state)
+		fprintf(f, "%zu %s (--state %s)\n", n, state, state);
+	else
+		fprintf(f, "%zu queued, %zu running, %zu done, %zu failed\n", count[0], count[1],
+			count[2], count[3]);
 	return ferror(f) ? -1 : 0;
 }
 

@@ -12,9 +12,12 @@
 
 #include "store/store_jobs.h"
 
-/* Text; colour (failed red, done green, running yellow) when color. 0, or -1 when writing
- * failed. */
-int queue_report_text(FILE *f, const struct store_job *jobs, size_t n, bool color);
+/* Text; colour (failed red, done green, running yellow) when color. state: the one state
+ * the jobs were chosen by (queue --state), NULL for all; the last line counts what is
+ * shown ("2 failed (--state failed)"), not zero for the states left out. 0, or -1 when
+ * writing failed. */
+int queue_report_text(FILE *f, const struct store_job *jobs, size_t n, const char *state,
+		      bool color);
 /* JSON (docs/json-schema.md, "queue"): schema revperf-queue/1. 0, or -1. */
 int queue_report_json(FILE *f, const struct store_job *jobs, size_t n);
 

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -350,6 +351,44 @@ static int run_row(struct page *p, struct strbuf *sb, const struct history_run *
  * (counted: its verdicts are all of counted metrics, which take no timing run). Returns 0
  * or RP_EINTERNAL (a log from the store that could not be written).
  */
+/*
+ * Whether the comparison was measured from this state directory, so that its
+ * profiles/<comparison>/ here are its own: a run of it (or of the comparisons whose runs
+ * it reused) logged under the state directory. Comparison numbers are a store's: the same
+ * number in this directory may be another store's comparison (a clone that compared on
+ * its own SQLite store too), and a shared store's comparisons were measured in the state
+ * directories of the workers. Without a run log to tell (a benchmark of counted metrics
+ * alone), the files are taken as its own.
+ */
+static bool under(const char *path, const char *dir)
+{
+	size_t len = strlen(dir);
+	return !strncmp(path, dir, len) && path[len] == '/';
+}
+
+static bool measured_here(const struct page *p, const struct history_comparison *c)
+{
+	const char *last = NULL;
+	char *root = realpath(p->o->state_root, NULL);
+	bool logged = false, here = false;
+	for (size_t i = 0; i < c->nr_runs && !here; i++) {
+		const char *log = c->runs[i].log_path;
+		char *real;
+		if (!log || log == last) /* log paths are shared strings: a side's, repeated */
+			continue;
+		last = log;
+		logged = true;
+		here = under(log, p->o->state_root);
+		if (!here && root && (real = realpath(log, NULL))) {
+			/* a --state-dir spelled otherwise than when the runs were stored */
+			here = under(real, root);
+			free(real);
+		}
+	}
+	free(root);
+	return here || !logged;
+}
+
 static int runs_table(struct page *p, struct strbuf *sb, const struct history_run *runs, size_t n,
 		      bool counted)
 {
@@ -651,6 +690,17 @@ static int comparison_section(struct page *p, struct strbuf *sb)
 		strbuf_addf(&dir, "%s/profiles/%lld", p->o->state_root ? p->o->state_root : "",
 			    (long long)c->id);
 		profiles = p->o->state_root && path_exists(dir.buf);
+		if (profiles && !measured_here(p, c)) {
+			profiles = false;
+			strbuf_addstr(sb,
+				      "<p class=\"flag\">Its profiles (attribution, flame graphs, "
+				      "control charts) stayed in the state directory that measured "
+				      "it, on ");
+			site_escape(sb, h->has_machine ? h->machine.hostname : "another machine");
+			strbuf_addstr(sb, ", not in this one, whose comparison of the same number "
+					  "is another store's or another clone's: build the report "
+					  "there to see them.</p>\n");
+		}
 		strbuf_release(&dir);
 	}
 	/* verdicts and runs are sorted by benchmark: walk both once */

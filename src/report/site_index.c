@@ -270,7 +270,11 @@ static void machine_text(struct strbuf *sb, const struct history *h)
 	site_escape(sb, m->kernel);
 	strbuf_addstr(sb, ", governor ");
 	site_escape(sb, m->governor);
-	strbuf_addf(sb, "): the machine with the most runs (%zu).", m->nr_runs);
+	if (h->machine_named) {
+		strbuf_addf(sb, "): the machine this report is for (%zu runs).", m->nr_runs);
+	} else {
+		strbuf_addf(sb, "): the machine with the most runs (%zu).", m->nr_runs);
+	}
 	if (h->other_machine_runs)
 		strbuf_addf(
 		    sb, " <span class=\"flag\">%zu run%s of %zu other machine%s left out.</span>",

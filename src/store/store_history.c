@@ -117,6 +117,7 @@ int store_history_machine(struct store *st, struct history *h, const char *name)
 			continue;
 		}
 		h->has_machine = true;
+		h->machine_named = name != NULL;
 		h->machine.id = db_column_int64(stmt, 0);
 		h->machine.hostname = column_str(stmt, 1);
 		h->machine.cpu_model = column_str(stmt, 2);

@@ -148,6 +148,7 @@ struct history_comparison {
 
 struct history {
 	bool has_machine;
+	bool machine_named; /* the machine was asked for by name, not the one with most runs */
 	struct history_machine machine;
 	size_t other_machine_runs; /* runs left out: measured on other machines */
 	size_t nr_machines;

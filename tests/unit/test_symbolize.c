@@ -3,7 +3,8 @@
  * lookup, bad lines), file offsets turned into ELF virtual addresses through the program
  * headers of real builds whose segments are not at their file offsets (non-PIE, a shared
  * library linked at 0x200000), names and file:line of real builds (PIE, -O0 and -O2, a
- * stripped library, C++ demangled), and modules that are missing, not ELF, or not files.
+ * stripped library, C++ demangled), the chain of functions inlined at an address, and
+ * modules that are missing, not ELF, or not files.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -60,6 +61,21 @@ static const char cxx_src[] = "namespace geo {\n"
 			      "int Box::scale(int k) { return w * k; }\n"
 			      "}\n"
 			      "int use_box(int k) { geo::Box b{k}; return b.scale(k); }\n";
+
+/* Three functions inlined into each other, into entry(): code of inner() is inlined into
+ * middle(), inlined into outer(), inlined into entry(). */
+static const char inl_src[] =
+    "#define INL static inline __attribute__((always_inline))\n"
+    "static volatile long sink;\n"
+    "INL void inner(long k) { sink += k * 3; }\n"
+    "INL void middle(long k) { inner(k + 1); sink ^= k; }\n"
+    "INL void outer(long k) { middle(k * 2); sink -= k; }\n"
+    "__attribute__((noinline)) void entry(long n)\n"
+    "{\n"
+    "\tfor (long i = 0; i < n; i++)\n"
+    "\t\touter(i);\n"
+    "}\n"
+    "int main(int argc, char **argv) { (void)argv; entry(argc); return 0; }\n";
 
 /* 1-based line of the first occurrence of needle in text, 0 if absent. */
 static unsigned line_of(const char *text, const char *needle)
@@ -163,6 +179,8 @@ static int setup(void **state)
 	write_file("lib.c", lib_src);
 	write_file("exe.c", exe_src);
 	write_file("box.cpp", cxx_src);
+	write_file("inl.c", inl_src);
+	sh("cc -O2 -g -fpie -pie inl.c -o inl");
 	sh("cc -O0 -g -fPIC -shared -Wl,-Ttext-segment=0x200000 lib.c -o libshift.so");
 	sh("cc -O2 -g -fPIC -shared lib.c -o libplain.so && cp libplain.so libstripped.so && "
 	   "strip --strip-all libstripped.so");
@@ -353,6 +371,66 @@ static void test_names_and_lines(void **state)
 	symbolizer_free(NULL);
 }
 
+/* The size of symbol `name` in `file` (nm -S), or 0 when absent. */
+static uint64_t nm_size(const char *file, const char *name)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	char line[512];
+	uint64_t size = 0;
+	strbuf_addf(&cmd, "nm -S '%s' 2>/dev/null", path_in(file));
+	FILE *p = popen(cmd.buf, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		char sym[400], type;
+		unsigned long long v, n;
+		if (sscanf(line, "%llx %llx %c %399s", &v, &n, &type, sym) == 4 &&
+		    !strcmp(sym, name))
+			size = n;
+	}
+	pclose(p);
+	strbuf_release(&cmd);
+	return size;
+}
+
+/*
+ * The whole chain of functions inlined at an address, innermost first: inner, middle,
+ * outer, in entry. dwarf_getscopes() gives the innermost inlined instance and then the
+ * scopes of its abstract definition, not the instances it is nested in: the chain was
+ * inner alone, and a sampled stack went entry;inner, its callers middle and outer lost.
+ */
+static void test_inline_chain(void **state)
+{
+	struct symbolizer *sym = symbolizer_new();
+	uint64_t start = nm_value("inl", "entry"), size = nm_size("inl", "entry");
+	size_t found = 0;
+	UNUSED(state);
+
+	assert_true(start != 0 && size != 0);
+	symbolizer_set_inlines(sym, true);
+	for (uint64_t a = start; a < start + size; a++) {
+		struct sym_loc loc;
+		assert_int_equal(symbolizer_lookup(sym, path_in("inl"), a, &loc), 0);
+		assert_string_equal(loc.function, "entry");
+		if (!loc.nr_inlines || strcmp(loc.inlines[0].function, "inner"))
+			continue;
+		found++;
+		if (loc.nr_inlines != 3 || strcmp(loc.inlines[1].function, "middle") ||
+		    strcmp(loc.inlines[2].function, "outer"))
+			fail_msg("0x%llx: %zu inlined functions (%s, %s), expected inner, middle, "
+				 "outer",
+				 (unsigned long long)a, loc.nr_inlines, loc.inlines[0].function,
+				 loc.nr_inlines > 1 ? loc.inlines[1].function : "-");
+		/* each is called from the function it was inlined into, on its line */
+		assert_int_equal(loc.inlines[0].call_line, line_of(inl_src, "INL void middle("));
+		assert_int_equal(loc.inlines[1].call_line, line_of(inl_src, "INL void outer("));
+		assert_int_equal(loc.inlines[2].call_line, line_of(inl_src, "\t\touter(i);"));
+	}
+	if (!found)
+		fail_msg("no address of entry (0x%llx, %llu bytes) is in inner()",
+			 (unsigned long long)start, (unsigned long long)size);
+	symbolizer_free(sym);
+}
+
 /* Stripped: .dynsym names exported functions; no DWARF, so no line. */
 static void test_stripped(void **state)
 {
@@ -507,6 +585,7 @@ int main(void)
 	    cmocka_unit_test(test_maps_of_self), cmocka_unit_test(test_names_and_lines),
 	    cmocka_unit_test(test_stripped),	 cmocka_unit_test(test_demangle),
 	    cmocka_unit_test(test_file_vaddr),	 cmocka_unit_test(test_unreadable_modules),
+	    cmocka_unit_test(test_inline_chain),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
