@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "collect/machine.h"
@@ -205,14 +206,34 @@ out:
 	return ret;
 }
 
+/*
+ * A URL that names PostgreSQL but is not one ("postgresql:/db/x", "postgres:host"): taken
+ * for a file path it made an SQLite database under a directory "postgresql:". One line.
+ */
+static bool mistyped_postgres_url(const char *where)
+{
+	size_t n = !strncasecmp(where, "postgresql:", 11) ? 11
+		   : !strncasecmp(where, "postgres:", 9)  ? 9
+							  : 0;
+	if (!n || db_is_postgres(where))
+		return false;
+	error("the store '%s' is not a PostgreSQL URL: write postgresql://USER@HOST:PORT/DBNAME "
+	      "(two slashes), or a file path that does not begin with 'postgres'",
+	      where);
+	return true;
+}
+
 int store_open(const char *path, unsigned flags, struct store **out)
 {
-	struct store *st = xcalloc(1, sizeof(*st));
+	struct store *st;
 	bool pg = db_is_postgres(path);
 	int ret;
 
-	st->wal_fd = -1;
 	*out = NULL;
+	if (mistyped_postgres_url(path))
+		return RP_EINPUT;
+	st = xcalloc(1, sizeof(*st));
+	st->wal_fd = -1;
 	if (pg) {
 		if ((ret = db_pg_open(path, &st->db)))
 			goto out;
