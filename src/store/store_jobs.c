@@ -169,7 +169,7 @@ int store_job_claim(struct store *st, const char *worker, const char *machine,
 	}
 	db_bind_text(stmt, 1, err.buf);
 	db_bind_int64(stmt, 2, max_attempts);
-	ret = store_step_done(st, stmt, "cannot fail the jobs whose workers were lost");
+	ret = store_step_done(st, stmt, "cannot claim a job (the first step: failing the jobs whose workers were lost too often)");
 	db_finalize(stmt);
 	strbuf_release(&err);
 	if (ret)

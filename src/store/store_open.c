@@ -115,7 +115,7 @@ static int check_and_migrate(struct store *st, bool existing)
 		return ret < 0 ? ret : 0;
 	if (existing && !h.ours) {
 		error("no results in %s yet; run `revperf compare BASE TARGET` or `revperf "
-		      "history` first",
+		      "history` first (or `revperf submit` one for the workers)",
 		      st->path);
 		return RP_EINPUT;
 	}
