@@ -545,16 +545,34 @@ static int bench_log_prefix(struct bench_ctx *c)
  * gives 10 x its time instead, at least 60 s; when it times out after 600 s no counted run
  * starts: the benchmark is failing, as when its first timing run times out.
  */
-static int counted_timeout_probe(struct bench_ctx *c)
+static int counted_timeout_probe(void *arg, bool *timed_out, ns_t *timeout_ns)
 {
+	struct bench_ctx *c = arg;
 	bool stop = false;
 	int ret;
+	if (!c->log_prefix && (ret = bench_log_prefix(c)))
+		return ret;
 	c->timeout_probe = true;
 	ret = bench_run_next(c, 0, true, &stop);
 	c->timeout_probe = false;
-	if (!ret && c->probe_status != RUN_TIMEOUT)
+	if (ret)
+		return ret;
+	*timed_out = c->probe_status == RUN_TIMEOUT;
+	*timeout_ns = c->timeout_ns;
+	if (*timed_out) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb,
+			    "its warm-up run of side A without valgrind (%s), which sets the counted "
+			    "runs' timeout, timed out after %.0f s: no counted run was started; see "
+			    "its log %sA.log, or set `timeout` if it is this slow",
+			    bench_side(c, 0)->label, (double)FIRST_RUN_TIMEOUT_NS / 1e9,
+			    c->log_prefix);
+		free(c->out->error);
+		c->out->error = strbuf_detach(&sb);
+	} else {
 		c->out->probe_timeout_s = (double)c->timeout_ns * (VALGRIND_SLOWDOWN / 10) / 1e9;
-	return ret;
+	}
+	return 0;
 }
 
 /*
@@ -620,9 +638,9 @@ static int compare_bench(const struct compare_request *req, const struct bench_c
 		/* the counted runs' timeout: the timing runs' of earlier comparisons, if any */
 		c->timeout_ns = bench_run_timeout(c);
 		counted_only(c);
-		if (!req->replay && c->timeout_ns == FIRST_RUN_TIMEOUT_NS && !bench->timeout_ns &&
-		    ((ret = bench_log_prefix(c)) || (ret = counted_timeout_probe(c))))
-			return ret;
+		/* the warm-up that sets it, if a counted run is made (compare_counted()) */
+		c->want_probe =
+		    !req->replay && c->timeout_ns == FIRST_RUN_TIMEOUT_NS && !bench->timeout_ns;
 		if ((ret = compare_load_run_records(c)))
 			return ret;
 		probe_timed_out(c);
@@ -941,9 +959,10 @@ int compare_one(const struct compare_request *req, const struct bench_config *be
 	if (req->replay) { /* nothing more is run: counted verdicts from the stored runs */
 		if (!ret && !b->error && has_counted(b) &&
 		    !(ret = compare_counted(req, bench, b->benchmark_id, machine_id,
-					    out->comparison_id, c.timeout_ns, b->metrics,
-					    b->nr_metrics, b->renamed, b->nr_renamed, &b->counted)))
-			counted_only_failed(&c, b);
+					    out->comparison_id, c.timeout_ns, NULL, b->metrics,
+					    b->nr_metrics, b->renamed, b->nr_renamed, &b->counted)) &&
+		    !strcmp(req->replay->status, "done"))
+			counted_only_failed(&c, b); /* as compare said, when it finished */
 		goto out;
 	}
 	/* Profiles after the verdict's runs, never among them: they do not disturb it. */
@@ -959,9 +978,10 @@ int compare_one(const struct compare_request *req, const struct bench_config *be
 	}
 	if (!ret && !b->error && has_counted(b) && !interrupt_requested()) {
 		compare_progress_phase(req, COMPARE_COUNTING, b->name, bench->min_count_runs);
+		struct counted_probe probe = {counted_timeout_probe, &c};
 		ret = compare_counted(req, bench, b->benchmark_id, machine_id, out->comparison_id,
-				      c.timeout_ns, b->metrics, b->nr_metrics, b->renamed,
-				      b->nr_renamed, &b->counted);
+				      c.timeout_ns, c.want_probe ? &probe : NULL, b->metrics,
+				      b->nr_metrics, b->renamed, b->nr_renamed, &b->counted);
 		if (!ret)
 			counted_only_failed(&c, b);
 	}

@@ -35,6 +35,8 @@ struct counted_run_ctx {
 	/* per side, the runs of the first look: the second look's are numbered after them,
 	 * so that they do not take (and delete) the first look's directories */
 	size_t first_look_runs[2];
+	const struct counted_probe *probe; /* NULL: timeout_ns is known */
+	bool probe_timed_out;
 };
 
 void counted_attribution_free(struct counted_attribution *a)
@@ -160,12 +162,24 @@ static int count_once(const struct compare_request *req, const struct bench_conf
 	struct strbuf run_dir = STRBUF_INIT, log = STRBUF_INIT, cmd = STRBUF_INIT;
 	struct strbuf wrapper = STRBUF_INIT;
 	const char *command = s->command ? s->command : bench->command;
-	bool shell = valgrind_wrapper(&wrapper, command);
+	bool shell;
 	struct callgrind_run_totals totals = {0};
 	struct proc_spec spec = {0};
 	struct proc_result res;
 	const char *detail;
 	int ret;
+
+	if (ctx->probe) { /* the first counted run made: its timeout first */
+		const struct counted_probe *probe = ctx->probe;
+		ns_t t = 0;
+		ctx->probe = NULL;
+		if ((ret = probe->run(probe->arg, &ctx->probe_timed_out, &t)))
+			return ret;
+		if (ctx->probe_timed_out)
+			return RP_EINPUT; /* compare_counted() says why */
+		ctx->timeout_ns = t * (VALGRIND_SLOWDOWN / 10);
+	}
+	shell = valgrind_wrapper(&wrapper, command);
 
 	strbuf_addf(&run_dir, "%s/%c-%zu", dir, side ? 'B' : 'A', ctx->first_look_runs[side] + seq);
 	strbuf_addf(&log, "%s.log", run_dir.buf);
@@ -517,7 +531,8 @@ static void attribute(struct counted_attribution *a, const struct compare_reques
 
 int compare_counted(const struct compare_request *req, const struct bench_config *bench,
 		    int64_t benchmark_id, int64_t machine_id, int64_t comparison_id,
-		    ns_t timeout_ns, struct metric_outcome *metrics, size_t nr_metrics,
+		    ns_t timeout_ns, const struct counted_probe *probe,
+		    struct metric_outcome *metrics, size_t nr_metrics,
 		    const struct renamed_fn *renamed, size_t nr_renamed,
 		    struct counted_attribution **out)
 {
@@ -541,6 +556,7 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 	ctx.kind = a->kind;
 	a->tolerance = bench->count_tolerance;
 	ctx.timeout_ns = timeout_ns * (VALGRIND_SLOWDOWN / 10);
+	ctx.probe = req->replay ? NULL : probe;
 	strbuf_addf(&sb, "%s/profiles/%lld/", req->sd->root, (long long)comparison_id);
 	fsutil_add_safe_name(&sb, bench->name);
 	strbuf_addstr(&sb, "/counted");
@@ -556,10 +572,11 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 		ret = RP_EINTERNAL;
 		goto out;
 	}
-	if ((ret = compare_collect_profiles(req, bench, a->kind, bench->min_count_runs, builds, ids,
-					    a->dir, count_once, &ctx, a->reused, a->failed, have,
-					    nr)) ||
-	    (ret = any_inexact(req, have, nr, metrics, nr_metrics, &inexact)))
+	ret = compare_collect_profiles(req, bench, a->kind, bench->min_count_runs, builds, ids,
+				       a->dir, count_once, &ctx, a->reused, a->failed, have, nr);
+	if (ret == RP_EINPUT && ctx.probe_timed_out)
+		goto probe_timed_out;
+	if (ret || (ret = any_inexact(req, have, nr, metrics, nr_metrics, &inexact)))
 		goto out;
 	if (!inexact && (ret = stored_inexact(req, a->kind, builds, ids, metrics, nr_metrics,
 					      &inexact)))
@@ -575,9 +592,12 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 		/* The first look's runs are stored: the second takes them again, and a->reused
 		 * becomes what it takes from earlier comparisons (more than the first look's
 		 * newest MIN when they ran more). */
-		if ((ret = compare_collect_profiles(req, bench, a->kind, bench->max_count_runs,
-						    builds, ids, a->dir, count_once, &ctx,
-						    a->reused, a->failed, have, nr)))
+		ret = compare_collect_profiles(req, bench, a->kind, bench->max_count_runs, builds,
+					       ids, a->dir, count_once, &ctx, a->reused, a->failed,
+					       have, nr);
+		if (ret == RP_EINPUT && ctx.probe_timed_out)
+			goto probe_timed_out;
+		if (ret)
 			goto out;
 		a->failed[0] += failed[0];
 		a->failed[1] += failed[1];
@@ -609,6 +629,11 @@ judge:
 						   have[side][0].path, true) < 0)
 			warning("the dynamic data of side %c was not stored for the predictor",
 				side ? 'B' : 'A');
+	goto out;
+probe_timed_out:
+	a->error = xstrdup("no counted run was made: the run without valgrind that sets their "
+			   "timeout timed out (see the benchmark's error)");
+	ret = 0;
 out:
 	if (!req->replay) /* what the counted phase took, runs and reading them */
 		a->elapsed_s = bench_seconds_since(&t0);

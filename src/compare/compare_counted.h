@@ -40,8 +40,21 @@ struct counted_attribution {
 };
 
 /*
+ * Sets the counted runs' timeout where no timing run gave one (compare.c): called once,
+ * before the first counted run that is made (none when the stored ones answer). Returns 0
+ * with *timeout_ns (the timing runs' timeout) or *timed_out (the run that sets it timed
+ * out: no counted run is made), or RP_EINTERRUPT, RP_EINPUT, RP_EINTERNAL.
+ */
+struct counted_probe {
+	int (*run)(void *arg, bool *timed_out, ns_t *timeout_ns);
+	void *arg;
+};
+
+/*
  * The counted metrics of `metrics` (those with METRIC_COUNTED): runs as above with a
- * timeout of `timeout_ns` x VALGRIND_SLOWDOWN / 10 each (timeout_ns is the timing runs'),
+ * timeout of `timeout_ns` x VALGRIND_SLOWDOWN / 10 each (timeout_ns is the timing runs';
+ * probe non-NULL: from probe->run() instead, before the first counted run made; when that
+ * timed out, no counted run is made and out->error says so),
  * their verdicts into the outcomes (m->r, m->measured), and the attribution into a new
  * *out (free with counted_attribution_free()). In the attribution a function the binary
  * diff paired as renamed (`renamed`, from compare_same_code()) is one entry, "old -> new",
@@ -52,7 +65,8 @@ struct counted_attribution {
  */
 int compare_counted(const struct compare_request *req, const struct bench_config *bench,
 		    int64_t benchmark_id, int64_t machine_id, int64_t comparison_id,
-		    ns_t timeout_ns, struct metric_outcome *metrics, size_t nr_metrics,
+		    ns_t timeout_ns, const struct counted_probe *probe,
+		    struct metric_outcome *metrics, size_t nr_metrics,
 		    const struct renamed_fn *renamed, size_t nr_renamed,
 		    struct counted_attribution **out);
 

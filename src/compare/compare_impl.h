@@ -45,8 +45,9 @@ struct bench_ctx {
 	struct run_slot *inflight; /* submitted, not yet stored; NULL: none */
 	int loadavg_fd;		   /* /proc/loadavg, read at every run; -1: by name */
 	/* Every metric counted and no timeout known: one warm-up of A without valgrind sets
-	 * the counted runs' timeout (compare.c, counted_timeout_probe()); its status. */
-	bool timeout_probe;
+	 * the counted runs' timeout, before the first counted run made (compare.c,
+	 * counted_timeout_probe()); while it runs (timeout_probe), its status. */
+	bool want_probe, timeout_probe;
 	enum run_status probe_status;
 };
 

@@ -77,15 +77,24 @@ static void latest_section(struct strbuf *sb, const struct history *h)
 	site_verdict_table(sb, h, c);
 }
 
-/* The verdict of the change point's commit in its own comparison, on the series' metric. */
+/*
+ * The verdict of the change point's commit in its own comparison, on the series' metric:
+ * the comparison the commit's page shows, when its baseline is the commit before it in the
+ * series (history's comparison with its parent); not an A/A comparison of the commit, nor
+ * one against another commit.
+ */
 static const struct history_verdict *own_verdict(const struct history *h,
-						 const struct history_series *s, size_t commit,
+						 const struct history_series *s,
+						 const struct history_change *ch,
 						 const struct history_comparison **cmp)
 {
-	size_t k = h->commits[commit].comparison;
-	if (k == HISTORY_NONE)
+	size_t k = h->commits[ch->commit].comparison;
+	if (k == HISTORY_NONE || !ch->point)
 		return NULL;
 	*cmp = &h->comparisons[k];
+	if ((*cmp)->base_build == (*cmp)->target_build ||
+	    (*cmp)->base_commit != s->points[ch->point - 1].commit)
+		return NULL;
 	for (size_t i = 0; i < (*cmp)->nr_verdicts; i++) {
 		const struct history_verdict *v = &(*cmp)->verdicts[i];
 		if (v->bench == s->bench && !strcmp(v->metric, s->metric) && isfinite(v->ratio))
@@ -101,7 +110,7 @@ static void own_verdict_cell(struct strbuf *sb, const struct history *h,
 			     const struct report_shift *sh)
 {
 	const struct history_comparison *c = NULL;
-	const struct history_verdict *v = own_verdict(h, s, ch->commit, &c);
+	const struct history_verdict *v = own_verdict(h, s, ch, &c);
 	strbuf_addstr(sb, "<td>");
 	if (!v) {
 		strbuf_addstr(sb, "none</td>");

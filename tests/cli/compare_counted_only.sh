@@ -53,6 +53,21 @@ expect_grep 'the first: side B failed \(exited with status 1\); [^ ]*/B-0.log; i
 expect_exit 2 "$REVPERF" compare --cmd-a 'sh -c "exit 1"' --cmd-b /bin/true -m ir --primary ir -q
 expect_grep '^  error: 2 of 2 counted runs failed on side A \(A\)' out.txt
 
+# Interrupted after the target's first counted run failed: show says what compare said
+# (interrupted, not compared because side B failed: before, show judged the failure as if
+# the comparison had ended).
+store_wipe .revperf
+rm -f "$TEST_TMP/count"
+{ signal_at_run 2 INT "$TEST_TMP/pid"; echo "echo v"; } >a.sh
+"$REVPERF" compare --cmd-a 'sh ./a.sh' --cmd-b 'sh -c "exit 1"' -m ir --primary ir >out.txt 2>err.txt &
+echo $! >"$TEST_TMP/pid"
+got=0
+wait $! || got=$?
+[ "$got" = 130 ] || { cat out.txt err.txt; fail "interrupted: exit $got"; }
+expect_grep '^  ir \* +unmeasured +interrupted before a verdict' out.txt
+expect_exit 0 "$REVPERF" show
+expect_no_grep 'counted runs failed on side B|not compared' out.txt
+
 # Two revisions: the target executes more instructions.
 store_wipe .revperf
 make_tiny_repo proj
@@ -79,10 +94,14 @@ expect_exit 1 "$REVPERF" compare HEAD~1 HEAD
 expect_grep 'is finished; shown from the store' err.txt
 [ "$(db_query "$db" "SELECT count(*) FROM comparisons")" = 1 ] || fail "compare again made a comparison"
 # --more: says that it has nothing to add; runs nothing.
+[ "$(warmups "$db")" = A:1 ] || fail "warm-ups: $(warmups "$db")"
 expect_exit 1 "$REVPERF" compare HEAD~1 HEAD -q --more
 expect_grep 'spin: --more adds timing runs, and its metrics are all counted' err.txt
 expect_grep 'none added; for more of them raise count-runs' err.txt
 [ "$(runs "$db")" = 0 ] || fail "--more made timing runs"
+# No counted run is made (the stored ones answer): no warm-up to set their timeout either.
+[ "$(warmups "$db")" = A:1 ] || fail "--more made a warm-up for no counted run: $(warmups "$db")"
+expect_no_grep 'set their timeout' out.txt
 [ "$(db_query "$db" "SELECT count(*) FROM profiles")" = 4 ] || fail "--more made counted runs"
 # history and report see the commits measured by counted runs alone.
 expect_exit 0 "$REVPERF" history -m ir

@@ -52,4 +52,11 @@ expect_grep 'its own comparison with [0-9a-f]{12}: equal 1\.000 \[1\.000, 1\.000
 expect_exit 0 "$REVPERF" report --out site -q
 expect_grep '<th>its own comparison</th>' site/index.html
 expect_grep '<td>equal 1\.000 \[1\.000, 1\.000\] against <a [^>]*><code>[0-9a-f]{12}</code></a> c6<br><span class="note">disjoint from the change point' site/index.html
+# An A/A comparison of c7 made later is the comparison c7's page shows: the table does not
+# take it for c7's own comparison with c6 (before, "equal 1.000 [1.000, 1.000] against c7",
+# flagged as disjoint).
+expect_exit 0 "$REVPERF" compare HEAD~6 HEAD~6 -q -r 2..2
+expect_exit 0 "$REVPERF" report --out site2 -q
+expect_no_grep 'against <a [^>]*><code>[0-9a-f]{12}</code></a> c7' site2/index.html
+expect_grep '<td class="num">[0-9.e-]+</td><td>none</td></tr>' site2/index.html
 echo ok
