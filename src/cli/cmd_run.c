@@ -50,6 +50,8 @@ const struct command_help run_help = {
 	"(or self time) per function are stored as the commit's dynamic data, which revperf\n"
 	"predict and revperf train use (docs/prediction.md); without it, the run's status,\n"
 	"wall and CPU time are shown and nothing is stored (a smoke test of the benchmarks).\n"
+	"A run stops after the benchmark's timeout, 600 s unless configured (under valgrind\n"
+	"or the CCT runtime: from one run without them, docs/prediction.md).\n"
 	"Exit status: 0 every benchmark ran, 2 usage or input error (a commit that does not\n"
 	"build, a benchmark that fails, neither valgrind nor a profile-command), 3 internal\n"
 	"failure.",
@@ -75,7 +77,7 @@ static int run_plain(const struct predict_session *s, const struct store_build *
 	spec.log_limit_bytes = b->log_limit_bytes;
 	spec.discard_stdout = b->discard_stdout;
 	/* As compare's first run: without a configured timeout, 600 s (before, none). */
-	spec.timeout_ns = b->timeout_ns ? b->timeout_ns : 600LL * 1000000000LL;
+	spec.timeout_ns = b->timeout_ns ? b->timeout_ns : RUN_TIMEOUT_FIRST_NS;
 	if (proc_run(&spec, &res) || store_check_files(s->st, "the run"))
 		goto out;
 	if (res.status == RUN_INTERRUPTED) {
@@ -100,8 +102,9 @@ static int run_plain(const struct predict_session *s, const struct store_build *
 	if (notes.len)
 		warning("benchmark '%s': %s", b->name, notes.buf);
 	if (res.status != RUN_OK) {
-		error("benchmark '%s' %s: %s; see %s", b->name, run_status_name(res.status),
-		      res.detail, log.buf);
+		error("benchmark '%s' %s: %s; see %s%s", b->name, run_status_name(res.status),
+		      res.detail, log.buf,
+		      res.status == RUN_TIMEOUT ? " (set `timeout` if it takes this long)" : "");
 		ret = RP_EINPUT;
 		goto out;
 	}

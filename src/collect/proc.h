@@ -48,6 +48,18 @@ struct proc_metrics {
 struct run_samples;   /* collect/sampler.h */
 struct perf_recorder; /* collect/perf_sample.h */
 
+/*
+ * A run's timeout where none is configured (METHODS.md 1; compare, run, run --dynamic):
+ * RUN_TIMEOUT_FIRST_NS before the program's time is known, then run_timeout_from() of it:
+ * 10 x that time (a median, or one run's), at least RUN_TIMEOUT_MIN_NS.
+ */
+#define RUN_TIMEOUT_FIRST_NS (600LL * 1000000000LL)
+#define RUN_TIMEOUT_MIN_NS (60LL * 1000000000LL)
+static inline ns_t run_timeout_from(ns_t time_ns)
+{
+	return time_ns > RUN_TIMEOUT_MIN_NS / 10 ? time_ns * 10 : RUN_TIMEOUT_MIN_NS;
+}
+
 struct proc_spec {
 	const char *command;  /* shell command line; exec'd directly when it has no shell syntax */
 	const char *cwd;      /* working directory, NULL = inherit */

@@ -73,7 +73,6 @@ ns_t bench_run_timeout(struct bench_ctx *c)
 {
 	double *v = NULL, med;
 	size_t n = 0;
-	ns_t t;
 	if (c->bench->timeout_ns)
 		return c->bench->timeout_ns;
 	if (store_run_values(c->req->st, &c->filter[0], "wall", &v, &n) || n == 0) {
@@ -82,8 +81,7 @@ ns_t bench_run_timeout(struct bench_ctx *c)
 	}
 	med = stats_percentile(v, n, 50.0);
 	free(v);
-	t = (ns_t)(med * 10 * 1e9);
-	return t < MIN_TIMEOUT_NS ? MIN_TIMEOUT_NS : t;
+	return run_timeout_from((ns_t)(med * 1e9));
 }
 
 size_t bench_planned_ok(const struct bench_ctx *c, int side)
@@ -337,8 +335,7 @@ static int run_complete(struct bench_ctx *c, struct run_slot *r, bool behind, bo
 		if (!r->warmup) {
 			c->timeout_ns = bench_run_timeout(c);
 		} else {
-			ns_t t = res.m.wall_ns * 10;
-			c->timeout_ns = t < MIN_TIMEOUT_NS ? MIN_TIMEOUT_NS : t;
+			c->timeout_ns = run_timeout_from(res.m.wall_ns);
 		}
 	}
 	if (r->warmup && side == 0 && c->timeout_probe)

@@ -25,9 +25,9 @@
 
 /* A benchmark stops after this many consecutive failed runs on one side. */
 #define MAX_CONSECUTIVE_FAILURES 3
-/* Timeout of runs before the baseline has a median (METHODS.md 1: 10 x median, >= 60 s). */
-#define FIRST_RUN_TIMEOUT_NS (600LL * 1000000000LL)
-#define MIN_TIMEOUT_NS (60LL * 1000000000LL)
+/* Timeout of runs before the baseline has a median (METHODS.md 1: 10 x median, >= 60 s;
+ * collect/proc.h). */
+#define FIRST_RUN_TIMEOUT_NS RUN_TIMEOUT_FIRST_NS
 
 static inline const struct compare_side *bench_side(const struct bench_ctx *c, int side)
 {

@@ -141,10 +141,6 @@ static int dynamic_dir(struct predict_ctx *ctx, const struct revision *rev,
 	return 0;
 }
 
-/* As compare's timing runs: 600 s before a time is known, then 10 x it, at least 60 s. */
-#define PROBE_TIMEOUT_NS (600LL * 1000000000LL)
-#define MIN_TIMEOUT_NS (60LL * 1000000000LL)
-
 /*
  * The timeout of a run under callgrind or the CCT runtime, up to `scale` times slower than
  * the program: the configured timeout times scale; without one, one run of the program in
@@ -161,7 +157,6 @@ static int dynamic_timeout(struct predict_ctx *ctx, const struct revision *rev,
 	struct strbuf log = STRBUF_INIT;
 	struct proc_spec spec = {0};
 	struct proc_result res;
-	ns_t t;
 	int ret;
 	if (b->timeout_ns) {
 		*out = b->timeout_ns * scale;
@@ -173,7 +168,7 @@ static int dynamic_timeout(struct predict_ctx *ctx, const struct revision *rev,
 	spec.log_path = log.buf;
 	spec.log_limit_bytes = b->log_limit_bytes;
 	spec.discard_stdout = b->discard_stdout;
-	spec.timeout_ns = PROBE_TIMEOUT_NS;
+	spec.timeout_ns = RUN_TIMEOUT_FIRST_NS; /* as compare's first run */
 	if ((ret = proc_run(&spec, &res)))
 		goto out;
 	if (store_check_files(ctx->st, "a run for dynamic data's timeout")) {
@@ -192,8 +187,7 @@ static int dynamic_timeout(struct predict_ctx *ctx, const struct revision *rev,
 		ret = RP_EINPUT;
 		goto out;
 	}
-	t = res.m.wall_ns * 10 < MIN_TIMEOUT_NS ? MIN_TIMEOUT_NS : res.m.wall_ns * 10;
-	*out = t * (scale / 10);
+	*out = run_timeout_from(res.m.wall_ns) * (scale / 10);
 out:
 	strbuf_release(&log);
 	return ret;
