@@ -26,6 +26,6 @@ check '[defaults]\nseeds = 1\n' \
 check '[defaults]\nzzzzzz = 1\n' \
 	"bad.ini:2: unknown option 'zzzzzz' in [defaults]; see \`revperf init\` for the template"
 # The keys suggested above are those the sections take.
-printf '[defaults]\nalpha = 0.01\nseed = 1\n[benchmark "x"]\ncommand = true\nwarmup = 0\nruns = 2..2\n[build]\ncommand =\n[report]\ncommit-url = https://example.org/{sha}\n[store]\nurl = s.db\n' >good.ini
+printf '[defaults]\nalpha = 0.01\nseed = 1\n[benchmark "x"]\ncommand = true\nwarmup = 0\nruns = 2..2\nmetrics = wchar\nprimary = wchar\n[build]\ncommand =\n[report]\ncommit-url = https://example.org/{sha}\n[store]\nurl = s.db\n' >good.ini
 expect_exit 0 "$REVPERF" compare -c good.ini --cmd-a true --cmd-b true -q
 echo ok
