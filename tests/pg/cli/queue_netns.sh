@@ -7,6 +7,7 @@
 # ip netns).
 . "$SRCDIR/tests/cli/lib/common.bash"
 . "$SRCDIR/tests/pg/lib/queue.bash"
+. "$SRCDIR/tests/pg/lib/netns.bash"
 [ "$(id -u)" = 0 ] || { echo "SKIP: network namespaces need root"; exit 77; }
 command -v ip >/dev/null || { echo "SKIP: no ip command (Debian package iproute2)"; exit 77; }
 tag=$$
@@ -22,29 +23,12 @@ cleanup() {
 	rm -rf "$TEST_TMP"
 }
 trap cleanup EXIT
-# link NS HOSTIF NSIF HOSTIP NSIP: a namespace joined to this one by a veth pair.
-link() {
-	ip netns add "$1" && ip link add "$2" type veth peer name "$3" &&
-		ip link set "$3" netns "$1" && ip addr add "$4/30" dev "$2" && ip link set "$2" up &&
-		ip netns exec "$1" ip addr add "$5/30" dev "$3" &&
-		ip netns exec "$1" ip link set "$3" up && ip netns exec "$1" ip link set lo up
-}
-if ! link "$nsa" "rqa$tag" "rqa${tag}n" "10.213.$net.1" "10.213.$net.2" 2>"$TEST_TMP/netns.err" ||
-	! link "$nsb" "rqb$tag" "rqb${tag}n" "10.213.$net.5" "10.213.$net.6" 2>>"$TEST_TMP/netns.err"; then
+if ! netns_link "$nsa" "rqa$tag" "rqa${tag}n" "10.213.$net.1" "10.213.$net.2" 2>"$TEST_TMP/netns.err" ||
+	! netns_link "$nsb" "rqb$tag" "rqb${tag}n" "10.213.$net.5" "10.213.$net.6" 2>>"$TEST_TMP/netns.err"; then
 	echo "SKIP: cannot make network namespaces here: $(head -n 1 "$TEST_TMP/netns.err")"
 	exit 77
 fi
-state=$TEST_TMP/pg
-PG_LISTEN="10.213.$net.1,10.213.$net.5" PG_HBA_NET="10.213.$net.0/24" \
-	bash "$SRCDIR/tests/pg/pg_server.sh" start "$state" || fail "no server of its own"
-if [ -f "$state/skip" ]; then
-	echo "SKIP: $(cat "$state/skip")"
-	exit 77
-fi
-PG_ENV=$state/pg.env
-REVPERF_STORE=$(bash "$SRCDIR/tests/pg/pg_server.sh" createdb "$state" queue_netns) || fail "createdb"
-export REVPERF_STORE PG_ENV
-. "$PG_ENV"
+netns_server "10.213.$net.1,10.213.$net.5" "10.213.$net.0/24" queue_netns
 
 SLEEP_S=0.1 make_queue_repo p 3
 (cd p && for i in 1 2 3 4; do git commit -q --allow-empty -m "c$i" && git tag "c$i"; done)

@@ -11,6 +11,7 @@
 # be made (not root, no ip netns).
 . "$SRCDIR/tests/cli/lib/common.bash"
 . "$SRCDIR/tests/pg/lib/queue.bash"
+. "$SRCDIR/tests/pg/lib/netns.bash"
 [ "$(id -u)" = 0 ] || { echo "SKIP: network namespaces need root"; exit 77; }
 command -v ip >/dev/null || { echo "SKIP: no ip command (Debian package iproute2)"; exit 77; }
 tag=$$
@@ -24,25 +25,11 @@ cleanup() {
 	rm -rf "$TEST_TMP"
 }
 trap cleanup EXIT
-if ! { ip netns add "$ns" && ip link add "rnc$tag" type veth peer name "rnc${tag}n" &&
-	ip link set "rnc${tag}n" netns "$ns" && ip addr add "10.215.$net.1/30" dev "rnc$tag" &&
-	ip link set "rnc$tag" up && ip netns exec "$ns" ip addr add "10.215.$net.2/30" dev "rnc${tag}n" &&
-	ip netns exec "$ns" ip link set "rnc${tag}n" up && ip netns exec "$ns" ip link set lo up; } \
-	2>"$TEST_TMP/netns.err"; then
+if ! netns_link "$ns" "rnc$tag" "rnc${tag}n" "10.215.$net.1" "10.215.$net.2" 2>"$TEST_TMP/netns.err"; then
 	echo "SKIP: cannot make network namespaces here: $(head -n 1 "$TEST_TMP/netns.err")"
 	exit 77
 fi
-state=$TEST_TMP/pg
-PG_LISTEN="10.215.$net.1" PG_HBA_NET="10.215.$net.0/30" \
-	bash "$SRCDIR/tests/pg/pg_server.sh" start "$state" || fail "no server of its own"
-if [ -f "$state/skip" ]; then
-	echo "SKIP: $(cat "$state/skip")"
-	exit 77
-fi
-PG_ENV=$state/pg.env
-REVPERF_STORE=$(bash "$SRCDIR/tests/pg/pg_server.sh" createdb "$state" network_cut) || fail "createdb"
-export REVPERF_STORE PG_ENV
-. "$PG_ENV"
+netns_server "10.215.$net.1" "10.215.$net.0/30" network_cut
 
 mkdir repo && cd repo
 git init -q . && git config user.email t@example.com && git config user.name test
