@@ -563,17 +563,29 @@ void sample_profile_notes(const struct sample_profile *p, struct strbuf *sb)
 			    "frame pointers keep them (build with -fno-omit-frame-pointer, "
 			    "--call-graph fp)\n",
 			    p->truncated);
-	if (p->samples && (double)p->complete < COMPLETE_WARN * (double)p->samples)
+	if (p->samples && (double)p->complete < COMPLETE_WARN * (double)p->samples) {
+		uint64_t incomplete = p->samples - p->complete;
 		strbuf_addf(sb,
 			    "only %.1f%% of the stacks reach the program's or a thread's entry: "
-			    "callers are missing%s\n",
-			    100.0 * (double)p->complete / (double)p->samples,
-			    /* every incomplete stack a truncated one: the copy, not the code */
-			    p->samples - p->complete <= p->truncated
-				    ? ", as the stacks were deeper than the copy (above)"
-			    : strcmp(p->callgraph, "fp")
-				    ? " above code without frame pointers"
-				    : " above code without frame pointers (try the dwarf call graph)");
+			    "callers are missing",
+			    100.0 * (double)p->complete / (double)p->samples);
+		/* every incomplete stack a truncated one: the copy, not the code */
+		if (incomplete <= p->truncated)
+			strbuf_addstr(sb, ", as the stacks were deeper than the copy (above)\n");
+		/* most of them: say both (a sample in libc beside 71 truncated ones) */
+		else if (2 * p->truncated > incomplete)
+			strbuf_addf(sb,
+				    ", %" PRIu64 " of the %" PRIu64 " as the stacks were deeper "
+				    "than the copy (above), the others above code that could not "
+				    "be unwound\n",
+				    p->truncated, incomplete);
+		else
+			strbuf_addf(sb, "%s\n",
+				    strcmp(p->callgraph, "fp")
+					? " above code without frame pointers"
+					: " above code without frame pointers (try the dwarf call "
+					  "graph)");
+	}
 }
 
 /* ---- the tree ----------------------------------------------------------------------- */

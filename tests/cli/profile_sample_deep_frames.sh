@@ -45,7 +45,8 @@ cc -O2 -g -fno-omit-frame-pointer -o deep deep.c || fail "cannot build deep.c"
 
 expect_exit 0 "$REVPERF" profile --sample --call-graph dwarf -- ./deep
 expect_grep 'stacks were deeper than the stack copied per sample \(large local arrays fill it\): their outermost callers are missing; frame pointers keep them' out.txt
-expect_grep 'callers are missing, as the stacks were deeper than the copy' out.txt
+# (a sample that lands in libc's memset may end otherwise: "71 of the 72 as ...")
+expect_grep 'callers are missing,( [0-9]+ of the [0-9]+)? as the stacks were deeper than the copy' out.txt
 expect_no_grep 'code without frame pointers' out.txt
 
 expect_exit 0 "$REVPERF" profile --sample --call-graph fp -d fp -- ./deep

@@ -136,6 +136,24 @@ static void test_read_write_tree(void **state)
 	sample_profile_notes(&p, &sb);
 	assert_non_null(strstr(sb.buf, "only 40 samples"));
 	assert_non_null(strstr(sb.buf, "2 samples lost"));
+	/* Stacks that miss their callers: every one deeper than the copy, most of them (a
+	 * sample in libc beside 71 truncated ones: both said), few of them (the code). */
+	p.samples = 72;
+	p.complete = 0;
+	p.truncated = 72;
+	strbuf_reset(&sb);
+	sample_profile_notes(&p, &sb);
+	assert_non_null(strstr(sb.buf, "callers are missing, as the stacks were deeper than the copy"));
+	p.truncated = 71;
+	strbuf_reset(&sb);
+	sample_profile_notes(&p, &sb);
+	assert_non_null(strstr(sb.buf, "callers are missing, 71 of the 72 as the stacks were deeper "
+				       "than the copy (above), the others above code that could not be "
+				       "unwound"));
+	p.truncated = 10;
+	strbuf_reset(&sb);
+	sample_profile_notes(&p, &sb);
+	assert_non_null(strstr(sb.buf, "callers are missing above code without frame pointers"));
 	strbuf_release(&sb);
 	sample_profile_release(&p);
 }
