@@ -370,7 +370,8 @@ static int stored_up_to(const struct compare_request *req, const char *kind,
 			free(all[i].path);
 			free(all[i].log_path);
 		}
-		memmove(all, all + first, (keep - first) * sizeof(*all));
+		if (keep > first) /* all is NULL when none is stored */
+			memmove(all, all + first, (keep - first) * sizeof(*all));
 		have[side] = all;
 		nr[side] = keep - first;
 		for (size_t i = 0; i < nr[side]; i++)
