@@ -537,6 +537,19 @@ static int bench_log_prefix(struct bench_ctx *c)
 	return 0;
 }
 
+/* The benchmark's error when the warm-up that sets its counted runs' timeout timed out. */
+static void probe_error(struct bench_ctx *c, const char *detail, const char *log)
+{
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_addf(&sb,
+		    "its warm-up run of side A without valgrind (%s), which sets the counted "
+		    "runs' timeout, timed out (%s): no counted run was started; see its log %s, "
+		    "or set `timeout` if it is this slow",
+		    bench_side(c, 0)->label, detail, log ? log : "(none)");
+	free(c->out->error);
+	c->out->error = strbuf_detach(&sb);
+}
+
 /*
  * Every metric counted and no timeout known (no `timeout`, no timing runs stored): the
  * counted runs' timeout would start from the first timing run's 600 s, x 100 under
@@ -560,15 +573,12 @@ static int counted_timeout_probe(void *arg, bool *timed_out, ns_t *timeout_ns)
 	*timed_out = c->probe_status == RUN_TIMEOUT;
 	*timeout_ns = c->timeout_ns;
 	if (*timed_out) {
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_addf(&sb,
-			    "its warm-up run of side A without valgrind (%s), which sets the counted "
-			    "runs' timeout, timed out after %.0f s: no counted run was started; see "
-			    "its log %sA.log, or set `timeout` if it is this slow",
-			    bench_side(c, 0)->label, (double)FIRST_RUN_TIMEOUT_NS / 1e9,
-			    c->log_prefix);
-		free(c->out->error);
-		c->out->error = strbuf_detach(&sb);
+		struct strbuf log = STRBUF_INIT;
+		char detail[64];
+		snprintf(detail, sizeof(detail), "after %.0f s", (double)FIRST_RUN_TIMEOUT_NS / 1e9);
+		strbuf_addf(&log, "%sA.log", c->log_prefix);
+		probe_error(c, detail, log.buf);
+		strbuf_release(&log);
 	} else {
 		c->out->probe_timeout_s = (double)c->timeout_ns * (VALGRIND_SLOWDOWN / 10) / 1e9;
 	}
@@ -582,20 +592,12 @@ static int counted_timeout_probe(void *arg, bool *timed_out, ns_t *timeout_ns)
 static void probe_timed_out(struct bench_ctx *c)
 {
 	const struct store_run_issue *r = NULL;
-	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < c->out->nr_issues && !r; i++)
 		if (c->out->issues[i].warmup && c->out->issues[i].side == 'A' &&
 		    c->out->issues[i].status == RUN_TIMEOUT)
 			r = &c->out->issues[i];
-	if (!r || c->out->error)
-		return;
-	strbuf_addf(&sb,
-		    "its warm-up run of side A without valgrind (%s), which sets the counted "
-		    "runs' timeout, timed out (%s): no counted run was started; see its log %s, "
-		    "or set `timeout` if it is this slow",
-		    bench_side(c, 0)->label, r->detail ? r->detail : "timeout",
-		    r->log_path ? r->log_path : "(none)");
-	c->out->error = strbuf_detach(&sb);
+	if (r && !c->out->error)
+		probe_error(c, r->detail ? r->detail : "timed out", r->log_path);
 }
 
 static int compare_bench(const struct compare_request *req, const struct bench_config *bench,
