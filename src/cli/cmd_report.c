@@ -172,6 +172,8 @@ static int write_site(struct report_ctx *c, struct history_opts *ho, const char 
 	memset(&so, 0, sizeof(so));
 	so.out_dir = out_dir;
 	so.state_root = c->p.sd.root;
+	so.profiles_dir = c->p.sd.profiles;
+	so.store_apart = state_dir_store_apart(&c->p.sd);
 	so.commit_url = o.commit_url ? o.commit_url : c->cfg.report_commit_url;
 	so.database = store_name(c->p.st);
 	so.st = c->p.st;

@@ -525,7 +525,7 @@ static void counted_only_failed(const struct bench_ctx *c, struct bench_outcome 
 static int bench_log_prefix(struct bench_ctx *c)
 {
 	struct strbuf dir = STRBUF_INIT;
-	strbuf_addf(&dir, "%s/runs/%lld", c->req->sd->logs, (long long)c->comparison_id);
+	strbuf_addf(&dir, "%s/%lld", c->req->sd->run_logs, (long long)c->comparison_id);
 	if (mkdir_own(c->req->sd->root, dir.buf)) {
 		strbuf_release(&dir);
 		return RP_EINTERNAL;

@@ -558,7 +558,7 @@ int compare_counted(const struct compare_request *req, const struct bench_config
 	a->tolerance = bench->count_tolerance;
 	ctx.timeout_ns = timeout_ns * (VALGRIND_SLOWDOWN / 10);
 	ctx.probe = req->replay ? NULL : probe;
-	strbuf_addf(&sb, "%s/profiles/%lld/", req->sd->root, (long long)comparison_id);
+	strbuf_addf(&sb, "%s/%lld/", req->sd->profiles, (long long)comparison_id);
 	fsutil_add_safe_name(&sb, bench->name);
 	strbuf_addstr(&sb, "/counted");
 	a->dir = strbuf_detach(&sb);

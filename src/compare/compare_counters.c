@@ -63,7 +63,7 @@ int compare_counters(const struct compare_request *req, const struct bench_confi
 		goto out;
 	}
 	strbuf_reset(&sb);
-	strbuf_addf(&sb, "%s/profiles/%lld/", req->sd->root, (long long)comparison_id);
+	strbuf_addf(&sb, "%s/%lld/", req->sd->profiles, (long long)comparison_id);
 	fsutil_add_safe_name(&sb, bench->name);
 	strbuf_addstr(&sb, "/charts");
 	a->chart_dir = strbuf_detach(&sb);

@@ -141,7 +141,7 @@ int compare_profile_io(const struct compare_request *req, const struct bench_con
 	*out = a;
 	a->labels[0] = req->a.label;
 	a->labels[1] = req->b.label;
-	strbuf_addf(&sb, "%s/profiles/%lld/", req->sd->root, (long long)comparison_id);
+	strbuf_addf(&sb, "%s/%lld/", req->sd->profiles, (long long)comparison_id);
 	fsutil_add_safe_name(&sb, bench->name);
 	a->dir = strbuf_detach(&sb);
 	if (mkdir_own(req->sd->root, a->dir)) {

@@ -243,7 +243,7 @@ int compare_attribute(const struct compare_request *req, const struct bench_conf
 	a->labels[1] = req->b.label;
 	a->sampled = k->format == PROFILE_FORMAT_SAMPLE;
 	cct_changes_init(&a->changes);
-	strbuf_addf(&sb, "%s/profiles/%lld/", req->sd->root, (long long)ids[2]);
+	strbuf_addf(&sb, "%s/%lld/", req->sd->profiles, (long long)ids[2]);
 	fsutil_add_safe_name(&sb, bench->name);
 	a->dir = strbuf_detach(&sb);
 	if (mkdir_own(req->sd->root, a->dir)) {

@@ -162,9 +162,9 @@ static void set_failure(struct bench_ctx *c, int side)
 {
 	struct strbuf sb = STRBUF_INIT;
 	strbuf_addf(&sb,
-		    "%zu consecutive runs failed on side %c (%s); see the logs under %s/runs/%lld/",
+		    "%zu consecutive runs failed on side %c (%s); see the logs under %s/%lld/",
 		    c->consecutive_failures[side], side ? 'B' : 'A', bench_side(c, side)->label,
-		    c->req->sd->logs, (long long)c->comparison_id);
+		    c->req->sd->run_logs, (long long)c->comparison_id);
 	free(c->out->error);
 	c->out->error = strbuf_detach(&sb);
 	/*

@@ -25,7 +25,7 @@ int gbench_discover(const struct compare_request *req, const struct bench_config
 	struct proc_spec spec = { 0 };
 	struct proc_result res;
 	int ret = RP_EINTERNAL;
-	strbuf_addf(&dir, "%s/runs/%lld", req->sd->logs, (long long)comparison_id);
+	strbuf_addf(&dir, "%s/%lld", req->sd->run_logs, (long long)comparison_id);
 	if (mkdir_own(req->sd->root, dir.buf))
 		goto out;
 	strbuf_addf(&out, "%s/discovery-%zu.json", dir.buf, (size_t)(b - req->cfg->benches));

@@ -29,6 +29,41 @@ void state_dir_locate(const char *project_root, const char *dir, struct state_di
 	out->db_path = join(out->root, "revperf.db");
 	out->worktrees = join(out->root, "worktrees");
 	out->logs = join(out->root, "logs");
+	out->profiles = join(out->root, "profiles");
+	out->run_logs = join(out->logs, "runs");
+}
+
+/* Whether path names the file at own (the same inode; a path that does not exist, not). */
+static bool same_file(const char *path, const char *own)
+{
+	struct stat a, b;
+	return !stat(path, &a) && !stat(own, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+int state_dir_bind_store(struct state_dir *sd, struct store *st, const char *location)
+{
+	char id[33];
+	int ret;
+	if (!store_location_is_postgres(location) && same_file(location, sd->db_path))
+		return 0;
+	if ((ret = store_identity(st, id)))
+		return ret;
+	free(sd->profiles);
+	free(sd->run_logs);
+	{
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "%s/profiles/store-%.12s", sd->root, id);
+		sd->profiles = strbuf_detach(&sb);
+		strbuf_addf(&sb, "%s/runs/store-%.12s", sd->logs, id);
+		sd->run_logs = strbuf_detach(&sb);
+	}
+	return 0;
+}
+
+bool state_dir_store_apart(const struct state_dir *sd)
+{
+	size_t n = strlen(sd->root);
+	return strncmp(sd->profiles, sd->root, n) || strcmp(sd->profiles + n, "/profiles");
 }
 
 int state_dir_open(const char *project_root, const char *dir, struct state_dir *out)
@@ -84,6 +119,8 @@ void state_dir_release(struct state_dir *sd)
 	free(sd->db_path);
 	free(sd->worktrees);
 	free(sd->logs);
+	free(sd->profiles);
+	free(sd->run_logs);
 	memset(sd, 0, sizeof(*sd));
 }
 

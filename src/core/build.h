@@ -11,6 +11,11 @@ struct state_dir {
 	char *db_path;   /* root/revperf.db */
 	char *worktrees; /* root/worktrees */
 	char *logs;      /* root/logs */
+	/* Where the store's comparisons keep their files, <dir>/<comparison>/...: root/profiles
+	 * and root/logs/runs for the state directory's own store, root/profiles/store-<id>
+	 * and root/logs/runs/store-<id> for another (state_dir_bind_store). */
+	char *profiles;
+	char *run_logs;
 };
 
 /*
@@ -22,6 +27,17 @@ int state_dir_open(const char *project_root, const char *dir, struct state_dir *
 /* The paths of the state directory, as state_dir_open() names them, without touching it. */
 void state_dir_locate(const char *project_root, const char *dir, struct state_dir *out);
 void state_dir_release(struct state_dir *sd);
+/*
+ * Points sd->profiles and sd->run_logs at the files of the store st, opened from
+ * location (its URL or file): the state directory's own store (its revperf.db) keeps
+ * root/profiles/<comparison> and root/logs/runs/<comparison>; any other store gets
+ * store-<first 12 digits of its identity>/ below them, since comparison numbers are a
+ * store's and two stores used from one state directory would overwrite each other's
+ * files. Returns 0 or RP_EINTERNAL (the identity could not be read).
+ */
+int state_dir_bind_store(struct state_dir *sd, struct store *st, const char *location);
+/* Whether sd->profiles is not root/profiles (sd is bound to another store than its own). */
+bool state_dir_store_apart(const struct state_dir *sd);
 
 /*
  * Makes sure rev is checked out in sd->worktrees/<sha> and built with command, once per

@@ -457,9 +457,9 @@ int gc_collect(struct store *st, const struct state_dir *sd, const struct gc_opt
 		c.ret = RP_EINTERNAL;
 	else if (ok > 0)
 		gc_scan_logs(&c, sd->logs, true);
-	strbuf_addf(&dir, "%s/profiles", sd->root);
-	gc_each_dir(&c, dir.buf, gc_visit_profiles);
-	strbuf_reset(&dir);
+	/* the store's own folder of profiles (state_dir_bind_store): another store's
+	 * store-<id>/ in profiles/ is not a comparison number, and is left alone */
+	gc_each_dir(&c, sd->profiles, gc_visit_profiles);
 	strbuf_addf(&dir, "%s/dynamic", sd->root);
 	gc_each_dir(&c, dir.buf, gc_visit_dynamic_rev);
 	strbuf_release(&dir);

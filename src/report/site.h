@@ -18,7 +18,12 @@
 
 struct site_options {
 	const char *out_dir;	/* created if missing; index.html is written last */
-	const char *state_root; /* the .revperf directory: profiles/<comparison>/<bench>/ */
+	const char *state_root; /* the .revperf directory */
+	/* The store's folder of profiles, <profiles_dir>/<comparison>/<bench>/ (struct
+	 * state_dir's profiles), and whether it is not state_root/profiles (another store's
+	 * than the state directory's own). */
+	const char *profiles_dir;
+	bool store_apart;
 	const char *commit_url; /* "https://host/commit/{sha}"; NULL = no diff link */
 	const char *database;	/* the database's path, named in the footer */
 	/* The store, for the logs it keeps of runs and builds whose files are not on this

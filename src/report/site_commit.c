@@ -37,6 +37,9 @@ struct page {
 	struct site_stats *stats;
 	/* The runs whose output the store keeps (the whole site's). */
 	struct site_logged *logged;
+	/* The comparison's folder of profiles, profiles/[store-<id>/]<comparison>
+	 * (comparison_section). */
+	struct strbuf profiles;
 };
 
 static void commit_href(struct strbuf *sb, const struct history *h, size_t commit,
@@ -530,16 +533,15 @@ static void absolute_sections(struct page *p, struct strbuf *sb, const char *dir
 	strbuf_release(&path);
 }
 
-/* The flame graph and control charts `compare` left in profiles/<comparison>/<bench>/. */
-static int profile_files(struct page *p, struct strbuf *sb, const struct history_comparison *c,
-			 size_t bench)
+/* The flame graph and control charts `compare` left in the comparison's <bench>/. */
+static int profile_files(struct page *p, struct strbuf *sb, size_t bench)
 {
 	struct strbuf dir = STRBUF_INIT, src = STRBUF_INIT, rel = STRBUF_INIT;
 	char **charts;
 	size_t n;
 	int ret = 0;
 
-	strbuf_addf(&dir, "%s/profiles/%lld/", p->o->state_root, (long long)c->id);
+	strbuf_addf(&dir, "%s/", p->profiles.buf);
 	fsutil_add_safe_name(&dir, p->h->benches[bench].name);
 	absolute_sections(p, sb, dir.buf, bench);
 	strbuf_addf(&src, "%s/flamegraph.svg", dir.buf);
@@ -664,7 +666,7 @@ static int comparison_section(struct page *p, struct strbuf *sb)
 	size_t ci = h->commits[p->commit].comparison;
 	const struct history_comparison *c;
 	char when[64];
-	bool profiles;
+	bool profiles = false;
 	int ret = 0;
 
 	if (ci == HISTORY_NONE) {
@@ -685,11 +687,17 @@ static int comparison_section(struct page *p, struct strbuf *sb)
 			  "runs it reused. The links point into the state directory; a log whose "
 			  "file is not on this machine is written from the store into the "
 			  "site.</p>\n");
-	{
-		struct strbuf dir = STRBUF_INIT;
-		strbuf_addf(&dir, "%s/profiles/%lld", p->o->state_root ? p->o->state_root : "",
-			    (long long)c->id);
-		profiles = p->o->state_root && path_exists(dir.buf);
+	if (p->o->state_root) {
+		/* The store's folder (core/build.h, state_dir_bind_store); for a store other
+		 * than the state directory's own, the files its comparisons left before schema
+		 * 15 kept them apart are in profiles/<comparison> still. */
+		strbuf_addf(&p->profiles, "%s/%lld", p->o->profiles_dir, (long long)c->id);
+		if (!path_exists(p->profiles.buf) && p->o->store_apart) {
+			strbuf_reset(&p->profiles);
+			strbuf_addf(&p->profiles, "%s/profiles/%lld", p->o->state_root,
+				    (long long)c->id);
+		}
+		profiles = path_exists(p->profiles.buf);
 		if (profiles && !measured_here(p, c)) {
 			profiles = false;
 			strbuf_addstr(sb,
@@ -701,7 +709,6 @@ static int comparison_section(struct page *p, struct strbuf *sb)
 					  "is another store's or another clone's: build the report "
 					  "there to see them.</p>\n");
 		}
-		strbuf_release(&dir);
 	}
 	/* verdicts and runs are sorted by benchmark: walk both once */
 	for (size_t v = 0, r = 0; (v < c->nr_verdicts || r < c->nr_runs) && !ret;) {
@@ -725,7 +732,7 @@ static int comparison_section(struct page *p, struct strbuf *sb)
 		ret = runs_table(p, sb, c->runs + r, r_end - r, counted);
 		r = r_end;
 		if (profiles && !ret)
-			ret = profile_files(p, sb, c, b);
+			ret = profile_files(p, sb, b);
 		if (h->nr_io)
 			io_section(p, sb, ci, b);
 	}
@@ -737,7 +744,7 @@ int site_commit_write(const struct history *h, const struct site_options *o, siz
 		      struct site_logged *logged)
 {
 	const struct history_commit *hc = &h->commits[commit];
-	struct page p = {h, o, commit, STRBUF_INIT, stats, logged};
+	struct page p = {h, o, commit, STRBUF_INIT, stats, logged, STRBUF_INIT};
 	struct strbuf short_sha = STRBUF_INIT, summary = STRBUF_INIT, navb = STRBUF_INIT;
 	struct strbuf sha = STRBUF_INIT, diff = STRBUF_INIT, build = STRBUF_INIT;
 	struct strbuf machine = STRBUF_INIT, points = STRBUF_INIT, cmp = STRBUF_INIT;
@@ -781,6 +788,7 @@ int site_commit_write(const struct history *h, const struct site_options *o, siz
 	ret = site_write_file(path.buf, page->buf, page->len);
 out:
 	strbuf_release(&p.base);
+	strbuf_release(&p.profiles);
 	strbuf_release(&short_sha);
 	strbuf_release(&summary);
 	strbuf_release(&navb);

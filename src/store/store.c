@@ -2,6 +2,7 @@
 #include "store/store_impl.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,6 +69,51 @@ static int get_or_create(struct store *st, const char *insert, const char *selec
 			return db_error(st, "cannot record");
 		if (pass && rc != DB_ROW)
 			return db_error(st, "a row vanished");
+	}
+	return 0;
+}
+
+int store_identity(struct store *st, char out[33])
+{
+	struct db_stmt *stmt;
+	unsigned char raw[16];
+	int rc, fd;
+	for (int made = 0;; made++) {
+		const char *id;
+		out[0] = '\0';
+		if (!(stmt = prepare(st, "SELECT min(id) FROM store_identity")))
+			return RP_EINTERNAL;
+		rc = db_step(stmt);
+		id = rc == DB_ROW ? db_column_text(stmt, 0) : NULL;
+		if (id)
+			snprintf(out, 33, "%s", id);
+		db_finalize(stmt);
+		if (rc != DB_ROW)
+			return db_error(st, "cannot read the store's identity");
+		if (out[0] || made)
+			break;
+		fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || read(fd, raw, sizeof(raw)) != (ssize_t)sizeof(raw)) {
+			if (fd >= 0)
+				close(fd);
+			error("cannot read /dev/urandom for the store's identity");
+			return RP_EINTERNAL;
+		}
+		close(fd);
+		for (size_t i = 0; i < sizeof(raw); i++)
+			snprintf(out + 2 * i, 3, "%02x", raw[i]);
+		if (!(stmt = prepare(st, "INSERT INTO store_identity(id) VALUES(?1)")))
+			return RP_EINTERNAL;
+		bind_text(stmt, 1, out);
+		rc = store_step_done(st, stmt, "cannot record the store's identity");
+		db_finalize(stmt);
+		if (rc)
+			return rc;
+	}
+	if (strlen(out) != 32) {
+		error("the store's identity '%s' (table store_identity) is not 32 hex digits",
+		      out);
+		return RP_EINTERNAL;
 	}
 	return 0;
 }

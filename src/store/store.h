@@ -59,6 +59,15 @@ bool store_lock_failed(const struct store *st);
 bool store_unreachable(const struct store *st);
 
 /*
+ * The store's own id: 32 hex digits (128 random bits) made by the first command that asks
+ * (revperf push, or a command using the store from a state directory it is not the own
+ * store of: core/build.h), the same from every machine that opens it. Two processes that
+ * made one at once both stored theirs: the smallest is the id, for everyone. Returns 0, or
+ * RP_EINTERNAL with an error.
+ */
+int store_identity(struct store *st, char out[33]);
+
+/*
  * Checks, cheaply (a few stat() calls and reads of a header), that the database's files are
  * still the ones store_open() opened: the database file not deleted, replaced, truncated
  * or overwritten, its write-ahead log (-wal) and its index (-shm) not deleted or replaced,

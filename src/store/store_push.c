@@ -78,41 +78,6 @@ struct push {
 	struct store_push_stats *stats;
 };
 
-/* The source store's own id (made once, 128 random bits in hex). */
-static int store_identity(struct store *st, char *out, size_t size)
-{
-	struct db_stmt *stmt = store_prepare(st, "SELECT id FROM store_identity");
-	unsigned char raw[16];
-	int rc, fd;
-	if (!stmt)
-		return RP_EINTERNAL;
-	rc = db_step(stmt);
-	if (rc == DB_ROW && db_column_text(stmt, 0))
-		snprintf(out, size, "%s", db_column_text(stmt, 0));
-	db_finalize(stmt);
-	if (rc == DB_ROW)
-		return 0;
-	if (rc != DB_DONE)
-		return store_db_error(st, "cannot read its identity");
-	fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || read(fd, raw, sizeof(raw)) != (ssize_t)sizeof(raw)) {
-		if (fd >= 0)
-			close(fd);
-		error("cannot read /dev/urandom for the store's identity");
-		return RP_EINTERNAL;
-	}
-	close(fd);
-	for (size_t i = 0; i < sizeof(raw) && 2 * i + 2 < size; i++)
-		snprintf(out + 2 * i, 3, "%02x", raw[i]);
-	stmt = store_prepare(st, "INSERT INTO store_identity(id) VALUES(?1)");
-	if (!stmt)
-		return RP_EINTERNAL;
-	store_bind_text(stmt, 1, out);
-	rc = store_step_done(st, stmt, "cannot record its identity");
-	db_finalize(stmt);
-	return rc;
-}
-
 /* What earlier pushes of this origin recorded in the target. */
 static int load_pushed(struct push *p)
 {
@@ -587,7 +552,7 @@ int store_push(struct store *from, struct store *to, struct store_push_stats *st
 	p.from = from;
 	p.to = to;
 	p.stats = stats;
-	if ((ret = store_identity(from, p.origin, sizeof(p.origin))) || (ret = count_running(&p)))
+	if ((ret = store_identity(from, p.origin)) || (ret = count_running(&p)))
 		return ret;
 	if (store_transaction_begin(to))
 		return RP_EINTERNAL;

@@ -91,7 +91,7 @@ expect_absolute_markdown 'elapsed time in calls .*' '\| calls per run \|'
 # The site's page of v2: the absolute change the comparison left beside its flame graph,
 # read back and escaped; slow_me the first function.
 expect_site_absolute
-ls .revperf/profiles/*/versions/attribution.json >/dev/null 2>&1 ||
+ls "$(store_profiles .revperf)"/*/versions/attribution.json >/dev/null 2>&1 ||
 	fail "no attribution.json beside the flame graph"
 
 # The stored profiles, differenced again by revperf diff --bench (merged runs per side).

@@ -8,6 +8,8 @@ make_wchar_repo repo
 expect_exit 1 "$REVPERF" compare base slow -q --seed 1
 db=.revperf/revperf.db
 state=$PWD/.revperf
+prof=$(store_profiles "$state") # profiles/, or profiles/store-<id>/ on PostgreSQL
+rprof=${prof#"$state"/}
 id=$(db_query $db "SELECT max(id) FROM comparisons")
 sha=$(git rev-parse slow | cut -c1-12)
 expect_exit 0 "$REVPERF" report -q
@@ -16,17 +18,17 @@ expect_exit 0 "$REVPERF" report -q
 # 4000 B, 2 files, 2 directories); one the store lacks whose profile a stored row points to
 # (a profile a later comparison reused: kept); one written just now (a running
 # comparison's: kept, counted); a name that is no comparison's (left alone).
-mkdir -p "$state/profiles/$id/write" "$state/profiles/9001/write" "$state/profiles/9002/write" \
-	"$state/profiles/9003" "$state/profiles/notes"
-head -c 300 /dev/zero >"$state/profiles/$id/write/flame.svg"
-head -c 3000 /dev/zero >"$state/profiles/9001/write/run-1.cct"
-head -c 1000 /dev/zero >"$state/profiles/9001/attribution.json"
-printf x >"$state/profiles/9002/write/run-1.cct"
-printf x >"$state/profiles/9003/x"
-printf x >"$state/profiles/notes/readme"
+mkdir -p "$prof/$id/write" "$prof/9001/write" "$prof/9002/write" \
+	"$prof/9003" "$prof/notes"
+head -c 300 /dev/zero >"$prof/$id/write/flame.svg"
+head -c 3000 /dev/zero >"$prof/9001/write/run-1.cct"
+head -c 1000 /dev/zero >"$prof/9001/attribution.json"
+printf x >"$prof/9002/write/run-1.cct"
+printf x >"$prof/9003/x"
+printf x >"$prof/notes/readme"
 db_query $db "INSERT INTO profiles(build_id, benchmark_id, machine_id, comparison_id, kind,
 	status, path, started_at) SELECT build_id, benchmark_id, machine_id, comparison_id, 'cct',
-	'ok', '$state/profiles/9002/write/run-1.cct', started_at FROM runs
+	'ok', '$prof/9002/write/run-1.cct', started_at FROM runs
 	WHERE comparison_id = $id ORDER BY id LIMIT 1" >/dev/null
 # dynamic/: a benchmark's data with its row (kept); one of the same commit without a row
 # (goes: 100 B); a commit's folder none of whose data has a row (goes: 2500 B, 2 files,
@@ -42,7 +44,7 @@ db_query $db "INSERT INTO dynamic_profiles(build_id, benchmark_id, source, cost,
 	ORDER BY id LIMIT 1" >/dev/null
 mkdir -p "$state/ci" && head -c 50 /dev/zero >"$state/ci/junit.xml"
 # Everything planted is an hour old but profiles/9003, a running comparison's.
-find "$state/profiles" "$state/dynamic" "$state/ci" "$state/report" -depth ! -path "$state/profiles/9003*" \
+find "$prof" "$state/dynamic" "$state/ci" "$state/report" -depth ! -path "$prof/9003*" \
 	-exec touch -h -d '1 hour ago' {} +
 snapshot() { (cd .revperf && find . -path ./revperf.db\* -prune -o -print | sort) >"$1"; }
 snapshot before.txt
@@ -50,12 +52,13 @@ snapshot before.txt
 # --dry-run: exactly the four, with their sizes; nothing removed.
 expect_exit 0 "$REVPERF" gc --dry-run -f json
 cp out.txt dry.json
-python3 - dry.json "$state" "$sha" <<'PY' || fail "dry run: $(cat dry.json)"
+python3 - dry.json "$state" "$sha" "$rprof" <<'PY' || fail "dry run: $(cat dry.json)"
 import json, os, sys
 d, state, sha = json.load(open(sys.argv[1])), os.path.realpath(sys.argv[2]), sys.argv[3]
+prof = sys.argv[4]
 got = sorted((r["kind"], os.path.relpath(os.path.realpath(r["path"]), state), r["reason"],
               r["bytes"], r["files"], r["directories"]) for r in d["removed"])
-want = sorted([("profiles", "profiles/9001", "unused", 4000, 2, 2),
+want = sorted([("profiles", f"{prof}/9001", "unused", 4000, 2, 2),
                ("dynamic", "dynamic/0123456789ab/write", "unused", 2500, 2, 1),
                ("dynamic_directory", "dynamic/0123456789ab", "unused", 0, 0, 1),
                ("dynamic", f"dynamic/{sha}/other", "unused", 100, 1, 1)])
@@ -70,7 +73,7 @@ cmp -s before.txt after.txt || fail "dry run removed something: $(diff before.tx
 
 # The text: what, why and how much.
 expect_exit 0 "$REVPERF" gc --dry-run
-expect_grep '^would remove profiles .*/profiles/9001 \(no stored result needs it\): 3.91 KiB, 2 files, 2 directories$' out.txt
+expect_grep '^would remove profiles .*/profiles/(store-[0-9a-f]+/)?9001 \(no stored result needs it\): 3.91 KiB, 2 files, 2 directories$' out.txt
 expect_grep '^would remove dynamic data .*/dynamic/0123456789ab/write \(no stored result needs it\): 2.44 KiB, 2 files, 1 directory$' out.txt
 expect_grep '^would remove dynamic data directory .*/dynamic/0123456789ab \(emptied\)$' out.txt
 expect_grep "^would remove dynamic data .*/dynamic/$sha/other \\(no stored result needs it\\): 100 B, 1 file, 1 directory\$" out.txt
@@ -83,12 +86,12 @@ diff before.txt after.txt | grep '^[<>]' >removed.txt || true
 sed 's/^< //' removed.txt | sort >got.txt
 printf '%s\n' ./dynamic/0123456789ab ./dynamic/0123456789ab/write \
 	./dynamic/0123456789ab/write/callgrind.out.7 ./dynamic/0123456789ab/write/run.log \
-	"./dynamic/$sha/other" "./dynamic/$sha/other/run.log" ./profiles/9001 \
-	./profiles/9001/attribution.json ./profiles/9001/write ./profiles/9001/write/run-1.cct |
+	"./dynamic/$sha/other" "./dynamic/$sha/other/run.log" "./$rprof/9001" \
+	"./$rprof/9001/attribution.json" "./$rprof/9001/write" "./$rprof/9001/write/run-1.cct" |
 	sort >want.txt
 cmp -s got.txt want.txt || fail "not exactly the orphans removed: $(diff want.txt got.txt)"
-[ -f "$state/profiles/$id/write/flame.svg" ] && [ -f "$state/profiles/9002/write/run-1.cct" ] &&
-	[ -f "$state/profiles/9003/x" ] && [ -f "$state/profiles/notes/readme" ] &&
+[ -f "$prof/$id/write/flame.svg" ] && [ -f "$prof/9002/write/run-1.cct" ] &&
+	[ -f "$prof/9003/x" ] && [ -f "$prof/notes/readme" ] &&
 	[ -f "$state/dynamic/$sha/write/callgrind.out.1" ] && [ -f "$state/ci/junit.xml" ] &&
 	[ -f "$state/report/index.html" ] || fail "gc removed what it must keep"
 
@@ -96,7 +99,7 @@ cmp -s got.txt want.txt || fail "not exactly the orphans removed: $(diff want.tx
 expect_exit 0 "$REVPERF" gc --older-than 0s
 expect_grep '^removed worktree ' out.txt
 expect_no_grep '^removed (profiles|dynamic)' out.txt
-[ -f "$state/profiles/$id/write/flame.svg" ] && [ -f "$state/dynamic/$sha/write/callgrind.out.1" ] ||
+[ -f "$prof/$id/write/flame.svg" ] && [ -f "$state/dynamic/$sha/write/callgrind.out.1" ] ||
 	fail "--older-than removed a folder whose owner is stored"
 
 # profiles/ or dynamic/ as a link out of the state directory: refused, not followed.

@@ -66,6 +66,18 @@ db_query() {
 	fi
 }
 
+# store_profiles STATE: the folder of profiles of the store the test's commands use
+# (core/build.h, state_dir_bind_store): STATE/profiles for the state directory's own
+# SQLite file, STATE/profiles/store-<its id> for the PostgreSQL database of the twins.
+store_profiles() {
+	if [ -n "${REVPERF_STORE:-}" ]; then
+		printf '%s/profiles/store-%.12s\n' "$1" \
+			"$(db_query "$1/revperf.db" "SELECT min(id) FROM store_identity")"
+	else
+		printf '%s/profiles\n' "$1"
+	fi
+}
+
 # store_wipe DIR: no results any more: the state directory DIR removed and, when the test
 # runs against PostgreSQL, every table of its database dropped.
 store_wipe() {
