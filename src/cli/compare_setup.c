@@ -194,7 +194,8 @@ int cli_project_open(struct cli_project *p, const struct cli_where *where, unsig
 		p->store_location = xstrdup(p->sd.db_path);
 	if ((err = store_open(p->store_location,
 			      flags & CLI_PROJECT_EXISTING ? STORE_OPEN_EXISTING : 0, &p->st)) ||
-	    (err = state_dir_bind_store(&p->sd, p->st, p->store_location)))
+	    (err = state_dir_bind_store(&p->sd, p->st, p->store_location,
+					flags & CLI_PROJECT_EXISTING)))
 		return rp_err_exit_code(err);
 	return 0;
 }

@@ -40,13 +40,14 @@ static bool same_file(const char *path, const char *own)
 	return !stat(path, &a) && !stat(own, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
-int state_dir_bind_store(struct state_dir *sd, struct store *st, const char *location)
+int state_dir_bind_store(struct state_dir *sd, struct store *st, const char *location,
+			 bool read_only)
 {
 	char id[33];
 	int ret;
 	if (!store_location_is_postgres(location) && same_file(location, sd->db_path))
 		return 0;
-	if ((ret = store_identity(st, id)))
+	if ((ret = store_identity(st, !read_only, id)) || !id[0])
 		return ret;
 	free(sd->profiles);
 	free(sd->run_logs);

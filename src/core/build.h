@@ -33,9 +33,13 @@ void state_dir_release(struct state_dir *sd);
  * root/profiles/<comparison> and root/logs/runs/<comparison>; any other store gets
  * store-<first 12 digits of its identity>/ below them, since comparison numbers are a
  * store's and two stores used from one state directory would overwrite each other's
- * files. Returns 0 or RP_EINTERNAL (the identity could not be read).
+ * files. A command that writes makes the identity if the store has none (store_identity);
+ * one that only reads (read_only) does not, and a store without one has written nothing
+ * apart: root/profiles and root/logs/runs stay. Returns 0 or RP_EINTERNAL (the identity
+ * could not be read or made).
  */
-int state_dir_bind_store(struct state_dir *sd, struct store *st, const char *location);
+int state_dir_bind_store(struct state_dir *sd, struct store *st, const char *location,
+			 bool read_only);
 /* Whether sd->profiles is not root/profiles (sd is bound to another store than its own). */
 bool state_dir_store_apart(const struct state_dir *sd);
 

@@ -73,7 +73,7 @@ static int get_or_create(struct store *st, const char *insert, const char *selec
 	return 0;
 }
 
-int store_identity(struct store *st, char out[33])
+int store_identity(struct store *st, bool make, char out[33])
 {
 	struct db_stmt *stmt;
 	unsigned char raw[16];
@@ -90,6 +90,8 @@ int store_identity(struct store *st, char out[33])
 		db_finalize(stmt);
 		if (rc != DB_ROW)
 			return db_error(st, "cannot read the store's identity");
+		if (!out[0] && !make)
+			return 0;
 		if (out[0] || made)
 			break;
 		fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);

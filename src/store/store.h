@@ -60,12 +60,13 @@ bool store_unreachable(const struct store *st);
 
 /*
  * The store's own id: 32 hex digits (128 random bits) made by the first command that asks
- * (revperf push, or a command using the store from a state directory it is not the own
- * store of: core/build.h), the same from every machine that opens it. Two processes that
- * made one at once both stored theirs: the smallest is the id, for everyone. Returns 0, or
- * RP_EINTERNAL with an error.
+ * with make (revperf push, or a command that writes to the store from a state directory
+ * it is not the own store of: core/build.h), the same from every machine that opens it.
+ * Two processes that made one at once both stored theirs: the smallest is the id, for
+ * everyone. Without make, a store that has none yet gives "" (a command that only reads
+ * writes nothing). Returns 0, or RP_EINTERNAL with an error.
  */
-int store_identity(struct store *st, char out[33]);
+int store_identity(struct store *st, bool make, char out[33]);
 
 /*
  * Checks, cheaply (a few stat() calls and reads of a header), that the database's files are

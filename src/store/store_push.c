@@ -552,7 +552,7 @@ int store_push(struct store *from, struct store *to, struct store_push_stats *st
 	p.from = from;
 	p.to = to;
 	p.stats = stats;
-	if ((ret = store_identity(from, p.origin)) || (ret = count_running(&p)))
+	if ((ret = store_identity(from, true, p.origin)) || (ret = count_running(&p)))
 		return ret;
 	if (store_transaction_begin(to))
 		return RP_EINTERNAL;

@@ -65,6 +65,12 @@ fi
 # The identity is made once: a second command finds the same.
 expect_exit 0 "$REVPERF" show 1 --store "$other" -q
 [ "$(sqlite3 "$other" "SELECT count(*) FROM store_identity")" = 1 ] || fail "a second identity"
+# A command that only reads makes none: a store without one (never written from a state
+# directory it is not the own store of) stays so, and is shown from its stored rows.
+sqlite3 "$other" "DELETE FROM store_identity"
+check_show beta alpha --store "$other"
+[ "$(sqlite3 "$other" "SELECT count(*) FROM store_identity")" = 0 ] || fail "show made an identity"
+sqlite3 "$other" "INSERT INTO store_identity(id) VALUES('$id')"
 
 # The report of each store shows its own comparison's functions.
 check_report() { # DIR WANT NOT STORE-OPTION...
