@@ -325,8 +325,10 @@ int perphecy_train_cover(const struct perphecy_tuple *t, size_t n, unsigned temp
  * budget loosens the predictor's thresholds, the step that flags the fewest further
  * training misses first (a step: one indicator to the next threshold at which a training
  * tuple fires), while the predictor still dismisses at least min_dismiss of the training
- * misses; it never tightens one, adds no template, and keeps a predictor already below
- * it. Returns as perphecy_train(), or RP_EINPUT after error() for min_dismiss above 1.
+ * misses. A predictor that dismisses fewer (Algorithm 1 alone flags more) is tightened
+ * until it dismisses min_dismiss: thresholds move up, or indicators go, the step with
+ * the most misses dismissed per training hit lost first. No template is added. Returns
+ * as perphecy_train(), or RP_EINPUT after error() for min_dismiss above 1.
  * O(S x I x n) more for S steps, I indicators and n tuples.
  */
 int perphecy_train_budget(const struct perphecy_tuple *t, size_t n, unsigned templates,

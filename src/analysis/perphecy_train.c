@@ -129,7 +129,8 @@ static bool next_looser(int k, const int64_t *thr, size_t m, int64_t cur, int64_
  * p's indicators, cheapest step first, while p still dismisses at least min_dismiss of
  * the misses of idx[0..n). A step moves one indicator to its next looser threshold (the
  * next one at which a training tuple fires); its price is the misses it flags that no
- * indicator flagged before. Ties: the indicator picked first. Never tightens.
+ * indicator flagged before. Ties: the indicator picked first. Never tightens (tighten()
+ * does, when p flags more than the budget allows).
  */
 static void relax(const struct perphecy_tuple *t, const size_t *idx, size_t n, double min_dismiss,
 		  struct perphecy_predictor *p)
@@ -186,6 +187,125 @@ static void relax(const struct perphecy_tuple *t, const size_t *idx, size_t n, d
 	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
 		free(thr[k]);
 	free(flagged);
+}
+
+/*
+ * The next tighter threshold than `cur` among thr[0..m) (ascending): the smallest above it
+ * (fires when value >= X) or the largest below it (value <= X). False when none: no
+ * tighter threshold fires on any tuple.
+ */
+static bool next_tighter(int k, const int64_t *thr, size_t m, int64_t cur, int64_t *out)
+{
+	if (at_most(k)) {
+		for (size_t j = m; j-- > 0;)
+			if (thr[j] < cur) {
+				*out = thr[j];
+				return true;
+			}
+		return false;
+	}
+	for (size_t j = 0; j < m; j++)
+		if (thr[j] > cur) {
+			*out = thr[j];
+			return true;
+		}
+	return false;
+}
+
+/* Whether a step that gains `gain` misses and loses `loss` hits beats the best so far. */
+static bool tighter_step_better(size_t gain, size_t loss, size_t best_gain, size_t best_loss)
+{
+	if ((gain > 0) != (best_gain > 0))
+		return gain > 0;
+	if (!gain)
+		return loss < best_loss;
+	/* the most misses per hit lost: gain / loss against best_gain / best_loss */
+	if (gain * best_loss != best_gain * loss)
+		return gain * best_loss > best_gain * loss;
+	return loss || best_loss ? loss < best_loss : gain > best_gain;
+}
+
+/*
+ * The budget's other half (docs/prediction.md, "A dismiss budget"): when p flags more
+ * than 1 - min_dismiss of the misses of idx[0..n) (Algorithm 1's cover alone dismisses
+ * fewer than the budget), tightens its indicators until it does not. A step moves one
+ * indicator to its next tighter threshold (the next one at which fewer training tuples
+ * fire), or drops it when none is tighter; it gains the misses that no indicator flags
+ * any more and loses the hits that none predicts any more. The step with the most misses
+ * gained per hit lost is taken (one that loses no hit before any that does, the most
+ * misses first; ties: the indicator picked first); when no step gains a miss, the one
+ * that loses the fewest hits, so that a threshold below the misses can move past a hit.
+ */
+static void tighten(const struct perphecy_tuple *t, const size_t *idx, size_t n,
+		    double min_dismiss, struct perphecy_predictor *p)
+{
+	int64_t *thr[PERPHECY_NR_TEMPLATES] = {NULL};
+	size_t nr_thr[PERPHECY_NR_TEMPLATES] = {0};
+	unsigned char *fires = xcalloc(n ? n : 1, sizeof(*fires)); /* indicators firing */
+	size_t misses = 0, nr_flagged = 0, allowed;
+
+	for (size_t j = 0; j < n; j++) {
+		const struct perphecy_tuple *u = &t[idx[j]];
+		for (size_t k = 0; k < p->nr; k++)
+			fires[j] += perphecy_indicator_fires(&p->ind[k], &u->values);
+		if (!u->hit) {
+			misses++;
+			nr_flagged += fires[j] > 0;
+		}
+	}
+	allowed = (size_t)floor((1.0 - min_dismiss) * (double)misses + 1e-9);
+	for (size_t k = 0; k < p->nr; k++) {
+		int tm = p->ind[k].tmpl;
+		thr[tm] = xmallocarray(n ? n : 1, sizeof(*thr[tm]));
+		nr_thr[tm] = thresholds_of(t, idx, n, tm, thr[tm]);
+	}
+	while (nr_flagged > allowed && p->nr) {
+		size_t best = SIZE_MAX, best_gain = 0, best_loss = 0;
+		struct perphecy_indicator best_next = {0};
+		bool best_drop = false;
+		for (size_t k = 0; k < p->nr; k++) {
+			struct perphecy_indicator next = p->ind[k];
+			bool drop = !next_tighter(next.tmpl, thr[next.tmpl], nr_thr[next.tmpl],
+						  p->ind[k].threshold, &next.threshold);
+			size_t gain = 0, loss = 0;
+			for (size_t j = 0; j < n; j++) {
+				const struct perphecy_values *v = &t[idx[j]].values;
+				if (fires[j] != 1 || !perphecy_indicator_fires(&p->ind[k], v) ||
+				    (!drop && perphecy_indicator_fires(&next, v)))
+					continue;
+				if (t[idx[j]].hit)
+					loss++;
+				else
+					gain++;
+			}
+			if (best == SIZE_MAX ||
+			    tighter_step_better(gain, loss, best_gain, best_loss)) {
+				best = k;
+				best_gain = gain;
+				best_loss = loss;
+				best_next = next;
+				best_drop = drop;
+			}
+		}
+		for (size_t j = 0; j < n; j++) {
+			const struct perphecy_values *v = &t[idx[j]].values;
+			if (!perphecy_indicator_fires(&p->ind[best], v) ||
+			    (!best_drop && perphecy_indicator_fires(&best_next, v)))
+				continue;
+			if (!--fires[j] && !t[idx[j]].hit)
+				nr_flagged--;
+		}
+		if (best_drop) {
+			memmove(&p->ind[best], &p->ind[best + 1],
+				(p->nr - best - 1) * sizeof(p->ind[0]));
+			p->nr--;
+		} else {
+			p->ind[best].threshold = best_next.threshold;
+		}
+	}
+	for (int k = 0; k < PERPHECY_NR_TEMPLATES; k++)
+		free(thr[k]);
+	free(fires);
 }
 
 /*
@@ -282,8 +402,11 @@ static void train_core(const struct perphecy_tuple *t, const size_t *idx, size_t
 				cover[kept++] = cover[j];
 		nr_cover = kept;
 	}
-	if (min_dismiss >= 0)
+	if (min_dismiss >= 0) {
+		/* at most one of the two moves a threshold: p is under or over the budget */
 		relax(t, idx, n, min_dismiss, out);
+		tighten(t, idx, n, min_dismiss, out);
+	}
 	free(cover);
 	free(min_ind);
 	free(min_thresh);

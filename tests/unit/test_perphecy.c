@@ -286,15 +286,41 @@ static void test_dismiss_budget(void **state)
 	assert_indicator(&p, 1, PERPHECY_TOP_CHG_BY_INSTR, 5);
 	perphecy_evaluate(&p, t, 12, &e);
 	assert_near(e.dismiss_rate, 0.0);
-	/* A predictor already past the budget is kept as Algorithm 1 made it, not tightened. */
-	t[0].hit = true; /* its New >= 1 flags the seven New misses left: past 90% */
+	/*
+	 * A predictor past the budget is tightened until it dismisses it. A hit with New 1:
+	 * Algorithm 1 takes New >= 1 (it covers the hit with New 10 too) and Instr 2%, which
+	 * flag 7 of the 9 misses. With 90% (no miss flagged): no step gains a miss at first
+	 * (New >= 2 loses the hit with 1, dropping Instr 2% the one with Instr 2: the first
+	 * indicator on the tie), then New moves up a miss at a time, losing nothing, to 10.
+	 */
+	t[0].hit = true;
+	assert_int_equal(perphecy_train(t, 12, PERPHECY_PAPER_TEMPLATES, &plain), RP_OK);
+	assert_int_equal(plain.nr, 2);
+	assert_indicator(&plain, 0, PERPHECY_NEW_FUNC, 1);
+	assert_indicator(&plain, 1, PERPHECY_TOP_CHG_BY_INSTR, 2);
 	assert_int_equal(perphecy_train_budget(t, 12, PERPHECY_PAPER_TEMPLATES,
 					       PERPHECY_COVER_PAPER, 0.9, &p),
 			 RP_OK);
-	assert_int_equal(perphecy_train(t, 12, PERPHECY_PAPER_TEMPLATES, &plain), RP_OK);
-	assert_int_equal(p.nr, plain.nr);
-	for (size_t k = 0; k < p.nr; k++)
-		assert_indicator(&p, k, plain.ind[k].tmpl, plain.ind[k].threshold);
+	assert_int_equal(p.nr, 2);
+	assert_indicator(&p, 0, PERPHECY_NEW_FUNC, 10);
+	assert_indicator(&p, 1, PERPHECY_TOP_CHG_BY_INSTR, 2);
+	perphecy_evaluate(&p, t, 12, &e);
+	assert_near(e.hit_rate, 2.0 / 3.0);
+	assert_near(e.dismiss_rate, 1.0);
+	/* 70% allows 2 flagged misses: New stops at 7 (it flags the misses with 7 and 8). */
+	assert_int_equal(perphecy_train_budget(t, 12, PERPHECY_PAPER_TEMPLATES,
+					       PERPHECY_COVER_PAPER, 0.7, &p),
+			 RP_OK);
+	assert_indicator(&p, 0, PERPHECY_NEW_FUNC, 7);
+	perphecy_evaluate(&p, t, 12, &e);
+	assert_near(e.dismiss_rate, 7.0 / 9.0);
+	/* Only the hit left that no tighter step can keep: the indicator goes. */
+	t[10].hit = t[11].hit = false;
+	assert_int_equal(perphecy_train_budget(t, 12, PERPHECY_PAPER_TEMPLATES,
+					       PERPHECY_COVER_PAPER, 1.0, &p),
+			 RP_OK);
+	assert_int_equal(p.nr, 0);
+	t[10].hit = t[11].hit = true;
 	t[0].hit = false;
 
 	/* Cross-validation trains every fold with the budget. */
@@ -402,12 +428,15 @@ static void test_dismiss_goal(void **state)
 	for (size_t k = 0; k < p.nr; k++)
 		assert_indicator(&p, k, q.ind[k].tmpl, q.ind[k].threshold);
 
-	/* A goal of every miss: no budget reaches it, so none (Algorithm 1's thresholds). */
+	/* A goal of every miss: only the budget 1.0 reaches it, by tightening until nothing is
+	 * predicted here (every hit of this history lies among misses). */
 	assert_int_equal(perphecy_train_goal(t, N_GOAL, PERPHECY_PAPER_TEMPLATES, PERPHECY_COVER_PAPER,
 					     1, 3, &p, &ch),
 			 RP_OK);
-	assert_true(ch.min_dismiss < 0);
-	assert_false(ch.reached);
+	assert_true(ch.reached);
+	assert_near(ch.min_dismiss, 1.0);
+	assert_int_equal(ch.inner.misses_dismissed, ch.inner.misses);
+	assert_int_equal(p.nr, 0);
 	/* One commit: nothing to cross-validate on, none. */
 	assert_int_equal(perphecy_train_goal(t, 1, PERPHECY_PAPER_TEMPLATES, PERPHECY_COVER_PAPER,
 					     goal, 3, &p, &ch),
