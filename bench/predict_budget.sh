@@ -13,7 +13,8 @@
 #   COVERS     the covers (default "paper every-hit")
 #   BUDGETS    the budgets (default "none 0.85 0.87 0.88 0.90 goal-0.85")
 #   LOO        0: no leave-one-commit-out rows (default 1)
-#   KEEP       a directory to keep the JSON of each row in (COVER-BUDGET-SEED.json)
+#   KEEP       a directory to keep the JSON of each row in (COVER-BUDGET-SEED.json, and
+#              COVER-BUDGET-loo.json for leaving one commit out)
 set -eu
 revperf=$(realpath "$1") dir=$2 store=$3 config=${4:-}
 work=$(mktemp -d)
@@ -56,5 +57,6 @@ for cover in ${COVERS:-paper every-hit}; do
 			$opt --k "$commits" -f json -q >"$work/loo.json"
 		printf '%-9s budget %-9s leave one commit out:  %s\n' $cover $budget \
 			"$(summary "$work/loo.json")"
+		if [ -n "${KEEP:-}" ]; then cp "$work/loo.json" "$KEEP/$cover-$budget-loo.json"; fi
 	done
 done

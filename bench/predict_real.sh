@@ -20,7 +20,10 @@
 # decompression's asynchronous reads make its instruction counts differ by about 0.02%
 # from run to run), through ccache when it is installed (CCACHE_NOHASHDIR=1: a commit that
 # changes no C file costs a link).
-# The outputs: LZ4_CLONE/.predict-real-data/{history,train,train-1pct}.{txt,json} (history.err).
+# The outputs: LZ4_CLONE/.predict-real-data/{history,train,train-1pct}.{txt,json} (history.err),
+# or in PREDICT_REAL_OUT: to add another window of history to the same store, keep the data
+# directory (the benchmark and build commands name it, and training takes only verdicts of
+# the configured commands) and give the second window its own outputs.
 set -eu
 [ $# -ge 2 ] || { echo "usage: bench/predict_real.sh REVPERF LZ4_CLONE [RANGE]" >&2; exit 2; }
 REVPERF=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -55,5 +58,8 @@ command = ./programs/lz4 -d -f -q $D/in150.lz4 /dev/null
 EOF
 } >"$P/revperf.ini"
 
+O=${PREDICT_REAL_OUT:-$D}
+mkdir -p "$O"
+O=$(cd "$O" && pwd)
 cd "$P"
-history_and_train "$REVPERF" "$RANGE" "$D"
+history_and_train "$REVPERF" "$RANGE" "$O"

@@ -22,6 +22,10 @@
 # ccache (CCACHE_NOHASHDIR=1: a commit that changes no C file costs a link).
 # The data directory is PREDICT_REAL_DATA, default LUA_CLONE/../predict-real-lua-data
 # (outside the clone); its outputs: {history,train,train-1pct}.{txt,json} (history.err).
+# PREDICT_REAL_OUT (default: the data directory) puts the outputs elsewhere: to add another
+# window of history to the same store, keep the data directory (the benchmark and build
+# commands name it, and training takes only verdicts of the configured commands) and give
+# the second window its own outputs.
 set -eu
 [ $# -ge 2 ] || { echo "usage: bench/predict_real_lua.sh REVPERF LUA_CLONE [RANGE]" >&2; exit 2; }
 REVPERF=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -46,5 +50,8 @@ ccache_wrap "$D" gcc
 	done
 } >"$P/revperf.ini"
 
+O=${PREDICT_REAL_OUT:-$D}
+mkdir -p "$O"
+O=$(cd "$O" && pwd)
 cd "$P"
-history_and_train "$REVPERF" "$RANGE" "$D"
+history_and_train "$REVPERF" "$RANGE" "$O"
