@@ -34,7 +34,8 @@ static const struct option train_options[] = {
 					 "hit adds its own cheapest indicator)", &o.cover, NULL },
 	{ OPT_STRING, 0, "min-dismiss", "RATE", "the dismiss budget: loosen the thresholds while "
 						"at least RATE (85% or 0.85) of the training misses "
-						"are still dismissed", &o.min_dismiss, NULL },
+						"are still dismissed, or tighten them until they "
+						"are", &o.min_dismiss, NULL },
 	{ OPT_STRING, 0, "dismiss-goal", "RATE", "choose the dismiss budget by an inner "
 						 "cross-validation of the training data: the one "
 						 "predicting the most hits while dismissing at "
@@ -197,13 +198,13 @@ static void print_text(FILE *f, const struct predict_training *t)
 		strbuf_addstr(&sb, ", with the start-up templates");
 	if (t->min_dismiss >= 0)
 		strbuf_addf(&sb,
-			    ", thresholds loosened while at least %.3g%% of the training misses "
-			    "are dismissed",
+			    ", thresholds moved so that %.3g%% of the training misses are "
+			    "dismissed (loosened while they are, tightened until they are)",
 			    100 * t->min_dismiss);
 	if (t->dismiss_goal >= 0)
 		strbuf_addf(&sb,
-			    ", thresholds loosened by the budget that an inner cross-validation "
-			    "chose for a dismiss goal of %.3g%%",
+			    ", thresholds moved by the dismiss budget that an inner "
+			    "cross-validation chose for a dismiss goal of %.3g%%",
 			    100 * t->dismiss_goal);
 	strbuf_addstr(&sb, ":\n  common                   ");
 	predictor_text(&sb, &t->common);

@@ -93,7 +93,7 @@ for ind0 in plain["predictors"]["common"]["indicators"]:
     assert ind1, (ind0, budget["predictors"]["common"])
 PY
 expect_exit 0 "$REVPERF" train --dry-run --min-dismiss 50%
-expect_grep 'thresholds loosened while at least 50% of the training misses are dismissed' out.txt
+expect_grep 'thresholds moved so that 50% of the training misses are dismissed \(loosened while they are, tightened until they are\)' out.txt
 
 # A dismiss goal: every training set (the final one and each fold's) chooses its budget by
 # an inner cross-validation, no tighter than the goal and no looser than the goal + 10%;
@@ -113,7 +113,7 @@ assert b["trainings"] == ev["predictors"] and b["trainings"] >= 2, ev
 assert b["lowest"] is None or 0.5 <= b["lowest"] <= b["highest"] <= 0.6, b
 PY
 expect_exit 0 "$REVPERF" train --dry-run --dismiss-goal 50%
-expect_grep 'thresholds loosened by the budget that an inner cross-validation chose for a dismiss goal of 50%' out.txt
+expect_grep 'thresholds moved by the dismiss budget that an inner cross-validation chose for a dismiss goal of 50%' out.txt
 expect_grep '^  common .*; budget (none|5[0-9]%|60%) \(inner [0-9]+ folds: [0-9]+/[0-9]+ hits, [0-9]+/[0-9]+ misses dismissed' out.txt
 
 # The tuples are stored with the predictors, one per (commit, benchmark).
