@@ -112,10 +112,15 @@ int store_identity(struct store *st, bool make, char out[33])
 		if (rc)
 			return rc;
 	}
-	if (strlen(out) != 32) {
-		error("the store's identity '%s' (table store_identity) is not 32 hex digits",
-		      out);
-		return RP_EINTERNAL;
+	/* It names folders (core/build.h): hex digits only, never a path. */
+	if (strlen(out) != 32 || strspn(out, "0123456789abcdef") != 32) {
+		struct strbuf shown = STRBUF_INIT;
+		strbuf_add_printable(&shown, out);
+		error("the store's identity '%s' (table store_identity) is not 32 hex digits, "
+		      "as revperf makes them: was the row edited? Restore it from a backup",
+		      shown.buf);
+		strbuf_release(&shown);
+		return RP_EINPUT;
 	}
 	return 0;
 }

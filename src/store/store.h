@@ -64,7 +64,8 @@ bool store_unreachable(const struct store *st);
  * it is not the own store of: core/build.h), the same from every machine that opens it.
  * Two processes that made one at once both stored theirs: the smallest is the id, for
  * everyone. Without make, a store that has none yet gives "" (a command that only reads
- * writes nothing). Returns 0, or RP_EINTERNAL with an error.
+ * writes nothing). Returns 0, RP_EINPUT with an error when the stored id is not 32 hex
+ * digits (it names folders), or RP_EINTERNAL with an error.
  */
 int store_identity(struct store *st, bool make, char out[33]);
 

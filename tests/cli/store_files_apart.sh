@@ -70,6 +70,13 @@ expect_exit 0 "$REVPERF" show 1 --store "$other" -q
 sqlite3 "$other" "DELETE FROM store_identity"
 check_show beta alpha --store "$other"
 [ "$(sqlite3 "$other" "SELECT count(*) FROM store_identity")" = 0 ] || fail "show made an identity"
+# An identity that is not 32 hex digits names no folder (it could climb out: ../):
+# one error line, exit 2, nothing written.
+sqlite3 "$other" "INSERT INTO store_identity(id) VALUES('../../../../../../tmp/x')"
+expect_exit 2 "$REVPERF" compare c d -q --store "$other" --more
+expect_one_line err.txt
+expect_grep "identity '\.\./\.\./.*' \(table store_identity\) is not 32 hex digits" err.txt
+sqlite3 "$other" "DELETE FROM store_identity"
 sqlite3 "$other" "INSERT INTO store_identity(id) VALUES('$id')"
 
 # The report of each store shows its own comparison's functions.
