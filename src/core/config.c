@@ -1087,3 +1087,8 @@ int config_select(struct config *cfg, const char *names)
 	cfg->alloc_benches = cfg->nr_benches + 1;
 	return 0;
 }
+
+const char *config_said_by(const char *origin)
+{
+	return origin && !strncmp(origin, "--", 2) ? origin : "the configuration";
+}

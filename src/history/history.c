@@ -172,11 +172,11 @@ static void primary_as_asked(const struct config *cfg, struct history_commit *c,
 			v->primary = asked;
 		}
 		if (differs && say)
-			warning("%.12s: %s: comparison %lld judged it with primary = %s; the "
-				"configuration now says %s: shown with the configuration's, from "
-				"the same verdicts",
+			warning("%.12s: %s: comparison %lld judged it with primary = %s; %s now "
+				"says %s: shown with the one asked, from the same verdicts",
 				c->rev.sha, b->name, (long long)c->comparison_id,
 				judged.len ? judged.buf : "(none)",
+				config_said_by(b->primary_origin),
 				b->primary ? b->primary : "(none)");
 		strbuf_release(&judged);
 	}
