@@ -866,11 +866,16 @@ static void replay_list(const struct bench_config *bench, int64_t comparison_id,
 		free(unknown);
 		return;
 	}
-	if (say)
-		warning("%s: comparison %lld judged it with %s = %s; the configuration now says "
-			"%s: %s",
-			bench->name, (long long)comparison_id, key, stored, *list ? *list : "(none)",
-			replay_changed_tail(as_judged));
+	if (say) {
+		const char *by = config_said_by(key[0] == 'm' ? bench->metrics_origin
+							    : bench->primary_origin);
+		warning("%s: comparison %lld judged it with %s = %s; %s now says %s: %s",
+			bench->name, (long long)comparison_id, key, stored, by,
+			*list ? *list : "(none)",
+			as_judged || by[0] != '-'
+			    ? replay_changed_tail(as_judged)
+			    : "judged again with the one asked, from the same runs");
+	}
 	if (as_judged)
 		*list = stored;
 }

@@ -1049,6 +1049,42 @@ out:
 	return ret;
 }
 
+/*
+ * The error of --bench NAME that no benchmark has: the nearest names (a typo) and the
+ * names there are, the n already taken (kept) and those left in cfg. Before, it said only
+ * that the file's sections name the choices.
+ */
+static void bench_unknown(const struct config *cfg, const struct bench_config *kept, size_t n,
+			  const char *name)
+{
+	enum { SHOWN = 10 };
+	const char **cands = xcalloc(cfg->nr_benches + n + 1, sizeof(*cands)), *near[2];
+	struct strbuf sb = STRBUF_INIT;
+	size_t nr = 0, found;
+	for (size_t i = 0; i < n; i++)
+		cands[nr++] = kept[i].name;
+	for (size_t i = 0; i < cfg->nr_benches; i++)
+		if (cfg->benches[i].name && *cfg->benches[i].name)
+			cands[nr++] = cfg->benches[i].name;
+	strbuf_addstr(&sb, "--bench: no benchmark '");
+	strbuf_add_printable(&sb, name);
+	strbuf_addf(&sb, "' in %s", cfg->path ? cfg->path : "the configuration");
+	found = suggest_nearest(name, cands, nr, near, 2);
+	if (found == 1)
+		strbuf_addf(&sb, " (did you mean '%s'?)", near[0]);
+	else if (found == 2)
+		strbuf_addf(&sb, " (did you mean '%s' or '%s'?)", near[0], near[1]);
+	if (!nr)
+		strbuf_addstr(&sb, "; it has no [benchmark \"NAME\"] section");
+	for (size_t i = 0; i < nr && i < SHOWN; i++)
+		strbuf_addf(&sb, "%s%s", i ? ", " : "; its benchmarks: ", cands[i]);
+	if (nr > SHOWN)
+		strbuf_addf(&sb, " and %zu more", nr - SHOWN);
+	error("%s", sb.buf);
+	strbuf_release(&sb);
+	free(cands);
+}
+
 int config_select(struct config *cfg, const char *names)
 {
 	struct bench_config *kept = xcalloc(cfg->nr_benches + 1, sizeof(*kept));
@@ -1061,9 +1097,7 @@ int config_select(struct config *cfg, const char *names)
 			p++;
 		b = config_bench(cfg, p);
 		if (!b) {
-			error("--bench: no benchmark '%s' in %s; its [benchmark \"NAME\"] sections "
-			      "name the choices",
-			      p, cfg->path ? cfg->path : "the configuration");
+			bench_unknown(cfg, kept, nr, p);
 			ret = RP_EINPUT;
 			break;
 		}
@@ -1086,4 +1120,9 @@ int config_select(struct config *cfg, const char *names)
 	cfg->nr_benches = nr;
 	cfg->alloc_benches = cfg->nr_benches + 1;
 	return 0;
+}
+
+const char *config_said_by(const char *origin)
+{
+	return origin && !strncmp(origin, "--", 2) ? origin : "the configuration";
 }

@@ -152,6 +152,12 @@ void config_release(struct config *cfg);
 int config_read(struct config *cfg, const char *path);
 
 /*
+ * Who set a setting, for a message that says what is asked now: the option when its
+ * origin is a command-line flag ("--primary"), else "the configuration".
+ */
+const char *config_said_by(const char *origin);
+
+/*
  * Sets one option as if it were in section (NULL = "defaults", "build", "core" or
  * "benchmark \"NAME\""), origin names where it came from ("--tolerance"). A benchmark
  * option given for the defaults is also recorded as an override that config_finish()

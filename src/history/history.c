@@ -122,6 +122,33 @@ static bool list_names(const char *list, const char *metric)
 }
 
 /*
+ * The verdicts of commit c that cfg asks for now: of a configured benchmark, and of a
+ * metric its metrics or primary list names (a metric the benchmark defines, metric.NAME,
+ * is always asked). A stored comparison reused for more metrics than asked (compare -m
+ * wall,cpu,ir, then history -m ir) has verdicts for the others too; compare shows such a
+ * comparison with the metrics asked (judged again), and history showed them all: their
+ * rows in JSON and a change-point line per metric never asked for.
+ */
+static void asked_only(const struct config *cfg, struct history_commit *c)
+{
+	size_t kept = 0;
+	for (size_t k = 0; k < c->nr_verdicts; k++) {
+		struct store_verdict *v = &c->verdicts[k];
+		const struct bench_config *b = verdict_bench(cfg, v->bench);
+		bool asked = b && (!metric_find(v->metric) || list_names(b->metrics, v->metric) ||
+				   list_names(b->primary, v->metric));
+		if (asked) {
+			c->verdicts[kept++] = *v;
+			continue;
+		}
+		free(v->bench);
+		free(v->metric);
+		free(v->command);
+	}
+	c->nr_verdicts = kept;
+}
+
+/*
  * The verdicts of commit c flagged primary as cfg asks now. A stored comparison judged on
  * another primary whose verdicts answer this one (covers()) is shown with the one asked,
  * as compare shows a finished comparison in place (judged again with the configuration's,
@@ -145,11 +172,11 @@ static void primary_as_asked(const struct config *cfg, struct history_commit *c,
 			v->primary = asked;
 		}
 		if (differs && say)
-			warning("%.12s: %s: comparison %lld judged it with primary = %s; the "
-				"configuration now says %s: shown with the configuration's, from "
-				"the same verdicts",
+			warning("%.12s: %s: comparison %lld judged it with primary = %s; %s now "
+				"says %s: shown with the one asked, from the same verdicts",
 				c->rev.sha, b->name, (long long)c->comparison_id,
 				judged.len ? judged.buf : "(none)",
+				config_said_by(b->primary_origin),
 				b->primary ? b->primary : "(none)");
 		strbuf_release(&judged);
 	}
@@ -188,7 +215,8 @@ static int stored_comparison(const struct history_request *req, const struct con
 	}
 	c->comparison_id = id;
 	c->build_id = b[1].id;
-	primary_as_asked(cfg, c, true);
+	primary_as_asked(cfg, c, true); /* says what the stored primary was: before */
+	asked_only(cfg, c);
 	ret = 0;
 out:
 	store_build_release(&b[0]);

@@ -102,7 +102,8 @@ static void add_stat(struct strbuf *sb, const struct attribution *a,
 {
 	struct scale s;
 	int d;
-	pick_scale(a, st->mean != 0 ? st->mean : st->sd, &s);
+	/* the unit of the larger of the two: "333.33 ± 577.35 us", "0.33 ± 3.31 ms" */
+	pick_scale(a, isfinite(st->sd) && st->sd > fabs(st->mean) ? st->sd : st->mean, &s);
 	d = decimals(&s, a, st->mean, st->sd);
 	strbuf_addf(sb, "%.*f", d, st->mean / s.div);
 	if (st->sd == 0)
@@ -119,7 +120,12 @@ static void add_change(struct strbuf *sb, const struct attribution *a,
 {
 	struct scale s;
 	int d;
-	pick_scale(a, e->delta, &s);
+	/* the unit of the larger of the change and its half-width: "-0.33 ± 3.31 ms", not
+	 * "-333.33 ± 3308.28 us" */
+	pick_scale(a,
+		   isfinite(e->ci_hi) && e->ci_hi - e->delta > fabs(e->delta) ? e->ci_hi - e->delta
+									 : e->delta,
+		   &s);
 	d = decimals(&s, a, e->delta, e->ci_hi - e->delta);
 	strbuf_addf(sb, "%+.*f", d, e->delta / s.div);
 	if (e->ci_hi == e->delta)

@@ -371,6 +371,10 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 			fprintf(f, "  %s%s: %s%s\n", color ? RED : "",
 				b->target_broken ? "target broken" : "error",
 				strbuf_printable(&t, b->error), color ? RESET : "");
+		else if (!b->decided && b->interrupted && b->counted)
+			/* the counted runs come last: the timing runs had ended */
+			fprintf(f, "  undecided: interrupted during its counted runs under valgrind%s\n",
+				b->counted_only ? "" : ", after its timing runs");
 		else if (!b->decided && b->interrupted)
 			fprintf(f, "  undecided: interrupted before its run budget was spent\n");
 		else if (!b->decided && b->looks && undecided_for_noise(b))

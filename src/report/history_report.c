@@ -439,6 +439,11 @@ int bisect_text_outcome(FILE *f, const struct bisect_result *r, const char *benc
 	case BISECT_NOT_WORSE:
 		fprintf(f, "\nBAD is not worse than GOOD on %s (%s): nothing to bisect\n", name.buf,
 			r->endpoint.verdict);
+		/* bisect looks for a regression; history finds where it got better */
+		if (!strcmp(r->endpoint.verdict, "better"))
+			fprintf(f, "which commits made it better: 'revperf history %.12s..%.12s "
+				   "-b %s' compares each with its parent\n",
+				r->good.sha, r->bad.sha, bench);
 		break;
 	case BISECT_AMBIGUOUS:
 		fprintf(f,

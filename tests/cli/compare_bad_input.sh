@@ -36,6 +36,12 @@ expect_exit 2 "$REVPERF" compare base base --config typo.ini
 expect_grep "typo.ini:3: unknown metric 'wal'" err.txt
 expect_exit 2 "$REVPERF" compare base base --bench nope
 expect_grep "no benchmark 'nope'" err.txt
+# A mistyped name: the nearest and the names there are, on the one line (before: "its
+# [benchmark \"NAME\"] sections name the choices"; libdeflate trial, -b decompres).
+printf '[benchmark "decompress"]\ncommand = true\n[benchmark "compress-6"]\ncommand = true\n' >two.ini
+expect_exit 2 "$REVPERF" compare base base --config two.ini --bench compress-6,decompres
+expect_grep "no benchmark 'decompres' in .*two.ini \(did you mean 'decompress'\?\); its benchmarks: compress-6, decompress$" err.txt
+expect_one_line err.txt
 
 # A benchmark command that does not exist.
 printf '[benchmark "ghost"]\ncommand = ./no-such-program --flag\n' >ghost.ini

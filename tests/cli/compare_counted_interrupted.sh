@@ -2,7 +2,7 @@
 # attribution, and its text report says none: before, it printed an empty one under the
 # unit of folded stacks, "0 + 0 runs; per run 0 ± 0 -> 0 ± 0" and "no spread: each side
 # has a single run" (seen on zlib, Ctrl-C while callgrind ran), where the Markdown and JSON
-# reports printed nothing.
+# reports printed nothing. Nor did it say the run budget was not spent.
 . "$SRCDIR/tests/cli/lib/common.bash"
 command -v valgrind >/dev/null || fail "valgrind is needed (make test installs it)"
 
@@ -10,8 +10,8 @@ command -v valgrind >/dev/null || fail "valgrind is needed (make test installs i
 # counted run, which interrupts revperf.
 { signal_at_run 8 INT "$TEST_TMP/pid"; echo "echo v"; } >c.sh
 
-"$REVPERF" compare --cmd-a 'sh ./c.sh' --cmd-b 'sh ./c.sh' --metrics wall,ir --primary ir \
-	--runs 3..3 --warmup 1 >out.txt 2>err.txt &
+"$REVPERF" compare --cmd-a 'sh ./c.sh' --cmd-b 'sh ./c.sh' --metrics wall,ir --primary wall,ir \
+	--tolerance 0.01% --runs 3..3 --warmup 1 >out.txt 2>err.txt &
 echo $! >"$TEST_TMP/pid"
 got=0
 wait $! || got=$?
@@ -20,4 +20,10 @@ wait $! || got=$?
 expect_grep '^  ir \* +unmeasured +interrupted before a verdict' out.txt
 expect_grep '^  counted under valgrind' out.txt
 expect_no_grep 'folded stacks|no spread|per run 0 ± 0|absolute change' out.txt
+# The timing runs had spent their budget (3 + 3; wall primary, undecided: two runs of one
+# command are not equal within 0.01% in 3 pairs): the interrupt came during the counted
+# runs, and the report says so (before: "interrupted before its run budget was spent",
+# libdeflate trial, Ctrl-C under callgrind after 30 + 30 timing runs of 30 at most).
+expect_grep '^  undecided: interrupted during its counted runs under valgrind, after its timing runs$' out.txt
+expect_no_grep 'before its run budget was spent' out.txt
 echo ok

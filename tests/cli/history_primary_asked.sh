@@ -77,4 +77,16 @@ done
 expect_exit 0 "$REVPERF" history -n 3 -f markdown
 expect_grep 'write wchar: equal' out.txt
 expect_no_grep 'write ir: (equal|worse)' out.txt
+
+# Asked on the command line, the warnings name the option, not the configuration, which
+# says nothing of it (before: "the configuration now says wchar" for --primary wchar;
+# libdeflate trial); compare's replay of the same comparison says the same.
+expect_exit 0 "$REVPERF" history -n 3 -m wchar,ir --primary wchar -f json
+[ "$(statuses out.txt)" = "['reused', 'reused']" ] || fail "--primary wchar: $(statuses out.txt)"
+[ "$(grep -c 'judged it with primary = ir; --primary now says wchar: shown with the one asked' err.txt)" = 2 ] ||
+	{ cat err.txt; fail "expected the option named in each warning"; }
+expect_no_grep 'the configuration now says' err.txt
+expect_exit 1 "$REVPERF" compare HEAD~1 HEAD -m wchar,ir --primary wchar
+expect_grep 'judged it with primary = ir; --primary now says wchar: judged again with the one asked, from the same runs' err.txt
+expect_no_grep 'the configuration now says' err.txt
 echo ok

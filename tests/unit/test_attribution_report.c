@@ -82,6 +82,29 @@ static void test_time_units_and_intervals(void **state)
 	attribution_release(&at);
 }
 
+/*
+ * A change smaller than its interval is shown in the interval's unit: "-0.33 ± 3.31 ms",
+ * not "-333.33 ± 3308.28 us" (libdeflate trial: a function sampled for 1 ms in one run of
+ * three); a mean below its sd likewise.
+ */
+static void test_time_unit_of_the_larger(void **state)
+{
+	const char *a[] = {"main;g 1000000\nmain 9000000\n", "main 9000000\n", "main 9000000\n"};
+	const char *b[] = {"main 9000000\n", "main 9000000\n", "main 9000000\n"};
+	struct attribution at;
+	char *text;
+	UNUSED(state);
+
+	make(a, 3, b, 3, CCT_WEIGHT_CPU_NS, NULL, false, &at);
+	text = render_text(&at);
+	assert_non_null(strstr(text, "-0.33 ± 3.31 ms"));
+	assert_null(strstr(text, "3308.28"));
+	/* the mean 333.33 us, its sd 577.35 us: the sd's unit is the same */
+	assert_non_null(strstr(text, "333.33 ± 577.35 us"));
+	free(text);
+	attribution_release(&at);
+}
+
 static void test_counts_calls_and_no_spread(void **state)
 {
 	const char *a[] = {"main;kv_hash 6000000\n"};
@@ -205,6 +228,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_time_units_and_intervals),
+	    cmocka_unit_test(test_time_unit_of_the_larger),
 	    cmocka_unit_test(test_counts_calls_and_no_spread),
 	    cmocka_unit_test(test_json_round_trip_and_damage),
 	    cmocka_unit_test(test_json_long_unit_refused),
