@@ -371,8 +371,9 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 			fprintf(f, "  %s%s: %s%s\n", color ? RED : "",
 				b->target_broken ? "target broken" : "error",
 				strbuf_printable(&t, b->error), color ? RESET : "");
-		else if (!b->decided && b->interrupted && b->counted)
-			/* the counted runs come last: the timing runs had ended */
+		else if (!b->decided && b->interrupted && b->counted && b->counted->elapsed_s > 0)
+			/* the counted runs come last: the timing runs had ended (a replay, whose
+			 * counted phase took no time, cannot tell when it was interrupted) */
 			fprintf(f, "  undecided: interrupted during its counted runs under valgrind%s\n",
 				b->counted_only ? "" : ", after its timing runs");
 		else if (!b->decided && b->interrupted)
