@@ -35,6 +35,9 @@ struct gc_ctx {
 	size_t nr_comparisons;
 	int64_t now_s;
 	int ret;
+	/* logs/runs of the state directory, and the store's own folder in it (struct
+	 * state_dir's run_logs): another store's logs/runs/store-<id>/ is left alone */
+	const char *runs, *own_runs;
 };
 
 /* What a folder holds, all the way down. */
@@ -290,7 +293,12 @@ static bool gc_scan_logs(struct gc_ctx *c, const char *dir, bool top)
 			all = false;
 			continue;
 		}
-		if (S_ISDIR(sb.st_mode)) {
+		if (S_ISDIR(sb.st_mode) && !strcmp(dir, c->runs) && strcmp(path.buf, c->own_runs) &&
+		    (!strncmp(e->d_name, "store-", 6) || strcmp(c->runs, c->own_runs))) {
+			/* another store's run logs (store-<id>/, or the state directory's own
+			 * store's <comparison>/ when this one is not it): its own gc's */
+			all = false;
+		} else if (S_ISDIR(sb.st_mode)) {
 			if (gc_scan_logs(c, path.buf, false))
 				any = true;
 			else
@@ -442,8 +450,8 @@ static int gc_item_cmp(const void *a, const void *b)
 int gc_collect(struct store *st, const struct state_dir *sd, const struct gc_options *opt,
 	       struct gc_result *res)
 {
-	struct gc_ctx c = {opt, res, NULL, 0, NULL, 0, (int64_t)time(NULL), 0};
-	struct strbuf dir = STRBUF_INIT;
+	struct gc_ctx c = {opt, res, NULL, 0, NULL, 0, (int64_t)time(NULL), 0, NULL, NULL};
+	struct strbuf dir = STRBUF_INIT, runs = STRBUF_INIT;
 	int ok;
 
 	memset(res, 0, sizeof(*res));
@@ -455,8 +463,13 @@ int gc_collect(struct store *st, const struct state_dir *sd, const struct gc_opt
 	ok = gc_dir_check(sd->logs);
 	if (ok < 0)
 		c.ret = RP_EINTERNAL;
-	else if (ok > 0)
+	else if (ok > 0) {
+		strbuf_addf(&runs, "%s/runs", sd->logs);
+		c.runs = runs.buf;
+		c.own_runs = sd->run_logs;
 		gc_scan_logs(&c, sd->logs, true);
+	}
+	strbuf_release(&runs);
 	/* the store's own folder of profiles (state_dir_bind_store): another store's
 	 * store-<id>/ in profiles/ is not a comparison number, and is left alone */
 	gc_each_dir(&c, sd->profiles, gc_visit_profiles);

@@ -92,13 +92,17 @@ check_report "$TEST_TMP/site-other" beta alpha --store "$other"
 
 # gc of either store keeps the other's folder (a store-<id> is not a comparison number;
 # a store's gc reads only its own folder) and its own (its comparison is stored).
+# (an hour old: gc keeps what changed in the last 10 minutes, a running command's)
+find .revperf/logs .revperf/profiles -exec touch -h -d '1 hour ago' {} +
 expect_exit 0 "$REVPERF" gc
 [ -d ".revperf/profiles/$tag/1/spin/counted" ] || fail "gc of the own store removed the other's profiles"
+[ -f ".revperf/logs/runs/$tag/1/spin-A.log" ] || fail "gc of the own store removed the other's run logs"
 expect_exit 0 "$REVPERF" gc --store "$other"
 [ -d ".revperf/profiles/$tag/1/spin/counted" ] || fail "gc of the other store removed its profiles"
 check_show beta alpha --store "$other"
 if [ -z "${REVPERF_STORE:-}" ]; then
 	[ -d .revperf/profiles/1/spin/counted ] || fail "gc of the other store removed the own one's profiles"
+	[ -f .revperf/logs/runs/1/spin-A.log ] || fail "gc of the other store removed the own one's run logs"
 	check_show alpha beta
 
 	# A store's files from before they were kept apart (profiles/1, measured here): its
