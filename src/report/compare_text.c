@@ -299,8 +299,10 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 		fprintf(f, "\n%s%s%s: ", color ? BOLD : "", strbuf_printable(&t, b->name),
 			color ? RESET : "");
 		if (b->counted_only) {
-			fprintf(f, "no timing runs (every metric is counted: see the counted runs "
-				   "below");
+			/* "needed": a comparison shown again for its counted metrics alone may
+			 * have timing runs stored, which no metric asked reads */
+			fprintf(f, "no timing runs needed (every metric asked is counted: see the "
+				   "counted runs below");
 			if (b->probe_timeout_s > 0 && !b->error)
 				fprintf(f, "; a warm-up of A without valgrind set their timeout: "
 					   "%.0f s",

@@ -18,12 +18,12 @@ expect_exit 0 "$REVPERF" compare --cmd-a /bin/true --cmd-b /bin/true -m ir --pri
 db=$PWD/.revperf/revperf.db
 [ "$(runs "$db")" = 0 ] || fail "timing runs made: $(db_query "$db" "SELECT side, warmup, count(*) FROM runs GROUP BY 1, 2")"
 [ "$(warmups "$db")" = A:1 ] || fail "warm-ups: $(warmups "$db")"
-expect_grep '^command: no timing runs \(every metric is counted: see the counted runs below; a warm-up of A without valgrind set their timeout: 600 s\), [0-9.]+ s; count tolerance 0.1%$' out.txt
+expect_grep '^command: no timing runs needed \(every metric asked is counted: see the counted runs below; a warm-up of A without valgrind set their timeout: 600 s\), [0-9.]+ s; count tolerance 0.1%$' out.txt
 # A timeout given: no warm-up, the timeout is the user's.
 store_wipe .revperf
 expect_exit 0 "$REVPERF" compare --cmd-a /bin/true --cmd-b /bin/true -m ir --primary ir -q --timeout 5
 [ "$(db_query "$db" "SELECT count(*) FROM runs")" = 0 ] || fail "runs made with a timeout given: $(warmups "$db")"
-expect_grep '^command: no timing runs \(every metric is counted: see the counted runs below\), [0-9.]+ s; count tolerance 0.1%$' out.txt
+expect_grep '^command: no timing runs needed \(every metric asked is counted: see the counted runs below\), [0-9.]+ s; count tolerance 0.1%$' out.txt
 expect_grep '^  ir \* +equal +1.000' out.txt
 expect_grep 'counted under valgrind \(callgrind, 2 \+ 2 runs, [0-9.]+ s\); instructions are not time: no metric was timed' out.txt
 expect_no_grep '0 \+ 0 runs' out.txt
@@ -79,7 +79,7 @@ git commit -qam slower
 expect_exit 1 "$REVPERF" compare HEAD~1 HEAD -q
 db=$PWD/.revperf/revperf.db
 [ "$(runs "$db")" = 0 ] || fail "timing runs made in git mode"
-expect_grep '^spin: no timing runs' out.txt
+expect_grep '^spin: no timing runs needed' out.txt
 expect_grep '^  ir \* +worse' out.txt
 cp out.txt first.txt
 # Markdown: the counted runs in the runs column.
@@ -87,7 +87,7 @@ expect_exit 0 "$REVPERF" show -f markdown
 expect_grep '^\| spin \| ir \(primary\) \| .*worse.* \| 2 \+ 2 runs \|' out.txt
 # show: the same verdict, from the counted runs.
 expect_exit 0 "$REVPERF" show
-expect_grep '^spin: no timing runs \(every metric is counted: see the counted runs below\), shown from the store' out.txt
+expect_grep '^spin: no timing runs needed \(every metric asked is counted: see the counted runs below\), shown from the store' out.txt
 expect_grep '^  ir \* +worse' out.txt
 # Compare again: finished, shown from the store, nothing run.
 expect_exit 1 "$REVPERF" compare HEAD~1 HEAD
