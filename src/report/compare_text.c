@@ -265,6 +265,13 @@ static void print_reported_lines(FILE *f, const struct bench_outcome *b)
  * Labels, names, errors and run details come from the command line, the repository and the
  * benchmarks' output: printed through strbuf_printable (the colours are revperf's own).
  */
+/* Whether a side's label is its sha already (or its start): `ci` labels a side by it. */
+static bool label_is_sha(const char *label, const char *sha)
+{
+	size_t n = label ? strlen(label) : 0;
+	return n >= 7 && n <= strlen(sha) && !strncmp(label, sha, n);
+}
+
 int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 {
 	struct strbuf t = STRBUF_INIT;
@@ -272,11 +279,11 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 	size_t i, j;
 	fprintf(f, "%sbaseline%s %s", color ? BOLD : "", color ? RESET : "",
 		strbuf_printable(&t, res->base_label));
-	if (res->base_sha[0])
+	if (res->base_sha[0] && !label_is_sha(res->base_label, res->base_sha))
 		fprintf(f, " (%.12s)", res->base_sha);
 	fprintf(f, "  vs  %starget%s %s", color ? BOLD : "", color ? RESET : "",
 		strbuf_printable(&t, res->target_label));
-	if (res->target_sha[0])
+	if (res->target_sha[0] && !label_is_sha(res->target_label, res->target_sha))
 		fprintf(f, " (%.12s)", res->target_sha);
 	if (res->imported)
 		fprintf(f, "\nimported results (measured elsewhere, by another tool); alpha %g\n",

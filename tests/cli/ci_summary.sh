@@ -30,6 +30,10 @@ printf 'sleep 0.10\necho work 100\n' >work.sh && git commit -qam "slower nap"
 
 expect_exit 1 "$REVPERF" ci --base main --summary summary.md --junit junit.xml
 expect_grep 'nap' out.txt
+# ci labels each side by its sha: the header gives it once ('baseline 0123abcd4567 (0123
+# abcd4567)' before; libdeflate trial)
+expect_grep '^baseline [0-9a-f]{12}  vs  target ' out.txt
+expect_no_grep '^baseline ([0-9a-f]{12}) \(\1\)' out.txt
 expect_grep 'worse' summary.md
 # The summary's first line is the headline, over the primary metrics as the text summary:
 # work is worse; wall and cpu are the machine's business, left to the table and named after
