@@ -638,6 +638,12 @@ probe_timed_out:
 out:
 	if (!req->replay) /* what the counted phase took, runs and reading them */
 		a->elapsed_s = bench_seconds_since(&t0);
+	/* Stopped before the verdict (an interrupt): the runs made and stored so far, which
+	 * the same command reuses (they said "0 + 0" where the next compare reused 1 + 0) */
+	if (ret && !a->runs[0] && !a->runs[1]) {
+		a->runs[0] = nr[0];
+		a->runs[1] = nr[1];
+	}
 	free(ctx.first_failure);
 	store_profiles_free(have[0], nr[0]);
 	store_profiles_free(have[1], nr[1]);

@@ -26,4 +26,18 @@ expect_no_grep 'folded stacks|no spread|per run 0 ± 0|absolute change' out.txt
 # libdeflate trial, Ctrl-C under callgrind after 30 + 30 timing runs of 30 at most).
 expect_grep '^  undecided: interrupted during its counted runs under valgrind, after its timing runs$' out.txt
 expect_no_grep 'before its run budget was spent' out.txt
+expect_grep '^  counted under valgrind \(callgrind, 0 \+ 0 runs' out.txt
+
+# Interrupted at the second counted run (B's first), after A's first was made and stored:
+# the report counts it (it said "0 + 0" where the same command then reused 1 + 0).
+rm -f count
+{ signal_at_run 9 INT "$TEST_TMP/pid"; echo "echo v"; } >c.sh
+"$REVPERF" compare --cmd-a 'sh ./c.sh' --cmd-b 'sh ./c.sh' --metrics wall,ir --primary wall,ir \
+	--tolerance 0.01% --runs 3..3 --warmup 1 >out.txt 2>err.txt &
+echo $! >"$TEST_TMP/pid"
+got=0
+wait $! || got=$?
+[ "$got" = 130 ] || { cat out.txt err.txt; fail "interrupted at the second counted run: exit $got"; }
+expect_grep '^  counted under valgrind \(callgrind, 1 \+ 0 runs' out.txt
+expect_no_grep 'folded stacks|no spread|per run 0 ± 0|absolute change' out.txt
 echo ok
