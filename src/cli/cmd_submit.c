@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "collect/cmdline.h"
 #include "core/revision.h"
 #include "store/store.h"
 #include "store/store_jobs.h"
@@ -82,18 +83,10 @@ static void label_extra(struct strbuf *label, char **extra, int n)
 	for (int i = 0; i < n; i++) {
 		bool quote = !*extra[i] || strpbrk(extra[i], " \t'\"\\;$`") != NULL;
 		strbuf_addch(label, ' ');
-		if (!quote) {
+		if (quote)
+			cmdline_add_shell_quoted(label, extra[i]);
+		else
 			strbuf_addstr(label, extra[i]);
-			continue;
-		}
-		strbuf_addch(label, '\'');
-		for (const char *c = extra[i]; *c; c++) {
-			if (*c == '\'')
-				strbuf_addstr(label, "'\\''");
-			else
-				strbuf_addch(label, *c);
-		}
-		strbuf_addch(label, '\'');
 	}
 }
 

@@ -86,6 +86,14 @@ static void nap(double s)
 	nanosleep(&ts, NULL);
 }
 
+/* Waits `seconds`, or until an interrupt asks to stop. */
+static void wait_s(double seconds)
+{
+	double until = mono_s() + seconds;
+	while (mono_s() < until && !interrupt_requested())
+		nap(0.05);
+}
+
 /*
  * A store that lost its server for longer than the store waits is closed and opened
  * again: after 2 s, then at intervals that double up to a minute (each failure is one
@@ -100,9 +108,7 @@ static int reconnect(struct store **st, const struct worker_opts *o)
 	*st = NULL;
 	warning("the store cannot be reached; the worker opens it again until it answers");
 	while (!interrupt_requested()) {
-		double until = mono_s() + wait;
-		while (mono_s() < until && !interrupt_requested())
-			nap(0.1);
+		wait_s(wait);
 		if (!store_open(o->store_location, STORE_OPEN_EXISTING, st)) {
 			warning("the store answers again; the worker goes on");
 			return 0;
@@ -422,14 +428,6 @@ out:
 	return ret;
 }
 
-/* The wait between looks at an empty queue, times `times` (a configuration that does not
- * load is read again, and its error line printed, every 10 waits: 20 s by default). */
-static void idle(const struct worker_opts *o, double times)
-{
-	double until = mono_s() + o->idle_s * times;
-	while (mono_s() < until && !interrupt_requested())
-		nap(0.05);
-}
 
 int worker_run(struct store **st, const struct worker_opts *o, struct worker_stats *stats)
 {
@@ -464,7 +462,7 @@ int worker_run(struct store **st, const struct worker_opts *o, struct worker_sta
 				warning("the worker claims no job until its configuration loads "
 					"again (the error above)");
 			not_ready = true;
-			idle(o, 10);
+			wait_s(o->idle_s * 10); /* its error again every 20 s */
 			continue;
 		}
 		if (not_ready)
@@ -483,7 +481,7 @@ int worker_run(struct store **st, const struct worker_opts *o, struct worker_sta
 				break;
 			ret = 0;
 		} else if (!o->once) {
-			idle(o, 1);
+			wait_s(o->idle_s);
 		}
 		if (o->once)
 			break;

@@ -215,11 +215,22 @@ static bool mistyped_postgres_url(const char *where)
 	size_t n = !strncasecmp(where, "postgresql:", 11) ? 11
 		   : !strncasecmp(where, "postgres:", 9)  ? 9
 							  : 0;
+	struct strbuf shown = STRBUF_INIT;
 	if (!n || db_is_postgres(where))
 		return false;
+	/* without the user and password it may hold (store_location_display() reads only
+	 * well-formed URLs) */
+	if (strrchr(where + n, '@')) {
+		strbuf_add(&shown, where, n);
+		strbuf_addstr(&shown, "...");
+		strbuf_addstr(&shown, strrchr(where + n, '@'));
+	} else {
+		strbuf_addstr(&shown, where);
+	}
 	error("the store '%s' is not a PostgreSQL URL: write postgresql://USER@HOST:PORT/DBNAME "
 	      "(two slashes), or a file path that does not begin with 'postgres'",
-	      where);
+	      shown.buf);
+	strbuf_release(&shown);
 	return true;
 }
 

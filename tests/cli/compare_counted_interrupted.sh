@@ -6,16 +6,22 @@
 . "$SRCDIR/tests/cli/lib/common.bash"
 command -v valgrind >/dev/null || fail "valgrind is needed (make test installs it)"
 
+# interrupted_at N: a comparison of one command with itself whose benchmark interrupts
+# revperf at its start after N starts (exit 130), its report in out.txt.
+interrupted_at() {
+	rm -f count
+	{ signal_at_run "$1" INT "$TEST_TMP/pid"; echo "echo v"; } >c.sh
+	"$REVPERF" compare --cmd-a 'sh ./c.sh' --cmd-b 'sh ./c.sh' --metrics wall,ir \
+		--primary wall,ir --tolerance 0.01% --runs 3..3 --warmup 1 >out.txt 2>err.txt &
+	echo $! >"$TEST_TMP/pid"
+	local got=0
+	wait $! || got=$?
+	[ "$got" = 130 ] || { cat out.txt err.txt; fail "interrupted at start $1: exit $got"; }
+}
+
 # The timing runs are 2 x (1 warm-up + 3); the ninth start of the benchmark is the first
 # counted run, which interrupts revperf.
-{ signal_at_run 8 INT "$TEST_TMP/pid"; echo "echo v"; } >c.sh
-
-"$REVPERF" compare --cmd-a 'sh ./c.sh' --cmd-b 'sh ./c.sh' --metrics wall,ir --primary wall,ir \
-	--tolerance 0.01% --runs 3..3 --warmup 1 >out.txt 2>err.txt &
-echo $! >"$TEST_TMP/pid"
-got=0
-wait $! || got=$?
-[ "$got" = 130 ] || { cat out.txt err.txt; fail "interrupted: exit $got"; }
+interrupted_at 8
 [ "$(cat count)" -ge 9 ] || { cat out.txt err.txt; fail "interrupted before the counted runs"; }
 expect_grep '^  ir \* +unmeasured +interrupted before a verdict' out.txt
 expect_grep '^  counted under valgrind' out.txt
@@ -30,14 +36,7 @@ expect_grep '^  counted under valgrind \(callgrind, 0 \+ 0 runs' out.txt
 
 # Interrupted at the second counted run (B's first), after A's first was made and stored:
 # the report counts it (it said "0 + 0" where the same command then reused 1 + 0).
-rm -f count
-{ signal_at_run 9 INT "$TEST_TMP/pid"; echo "echo v"; } >c.sh
-"$REVPERF" compare --cmd-a 'sh ./c.sh' --cmd-b 'sh ./c.sh' --metrics wall,ir --primary wall,ir \
-	--tolerance 0.01% --runs 3..3 --warmup 1 >out.txt 2>err.txt &
-echo $! >"$TEST_TMP/pid"
-got=0
-wait $! || got=$?
-[ "$got" = 130 ] || { cat out.txt err.txt; fail "interrupted at the second counted run: exit $got"; }
+interrupted_at 9
 expect_grep '^  counted under valgrind \(callgrind, 1 \+ 0 runs' out.txt
 expect_no_grep 'folded stacks|no spread|per run 0 ± 0|absolute change' out.txt
 echo ok

@@ -12,6 +12,10 @@ for url in "postgresql:/localhost/x" "postgres:localhost" "PostgreSQL:/x"; do
 	[ "$(wc -l <err.txt)" = 1 ] || fail "more than one line: $(cat err.txt)"
 done
 [ ! -e postgresql: ] && [ ! -e postgres:localhost ] && [ ! -e PostgreSQL: ] || fail "a store was made: $(ls -a)"
+# Its password is not printed.
+expect_exit 2 "$REVPERF" compare --cmd-a true --cmd-b true -q -m wchar --store 'postgresql:/u:s3cret@h/db'
+expect_grep "^revperf: error: the store 'postgresql:\.\.\.@h/db' is not a PostgreSQL URL" err.txt
+expect_no_grep 's3cret' err.txt
 # A file path that begins otherwise is still a file path.
 expect_exit 0 "$REVPERF" compare --cmd-a true --cmd-b true -q -m wchar --store ./postgres-store.db
 [ -f postgres-store.db ] || fail "the SQLite store at ./postgres-store.db was not made"
