@@ -9,7 +9,7 @@
 # Usage: bench/predict_budget.sh REVPERF DIR STORE [CONFIG]
 #   DIR: the clone (where revperf.ini is, unless CONFIG names it); STORE: its revperf.db.
 # Environment (the defaults are the full grid with the paper's templates):
-#   TEMPLATES  train --templates SET (paper or startup; default paper)
+#   TEMPLATES  train --templates SET (paper, startup, cost or startup,cost; default paper)
 #   COVERS     the covers (default "paper every-hit")
 #   BUDGETS    the budgets (default "none 0.85 0.87 0.88 0.90 goal-0.85")
 #   LOO        0: no leave-one-commit-out rows (default 1)
