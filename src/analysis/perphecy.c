@@ -33,6 +33,7 @@ static const struct {
 					 PERPHECY_AT_LEAST, true},
     [PERPHECY_CHG_DYN_RELOCS_PER_MINSTR] = {"chg_dyn_relocs_per_minstr",
 					    "Chg Dyn Relocs per M Instr", PERPHECY_AT_LEAST, true},
+    [PERPHECY_EST_COST_CHG] = {"est_cost_chg", "Est Cost Chg", PERPHECY_AT_LEAST, true},
 };
 
 static bool template_valid(int t)
@@ -71,20 +72,40 @@ bool perphecy_template_dynamic(enum perphecy_template t)
 	return template_valid((int)t) && templates[t].dynamic;
 }
 
+static const struct {
+	const char *name;
+	unsigned mask;
+} template_sets[] = {
+    {"paper", PERPHECY_PAPER_TEMPLATES},
+    {"startup", PERPHECY_STARTUP_TEMPLATES},
+    {"cost", PERPHECY_COST_TEMPLATES},
+};
+
 int perphecy_templates_parse(const char *s, unsigned *out)
 {
-	if (!strcmp(s, "paper"))
-		*out = PERPHECY_PAPER_TEMPLATES;
-	else if (!strcmp(s, "startup"))
-		*out = PERPHECY_ALL_TEMPLATES;
-	else
-		return -1;
+	unsigned mask = PERPHECY_PAPER_TEMPLATES;
+
+	for (;;) {
+		size_t len = strcspn(s, ","), k;
+		for (k = 0; k < ARRAY_SIZE(template_sets); k++)
+			if (strlen(template_sets[k].name) == len &&
+			    !strncmp(s, template_sets[k].name, len))
+				break;
+		if (k == ARRAY_SIZE(template_sets))
+			return -1;
+		mask |= template_sets[k].mask;
+		if (!s[len])
+			break;
+		s += len + 1;
+	}
+	*out = mask;
 	return 0;
 }
 
 const char *perphecy_templates_name(unsigned mask)
 {
-	return mask & PERPHECY_STARTUP_TEMPLATES ? "startup" : "paper";
+	bool startup = mask & PERPHECY_STARTUP_TEMPLATES, cost = mask & PERPHECY_COST_TEMPLATES;
+	return startup && cost ? "startup,cost" : startup ? "startup" : cost ? "cost" : "paper";
 }
 
 /* ---- name storage ---- */
@@ -391,6 +412,7 @@ struct reached_changes {
 	uint64_t cost;	    /* the highest cost among the reached modified functions */
 	uint64_t cost10;    /* ... among those changed by >= 10% */
 	double max_len_pct; /* among the reached modified functions */
+	double cost_len;    /* the sum of cost x length change (%) over them */
 };
 
 static void scan_changes(const struct perphecy_static *s, const struct perphecy_profile *p,
@@ -413,6 +435,7 @@ static void scan_changes(const struct perphecy_static *s, const struct perphecy_
 			rc->cost = f->cost;
 		if (!rc->any || c->len_pct > rc->max_len_pct)
 			rc->max_len_pct = c->len_pct;
+		rc->cost_len += (double)f->cost * c->len_pct;
 		rc->any = true;
 		if (c->len_pct >= 10.0) {
 			if (!rc->any10 || f->calls > rc->calls10)
@@ -458,7 +481,7 @@ void perphecy_compute(const struct perphecy_static *s, const struct perphecy_pro
 	struct reached_changes rc;
 	size_t above_calls = 0, above_calls10 = 0, above_cost = 0, above_cost10 = 0;
 	size_t with_calls = 0, with_cost = 0;
-	double n;
+	double n, total_cost = 0;
 
 	for (int t = 0; t < PERPHECY_NR_TEMPLATES; t++)
 		out->v[t] = NAN;
@@ -486,6 +509,7 @@ void perphecy_compute(const struct perphecy_static *s, const struct perphecy_pro
 		above_cost10 += f->cost > rc.cost10;
 		with_calls += f->calls > 0;
 		with_cost += f->cost > 0;
+		total_cost += (double)f->cost;
 	}
 	n = (double)p->nr;
 	/*
@@ -502,8 +526,12 @@ void perphecy_compute(const struct perphecy_static *s, const struct perphecy_pro
 		if (rc.any10)
 			out->v[PERPHECY_TOP_CALL_CHG_10] = 100.0 * (double)(above_cost10 + 1) / n;
 	}
-	if (with_cost)
+	if (with_cost) {
 		out->v[PERPHECY_TOP_CHG_BY_INSTR] = 100.0 * (double)(above_cost + 1) / n;
+		/* parts per million of b's cost: 10^6 x cost share x length change / 100 */
+		out->v[PERPHECY_EST_COST_CHG] =
+		    fmin(1e4 * rc.cost_len / total_cost, PERPHECY_MAX_VALUE);
+	}
 }
 
 /* ---- indicators and predictors ---- */
@@ -541,6 +569,9 @@ void perphecy_indicator_format(const struct perphecy_indicator *ind, struct strb
 	case PERPHECY_CHG_IMPORTS_PER_MINSTR:
 	case PERPHECY_CHG_DYN_RELOCS_PER_MINSTR:
 		strbuf_addf(out, "%s >= %" PRId64, templates[ind->tmpl].label, x);
+		break;
+	case PERPHECY_EST_COST_CHG:
+		strbuf_addf(out, "%s >= %" PRId64 " ppm", templates[ind->tmpl].label, x);
 		break;
 	case PERPHECY_NR_TEMPLATES: strbuf_addstr(out, "?"); break;
 	}

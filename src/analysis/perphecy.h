@@ -24,8 +24,9 @@ struct strbuf;
 
 /*
  * The eight indicator templates of the paper's Table I, in the table's order, then four
- * of the dynamic loader's start-up work (a departure from the paper, off by default:
- * docs/prediction.md, "Start-up work").
+ * of the dynamic loader's start-up work and one estimate of the changed cost (departures
+ * from the paper, off by default: docs/prediction.md, "Start-up work", "The changed
+ * cost").
  */
 enum perphecy_template {
 	PERPHECY_DEL_FUNC = 0,	      /* Del Func >= X */
@@ -40,6 +41,7 @@ enum perphecy_template {
 	PERPHECY_CHG_DYN_RELOCS,      /* Chg Dyn Relocs >= X%: |new - old| / old dyn. relocs */
 	PERPHECY_CHG_IMPORTS_PER_MINSTR,    /* Chg Imports per M Instr >= X: per 10^6 instrs of b */
 	PERPHECY_CHG_DYN_RELOCS_PER_MINSTR, /* Chg Dyn Relocs per M Instr >= X: |new - old| */
+	PERPHECY_EST_COST_CHG, /* Est Cost Chg >= X ppm: cost share x length change, summed */
 	PERPHECY_NR_TEMPLATES
 };
 
@@ -48,15 +50,23 @@ enum perphecy_template {
 /* The paper's eight (METHODS.md section 7): the default. */
 #define PERPHECY_PAPER_TEMPLATES ((1u << (PERPHECY_TOP_REACHED_CHG_LEN + 1)) - 1u)
 /* The start-up work templates. */
-#define PERPHECY_STARTUP_TEMPLATES (PERPHECY_ALL_TEMPLATES & ~PERPHECY_PAPER_TEMPLATES)
+#define PERPHECY_STARTUP_TEMPLATES                                                                 \
+	((1u << PERPHECY_CHG_IMPORTS) | (1u << PERPHECY_CHG_DYN_RELOCS) |                          \
+	 (1u << PERPHECY_CHG_IMPORTS_PER_MINSTR) | (1u << PERPHECY_CHG_DYN_RELOCS_PER_MINSTR))
+/* The estimate of the changed cost. */
+#define PERPHECY_COST_TEMPLATES (1u << PERPHECY_EST_COST_CHG)
 /* The templates that need no dynamic data. */
 #define PERPHECY_STATIC_TEMPLATES                                                                  \
 	((1u << PERPHECY_DEL_FUNC) | (1u << PERPHECY_NEW_FUNC) | (1u << PERPHECY_TOP_CHG_LEN) |    \
 	 (1u << PERPHECY_CHG_IMPORTS) | (1u << PERPHECY_CHG_DYN_RELOCS))
 
-/* "paper" (PERPHECY_PAPER_TEMPLATES) or "startup" (all) -> mask; -1 otherwise (no message). */
+/*
+ * A comma-separated list of "paper", "startup" and "cost" -> the mask of the paper's
+ * eight and those sets ("startup,cost": all); -1 for any other word or an empty one (no
+ * message).
+ */
 int perphecy_templates_parse(const char *s, unsigned *out);
-/* "paper" for a mask without start-up templates, else "startup". */
+/* "paper", "startup", "cost" or "startup,cost": the sets of a mask beside the paper's. */
 const char *perphecy_templates_name(unsigned mask);
 
 /*

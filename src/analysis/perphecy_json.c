@@ -65,7 +65,8 @@ static int parse_indicator(json_t *ind, size_t idx, const char *origin,
 		error("%s: indicator %zu: unknown template %s%s%s; expected one of del_func, "
 		      "new_func, reached_del_func, top_chg_by_call, top_call_chg_10, "
 		      "top_chg_by_instr, top_chg_len, top_reached_chg_len, chg_imports, "
-		      "chg_dyn_relocs, chg_imports_per_minstr, chg_dyn_relocs_per_minstr",
+		      "chg_dyn_relocs, chg_imports_per_minstr, chg_dyn_relocs_per_minstr, "
+		      "est_cost_chg",
 		      origin, idx, json_is_string(tmpl) ? "\"" : "",
 		      json_is_string(tmpl) ? json_string_value(tmpl) : "(missing)",
 		      json_is_string(tmpl) ? "\"" : "");

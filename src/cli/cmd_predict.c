@@ -163,7 +163,7 @@ static void print_json(FILE *f, const struct predict_result *r, const char *expr
 {
 	json_t *root = json_object(), *run = json_array(), *benches = json_array();
 	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
-	json_object_set_new(root, "schema", json_string("revperf-predict/1"));
+	json_object_set_new(root, "schema", json_string("revperf-predict/2"));
 	for (size_t i = 0; i < r->nr_benches; i++) {
 		const struct predict_bench *b = &r->benches[i];
 		json_t *o = json_object();

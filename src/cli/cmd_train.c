@@ -41,8 +41,9 @@ static const struct option train_options[] = {
 						 "predicting the most hits while dismissing at "
 						 "least RATE of the misses", &o.dismiss_goal, NULL },
 	{ OPT_STRING, 0, "templates", "SET", "paper (the paper's eight indicator templates, the "
-					     "default) or startup (also the four of the dynamic "
-					     "loader's start-up work)", &o.templates, NULL },
+					     "default), startup (also the four of the dynamic "
+					     "loader's start-up work), cost (also the estimate of "
+					     "the changed cost) or startup,cost", &o.templates, NULL },
 	CLI_OUTPUT_OPTIONS(o.out, "text or json", CLI_QUIET_WARNINGS),
 	OPT_END_MARKER,
 };
@@ -61,8 +62,9 @@ const struct command_help train_help = {
 	"benchmark with the tuples they learned from; revperf predict applies them.\n"
 	"--evaluate reports the hit rate (changes predicted) and dismiss rate (unchanged\n"
 	"benchmarks skipped) by k-fold cross-validation. --cover every-hit, --min-dismiss,\n"
-	"--dismiss-goal and --templates startup depart from the paper (docs/prediction.md,\n"
-	"\"Covering every hit\", \"A dismiss budget\", \"A dismiss goal\", \"Start-up work\").\n"
+	"--dismiss-goal and --templates startup/cost depart from the paper (docs/prediction.md,\n"
+	"\"Covering every hit\", \"A dismiss budget\", \"A dismiss goal\", \"Start-up work\",\n"
+	"\"The changed cost\").\n"
 	"Exit status: 0 done, 2 usage or input error (no training data), 3 internal failure.",
 	train_options,
 };
@@ -196,6 +198,8 @@ static void print_text(FILE *f, const struct predict_training *t)
 		strbuf_addstr(&sb, ", every hit's own cheapest indicator");
 	if (t->templates & PERPHECY_STARTUP_TEMPLATES)
 		strbuf_addstr(&sb, ", with the start-up templates");
+	if (t->templates & PERPHECY_COST_TEMPLATES)
+		strbuf_addstr(&sb, ", with the changed cost's estimate");
 	if (t->min_dismiss >= 0)
 		strbuf_addf(&sb,
 			    ", thresholds moved so that %.3g%% of the training misses are "
@@ -307,7 +311,7 @@ static void print_json(FILE *f, const struct predict_training *t, bool saved)
 {
 	json_t *root = json_object(), *predictors = json_object();
 	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
-	json_object_set_new(root, "schema", json_string("revperf-train/3"));
+	json_object_set_new(root, "schema", json_string("revperf-train/4"));
 
 	json_object_set_new(root, "tuples", json_integer((json_int_t)t->nr_tuples));
 	json_object_set_new(root, "commits", json_integer((json_int_t)t->nr_commits));
@@ -416,7 +420,8 @@ static int train(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (o.templates && perphecy_templates_parse(o.templates, &opts.templates)) {
-		usage_error("train", "--templates '%s': use paper or startup", o.templates);
+		usage_error("train", "--templates '%s': use paper, startup, cost or startup,cost",
+			    o.templates);
 		return EXIT_USAGE;
 	}
 	opts.evaluate = o.evaluate;

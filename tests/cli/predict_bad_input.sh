@@ -36,7 +36,7 @@ expect_grep 'from 2 to 1000' err.txt
 expect_exit 2 "$REVPERF" train --cover greedy
 expect_grep "cover 'greedy': use paper or every-hit" err.txt
 expect_exit 2 "$REVPERF" train --templates all
-expect_grep "templates 'all': use paper or startup" err.txt
+expect_grep "templates 'all': use paper, startup, cost or startup,cost" err.txt
 expect_exit 2 "$REVPERF" train --min-dismiss 85
 expect_grep "min-dismiss '85': write a rate such as 85% or 0.85" err.txt
 expect_exit 2 "$REVPERF" train --min-dismiss lots

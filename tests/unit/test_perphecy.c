@@ -723,6 +723,12 @@ static void test_indicator_values(void **state)
 	assert_near(v.v[PERPHECY_TOP_CHG_BY_INSTR], 100.0 * 1 / 7);
 	assert_near(v.v[PERPHECY_TOP_CHG_LEN], 200);	    /* cold, not reached */
 	assert_near(v.v[PERPHECY_TOP_REACHED_CHG_LEN], 20); /* hot */
+	/*
+	 * The changed cost's estimate: hot 40000 of 53220 instructions, +20%; warm 2000, +4%
+	 * (cold changed most but was not reached): 10^6 x (40000 x 0.20 + 2000 x 0.04) / 53220
+	 * = 151822.6 ppm, 15.2% of the benchmark's instructions.
+	 */
+	assert_near(v.v[PERPHECY_EST_COST_CHG], 1e6 * (40000 * 0.20 + 2000 * 0.04) / 53220);
 
 	/* The indicators at their edges. */
 	struct {
@@ -744,6 +750,8 @@ static void test_indicator_values(void **state)
 	    {PERPHECY_TOP_CHG_LEN, 201, false},
 	    {PERPHECY_TOP_REACHED_CHG_LEN, 20, true},
 	    {PERPHECY_TOP_REACHED_CHG_LEN, 21, false},
+	    {PERPHECY_EST_COST_CHG, 151822, true},
+	    {PERPHECY_EST_COST_CHG, 151823, false},
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(edges); i++) {
 		struct perphecy_indicator ind = {edges[i].t, edges[i].x};
@@ -760,7 +768,7 @@ static void test_indicator_values(void **state)
 		if (PERPHECY_PAPER_TEMPLATES & (1u << k))
 			assert_int_equal(!!isnan(v.v[k]),
 					 perphecy_template_dynamic((enum perphecy_template)k));
-		else /* a diff without files: no start-up data */
+		else /* a diff without files: no start-up data; no profile: no cost */
 			assert_true(isnan(v.v[k]));
 
 	/* A profile that reached none of the changed functions: no rank, reached count 0. */
@@ -773,6 +781,7 @@ static void test_indicator_values(void **state)
 	assert_true(isnan(v.v[PERPHECY_TOP_CALL_CHG_10]));
 	assert_true(isnan(v.v[PERPHECY_TOP_CHG_BY_INSTR]));
 	assert_true(isnan(v.v[PERPHECY_TOP_REACHED_CHG_LEN]));
+	assert_true(isnan(v.v[PERPHECY_EST_COST_CHG]));
 	perphecy_profile_release(&q);
 
 	/* Calls only (no cost measured): no instruction rank, the call rank stays. */
@@ -783,6 +792,7 @@ static void test_indicator_values(void **state)
 	assert_near(v.v[PERPHECY_TOP_CHG_BY_CALL], 50);
 	assert_near(v.v[PERPHECY_TOP_CALL_CHG_10], 50);
 	assert_true(isnan(v.v[PERPHECY_TOP_CHG_BY_INSTR]));
+	assert_true(isnan(v.v[PERPHECY_EST_COST_CHG])); /* no cost to share */
 	perphecy_profile_release(&q);
 
 	/*
@@ -798,6 +808,8 @@ static void test_indicator_values(void **state)
 	assert_near(v.v[PERPHECY_TOP_CHG_BY_CALL], 100.0 / 3);
 	assert_near(v.v[PERPHECY_TOP_CALL_CHG_10], 100.0 / 3);
 	assert_near(v.v[PERPHECY_TOP_CHG_BY_INSTR], 100.0 / 3);
+	/* a share of time works as a share of instructions: 900 of 1500 ns, +20% */
+	assert_near(v.v[PERPHECY_EST_COST_CHG], 1e6 * 0.6 * 0.2);
 	perphecy_profile_release(&q);
 
 	/* Nothing changed: counts 0, no length or rank values. */
@@ -1101,9 +1113,23 @@ static void test_startup_values(void **state)
 	assert_int_equal(mask, PERPHECY_PAPER_TEMPLATES);
 	assert_string_equal(perphecy_templates_name(mask), "paper");
 	assert_int_equal(perphecy_templates_parse("startup", &mask), 0);
-	assert_int_equal(mask, PERPHECY_ALL_TEMPLATES);
+	assert_int_equal(mask, PERPHECY_PAPER_TEMPLATES | PERPHECY_STARTUP_TEMPLATES);
+	assert_int_equal(mask, 0xfffu);
 	assert_string_equal(perphecy_templates_name(mask), "startup");
+	assert_int_equal(perphecy_templates_parse("cost", &mask), 0);
+	assert_int_equal(mask, PERPHECY_PAPER_TEMPLATES | (1u << PERPHECY_EST_COST_CHG));
+	assert_string_equal(perphecy_templates_name(mask), "cost");
+	assert_int_equal(perphecy_templates_parse("startup,cost", &mask), 0);
+	assert_int_equal(mask, PERPHECY_ALL_TEMPLATES);
+	assert_string_equal(perphecy_templates_name(mask), "startup,cost");
+	assert_int_equal(perphecy_templates_parse("cost,startup", &mask), 0);
+	assert_int_equal(mask, PERPHECY_ALL_TEMPLATES);
+	assert_int_equal(perphecy_templates_parse("paper,cost", &mask), 0);
+	assert_string_equal(perphecy_templates_name(mask), "cost");
 	assert_int_equal(perphecy_templates_parse("all", &mask), -1);
+	assert_int_equal(perphecy_templates_parse("cost,", &mask), -1);
+	assert_int_equal(perphecy_templates_parse("", &mask), -1);
+	assert_int_equal(perphecy_templates_parse("costs", &mask), -1);
 	assert_int_equal(PERPHECY_PAPER_TEMPLATES, 0xffu);
 }
 
