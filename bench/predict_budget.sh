@@ -9,7 +9,8 @@
 # Usage: bench/predict_budget.sh REVPERF DIR STORE [CONFIG]
 #   DIR: the clone (where revperf.ini is, unless CONFIG names it); STORE: its revperf.db.
 # Environment (the defaults are the full grid with the paper's templates):
-#   TEMPLATES  train --templates SET (paper, startup, cost or startup,cost; default paper)
+#   TEMPLATES  train --templates SET (paper, startup, cost, startup,cost, or auto with goal-*
+#              budgets only; default paper)
 #   COVERS     the covers (default "paper every-hit")
 #   BUDGETS    the budgets (default "none 0.85 0.87 0.88 0.90 goal-0.85")
 #   LOO        0: no leave-one-commit-out rows (default 1)
@@ -20,10 +21,12 @@ revperf=$(realpath "$1") dir=$2 store=$3 config=${4:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 sqlite3 "$store" ".backup $work/db.db"
-cfg="--templates ${TEMPLATES:-paper}"
-[ -n "$config" ] && cfg="$cfg --config $(realpath "$config")"
+cfgfile=
+[ -n "$config" ] && cfgfile="--config $(realpath "$config")"
+cfg="--templates ${TEMPLATES:-paper} $cfgfile"
 cd "$dir"
-commits=$("$revperf" train --dry-run --store "$work/db.db" $cfg -f json -q |
+# the commits (for leaving one out) do not depend on the templates; auto needs a goal
+commits=$("$revperf" train --dry-run --store "$work/db.db" $cfgfile -f json -q |
 	python3 -c 'import json, sys; print(json.load(sys.stdin)["commits"])')
 summary() { # files...
 	python3 - "$@" <<'PY'

@@ -85,6 +85,11 @@ int perphecy_templates_parse(const char *s, unsigned *out)
 {
 	unsigned mask = PERPHECY_PAPER_TEMPLATES;
 
+	if (!strcmp(s, "auto")) {
+		*out = PERPHECY_TEMPLATES_AUTO | PERPHECY_PAPER_TEMPLATES | PERPHECY_COST_TEMPLATES;
+		return 0;
+	}
+
 	for (;;) {
 		size_t len = strcspn(s, ","), k;
 		for (k = 0; k < ARRAY_SIZE(template_sets); k++)
@@ -105,6 +110,8 @@ int perphecy_templates_parse(const char *s, unsigned *out)
 const char *perphecy_templates_name(unsigned mask)
 {
 	bool startup = mask & PERPHECY_STARTUP_TEMPLATES, cost = mask & PERPHECY_COST_TEMPLATES;
+	if (mask & PERPHECY_TEMPLATES_AUTO)
+		return "auto";
 	return startup && cost ? "startup,cost" : startup ? "startup" : cost ? "cost" : "paper";
 }
 

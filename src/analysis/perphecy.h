@@ -55,6 +55,12 @@ enum perphecy_template {
 	 (1u << PERPHECY_CHG_IMPORTS_PER_MINSTR) | (1u << PERPHECY_CHG_DYN_RELOCS_PER_MINSTR))
 /* The estimate of the changed cost. */
 #define PERPHECY_COST_TEMPLATES (1u << PERPHECY_EST_COST_CHG)
+/*
+ * Not a template: the dismiss goal's inner cross-validation chooses the set, the paper's
+ * eight or those and the changed cost's estimate (docs/prediction.md, "Choosing the
+ * template set"). With the other bits: the candidates' union.
+ */
+#define PERPHECY_TEMPLATES_AUTO (1u << 31)
 /* The templates that need no dynamic data. */
 #define PERPHECY_STATIC_TEMPLATES                                                                  \
 	((1u << PERPHECY_DEL_FUNC) | (1u << PERPHECY_NEW_FUNC) | (1u << PERPHECY_TOP_CHG_LEN) |    \
@@ -62,11 +68,11 @@ enum perphecy_template {
 
 /*
  * A comma-separated list of "paper", "startup" and "cost" -> the mask of the paper's
- * eight and those sets ("startup,cost": all); -1 for any other word or an empty one (no
- * message).
+ * eight and those sets ("startup,cost": all); "auto" alone -> PERPHECY_TEMPLATES_AUTO with
+ * the paper's and the cost's; -1 for any other word or an empty one (no message).
  */
 int perphecy_templates_parse(const char *s, unsigned *out);
-/* "paper", "startup", "cost" or "startup,cost": the sets of a mask beside the paper's. */
+/* "paper", "startup", "cost", "startup,cost" or "auto": the sets of a mask. */
 const char *perphecy_templates_name(unsigned mask);
 
 /*
@@ -359,6 +365,7 @@ struct perphecy_eval {
 /* What perphecy_train_goal() chose. */
 struct perphecy_goal_choice {
 	double min_dismiss;	    /* the budget; < 0: none (Algorithm 1's thresholds) */
+	unsigned templates;	    /* the template set trained with (auto: the one chosen) */
 	struct perphecy_eval inner; /* its inner cross-validation, pooled over the folds */
 	bool reached;		    /* inner dismiss rate >= the goal (no miss, no hit: true) */
 	unsigned k; /* inner folds; 0 with fewer than 2 commits or no hit (then none) */
@@ -429,6 +436,8 @@ struct perphecy_cv_result {
 	 * the range of the budgets chosen (NAN when every one chose none). */
 	size_t nr_goal_folds, nr_goal_none, nr_goal_unreached;
 	double chosen_lo, chosen_hi;
+	/* With --templates auto: of nr_goal_folds, the trainings that chose the cost's set. */
+	size_t nr_goal_cost;
 };
 
 /*

@@ -35,7 +35,8 @@ static int check_tuple(const struct perphecy_tuple *t, size_t idx)
 	return RP_OK;
 }
 
-static int check_input(const struct perphecy_tuple *t, size_t n, unsigned templates)
+static int check_input(const struct perphecy_tuple *t, size_t n, unsigned templates,
+		       bool allow_auto)
 {
 	if (!n) {
 		error("perphecy: no training data: no (commit, ancestor, benchmark) tuple with "
@@ -44,6 +45,11 @@ static int check_input(const struct perphecy_tuple *t, size_t n, unsigned templa
 	}
 	if (!(templates & PERPHECY_ALL_TEMPLATES)) {
 		error("perphecy: no indicator template enabled");
+		return RP_EINPUT;
+	}
+	if ((templates & PERPHECY_TEMPLATES_AUTO) && !allow_auto) {
+		error("perphecy: choosing the template set needs a dismiss goal, whose inner "
+		      "cross-validation chooses it");
 		return RP_EINPUT;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -473,7 +479,7 @@ int perphecy_train_budget(const struct perphecy_tuple *t, size_t n, unsigned tem
 	int ret;
 
 	perphecy_predictor_init(out);
-	ret = check_input(t, n, templates);
+	ret = check_input(t, n, templates, false);
 	if (!ret)
 		ret = check_min_dismiss(min_dismiss);
 	if (ret)
@@ -660,8 +666,24 @@ static void inner_cv(const struct perphecy_tuple *t, const size_t *idx, size_t n
 }
 
 /*
- * Trains on t[idx[0..n)] with the budget an inner cross-validation of those tuples chose
- * for `goal` (perphecy_train_goal()).
+ * The candidate template sets of `mask`: the paper's and the cost's with
+ * PERPHECY_TEMPLATES_AUTO (docs/prediction.md, "Choosing the template set"), the paper's
+ * first; else mask alone. Returns how many.
+ */
+static size_t goal_template_sets(unsigned mask, unsigned sets[2])
+{
+	if (!(mask & PERPHECY_TEMPLATES_AUTO)) {
+		sets[0] = mask & PERPHECY_ALL_TEMPLATES;
+		return 1;
+	}
+	sets[0] = PERPHECY_PAPER_TEMPLATES;
+	sets[1] = PERPHECY_PAPER_TEMPLATES | PERPHECY_COST_TEMPLATES;
+	return 2;
+}
+
+/*
+ * Trains on t[idx[0..n)] with the budget (and, for PERPHECY_TEMPLATES_AUTO, the template
+ * set) an inner cross-validation of those tuples chose for `goal` (perphecy_train_goal()).
  */
 static void train_goal_core(const struct perphecy_tuple *t, const size_t *idx, size_t n,
 			    unsigned mask, enum perphecy_cover how, double goal, uint64_t seed,
@@ -669,8 +691,10 @@ static void train_goal_core(const struct perphecy_tuple *t, const size_t *idx, s
 {
 	double cand[GOAL_CANDIDATES];
 	size_t nr_cand = goal_candidates(goal, cand), nr_commits;
+	unsigned sets[2];
+	size_t nr_sets = goal_template_sets(mask, sets);
 	uint64_t *commits = unique_commits(t, idx, n, &nr_commits);
-	struct perphecy_goal_choice best = {.min_dismiss = -1};
+	struct perphecy_goal_choice best = {.min_dismiss = -1, .templates = sets[0]};
 	bool any_hit = false;
 
 	for (size_t j = 0; j < n && !any_hit; j++)
@@ -683,35 +707,49 @@ static void train_goal_core(const struct perphecy_tuple *t, const size_t *idx, s
 							      : PERPHECY_GOAL_FOLDS;
 		unsigned *fold = xmallocarray(n, sizeof(*fold));
 		size_t *train = xmallocarray(n, sizeof(*train));
-		bool have = false;
 
 		assign_folds(t, idx, n, k, seed, commits, nr_commits, fold);
-		best.k = k;
-		for (size_t c = 0; c < nr_cand; c++) {
-			struct perphecy_eval e;
-			bool reached, better;
+		for (size_t m = 0; m < nr_sets; m++) {
+			struct perphecy_goal_choice set_best = {.min_dismiss = -1,
+								.templates = sets[m]};
+			bool have = false;
 
-			inner_cv(t, idx, n, fold, k, mask, how, cand[c], train, &e);
-			/* No miss: nothing to dismiss, every budget reaches the goal. */
-			reached = isnan(e.dismiss_rate) || e.dismiss_rate >= goal - 1e-12;
-			/*
-			 * The loosest that reaches the goal: on the same folds a looser budget
-			 * takes more of the same steps, so it predicts every hit a tighter one
-			 * does; when none reaches it, the tightest (no budget).
-			 */
-			better = !have || reached;
-			if (better) {
-				best.min_dismiss = cand[c];
-				best.inner = e;
-				best.reached = reached;
-				have = true;
+			set_best.k = k;
+			for (size_t c = 0; c < nr_cand; c++) {
+				struct perphecy_eval e;
+				bool reached;
+
+				inner_cv(t, idx, n, fold, k, sets[m], how, cand[c], train, &e);
+				/* No miss: nothing to dismiss, every budget reaches the goal. */
+				reached = isnan(e.dismiss_rate) || e.dismiss_rate >= goal - 1e-12;
+				/*
+				 * The loosest that reaches the goal: on the same folds a looser
+				 * budget takes more of the same steps, so it predicts every hit
+				 * a tighter one does; when none reaches it, the tightest (no
+				 * budget).
+				 */
+				if (!have || reached) {
+					set_best.min_dismiss = cand[c];
+					set_best.inner = e;
+					set_best.reached = reached;
+					have = true;
+				}
 			}
+			/*
+			 * Between sets: the one whose choice reaches the goal and predicts the
+			 * most inner hits; ties, and none reaching it, keep the earlier (the
+			 * paper's).
+			 */
+			if (!m || (set_best.reached &&
+				   (!best.reached ||
+				    set_best.inner.hits_predicted > best.inner.hits_predicted)))
+				best = set_best;
 		}
 		free(train);
 		free(fold);
 	}
 	free(commits);
-	train_core(t, idx, n, mask, how, best.min_dismiss, out);
+	train_core(t, idx, n, best.templates, how, best.min_dismiss, out);
 	if (choice)
 		*choice = best;
 }
@@ -721,6 +759,7 @@ static void goal_chosen(struct perphecy_cv_result *out, const struct perphecy_go
 {
 	out->nr_goal_folds++;
 	out->nr_goal_unreached += !ch->reached;
+	out->nr_goal_cost += !!(ch->templates & PERPHECY_COST_TEMPLATES);
 	if (ch->min_dismiss < 0) {
 		out->nr_goal_none++;
 		return;
@@ -752,7 +791,7 @@ int perphecy_cross_validate(const struct perphecy_tuple *t, size_t n,
 		error("perphecy: cross-validation needs k >= 2 folds, got %u", opts->k);
 		return RP_EINPUT;
 	}
-	ret = check_input(t, n, opts->templates);
+	ret = check_input(t, n, opts->templates, opts->dismiss_goal >= 0);
 	if (!ret)
 		ret = check_min_dismiss(opts->min_dismiss);
 	if (!ret)
@@ -818,7 +857,7 @@ int perphecy_cross_validate(const struct perphecy_tuple *t, size_t n,
 			if (opts->dismiss_goal >= 0) {
 				struct perphecy_goal_choice ch;
 				train_goal_core(t, train, nr_train,
-						opts->templates & PERPHECY_ALL_TEMPLATES, opts->cover,
+						opts->templates, opts->cover,
 						opts->dismiss_goal, opts->seed, &pred, &ch);
 				goal_chosen(out, &ch);
 			} else {
@@ -873,13 +912,13 @@ int perphecy_train_goal(const struct perphecy_tuple *t, size_t n, unsigned templ
 	perphecy_predictor_init(out);
 	if (choice)
 		memset(choice, 0, sizeof(*choice));
-	ret = check_input(t, n, templates);
+	ret = check_input(t, n, templates, true);
 	if (!ret)
 		ret = check_goal(goal, -1, true);
 	if (ret)
 		return ret;
 	idx = all_tuples(n);
-	train_goal_core(t, idx, n, templates & PERPHECY_ALL_TEMPLATES, cover, goal, seed, out,
+	train_goal_core(t, idx, n, templates, cover, goal, seed, out,
 			choice);
 	free(idx);
 	return RP_OK;

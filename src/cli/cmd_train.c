@@ -43,7 +43,9 @@ static const struct option train_options[] = {
 	{ OPT_STRING, 0, "templates", "SET", "paper (the paper's eight indicator templates, the "
 					     "default), startup (also the four of the dynamic "
 					     "loader's start-up work), cost (also the estimate of "
-					     "the changed cost) or startup,cost", &o.templates, NULL },
+					     "the changed cost), startup,cost, or auto (paper or "
+					     "cost, as --dismiss-goal's inner cross-validation "
+					     "chooses)", &o.templates, NULL },
 	CLI_OUTPUT_OPTIONS(o.out, "text or json", CLI_QUIET_WARNINGS),
 	OPT_END_MARKER,
 };
@@ -62,9 +64,9 @@ const struct command_help train_help = {
 	"benchmark with the tuples they learned from; revperf predict applies them.\n"
 	"--evaluate reports the hit rate (changes predicted) and dismiss rate (unchanged\n"
 	"benchmarks skipped) by k-fold cross-validation. --cover every-hit, --min-dismiss,\n"
-	"--dismiss-goal and --templates startup/cost depart from the paper (docs/prediction.md,\n"
+	"--dismiss-goal and --templates startup/cost/auto depart from the paper (docs/prediction.md,\n"
 	"\"Covering every hit\", \"A dismiss budget\", \"A dismiss goal\", \"Start-up work\",\n"
-	"\"The changed cost\").\n"
+	"\"The changed cost\", \"Choosing the template set\").\n"
 	"Exit status: 0 done, 2 usage or input error (no training data), 3 internal failure.",
 	train_options,
 };
@@ -149,6 +151,8 @@ static void goal_text(struct strbuf *sb, const struct predict_training *t,
 		strbuf_addstr(sb, "; budget none (fewer than 2 commits to choose on)");
 		return;
 	}
+	if (t->templates & PERPHECY_TEMPLATES_AUTO)
+		strbuf_addf(sb, "; templates %s", perphecy_templates_name(c->templates));
 	if (c->min_dismiss < 0)
 		strbuf_addstr(sb, "; budget none");
 	else
@@ -175,6 +179,9 @@ static void cv_goal_text(struct strbuf *sb, const struct predict_training *t,
 		strbuf_addf(sb, ", none in %zu", cv->nr_goal_none);
 	if (cv->nr_goal_unreached)
 		strbuf_addf(sb, "; the goal not reached in %zu", cv->nr_goal_unreached);
+	if (t->templates & PERPHECY_TEMPLATES_AUTO)
+		strbuf_addf(sb, "; templates cost in %zu, paper in %zu", cv->nr_goal_cost,
+			    cv->nr_goal_folds - cv->nr_goal_cost);
 	strbuf_addch(sb, '\n');
 }
 
@@ -198,7 +205,10 @@ static void print_text(FILE *f, const struct predict_training *t)
 		strbuf_addstr(&sb, ", every hit's own cheapest indicator");
 	if (t->templates & PERPHECY_STARTUP_TEMPLATES)
 		strbuf_addstr(&sb, ", with the start-up templates");
-	if (t->templates & PERPHECY_COST_TEMPLATES)
+	if (t->templates & PERPHECY_TEMPLATES_AUTO)
+		strbuf_addstr(&sb, ", with or without the changed cost's estimate as the inner "
+				   "cross-validation chose");
+	else if (t->templates & PERPHECY_COST_TEMPLATES)
 		strbuf_addstr(&sb, ", with the changed cost's estimate");
 	if (t->min_dismiss >= 0)
 		strbuf_addf(&sb,
@@ -278,11 +288,14 @@ static json_t *cv_json(const struct predict_training *t, const struct perphecy_c
 	}
 	json_t *goal = json_null();
 	if (t->dismiss_goal >= 0)
-		goal = json_pack("{s:I, s:I, s:I, s:o, s:o}", "trainings",
+		goal = json_pack("{s:I, s:I, s:I, s:o, s:o, s:o}", "trainings",
 				 (json_int_t)cv->nr_goal_folds, "none", (json_int_t)cv->nr_goal_none,
 				 "goal_not_reached", (json_int_t)cv->nr_goal_unreached, "lowest",
 				 json_real_or_null(cv->chosen_lo), "highest",
-				 json_real_or_null(cv->chosen_hi));
+				 json_real_or_null(cv->chosen_hi), "cost_templates",
+				 t->templates & PERPHECY_TEMPLATES_AUTO
+				     ? json_integer((json_int_t)cv->nr_goal_cost)
+				     : json_null());
 	return json_pack("{s:o, s:I, s:I, s:o, s:o, s:o, s:o}", "total", eval_json(&cv->total),
 			 "predictors", (json_int_t)cv->nr_predictors, "trivial",
 			 (json_int_t)cv->nr_trivial, "benchmarks", benches, "missed_hits", missed,
@@ -292,9 +305,10 @@ static json_t *cv_json(const struct predict_training *t, const struct perphecy_c
 /* What a dismiss goal's inner cross-validation chose for one predictor. */
 static json_t *goal_json(const struct perphecy_goal_choice *c)
 {
-	return json_pack("{s:o, s:I, s:b, s:o}", "min_dismiss",
+	return json_pack("{s:o, s:s, s:I, s:b, s:o}", "min_dismiss",
 			 c->min_dismiss >= 0 ? json_real_or_null(c->min_dismiss) : json_null(),
-			 "inner_folds", (json_int_t)c->k, "goal_reached", c->reached, "inner",
+			 "templates", perphecy_templates_name(c->templates), "inner_folds",
+			 (json_int_t)c->k, "goal_reached", c->reached, "inner",
 			 c->k ? eval_json(&c->inner) : json_null());
 }
 
@@ -420,8 +434,13 @@ static int train(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (o.templates && perphecy_templates_parse(o.templates, &opts.templates)) {
-		usage_error("train", "--templates '%s': use paper, startup, cost or startup,cost",
+		usage_error("train", "--templates '%s': use paper, startup, cost, startup,cost or auto",
 			    o.templates);
+		return EXIT_USAGE;
+	}
+	if ((opts.templates & PERPHECY_TEMPLATES_AUTO) && !o.dismiss_goal) {
+		usage_error("train", "--templates auto: the set is chosen by --dismiss-goal's inner "
+				     "cross-validation; add --dismiss-goal (e.g. 0.85)");
 		return EXIT_USAGE;
 	}
 	opts.evaluate = o.evaluate;

@@ -183,7 +183,7 @@ INI
 		fail "no attribution.json"
 	expect_exit 0 "$REVPERF" train -f json
 	cp out.txt ../docs/train.json
-	expect_exit 0 "$REVPERF" train -f json --dry-run --dismiss-goal 85%
+	expect_exit 0 "$REVPERF" train -f json --dry-run --dismiss-goal 85% --templates auto
 	cp out.txt ../docs/train-goal.json
 	expect_exit 0 "$REVPERF" predict v2 -f json
 	cp out.txt ../docs/predict.json

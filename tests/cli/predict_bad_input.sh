@@ -36,13 +36,16 @@ expect_grep 'from 2 to 1000' err.txt
 expect_exit 2 "$REVPERF" train --cover greedy
 expect_grep "cover 'greedy': use paper or every-hit" err.txt
 expect_exit 2 "$REVPERF" train --templates all
-expect_grep "templates 'all': use paper, startup, cost or startup,cost" err.txt
+expect_grep "templates 'all': use paper, startup, cost, startup,cost or auto" err.txt
 expect_exit 2 "$REVPERF" train --min-dismiss 85
 expect_grep "min-dismiss '85': write a rate such as 85% or 0.85" err.txt
 expect_exit 2 "$REVPERF" train --min-dismiss lots
 expect_one_line err.txt
 expect_exit 2 "$REVPERF" train --dismiss-goal 1.2
 expect_grep "dismiss-goal '1.2': write a rate such as 85% or 0.85" err.txt
+expect_one_line err.txt
+expect_exit 2 "$REVPERF" train --templates auto
+expect_grep "templates auto: the set is chosen by --dismiss-goal's inner cross-validation; add --dismiss-goal" err.txt
 expect_one_line err.txt
 expect_exit 2 "$REVPERF" train --dismiss-goal 85% --min-dismiss 85%
 expect_grep 'give it or --min-dismiss, not both' err.txt

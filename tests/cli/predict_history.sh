@@ -112,6 +112,21 @@ b = ev["budgets_chosen"]
 assert b["trainings"] == ev["predictors"] and b["trainings"] >= 2, ev
 assert b["lowest"] is None or 0.5 <= b["lowest"] <= b["highest"] <= 0.6, b
 PY
+# --templates auto: each training chooses the paper's set or the cost's too, and says which.
+expect_exit 0 "$REVPERF" train --evaluate --dry-run --dismiss-goal 0.5 --seed 2 --templates auto -f json
+python3 - out.txt <<'PY' || fail "templates auto: $(cat out.txt)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["templates"] == "auto", d["templates"]
+assert d["budget_chosen"]["common"]["templates"] in ("paper", "cost"), d["budget_chosen"]
+ev = d["evaluation"]["common"]["budgets_chosen"]
+assert 0 <= ev["cost_templates"] <= ev["trainings"], ev
+for t in d["predictors"]["common"]["indicators"]:
+    assert not t["template"].startswith("chg_"), t  # no start-up template in either set
+PY
+expect_exit 0 "$REVPERF" train --evaluate --dry-run --dismiss-goal 0.5 --templates auto
+expect_grep '^  common .*; templates (paper|cost); budget' out.txt
+expect_grep 'budgets chosen in the [0-9]+ trainings: .*; templates cost in [0-9]+, paper in [0-9]+$' out.txt
 expect_exit 0 "$REVPERF" train --dry-run --dismiss-goal 50%
 expect_grep 'thresholds moved by the dismiss budget that an inner cross-validation chose for a dismiss goal of 50%' out.txt
 expect_grep '^  common .*; budget (none|5[0-9]%|60%) \(inner [0-9]+ folds: [0-9]+/[0-9]+ hits, [0-9]+/[0-9]+ misses dismissed' out.txt

@@ -474,6 +474,93 @@ static void test_dismiss_goal(void **state)
 }
 
 /*
+ * --templates auto (docs/prediction.md, "Choosing the template set"): 60 commits, one
+ * benchmark, a hit every fifth commit. New Func (a paper template) is spread alike over
+ * hits and misses; the changed cost's estimate is 2000+ ppm on every hit and below 900 on
+ * every miss. For a dismiss goal of 0.85 the paper's set must give up hits, the cost's set
+ * need not: auto chooses cost. With the estimate unknown everywhere (NaN) the two sets
+ * train alike and the tie keeps the paper's.
+ */
+#define N_AUTO 60
+static void auto_history(struct perphecy_tuple *t, bool with_cost)
+{
+	for (size_t i = 0; i < N_AUTO; i++) {
+		bool hit = i % 5 == 0;
+		t[i] = delnew(hit, 0, (double)((i * 7) % 10), i + 1);
+		t[i].values.v[PERPHECY_EST_COST_CHG] =
+		    !with_cost ? NAN : hit ? 2000.0 + (double)i : (double)((i * 37) % 900);
+	}
+}
+
+static void test_templates_auto(void **state)
+{
+	const unsigned autoset =
+	    PERPHECY_TEMPLATES_AUTO | PERPHECY_PAPER_TEMPLATES | PERPHECY_COST_TEMPLATES;
+	struct perphecy_tuple t[N_AUTO];
+	struct perphecy_predictor p, q;
+	struct perphecy_goal_choice ch, paper_ch;
+	struct perphecy_cv_opts opts;
+	struct perphecy_cv_result r;
+	struct stderr_capture cap;
+	char *msg;
+	(void)state;
+
+	auto_history(t, true);
+	assert_int_equal(perphecy_train_goal(t, N_AUTO, PERPHECY_PAPER_TEMPLATES,
+					     PERPHECY_COVER_EVERY_HIT, 0.85, 1, &q, &paper_ch),
+			 RP_OK);
+	assert_int_equal(paper_ch.templates, PERPHECY_PAPER_TEMPLATES);
+	assert_true(paper_ch.inner.hits_predicted < paper_ch.inner.hits);
+	assert_int_equal(perphecy_train_goal(t, N_AUTO, autoset, PERPHECY_COVER_EVERY_HIT, 0.85, 1,
+					     &p, &ch),
+			 RP_OK);
+	assert_int_equal(ch.templates, PERPHECY_PAPER_TEMPLATES | PERPHECY_COST_TEMPLATES);
+	assert_true(ch.reached);
+	assert_int_equal(ch.inner.hits_predicted, ch.inner.hits);
+	assert_string_equal(perphecy_templates_name(ch.templates), "cost");
+	/* the predictor is the one the cost's set trains with the chosen budget */
+	assert_int_equal(perphecy_train_budget(t, N_AUTO,
+					       PERPHECY_PAPER_TEMPLATES | PERPHECY_COST_TEMPLATES,
+					       PERPHECY_COVER_EVERY_HIT, ch.min_dismiss, &q),
+			 RP_OK);
+	assert_int_equal(p.nr, q.nr);
+	for (size_t k = 0; k < p.nr; k++)
+		assert_indicator(&p, k, q.ind[k].tmpl, q.ind[k].threshold);
+
+	/* Cross-validated: every training chooses cost, and every held-out hit is found. */
+	perphecy_cv_opts_init(&opts);
+	opts.templates = autoset;
+	opts.cover = PERPHECY_COVER_EVERY_HIT;
+	opts.dismiss_goal = 0.85;
+	assert_int_equal(perphecy_cross_validate(t, N_AUTO, &opts, &r), RP_OK);
+	assert_int_equal(r.nr_goal_folds, 10);
+	assert_int_equal(r.nr_goal_cost, 10);
+	assert_int_equal(r.total.hits_predicted, r.total.hits);
+	assert_true(r.total.dismiss_rate >= 0.85);
+	perphecy_cv_result_release(&r);
+
+	/* No estimate anywhere: a tie, the paper's set. */
+	auto_history(t, false);
+	assert_int_equal(perphecy_train_goal(t, N_AUTO, autoset, PERPHECY_COVER_EVERY_HIT, 0.85, 1,
+					     &p, &ch),
+			 RP_OK);
+	assert_int_equal(ch.templates, PERPHECY_PAPER_TEMPLATES);
+	assert_int_equal(perphecy_cross_validate(t, N_AUTO, &opts, &r), RP_OK);
+	assert_int_equal(r.nr_goal_cost, 0);
+	perphecy_cv_result_release(&r);
+
+	/* Without a goal there is nothing to choose with: refused. */
+	capture_stderr_begin(&cap);
+	assert_int_equal(perphecy_train_budget(t, N_AUTO, autoset, PERPHECY_COVER_PAPER, 0.85, &q),
+			 RP_EINPUT);
+	opts.dismiss_goal = -1;
+	assert_int_equal(perphecy_cross_validate(t, N_AUTO, &opts, &r), RP_EINPUT);
+	msg = capture_stderr_end(&cap);
+	assert_contains(msg, "choosing the template set needs a dismiss goal");
+	free(msg);
+}
+
+/*
  * The greedy heuristic, exactly as the paper's, is not an optimal cover: here New >= 4
  * alone would cover both hits flagging two misses, but Algorithm 1 picks Del >= 5 for h1
  * (price 2, tied with New >= 4 and first in Table I) and Top Chg Len >= 50 for h2
@@ -1584,6 +1671,7 @@ int main(void)
 	    cmocka_unit_test(test_algorithm1_every_hit),
 	    cmocka_unit_test(test_dismiss_budget),
 	    cmocka_unit_test(test_dismiss_goal),
+	    cmocka_unit_test(test_templates_auto),
 	    cmocka_unit_test(test_algorithm1_not_optimal),
 	    cmocka_unit_test(test_algorithm1_rank_direction),
 	    cmocka_unit_test(test_algorithm1_uncovered),
