@@ -1013,6 +1013,11 @@ out:
 		b->interrupted = true;
 	if (b->interrupted && b->counted_only)
 		b->decided = false; /* its counted runs were its budget */
+	for (size_t i = 0; b->interrupted && i < b->nr_metrics; i++)
+		/* a counted primary without its runs: the timed ones alone do not decide */
+		if (b->metrics[i].primary && (b->metrics[i].def->flags & METRIC_COUNTED) &&
+		    !b->metrics[i].measured)
+			b->decided = false;
 	if (b->interrupted)
 		for (size_t i = 0; i < b->nr_metrics; i++)
 			if (!b->metrics[i].measured && !b->metrics[i].unmeasured)
