@@ -14,6 +14,9 @@
 #define BOLD "\033[1m"
 #define RESET "\033[0m"
 
+/* The functions that differ between the builds shown in text (all in JSON, Markdown). */
+#define CHANGED_SHOWN 5
+
 static const char *verdict_color(enum verdict v, const struct metric_def *def)
 {
 	UNUSED(def);
@@ -146,6 +149,47 @@ static void print_metric(FILE *f, const struct bench_outcome *b, const struct me
 		ratio, side[0].mean, side[0].sd, side[1].mean, side[1].sd, pw, q, pmw,
 		report_known_direction(m) ? "  " : "",
 		report_known_direction(m) ? report_known_direction(m) : "");
+}
+
+/* Names wider than this make their row longer rather than every row. */
+#define CHANGED_NAME_COLUMN 40
+
+/*
+ * "./prog: 4 of 68 functions differ between the builds", then the first CHANGED_SHOWN of
+ * them (b->changed's order), one a line with its class and instructions, and how many more
+ * (JSON and Markdown list them all).
+ */
+static void print_changed(FILE *f, const struct bench_outcome *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t shown = b->nr_changed < CHANGED_SHOWN ? b->nr_changed : CHANGED_SHOWN;
+	int width = 8;
+	fprintf_printable(f, "  %s: %zu of %zu functions differ between the builds (revperf "
+			     "bindiff)%s\n",
+			  b->program, b->functions_changed, b->functions_total,
+			  shown ? ", the largest changes in instructions first:" : "");
+	for (size_t i = 0; i < shown; i++) {
+		strbuf_reset(&sb);
+		report_changed_fn_name(&sb, &b->changed[i]);
+		if ((int)sb.len > width)
+			width = sb.len > CHANGED_NAME_COLUMN ? CHANGED_NAME_COLUMN : (int)sb.len;
+	}
+	for (size_t i = 0; i < shown; i++) {
+		const struct changed_fn *c = &b->changed[i];
+		strbuf_reset(&sb);
+		report_changed_fn_name(&sb, c);
+		fprintf_printable(f, "    %-8s  %-*s  ", c->cls, width, sb.buf);
+		strbuf_reset(&sb);
+		report_changed_fn_insns(&sb, c);
+		fprintf(f, "%s", sb.buf);
+		if (c->only)
+			fprintf(f, "  (only %s: not a change of the code)", c->only);
+		fputc('\n', f);
+	}
+	if (b->nr_changed > shown)
+		fprintf(f, "    ... and %zu more (-f json or -f markdown lists them all)\n",
+			b->nr_changed - shown);
+	strbuf_release(&sb);
 }
 
 /*
@@ -355,9 +399,7 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 					     "functions, none changed)\n",
 					  b->program, b->functions_total);
 		else if (b->same_code == SAME_CODE_DIFFERS)
-			fprintf_printable(f, "  %s: %zu of %zu functions differ between the builds "
-					     "(revperf bindiff)\n",
-					  b->program, b->functions_changed, b->functions_total);
+			print_changed(f, b);
 		if (b->nr_metrics) {
 			fprintf(f, "  %-16s %-10s %-24s %23s %23s %8s %8s %8s\n", "metric",
 				"verdict", "ratio [CI]", "baseline mean ± sd",
