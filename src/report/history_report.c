@@ -366,17 +366,29 @@ int history_report(FILE *f, const struct history_result *res, enum report_format
 	return report_text(f, res);
 }
 
+/*
+ * The widths of a step's ratio ("x1.023 [1.010, 1.040]", 4 decimals when the change is
+ * that small) and runs ("12+12 runs") cells: the steps are printed one by one as they are
+ * decided, so a column cannot take its widest cell's width; these hold the usual ones.
+ */
+#define STEP_RATIO_WIDTH 24
+#define STEP_RUNS_WIDTH 12
+
 static void step_text(FILE *f, const char *what, const struct revision *rev,
 		      const struct bisect_step *s)
 {
-	struct strbuf summary = STRBUF_INIT;
-	fprintf(f, "  %-24s %.12s  %-12s", what, rev->sha, s->verdict);
+	struct strbuf summary = STRBUF_INIT, ratio = STRBUF_INIT, runs = STRBUF_INIT;
 	if (isfinite(s->ratio)) {
-		units_ratio_add(&summary, s->ratio, s->ci_lo, s->ci_hi, UNITS_RANGE_BRACKETS);
-		fprintf(f, " x%s  %zu+%zu runs", summary.buf, s->n_a, s->n_b);
-		strbuf_reset(&summary);
+		strbuf_addch(&ratio, 'x');
+		units_ratio_add(&ratio, s->ratio, s->ci_lo, s->ci_hi, UNITS_RANGE_BRACKETS);
+		strbuf_addf(&runs, "%zu+%zu runs", s->n_a, s->n_b);
 	}
-	fprintf(f, "  %s\n", strbuf_printable(&summary, rev->summary));
+	/* a step without a ratio (build-failed) keeps the summary in its column */
+	fprintf(f, "  %-24s %.12s  %-12s %-*s  %-*s  %s\n", what, rev->sha, s->verdict,
+		STEP_RATIO_WIDTH, ratio.buf, STEP_RUNS_WIDTH, runs.buf,
+		strbuf_printable(&summary, rev->summary));
+	strbuf_release(&ratio);
+	strbuf_release(&runs);
 	strbuf_release(&summary);
 	if (!strcmp(s->verdict, "undecided"))
 		fprintf(f, "  %-24s (not shown worse with %zu %s: counted as good)\n", "",
