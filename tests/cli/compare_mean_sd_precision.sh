@@ -76,3 +76,23 @@ expect_exit 0 "$REVPERF" compare --cmd-a 'sh vary.sh' --cmd-b 'sh vary.sh' --met
 	--primary ir --runs 3..3
 check_rows out.txt >rows.txt
 expect_grep '^  ir \* ' rows.txt
+# The columns after the means stay put: a cell wider than the usual ("12.345 M Ir ± 0.012 M
+# Ir", a count that varies a little) widens its column, heading included, so that p, q BH
+# and p MW end where their headings do.
+cat >vary2.sh <<'SH2'
+n=$(( $(od -An -N2 -tu2 /dev/urandom) % 10 + 1000 ))
+i=0; while [ $i -lt $n ]; do i=$((i+1)); done
+SH2
+expect_exit 0 "$REVPERF" compare --cmd-a 'sh vary2.sh' --cmd-b 'sh vary2.sh' --metrics ir \
+	--primary ir --runs 3..3
+check_rows out.txt >rows.txt
+python3 - out.txt <<'PY' || fail "the verdict table's columns shift: $(cat out.txt)"
+import re, sys
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+head = [l for l in lines if l.startswith("  metric ")]
+rows = [re.sub(r"  (slower|faster|higher|lower)$", "", l) for l in lines
+        if re.match(r"^  \S+( \*)? +(worse|better|equal|undecided) ", l)]
+assert head and rows, lines
+assert all(len(r) == len(head[0]) for r in rows), [head[0]] + rows
+PY
+echo ok
