@@ -1,4 +1,4 @@
-/* revperf bisect: the commit that made a benchmark worse (docs/history.md). */
+/* revperf bisect: the commit that made a benchmark worse, or better (docs/history.md). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,23 +12,28 @@
 
 static struct {
 	const char *config, *state_dir, *store, *bench, *metric;
+	bool better;
 	struct cli_output out;
 	struct opt_overrides overrides;
 } o;
 
 static const struct option bisect_options[] = {
-    {OPT_STRING, 'b', "bench", "NAME", "the benchmark that got worse (required)", &o.bench, NULL},
+    {OPT_STRING, 'b', "bench", "NAME", "the benchmark that changed (required)", &o.bench, NULL},
     {OPT_STRING, 'M', "metric", "M",
-     "the metric that got worse (default: the benchmark's "
+     "the metric that changed (default: the benchmark's "
      "first primary metric)",
      &o.metric, NULL},
+    {OPT_FLAG, 0, "better", NULL,
+     "find the first commit better than GOOD (an improvement), not worse: BAD must be "
+     "better",
+     &o.better, NULL},
     CLI_OUTPUT_OPTIONS(o.out, "text or json", "no progress on stderr (with -f json: the steps)"),
     CLI_PROJECT_OPTIONS(o.config, o.state_dir, o.store),
     CLI_RUN_OPTIONS(o.overrides),
     OPT_END_MARKER,
 };
 static const char *const bisect_usage[] = {
-    "bisect [options] --bench NAME [--metric M] GOOD BAD",
+    "bisect [options] --bench NAME [--metric M] [--better] GOOD BAD",
     NULL,
 };
 const struct command_help bisect_help = {
@@ -43,9 +48,13 @@ const struct command_help bisect_help = {
     "culprit with the evidence: the culprit and its parent against GOOD (steps above)\n"
     "and the culprit against its own parent. Stored runs are reused, so a second\n"
     "bisect is fast.\n"
-    "Exit status: 0 culprit found, 1 BAD is not worse than GOOD or skipped commits hide\n"
-    "the culprit, 2 usage or input error, 3 internal failure, 128 + N stopped by signal N\n"
-    "(130 SIGINT, 143 SIGTERM, 129 SIGHUP).",
+    "With --better it finds the commit that made NAME better (a speed-up), as git\n"
+    "bisect's old/new terms do: BAD must be better than GOOD, and the search is for the\n"
+    "first commit better than GOOD; equal, worse and undecided commits come before it.\n"
+    "Exit status: 0 culprit (with --better: improvement) found, 1 BAD is not worse (with\n"
+    "--better: not better) than GOOD or skipped commits hide the culprit, 2 usage or\n"
+    "input error, 3 internal failure, 128 + N stopped by signal N (130 SIGINT, 143\n"
+    "SIGTERM, 129 SIGHUP).",
     bisect_options,
 };
 
@@ -145,6 +154,7 @@ static int bisect(const char *const args[2], bool json)
 	req.bad = args[1];
 	req.bench = o.bench;
 	req.metric = o.metric;
+	req.better = o.better;
 	req.budget_factor = &budget_factor;
 	/* Text: each step is the report's own line, printed once as it is decided; JSON:
 	 * the same lines are the progress on stderr (the document comes at the end). */

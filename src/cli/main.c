@@ -27,7 +27,7 @@ const struct command commands[] = {
 	  &train_help },
 	{ "history", "measure each commit of a range against its parent; change points",
 	  cmd_history, &history_help },
-	{ "bisect", "find the commit that made a benchmark worse", cmd_bisect, &bisect_help },
+	{ "bisect", "find the commit that made a benchmark worse (or better)", cmd_bisect, &bisect_help },
 	{ "show", "print a stored comparison again, without building or running anything",
 	  cmd_show, &show_help },
 	{ "gc", "remove the worktrees, builds and logs no stored result needs", cmd_gc,

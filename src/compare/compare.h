@@ -143,6 +143,18 @@ struct bench_outcome {
 		char *old_name, *new_name;
 	} *renamed;
 	size_t nr_renamed;
+	/* SAME_CODE_DIFFERS: the functions that differ, changes of the code first, then the
+	 * largest change in instructions first, then by name (compare_binary.h). Owned. */
+	struct changed_fn {
+		char *name;	  /* the target's name (the baseline's when deleted) */
+		char *old_name;	  /* renamed: the baseline's name; else NULL */
+		const char *cls;  /* "modified", "renamed", "added", "deleted" (static) */
+		const char *only; /* not a change of the code: "a line-number constant" or
+				     "a clone suffix" (static); NULL for a change of the code */
+		int64_t insns[2]; /* static instructions in the baseline's and the target's
+				     build; -1 when not in that build */
+	} *changed;
+	size_t nr_changed;
 };
 
 struct compare_result {

@@ -2,6 +2,7 @@
 #include "compare/compare_binary.h"
 
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -60,6 +61,53 @@ static bool is_elf(const char *path)
 	return elf;
 }
 
+static int64_t insns_of(const struct binfunc *fn)
+{
+	return fn ? (int64_t)fn->nr_insns : -1;
+}
+
+/* How much a function's instructions changed: an added or deleted one by all of them. */
+static int64_t insns_change(const struct changed_fn *c)
+{
+	int64_t d = (c->insns[1] < 0 ? 0 : c->insns[1]) - (c->insns[0] < 0 ? 0 : c->insns[0]);
+	return d < 0 ? -d : d;
+}
+
+/* Changes of the code first, then the largest change, then by name: the order shown. */
+static int changed_cmp(const void *pa, const void *pb)
+{
+	const struct changed_fn *a = pa, *b = pb;
+	int64_t da = insns_change(a), db = insns_change(b);
+	if (!a->only != !b->only)
+		return a->only ? 1 : -1;
+	if (da != db)
+		return da > db ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* b->changed: every entry of bd that is not unchanged. */
+static void list_changed(const struct bindiff *bd, struct bench_outcome *b)
+{
+	b->changed = xcalloc(b->functions_changed ? b->functions_changed : 1, sizeof(*b->changed));
+	for (size_t i = 0; i < bd->nr_entries; i++) {
+		const struct bindiff_entry *e = &bd->entries[i];
+		struct changed_fn *c;
+		if (e->cls == BINDIFF_UNCHANGED || b->nr_changed == b->functions_changed)
+			continue;
+		c = &b->changed[b->nr_changed++];
+		c->name = xstrdup(e->new_fn ? e->new_fn->name : e->old_fn->name);
+		if (e->cls == BINDIFF_RENAMED)
+			c->old_name = xstrdup(e->old_fn->name);
+		c->cls = bindiff_class_name(e->cls);
+		c->only = e->why == BINDIFF_WHY_LINE	? "a line-number constant"
+			  : e->why == BINDIFF_WHY_CLONE ? "a clone suffix"
+							: NULL;
+		c->insns[0] = insns_of(e->old_fn);
+		c->insns[1] = insns_of(e->new_fn);
+	}
+	qsort(b->changed, b->nr_changed, sizeof(*b->changed), changed_cmp);
+}
+
 /* The last pair of programs whose binary diff failed (compare_same_code()). */
 static char *last_failed, *last_failed_b;
 
@@ -105,6 +153,7 @@ void compare_same_code(const struct compare_request *req, const struct bench_con
 			b->renamed[b->nr_renamed].old_name = xstrdup(e->old_fn->name);
 			b->renamed[b->nr_renamed++].new_name = xstrdup(e->new_fn->name);
 		}
+		list_changed(&bd, b);
 		rel = NULL;
 		bindiff_release(&bd);
 	}

@@ -11,8 +11,9 @@
 #include "compare/compare.h"
 
 /*
- * Fills b->same_code, b->program and b->renamed (the functions the diff paired as renamed,
- * which the counted attribution pairs too), freed with the result. Prints nothing.
+ * Fills b->same_code, b->program, b->renamed (the functions the diff paired as renamed,
+ * which the counted attribution pairs too) and b->changed (every function that differs),
+ * freed with the result. Prints nothing.
  */
 void compare_same_code(const struct compare_request *req, const struct bench_config *bench,
 		       struct bench_outcome *b);

@@ -115,6 +115,11 @@ void compare_result_release(struct compare_result *res)
 			free(res->benches[i].renamed[k].new_name);
 		}
 		free(res->benches[i].renamed);
+		for (size_t k = 0; k < res->benches[i].nr_changed; k++) {
+			free(res->benches[i].changed[k].name);
+			free(res->benches[i].changed[k].old_name);
+		}
+		free(res->benches[i].changed);
 		store_run_issues_free(res->benches[i].issues, res->benches[i].nr_issues);
 		reported_lines_free(res->benches[i].reported, res->benches[i].nr_reported);
 	}

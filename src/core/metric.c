@@ -206,16 +206,34 @@ bool metric_value(const struct metric_def *def, const struct proc_metrics *m, do
 	return true;
 }
 
+const char *metric_count_unit(const struct metric_def *def)
+{
+	static const struct {
+		const char *metric, *unit;
+	} units[] = {{"ir", "Ir"}, {"sim-cycles", "cycles"}, {"instructions", "insns"},
+		     {"cycles", "cycles"}};
+	if (def->unit != UNIT_COUNT)
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (!strcmp(def->name, units[i].metric))
+			return units[i].unit;
+	return NULL;
+}
+
 void metric_format(const struct metric_def *def, double v, char *buf, size_t size)
 {
+	const char *count_unit = metric_count_unit(def);
 	if (!isfinite(v)) {
 		snprintf(buf, size, "n/a");
 		return;
 	}
 	if (v == 0) {
 		if (def->unit != UNIT_CUSTOM) {
-			snprintf(buf, size, "%s", def->unit == UNIT_SECONDS ? "0 s"
-						  : def->unit == UNIT_BYTES ? "0 B" : "0");
+			snprintf(buf, size, "%s%s%s",
+				 def->unit == UNIT_SECONDS ? "0 s"
+				 : def->unit == UNIT_BYTES ? "0 B"
+							   : "0",
+				 count_unit ? " " : "", count_unit ? count_unit : "");
 			return;
 		}
 	}
@@ -235,16 +253,19 @@ void metric_format(const struct metric_def *def, double v, char *buf, size_t siz
 		snprintf(buf, size, "%.4g%s%s", v, def->unit_label ? " " : "",
 			 def->unit_label ? def->unit_label : "");
 		break;
-	case UNIT_COUNT:
+	case UNIT_COUNT: {
+		/* "1.25G", or with the count's unit as the attribution writes it: "1.25 G Ir" */
+		const char *sep = count_unit ? " " : "", *unit = count_unit ? count_unit : "";
 		if (v >= 1e9)
-			snprintf(buf, size, "%.3gG", v / 1e9);
+			snprintf(buf, size, "%.3g%sG%s%s", v / 1e9, sep, sep, unit);
 		else if (v >= 1e6)
-			snprintf(buf, size, "%.3gM", v / 1e6);
+			snprintf(buf, size, "%.3g%sM%s%s", v / 1e6, sep, sep, unit);
 		else if (v >= 1e4)
-			snprintf(buf, size, "%.3gk", v / 1e3);
+			snprintf(buf, size, "%.3g%sk%s%s", v / 1e3, sep, sep, unit);
 		else
-			snprintf(buf, size, "%.4g", v);
+			snprintf(buf, size, "%.4g%s%s", v, sep, unit);
 		break;
+	}
 	}
 }
 
@@ -260,6 +281,7 @@ struct metric_scale {
 static void metric_scale_pick(const struct metric_def *def, double v, struct metric_scale *s)
 {
 	static const char *const iec[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+	const char *prefix;
 	size_t u = 0;
 	v = fabs(v);
 	s->div = 1;
@@ -294,11 +316,13 @@ static void metric_scale_pick(const struct metric_def *def, double v, struct met
 		s->div = v >= 1e9 ? 1e9 : v >= 1e6 ? 1e6 : v >= 1e4 ? 1e3 : 1;
 		s->max_decimals = s->div > 1 ? (int)lround(log10(s->div)) : 2;
 		s->digits = s->div > 1 ? 3 : 4;
-		snprintf(s->suffix, sizeof(s->suffix), "%s",
-			 s->div == 1e9	 ? "G"
-			 : s->div == 1e6 ? "M"
-			 : s->div == 1e3 ? "k"
-					 : "");
+		prefix = s->div == 1e9 ? "G" : s->div == 1e6 ? "M" : s->div == 1e3 ? "k" : "";
+		/* "592.1234M", or with the count's unit: "592.1234 M Ir", "5000 Ir" */
+		if (metric_count_unit(def))
+			snprintf(s->suffix, sizeof(s->suffix), " %s%s%s", prefix, *prefix ? " " : "",
+				 metric_count_unit(def));
+		else
+			snprintf(s->suffix, sizeof(s->suffix), "%s", prefix);
 		break;
 	case UNIT_CUSTOM:
 		s->digits = 4;

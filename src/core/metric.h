@@ -76,7 +76,14 @@ int metric_parse_list_with(const char *list, const char *origin, const struct me
  */
 bool metric_value(const struct metric_def *def, const struct proc_metrics *m, double *value);
 
-/* Formats value with its unit ("12.3 ms", "4.1 MiB", "1234") into buf. */
+/*
+ * The unit of a count that has one, as the attribution writes it: "Ir" (ir), "cycles"
+ * (sim-cycles, cycles), "insns" (instructions); NULL for other metrics (page faults,
+ * context switches: plain counts).
+ */
+const char *metric_count_unit(const struct metric_def *def);
+
+/* Formats value with its unit ("12.3 ms", "4.1 MiB", "1234", "1.25 G Ir") into buf. */
 void metric_format(const struct metric_def *def, double value, char *buf, size_t size);
 /* A mean and its sd as text, each with the unit (metric_format_mean_sd()). */
 struct metric_mean_sd {

@@ -7,19 +7,24 @@
 #include "collect/proc.h"
 #include "util/common.h"
 
-static bool is_worse(const struct bisect_step *s)
+/* Shown changed as searched for (git bisect's "new"): worse, or better with req->better. A
+ * target that breaks is worse, and no improvement. */
+static bool is_new(const struct bisect_request *req, const struct bisect_step *s)
 {
+	if (req->better)
+		return !strcmp(s->verdict, "better");
 	return !strcmp(s->verdict, "worse") || !strcmp(s->verdict, "broken");
 }
 
 /*
- * Not shown worse: equal, better, or still undecided after the escalations (the culprit
- * is the first commit shown worse than GOOD; the report says which steps were undecided).
+ * Not shown changed (git bisect's "old"): equal, the other direction, or still undecided
+ * after the escalations (the culprit is the first commit shown changed; the report says
+ * which steps were undecided).
  */
-static bool is_good(const struct bisect_step *s)
+static bool is_old(const struct bisect_request *req, const struct bisect_step *s)
 {
-	return !strcmp(s->verdict, "equal") || !strcmp(s->verdict, "better") ||
-	       !strcmp(s->verdict, "undecided");
+	return !strcmp(s->verdict, "equal") || !strcmp(s->verdict, "undecided") ||
+	       !strcmp(s->verdict, req->better ? "worse" : "better");
 }
 
 /* The outcome of req->bench and its metric in a comparison, into *s. */
@@ -147,9 +152,9 @@ static int search(const struct bisect_request *req, struct bisect_result *res)
 		s.index = (size_t)cand;
 		add_step(res, &s, &alloc);
 		decided(req, res, "GOOD against", &res->path[cand], &res->steps[res->nr_steps - 1]);
-		if (is_worse(&s))
+		if (is_new(req, &s))
 			hi = cand;
-		else if (is_good(&s))
+		else if (is_old(req, &s))
 			lo = cand;
 		else
 			skipped[cand] = true;
@@ -176,6 +181,7 @@ int bisect_run(const struct bisect_request *req, struct bisect_result *res)
 	int err;
 
 	memset(res, 0, sizeof(*res));
+	res->better = req->better;
 	res->endpoint.ratio = res->culprit_vs_parent.ratio = NAN;
 	if ((err = repo_resolve(req->ctx.repo, req->good, &res->good)) ||
 	    (err = repo_resolve(req->ctx.repo, req->bad, &res->bad)))
@@ -199,7 +205,7 @@ int bisect_run(const struct bisect_request *req, struct bisect_result *res)
 		err = RP_EINPUT;
 		goto out;
 	}
-	if (!is_worse(&res->endpoint)) {
+	if (!is_new(req, &res->endpoint)) {
 		res->outcome = BISECT_NOT_WORSE;
 		goto out;
 	}

@@ -2,8 +2,10 @@
 #define REVPERF_HISTORY_BISECT_H
 
 /*
- * `revperf bisect GOOD BAD --bench NAME [--metric M]` (METHODS.md section 9): the first
- * commit on the first-parent path from GOOD to BAD whose benchmark is `worse` than GOOD,
+ * `revperf bisect GOOD BAD --bench NAME [--metric M] [--better]` (METHODS.md section 9): the
+ * first commit on the first-parent path from GOOD to BAD whose benchmark is `worse` than
+ * GOOD (with better: `better` than GOOD, the commit that made it faster, as git bisect's
+ * old/new terms allow),
  * by binary search, each step a comparison of GOOD with the candidate decided by the
  * verdict of METHODS.md section 2. An undecided step gets more runs (the run budget
  * doubled, up to BISECT_MAX_ESCALATIONS times); a candidate that stays undecided is not
@@ -33,6 +35,10 @@ struct bisect_request {
 	struct revcompare_ctx ctx; /* load_config must honour bisect_budget_factor */
 	const char *good, *bad;
 	const char *bench, *metric;
+	/* Look for the first commit better than GOOD (an improvement), not worse: BAD must be
+	 * better; a candidate equal, worse or undecided is before it; one whose target breaks
+	 * is skipped. */
+	bool better;
 	/* Set by bisect_run() before each comparison: the factor the configured maximum
 	 * number of runs is multiplied by (1, 2, 4...). Read by the config callback. */
 	size_t *budget_factor;
@@ -48,7 +54,7 @@ struct bisect_request {
 
 enum bisect_outcome {
 	BISECT_FOUND = 0, /* culprit = path[culprit] */
-	BISECT_NOT_WORSE, /* BAD is not worse than GOOD: nothing to search */
+	BISECT_NOT_WORSE, /* BAD is not worse (better: not better) than GOOD: nothing to search */
 	BISECT_AMBIGUOUS, /* skipped commits hide which of path[lo+1..hi] it is */
 	BISECT_INTERRUPTED,
 };
@@ -68,6 +74,7 @@ struct bisect_result {
 	struct bisect_step culprit_vs_parent, parent_vs_good;
 	bool have_parent_vs_good;
 	char metric[64];
+	bool better; /* the request's: the culprit is the commit that made it better */
 };
 
 /*

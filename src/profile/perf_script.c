@@ -467,6 +467,23 @@ static int parse_line(struct parser *p, const char *line, size_t len, size_t lin
 	return line_error(p, lineno, "expected a frame 'address symbol (module)'", line, len);
 }
 
+/*
+ * What the tree weighs: the periods of cpu-clock and task-clock are nanoseconds on a CPU,
+ * another event's are counts of it (named without its modifiers: "cycles"); without
+ * periods each sample weighs 1.
+ */
+static void set_weight(struct cct *t, const struct perf_script_info *info)
+{
+	char event[sizeof(info->event)];
+	snprintf(event, sizeof(event), "%.*s", (int)strcspn(info->event, ":"), info->event);
+	if (!info->has_period)
+		cct_set_weight(t, CCT_WEIGHT_EVENT, "samples");
+	else if (!strcmp(event, "cpu-clock") || !strcmp(event, "task-clock"))
+		cct_set_weight(t, CCT_WEIGHT_CPU_NS, NULL);
+	else
+		cct_set_weight(t, CCT_WEIGHT_EVENT, event);
+}
+
 int perf_script_parse(const char *text, size_t len, const char *origin,
 		      const struct perf_script_options *o, struct cct *out,
 		      struct perf_script_info *info)
@@ -518,6 +535,7 @@ int perf_script_parse(const char *text, size_t len, const char *origin,
 	cct_sort_children(out, &sorted);
 	cct_release(out);
 	*out = sorted;
+	set_weight(out, p.info);
 out:
 	if (ret) {
 		ret = RP_EINPUT;

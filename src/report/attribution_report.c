@@ -41,10 +41,14 @@ static const char *weight_noun(const struct attribution *a)
 	return "weight";
 }
 
+static bool is_time_weight(enum cct_weight w)
+{
+	return w == CCT_WEIGHT_ELAPSED_NS || w == CCT_WEIGHT_CPU_NS || w == CCT_WEIGHT_WAIT_NS;
+}
+
 static bool is_time(const struct attribution *a)
 {
-	return a->weight == CCT_WEIGHT_ELAPSED_NS || a->weight == CCT_WEIGHT_CPU_NS ||
-	       a->weight == CCT_WEIGHT_WAIT_NS;
+	return is_time_weight(a->weight);
 }
 
 /* A scale for the values of a row: divisor and its suffix ("ms", "M Ir", "k"). */
@@ -53,13 +57,11 @@ struct scale {
 	char suffix[40];
 };
 
-static void pick_scale(const struct attribution *a, double v, struct scale *s)
+static void pick_weight_scale(enum cct_weight w, const char *event, double v, struct scale *s)
 {
 	double x = fabs(v);
-	const char *unit = a->weight == CCT_WEIGHT_EVENT   ? a->weight_event
-			   : a->weight == CCT_WEIGHT_CALLS ? "calls"
-							   : "";
-	if (is_time(a)) {
+	const char *unit = w == CCT_WEIGHT_EVENT ? event : w == CCT_WEIGHT_CALLS ? "calls" : "";
+	if (is_time_weight(w)) {
 		static const struct {
 			double div;
 			const char *name;
@@ -78,6 +80,24 @@ static void pick_scale(const struct attribution *a, double v, struct scale *s)
 		 : s->div == 1e3 ? "k"
 				 : "",
 		 s->div > 1 && *unit ? " " : "", unit);
+}
+
+static void pick_scale(const struct attribution *a, double v, struct scale *s)
+{
+	pick_weight_scale(a->weight, a->weight_event, v, s);
+}
+
+void attribution_add_amount(struct strbuf *sb, enum cct_weight w, const char *event, double v)
+{
+	struct scale s;
+	int d;
+	pick_weight_scale(w, event, v, &s);
+	/* as the rows' decimals(): time scaled to 10 us, counts to 3 digits, else whole or
+	 * one digit for a mean of runs */
+	d = s.div > 1 ? (is_time_weight(w) ? 2 : 3) : v == floor(v) || is_time_weight(w) ? 0 : 1;
+	strbuf_addf(sb, "%.*f", d, v / s.div);
+	if (*s.suffix)
+		strbuf_addf(sb, " %s", s.suffix);
 }
 
 /*

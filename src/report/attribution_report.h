@@ -23,6 +23,12 @@ struct strbuf;
  * file's own unit)".
  */
 const char *attribution_weight_phrase(const struct attribution *a);
+/*
+ * One amount of a tree's weight w (event: CCT_WEIGHT_EVENT's name) in its unit, scaled as
+ * the attribution's rows are: "27.124 M Ir", "1.25 s" (time is in ns), "380" (a weight of
+ * no known unit: folded stacks), "1.235 M" (the same, large).
+ */
+void attribution_add_amount(struct strbuf *sb, enum cct_weight w, const char *event, double v);
 
 /* "finding", "noise", "no spread". */
 const char *attribution_class_name(enum attribution_class c);

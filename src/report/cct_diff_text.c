@@ -229,7 +229,7 @@ static void pair_line(struct text_ctx *c, const struct cct_weight_pair *p)
 static void profile_line(FILE *f, const char *what, const char *label, const struct cct *t)
 {
 	struct strbuf total = STRBUF_INIT;
-	cct_report_add_count(&total, cct_total(t));
+	attribution_add_amount(&total, t->weight, t->weight_event, cct_total(t));
 	fprintf_printable(f, "%s: %s (%zu context%s, total weight %s", what, label, t->nr_nodes - 1,
 			  t->nr_nodes == 2 ? "" : "s", total.buf);
 	strbuf_release(&total);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report/assets.h"
+#include "report/attribution_report.h"
 #include "report/cct_flamegraph_impl.h"
 #include "report/cct_report.h"
 #include "util/common.h"
@@ -209,9 +210,9 @@ static void add_tooltip(struct fg_ctx *c, uint32_t node)
 
 	if (node == CCT_ROOT) {
 		strbuf_addstr(&c->sb, "all\ntotal weight: ");
-		cct_report_add_count(&c->sb, c->total_a);
+		attribution_add_amount(&c->sb, c->a->weight, c->a->weight_event, c->total_a);
 		strbuf_addstr(&c->sb, " -> ");
-		cct_report_add_count(&c->sb, c->total_b);
+		attribution_add_amount(&c->sb, c->b->weight, c->b->weight_event, c->total_b);
 		return;
 	}
 	fg_add_xml(&c->sb, cct_name(c->b, n->name), 0);

@@ -152,6 +152,32 @@ static json_t *metric_json(const struct metric_outcome *m)
 	return o;
 }
 
+static json_t *insns_json(int64_t n)
+{
+	return n < 0 ? json_null() : json_integer((json_int_t)n);
+}
+
+/* The binary diff of the benchmark's program, with every function that differs. */
+static json_t *same_code_json(const struct bench_outcome *b)
+{
+	json_t *list;
+	if (b->same_code == SAME_CODE_UNKNOWN)
+		return json_null();
+	list = json_array();
+	for (size_t i = 0; i < b->nr_changed; i++) {
+		const struct changed_fn *c = &b->changed[i];
+		json_array_append_new(
+		    list, json_pack("{s:s, s:s, s:s?, s:s?, s:{s:o, s:o}}", "class", c->cls,
+				    "name", c->name, "old_name", c->old_name, "only", c->only,
+				    "insns", "baseline", insns_json(c->insns[0]), "target",
+				    insns_json(c->insns[1])));
+	}
+	return json_pack("{s:s, s:b, s:I, s:I, s:o}", "program", b->program, "identical",
+			 b->same_code == SAME_CODE_IDENTICAL, "functions",
+			 (json_int_t)b->functions_total, "changed", (json_int_t)b->functions_changed,
+			 "changed_functions", list);
+}
+
 static json_t *bench_json(const struct bench_outcome *b)
 {
 	json_t *o = json_object(), *metrics = json_array(), *failed = json_array();
@@ -204,13 +230,7 @@ static json_t *bench_json(const struct bench_outcome *b)
 						  (json_int_t)b->quiet_pairs, "still_busy",
 						  (json_int_t)b->noisy_pairs, "waited_s",
 						  b->quiet_wait_s));
-	json_object_set_new(o, "same_code",
-			    b->same_code == SAME_CODE_UNKNOWN
-				? json_null()
-				: json_pack("{s:s, s:b, s:I, s:I}", "program", b->program, "identical",
-					    b->same_code == SAME_CODE_IDENTICAL, "functions",
-					    (json_int_t)b->functions_total, "changed",
-					    (json_int_t)b->functions_changed));
+	json_object_set_new(o, "same_code", same_code_json(b));
 	return o;
 }
 
@@ -219,7 +239,7 @@ json_t *report_compare_json_object(const struct compare_result *res)
 	json_t *root = json_object(), *benches = json_array();
 	size_t i;
 	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
-	json_object_set_new(root, "schema", json_string("revperf-compare/5"));
+	json_object_set_new(root, "schema", json_string("revperf-compare/6"));
 	json_object_set_new(root, "comparison_id", json_integer((json_int_t)res->comparison_id));
 	json_object_set_new(root, "baseline",
 			    json_pack("{s:s, s:s?}", "label", res->base_label, "sha",

@@ -76,6 +76,32 @@ static void attribution_block(FILE *f, const struct cct_attribution *a)
 	strbuf_release(&sb);
 }
 
+/* The functions that differ between the builds of the benchmark's program, all of them. */
+static void changed_markdown(FILE *f, const struct bench_outcome *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	fputs("\n<details><summary>Binary diff: ", f);
+	html_text(f, b->name);
+	fputs(" (", f);
+	html_text(f, b->program);
+	fprintf(f, ": %zu of %zu functions differ between the builds)</summary>\n\n",
+		b->functions_changed, b->functions_total);
+	fputs("| class | function | instructions | note |\n|---|---|---|---|\n", f);
+	for (size_t i = 0; i < b->nr_changed; i++) {
+		const struct changed_fn *c = &b->changed[i];
+		fprintf(f, "| %s | ", c->cls);
+		strbuf_reset(&sb);
+		report_changed_fn_name(&sb, c);
+		md_text(f, sb.buf);
+		strbuf_reset(&sb);
+		report_changed_fn_insns(&sb, c);
+		fprintf(f, " | %s | %s%s |\n", sb.buf, c->only ? "only " : "",
+			c->only ? c->only : "");
+	}
+	fputs("\n</details>\n", f);
+	strbuf_release(&sb);
+}
+
 static const char *verdict_mark(const struct metric_outcome *m)
 {
 	if (!m->measured)
@@ -210,6 +236,9 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 		attribution_block(f, b->cct);
 		fputs("\n</details>\n", f);
 	}
+	for (i = 0; i < res->nr_benches; i++)
+		if (res->benches[i].same_code == SAME_CODE_DIFFERS)
+			changed_markdown(f, &res->benches[i]);
 	for (i = 0; i < res->nr_benches; i++) {
 		const struct bench_outcome *b = &res->benches[i];
 		if (!b->io)

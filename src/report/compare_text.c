@@ -14,6 +14,9 @@
 #define BOLD "\033[1m"
 #define RESET "\033[0m"
 
+/* The functions that differ between the builds shown in text (all in JSON, Markdown). */
+#define CHANGED_SHOWN 5
+
 static const char *verdict_color(enum verdict v, const struct metric_def *def)
 {
 	UNUSED(def);
@@ -118,8 +121,34 @@ static void ratio_ci(char *buf, size_t size, const struct metric_outcome *m)
 	strbuf_release(&sb);
 }
 
+/* The widths of a benchmark's "mean ± sd" cells: the widest mean and sd of its metrics,
+ * at least 11 and 9 ("1.2345 G Ir ± 0.0012 G Ir" would push the later columns). */
+struct mean_sd_width {
+	int mean, sd;
+};
+
+static void mean_sd_width(const struct bench_outcome *b, struct mean_sd_width *w)
+{
+	w->mean = 11;
+	w->sd = 9;
+	for (size_t j = 0; j < b->nr_metrics; j++) {
+		const struct metric_outcome *m = &b->metrics[j];
+		struct metric_mean_sd side[2];
+		if (!m->measured)
+			continue;
+		metric_format_mean_sd(m->def, 2, (const double[]){m->r.mean_a, m->r.mean_b},
+				      (const double[]){m->r.sd_a, m->r.sd_b}, side);
+		for (int i = 0; i < 2; i++) {
+			if ((int)strlen(side[i].mean) > w->mean)
+				w->mean = (int)strlen(side[i].mean);
+			if ((int)strlen(side[i].sd) > w->sd)
+				w->sd = (int)strlen(side[i].sd);
+		}
+	}
+}
+
 static void print_metric(FILE *f, const struct bench_outcome *b, const struct metric_outcome *m,
-			 bool color)
+			 const struct mean_sd_width *w, bool color)
 {
 	struct metric_mean_sd side[2];
 	char pw[16], q[16], pmw[16];
@@ -141,11 +170,53 @@ static void print_metric(FILE *f, const struct bench_outcome *b, const struct me
 	format_p(q, sizeof(q), m->q_bh);
 	format_p(pmw, sizeof(pmw), m->r.p_mw);
 	ratio_ci(ratio, sizeof(ratio), m);
-	fprintf(f, "  %-16s %s%-10s%s %-24s %11s ± %-9s %11s ± %-9s %8s %8s %8s%s%s\n", name,
+	fprintf(f, "  %-16s %s%-10s%s %-24s %*s ± %-*s %*s ± %-*s %8s %8s %8s%s%s\n", name,
 		color ? verdict_color(m->r.verdict, m->def) : "", verdict, color ? RESET : "",
-		ratio, side[0].mean, side[0].sd, side[1].mean, side[1].sd, pw, q, pmw,
+		ratio, w->mean, side[0].mean, w->sd, side[0].sd, w->mean, side[1].mean, w->sd,
+		side[1].sd, pw, q, pmw,
 		report_known_direction(m) ? "  " : "",
 		report_known_direction(m) ? report_known_direction(m) : "");
+}
+
+/* Names wider than this make their row longer rather than every row. */
+#define CHANGED_NAME_COLUMN 40
+
+/*
+ * "./prog: 4 of 68 functions differ between the builds", then the first CHANGED_SHOWN of
+ * them (b->changed's order), one a line with its class and instructions, and how many more
+ * (JSON and Markdown list them all).
+ */
+static void print_changed(FILE *f, const struct bench_outcome *b)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t shown = b->nr_changed < CHANGED_SHOWN ? b->nr_changed : CHANGED_SHOWN;
+	int width = 8;
+	fprintf_printable(f, "  %s: %zu of %zu functions differ between the builds (revperf "
+			     "bindiff)%s\n",
+			  b->program, b->functions_changed, b->functions_total,
+			  shown ? ", the largest changes in instructions first:" : "");
+	for (size_t i = 0; i < shown; i++) {
+		strbuf_reset(&sb);
+		report_changed_fn_name(&sb, &b->changed[i]);
+		if ((int)sb.len > width)
+			width = sb.len > CHANGED_NAME_COLUMN ? CHANGED_NAME_COLUMN : (int)sb.len;
+	}
+	for (size_t i = 0; i < shown; i++) {
+		const struct changed_fn *c = &b->changed[i];
+		strbuf_reset(&sb);
+		report_changed_fn_name(&sb, c);
+		fprintf_printable(f, "    %-8s  %-*s  ", c->cls, width, sb.buf);
+		strbuf_reset(&sb);
+		report_changed_fn_insns(&sb, c);
+		fprintf(f, "%s", sb.buf);
+		if (c->only)
+			fprintf(f, "  (only %s: not a change of the code)", c->only);
+		fputc('\n', f);
+	}
+	if (b->nr_changed > shown)
+		fprintf(f, "    ... and %zu more (-f json or -f markdown lists them all)\n",
+			b->nr_changed - shown);
+	strbuf_release(&sb);
 }
 
 /*
@@ -355,15 +426,16 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 					     "functions, none changed)\n",
 					  b->program, b->functions_total);
 		else if (b->same_code == SAME_CODE_DIFFERS)
-			fprintf_printable(f, "  %s: %zu of %zu functions differ between the builds "
-					     "(revperf bindiff)\n",
-					  b->program, b->functions_changed, b->functions_total);
+			print_changed(f, b);
 		if (b->nr_metrics) {
-			fprintf(f, "  %-16s %-10s %-24s %23s %23s %8s %8s %8s\n", "metric",
-				"verdict", "ratio [CI]", "baseline mean ± sd",
-				"target mean ± sd", "p", "q BH", "p MW");
+			struct mean_sd_width w;
+			mean_sd_width(b, &w);
+			/* + 1: printf counts the two bytes of "±" in the headings */
+			fprintf(f, "  %-16s %-10s %-24s %*s %*s %8s %8s %8s\n", "metric", "verdict",
+				"ratio [CI]", w.mean + w.sd + 4, "baseline mean ± sd",
+				w.mean + w.sd + 4, "target mean ± sd", "p", "q BH", "p MW");
 			for (j = 0; j < b->nr_metrics; j++)
-				print_metric(f, b, &b->metrics[j], color);
+				print_metric(f, b, &b->metrics[j], &w, color);
 			for (j = 0; j < b->nr_metrics; j++)
 				if (b->metrics[j].measured && b->metrics[j].r.reason)
 					fprintf(f, "  %s: %s\n", b->metrics[j].def->name,

@@ -366,21 +366,35 @@ int history_report(FILE *f, const struct history_result *res, enum report_format
 	return report_text(f, res);
 }
 
-static void step_text(FILE *f, const char *what, const struct revision *rev,
-		      const struct bisect_step *s)
+/*
+ * The widths of a step's ratio ("x1.023 [1.010, 1.040]", 4 decimals when the change is
+ * that small) and runs ("12+12 runs") cells: the steps are printed one by one as they are
+ * decided, so a column cannot take its widest cell's width; these hold the usual ones.
+ */
+#define STEP_RATIO_WIDTH 24
+#define STEP_RUNS_WIDTH 12
+
+static void step_text(FILE *f, const struct bisect_result *r, const char *what,
+		      const struct revision *rev, const struct bisect_step *s)
 {
-	struct strbuf summary = STRBUF_INIT;
-	fprintf(f, "  %-24s %.12s  %-12s", what, rev->sha, s->verdict);
+	struct strbuf summary = STRBUF_INIT, ratio = STRBUF_INIT, runs = STRBUF_INIT;
 	if (isfinite(s->ratio)) {
-		units_ratio_add(&summary, s->ratio, s->ci_lo, s->ci_hi, UNITS_RANGE_BRACKETS);
-		fprintf(f, " x%s  %zu+%zu runs", summary.buf, s->n_a, s->n_b);
-		strbuf_reset(&summary);
+		strbuf_addch(&ratio, 'x');
+		units_ratio_add(&ratio, s->ratio, s->ci_lo, s->ci_hi, UNITS_RANGE_BRACKETS);
+		strbuf_addf(&runs, "%zu+%zu runs", s->n_a, s->n_b);
 	}
-	fprintf(f, "  %s\n", strbuf_printable(&summary, rev->summary));
+	/* a step without a ratio (build-failed) keeps the summary in its column */
+	fprintf(f, "  %-24s %.12s  %-12s %-*s  %-*s  %s\n", what, rev->sha, s->verdict,
+		STEP_RATIO_WIDTH, ratio.buf, STEP_RUNS_WIDTH, runs.buf,
+		strbuf_printable(&summary, rev->summary));
+	strbuf_release(&ratio);
+	strbuf_release(&runs);
 	strbuf_release(&summary);
 	if (!strcmp(s->verdict, "undecided"))
-		fprintf(f, "  %-24s (not shown worse with %zu %s: counted as good)\n", "",
-			s->budget, units_noun(s->budget, "run", "runs"));
+		fprintf(f, "  %-24s (not shown %s with %zu %s: counted as %s)\n", "",
+			r->better ? "better" : "worse", s->budget,
+			units_noun(s->budget, "run", "runs"),
+			r->better ? "before the improvement" : "good");
 }
 
 /* The step that compared GOOD with path[index]; NULL when none did. */
@@ -401,17 +415,21 @@ void bisect_text_step(FILE *f, const struct bisect_result *r, const char *bench,
 	if (s == &r->endpoint) {
 		struct strbuf name = STRBUF_INIT;
 		add_series_name(&name, bench, r->metric, strbuf_add_printable);
-		fprintf(f, "bisect %s from %.12s to %.12s: %zu commit%s on the first-parent path\n",
-			name.buf, r->good.sha, r->bad.sha, r->nr_path, r->nr_path == 1 ? "" : "s");
+		fprintf(f, "bisect %s from %.12s to %.12s: %zu commit%s on the first-parent path%s\n",
+			name.buf, r->good.sha, r->bad.sha, r->nr_path, r->nr_path == 1 ? "" : "s",
+			r->better ? "; looking for the first commit better than GOOD" : "");
 		strbuf_release(&name);
 	}
-	step_text(f, what, rev, s);
+	step_text(f, r, what, rev, s);
 }
 
 /* "worse", "undecided (counted as good)": a step's verdict in the evidence line. */
-static const char *evidence_verdict(const struct bisect_step *s)
+static const char *evidence_verdict(const struct bisect_result *r, const struct bisect_step *s)
 {
-	return strcmp(s->verdict, "undecided") ? s->verdict : "undecided (counted as good)";
+	if (strcmp(s->verdict, "undecided"))
+		return s->verdict;
+	return r->better ? "undecided (counted as before the improvement)"
+			 : "undecided (counted as good)";
 }
 
 int bisect_text_outcome(FILE *f, const struct bisect_result *r, const char *bench)
@@ -422,27 +440,36 @@ int bisect_text_outcome(FILE *f, const struct bisect_result *r, const char *benc
 	switch (r->outcome) {
 	case BISECT_FOUND:
 		/* Its steps against GOOD are above: named, not printed again. */
-		fprintf(f, "\nculprit: %s %s\nevidence: ", r->path[r->culprit].sha,
+		/* an improvement is no culprit: named as what it is */
+		fprintf(f, "\n%s: %s %s\nevidence: ", r->better ? "improvement" : "culprit",
+			r->path[r->culprit].sha,
 			strbuf_printable(&text, r->path[r->culprit].summary));
 		if ((s = step_at(r, r->culprit)))
-			fprintf(f, "against GOOD %s, ", evidence_verdict(s));
+			fprintf(f, "against GOOD %s, ", evidence_verdict(r, s));
 		if (r->have_parent_vs_good)
 			fprintf(f, "its parent %.12s against GOOD %s (steps above); ",
-				r->path[r->culprit - 1].sha, evidence_verdict(&r->parent_vs_good));
+				r->path[r->culprit - 1].sha,
+				evidence_verdict(r, &r->parent_vs_good));
 		else if (!r->culprit)
 			fprintf(f, "its parent is GOOD (steps above); ");
 		else
 			fprintf(f, "(steps above); ");
 		fprintf(f, "against its parent:\n");
-		step_text(f, "culprit against parent", &r->path[r->culprit], &r->culprit_vs_parent);
+		step_text(f, r, r->better ? "improvement vs parent" : "culprit against parent",
+			  &r->path[r->culprit], &r->culprit_vs_parent);
 		break;
 	case BISECT_NOT_WORSE:
-		fprintf(f, "\nBAD is not worse than GOOD on %s (%s): nothing to bisect\n", name.buf,
-			r->endpoint.verdict);
-		/* bisect looks for a regression; history finds where it got better */
-		if (!strcmp(r->endpoint.verdict, "better"))
-			fprintf(f, "which commits made it better: 'revperf history %.12s..%.12s "
-				   "-b %s' compares each with its parent\n",
+		fprintf(f, "\nBAD is not %s than GOOD on %s (%s): nothing to bisect\n",
+			r->better ? "better" : "worse", name.buf, r->endpoint.verdict);
+		/* the other direction: the command that bisects it */
+		if (!r->better && !strcmp(r->endpoint.verdict, "better"))
+			fprintf(f, "which commit made it better: 'revperf bisect --better %.12s "
+				   "%.12s -b %s' finds the first; 'revperf history %.12s..%.12s -b %s' "
+				   "compares each with its parent\n",
+				r->good.sha, r->bad.sha, bench, r->good.sha, r->bad.sha, bench);
+		else if (r->better && !strcmp(r->endpoint.verdict, "worse"))
+			fprintf(f, "which commit made it worse: 'revperf bisect %.12s %.12s -b %s' "
+				   "(without --better)\n",
 				r->good.sha, r->bad.sha, bench);
 		break;
 	case BISECT_AMBIGUOUS:
@@ -484,18 +511,25 @@ static json_t *step_json(const struct revision *rev, const struct bisect_step *s
 
 static const char *const outcome_names[] = {"found", "not-worse", "ambiguous", "interrupted"};
 
+static const char *outcome_name(const struct bisect_result *r)
+{
+	return r->outcome == BISECT_NOT_WORSE && r->better ? "not-better"
+							   : outcome_names[r->outcome];
+}
+
 static int bisect_json(FILE *f, const struct bisect_result *r, const char *bench)
 {
 	json_t *root = json_object(), *steps = json_array();
 	int ret;
 	json_object_set_new(root, "revperf_version", json_string(REVPERF_VERSION));
-	json_object_set_new(root, "schema", json_string("revperf-bisect/1"));
+	json_object_set_new(root, "schema", json_string("revperf-bisect/2"));
 	json_object_set_new(root, "benchmark", json_string(bench));
 	json_object_set_new(root, "metric", json_string(r->metric));
 	json_object_set_new(root, "good", json_string(r->good.sha));
 	json_object_set_new(root, "bad", json_string(r->bad.sha));
 	json_object_set_new(root, "path_length", json_integer((json_int_t)r->nr_path));
-	json_object_set_new(root, "outcome", json_string(outcome_names[r->outcome]));
+	json_object_set_new(root, "looking_for", json_string(r->better ? "better" : "worse"));
+	json_object_set_new(root, "outcome", json_string(outcome_name(r)));
 	json_object_set_new(root, "good_against_bad", step_json(&r->bad, &r->endpoint));
 	for (size_t i = 0; i < r->nr_steps; i++)
 		json_array_append_new(steps, step_json(&r->path[r->steps[i].index], &r->steps[i]));

@@ -133,6 +133,27 @@ const char *report_same_code_changed(const struct bench_outcome *b)
 	return NULL;
 }
 
+void report_changed_fn_name(struct strbuf *sb, const struct changed_fn *c)
+{
+	if (c->old_name)
+		strbuf_addf(sb, "%s -> ", c->old_name);
+	strbuf_addstr(sb, c->name);
+}
+
+void report_changed_fn_insns(struct strbuf *sb, const struct changed_fn *c)
+{
+	int64_t n[2];
+	for (int side = 0; side < 2; side++) {
+		n[side] = c->insns[side] < 0 ? 0 : c->insns[side];
+		if (c->insns[side] < 0)
+			strbuf_addch(sb, '-');
+		else
+			strbuf_addf(sb, "%lld", (long long)c->insns[side]);
+		strbuf_addstr(sb, side ? " insns" : " -> ");
+	}
+	strbuf_addf(sb, " (%+lld)", (long long)(n[1] - n[0]));
+}
+
 const char *report_unmeasured_reason(const struct metric_outcome *m)
 {
 	if (m->unmeasured)

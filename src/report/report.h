@@ -91,6 +91,10 @@ const char *report_known_direction(const struct metric_outcome *m);
  * libraries or scripts it runs, or the machine, and the report says so beside the verdict.
  */
 const char *report_same_code_changed(const struct bench_outcome *b);
+/* A function that differs between the builds: its name ("old -> new" when renamed), and
+ * its instructions ("12 -> 17 insns (+5)", "- -> 8 insns (+8)" when added), into sb. */
+void report_changed_fn_name(struct strbuf *sb, const struct changed_fn *c);
+void report_changed_fn_insns(struct strbuf *sb, const struct changed_fn *c);
 /* Appends " (faster: -0.7% to -9.8%)" for such a metric to sb; nothing otherwise. */
 void report_undecided_note(struct strbuf *sb, const struct metric_outcome *m);
 /*

@@ -1,6 +1,7 @@
 # bisect looks for the commit that made a benchmark worse; when BAD is better than GOOD
-# there is nothing to bisect, and the report says where to look instead: history over the same
-# range, each commit against its parent (libdeflate trial: bisecting the decompression speed-up
+# there is nothing to bisect, and the report says where to look instead: bisect --better
+# (tests/cli/bisect_improvement.sh), or history over the same range, each commit against
+# its parent (libdeflate trial: bisecting the decompression speed-up
 # only said "nothing to bisect"). Decided on wchar, which a busy machine cannot change.
 . "$SRCDIR/tests/cli/lib/common.bash"
 make_wchar_repo repo
@@ -11,8 +12,10 @@ good=$(git rev-parse --short=12 slow) bad=$(git rev-parse --short=12 fast)
 
 expect_exit 1 "$REVPERF" bisect slow fast --bench write
 expect_grep 'BAD is not worse than GOOD on write wchar \(better\): nothing to bisect' out.txt
-expect_grep "which commits made it better: 'revperf history $good\\.\\.$bad -b write' compares each with its parent" out.txt
+expect_grep "which commit made it better: 'revperf bisect --better $good $bad -b write' finds the first; 'revperf history $good\\.\\.$bad -b write' compares each with its parent" out.txt
 # what it names finds the commit
 expect_exit 0 "$REVPERF" history "$good..$bad" -b write
 expect_grep "^$bad .* write wchar: better x0\\.333" out.txt
+expect_exit 0 "$REVPERF" bisect --better "$good" "$bad" -b write
+expect_grep "^improvement: $(git rev-parse fast) write 1000 bytes again$" out.txt
 echo ok

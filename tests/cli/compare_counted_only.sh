@@ -30,7 +30,7 @@ expect_no_grep '0 \+ 0 runs' out.txt
 
 # JSON: counted_only, no runs or looks, the counted runs in counted.
 expect_exit 0 "$REVPERF" compare --cmd-a /bin/true --cmd-b /bin/true -m ir --primary ir -q -f json
-json_get out.txt "d['schema']" | grep -qx 'revperf-compare/5' || fail "schema: $(json_get out.txt "d['schema']")"
+json_get out.txt "d['schema']" | grep -qx 'revperf-compare/6' || fail "schema: $(json_get out.txt "d['schema']")"
 [ "$(json_get out.txt "(b['counted_only'], b['runs']['baseline']['ok'], b['looks'], b['counted']['runs'], b['metrics'][0]['verdict']) if (b := d['benchmarks'][0]) else 0")" = \
 	"(True, 0, 0, [2, 2], 'equal')" ] || fail "JSON: $(json_get out.txt "d['benchmarks'][0]")"
 

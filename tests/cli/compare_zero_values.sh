@@ -46,7 +46,7 @@ assert c["method"] == "paired-bootstrap" and c["zeros"] is True, c
 assert c["resamples"] >= 9999 and c["reason"] is None, c
 assert abs(c["ratio"] - c["target"]["mean"] / c["baseline"]["mean"]) < 1e-9, c   # of means
 assert 5 < c["ratio"] < 20 and c["ci"][0] > 1.02, c
-assert d["schema"] == "revperf-compare/5" and "log_shifted" not in c
+assert d["schema"] == "revperf-compare/6" and "log_shifted" not in c
 PY
 # Reversed: better. The text names the method and the metric it applies to.
 rm -f count.*

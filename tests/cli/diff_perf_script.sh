@@ -11,7 +11,9 @@ DATA=$SRCDIR/tests/data/perf
 
 # The committed samples, recognised from their content.
 expect_exit 1 "$REVPERF" diff "$DATA/fp_old.perf" "$DATA/fp_new.perf"
-expect_grep '^old: .*fp_old\.perf \(6 contexts, total weight [0-9]+\)$' out.txt
+# cpu-clock's periods are nanoseconds on a CPU: the total and the absolute change in time
+expect_grep '^old: .*fp_old\.perf \(6 contexts, total weight 70\.14 ms\)$' out.txt
+expect_grep '^absolute change, on-CPU time, summed over threads:$' out.txt
 expect_grep '^weight differences' out.txt
 expect_grep '^ +[0-9.]+% -> +[0-9.]+% +\+[0-9.]+  __libc_start_call_main;main;hot$' out.txt
 # Few samples: said, with the uncertainty of a share.

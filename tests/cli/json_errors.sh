@@ -72,7 +72,7 @@ expect_exit 2 "$REVPERF" compare --cmd-a /nonexistent/prog --cmd-b true -f json 
 python3 - out.txt <<'PY' || fail "the error in the report: $(cat out.txt)"
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert d["schema"] == "revperf-compare/5" and d["exit_code"] == 2, d
+assert d["schema"] == "revperf-compare/6" and d["exit_code"] == 2, d
 assert "cannot execute '/nonexistent/prog'" in d["error"]["message"], d["error"]
 assert d["error"]["exit_code"] == 2, d["error"]
 PY
@@ -80,6 +80,6 @@ PY
 # A report that was printed is not followed by an error document: one JSON value.
 git checkout -q base -- revperf.ini
 expect_exit 0 "$REVPERF" compare base base -f json --runs 3..3 --primary wchar
-python3 -c "import json,sys; d=json.load(open('out.txt')); assert 'error' not in d and d['schema'] == 'revperf-compare/5'" ||
+python3 -c "import json,sys; d=json.load(open('out.txt')); assert 'error' not in d and d['schema'] == 'revperf-compare/6'" ||
 	fail "report and error mixed: $(cat out.txt)"
 echo ok

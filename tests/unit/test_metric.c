@@ -34,15 +34,24 @@ static void test_mean_sd(void **state)
 	    {"wall", {2.5, 2.6}, {0.25, 0.125}, {"2.50 s", "0.25 s", "2.60 s", "0.12 s"}},
 	    {"wall", {0, 0}, {0, 0}, {"0 s", "0", "0 s", "0"}},
 	    /* exact counts: sd 0 reads 0, the mean as before */
-	    {"ir", {6131234, 6191234}, {0, 0}, {"6.13M", "0", "6.19M", "0"}},
+	    {"ir", {6131234, 6191234}, {0, 0}, {"6.13 M Ir", "0", "6.19 M Ir", "0"}},
 	    /* counts that vary: was "592M ± 1.23k" */
 	    {"ir",
 	     {592123456, 592133456},
 	     {1234, 5678},
-	     {"592.1235M", "0.0012M", "592.1335M", "0.0057M"}},
+	     {"592.1235 M Ir", "0.0012 M Ir", "592.1335 M Ir", "0.0057 M Ir"}},
 	    /* an sd below one count: never 0 */
-	    {"ir", {6131234, 6131234}, {0.408, 0}, {"6.131234M", "<0.000001M", "6.131234M", "0"}},
+	    {"ir", {6131234, 6131234}, {0.408, 0}, {"6.131234 M Ir", "<0.000001 M Ir", "6.131234 M Ir", "0"}},
+	    /* counts with a unit name it as the attribution does ("1.25 G Ir" was "1.25G"):
+	     * ir, sim-cycles, instructions, cycles; below 10000 unscaled */
+	    {"ir", {1.25e9, 1.3e9}, {0, 0}, {"1.25 G Ir", "0", "1.30 G Ir", "0"}},
+	    {"sim-cycles", {2.5e9, 2.5e9}, {0, 0}, {"2.5 G cycles", "0", "2.5 G cycles", "0"}},
+	    {"instructions", {4.2e6, 4.3e6}, {1e4, 2e4}, {"4.20 M insns", "0.01 M insns",
+	     "4.30 M insns", "0.02 M insns"}},
+	    {"cycles", {5000, 5100}, {0, 0}, {"5000 cycles", "0", "5100 cycles", "0"}},
+	    /* other counts have no unit */
 	    {"minflt", {59.667, 60}, {2.08, 1.73}, {"59.67", "2.08", "60.00", "1.73"}},
+	    {"nvcsw", {2.5e6, 2.5e6}, {0, 0}, {"2.5M", "0", "2.5M", "0"}},
 	    {"maxrss",
 	     {1400000, 1500000},
 	     {98000, 80000},
@@ -69,10 +78,34 @@ static void test_mean_sd(void **state)
 	}
 }
 
+/* One value alone (history's change points, the site): the same units. */
+static void test_format(void **state)
+{
+	static const struct {
+		const char *metric;
+		double value;
+		const char *want;
+	} cases[] = {
+	    {"ir", 1.25e9, "1.25 G Ir"},	 {"ir", 27.1e6, "27.1 M Ir"},
+	    {"ir", 12345, "12.3 k Ir"},		 {"ir", 950, "950 Ir"},
+	    {"ir", 0, "0 Ir"},			 {"sim-cycles", 3e9, "3 G cycles"},
+	    {"instructions", 4.5e6, "4.5 M insns"}, {"cycles", 7e6, "7 M cycles"},
+	    {"minflt", 2.5e6, "2.5M"},		 {"wall", 0.00125, "1.25 ms"},
+	};
+	char buf[64];
+	UNUSED(state);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		metric_format(metric_find(cases[i].metric), cases[i].value, buf, sizeof(buf));
+		if (strcmp(buf, cases[i].want))
+			fail_msg("case %zu: got '%s', want '%s'", i, buf, cases[i].want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_mean_sd),
+	    cmocka_unit_test(test_format),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
