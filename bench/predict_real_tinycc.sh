@@ -27,7 +27,9 @@
 # cpu.c (bench/predict_real_tinycc/). headers.c and the .i files hold the machine's glibc
 # headers (Debian 12 here): another machine gives other counts.
 # The build: the developers' configure and makefile, -O2 -g (configure's
-# --extra-cflags replaces its default "-Wall -O2"), through ccache (CCACHE_NOHASHDIR=1).
+# --extra-cflags replaces its default "-Wall -O2") and --debug (without it the makefile
+# links tcc with -s: a stripped tcc has no .symtab, so no binary diff for the predictor's
+# static data; --debug adds only -g), through ccache (CCACHE_NOHASHDIR=1).
 # The data directory is PREDICT_REAL_DATA, default TINYCC_CLONE/../predict-real-tinycc-data;
 # its outputs (PREDICT_REAL_OUT, default the data directory): history.txt, history.err.
 set -eu
@@ -46,7 +48,7 @@ D=$(cd "$D" && pwd)
 
 . "$(cd "$(dirname "$0")" && pwd)/predict_real_lib.sh"
 ccache_wrap "$D" gcc
-BUILD="./configure '--extra-cflags=-O2 -g' && ${CC_WRAP}make -j2 ${CC_ARG}"
+BUILD="./configure --debug '--extra-cflags=-O2 -g' && ${CC_WRAP}make -j2 ${CC_ARG}"
 
 if [ ! -s "$D/tccelf.i" ]; then
 	rm -rf "$D/base-build"
