@@ -8,20 +8,7 @@ command -v valgrind >/dev/null || fail "valgrind is needed (make test installs i
 
 mkdir repo && cd repo
 git init -q . && git config user.email t@example.com && git config user.name test
-cat >spin.c <<'C'
-#include <stdio.h>
-int main(int argc, char **argv)
-{
-	FILE *f = argc > 1 ? fopen(argv[1], "r") : NULL;
-	unsigned long n = 0, i;
-	volatile unsigned long h = 0;
-	if (!f || fscanf(f, "%lu", &n) != 1)
-		return 2;
-	for (i = 0; i < n; i++)
-		h = h * 31 + i;
-	return 0;
-}
-C
+loop_from_file spin.c
 cat >revperf.ini <<'INI'
 [build]
 command = cc -O1 -o spin spin.c

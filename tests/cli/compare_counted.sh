@@ -153,20 +153,7 @@ PY
 # the change does not come from the program's code (text and Markdown).
 mkdir ../inproj && cd ../inproj
 git init -q . && git config user.email t@example.com && git config user.name test
-cat >load.c <<'C'
-#include <stdio.h>
-int main(int argc, char **argv)
-{
-	FILE *f = argc > 1 ? fopen(argv[1], "r") : NULL;
-	unsigned long n = 0, i;
-	volatile unsigned long h = 0;
-	if (!f || fscanf(f, "%lu", &n) != 1)
-		return 2;
-	for (i = 0; i < n; i++)
-		h = h * 31 + i;
-	return 0;
-}
-C
+loop_from_file load.c
 cat >revperf.ini <<'INI'
 [build]
 command = cc -O1 -o load load.c

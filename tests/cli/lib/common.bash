@@ -246,6 +246,26 @@ int main(void)
 C
 }
 
+# Writes FILE, a C program whose loop runs as many times as the number in the file its
+# first argument names (exit 2 without it): the work changes with the input, not the code.
+# Usage: loop_from_file FILE
+loop_from_file() {
+	cat >"$1" <<'C'
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+	FILE *f = argc > 1 ? fopen(argv[1], "r") : NULL;
+	unsigned long n = 0, i;
+	volatile unsigned long h = 0;
+	if (!f || fscanf(f, "%lu", &n) != 1)
+		return 2;
+	for (i = 0; i < n; i++)
+		h = h * 31 + i;
+	return 0;
+}
+C
+}
+
 # Writes revperf.ini: build `true`, one benchmark NAME running COMMAND, whose output's
 # "v N" is its only metric (primary), no warm-up, and the further lines given.
 # Usage: v_ini NAME COMMAND [LINE ...]
