@@ -288,6 +288,8 @@ static int stored_runs_lacking(const struct compare_request *req, const struct b
 	return 0;
 }
 
+static bool needs_timing_runs(const struct bench_ctx *c);
+
 /*
  * Leaves out of c->filter the stored runs that lack a metric every run measures (made by a
  * comparison of other metrics): only the runs of comparisons after the newest that made
@@ -296,8 +298,6 @@ static int stored_runs_lacking(const struct compare_request *req, const struct b
  * before the newest comparison made with --fresh, are left out the same way. Returns 0 or
  * RP_EINTERNAL.
  */
-static bool needs_timing_runs(const struct bench_ctx *c);
-
 static int stored_runs_complete(const struct compare_request *req, const struct bench_config *bench,
 				struct bench_ctx *c)
 {
