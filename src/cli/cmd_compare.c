@@ -83,8 +83,9 @@ const struct command_help compare_help = {
 	"Benchmark JSON files (baseline first) are judged the same way (docs/import.md).\n"
 	"Exit status: 0 no regression, 1 a primary metric worse (or the target's runs fail where\n"
 	"the baseline's succeed), 2 usage or input error (also: a revision that does not build,\n"
-	"its build log named; a primary metric.NAME never matched; another process held the\n"
-	"database's lock),\n"
+	"its build log named; a benchmark whose baseline's runs keep failing, so that it\n"
+	"cannot be compared, when no other regresses; a primary metric.NAME never matched;\n"
+	"another process held the database's lock),\n"
 	"3 internal failure (also: a run deleted or damaged the database), 128 + N stopped by\n"
 	"signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP).",
 	compare_options,

@@ -288,6 +288,8 @@ static int stored_runs_lacking(const struct compare_request *req, const struct b
 	return 0;
 }
 
+static bool needs_timing_runs(const struct bench_ctx *c);
+
 /*
  * Leaves out of c->filter the stored runs that lack a metric every run measures (made by a
  * comparison of other metrics): only the runs of comparisons after the newest that made
@@ -305,6 +307,7 @@ static int stored_runs_complete(const struct compare_request *req, const struct 
 	struct strbuf builds = STRBUF_INIT;
 	int ret;
 	int64_t other = 0, fresh = 0;
+	bool timed = needs_timing_runs(c);
 	if (req->fresh || (!c->out->ok_a && !c->out->ok_b))
 		return 0;
 	if ((ret = stored_runs_lacking(req, c, &since, &lacking)))
@@ -342,17 +345,19 @@ static int stored_runs_complete(const struct compare_request *req, const struct 
 	    store_run_counts(req->st, &c->filter[1], &ok[1], &failed))
 		return RP_EINTERNAL;
 	/* Said when it costs runs (--fresh said it when it did); later ones reused are in the
-	 * report's count. The builds are named: history says it of each pair of commits. */
+	 * report's count. The builds are named: history says it of each pair of commits. A
+	 * benchmark whose metrics are all counted takes no timing run: nothing is measured
+	 * anew for it (its counted runs are reused on their own terms). */
 	if (req->a.sha && req->b.sha)
 		strbuf_addf(&builds, "builds %.12s and %.12s", req->a.sha, req->b.sha);
 	else
 		strbuf_addstr(&builds, "these builds");
-	if (!req->replay && !ok[0] && !ok[1] && since == other && since != fresh)
+	if (timed && !req->replay && !ok[0] && !ok[1] && since == other && since != fresh)
 		warning("%s: the %zu + %zu stored runs of %s were judged under another plan (runs "
 			"or alpha): their alpha is spent, so they are not reused; measuring anew "
 			"(--more continues them with the runs and alpha they had)",
 			bench->name, c->out->ok_a, c->out->ok_b, builds.buf);
-	else if (!req->replay && !ok[0] && !ok[1] && since != fresh)
+	else if (timed && !req->replay && !ok[0] && !ok[1] && since != fresh)
 		warning("%s: the %zu + %zu stored runs of %s have no %s (a comparison of other "
 			"metrics made them): not reused, measuring anew",
 			bench->name, c->out->ok_a, c->out->ok_b, builds.buf, lacking);

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -164,12 +165,40 @@ static int build_log_store(struct store *st, const struct store_build *b)
 	return ret;
 }
 
-/* Prints the last lines of a log, indented, so that a failed build shows its cause; what
- * could drive the terminal is shown as escapes (\x1b). */
+/* Prints one line of a log, indented; what could drive the terminal as escapes (\x1b). */
+static void print_log_line(const char *line, size_t len)
+{
+	fprintf_printable(stderr, "    | %.*s\n", (int)len, line);
+}
+
+/*
+ * The first line of `log` (up to `end`) that says error the way compilers, linkers and
+ * CMake do ("file.c:3:1: error: ...", "collect2: error: ...", "CMake Error at ..."), or
+ * NULL. Flags such as -Werror in an echoed command line do not match.
+ */
+static const char *first_error_line(const char *log, const char *end)
+{
+	for (const char *line = log; line < end;) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		size_t len = nl ? (size_t)(nl - line) : (size_t)(end - line);
+		for (size_t i = 0; i + 6 <= len; i++)
+			if (!strncasecmp(line + i, "error:", 6) ||
+			    (i + 11 <= len && !strncmp(line + i, "CMake Error", 11)))
+				return line;
+		line += len + 1;
+	}
+	return NULL;
+}
+
+/*
+ * Prints the last lines of a log, indented, so that a failed build shows its cause; when
+ * the first error line (a compiler's) is above them, it comes first, with its line number,
+ * since make's lines after it fill the tail.
+ */
 static void print_log_tail(const char *path, size_t lines)
 {
 	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
-	const char *p;
+	const char *p, *first;
 	size_t seen = 0;
 	/* No tail, no harm: the log's path is printed. */
 	int err = input_read_why(&sb, path, &input_log, &why);
@@ -186,10 +215,20 @@ static void print_log_tail(const char *path, size_t lines)
 	}
 	if (*p == '\n')
 		p++;
+	first = first_error_line(sb.buf, p);
+	if (first) {
+		const char *nl = strchr(first, '\n');
+		size_t lineno = 1;
+		for (const char *c = sb.buf; c < first; c++)
+			lineno += *c == '\n';
+		fprintf(stderr, "    the first error, line %zu of the log:\n", lineno);
+		print_log_line(first, nl ? (size_t)(nl - first) : strlen(first));
+		fprintf(stderr, "    its last lines:\n");
+	}
 	for (const char *line = p; *line;) {
 		const char *nl = strchr(line, '\n');
 		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		fprintf_printable(stderr, "    | %.*s\n", (int)len, line);
+		print_log_line(line, len);
 		line += len + (nl ? 1 : 0);
 	}
 out:

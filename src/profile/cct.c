@@ -298,6 +298,7 @@ void cct_sort_children(const struct cct *in, struct cct *out)
 	size_t alloc_kids = 0, head = 0, tail = 0;
 
 	cct_init(out);
+	cct_copy_weight(out, in);
 	out->nr_runs = in->nr_runs;
 	if (in->sd)
 		out->sd = xcalloc(in->nr_nodes, sizeof(*out->sd));

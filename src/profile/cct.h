@@ -144,8 +144,9 @@ void cct_plain(const struct cct *in, struct cct *out);
  * `in` with every child list in the order of the names (then call sites): for a tree
  * whose order of creation says nothing (samples, in the order they were taken), so that
  * the child-order matching of a diff compares like with like. Node indices change; the
- * metrics and standard deviations go with their nodes. Fills `out` (uninitialised or
- * released); the caller releases it with cct_release(). O(n log k).
+ * metrics and standard deviations go with their nodes, the weight with the tree. Fills
+ * `out` (uninitialised or released); the caller releases it with cct_release().
+ * O(n log k).
  */
 void cct_sort_children(const struct cct *in, struct cct *out);
 
@@ -153,7 +154,8 @@ void cct_sort_children(const struct cct *in, struct cct *out);
  * Merges `nr_runs` (>= 1) profiles of one revision into `out` (uninitialised or released):
  * the union of their nodes, each metric the mean over the runs (a node absent from a run
  * counts 0 there) with its sample standard deviation in out->sd (0 for one run). The runs
- * are only read; out has their weight, and calls_known when every run knows its calls.
+ * are only read; out has their weight, and calls_known when every run knows its calls;
+ * when every run's child lists are in name order (sampled runs), so are out's.
  * The caller releases `out` with cct_release(). Returns 0, or RP_EINPUT after error() when
  * nr_runs is 0, the runs weigh different things, or the union is too large (out is then
  * empty).

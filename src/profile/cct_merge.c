@@ -30,6 +30,24 @@ static void acc_add(struct merge_acc *a, const struct cct_node *n)
 	a->excl2 += n->excl * n->excl;
 }
 
+/* Whether every child list of `t` is in the order of cct_sort_children(). */
+static bool children_in_name_order(const struct cct *t)
+{
+	for (size_t i = 0; i < t->nr_nodes; i++) {
+		uint32_t prev = t->nodes[i].first_child;
+		if (prev == CCT_NONE)
+			continue;
+		for (uint32_t c = t->nodes[prev].next_sibling; c != CCT_NONE;
+		     prev = c, c = t->nodes[c].next_sibling) {
+			const struct cct_node *a = &t->nodes[prev], *b = &t->nodes[c];
+			int d = strcmp(cct_name(t, a->name), cct_name(t, b->name));
+			if (d > 0 || (!d && a->site > b->site))
+				return false;
+		}
+	}
+	return true;
+}
+
 int cct_merge(const struct cct *const *runs, size_t nr_runs, struct cct *out)
 {
 	struct merge_acc *acc = NULL;
@@ -37,6 +55,7 @@ int cct_merge(const struct cct *const *runs, size_t nr_runs, struct cct *out)
 	uint32_t *map = NULL;
 	size_t alloc_map = 0;
 	int ret = RP_EINPUT;
+	bool in_name_order = true;
 
 	cct_init(out);
 	if (!nr_runs) {
@@ -54,6 +73,7 @@ int cct_merge(const struct cct *const *runs, size_t nr_runs, struct cct *out)
 			goto out;
 		}
 		out->calls_known = out->calls_known && run->calls_known;
+		in_name_order = in_name_order && children_in_name_order(run);
 		ALLOC_GROW(map, run->nr_nodes, alloc_map);
 		map[CCT_ROOT] = CCT_ROOT;
 		for (size_t i = 1; i < run->nr_nodes; i++) {
@@ -83,6 +103,18 @@ int cct_merge(const struct cct *const *runs, size_t nr_runs, struct cct *out)
 		out->sd[i].calls = sample_sd(a->calls, a->calls2, nr_runs);
 		out->sd[i].incl = sample_sd(a->incl, a->incl2, nr_runs);
 		out->sd[i].excl = sample_sd(a->excl, a->excl2, nr_runs);
+	}
+	if (in_name_order && nr_runs > 1) {
+		/*
+		 * Runs whose callees are in name order (sampled runs: their order of creation
+		 * is chance) make a merge in name order too. The callees that only a later run
+		 * has were appended above, which breaks that order and with it the child-order
+		 * matching of a diff: a path of both trees reported in one tree only.
+		 */
+		struct cct sorted;
+		cct_sort_children(out, &sorted);
+		cct_release(out);
+		*out = sorted;
 	}
 	ret = 0;
 out:

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compare/compare_counted.h"
 #include "report/report.h"
 #include "util/common.h"
 #include "util/units.h"
@@ -46,6 +47,15 @@ static void describe(struct strbuf *sb, const struct bench_outcome *b,
 		    by_count ? "count " : "", 100 * tolerance);
 }
 
+/*
+ * The seconds a benchmark took: its timing runs and, after them, its counted runs under
+ * valgrind (a benchmark whose metrics are all counted has only those).
+ */
+static double bench_seconds(const struct bench_outcome *b)
+{
+	return b->elapsed_s + (b->counted ? b->counted->elapsed_s : 0);
+}
+
 static void testcase(struct strbuf *sb, const struct bench_outcome *b, const char *name)
 {
 	struct strbuf cls = STRBUF_INIT;
@@ -53,7 +63,8 @@ static void testcase(struct strbuf *sb, const struct bench_outcome *b, const cha
 	strbuf_addstr(sb, "    <testcase");
 	attr(sb, "classname", cls.buf);
 	attr(sb, "name", name);
-	strbuf_addf(sb, " time=\"%.3f\">\n", b->elapsed_s / (b->nr_metrics ? b->nr_metrics : 1));
+	strbuf_addf(sb, " time=\"%.3f\">\n",
+		    bench_seconds(b) / (b->nr_metrics ? b->nr_metrics : 1));
 	strbuf_release(&cls);
 }
 
@@ -106,7 +117,7 @@ int report_compare_junit(FILE *f, const struct compare_result *res)
 	for (i = 0; i < res->nr_benches; i++) {
 		const struct bench_outcome *b = &res->benches[i];
 		tests += b->nr_metrics + (b->error || b->target_broken);
-		seconds += b->elapsed_s;
+		seconds += bench_seconds(b);
 		bench_cases(&cases, res, b, &failures, &errors);
 	}
 	strbuf_addf(&suite, "revperf %s..%s", res->base_label, res->target_label);
