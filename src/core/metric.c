@@ -350,6 +350,26 @@ static int decimals_for(double x, int digits)
 	return d;
 }
 
+/*
+ * Whether means shown with d digits after the point (in units of div) differ as they do:
+ * each pair either rounds alike (they differ by less than the last digit) or rounds to a
+ * difference within half of their own.
+ */
+static bool rounding_shows_difference(const double *mean, size_t n, double div, int d)
+{
+	double step = pow(10, -d);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			double a = mean[i] / div, b = mean[j] / div, shown;
+			if (!isfinite(a) || !isfinite(b))
+				continue;
+			shown = (round(a / step) - round(b / step)) * step;
+			if (shown != 0 && fabs(shown - (a - b)) > 0.5 * fabs(a - b))
+				return false;
+		}
+	return true;
+}
+
 void metric_format_mean_sd(const struct metric_def *def, size_t n, const double *mean,
 			   const double *sd, struct metric_mean_sd *out)
 {
@@ -373,6 +393,10 @@ void metric_format_mean_sd(const struct metric_def *def, size_t n, const double 
 	}
 	if (d > s.max_decimals)
 		d = s.max_decimals;
+	/* Two means that round apart show their difference, not the rounding's: 1.3047G and
+	 * 1.3050G are "1.3047G" and "1.3050G", not "1.30G" and "1.31G" (+0.8%). */
+	while (d < s.max_decimals && !rounding_shows_difference(mean, n, s.div, d))
+		d++;
 	for (i = 0; i < n; i++) {
 		struct metric_mean_sd *o = &out[i];
 		if (!isfinite(mean[i]) ||

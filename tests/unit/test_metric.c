@@ -46,6 +46,11 @@ static void test_mean_sd(void **state)
 	     * ir, sim-cycles, instructions, cycles; below 10000 unscaled */
 	    {"ir", {1.25e9, 1.3e9}, {0, 0}, {"1.25 G Ir", "0", "1.30 G Ir", "0"}},
 	    {"sim-cycles", {2.5e9, 2.5e9}, {0, 0}, {"2.5 G cycles", "0", "2.5 G cycles", "0"}},
+	    /* means that round apart by more than they differ get the digits that show it
+	     * (jq trial: "1.30G -> 1.31G" for an exact ratio of 1.00021) */
+	    {"ir", {1304900000, 1305170000}, {0, 0}, {"1.305 G Ir", "0", "1.305 G Ir", "0"}},
+	    {"ir", {1304490000, 1305510000}, {0, 0}, {"1.3045 G Ir", "0", "1.3055 G Ir", "0"}},
+	    {"wall", {1.0049, 1.0051}, {0, 0}, {"1.005 s", "0", "1.005 s", "0"}},
 	    {"instructions", {4.2e6, 4.3e6}, {1e4, 2e4}, {"4.20 M insns", "0.01 M insns",
 	     "4.30 M insns", "0.02 M insns"}},
 	    {"cycles", {5000, 5100}, {0, 0}, {"5000 cycles", "0", "5100 cycles", "0"}},
