@@ -133,7 +133,10 @@ int report_compare_markdown(FILE *f, const struct compare_result *res)
 	md_inline(f, res->machine.cpu_model);
 	fprintf(f, ", %d cores, kernel ", res->machine.cores);
 	md_inline(f, res->machine.kernel);
-	fprintf(f, ". Alpha %g, seed %llu.\n\n", res->alpha, (unsigned long long)res->seed);
+	fprintf(f, ". Alpha %g, seed %llu%s.\n\n", res->alpha, (unsigned long long)res->seed,
+		report_reused_runs(res) ? " (of its new runs; the reused ones kept their own "
+					  "comparisons' order)"
+					: "");
 	fputs("| benchmark | metric | verdict | ratio B/A | CI | baseline | target | runs | q (BH) |\n"
 	      "|---|---|---|---|---|---|---|---|---|\n",
 	      f);

@@ -363,10 +363,13 @@ int report_compare_text(FILE *f, const struct compare_result *res, bool color)
 		fprintf_printable(
 		    f,
 		    "\nmachine: %s, %s, %d cores, kernel %s, governor %s; alpha %g, seed "
-		    "%llu\n",
+		    "%llu%s\n",
 		    res->machine.hostname, res->machine.cpu_model, res->machine.cores,
 		    res->machine.kernel, res->machine.governor, res->alpha,
-		    (unsigned long long)res->seed);
+		    (unsigned long long)res->seed,
+		    report_reused_runs(res) ? " (of its new runs; the reused ones kept their own "
+					      "comparisons' order)"
+					    : "");
 	if (res->same_build)
 		fprintf(f, "note: both sides are the same build (an A/A comparison)\n");
 	for (i = 0; i < res->nr_benches; i++) {

@@ -225,3 +225,11 @@ void report_headline(struct strbuf *sb, const struct compare_result *res)
 			units_count_add(sb, other_better, "improvement", "improvements");
 	}
 }
+
+bool report_reused_runs(const struct compare_result *res)
+{
+	for (size_t i = 0; i < res->nr_benches; i++)
+		if (res->benches[i].reused_a || res->benches[i].reused_b)
+			return true;
+	return false;
+}

@@ -91,6 +91,12 @@ const char *report_known_direction(const struct metric_outcome *m);
  * libraries or scripts it runs, or the machine, and the report says so beside the verdict.
  */
 const char *report_same_code_changed(const struct bench_outcome *b);
+/*
+ * Whether some benchmark reused timing runs stored before this comparison: its seed
+ * ordered only its new runs (jq trial: a reused comparison showed a seed that had ordered
+ * none of them).
+ */
+bool report_reused_runs(const struct compare_result *res);
 /* A function that differs between the builds: its name ("old -> new" when renamed), and
  * its instructions ("12 -> 17 insns (+5)", "- -> 8 insns (+8)" when added), into sb. */
 void report_changed_fn_name(struct strbuf *sb, const struct changed_fn *c);

@@ -29,11 +29,18 @@ expect_grep 'comparison 1 is finished; shown from the store' err.txt
 expect_exit 1 "$REVPERF" compare base slow -q -f json --more
 reused=$(json_get out.txt "d['benchmarks'][0]['runs']['baseline']['reused']")
 [ "$reused" -ge 3 ] || fail "stored runs not reused ($reused)"
+# Its seed ordered only its new runs, and the header says so (jq trial: it showed a seed
+# that had ordered none of the reused runs); one that reuses nothing does not.
+expect_exit 1 "$REVPERF" compare base slow -q --more
+expect_grep "seed [0-9]+ \(of its new runs; the reused ones kept their own comparisons' order\)$" out.txt
 
 # --fresh measures anew; another pair (here: the reversed one) never borrows these runs,
 # which were interleaved with a different partner at a different time.
 expect_exit 1 "$REVPERF" compare base slow -q -f json --fresh
 [ "$(json_get out.txt "d['benchmarks'][0]['runs']['baseline']['reused']")" = 0 ] || fail "--fresh reused"
+expect_exit 1 "$REVPERF" compare base slow -q --fresh
+expect_no_grep 'of its new runs' out.txt
+expect_grep '; alpha [0-9.]+, seed [0-9]+$' out.txt
 expect_exit 0 "$REVPERF" compare slow base -q -f json
 [ "$(json_get out.txt "d['benchmarks'][0]['runs']['baseline']['reused']")" = 0 ] || fail "reversed pair reused"
 [ "$(ir_verdict)" = better ] || fail "reversed not better"
