@@ -44,8 +44,10 @@ n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n >count
 [ $((n % 4)) -eq 0 ] && { echo "flaky failure $n" >&2; exit 7; }
 sleep 0.01
 SH
+# (tolerance 500%: an A/A of wall time in a few pairs can come out "worse" beyond 50% on a
+# loaded machine, x4.9 once under AddressSanitizer; the exit code is not what is tested)
 expect_exit 0 "$REVPERF" compare --cmd-a 'sh flaky.sh' --cmd-b 'sh flaky.sh' --runs 4..6 -q \
-	--tolerance 50% -f json
+	--tolerance 500% -f json
 python3 - out.txt <<'PY' || fail "flaky runs"
 import json, sys
 d = json.load(open(sys.argv[1]))

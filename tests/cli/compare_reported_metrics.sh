@@ -46,8 +46,10 @@ n=$(cat count 2>/dev/null || echo 0); n=$((n+1)); echo $n >count
 [ $n -eq 3 ] && { echo "crashed halfway, no speed"; exit 0; }
 echo "speed: 5$n.0 MB/s"
 SH
+# (tolerance 500%: wall is primary, and an A/A of it in 4 pairs can come out "worse" beyond
+# 50% on a loaded machine; the exit code is not what is tested)
 expect_exit 0 "$REVPERF" compare --cmd-a 'sh flaky.sh' --cmd-b 'sh flaky.sh' --runs 4..4 --warmup 0 -q -f json \
-	--metric 'speed=/speed: ([0-9.]+)/ higher-is-better' --tolerance 50%
+	--metric 'speed=/speed: ([0-9.]+)/ higher-is-better' --tolerance 500%
 python3 - out.txt <<'PY' || fail "missing metric"
 import json, sys
 d = json.load(open(sys.argv[1]))
