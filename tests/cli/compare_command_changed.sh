@@ -7,7 +7,6 @@
 
 make_wchar_repo repo
 
-count() { db_query .revperf/revperf.db "SELECT count(*) FROM $1"; }
 wchar_verdict() { json_get out.txt "[m for m in d['benchmarks'][0]['metrics'] if m['name']=='wchar'][0]['verdict']"; }
 
 expect_exit 1 "$REVPERF" compare base slow -q --seed 1 -f json

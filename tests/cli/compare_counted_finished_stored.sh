@@ -8,13 +8,7 @@
 . "$SRCDIR/tests/cli/lib/common.bash"
 command -v valgrind >/dev/null || fail "valgrind is needed (make test installs it)"
 
-make_spin_repo repo
-sed -i 's/^runs = .*/runs = 3..4/; s/^warmup = .*/warmup = 1/' revperf.ini
-spin 100000
-git add . && git commit -qm base && git tag base
-echo '/* the same code */' >>spin.c && git commit -qam comment && git tag same
-
-count() { db_query .revperf/revperf.db "SELECT count(*) FROM $1"; }
+make_spin_same repo
 norm() { python3 -c "
 import json,sys; d=json.load(open(sys.argv[1]))
 for b in d['benchmarks']:

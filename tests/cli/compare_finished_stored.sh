@@ -6,7 +6,6 @@
 
 make_wchar_repo repo
 
-count() { db_query .revperf/revperf.db "SELECT count(*) FROM $1"; }
 norm() { python3 -c "
 import json,sys; d=json.load(open(sys.argv[1]))
 for b in d['benchmarks']: b.pop('elapsed_s', None)

@@ -36,7 +36,6 @@ work 1000 && git add . && git commit -qm "1000 bytes"
 echo '/* the same */' >>work.c && git commit -qam "the same"
 work 3000 && git commit -qam "3000 bytes"
 
-count() { db_query .revperf/revperf.db "SELECT count(*) FROM $1"; }
 # per commit: the primary verdicts (metric verdict), oldest first
 primaries() { json_get "$1" "[sorted((v['metric'], v['verdict']) for v in c['verdicts'] if v['primary']) for c in d['commits'] if c['status'] in ('compared', 'reused')]"; }
 statuses() { json_get "$1" "[c['status'] for c in d['commits'] if c['status'] != 'root']"; }

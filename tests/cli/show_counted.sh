@@ -15,7 +15,6 @@ expect_exit 1 "$REVPERF" compare base slow -q -f json
 # the counted runs' time is said (the benchmark's own time is the timing runs')
 [ "$(json_get out.txt "d['benchmarks'][0]['counted']['elapsed_s'] > 0")" = True ] ||
 	fail "no time of the counted runs: $(json_get out.txt "d['benchmarks'][0]['counted']")"
-count() { db_query .revperf/revperf.db "SELECT count(*) FROM $1"; }
 profiles=$(count profiles)
 expect_exit 0 "$REVPERF" show base slow
 expect_grep 'ir \*  *worse  *1\.0[0-9]+ ' out.txt

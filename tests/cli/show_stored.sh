@@ -14,7 +14,6 @@ expect_grep 'revperf compare' err.txt
 expect_exit 1 "$REVPERF" compare base slow -q --seed 1 -f json
 id=$(json_get out.txt "d['comparison_id']")
 verdict() { json_get out.txt "[m for m in d['benchmarks'][0]['metrics'] if m['name']=='wchar'][0]['verdict']"; }
-count() { db_query .revperf/revperf.db "SELECT count(*) FROM $1"; }
 runs=$(count runs) comps=$(count comparisons)
 # A worktree removed after the comparison: show does not build it again.
 rm -rf .revperf/worktrees/$(git rev-parse slow)

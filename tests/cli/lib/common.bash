@@ -234,6 +234,18 @@ make_spin_repo() {
 	printf '[build]\ncommand = cc -O1 -o spin spin.c\n[benchmark "spin"]\ncommand = ./spin\n' >revperf.ini
 	printf 'metrics = ir\nprimary = ir\nruns = 2..2\nwarmup = 0\n' >>revperf.ini
 }
+# make_spin_repo DIR with runs 3..4 and one warm-up, spin 100000 committed as tag base, and
+# a commit that changes only a comment as tag same (the same code); count TABLE gives the
+# rows of a table of the state directory's store.
+# Usage: make_spin_same DIR; count TABLE
+make_spin_same() {
+	make_spin_repo "$1"
+	sed -i 's/^runs = .*/runs = 3..4/; s/^warmup = .*/warmup = 1/' revperf.ini
+	spin 100000
+	git add . && git commit -qm base && git tag base
+	echo '/* the same code */' >>spin.c && git commit -qam comment && git tag same
+}
+count() { db_query .revperf/revperf.db "SELECT count(*) FROM $1"; }
 spin() {
 	cat >spin.c <<C
 static volatile unsigned long sink;
